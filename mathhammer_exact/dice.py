@@ -1,0 +1,74 @@
+"""Dice expressions as printed on datasheets: ``3``, ``D3``, ``D6``, ``2D6+1``, ``D3+3``.
+
+D3 is a D6 halved rounding up, so each of 1, 2 and 3 has probability 1/3.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from .errors import MathhammerError
+from .pmf import Pmf
+
+_DICE = re.compile(r"^(?:(?P<n>\d*)D(?P<sides>\d+))?(?P<mod>[+-]\d+)?$")
+
+
+@attrs.frozen
+class Dice:
+    """``count`` dice of ``sides`` sides plus ``modifier`` (count 0 is a constant)."""
+
+    count: int = 0
+    sides: int = 6
+    modifier: int = 0
+
+    @classmethod
+    def parse(cls, text: str | int) -> Dice:
+        """Read a dice expression; anything but constants, D3 and D6 sums is an error.
+
+        >>> Dice.parse("2d6+1")
+        Dice(count=2, sides=6, modifier=1)
+        >>> Dice.parse("D7")
+        Traceback (most recent call last):
+        ...
+        mathhammer_exact.errors.MathhammerError: bad dice expression 'D7': only D3 and D6 dice exist \
+(allowed: a whole number, D3, D6, nD3, nD6, with +k or -k, e.g. 2D6+1)
+        """
+        raw = str(text).strip()
+        source = raw.upper().replace(" ", "")
+        allowed = "allowed: a whole number, D3, D6, nD3, nD6, with +k or -k, e.g. 2D6+1"
+        if source.isdigit():
+            return cls(0, 6, int(source))
+        match = _DICE.match(source)
+        if not source or match is None or match.group("sides") is None:
+            raise MathhammerError(f"bad dice expression {raw!r} ({allowed})")
+        sides = int(match.group("sides"))
+        if sides not in (3, 6):
+            raise MathhammerError(f"bad dice expression {raw!r}: only D3 and D6 dice exist ({allowed})")
+        count = int(match.group("n") or 1)
+        if count < 1:
+            raise MathhammerError(f"bad dice expression {raw!r}: roll at least one die ({allowed})")
+        dice = cls(count, sides, int(match.group("mod") or 0))
+        if dice.minimum < 0:
+            raise MathhammerError(f"bad dice expression {raw!r}: it can roll below 0")
+        return dice
+
+    @property
+    def minimum(self) -> int:
+        return self.count + self.modifier
+
+    @property
+    def maximum(self) -> int:
+        return self.count * self.sides + self.modifier
+
+    def pmf(self, exact: bool = False) -> Pmf:
+        """The exact distribution of the expression."""
+        die = Pmf.uniform(1, self.sides, exact)
+        return die.repeat(self.count) + self.modifier
+
+    def __str__(self) -> str:
+        if self.count == 0:
+            return str(self.modifier)
+        dice = f"{'' if self.count == 1 else self.count}D{self.sides}"
+        return dice + (f"{self.modifier:+d}" if self.modifier else "")

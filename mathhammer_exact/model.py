@@ -1,0 +1,235 @@
+"""What the engine reads: weapon profiles, target models, the situation and the rules wording.
+
+All are frozen attrs classes; validators reject what the rules do not allow with a
+message a player understands. Use `attrs.evolve` to change one field.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+import attrs
+
+from .dice import Dice
+from .errors import MathhammerError
+
+
+def _between(name: str, low: int, high: int, suffix: str = "") -> Any:
+    def check(_inst: object, _attr: attrs.Attribute, value: int | None) -> None:
+        if value is not None and not low <= value <= high:
+            raise MathhammerError(f"{name} must be {low}{suffix} to {high}{suffix}, got {value}{suffix}")
+
+    return check
+
+
+def _at_least(name: str, low: int) -> Any:
+    def check(_inst: object, _attr: attrs.Attribute, value: int) -> None:
+        if value < low:
+            raise MathhammerError(f"{name} must be at least {low}, got {value}")
+
+    return check
+
+
+def _dice(value: Dice | str | int) -> Dice:
+    return value if isinstance(value, Dice) else Dice.parse(value)
+
+
+def _upper_tuple(values: Any) -> tuple[str, ...]:
+    return tuple(sorted({str(v).strip().upper() for v in values if str(v).strip()}))
+
+
+class Reroll(enum.IntEnum):
+    """Which dice a re-roll ability lets you roll again (each includes the ones before it)."""
+
+    NONE = 0
+    ONES = 1  #: re-roll rolls of 1
+    FAILED = 2  #: re-roll failed rolls (e.g. Oath of Moment, Twin-linked)
+    NONCRIT = 3  #: re-roll everything that is not a Critical Hit/Wound ("fishing" for 6s)
+
+    @classmethod
+    def parse(cls, text: str | Reroll) -> Reroll:
+        if isinstance(text, Reroll):
+            return text
+        try:
+            return cls[str(text).strip().upper()]
+        except KeyError:
+            raise MathhammerError(f"unknown re-roll policy {text!r} (allowed: none, ones, failed, noncrit)") from None
+
+
+@attrs.frozen
+class Weapon:
+    """One weapon profile with its abilities, as printed on a datasheet.
+
+    `skill` is the BS (ranged) or WS (melee) number, e.g. 3 for 3+, and None for Torrent.
+    """
+
+    attacks: Dice = attrs.field(converter=_dice)
+    skill: int | None = attrs.field(validator=_between("BS/WS", 2, 6, "+"))
+    strength: int = attrs.field(validator=_at_least("S", 1))
+    ap: int = attrs.field(validator=_between("AP", -6, 0))
+    damage: Dice = attrs.field(converter=_dice)
+    name: str = ""
+    melee: bool = False
+    range: int | None = None
+    rapid_fire: int = attrs.field(default=0, validator=_at_least("RAPID FIRE", 0))
+    melta: int = attrs.field(default=0, validator=_at_least("MELTA", 0))
+    sustained_hits: Dice | None = attrs.field(default=None, converter=attrs.converters.optional(_dice))
+    lethal_hits: bool = False
+    devastating_wounds: bool = False
+    twin_linked: bool = False
+    torrent: bool = False
+    blast: bool = False
+    lance: bool = False
+    heavy: bool = False
+    ignores_cover: bool = False
+    indirect_fire: bool = False
+    hazardous: bool = False
+    precision: bool = False
+    pistol: bool = False
+    assault: bool = False
+    anti: tuple[tuple[str, int], ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        if self.skill is None and not self.torrent:
+            raise MathhammerError("a weapon needs BS/WS 2+ to 6+ unless it has TORRENT")
+        if self.damage.minimum < 1:
+            raise MathhammerError(f"D must be at least 1, got {self.damage}")
+        for keyword, x in self.anti:
+            if not 2 <= x <= 6:
+                raise MathhammerError(f"ANTI-{keyword} must be 2+ to 6+, got {x}+")
+
+    @classmethod
+    def parse(cls, text: str, name: str = "") -> Weapon:
+        """Read a datasheet line such as ``24" A2 BS3+ S4 AP-1 D1 [SUSTAINED HITS 1]``."""
+        from .parsing import parse_weapon
+
+        return parse_weapon(text, name)
+
+
+@attrs.frozen
+class ModelProfile:
+    """The defensive characteristics of one kind of model in the target unit."""
+
+    toughness: int = attrs.field(validator=_at_least("T", 1))
+    save: int = attrs.field(validator=_between("Sv", 2, 7, "+"))
+    wounds: int = attrs.field(validator=_at_least("W", 1))
+    invulnerable: int | None = attrs.field(default=None, validator=_between("invulnerable save", 2, 6, "+"))
+    feel_no_pain: int | None = attrs.field(default=None, validator=_between("Feel No Pain", 2, 6, "+"))
+    feel_no_pain_mortal: int | None = attrs.field(
+        default=None, validator=_between("Feel No Pain (mortal wounds)", 2, 6, "+")
+    )
+    reduce_damage: bool = False  #: each attack's damage is reduced by 1, to a minimum of 1
+    halve_damage: bool = False  #: each attack's damage is halved, rounding up
+    keywords: tuple[str, ...] = attrs.field(default=(), converter=_upper_tuple)
+    name: str = ""
+
+
+@attrs.frozen
+class Target:
+    """A target unit: groups of identical models (`count` of each profile)."""
+
+    groups: tuple[tuple[ModelProfile, int], ...]
+
+    def __attrs_post_init__(self) -> None:
+        if not self.groups:
+            raise MathhammerError("a target needs at least one model")
+        for profile, count in self.groups:
+            if count < 1:
+                raise MathhammerError(f"model count must be at least 1, got x{count}")
+
+    @classmethod
+    def of(cls, profile: ModelProfile, count: int = 1) -> Target:
+        return cls(((profile, count),))
+
+    @classmethod
+    def parse(cls, text: str) -> Target:
+        """Read ``T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]``."""
+        from .parsing import parse_target
+
+        return parse_target(text)
+
+    @property
+    def model_count(self) -> int:
+        return sum(count for _, count in self.groups)
+
+    @property
+    def total_wounds(self) -> int:
+        return sum(profile.wounds * count for profile, count in self.groups)
+
+    @property
+    def single(self) -> ModelProfile:
+        """The profile of a unit whose models are all alike."""
+        if len(self.groups) != 1:
+            raise MathhammerError("this calculation needs a target whose models are all alike")
+        return self.groups[0][0]
+
+
+class DevastatingWounds(enum.Enum):
+    """Which printing of Devastating Wounds to apply (see docs/rules.md)."""
+
+    SEED = "seed"  #: mortal wounds equal to D, after other attacks, excess lost (default)
+    LAUNCH = "launch"  #: mortal wounds equal to D that spill over to the next model
+    UNSAVEABLE = "unsaveable"  #: no save; damage applied as a normal attack
+
+
+class IndirectFire(enum.Enum):
+    """Which printing of Indirect Fire to apply when the target is not visible."""
+
+    LATER = "later"  #: unmodified hit rolls of 1-3 fail; the target has the Benefit of Cover (default)
+    LAUNCH = "launch"  #: -1 to hit; the target has the Benefit of Cover
+
+
+class Hazardous(enum.Enum):
+    """Which printing of Hazardous to apply."""
+
+    MORTAL_WOUNDS = "mortal"  #: seed 002: a failed test inflicts 3 mortal wounds (default)
+    DESTROY = "destroy"  #: seed 000: a failed test destroys a model (3 mortal wounds to CHARACTER etc.)
+
+
+@attrs.frozen
+class Rules:
+    """The wording of each rule that changed between printings."""
+
+    devastating_wounds: DevastatingWounds = DevastatingWounds.SEED
+    indirect_fire: IndirectFire = IndirectFire.LATER
+    hazardous: Hazardous = Hazardous.MORTAL_WOUNDS
+
+    PRESETS = ("seed", "launch", "unsaveable")
+
+    @classmethod
+    def named(cls, name: str) -> Rules:
+        """`seed` (default, the seed documents' wording), `launch` (2023 core rules) or
+        `unsaveable` (seed wording but Devastating Wounds read as unsaveable normal damage)."""
+        key = name.strip().lower()
+        if key == "seed":
+            return cls()
+        if key == "launch":
+            return cls(DevastatingWounds.LAUNCH, IndirectFire.LAUNCH, Hazardous.DESTROY)
+        if key == "unsaveable":
+            return cls(devastating_wounds=DevastatingWounds.UNSAVEABLE)
+        raise MathhammerError(f"unknown rules wording {name!r} (allowed: {', '.join(cls.PRESETS)})")
+
+
+@attrs.frozen
+class Context:
+    """The situation of one attack: range, movement, modifiers and re-rolls.
+
+    Roll modifiers (`hit_modifier`, `wound_modifier`) are summed with those from
+    abilities and capped to -1..+1.
+    """
+
+    half_range: bool = False
+    charged: bool = False
+    stationary: bool = False
+    overwatch: bool = False
+    cover: bool = False
+    indirect: bool = False  #: the target is not visible and an Indirect Fire weapon fires anyway
+    engaged: bool = False  #: the target is within Engagement Range of the firer's army (no Blast)
+    extra_attacks: int = attrs.field(default=0, validator=_at_least("extra attacks", 0))
+    hit_modifier: int = 0
+    wound_modifier: int = 0
+    reroll_hits: Reroll = attrs.field(default=Reroll.NONE, converter=Reroll.parse)
+    reroll_wounds: Reroll = attrs.field(default=Reroll.NONE, converter=Reroll.parse)
+    critical_hit: int = attrs.field(default=6, validator=_between("critical hit threshold", 2, 6, "+"))
+    rules: Rules = Rules()

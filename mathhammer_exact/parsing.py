@@ -1,0 +1,150 @@
+"""Reading weapon and target profiles written the way datasheets print them."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .errors import MathhammerError
+from .model import ModelProfile, Target, Weapon
+
+_FLAGS = {
+    "LETHAL HITS": "lethal_hits",
+    "DEVASTATING WOUNDS": "devastating_wounds",
+    "TWIN-LINKED": "twin_linked",
+    "TORRENT": "torrent",
+    "BLAST": "blast",
+    "LANCE": "lance",
+    "HEAVY": "heavy",
+    "IGNORES COVER": "ignores_cover",
+    "INDIRECT FIRE": "indirect_fire",
+    "HAZARDOUS": "hazardous",
+    "PRECISION": "precision",
+    "PISTOL": "pistol",
+    "ASSAULT": "assault",
+}
+_NUMBERED = {"RAPID FIRE": "rapid_fire", "MELTA": "melta"}
+_WEAPON_HELP = (
+    "write e.g. '24\" A2 BS3+ S4 AP-1 D1 [SUSTAINED HITS 1]': A<dice>, BS<n>+ or WS<n>+, S<n>, AP<n>, D<dice>"
+)
+
+
+def _split_brackets(text: str) -> tuple[str, list[str]]:
+    """Separate the stat tokens from the comma-separated abilities in [brackets]."""
+    if text.count("[") != text.count("]") or text.count("[") > 1:
+        raise MathhammerError(f"unbalanced brackets in {text!r}: put abilities in one [..., ...] group")
+    match = re.search(r"\[(.*)\]", text)
+    if match is None:
+        return text, []
+    inner = [part.strip() for part in match.group(1).split(",") if part.strip()]
+    return text[: match.start()] + " " + text[match.end() :], inner
+
+
+def _ability(token: str, fields: dict[str, Any]) -> None:
+    word = " ".join(token.upper().split())
+    if word in _FLAGS:
+        fields[_FLAGS[word]] = True
+        return
+    if word.startswith("SUSTAINED HITS "):
+        fields["sustained_hits"] = word.removeprefix("SUSTAINED HITS ")
+        return
+    for prefix, field in _NUMBERED.items():
+        if word.startswith(prefix + " ") and word[len(prefix) + 1 :].isdigit():
+            fields[field] = int(word[len(prefix) + 1 :])
+            return
+    anti = re.fullmatch(r"ANTI-(.+?) (\d)\+", word)
+    if anti:
+        fields.setdefault("anti", []).append((anti.group(1), int(anti.group(2))))
+        return
+    raise MathhammerError(
+        f"unknown weapon ability {token!r} (known: {', '.join(sorted(_FLAGS))}, RAPID FIRE X, MELTA X, "
+        "SUSTAINED HITS X, ANTI-KEYWORD X+)"
+    )
+
+
+def parse_weapon(text: str, name: str = "") -> Weapon:
+    """A `Weapon` from ``[range] A.. BS..+|WS..+ S.. AP.. D.. [abilities]``."""
+    stats, abilities = _split_brackets(text)
+    fields: dict[str, Any] = {"name": name}
+    for ability in abilities:
+        _ability(ability, fields)
+    fields["anti"] = tuple(fields.get("anti", ()))
+    tokens = stats.replace("=", "").split()
+    for token in tokens:
+        up = token.upper()
+        if m := re.fullmatch(r'(\d+)(?:"|IN|”|″)', up):
+            fields["range"] = int(m.group(1))
+        elif up == "MELEE":
+            fields["melee"] = True
+        elif up in ("BSN/A", "WSN/A", "N/A"):
+            fields["skill"] = None
+        elif m := re.fullmatch(r"(BS|WS)(\d+)\+?", up):
+            fields["skill"] = int(m.group(2))
+            fields["melee"] = fields.get("melee", False) or m.group(1) == "WS"
+        elif m := re.fullmatch(r"AP([+-]?\d+)", up):
+            ap = int(m.group(1))
+            if ap > 0:
+                raise MathhammerError(f"AP must be 0 or negative (e.g. AP-1), got {token!r}")
+            fields["ap"] = ap
+        elif m := re.fullmatch(r"S(\d+)", up):
+            fields["strength"] = int(m.group(1))
+        elif up.startswith("A") and len(up) > 1:
+            fields["attacks"] = up[1:]
+        elif up.startswith("D") and len(up) > 1:
+            fields["damage"] = up[1:]
+        else:
+            raise MathhammerError(f"unknown weapon token {token!r} ({_WEAPON_HELP})")
+    if fields.get("torrent"):
+        fields.setdefault("skill", None)
+    missing = [key for key, label in (("attacks", "A"), ("skill", "BS/WS"), ("strength", "S"),
+                                      ("ap", "AP"), ("damage", "D")) if key not in fields]
+    if missing:
+        labels = {"attacks": "A", "skill": "BS or WS", "strength": "S", "ap": "AP", "damage": "D"}
+        raise MathhammerError(f"weapon {text!r} is missing {', '.join(labels[k] for k in missing)} ({_WEAPON_HELP})")
+    return Weapon(**fields)
+
+
+_TARGET_HELP = "write e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]'"
+
+
+def parse_model(text: str, name: str = "") -> tuple[ModelProfile, int]:
+    """One model profile and its count from ``T4 Sv3+ W2 x5 ...``."""
+    stats, keywords = _split_brackets(text)
+    fields: dict[str, Any] = {"keywords": keywords, "name": name}
+    count = 1
+    patterns = {
+        r"T(\d+)": "toughness",
+        r"SV(\d+)\+?": "save",
+        r"W(\d+)": "wounds",
+        r"INV(?:ULNERABLE)?(\d+)\+?": "invulnerable",
+        r"FNP(\d+)\+?": "feel_no_pain",
+        r"FNP-MORTAL(\d+)\+?": "feel_no_pain_mortal",
+    }
+    for token in stats.replace("=", "").split():
+        up = token.upper()
+        if up == "DR1":
+            fields["reduce_damage"] = True
+            continue
+        if up == "HALVE":
+            fields["halve_damage"] = True
+            continue
+        if m := re.fullmatch(r"X(-?\d+)", up):
+            count = int(m.group(1))
+            continue
+        for pattern, field in patterns.items():
+            if m := re.fullmatch(pattern, up):
+                fields[field] = int(m.group(1))
+                break
+        else:
+            raise MathhammerError(f"unknown target token {token!r} ({_TARGET_HELP}; also fnp-mortal5+, dr1, halve)")
+    missing = [label for key, label in (("toughness", "T"), ("save", "Sv"), ("wounds", "W")) if key not in fields]
+    if missing:
+        raise MathhammerError(f"target {text!r} is missing {', '.join(missing)} ({_TARGET_HELP})")
+    if count < 1:
+        raise MathhammerError(f"model count must be at least 1, got x{count}")
+    return ModelProfile(**fields), count
+
+
+def parse_target(text: str) -> Target:
+    """A `Target`; model groups are separated by ``;`` (e.g. ``T3 Sv4+ W1 x4; T3 Sv4+ W3 [CHARACTER]``)."""
+    return Target(tuple(parse_model(part) for part in text.split(";") if part.strip()))

@@ -1,0 +1,296 @@
+"""Exact and floating-point probability distributions over integer counts.
+
+A `Pmf` holds non-negative weights over consecutive integers starting at `offset`
+(or over a small 2-D grid of joint counts, offset 0) and one denominator:
+
+* float mode: ``float64`` weights that are the probabilities, denominator 1;
+* exact mode: Python ``int`` weights in an object array, the probability of a
+  value being ``weight / denominator``.
+
+Keeping exact weights as integers over a common denominator (rather than
+``Fraction`` objects) is what makes exact mode fast: no gcd on every addition.
+Every operator below is written once and serves both modes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+Number = float | Fraction
+
+__all__ = ["Pmf", "Number"]
+
+
+def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Weights of the sum of two independent counts (1-D or 2-D grids)."""
+    if a.ndim == 1 and b.ndim == 1:
+        return np.convolve(a, b)
+    a2, b2 = np.atleast_2d(a), np.atleast_2d(b)
+    small, big = (a2, b2) if a2.size <= b2.size else (b2, a2)
+    shape = (a2.shape[0] + b2.shape[0] - 1, a2.shape[1] + b2.shape[1] - 1)
+    out = np.zeros(shape, dtype=big.dtype)
+    for i, j in zip(*np.nonzero(small)):
+        out[i : i + big.shape[0], j : j + big.shape[1]] += small[i, j] * big
+    return out
+
+
+def _placed(a: np.ndarray, shape: tuple[int, ...], at: tuple[int, ...] | None = None) -> np.ndarray:
+    """`a` inside a zero array of `shape`, its first entry at `at` (np.pad would put numpy
+    integers into exact object arrays, where they overflow)."""
+    out = np.zeros(shape, dtype=a.dtype)
+    at = at or (0,) * a.ndim
+    out[tuple(slice(i, i + n) for i, n in zip(at, a.shape))] = a
+    return out
+
+
+class Pmf:
+    """An immutable distribution of an integer count (or a pair of counts).
+
+    Build one with `Pmf.point`, `Pmf.uniform`, `Pmf.bernoulli` or
+    `Pmf.from_probs`; combine with ``+`` (sum of independent counts),
+    `compound` (random sums), `mixture` and `map`; read it with `p`,
+    `at_least`, `mean`, `sd`, `median` and friends.
+    """
+
+    __slots__ = ("weights", "denominator", "offset", "__dict__")
+
+    def __init__(self, weights: np.ndarray, denominator: int = 1, offset: int = 0):
+        weights = np.asarray(weights)
+        if weights.dtype != object:
+            weights = weights.astype(np.float64)
+        weights.setflags(write=False)
+        self.weights = weights
+        self.denominator = denominator
+        self.offset = offset
+
+    # ----------------------------------------------------------- constructors
+    @staticmethod
+    def _dtype(exact: bool) -> type:
+        return object if exact else np.float64
+
+    @classmethod
+    def point(cls, value: int, exact: bool = False) -> Pmf:
+        """The certain value `value`."""
+        return cls(np.ones(1, dtype=cls._dtype(exact)), 1, value)
+
+    @classmethod
+    def uniform(cls, low: int, high: int, exact: bool = False) -> Pmf:
+        """Each of low..high equally likely (a die)."""
+        n = high - low + 1
+        if exact:
+            return cls(np.ones(n, dtype=object), n, low)
+        return cls(np.full(n, 1.0 / n), 1, low)
+
+    @classmethod
+    def from_probs(cls, probs: Sequence[Number], offset: int = 0, exact: bool = False) -> Pmf:
+        """From probabilities of offset, offset+1, ... (Fractions for exact mode)."""
+        if not exact:
+            return cls(np.array([float(p) for p in probs]), 1, offset)
+        fracs = [Fraction(p) for p in probs]
+        den = math.lcm(*(f.denominator for f in fracs))
+        return cls(np.array([f.numerator * (den // f.denominator) for f in fracs], dtype=object), den, offset)
+
+    @classmethod
+    def bernoulli(cls, p: Fraction, exact: bool = False) -> Pmf:
+        """1 with probability p, else 0."""
+        return cls.from_probs([1 - p, p], 0, exact)
+
+    @classmethod
+    def grid(cls, probs: dict[tuple[int, int], Fraction], exact: bool = False) -> Pmf:
+        """A joint distribution of two counts from {(i, j): probability}."""
+        shape = (max(i for i, _ in probs) + 1, max(j for _, j in probs) + 1)
+        flat = cls.from_probs(list(probs.values()), 0, exact)
+        w = np.zeros(shape, dtype=flat.weights.dtype)
+        for (i, j), x in zip(probs, flat.weights):
+            w[i, j] += x
+        return cls(w, flat.denominator)
+
+    # ----------------------------------------------------------------- basics
+    @property
+    def exact(self) -> bool:
+        """True when weights are exact integers over `denominator`."""
+        return self.weights.dtype == object
+
+    @property
+    def min(self) -> int:
+        return self.offset
+
+    @property
+    def max(self) -> int:
+        return self.offset + len(self.weights) - 1
+
+    def _scalar(self, weight: object) -> Number:
+        if self.exact:
+            return Fraction(int(weight), self.denominator)  # type: ignore[call-overload]
+        return float(weight)  # type: ignore[arg-type]
+
+    def _from_zero(self) -> np.ndarray:
+        """Weights of values 0..max (for counts, which are never negative)."""
+        if self.offset < 0:
+            raise ValueError("expected a count (no negative values)")
+        if not self.offset:
+            return self.weights
+        return _placed(self.weights, (self.offset + len(self.weights),), (self.offset,))
+
+    def _like(self, weights: np.ndarray, denominator: int, offset: int = 0) -> Pmf:
+        return Pmf(weights, denominator, offset)
+
+    def probabilities(self) -> list[Number]:
+        """P(X = min), P(X = min+1), ..., P(X = max) (1-D only)."""
+        return [self._scalar(w) for w in self.weights]
+
+    def total(self) -> Number:
+        """Sum of all probabilities: 1 for every distribution the engine returns."""
+        return self._scalar(self.weights.sum())
+
+    def p(self, k: int) -> Number:
+        """P(X = k)."""
+        i = k - self.offset
+        return self._scalar(self.weights[i] if 0 <= i < len(self.weights) else 0)
+
+    def at_least(self, k: int) -> Number:
+        """P(X >= k)."""
+        i = min(max(k - self.offset, 0), len(self.weights))
+        return self._scalar(self.weights[i:].sum())
+
+    def at_most(self, k: int) -> Number:
+        """P(X <= k)."""
+        return 1 - self.at_least(k + 1)
+
+    def survival(self) -> list[Number]:
+        """P(X >= k) for k = min..max."""
+        tail = np.cumsum(self.weights[::-1])[::-1]
+        return [self._scalar(w) for w in tail]
+
+    @cached_property
+    def mean(self) -> Number:
+        """Expected value."""
+        values = np.arange(self.offset, self.max + 1)
+        if self.exact:
+            values = values.astype(object)
+        return self._scalar((values * self.weights).sum())
+
+    @cached_property
+    def variance(self) -> Number:
+        values = np.arange(self.offset, self.max + 1)
+        if self.exact:
+            values = values.astype(object)
+        second = self._scalar((values * values * self.weights).sum())
+        return second - self.mean * self.mean  # type: ignore[operator]
+
+    @property
+    def sd(self) -> float:
+        """Standard deviation (a float even in exact mode: it is a square root)."""
+        return math.sqrt(max(float(self.variance), 0.0))
+
+    def quantile(self, q: float) -> int:
+        """Smallest k with P(X <= k) >= q."""
+        cum = np.cumsum(self.weights)
+        if self.exact:
+            target = Fraction(q) * self.denominator
+            idx = next(i for i, c in enumerate(cum) if c >= target)
+        else:
+            idx = int(np.searchsorted(cum, q - 1e-12))
+        return self.offset + min(idx, len(cum) - 1)
+
+    @property
+    def median(self) -> int:
+        return self.quantile(0.5)
+
+    def to_float(self) -> Pmf:
+        """The same distribution in float mode."""
+        if not self.exact:
+            return self
+        w = np.array([Fraction(int(x), self.denominator) for x in self.weights.ravel()], dtype=float)
+        return Pmf(w.reshape(self.weights.shape), 1, self.offset)
+
+    def marginal(self, axis: int) -> Pmf:
+        """The distribution of one count of a joint grid (axis 0 or 1)."""
+        return self._like(self.weights.sum(axis=1 - axis), self.denominator)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pmf):
+            return NotImplemented
+        return self.probabilities() == other.probabilities() and self.offset == other.offset
+
+    def __hash__(self) -> int:
+        return hash((tuple(self.probabilities()), self.offset))
+
+    def __repr__(self) -> str:
+        mode = "exact" if self.exact else "float"
+        if self.weights.ndim == 2:
+            return f"Pmf(<{self.weights.shape} joint grid>, {mode})"
+        return f"Pmf({{{', '.join(f'{self.offset + i}: {p}' for i, p in enumerate(self.probabilities()))}}}, {mode})"
+
+    # -------------------------------------------------------------- operators
+    def __add__(self, other: Pmf | int) -> Pmf:
+        """Sum of two independent counts; adding an int shifts the values."""
+        if isinstance(other, int):
+            return self._like(self.weights, self.denominator, self.offset + other)
+        return self._like(
+            _convolve(self.weights, other.weights),
+            self.denominator * other.denominator,
+            self.offset + other.offset,
+        )
+
+    __radd__ = __add__
+
+    def repeat(self, n: int) -> Pmf:
+        """Sum of n independent copies (n models each rolling the same dice)."""
+        return Pmf.point(n, self.exact).compound(self)
+
+    def compound(self, item: Pmf) -> Pmf:
+        """Random sum: draw N from self, add N independent copies of `item`.
+
+        Horner's scheme on the generating function G_N(G_item(z)): one
+        convolution per possible value of N, each with the small item.
+        """
+        n_w = self._from_zero()
+        item_w = item._from_zero()
+        zero_index = (0,) * item_w.ndim
+        scale = 1
+        acc = np.zeros((1,) * item_w.ndim, dtype=item_w.dtype)
+        acc[zero_index] = n_w[-1]
+        for weight in n_w[-2::-1]:
+            scale *= item.denominator
+            acc = _convolve(acc, item_w)
+            if weight:
+                acc[zero_index] += weight * scale
+        return self._like(acc, self.denominator * item.denominator ** (len(n_w) - 1))
+
+    @staticmethod
+    def mixture(parts: Iterable[tuple[Fraction, Pmf]]) -> Pmf:
+        """Weighted mixture: with probability p_i the outcome follows pmf_i.
+
+        The weights p_i are exact fractions that sum to 1; all parts share a mode
+        and are counts (values >= 0); 1-D parts join a 2-D mixture as its first count.
+        """
+        parts = [(Fraction(p), pmf) for p, pmf in parts if p]
+        exact = parts[0][1].exact
+        ndim = max(pmf.weights.ndim for _, pmf in parts)
+        counts = [pmf._from_zero() for _, pmf in parts]
+        grids = [w.reshape(w.shape + (1,) * (ndim - w.ndim)) for w in counts]
+        shape = tuple(max(g.shape[axis] for g in grids) for axis in range(ndim))
+        if exact:
+            den = math.lcm(*(p.denominator * pmf.denominator for p, pmf in parts))
+        else:
+            den = 1
+        out = np.zeros(shape, dtype=object if exact else np.float64)
+        for (p, pmf), w in zip(parts, grids):
+            factor = p.numerator * (den // (p.denominator * pmf.denominator)) if exact else float(p)
+            out += _placed(w * factor, shape)
+        return Pmf(out, den)
+
+    def map(self, f: Callable[[int], int]) -> Pmf:
+        """Distribution of f(X): e.g. a damage modifier applied to each roll."""
+        values = [f(v) for v in range(self.offset, self.max + 1)]
+        low, high = min(values), max(values)
+        out = np.zeros(high - low + 1, dtype=self.weights.dtype)
+        for v, w in zip(values, self.weights):
+            out[v - low] += w
+        return self._like(out, self.denominator, low)

@@ -1,0 +1,1 @@
+"""One module per stage of the attack sequence; each is a small operator on exact odds or PMFs."""

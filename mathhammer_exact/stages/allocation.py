@@ -1,0 +1,115 @@
+"""Allocation: damage lands on one model at a time, and excess damage is lost.
+
+The target's state is the number of wounds it has lost counted along the allocation
+order, where a destroyed model counts its full W: a model that has lost wounds always
+receives the next attack, so this one number says who is dead and who is wounded.
+An *event* (one unsaved attack, one Devastating Wounds attack, one mortal wound) moves
+the state by a transition matrix; a random number of events is a mixture of matrix
+powers, accumulated in one forward pass.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import accumulate
+
+import attrs
+import numpy as np
+
+from ..pmf import Pmf
+
+
+@attrs.frozen
+class Track:
+    """The target's models in allocation order, by their wounds characteristic."""
+
+    wounds: tuple[int, ...]
+
+    @property
+    def starts(self) -> tuple[int, ...]:
+        """State at which each model starts taking wounds (plus the total at the end)."""
+        return (0, *accumulate(self.wounds))
+
+    @property
+    def total(self) -> int:
+        return sum(self.wounds)
+
+    def unharmed(self, exact: bool = False) -> Pmf:
+        """The state before any damage: certainly 0 wounds lost."""
+        weights = np.zeros(self.total + 1, dtype=object if exact else np.float64)
+        weights[0] = 1
+        return Pmf(weights)
+
+    def model_at(self) -> np.ndarray:
+        """For each state, the index of the model being worked on (= models destroyed)."""
+        return np.searchsorted(np.array(self.starts), np.arange(self.total + 1), side="right") - 1
+
+
+@attrs.frozen
+class Transition:
+    """One event's effect on the state: ``weights[s, t] / denominator`` = P(s -> t)."""
+
+    weights: np.ndarray
+    denominator: int
+
+    @classmethod
+    def build(cls, track: Track, effects: Sequence[Pmf], spill: bool = False) -> Transition:
+        """`effects[i]` (one per model) is the wounds model i would lose from one event; without `spill`
+        what exceeds its remaining wounds is lost, with it the rest goes to the next model."""
+        exact = effects[0].exact
+        den = math.lcm(*(e.denominator for e in effects)) if exact else 1
+        size = track.total + 1
+        weights = np.zeros((size, size), dtype=object if exact else np.float64)
+        starts = track.starts
+        for model, effect in enumerate(effects):
+            scale = den // effect.denominator if exact else 1
+            end = track.total if spill else starts[model + 1]
+            for state in range(starts[model], starts[model + 1]):
+                for lost, w in enumerate(effect.weights, effect.offset):
+                    weights[state, min(state + lost, end)] += w * scale
+        weights[size - 1, size - 1] = den
+        return cls(weights, den)
+
+
+def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: int) -> tuple[np.ndarray, int]:
+    """Rows k of the result: sum over u of counts[u, k] * (start after u events).
+
+    Returns integer/float weights and their common denominator. Stops early once every
+    path has reached the last state (the unit is destroyed), adding the remaining mass there.
+    """
+    state = start.weights
+    acc = np.zeros((counts.shape[1], len(state)), dtype=state.dtype)
+    last = len(counts) - 1
+    for u in range(len(counts)):
+        acc += np.outer(counts[u], state)
+        if u == last:
+            break
+        if not state[:-1].any():
+            acc[:, -1] += counts[u + 1 :].sum(axis=0) * state[-1]
+            break
+        state = state @ step.weights
+        if step.denominator != 1:
+            acc *= step.denominator
+    return acc, counts_den * start.denominator * step.denominator**u
+
+
+def after_events(start: Pmf, step: Transition, events: Pmf) -> Pmf:
+    """The state after a random number `events` of independent events."""
+    counts = events._from_zero()
+    acc, den = _accumulate(start, step, counts.reshape(-1, 1), events.denominator)
+    return Pmf(acc[0], den)
+
+
+def after_two_kinds(start: Pmf, first: Transition, second: Transition, events: Pmf) -> Pmf:
+    """The state after a joint count (u, v) of events: all u of the first kind, then v of the second.
+
+    Used for Devastating Wounds, whose mortal wounds land after every normal attack.
+    Horner's scheme over v keeps it to one pass for each kind.
+    """
+    acc, den = _accumulate(start, first, events.weights, events.denominator)
+    result, scale = acc[-1], 1
+    for row in acc[-2::-1]:
+        scale *= second.denominator
+        result = result @ second.weights + row * scale
+    return Pmf(result, den * second.denominator ** (len(acc) - 1))

@@ -1,0 +1,68 @@
+"""One D6 test (hit roll, wound roll, saving throw) with re-rolls, as exact probabilities.
+
+Each stage says how an unmodified face 1..6 turns out (fail, success or critical);
+re-rolls act on the unmodified face before modifiers, and a die is re-rolled at most once.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from fractions import Fraction
+
+import attrs
+
+from ..model import Reroll
+
+FACES = range(1, 7)
+SIXTH = Fraction(1, 6)
+
+
+class Outcome(enum.IntEnum):
+    FAIL = 0
+    SUCCESS = 1
+    CRITICAL = 2
+
+
+@attrs.frozen
+class RollOdds:
+    """Probabilities that one test fails, succeeds normally, or is a Critical success."""
+
+    fail: Fraction
+    success: Fraction
+    critical: Fraction = Fraction(0)
+
+    @property
+    def passed(self) -> Fraction:
+        """P(success of either kind)."""
+        return self.success + self.critical
+
+
+def rerolled(outcome: Outcome, face: int, policy: Reroll) -> bool:
+    """Whether a re-roll policy lets this unmodified face be rolled again."""
+    if policy is Reroll.ONES:
+        return face == 1
+    if policy is Reroll.FAILED:
+        return outcome is Outcome.FAIL
+    if policy is Reroll.NONCRIT:
+        return outcome is not Outcome.CRITICAL
+    return False
+
+
+def roll_odds(classify: Callable[[int], Outcome], policy: Reroll = Reroll.NONE) -> RollOdds:
+    """Exact odds of one D6 test whose unmodified face is judged by `classify`."""
+    fresh = [SIXTH * sum(1 for f in FACES if classify(f) is o) for o in Outcome]
+    odds = [Fraction(0)] * 3
+    for face in FACES:
+        outcome = classify(face)
+        if rerolled(outcome, face, policy):
+            for o in Outcome:
+                odds[o] += SIXTH * fresh[o]
+        else:
+            odds[outcome] += SIXTH
+    return RollOdds(*odds)
+
+
+def capped(modifier: int) -> int:
+    """Hit and wound roll modifiers never add up to more than +1 or less than -1."""
+    return max(-1, min(1, modifier))
