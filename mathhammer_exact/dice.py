@@ -5,6 +5,7 @@ D3 is a D6 halved rounding up, so each of 1, 2 and 3 has probability 1/3.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import attrs
@@ -64,11 +65,16 @@ class Dice:
 
     def pmf(self, exact: bool = False) -> Pmf:
         """The exact distribution of the expression."""
-        die = Pmf.uniform(1, self.sides, exact)
-        return die.repeat(self.count) + self.modifier
+        return _dice_pmf(self, exact)
 
     def __str__(self) -> str:
         if self.count == 0:
             return str(self.modifier)
         dice = f"{'' if self.count == 1 else self.count}D{self.sides}"
         return dice + (f"{self.modifier:+d}" if self.modifier else "")
+
+
+@functools.lru_cache(maxsize=256)
+def _dice_pmf(dice: Dice, exact: bool) -> Pmf:
+    """Distributions are immutable, so each expression is worked out once per mode."""
+    return Pmf.uniform(1, dice.sides, exact).repeat(dice.count) + dice.modifier

@@ -48,6 +48,18 @@ def _placed(a: np.ndarray, shape: tuple[int, ...], at: tuple[int, ...] | None = 
     return out
 
 
+def _power(a: np.ndarray, n: int) -> np.ndarray:
+    """Weights of the sum of n independent copies of a count."""
+    result = None
+    while n:
+        if n & 1:
+            result = a if result is None else _convolve(result, a)
+        n >>= 1
+        if n:
+            a = _convolve(a, a)
+    return np.ones((1,) * a.ndim, dtype=a.dtype) if result is None else result
+
+
 class Pmf:
     """An immutable distribution of an integer count (or a pair of counts).
 
@@ -60,10 +72,9 @@ class Pmf:
     __slots__ = ("weights", "denominator", "offset", "__dict__")
 
     def __init__(self, weights: np.ndarray, denominator: int = 1, offset: int = 0):
-        weights = np.asarray(weights)
-        if weights.dtype != object:
+        if weights.dtype != object and weights.dtype != np.float64:
             weights = weights.astype(np.float64)
-        weights.setflags(write=False)
+        weights.flags.writeable = False
         self.weights = weights
         self.denominator = denominator
         self.offset = offset
@@ -250,8 +261,13 @@ class Pmf:
         Horner's scheme on the generating function G_N(G_item(z)): one
         convolution per possible value of N, each with the small item.
         """
+        if item.weights.shape == (1,) and item.weights[0] == item.denominator:  # a fixed item: scale N
+            return self.map(lambda n: n * item.offset)
         n_w = self._from_zero()
         item_w = item._from_zero()
+        if len(self.weights) == 1:  # a fixed number of items: square-and-multiply
+            n = self.offset
+            return self._like(_power(item_w, n) * self.weights[0], self.denominator * item.denominator**n)
         zero_index = (0,) * item_w.ndim
         scale = 1
         acc = np.zeros((1,) * item_w.ndim, dtype=item_w.dtype)
@@ -270,20 +286,22 @@ class Pmf:
         The weights p_i are exact fractions that sum to 1; all parts share a mode
         and are counts (values >= 0); 1-D parts join a 2-D mixture as its first count.
         """
-        parts = [(Fraction(p), pmf) for p, pmf in parts if p]
+        parts = [(p if isinstance(p, Fraction) else Fraction(p), pmf) for p, pmf in parts if p]
         exact = parts[0][1].exact
         ndim = max(pmf.weights.ndim for _, pmf in parts)
-        counts = [pmf._from_zero() for _, pmf in parts]
-        grids = [w.reshape(w.shape + (1,) * (ndim - w.ndim)) for w in counts]
-        shape = tuple(max(g.shape[axis] for g in grids) for axis in range(ndim))
-        if exact:
-            den = math.lcm(*(p.denominator * pmf.denominator for p, pmf in parts))
-        else:
-            den = 1
+        shape = [1] * ndim
+        for _, pmf in parts:
+            if pmf.offset < 0:
+                raise ValueError("mixture parts must be counts (no negative values)")
+            for axis, n in enumerate(pmf.weights.shape):
+                shape[axis] = max(shape[axis], n + (pmf.offset if axis == 0 else 0))
+        den = math.lcm(*(p.denominator * pmf.denominator for p, pmf in parts)) if exact else 1
         out = np.zeros(shape, dtype=object if exact else np.float64)
-        for (p, pmf), w in zip(parts, grids):
+        for p, pmf in parts:
+            w = pmf.weights
             factor = p.numerator * (den // (p.denominator * pmf.denominator)) if exact else float(p)
-            out += _placed(w * factor, shape)
+            region = (slice(pmf.offset, pmf.offset + w.shape[0]),) + tuple(slice(0, n) for n in w.shape[1:])
+            out[region] += w * factor
         return Pmf(out, den)
 
     def map(self, f: Callable[[int], int]) -> Pmf:

@@ -52,6 +52,7 @@ class Transition:
 
     weights: np.ndarray
     denominator: int
+    always_harms: bool  #: every event costs at least one wound, so `track.total` events destroy the unit
 
     @classmethod
     def build(cls, track: Track, effects: Sequence[Pmf], spill: bool = False) -> Transition:
@@ -60,38 +61,46 @@ class Transition:
         exact = effects[0].exact
         den = math.lcm(*(e.denominator for e in effects)) if exact else 1
         size = track.total + 1
-        weights = np.zeros((size, size), dtype=object if exact else np.float64)
-        starts = track.starts
+        low = min(e.offset for e in effects)
+        width = max(e.max for e in effects) - low + 1
+        # chance[s, j]: the model worked on at state s loses low + j wounds
+        per_model = np.zeros((len(effects), width), dtype=object if exact else np.float64)
         for model, effect in enumerate(effects):
             scale = den // effect.denominator if exact else 1
-            end = track.total if spill else starts[model + 1]
-            for state in range(starts[model], starts[model + 1]):
-                for lost, w in enumerate(effect.weights, effect.offset):
-                    weights[state, min(state + lost, end)] += w * scale
+            per_model[model, effect.offset - low : effect.max - low + 1] = effect.weights * scale
+        chance = np.repeat(per_model, track.wounds, axis=0)
+        states = np.arange(size - 1)
+        ends = np.full(size - 1, track.total) if spill else np.repeat(np.array(track.starts[1:]), track.wounds)
+        weights = np.zeros((size, size), dtype=per_model.dtype)
+        for j in range(width):
+            weights[states, np.minimum(states + low + j, ends)] += chance[:, j]
         weights[size - 1, size - 1] = den
-        return cls(weights, den)
+        return cls(weights, den, low >= 1)
 
 
 def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: int) -> tuple[np.ndarray, int]:
     """Rows k of the result: sum over u of counts[u, k] * (start after u events).
 
-    Returns integer/float weights and their common denominator. Stops early once every
-    path has reached the last state (the unit is destroyed), adding the remaining mass there.
+    Returns integer/float weights and their common denominator. When every event costs
+    a wound, the unit is surely destroyed after as many events as it has wounds, so the
+    remaining mass goes straight to the last state.
     """
     state = start.weights
     acc = np.zeros((counts.shape[1], len(state)), dtype=state.dtype)
     last = len(counts) - 1
-    for u in range(len(counts)):
-        acc += np.outer(counts[u], state)
+    if step.always_harms:
+        last = min(last, len(state) - 1)
+        tail = counts[last + 1 :].sum(axis=0)
+    for u in range(last + 1):
+        acc += counts[u][:, None] * state
         if u == last:
-            break
-        if not state[:-1].any():
-            acc[:, -1] += counts[u + 1 :].sum(axis=0) * state[-1]
             break
         state = state @ step.weights
         if step.denominator != 1:
             acc *= step.denominator
-    return acc, counts_den * start.denominator * step.denominator**u
+    if step.always_harms and last < len(counts) - 1:
+        acc[:, -1] += tail * state[-1]
+    return acc, counts_den * start.denominator * step.denominator**last
 
 
 def after_events(start: Pmf, step: Transition, events: Pmf) -> Pmf:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 from ..model import Context, ModelProfile, Weapon
@@ -11,15 +10,16 @@ from ..pmf import Pmf
 
 def damage_pmf(weapon: Weapon, target: ModelProfile, context: Context, exact: bool = False) -> Pmf:
     """Damage of one attack after modifiers, in the commentary's order: halve, add (Melta),
-    subtract (-1 damage, never below 1), rounding up at the end."""
+    subtract (-1 damage, never below 1), rounding up at the end. Adding whole numbers
+    commutes with rounding up, so rounding the halved roll first gives the same result."""
     melta = weapon.melta if context.half_range else 0
 
     def modified(roll: int) -> int:
-        value = Fraction(roll, 2) if target.halve_damage else Fraction(roll)
+        value = (roll + 1) // 2 if target.halve_damage else roll
         value += melta
         if target.reduce_damage:
-            value = max(Fraction(1), value - 1)
-        return max(1, math.ceil(value))
+            value -= 1
+        return max(1, value)
 
     return weapon.damage.pmf(exact).map(modified)
 

@@ -7,6 +7,7 @@ re-rolls act on the unmodified face before modifiers, and a die is re-rolled at 
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -51,10 +52,15 @@ def rerolled(outcome: Outcome, face: int, policy: Reroll) -> bool:
 
 def roll_odds(classify: Callable[[int], Outcome], policy: Reroll = Reroll.NONE) -> RollOdds:
     """Exact odds of one D6 test whose unmodified face is judged by `classify`."""
-    fresh = [SIXTH * sum(1 for f in FACES if classify(f) is o) for o in Outcome]
+    return _odds(tuple(classify(face) for face in FACES), policy)
+
+
+@functools.lru_cache(maxsize=1024)
+def _odds(outcomes: tuple[Outcome, ...], policy: Reroll) -> RollOdds:
+    """Odds from the outcome of each face 1..6 (there are few such tables, so they are cached)."""
+    fresh = [SIXTH * outcomes.count(o) for o in Outcome]
     odds = [Fraction(0)] * 3
-    for face in FACES:
-        outcome = classify(face)
+    for face, outcome in zip(FACES, outcomes):
         if rerolled(outcome, face, policy):
             for o in Outcome:
                 odds[o] += SIXTH * fresh[o]
