@@ -298,7 +298,7 @@ class Pmf:
         den = math.lcm(*(p.denominator * pmf.denominator for p, pmf in parts)) if exact else 1
         out = np.zeros(shape, dtype=object if exact else np.float64)
         for p, pmf in parts:
-            w = pmf.weights
+            w = pmf.weights.reshape(pmf.weights.shape + (1,) * (ndim - pmf.weights.ndim))
             factor = p.numerator * (den // (p.denominator * pmf.denominator)) if exact else float(p)
             region = (slice(pmf.offset, pmf.offset + w.shape[0]),) + tuple(slice(0, n) for n in w.shape[1:])
             out[region] += w * factor
