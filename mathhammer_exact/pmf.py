@@ -267,6 +267,9 @@ class Pmf:
         item_w = item._from_zero()
         if len(self.weights) == 1:  # a fixed number of items: square-and-multiply
             n = self.offset
+            if item.weights.ndim == 1:
+                power = _power(item.weights, n) * self.weights[0]
+                return self._like(power, self.denominator * item.denominator**n, n * item.offset)
             return self._like(_power(item_w, n) * self.weights[0], self.denominator * item.denominator**n)
         zero_index = (0,) * item_w.ndim
         scale = 1

@@ -1,0 +1,61 @@
+"""Each stage and feature against exhaustive enumeration of every die face (tiny inputs, exact equality)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mathhammer_exact import Context, Rules, Target, Weapon, attack
+
+from .conftest import as_dict, marginal
+from .oracle import enumerate_exact
+
+# (weapon, target, models, context): small enough that every sequence of dice can be replayed.
+CASES = [
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv4+ W1 x2", 2, {}),
+    ("A2 BS4+ S5 AP-1 D2", "T4 Sv3+ W3 x1", 1, {}),
+    ("AD3-1 S4 AP0 D1 [TORRENT]", "T4 Sv4+ W1 x2", 1, {}),  # random number of attacks (0 to 2)
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv4+ W1 x2", 1, {"reroll_hits": "ones"}),
+    ("A1 BS4+ S4 AP0 D1", "T4 Sv4+ W1 x2", 1, {"reroll_hits": "failed"}),
+    ("A1 BS3+ S4 AP0 D1 [SUSTAINED HITS 2]", "T4 Sv4+ W1 x2", 1, {"reroll_hits": "noncrit"}),
+    ("A1 BS3+ S4 AP0 D1 [SUSTAINED HITS D3]", "T8 Sv7+ W1 x3", 1, {}),
+    ("A1 BS3+ S4 AP0 D1 [LETHAL HITS, SUSTAINED HITS 1]", "T8 Sv5+ W1 x2", 1, {}),
+    ("A1 BS4+ S4 AP0 D1 [LETHAL HITS]", "T4 Sv4+ W1 x2", 1, {"critical_hit": 5}),
+    ("A1 BS3+ S3 AP0 D1", "T4 Sv4+ W1 x1", 1, {"reroll_wounds": "failed", "wound_modifier": 1}),
+    ("A1 BS3+ S4 AP0 D1 [TWIN-LINKED]", "T4 Sv4+ W1 x1", 1, {"reroll_wounds": "ones"}),
+    ("A1 BS3+ S4 AP0 D1 [ANTI-VEHICLE 4+, DEVASTATING WOUNDS]", "T8 Sv2+ W2 x1 [VEHICLE]", 1, {}),
+    ("A1 WS3+ S4 AP0 D1 [LANCE]", "T4 Sv4+ W1 x2", 1, {"charged": True}),
+    ("A2 S4 AP0 D1 [TORRENT]", "T4 Sv5+ W1 x2", 1, {}),
+    ("A1 BS4+ S4 AP0 D1 [HEAVY]", "T4 Sv5+ W1 x2", 1, {"stationary": True, "hit_modifier": 1}),
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv4+ W1 x2 [STEALTH]", 1, {"hit_modifier": -1}),
+    ("A1 BS3+ S4 AP0 D1 [INDIRECT FIRE]", "T4 Sv4+ W1 x2", 1, {"indirect": True}),
+    ("A1 BS3+ S4 AP0 D1 [INDIRECT FIRE]", "T4 Sv4+ W1 x2", 1, {"indirect": True, "rules": "launch"}),
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv4+ W1 x2", 1, {"overwatch": True}),
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W1 x2", 1, {"cover": True}),  # no cover: Sv3+ against AP0
+    ("A1 BS3+ S4 AP-1 D1", "T4 Sv3+ inv4+ W1 x2", 1, {"cover": True}),
+    ("A1 BS3+ S4 AP-3 D1 [IGNORES COVER]", "T4 Sv3+ inv5+ W1 x2", 1, {"cover": True}),
+    ("A1 BS3+ S4 AP0 DD3 [MELTA 2]", "T4 Sv6+ W4 x1 dr1", 1, {"half_range": True}),
+    ("A1 BS3+ S4 AP0 DD6", "T4 Sv6+ W3 x2 halve", 1, {}),
+    ("A1 BS2+ S4 AP0 D2", "T4 Sv7+ W2 x2 fnp5+", 1, {}),
+    ("A1 BS3+ S4 AP0 D1 [RAPID FIRE 1]", "T4 Sv5+ W1 x2", 1, {"half_range": True}),
+    ("A1 BS3+ S4 AP0 D1 [BLAST]", "T4 Sv7+ W1 x5", 1, {}),
+    ("A1 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS]", "T2 Sv3+ W2 x2 fnp-mortal5+", 1, {}),
+    ("A1 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS]", "T2 Sv3+ W2 x2 fnp-mortal5+", 1, {"rules": "launch"}),
+    ("A1 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS]", "T2 Sv3+ W2 x2 fnp-mortal5+", 1, {"rules": "unsaveable"}),
+    ("A2 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS]", "T2 Sv4+ W3 x1", 1, {}),  # normal damage, then the mortal wounds
+]
+
+
+def _context(options: dict) -> Context:
+    options = dict(options)
+    if "rules" in options:
+        options["rules"] = Rules.named(options["rules"])
+    return Context(**options)
+
+
+@pytest.mark.parametrize(("weapon", "target", "models", "options"), CASES)
+def test_every_stage_equals_enumeration_of_all_dice(weapon, target, models, options):
+    w, t, ctx = Weapon.parse(weapon), Target.parse(target), _context(options)
+    truth = enumerate_exact(w, t, models, ctx)
+    result = attack(w, t, models, ctx, exact=True)
+    for stage, pmf in result.stages().items():
+        assert as_dict(pmf) == marginal(truth, stage), stage
