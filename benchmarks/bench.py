@@ -38,8 +38,8 @@ def main() -> None:
     for name, run in SCENARIOS.items():
         for exact in (False, True):
             mode = "exact" if exact else "float"
-            print(f"{name:40s} {mode:5s} {median_ms(lambda: run(exact)):9.3f} ms")
-    cli = [sys.executable, "-m", "mathhammer_exact", "attack", "--weapon", str("A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"),
+            print(f"{name:40s} {mode:5s} {median_ms(lambda run=run, exact=exact: run(exact)):9.3f} ms")
+    cli = [sys.executable, "-m", "mathhammer_exact", "attack", "--weapon", "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]",
            "--models", "20", "--target", "T4 Sv4+ W3 x5"]
     walls = []
     for _ in range(5):

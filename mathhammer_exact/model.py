@@ -134,7 +134,7 @@ class Target:
     def __attrs_post_init__(self) -> None:
         if not self.groups:
             raise MathhammerError("a target needs at least one model")
-        for profile, count in self.groups:
+        for _, count in self.groups:
             if count < 1:
                 raise MathhammerError(f"model count must be at least 1, got x{count}")
 
@@ -229,7 +229,7 @@ class Context:
     extra_attacks: int = attrs.field(default=0, validator=_at_least("extra attacks", 0))
     hit_modifier: int = 0
     wound_modifier: int = 0
-    reroll_hits: Reroll = attrs.field(default=Reroll.NONE, converter=Reroll.parse)
-    reroll_wounds: Reroll = attrs.field(default=Reroll.NONE, converter=Reroll.parse)
+    reroll_hits: Reroll = attrs.field(default=Reroll.NONE, converter=lambda v: Reroll.parse(v))
+    reroll_wounds: Reroll = attrs.field(default=Reroll.NONE, converter=lambda v: Reroll.parse(v))
     critical_hit: int = attrs.field(default=6, validator=_between("critical hit threshold", 2, 6, "+"))
     rules: Rules = Rules()

@@ -303,8 +303,8 @@ class Pmf:
         for p, pmf in parts:
             w = pmf.weights.reshape(pmf.weights.shape + (1,) * (ndim - pmf.weights.ndim))
             factor = p.numerator * (den // (p.denominator * pmf.denominator)) if exact else float(p)
-            region = (slice(pmf.offset, pmf.offset + w.shape[0]),) + tuple(slice(0, n) for n in w.shape[1:])
-            out[region] += w * factor
+            rows = slice(pmf.offset, pmf.offset + w.shape[0])
+            out[(rows, slice(0, w.shape[1])) if ndim == 2 else rows] += w * factor
         return Pmf(out, den)
 
     def map(self, f: Callable[[int], int]) -> Pmf:

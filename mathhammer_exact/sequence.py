@@ -65,20 +65,19 @@ def attack(
     normal = Transition.build(track, [wounds_lost(damage, profile.feel_no_pain)] * target.model_count)
     if devastating and wording is not DevastatingWounds.UNSAVEABLE:
         # Devastating Wounds land after all other attacks: count them on a second axis.
-        saved = wound.success * save
-        if wording is DevastatingWounds.SEED:
-            item = {(1, 0): saved, (0, 1): wound.critical}
+        ordinary = wound.success * save  # a normal wound that gets through the save
+        item: dict[tuple[int, int], Fraction] = {(1, 0): ordinary}
+        if wording is DevastatingWounds.SEED:  # second count: Devastating Wounds attacks
+            item[(0, 1)] = wound.critical
             effect = wounds_lost(damage, mortal_threshold(profile))
             second = Transition.build(track, [effect] * target.model_count)
-        else:  # launch wording: one event per mortal wound, spilling over
-            exact_damage = damage_pmf(weapon, profile, context, exact=True)
-            item = {(1, 0): saved} | {
-                (0, d): wound.critical * p for d, p in zip(range(exact_damage.min, exact_damage.max + 1),
-                                                            exact_damage.probabilities())
-            }
+        else:  # launch wording, second count: mortal wounds, each spilling over
+            odds = damage_pmf(weapon, profile, context, exact=True)
+            for d, p in enumerate(odds.probabilities(), odds.min):
+                item[(0, d)] = wound.critical * Fraction(p)
             point = wounds_lost(Pmf.point(1, exact), mortal_threshold(profile))
             second = Transition.build(track, [point] * target.model_count, spill=True)
-        item[(0, 0)] = 1 - sum(item.values())
+        item[(0, 0)] = 1 - sum(item.values(), Fraction(0))
         joint = per_attack(Pmf.grid(item, exact), Pmf.grid({(0, 0): 1 - save, (1, 0): save}, exact))
         state = after_two_kinds(start, normal, second, joint)
     else:

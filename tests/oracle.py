@@ -18,8 +18,8 @@ from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
 
-from mathhammer_exact.model import Context, DevastatingWounds, IndirectFire, Target, Weapon
 from mathhammer_exact.dice import Dice
+from mathhammer_exact.model import Context, DevastatingWounds, IndirectFire, Target, Weapon
 
 Outcome = tuple[int, int, int, int, int, int]  # attacks, hits, wounds, unsaved, damage, models destroyed
 

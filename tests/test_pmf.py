@@ -1,0 +1,92 @@
+"""The distribution core against brute-force sums over outcomes, in both number modes."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mathhammer_exact import Pmf
+
+from .conftest import as_dict
+
+small_pmfs = st.lists(st.integers(0, 5), min_size=1, max_size=4).filter(any).flatmap(
+    lambda ws: st.integers(0, 3).map(
+        lambda off: {off + i: Fraction(w, sum(ws)) for i, w in enumerate(ws) if w}))
+
+
+def make(dist: dict[int, Fraction], exact: bool) -> Pmf:
+    low, high = min(dist), max(dist)
+    return Pmf.from_probs([dist.get(k, Fraction(0)) for k in range(low, high + 1)], low, exact)
+
+
+def brute_sum(*dists: dict[int, Fraction]) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for combo in itertools.product(*(d.items() for d in dists)):
+        k = sum(v for v, _ in combo)
+        p = Fraction(1)
+        for _, q in combo:
+            p *= q
+        out[k] = out.get(k, Fraction(0)) + p
+    return {k: p for k, p in out.items() if p}
+
+
+@given(small_pmfs, small_pmfs)
+def test_sum_is_convolution(a, b):
+    assert as_dict(make(a, True) + make(b, True)) == brute_sum(a, b)
+
+
+@given(small_pmfs, small_pmfs)
+@settings(max_examples=60)
+def test_compound_is_random_sum(n, item):
+    expected: dict[int, Fraction] = {}
+    for count, p in n.items():
+        for k, q in (brute_sum(*([item] * count)) if count else {0: Fraction(1)}).items():
+            expected[k] = expected.get(k, Fraction(0)) + p * q
+    item0 = {k: p for k, p in item.items()}
+    if min(item0) > 0:  # compound items are counts starting at 0: pad explicitly
+        item0[0] = Fraction(0)
+    result = make(n, True).compound(make(item0, True))
+    assert as_dict(result) == {k: p for k, p in expected.items() if p}
+    assert result.to_float().probabilities() == pytest.approx([float(p) for p in result.probabilities()], abs=1e-12)
+
+
+@given(small_pmfs, small_pmfs, st.fractions(0, 1))
+def test_mixture(a, b, w):
+    expected = {k: w * a.get(k, 0) + (1 - w) * b.get(k, 0) for k in set(a) | set(b)}
+    assert as_dict(Pmf.mixture([(w, make(a, True)), (1 - w, make(b, True))])) == \
+        {k: p for k, p in expected.items() if p}
+
+
+@given(small_pmfs)
+def test_summaries_match_definitions(a):
+    pmf = make(a, True)
+    mean = sum(k * p for k, p in a.items())
+    assert pmf.mean == mean
+    assert pmf.variance == sum((k - mean) ** 2 * p for k, p in a.items())
+    assert pmf.total() == 1
+    for k in range(min(a) - 1, max(a) + 2):
+        assert pmf.at_least(k) == sum(p for v, p in a.items() if v >= k)
+        assert pmf.at_most(k) == sum(p for v, p in a.items() if v <= k)
+    assert pmf.median == min(k for k in a if sum(p for v, p in a.items() if v <= k) >= Fraction(1, 2))
+    floats = make(a, False)
+    assert float(floats.mean) == pytest.approx(float(mean), abs=1e-12)
+    assert floats.median == pmf.median
+
+
+def test_joint_grid_sums_and_marginals():
+    # one attack: (normal, devastating) in {(0,0): 1/2, (1,0): 1/3, (0,1): 1/6}; two attacks.
+    g = Pmf.grid({(0, 0): Fraction(1, 2), (1, 0): Fraction(1, 3), (0, 1): Fraction(1, 6)}, exact=True)
+    two = g + g
+    assert two.marginal(0).probabilities() == [Fraction(4, 9), Fraction(4, 9), Fraction(1, 9)]
+    assert two.marginal(1).probabilities() == [Fraction(25, 36), Fraction(10, 36), Fraction(1, 36)]
+    assert Pmf.point(2, True).compound(g).weights.tolist() == two.weights.tolist()
+
+
+def test_map_and_repr():
+    d6 = Pmf.uniform(1, 6, exact=True)
+    assert as_dict(d6.map(lambda x: (x + 1) // 2)) == {1: Fraction(1, 3), 2: Fraction(1, 3), 3: Fraction(1, 3)}
+    assert repr(Pmf.bernoulli(Fraction(1, 4), True)) == "Pmf({0: 3/4, 1: 1/4}, exact)"

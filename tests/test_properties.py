@@ -1,0 +1,80 @@
+"""Invariants over random profiles (Hypothesis): exactness, totals, and monotonicity."""
+
+from __future__ import annotations
+
+import attrs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mathhammer_exact import Context, ModelProfile, Reroll, Rules, Target, Weapon, attack
+
+ABILITY_FLAGS = ["lethal_hits", "devastating_wounds", "twin_linked", "torrent", "ignores_cover", "blast", "lance"]
+
+weapons = st.builds(
+    Weapon,
+    attacks=st.sampled_from(["1", "2", "D3", "D6", "D3+1"]),
+    skill=st.integers(2, 6),
+    strength=st.integers(2, 12),
+    ap=st.integers(-4, 0),
+    damage=st.sampled_from(["1", "2", "D3", "D6", "3"]),
+    sustained_hits=st.sampled_from([None, "1", "2", "D3"]),
+    melta=st.sampled_from([0, 2]),
+    rapid_fire=st.sampled_from([0, 1]),
+    **{flag: st.booleans() for flag in ABILITY_FLAGS},
+)
+profiles = st.builds(
+    ModelProfile,
+    toughness=st.integers(2, 12),
+    save=st.integers(2, 7),
+    wounds=st.integers(1, 5),
+    invulnerable=st.sampled_from([None, 4, 5]),
+    feel_no_pain=st.sampled_from([None, 5, 6]),
+    feel_no_pain_mortal=st.sampled_from([None, 4]),
+    reduce_damage=st.booleans(),
+    halve_damage=st.booleans(),
+)
+contexts = st.builds(
+    Context,
+    half_range=st.booleans(), charged=st.booleans(), cover=st.booleans(),
+    hit_modifier=st.integers(-2, 2), wound_modifier=st.integers(-1, 1),
+    reroll_hits=st.sampled_from(list(Reroll)), reroll_wounds=st.sampled_from(list(Reroll)),
+    rules=st.sampled_from([Rules.named(n) for n in Rules.PRESETS]),
+)
+sizes = st.integers(1, 4)
+
+
+@given(weapons, profiles, sizes, sizes, contexts)
+@settings(max_examples=40, deadline=None)
+def test_float_equals_exact_and_every_distribution_sums_to_one(weapon, profile, count, models, context):
+    target = Target.of(profile, count)
+    exact = attack(weapon, target, models, context, exact=True)
+    floats = attack(weapon, target, models, context)
+    for name, pmf in exact.stages().items():
+        assert pmf.total() == 1, name
+        fpmf = floats.stages()[name]
+        assert abs(float(fpmf.total()) - 1) < 1e-12
+        assert (fpmf.min, fpmf.max) == (pmf.min, pmf.max)
+        assert all(abs(float(p) - q) < 1e-12 for p, q in zip(pmf.probabilities(), fpmf.probabilities())), name
+    assert exact.damage.max <= target.total_wounds
+    assert exact.models_destroyed.max <= count
+
+
+def _expected_damage(weapon: Weapon, profile: ModelProfile, count: int, models: int, context: Context) -> float:
+    return float(attack(weapon, Target.of(profile, count), models, context).damage.mean)
+
+
+@given(weapons, profiles, sizes, sizes, contexts)
+@settings(max_examples=40, deadline=None)
+def test_better_odds_never_lower_expected_damage(weapon, profile, count, models, context):
+    base = _expected_damage(weapon, profile, count, models, context)
+    tol = 1e-9
+    if weapon.skill is not None and weapon.skill > 2:
+        better = attrs.evolve(weapon, skill=weapon.skill - 1)
+        assert _expected_damage(better, profile, count, models, context) >= base - tol
+    assert _expected_damage(weapon, profile, count, models + 1, context) >= base - tol
+    if profile.save < 7:
+        worse = attrs.evolve(profile, save=profile.save + 1)
+        assert _expected_damage(weapon, worse, count, models, context) >= base - tol
+    if profile.feel_no_pain or profile.feel_no_pain_mortal:
+        no_fnp = attrs.evolve(profile, feel_no_pain=None, feel_no_pain_mortal=None)
+        assert _expected_damage(weapon, no_fnp, count, models, context) >= base - tol
