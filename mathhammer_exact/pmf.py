@@ -301,7 +301,7 @@ class Pmf:
         den = math.lcm(*(p.denominator * pmf.denominator for p, pmf in parts)) if exact else 1
         out = np.zeros(shape, dtype=object if exact else np.float64)
         for p, pmf in parts:
-            w = pmf.weights.reshape(pmf.weights.shape + (1,) * (ndim - pmf.weights.ndim))
+            w = pmf.weights if pmf.weights.ndim == ndim else pmf.weights[:, None]  # a 1-D count joins as rows
             factor = p.numerator * (den // (p.denominator * pmf.denominator)) if exact else float(p)
             rows = slice(pmf.offset, pmf.offset + w.shape[0])
             out[(rows, slice(0, w.shape[1])) if ndim == 2 else rows] += w * factor
