@@ -1,6 +1,10 @@
-"""Benchmark of typical queries, in process (median of repeated calls) and through the CLI.
+"""Benchmark of typical queries, in process and through the CLI (not a test; figures go in notes).
 
-Run: python benchmarks/bench.py   (figures go in the issue notes; this is not a test)
+Run after installing: python benchmarks/bench.py
+
+Each figure is the median (with the 25th-75th percentile range) of repeated calls. "kills" reads
+the damage and models-destroyed distributions (what the chain computes); "all" also reads hits,
+wounds and unsaved wounds, which are worked out on first read.
 """
 
 from __future__ import annotations
@@ -11,42 +15,49 @@ import sys
 import time
 from collections.abc import Callable
 
-from mathhammer_exact import Target, Weapon, attack
+from mathhammer_exact import AttackResult, Target, Weapon, attack
 
-WEAPON = Weapon.parse("A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]")
-SCENARIOS: dict[str, Callable[[bool], object]] = {
-    "S1 20 models vs T4 Sv4+ W3 x5": lambda exact: attack(WEAPON, Target.parse("T4 Sv4+ W3 x5"), 20, exact=exact),
-    "S2 120 models vs T4 Sv4+ W3 x20": lambda exact: attack(
-        WEAPON, Target.parse("T4 Sv4+ W3 x20"), 120, exact=exact
-    ),
+WEAPON_TEXT = "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"
+WEAPON = Weapon.parse(WEAPON_TEXT)
+SCENARIOS = {
+    "S1: 20 models vs T4 Sv4+ W3 x5": (Target.parse("T4 Sv4+ W3 x5"), 20),
+    "S2: 120 models vs T4 Sv4+ W3 x20": (Target.parse("T4 Sv4+ W3 x20"), 120),
 }
 
 
-def median_ms(call: Callable[[], object], budget_s: float = 1.0) -> float:
-    """Median wall time of repeated calls, in milliseconds."""
+def timed_ms(call: Callable[[], object], budget_s: float = 2.0) -> tuple[float, float, float]:
+    """Median and quartiles of repeated calls, in milliseconds."""
     call()
     times: list[float] = []
     deadline = time.perf_counter() + budget_s
-    while len(times) < 5 or (time.perf_counter() < deadline and len(times) < 2000):
+    while len(times) < 7 or (time.perf_counter() < deadline and len(times) < 5000):
         start = time.perf_counter()
         call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+        times.append((time.perf_counter() - start) * 1000)
+    q1, median, q3 = statistics.quantiles(times, n=4)
+    return median, q1, q3
+
+
+def read_all(result: AttackResult) -> None:
+    result.stages()
 
 
 def main() -> None:
-    for name, run in SCENARIOS.items():
+    for name, (target, models) in SCENARIOS.items():
         for exact in (False, True):
-            mode = "exact" if exact else "float"
-            print(f"{name:40s} {mode:5s} {median_ms(lambda run=run, exact=exact: run(exact)):9.3f} ms")
-    cli = [sys.executable, "-m", "mathhammer_exact", "attack", "--weapon", "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]",
-           "--models", "20", "--target", "T4 Sv4+ W3 x5"]
+            for what, reader in (("kills", lambda r: r.models_destroyed), ("all", read_all)):
+                median, q1, q3 = timed_ms(
+                    lambda t=target, m=models, e=exact, f=reader: f(attack(WEAPON, t, m, exact=e)))
+                mode = "exact" if exact else "float"
+                print(f"{name:36s} {mode:5s} {what:5s} {median:9.3f} ms  (IQR {q1:.3f}-{q3:.3f})")
+    cli = [sys.executable, "-m", "mathhammer_exact", "attack", "--weapon", WEAPON_TEXT, "--models", "20",
+           "--target", "T4 Sv4+ W3 x5"]
     walls = []
-    for _ in range(5):
+    for _ in range(7):
         start = time.perf_counter()
         subprocess.run(cli, check=True, capture_output=True)
-        walls.append(time.perf_counter() - start)
-    print(f"{'CLI S1 cold start (median of 5)':40s} {'':5s} {statistics.median(walls) * 1000:9.1f} ms")
+        walls.append((time.perf_counter() - start) * 1000)
+    print(f"{'CLI, S1 from a cold start (median of 7)':48s} {statistics.median(walls):9.1f} ms")
 
 
 if __name__ == "__main__":

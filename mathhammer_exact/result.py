@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 
 from .pmf import Number, Pmf
@@ -13,18 +15,39 @@ class AttackResult:
 
     `damage` is the damage dealt: wounds the target actually lost, after Feel No Pain
     and with excess damage lost. `unsaved` counts attacks that got past the saving
-    throw, including Devastating Wounds that allowed none.
+    throw, including Devastating Wounds that allowed none. `hits`, `wounds` and
+    `unsaved` are worked out when first read, so a caller that only wants damage or
+    models destroyed does not pay for them.
     """
 
     attacks: Pmf
-    hits: Pmf
-    wounds: Pmf
-    unsaved: Pmf
     damage: Pmf
     models_destroyed: Pmf
     target_models: int
+    counts: Callable[[str], Pmf] = attrs.field(repr=False)  #: hits, wounds or unsaved by name
+    _cache: dict[str, Pmf] = attrs.field(factory=dict, repr=False)
 
     STAGES = ("attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed")
+
+    def _count(self, name: str) -> Pmf:
+        if name not in self._cache:
+            self._cache[name] = self.counts(name)
+        return self._cache[name]
+
+    @property
+    def hits(self) -> Pmf:
+        """Hits scored, Sustained Hits' extra hits included."""
+        return self._count("hits")
+
+    @property
+    def wounds(self) -> Pmf:
+        """Successful wound rolls plus Lethal Hits' automatic wounds."""
+        return self._count("wounds")
+
+    @property
+    def unsaved(self) -> Pmf:
+        """Attacks that got through the saving throw (Devastating Wounds included)."""
+        return self._count("unsaved")
 
     @property
     def p_destroyed(self) -> Number:

@@ -53,16 +53,21 @@ def attack(
 
     one = Pmf.point(1, exact)
     unsaved_crit = Fraction(1) if devastating else save
-    hits = per_attack(one, one)
-    wounds = per_attack(Pmf.bernoulli(wound.passed, exact), one)
-    unsaved_item = Pmf.bernoulli(wound.success * save + wound.critical * unsaved_crit, exact)
-    unsaved_auto = Pmf.bernoulli(save, exact)
-    unsaved = per_attack(unsaved_item, unsaved_auto)
+    items = {
+        "hits": (one, one),
+        "wounds": (Pmf.bernoulli(wound.passed, exact), one),
+        "unsaved": (Pmf.bernoulli(wound.success * save + wound.critical * unsaved_crit, exact),
+                    Pmf.bernoulli(save, exact)),
+    }
+
+    def counts(name: str) -> Pmf:
+        return per_attack(*items[name])
 
     track = Track((profile.wounds,) * target.model_count)
     start = track.unharmed(exact)
     damage = damage_pmf(weapon, profile, context, exact)
     normal = Transition.build(track, [wounds_lost(damage, profile.feel_no_pain)] * target.model_count)
+    cache: dict[str, Pmf] = {}
     if devastating and wording is not DevastatingWounds.UNSAVEABLE:
         # Devastating Wounds land after all other attacks: count them on a second axis.
         ordinary = wound.success * save  # a normal wound that gets through the save
@@ -81,15 +86,16 @@ def attack(
         joint = per_attack(Pmf.grid(item, exact), Pmf.grid({(0, 0): 1 - save, (1, 0): save}, exact))
         state = after_two_kinds(start, normal, second, joint)
     else:
+        unsaved = counts("unsaved")
+        cache["unsaved"] = unsaved
         state = after_events(start, normal, unsaved)
     model_at = track.model_at()
     return AttackResult(
         attacks=attacks,
-        hits=hits,
-        wounds=wounds,
-        unsaved=unsaved,
         damage=state,
         models_destroyed=state.map(lambda s: int(model_at[s])),
         target_models=target.model_count,
+        counts=counts,
+        cache=cache,
     )
 
