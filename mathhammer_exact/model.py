@@ -123,13 +123,23 @@ class ModelProfile:
     halve_damage: bool = False  #: each attack's damage is halved, rounding up
     keywords: tuple[str, ...] = attrs.field(default=(), converter=_upper_tuple)
     name: str = ""
+    leadership: int | None = attrs.field(default=None, validator=_between("Ld", 2, 12, "+"))
+
+    @property
+    def character(self) -> bool:
+        return "CHARACTER" in self.keywords
 
 
 @attrs.frozen
 class Target:
-    """A target unit: groups of identical models (`count` of each profile)."""
+    """A target unit: groups of identical models (`count` of each profile).
+
+    `attached` marks an Attached unit (Leader + Bodyguard): its CHARACTER models cannot
+    receive wounds while a bodyguard model lives, except from Precision attacks.
+    """
 
     groups: tuple[tuple[ModelProfile, int], ...]
+    attached: bool = False
 
     def __attrs_post_init__(self) -> None:
         if not self.groups:
@@ -137,6 +147,8 @@ class Target:
         for _, count in self.groups:
             if count < 1:
                 raise MathhammerError(f"model count must be at least 1, got x{count}")
+        if self.attached and (all(p.character for p, _ in self.groups) or not any(p.character for p, _ in self.groups)):
+            raise MathhammerError("an Attached unit needs bodyguard models and at least one CHARACTER leader")
 
     @classmethod
     def of(cls, profile: ModelProfile, count: int = 1) -> Target:
@@ -156,6 +168,27 @@ class Target:
     @property
     def total_wounds(self) -> int:
         return sum(profile.wounds * count for profile, count in self.groups)
+
+    @property
+    def toughness(self) -> int:
+        """T used for wound rolls: the bodyguard models' while the attacking unit resolves its attacks
+        (an Attached unit), else the highest T in the unit."""
+        pool = [p for p, _ in self.groups if not (self.attached and p.character)]
+        return max(p.toughness for p in pool)
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        """Keywords of the unit: those of any of its models; STEALTH only if every model has it."""
+        union = {k for p, _ in self.groups for k in p.keywords}
+        if not all("STEALTH" in p.keywords for p, _ in self.groups):
+            union.discard("STEALTH")
+        return tuple(sorted(union))
+
+    @property
+    def leadership(self) -> int | None:
+        """The best Leadership in the unit (what a Battle-shock test uses)."""
+        values = [p.leadership for p, _ in self.groups if p.leadership is not None]
+        return min(values, default=None)
 
     @property
     def single(self) -> ModelProfile:

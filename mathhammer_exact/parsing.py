@@ -107,11 +107,12 @@ def parse_weapon(text: str, name: str = "") -> Weapon:
 _TARGET_HELP = "write e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]'"
 
 
-def parse_model(text: str, name: str = "") -> tuple[ModelProfile, int]:
-    """One model profile and its count from ``T4 Sv3+ W2 x5 ...``."""
+def parse_model(text: str, name: str = "") -> tuple[ModelProfile, int, bool]:
+    """One model profile, its count, and whether it is an attached leader, from ``T4 Sv3+ W2 x5 ...``."""
     stats, keywords = _split_brackets(text)
     fields: dict[str, Any] = {"keywords": keywords, "name": name}
     count = 1
+    leader = False
     patterns = {
         r"T(\d+)": "toughness",
         r"SV(\d+)\+?": "save",
@@ -119,6 +120,7 @@ def parse_model(text: str, name: str = "") -> tuple[ModelProfile, int]:
         r"INV(?:ULNERABLE)?(\d+)\+?": "invulnerable",
         r"FNP(\d+)\+?": "feel_no_pain",
         r"FNP-MORTAL(\d+)\+?": "feel_no_pain_mortal",
+        r"LD(\d+)\+?": "leadership",
     }
     for token in stats.replace("=", "").split():
         up = token.upper()
@@ -128,6 +130,10 @@ def parse_model(text: str, name: str = "") -> tuple[ModelProfile, int]:
         if up == "HALVE":
             fields["halve_damage"] = True
             continue
+        if up == "LEADER":
+            leader = True
+            fields["keywords"] = [*keywords, "CHARACTER"]
+            continue
         if m := re.fullmatch(r"X(-?\d+)", up):
             count = int(m.group(1))
             continue
@@ -136,15 +142,18 @@ def parse_model(text: str, name: str = "") -> tuple[ModelProfile, int]:
                 fields[field] = int(m.group(1))
                 break
         else:
-            raise MathhammerError(f"unknown target token {token!r} ({_TARGET_HELP}; also fnp-mortal5+, dr1, halve)")
+            raise MathhammerError(
+                f"unknown target token {token!r} ({_TARGET_HELP}; also fnp-mortal5+, Ld7+, dr1, halve, leader)")
     missing = [label for key, label in (("toughness", "T"), ("save", "Sv"), ("wounds", "W")) if key not in fields]
     if missing:
         raise MathhammerError(f"target {text!r} is missing {', '.join(missing)} ({_TARGET_HELP})")
     if count < 1:
         raise MathhammerError(f"model count must be at least 1, got x{count}")
-    return ModelProfile(**fields), count
+    return ModelProfile(**fields), count, leader
 
 
 def parse_target(text: str) -> Target:
-    """A `Target`; model groups are separated by ``;`` (e.g. ``T3 Sv4+ W1 x4; T3 Sv4+ W3 [CHARACTER]``)."""
-    return Target(tuple(parse_model(part) for part in text.split(";") if part.strip()))
+    """A `Target`; model groups are separated by ``;``. A group marked ``leader`` is an attached
+    CHARACTER: ``T4 Sv3+ W2 x10; T4 Sv3+ W4 inv4+ leader``."""
+    parts = [parse_model(part) for part in text.split(";") if part.strip()]
+    return Target(tuple((profile, count) for profile, count, _ in parts), attached=any(lead for *_, lead in parts))

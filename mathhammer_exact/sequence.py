@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .model import Context, DevastatingWounds, Target, Weapon
+from .model import Context, DevastatingWounds, ModelProfile, Target, Weapon
 from .pmf import Pmf
 from .result import AttackResult
 from .stages.allocation import Track, Transition, after_events, after_two_kinds
@@ -14,6 +14,13 @@ from .stages.hit import hit_odds
 from .stages.rolls import RollOdds
 from .stages.save import unsaved_chance
 from .stages.wound import wound_odds
+
+
+def hit_count(weapon: Weapon, target: ModelProfile, context: Context, attacks: Pmf) -> Pmf:
+    """Hits scored by a random number of attacks, Sustained Hits' extra hits included."""
+    one = Pmf.point(1, attacks.exact)
+    sustained = weapon.sustained_hits.pmf(attacks.exact) if weapon.sustained_hits else Pmf.point(0, attacks.exact)
+    return attacks.compound(_per_attack(hit_odds(weapon, target, context), sustained, weapon.lethal_hits, one, one))
 
 
 def _per_attack(hit: RollOdds, sustained: Pmf, lethal: bool, per_hit: Pmf, per_auto: Pmf) -> Pmf:
@@ -54,14 +61,13 @@ def attack(
     one = Pmf.point(1, exact)
     unsaved_crit = Fraction(1) if devastating else save
     items = {
-        "hits": (one, one),
         "wounds": (Pmf.bernoulli(wound.passed, exact), one),
         "unsaved": (Pmf.bernoulli(wound.success * save + wound.critical * unsaved_crit, exact),
                     Pmf.bernoulli(save, exact)),
     }
 
     def counts(name: str) -> Pmf:
-        return per_attack(*items[name])
+        return hit_count(weapon, profile, context, attacks) if name == "hits" else per_attack(*items[name])
 
     track = Track((profile.wounds,) * target.model_count)
     start = track.unharmed(exact)
@@ -77,7 +83,7 @@ def attack(
             effect = wounds_lost(damage, mortal_threshold(profile))
             second = Transition.build(track, [effect] * target.model_count)
         else:  # launch wording, second count: mortal wounds, each spilling over
-            odds = damage_pmf(weapon, profile, context, exact=True)
+            odds = damage_pmf(weapon, None, context, exact=True)
             for d, p in enumerate(odds.probabilities(), odds.min):
                 item[(0, d)] = wound.critical * Fraction(p)
             point = wounds_lost(Pmf.point(1, exact), mortal_threshold(profile))

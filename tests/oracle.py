@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 
 from mathhammer_exact.dice import Dice
@@ -53,134 +53,174 @@ def wound_needed(s: int, t: int) -> int:
 
 
 def resolve(weapon: Weapon, target: Target, models: int, ctx: Context, d6: Callable[[], int]) -> Outcome:
-    profile = target.single
-    count = target.model_count
+    """One weapon profile: (attacks, hits, wounds, unsaved, damage, models destroyed)."""
+    r = resolve_unit([(weapon, models)], target, ctx, d6)
+    return r["attacks"], r["hits"], r["wounds"], r["unsaved"], r["damage"], r["destroyed"]
+
+
+def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context, d6: Callable[[], int],
+                 order: list[int] | None = None) -> dict:
+    """Several weapon profiles in turn against a (mixed, possibly Attached) unit."""
+    groups = target.groups
     rules = ctx.rules
-    ranged = not weapon.melee
-    indirect = weapon.indirect_fire and ctx.indirect and ranged
+    if order is None:  # the defender's default: non-characters by fewest wounds, then characters
+        order = sorted((g for g in range(len(groups)) if "CHARACTER" not in groups[g][0].keywords),
+                       key=lambda g: groups[g][0].wounds)
+        order += [g for g in range(len(groups)) if "CHARACTER" in groups[g][0].keywords]
+    models = [{"group": g, "left": groups[g][0].wounds,
+               "leader": target.attached and "CHARACTER" in groups[g][0].keywords}
+              for g in order for _ in range(groups[g][1])]
+    toughness = max(p.toughness for p, _ in groups if not (target.attached and "CHARACTER" in p.keywords))
+    keywords = {k for p, _ in groups for k in p.keywords}
+    stealthy = all("STEALTH" in p.keywords for p, _ in groups)
+    totals = Counter()
 
-    # ---- number of attacks: each model rolls its own
-    attacks = 0
-    for _ in range(models):
-        a = roll_dice(weapon.attacks, d6)
-        if weapon.rapid_fire and ctx.half_range:
-            a += weapon.rapid_fire
-        if weapon.blast:
-            a += count // 5
-        attacks += a + ctx.extra_attacks
+    def receiver(precision: bool):
+        alive = [m for m in models if m["left"] > 0]
+        if not alive:
+            return None
+        guards = [m for m in alive if not m["leader"]]
+        leaders = [m for m in alive if m["leader"]]
+        pool = leaders if precision and leaders else (guards or leaders)
+        wounded = [m for m in pool if m["left"] < groups[m["group"]][0].wounds]
+        return (wounded or pool)[0]
 
-    hit_mod = ctx.hit_modifier
-    if ranged and weapon.heavy and ctx.stationary:
-        hit_mod += 1
-    if ranged and "STEALTH" in profile.keywords:
-        hit_mod -= 1
-    if indirect and rules.indirect_fire is IndirectFire.LAUNCH:
-        hit_mod -= 1
-    hit_mod = max(-1, min(1, hit_mod))
-    wound_mod = max(-1, min(1, ctx.wound_modifier + (1 if weapon.lance and ctx.charged else 0)))
-    crit_wound = min([6] + [x for kw, x in weapon.anti if kw in profile.keywords])
-    reroll_wounds = max(ctx.reroll_wounds, 2 if weapon.twin_linked else 0)
-    cover = (ctx.cover or indirect) and ranged and not weapon.ignores_cover \
-        and not (profile.save <= 3 and weapon.ap == 0)
+    def lose(points: int, precision: bool, spill: bool, mortal: bool) -> None:
+        """Points one at a time on one model; excess lost unless `spill` (then the next model takes them)."""
+        model = receiver(precision)
+        for _ in range(points):
+            if model is None:
+                return
+            profile = groups[model["group"]][0]
+            fnp = profile.feel_no_pain
+            if mortal:
+                fnp = min([t for t in (profile.feel_no_pain, profile.feel_no_pain_mortal) if t], default=None)
+            if fnp is not None and d6() >= fnp:
+                continue
+            model["left"] -= 1
+            totals["damage"] += 1
+            if model["left"] == 0:
+                if not spill:
+                    return
+                model = receiver(precision)
 
-    def test(classify: Callable[[int], str], policy: int) -> str:
-        face = d6()
-        verdict = classify(face)
-        if (policy == 1 and face == 1) or (policy == 2 and verdict == "fail") or \
-                (policy == 3 and verdict != "crit"):
-            verdict = classify(d6())
-        return verdict
+    deferred: list[tuple[Weapon, int]] = []
 
-    def hit_verdict(face: int) -> str:
-        if face == 1 or (indirect and rules.indirect_fire is IndirectFire.LATER and face <= 3):
-            return "fail"
-        if ctx.overwatch:
-            return "crit" if face == 6 else "fail"
-        if face >= ctx.critical_hit:
-            return "crit"
-        return "hit" if face + hit_mod >= weapon.skill else "fail"
-
-    def wound_verdict(face: int) -> str:
-        if face == 1:
-            return "fail"
-        if face >= crit_wound:
-            return "crit"
-        return "wound" if face + wound_mod >= wound_needed(weapon.strength, profile.toughness) else "fail"
-
-    def saved() -> bool:
-        face = d6()
-        armour_needed = max(2, profile.save - min(1, weapon.ap + (1 if cover else 0)))
-        needed = min(armour_needed, profile.invulnerable or 7)
-        return face != 1 and face >= needed
-
-    def damage_roll() -> int:
-        value = Fraction(roll_dice(weapon.damage, d6))
-        if profile.halve_damage:
+    def damage_roll(weapon: Weapon, profile, roll: int | None = None) -> int:
+        """An attack's damage; `profile` (the model it is allocated to) None for spilling mortal wounds."""
+        value = Fraction(roll_dice(weapon.damage, d6) if roll is None else roll)
+        if profile is not None and profile.halve_damage:
             value /= 2
         if ctx.half_range:
             value += weapon.melta
-        if profile.reduce_damage:
+        if profile is not None and profile.reduce_damage:
             value = max(Fraction(1), value - 1)
         return max(1, math.ceil(value))
 
-    wounds_left = [profile.wounds] * count
-    state = {"lost": 0, "current": 0}  # current: index of the model receiving attacks
+    def fire(weapon: Weapon, count: int) -> None:
+        """Every attack of one weapon profile, one at a time."""
+        ranged = not weapon.melee
+        indirect = weapon.indirect_fire and ctx.indirect and ranged
+        attacks = 0
+        for _ in range(count):
+            a = roll_dice(weapon.attacks, d6)
+            if weapon.rapid_fire and ctx.half_range:
+                a += weapon.rapid_fire
+            if weapon.blast:
+                a += target.model_count // 5
+            attacks += a + ctx.extra_attacks
+        totals["attacks"] += attacks
 
-    def lose(points: int, fnp: int | None, spill: bool) -> None:
-        """Apply points one at a time to the current model; excess is lost unless `spill`."""
-        for _ in range(points):
-            if state["current"] == count:
+        hit_mod = ctx.hit_modifier
+        if ranged and weapon.heavy and ctx.stationary:
+            hit_mod += 1
+        if ranged and stealthy:
+            hit_mod -= 1
+        if indirect and rules.indirect_fire is IndirectFire.LAUNCH:
+            hit_mod -= 1
+        hit_mod = max(-1, min(1, hit_mod))
+        wound_mod = max(-1, min(1, ctx.wound_modifier + (1 if weapon.lance and ctx.charged else 0)))
+        crit_wound = min([6] + [x for kw, x in weapon.anti if kw in keywords])
+        reroll_wounds = max(ctx.reroll_wounds, 2 if weapon.twin_linked else 0)
+
+        def test(classify: Callable[[int], str], policy: int) -> str:
+            face = d6()
+            verdict = classify(face)
+            if (policy == 1 and face == 1) or (policy == 2 and verdict == "fail") or \
+                    (policy == 3 and verdict != "crit"):
+                verdict = classify(d6())
+            return verdict
+
+        def hit_verdict(face: int) -> str:
+            if face == 1 or (indirect and rules.indirect_fire is IndirectFire.LATER and face <= 3):
+                return "fail"
+            if ctx.overwatch:
+                return "crit" if face == 6 else "fail"
+            if face >= ctx.critical_hit:
+                return "crit"
+            return "hit" if face + hit_mod >= weapon.skill else "fail"
+
+        def wound_verdict(face: int) -> str:
+            if face == 1:
+                return "fail"
+            if face >= crit_wound:
+                return "crit"
+            return "wound" if face + wound_mod >= wound_needed(weapon.strength, toughness) else "fail"
+
+        def saved(profile) -> bool:
+            cover = (ctx.cover or indirect) and ranged and not weapon.ignores_cover \
+                and not (profile.save <= 3 and weapon.ap == 0)
+            face = d6()
+            armour_needed = max(2, profile.save - min(1, weapon.ap + (1 if cover else 0)))
+            needed = min(armour_needed, profile.invulnerable or 7)
+            return face != 1 and face >= needed
+
+        def to_wound(auto: bool) -> None:
+            verdict = "wound" if auto else test(wound_verdict, reroll_wounds)
+            if verdict == "fail":
                 return
-            if fnp is not None and d6() >= fnp:
+            totals["wounds"] += 1
+            if verdict == "crit" and weapon.devastating_wounds:
+                totals["unsaved"] += 1
+                if rules.devastating_wounds is DevastatingWounds.UNSAVEABLE:
+                    model = receiver(weapon.precision)
+                    profile = groups[model["group"]][0] if model else groups[0][0]
+                    lose(damage_roll(weapon, profile), weapon.precision, spill=False, mortal=False)
+                else:
+                    deferred.append((weapon, roll_dice(weapon.damage, d6)))
+                return
+            model = receiver(weapon.precision)
+            profile = groups[model["group"]][0] if model else groups[0][0]
+            if saved(profile):
+                return
+            totals["unsaved"] += 1
+            lose(damage_roll(weapon, profile), weapon.precision, spill=False, mortal=False)
+
+        for _ in range(attacks):
+            if weapon.torrent:
+                totals["hits"] += 1
+                to_wound(auto=False)
                 continue
-            wounds_left[state["current"]] -= 1
-            state["lost"] += 1
-            if wounds_left[state["current"]] == 0:
-                state["current"] += 1
-                if not spill:
-                    return
+            verdict = test(hit_verdict, ctx.reroll_hits)
+            if verdict == "fail":
+                continue
+            totals["hits"] += 1
+            extra = roll_dice(weapon.sustained_hits, d6) if verdict == "crit" and weapon.sustained_hits else 0
+            to_wound(auto=verdict == "crit" and weapon.lethal_hits)
+            for _ in range(extra):
+                totals["hits"] += 1
+                to_wound(auto=False)
 
-    mortal_fnp = min([t for t in (profile.feel_no_pain, profile.feel_no_pain_mortal) if t], default=None)
-    hits = wounds = unsaved = 0
-    deferred: list[int] = []
-
-    def to_wound(auto: bool) -> None:
-        nonlocal wounds, unsaved
-        verdict = "wound" if auto else test(wound_verdict, reroll_wounds)
-        if verdict == "fail":
-            return
-        wounds += 1
-        if verdict == "crit" and weapon.devastating_wounds:
-            unsaved += 1
-            if rules.devastating_wounds is DevastatingWounds.UNSAVEABLE:
-                lose(damage_roll(), profile.feel_no_pain, spill=False)
-            else:
-                deferred.append(damage_roll())
-            return
-        if saved():
-            return
-        unsaved += 1
-        lose(damage_roll(), profile.feel_no_pain, spill=False)
-
-    for _ in range(attacks):
-        if weapon.torrent:
-            hits += 1
-            to_wound(auto=False)
-            continue
-        verdict = test(hit_verdict, ctx.reroll_hits)
-        if verdict == "fail":
-            continue
-        hits += 1
-        extra = roll_dice(weapon.sustained_hits, d6) if verdict == "crit" and weapon.sustained_hits else 0
-        to_wound(auto=verdict == "crit" and weapon.lethal_hits)
-        for _ in range(extra):
-            hits += 1
-            to_wound(auto=False)
-
+    for weapon, count in firings:
+        fire(weapon, count)
     launch = rules.devastating_wounds is DevastatingWounds.LAUNCH
-    for points in deferred:
-        lose(points, mortal_fnp, spill=launch)
-    return attacks, hits, wounds, unsaved, state["lost"], state["current"]
+    for weapon, roll in deferred:
+        model = receiver(weapon.precision)
+        profile = None if launch or model is None else groups[model["group"]][0]
+        lose(damage_roll(weapon, profile, roll), weapon.precision, spill=launch, mortal=True)
+    per_group = [sum(1 for m in models if m["group"] == g and m["left"] == 0) for g in range(len(groups))]
+    return {**{k: totals[k] for k in ("attacks", "hits", "wounds", "unsaved", "damage")},
+            "destroyed": sum(per_group), "per_group": tuple(per_group)}
 
 
 def simulate(weapon: Weapon, target: Target, models: int, ctx: Context, trials: int, seed: int) -> list[Outcome]:
@@ -188,14 +228,20 @@ def simulate(weapon: Weapon, target: Target, models: int, ctx: Context, trials: 
     return [resolve(weapon, target, models, ctx, lambda: rng.randint(1, 6)) for _ in range(trials)]
 
 
-def enumerate_exact(weapon: Weapon, target: Target, models: int, ctx: Context) -> Counter[Outcome]:
-    """Exact distribution of outcomes by replaying every possible sequence of D6 faces."""
-    result: Counter[Outcome] = Counter()
+def simulate_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context, trials: int, seed: int,
+                  order: list[int] | None = None) -> list[dict]:
+    rng = random.Random(seed)
+    return [resolve_unit(firings, target, ctx, lambda: rng.randint(1, 6), order) for _ in range(trials)]
+
+
+def enumerate_exact(procedure: Callable[[Callable[[], int]], Hashable]) -> Counter:
+    """Exact distribution of a procedure's outcomes by replaying every possible sequence of D6 faces."""
+    result: Counter = Counter()
     stack: list[list[int]] = [[]]
     while stack:
         faces = stack.pop()
         try:
-            outcome = resolve(weapon, target, models, ctx, Script(faces))
+            outcome = procedure(Script(faces))
         except NeedDie:
             stack.extend(faces + [f] for f in range(1, 7))
             continue

@@ -8,16 +8,19 @@ from ..model import Context, ModelProfile, Weapon
 from ..pmf import Pmf
 
 
-def damage_pmf(weapon: Weapon, target: ModelProfile, context: Context, exact: bool = False) -> Pmf:
+def damage_pmf(weapon: Weapon, target: ModelProfile | None, context: Context, exact: bool = False) -> Pmf:
     """Damage of one attack after modifiers, in the commentary's order: halve, add (Melta),
     subtract (-1 damage, never below 1), rounding up at the end. Adding whole numbers
-    commutes with rounding up, so rounding the halved roll first gives the same result."""
+    commutes with rounding up, so rounding the halved roll first gives the same result.
+
+    With no `target`, only the attacker's modifiers apply (mortal wounds that spill over
+    under the launch wording of Devastating Wounds are not an attack allocated to a model)."""
     melta = weapon.melta if context.half_range else 0
 
     def modified(roll: int) -> int:
-        value = (roll + 1) // 2 if target.halve_damage else roll
+        value = (roll + 1) // 2 if target and target.halve_damage else roll
         value += melta
-        if target.reduce_damage:
+        if target and target.reduce_damage:
             value -= 1
         return max(1, value)
 

@@ -1,0 +1,112 @@
+"""Where each model of a mixed or Attached target stands in the allocation order.
+
+Models sit on two tracks: the *main* track (bodyguards, or every model of a unit that is
+not Attached) and the *leader* track (the CHARACTER models of an Attached unit). The
+target's state is a pair (wounds lost along the main track, wounds lost along the leader
+track), each counted as in `stages.allocation.Track`. Ordinary wounds go to the main
+track until it is used up, then to the leaders; Precision wounds go to a leader first.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import attrs
+import numpy as np
+
+from .errors import MathhammerError
+from .model import Target
+from .pmf import Pmf
+from .stages.allocation import Track, Transition
+from .weights import Scaled
+
+
+def default_order(target: Target) -> tuple[int, ...]:
+    """Group indices in the defender's default order: models that are not CHARACTERs first,
+    fewest wounds first (the least valuable go first), then CHARACTER models."""
+    groups = list(enumerate(target.groups))
+    others = sorted((i for i, (p, _) in groups if not p.character), key=lambda i: target.groups[i][0].wounds)
+    return (*others, *(i for i, (p, _) in groups if p.character))
+
+
+@attrs.frozen
+class Layout:
+    """The models of `target` on the main and leader tracks, by group index."""
+
+    target: Target
+    main: tuple[int, ...]
+    leaders: tuple[int, ...]
+
+    @classmethod
+    def of(cls, target: Target, order: Sequence[int] | None = None) -> Layout:
+        """Lay out `target` in allocation `order` (group indices; default: `default_order`)."""
+        order = tuple(order) if order is not None else default_order(target)
+        if sorted(order) != list(range(len(target.groups))):
+            raise MathhammerError(
+                f"allocation order must list each model group once (0 to {len(target.groups) - 1}), got {order}")
+        main: list[int] = []
+        leaders: list[int] = []
+        for g in order:
+            profile, count = target.groups[g]
+            (leaders if target.attached and profile.character else main).extend([g] * count)
+        return cls(target, tuple(main), tuple(leaders))
+
+    @property
+    def main_track(self) -> Track:
+        return Track(tuple(self.target.groups[g][0].wounds for g in self.main))
+
+    @property
+    def leader_track(self) -> Track:
+        return Track(tuple(self.target.groups[g][0].wounds for g in self.leaders))
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """States along each track: wounds lost 0..total."""
+        return self.main_track.total + 1, self.leader_track.total + 1
+
+    @property
+    def size(self) -> int:
+        rows, cols = self.shape
+        return rows * cols
+
+    def unharmed(self, exact: bool) -> Scaled:
+        """The state before any damage."""
+        state = Scaled.zeros((self.size,), exact)
+        state.array[0] = 1
+        return state
+
+    def transition(self, effects: Sequence[Pmf], precision: bool = False) -> Scaled:
+        """One event's transition matrix; `effects[g]` is the wounds a model of group g would lose."""
+        exact = effects[0].exact
+        tracks = []
+        for track, groups in ((self.main_track, self.main), (self.leader_track, self.leaders)):
+            tracks.append(Transition.build(track, [effects[g] for g in groups]) if groups else None)
+        den = math.lcm(*(t.denominator for t in tracks if t)) if exact else 1
+        main, lead = (t.weights * (den // t.denominator) if t else None for t in tracks)
+        rows, cols = self.shape
+        grid = np.zeros((rows, cols, rows, cols), dtype=object if exact else np.float64)
+        for b in range(rows):
+            for c in range(cols):
+                main_alive, leader_alive = b < rows - 1, c < cols - 1
+                to_leader = leader_alive and (precision or not main_alive)
+                if to_leader:
+                    grid[b, c, b, :] = lead[c]  # type: ignore[index]
+                elif main_alive:
+                    grid[b, c, :, c] = main[b]  # type: ignore[index]
+                else:
+                    grid[b, c, b, c] = den
+        return Scaled(grid.reshape(self.size, self.size), den)
+
+    def losses(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each state: wounds lost, models destroyed, and models destroyed per group (states x groups)."""
+        rows, cols = self.shape
+        b, c = np.divmod(np.arange(self.size), cols)
+        main_dead = self.main_track.model_at()[b] if self.main else np.zeros(self.size, dtype=int)
+        lead_dead = self.leader_track.model_at()[c] if self.leaders else np.zeros(self.size, dtype=int)
+        per_group = np.zeros((self.size, len(self.target.groups)), dtype=int)
+        for dead, groups in ((main_dead, self.main), (lead_dead, self.leaders)):
+            for g in range(len(self.target.groups)):
+                first_models = np.cumsum([0, *(int(x == g) for x in groups)])
+                per_group[:, g] += first_models[dead]
+        return b + c, main_dead + lead_dead, per_group

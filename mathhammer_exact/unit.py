@@ -1,0 +1,239 @@
+"""Whole units: several weapon profiles, resolved in order, against mixed or Attached targets.
+
+Each attack is one event of a Markov chain over the target's state (see `layout`): the
+hit roll, the wound roll of every hit it scores, allocation to the model whose turn it
+is, that model's save, damage and Feel No Pain. Because the save and damage depend on
+the model receiving the wound, wounds cannot be counted first and allocated later as
+for identical models. An attack's transition is built from one wound's transition with
+sums and products of matrices.
+
+Devastating Wounds that wait until every profile has resolved (seed and launch wordings)
+are counted on an extra axis of the state: an operator is then a polynomial in a shift
+of that axis, with a matrix for each power.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import attrs
+import numpy as np
+
+from .errors import MathhammerError
+from .layout import Layout
+from .model import Context, DevastatingWounds, ModelProfile, Target, Weapon
+from .pmf import Number, Pmf
+from .sequence import hit_count
+from .stages.attacks import attack_count
+from .stages.damage import damage_pmf, mortal_threshold, wounds_lost
+from .stages.hit import hit_odds
+from .stages.save import unsaved_chance
+from .stages.wound import wound_odds
+from .weights import Scaled
+
+Poly = dict[int, Scaled]  # power of the deferred-count shift -> transition matrix
+
+
+@attrs.frozen
+class Firing:
+    """One weapon profile and the number of models that attack with it."""
+
+    weapon: Weapon
+    models: int = 1
+
+
+@attrs.frozen(eq=False)
+class GroupLosses:
+    """Losses of one model group of the target."""
+
+    profile: ModelProfile
+    count: int
+    models_destroyed: Pmf
+
+    @property
+    def p_destroyed(self) -> Number:
+        return self.models_destroyed.p(self.count)
+
+
+@attrs.frozen(eq=False)
+class UnitResult:
+    """Exact distributions for a whole unit's attacks against one target unit."""
+
+    attacks: Pmf
+    hits: Pmf
+    damage: Pmf
+    models_destroyed: Pmf
+    groups: tuple[GroupLosses, ...]
+    target: Target
+
+    @property
+    def p_destroyed(self) -> Number:
+        return self.models_destroyed.p(self.target.model_count)
+
+    @property
+    def exact(self) -> bool:
+        return self.damage.exact
+
+    def stages(self) -> dict[str, Pmf]:
+        return {"attacks": self.attacks, "hits": self.hits, "damage": self.damage,
+                "models_destroyed": self.models_destroyed}
+
+
+# ------------------------------------------------------------------ operators
+def _plus(a: Poly, b: Poly) -> Poly:
+    out = dict(a)
+    for k, m in b.items():
+        out[k] = out[k] + m if k in out else m
+    return out
+
+
+def _times(a: Poly, p: Fraction) -> Poly:
+    return {k: m.times(p) for k, m in a.items()} if p else {}
+
+
+def _then(a: Poly, b: Poly) -> Poly:
+    """The operator `a` followed by `b`."""
+    out: Poly = {}
+    for i, x in a.items():
+        for j, y in b.items():
+            out = _plus(out, {i + j: x @ y})
+    return out
+
+
+def _apply(op: Poly, state: Scaled) -> Scaled:
+    """The state after one event; with `deferred`, axis 0 counts waiting Devastating Wounds."""
+    result: Scaled | None = None
+    for k, matrix in op.items():
+        moved = state @ matrix
+        if k:
+            shifted = np.zeros_like(moved.array)
+            shifted[k:] = moved.array[:-k]
+            moved = Scaled(shifted, moved.denominator)
+        result = moved if result is None else result + moved
+    assert result is not None
+    return result
+
+
+# ------------------------------------------------------------------ one profile
+@attrs.frozen
+class _Profile:
+    """What one weapon profile does to the target, as operators."""
+
+    attack: Poly
+    deferred: Scaled | None  # transition of one waiting Devastating Wounds event, if any wait
+    attacks: Pmf  # number of attacks, exact
+    hits: Pmf  # number of hits, in the query's mode
+
+
+def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _Profile:
+    weapon, target = firing.weapon, layout.target
+    groups = [p for p, _ in target.groups]
+    unit_profile = attrs.evolve(groups[0], toughness=target.toughness, keywords=target.keywords)
+    hit = hit_odds(weapon, unit_profile, context)
+    wound = wound_odds(weapon, unit_profile, context)
+    identity = Scaled.identity(layout.size, exact)
+    zero = Pmf.point(0, exact)
+
+    def transition(effect_of: list[Pmf]) -> Poly:
+        return {0: layout.transition(effect_of, weapon.precision)}
+
+    damage = [damage_pmf(weapon, p, context, exact) for p in groups]
+    ordinary = transition([
+        Pmf.mixture([(1 - unsaved_chance(weapon, p, context), zero),
+                     (unsaved_chance(weapon, p, context), wounds_lost(d, p.feel_no_pain))])
+        for p, d in zip(groups, damage)])
+    wording = context.rules.devastating_wounds
+    deferred = None
+    if not weapon.devastating_wounds:
+        critical = ordinary
+    elif wording is DevastatingWounds.UNSAVEABLE:
+        critical = transition([wounds_lost(d, p.feel_no_pain) for p, d in zip(groups, damage)])
+    elif wording is DevastatingWounds.SEED:
+        critical = {1: identity}
+        deferred = layout.transition([wounds_lost(d, mortal_threshold(p)) for p, d in zip(groups, damage)],
+                                     weapon.precision)
+    else:  # launch wording: the deferred count is of mortal wounds, which spill over one at a time
+        mortal = damage_pmf(weapon, None, context, exact=True)
+        critical = {d: identity.times(Fraction(p)) for d, p in enumerate(mortal.probabilities(), mortal.min)}
+        deferred = layout.transition([wounds_lost(Pmf.point(1, exact), mortal_threshold(p)) for p in groups],
+                                     weapon.precision)
+    rolled = _plus(_plus(_times({0: identity}, wound.fail), _times(ordinary, wound.success)),
+                   _times(critical, wound.critical))
+    first = ordinary if weapon.lethal_hits else rolled
+    extra = weapon.sustained_hits.pmf(exact=True) if weapon.sustained_hits else Pmf.point(0, exact=True)
+    power: Poly = {0: identity}  # `rolled` applied x times
+    sustained: Poly = {}
+    for x in range(extra.max + 1):
+        sustained = _plus(sustained, _times(power, Fraction(extra.p(x))))
+        if x < extra.max:
+            power = _then(power, rolled)
+    attack = _plus(_plus(_times({0: identity}, hit.fail), _times(rolled, hit.success)),
+                   _times(_then(first, sustained), hit.critical))
+    attacks = attack_count(weapon, target, firing.models, context, exact=True)
+    hits = hit_count(weapon, unit_profile, context, attack_count(weapon, target, firing.models, context, exact))
+    return _Profile(attack, deferred, attacks, hits)
+
+
+def _deferred_capacity(profile: _Profile) -> int:
+    """The most Devastating Wounds events this profile can leave waiting."""
+    return profile.attacks.max * max(profile.attack)
+
+
+def attack_unit(
+    firings: Sequence[Firing],
+    target: Target,
+    context: Context | None = None,
+    exact: bool = False,
+    order: Sequence[int] | None = None,
+) -> UnitResult:
+    """Resolve each firing in turn against `target`, carrying its state from one to the next.
+
+    `order` is the defender's allocation order of model groups (default: `layout.default_order`).
+    """
+    if not firings:
+        raise MathhammerError("a unit needs at least one weapon profile to attack with")
+    context = context or Context()
+    layout = Layout.of(target, order)
+    state = layout.unharmed(exact)
+    waiting: list[Scaled] = []  # deferred transitions, first profile first; their axes are in reverse order
+    attacks = hits = Pmf.point(0, exact)
+    for firing in firings:
+        profile = _profile(firing, layout, context, exact)
+        deferred = profile.deferred is not None
+        if deferred:
+            grown = np.zeros((_deferred_capacity(profile) + 1, *state.array.shape), dtype=state.array.dtype)
+            grown[0] = state.array
+            state = Scaled(grown, state.denominator)
+            waiting.append(profile.deferred)  # type: ignore[arg-type]
+        total: Scaled | None = None
+        for u in range(profile.attacks.max + 1):  # mix the states after u attacks by P(u attacks)
+            p = Fraction(profile.attacks.p(u))
+            if p:
+                total = state.times(p) if total is None else total + state.times(p)
+            if u < profile.attacks.max:
+                state = _apply(profile.attack, state)
+        assert total is not None
+        state = total
+        attacks = attacks + profile.attacks if exact else attacks + profile.attacks.to_float()
+        hits = hits + profile.hits
+    for transition in waiting:  # the first profile's waiting wounds are on the last axis before the state
+        axis = state.array.ndim - 2
+        rows = [Scaled(np.take(state.array, k, axis=axis), state.denominator) for k in range(state.array.shape[axis])]
+        result = rows[-1]
+        for row in rows[-2::-1]:
+            result = result @ transition + row
+        state = result
+    return _result(layout, state, attacks, hits)
+
+
+def _result(layout: Layout, state: Scaled, attacks: Pmf, hits: Pmf) -> UnitResult:
+    lost, dead, per_group = layout.losses()
+    weights = Pmf(state.array, state.denominator)
+
+    def distribution(values: np.ndarray) -> Pmf:
+        return weights.map(lambda s: int(values[s]))
+
+    groups = tuple(GroupLosses(profile, count, distribution(per_group[:, g]))
+                   for g, (profile, count) in enumerate(layout.target.groups))
+    return UnitResult(attacks, hits, distribution(lost), distribution(dead), groups, layout.target)

@@ -1,0 +1,69 @@
+"""Arrays of probabilities that stay exact: integer weights over one denominator.
+
+`Scaled` is what the whole-unit chain computes with: state vectors and transition
+matrices. In float mode the denominator is 1 and the array is float64, so the same
+code runs in both modes; in exact mode sums align denominators with their lcm.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+
+
+class Scaled:
+    """``array / denominator``: exact (object array of ints) or float64 (denominator 1)."""
+
+    __slots__ = ("array", "denominator")
+
+    def __init__(self, array: np.ndarray, denominator: int = 1):
+        self.array = array
+        self.denominator = denominator
+
+    @classmethod
+    def zeros(cls, shape: tuple[int, ...], exact: bool) -> Scaled:
+        return cls(np.zeros(shape, dtype=object if exact else np.float64))
+
+    @classmethod
+    def identity(cls, size: int, exact: bool) -> Scaled:
+        eye = np.zeros((size, size), dtype=object if exact else np.float64)
+        np.fill_diagonal(eye, 1)
+        return cls(eye)
+
+    @property
+    def exact(self) -> bool:
+        return self.array.dtype == object
+
+    def _aligned(self, denominator: int) -> np.ndarray:
+        return self.array if denominator == self.denominator else self.array * (denominator // self.denominator)
+
+    def __add__(self, other: Scaled) -> Scaled:
+        den = math.lcm(self.denominator, other.denominator)
+        return Scaled(self._aligned(den) + other._aligned(den), den)
+
+    def times(self, p: Fraction) -> Scaled:
+        """Every entry multiplied by the probability p."""
+        if self.exact:
+            return Scaled(self.array * p.numerator, self.denominator * p.denominator)
+        return Scaled(self.array * float(p), 1)
+
+    def rows_times(self, factors: Sequence[Fraction]) -> Scaled:
+        """Row i (the first index) multiplied by factors[i]: a diagonal matrix on the left."""
+        if not self.exact:
+            column = np.array([float(f) for f in factors]).reshape((-1,) + (1,) * (self.array.ndim - 1))
+            return Scaled(self.array * column)
+        den = math.lcm(*(f.denominator for f in factors))
+        column = np.array([f.numerator * (den // f.denominator) for f in factors], dtype=object)
+        return Scaled(self.array * column.reshape((-1,) + (1,) * (self.array.ndim - 1)), self.denominator * den)
+
+    def __matmul__(self, other: Scaled) -> Scaled:
+        return Scaled(self.array @ other.array, self.denominator * other.denominator)
+
+    def fractions(self) -> list[Fraction] | list[float]:
+        """The entries of a 1-D array as probabilities."""
+        if self.exact:
+            return [Fraction(int(w), self.denominator) for w in self.array]
+        return [float(w) for w in self.array]

@@ -1,0 +1,181 @@
+"""Whole units: mixed and Attached targets, several profiles in order, against the oracle."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from mathhammer_exact import Context, Rules, Target, Weapon, attack
+from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.unit import Firing, attack_unit
+
+from .conftest import as_dict
+from .oracle import enumerate_exact, resolve_unit, simulate_unit
+
+
+def _context(options: dict) -> Context:
+    options = dict(options)
+    if "rules" in options:
+        options["rules"] = Rules.named(options["rules"])
+    return Context(**options)
+
+
+@pytest.mark.parametrize(("weapon", "target", "models", "options"), [
+    ("A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]", "T4 Sv4+ W3 x5", 20, {}),
+    ("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS, LETHAL HITS]", "T5 Sv2+ inv4+ W3 x3 fnp-mortal5+", 5, {}),
+    ("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS, SUSTAINED HITS D3]", "T5 Sv2+ W3 x3 dr1 fnp5+", 5, {"rules": "launch"}),
+    ("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]", "T5 Sv2+ inv4+ W3 x3 fnp-mortal5+", 5, {"rules": "unsaveable"}),
+    ("AD6 S4 AP0 D1 [TORRENT, BLAST]", "T3 Sv5+ W1 x10 fnp6+", 2, {"cover": True}),
+])
+def test_one_group_through_the_unit_path_is_the_attack_engine(weapon, target, models, options):
+    w, t, ctx = Weapon.parse(weapon), Target.parse(target), _context(options)
+    single = attack(w, t, models, ctx, exact=True)
+    unit = attack_unit([Firing(w, models)], t, ctx, exact=True)
+    assert unit.damage == single.damage
+    assert unit.models_destroyed == single.models_destroyed
+    assert unit.hits == single.hits and unit.attacks == single.attacks
+
+
+def _truth(firings, target, ctx, order=None):
+    return enumerate_exact(lambda d6: (lambda r: (r["damage"], r["destroyed"], r["per_group"]))(
+        resolve_unit(firings, target, ctx, d6, order)))
+
+
+@pytest.mark.parametrize(("firings", "target", "options", "order"), [
+    ([("A1 BS3+ S4 AP0 D2", 2)], "T4 Sv6+ W1 x1; T4 Sv3+ W2", {}, None),  # saves differ by model
+    ([("A1 BS3+ S4 AP0 D2", 2)], "T4 Sv3+ W2; T4 Sv6+ W1 x1", {}, [1, 0]),
+    ([("A1 BS2+ S4 AP0 D1", 2)], "T4 Sv5+ W1 x1; T4 Sv3+ inv4+ W2 leader", {}, None),
+    ([("A1 BS2+ S4 AP0 D1 [PRECISION]", 2)], "T4 Sv5+ W1 x1; T4 Sv5+ W2 leader", {}, None),
+    ([("A1 BS3+ S4 AP0 D1", 1), ("A1 BS3+ S4 AP0 D2", 1)], "T4 Sv6+ W2 x1; T4 Sv6+ W1 fnp5+", {}, None),
+    ([("A1 BS2+ S4 AP0 D2 [DEVASTATING WOUNDS]", 1), ("A1 BS2+ S4 AP0 D1", 1)], "T4 Sv4+ W2 x1; T4 Sv6+ W1",
+     {}, None),
+    ([("A1 BS2+ S4 AP0 D2 [DEVASTATING WOUNDS, PRECISION]", 2)], "T4 Sv4+ W1 x1; T4 Sv6+ W2 leader",
+     {"rules": "launch"}, None),
+    ([("A1 BS2+ S4 AP0 D1 [LETHAL HITS, SUSTAINED HITS 1]", 1)], "T4 Sv4+ W1 x1; T4 Sv6+ W2 fnp-mortal5+", {}, None),
+])
+def test_mixed_units_equal_enumeration(firings, target, options, order):
+    fs = [(Weapon.parse(w), n) for w, n in firings]
+    t, ctx = Target.parse(target), _context(options)
+    truth = _truth(fs, t, ctx, order)
+    result = attack_unit([Firing(w, n) for w, n in fs], t, ctx, exact=True, order=order)
+    assert as_dict(result.damage) == _marginal(truth, 0)
+    assert as_dict(result.models_destroyed) == _marginal(truth, 1)
+    for g, losses in enumerate(result.groups):
+        assert as_dict(losses.models_destroyed) == _marginal(truth, 2, g)
+
+
+def _marginal(truth, index, group=None):
+    out: dict[int, Fraction] = {}
+    for outcome, p in truth.items():
+        k = outcome[index] if group is None else outcome[index][group]
+        out[k] = out.get(k, Fraction(0)) + p
+    return out
+
+
+TRIALS = 2000
+INCURSORS_WITH_LEADER = "T4 Sv3+ W2 x10 [INFANTRY]; T4 Sv3+ inv4+ W4 leader [INFANTRY]"
+COMMAND_SQUAD = "T3 Sv4+ W1 x4 [INFANTRY]; T3 Sv4+ W3 [CHARACTER, INFANTRY]"
+UNIT_COMBOS = [
+    ([("A1 BS3+ S3 AP-1 D1 [RAPID FIRE 1]", 3), ("A1 BS3+ S7 AP-2 D1 [RAPID FIRE 1]", 1),
+      ("A1 BS3+ S9 AP-4 DD6 [MELTA 2]", 1)], INCURSORS_WITH_LEADER, {"half_range": True}, None),
+    ([("A2 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]", 10)], COMMAND_SQUAD, {}, None),
+    ([("A2 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]", 10)], COMMAND_SQUAD, {}, [1, 0]),
+    ([("A3 WS3+ S4 AP0 D1 [SUSTAINED HITS 1]", 10)], COMMAND_SQUAD, {"reroll_hits": "failed"}, None),
+    ([("A1 BS2+ S5 AP-2 D3 [PRECISION]", 4)], INCURSORS_WITH_LEADER, {}, None),
+    ([("A1 BS3+ S8 AP-3 D2 [RAPID FIRE 1]", 5)], "T4 Sv3+ W2 x3; T5 Sv2+ W3 x2 fnp5+", {"cover": True}, None),
+    ([("A4 WS3+ S5 AP-2 D2 [LETHAL HITS]", 4)], "T5 Sv4+ W2 x3 dr1; T6 Sv3+ inv5+ W5 leader halve", {}, None),
+    ([("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]", 5)], INCURSORS_WITH_LEADER, {}, None),
+    ([("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS, PRECISION]", 5)], INCURSORS_WITH_LEADER, {"rules": "launch"}, None),
+    ([("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]", 5)], "T4 Sv3+ W2 x5 fnp-mortal4+; T4 Sv3+ W4 leader",
+     {"rules": "unsaveable"}, None),
+    ([("A2 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS]", 3), ("A1 BS3+ S6 AP-1 D3 [DEVASTATING WOUNDS]", 3)],
+     "T4 Sv3+ W2 x4; T4 Sv3+ W3 leader", {}, None),
+    ([("AD6 S4 AP0 D1 [TORRENT]", 2), ("A1 BS3+ S4 AP0 D1", 5)], COMMAND_SQUAD + " fnp6+", {}, None),
+    ([("A1 BS3+ S4 AP0 D1", 6), ("A1 BS3+ S4 AP0 DD3", 3)], "T4 Sv6+ W3 x3", {}, None),  # D1 first
+    ([("A1 BS3+ S4 AP0 DD3", 3), ("A1 BS3+ S4 AP0 D1", 6)], "T4 Sv6+ W3 x3", {}, None),  # D3 first
+    ([("AD3 BS4+ S4 AP0 D1 [BLAST]", 3)], "T3 Sv5+ W1 x9; T3 Sv4+ W3 leader", {}, None),
+    ([("A2 BS3+ S4 AP-1 D1 [TWIN-LINKED, IGNORES COVER]", 5)], "T4 Sv3+ W2 x5 [STEALTH]; T4 Sv3+ W3 leader",
+     {"cover": True}, None),
+    ([("A2 BS3+ S4 AP-1 D1", 5)], "T4 Sv3+ W2 x5 [STEALTH]; T4 Sv3+ W3 leader [STEALTH]", {}, None),
+    ([("A1 BS3+ S4 AP0 D1 [ANTI-CHARACTER 4+, DEVASTATING WOUNDS]", 8)], INCURSORS_WITH_LEADER, {}, None),
+    ([("A1 BS4+ S6 AP-1 D2", 6)], "T6 Sv3+ W3 x2; T4 Sv4+ W2 x2", {}, None),  # highest T used
+    ([("A2 BS3+ S4 AP0 DD3 [MELTA 1]", 4)], "T4 Sv4+ W2 x3 halve; T4 Sv4+ W4 leader dr1", {"half_range": True},
+     None),
+    ([("A1 BS3+ S4 AP0 D1", 4)], "T4 Sv4+ W1 x2; T4 Sv4+ W2 x2", {}, [1, 0]),
+    ([("A3 WS3+ S4 AP-1 D1 [PRECISION, SUSTAINED HITS 1]", 3)], "T3 Sv5+ W1 x5; T3 Sv4+ W3 leader fnp5+", {},
+     None),
+]
+
+
+@pytest.mark.parametrize(("firings", "target", "options", "order"), UNIT_COMBOS)
+def test_units_agree_with_die_by_die_simulation(firings, target, options, order):
+    fs = [(Weapon.parse(w), n) for w, n in firings]
+    t, ctx = Target.parse(target), _context(options)
+    result = attack_unit([Firing(w, n) for w, n in fs], t, ctx, order=order)
+    outcomes = simulate_unit(fs, t, ctx, TRIALS, seed=sum(map(ord, target)) + len(firings), order=order)
+
+    def check(pmf, samples, label):
+        mean = sum(samples) / len(samples)
+        se = pmf.sd / math.sqrt(len(samples))
+        assert abs(mean - float(pmf.mean)) <= 5 * se + 1e-9, f"{label}: engine {float(pmf.mean)}, simulated {mean}"
+
+    check(result.damage, [o["damage"] for o in outcomes], "damage")
+    check(result.models_destroyed, [o["destroyed"] for o in outcomes], "models destroyed")
+    check(result.hits, [o["hits"] for o in outcomes], "hits")
+    for g, losses in enumerate(result.groups):
+        check(losses.models_destroyed, [o["per_group"][g] for o in outcomes], f"group {g} destroyed")
+    p = float(result.p_destroyed)
+    check_p = [int(o["destroyed"] == t.model_count) for o in outcomes]
+    assert abs(sum(check_p) / TRIALS - p) <= 5 * math.sqrt(p * (1 - p) / TRIALS) + 1e-9
+
+
+def test_profile_order_matters_and_is_honoured():
+    d1, d3 = Firing(Weapon.parse("A1 BS3+ S4 AP0 D1"), 6), Firing(Weapon.parse("A1 BS3+ S4 AP0 DD3"), 3)
+    target = Target.parse("T4 Sv6+ W3 x3")
+    first = attack_unit([d1, d3], target, exact=True)
+    second = attack_unit([d3, d1], target, exact=True)
+    assert first.damage != second.damage
+    # D1 shots never waste damage; fired first they leave wounded models that the D3 shots overkill.
+    assert first.damage.mean < second.damage.mean
+    # By hand: one Torrent D1 shot and one Torrent D3 shot, each wounding on 2+ (p = 5/6), no save, W3 models.
+    # D1 first: both wound -> lost min(3, 1 + r) = 2, 3, 3; one wounds -> 1 (D1) or E[r] = 2 (D3).
+    # D3 first: both wound -> r = 1: 2, r = 2: 3, r = 3: the model dies and the D1 hits the next: 4.
+    p, q = Fraction(5, 6), Fraction(1, 6)
+    shots = [Firing(Weapon.parse("A1 S8 AP-6 D1 [TORRENT]")), Firing(Weapon.parse("A1 S8 AP-6 DD3 [TORRENT]"))]
+    models = Target.parse("T4 Sv7+ W3 x2")
+    assert attack_unit(shots, models, exact=True).damage.mean == p * p * Fraction(8, 3) + p * q * (1 + 2)
+    assert attack_unit(shots[::-1], models, exact=True).damage.mean == p * p * 3 + p * q * (2 + 1)
+
+
+def test_float_and_exact_agree_for_units():
+    firings = [Firing(Weapon.parse(w), n) for w, n in UNIT_COMBOS[0][0]]
+    target = Target.parse(INCURSORS_WITH_LEADER)
+    exact = attack_unit(firings, target, Context(half_range=True), exact=True)
+    floats = attack_unit(firings, target, Context(half_range=True))
+    for a, b in zip(exact.models_destroyed.probabilities(), floats.models_destroyed.probabilities()):
+        assert abs(float(a) - b) < 1e-12
+    assert exact.damage.total() == 1
+    assert all(g.models_destroyed.total() == 1 for g in exact.groups)
+
+
+def test_leader_protected_until_bodyguards_die():
+    # 2 unsaveable D1 wounds at most against 3 W1 bodyguards: the leader can never be touched.
+    r = attack_unit([Firing(Weapon.parse("A1 BS2+ S8 AP-6 D1"), 2)], Target.parse("T4 Sv7+ W1 x3; T4 Sv7+ W1 leader"),
+                    exact=True)
+    assert r.groups[1].models_destroyed.p(0) == 1
+    precise = attack_unit([Firing(Weapon.parse("A1 BS2+ S8 AP-6 D1 [PRECISION]"), 2)],
+                          Target.parse("T4 Sv7+ W1 x3; T4 Sv7+ W1 leader"), exact=True)
+    # Precision: the first wound goes to the leader: P(leader dies) = P(at least one wound).
+    assert precise.groups[1].models_destroyed.p(1) == 1 - (1 - Fraction(5, 6) * Fraction(5, 6)) ** 2
+
+
+def test_bad_unit_input():
+    with pytest.raises(MathhammerError, match="allocation order"):
+        attack_unit([Firing(Weapon.parse("A1 BS3+ S4 AP0 D1"))], Target.parse("T4 Sv3+ W1 x2; T4 Sv3+ W2"),
+                    order=[0, 0])
+    with pytest.raises(MathhammerError, match="at least one weapon"):
+        attack_unit([], Target.parse("T4 Sv3+ W1 x2"))
+    with pytest.raises(MathhammerError, match="Attached unit"):
+        Target.parse("T4 Sv3+ W1 leader")
