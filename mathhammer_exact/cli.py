@@ -5,14 +5,18 @@ Every error a user can cause ends in one line on stderr and exit status 2.
 
 from __future__ import annotations
 
+import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
 
-from . import render
+from . import render, rules_data
 from .errors import MathhammerError
 from .model import Context, Reroll, Rules, Target, Weapon
+from .parsing import parse_model
+from .query import unit_attack
 from .sequence import attack as attack_sequence
 
 REROLLS = click.Choice([r.name.lower() for r in Reroll if r is not Reroll.NONE], case_sensitive=False)
@@ -43,44 +47,141 @@ def cli() -> None:
     """Exact Warhammer 40,000 odds: every outcome of an attack, no sampling."""
 
 
+def situation_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that describe the situation, shared by `attack` and `unit`."""
+    options = [
+        click.option("--cover", is_flag=True, help="The target has the Benefit of Cover."),
+        click.option("--half-range", is_flag=True, help="Within half range (Rapid Fire, Melta)."),
+        click.option("--charged", is_flag=True, help="The attacker charged this turn (Lance)."),
+        click.option("--stationary", is_flag=True, help="The attacker Remained Stationary (Heavy)."),
+        click.option("--advanced", is_flag=True, help="The attacker Advanced: only Assault weapons shoot."),
+        click.option("--overwatch", is_flag=True, help="Fire Overwatch: only unmodified 6s hit."),
+        click.option("--indirect", is_flag=True, help="Indirect Fire at a target that is not visible."),
+        click.option("--engaged", is_flag=True, help="The target is within Engagement Range of your army (no Blast)."),
+        click.option("--hit-mod", default=0, type=int, help="Hit roll modifier (the net is capped to -1..+1)."),
+        click.option("--wound-mod", default=0, type=int, help="Wound roll modifier (the net is capped to -1..+1)."),
+        click.option("--reroll-hits", type=REROLLS, help="Re-roll hit rolls of 1, failed ones, or all but crits."),
+        click.option("--reroll-wounds", type=REROLLS, help="Re-roll wound rolls of 1, failed ones, or all but crits."),
+        click.option("--crit-hit", default=6, show_default=True, type=int,
+                     help="Unmodified hit roll that is a Critical Hit."),
+        click.option("--rules", "rules_name", default="seed", show_default=True,
+                     type=click.Choice(list(Rules.PRESETS), case_sensitive=False),
+                     help="Which printing of changed rules (Devastating Wounds, Indirect Fire, Hazardous)."),
+        click.option("--exact", is_flag=True, help="Exact fractions instead of floating point."),
+        click.option("--json", "as_json", is_flag=True, help="One JSON object instead of tables."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def context_from(options: dict[str, Any]) -> Context:
+    """The `Context` described by the situation options (removed from `options`)."""
+    return Context(
+        half_range=options.pop("half_range"), charged=options.pop("charged"),
+        stationary=options.pop("stationary"), advanced=options.pop("advanced"),
+        overwatch=options.pop("overwatch"), cover=options.pop("cover"), indirect=options.pop("indirect"),
+        engaged=options.pop("engaged"), hit_modifier=options.pop("hit_mod"),
+        wound_modifier=options.pop("wound_mod"),
+        reroll_hits=options.pop("reroll_hits") or Reroll.NONE,
+        reroll_wounds=options.pop("reroll_wounds") or Reroll.NONE,
+        critical_hit=options.pop("crit_hit"), rules=Rules.named(options.pop("rules_name")),
+    )
+
+
 @cli.command()
 @click.option("--weapon", "-w", required=True, help="Weapon profile, e.g. 'A2 BS3+ S4 AP-1 D1 [LETHAL HITS]'.")
 @click.option("--target", "-t", required=True, help="Target unit, e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]'.")
-@click.option("--models", "-m", default=1, show_default=True, type=int, help="Models firing the weapon.")
-@click.option("--cover", is_flag=True, help="The target has the Benefit of Cover.")
-@click.option("--half-range", is_flag=True, help="Within half range (Rapid Fire, Melta).")
-@click.option("--charged", is_flag=True, help="The attacker charged this turn (Lance).")
-@click.option("--stationary", is_flag=True, help="The attacker Remained Stationary (Heavy).")
-@click.option("--overwatch", is_flag=True, help="Fire Overwatch: only unmodified 6s hit.")
-@click.option("--indirect", is_flag=True, help="Indirect Fire at a target that is not visible.")
-@click.option("--engaged", is_flag=True, help="The target is within Engagement Range of your army (no Blast).")
-@click.option("--hit-mod", default=0, type=int, help="Hit roll modifier (the net is capped to -1..+1).")
-@click.option("--wound-mod", default=0, type=int, help="Wound roll modifier (the net is capped to -1..+1).")
-@click.option("--reroll-hits", type=REROLLS, help="Re-roll hit rolls of 1, failed ones, or all but Critical Hits.")
-@click.option("--reroll-wounds", type=REROLLS, help="Re-roll wound rolls of 1, failed ones, or all but crits.")
-@click.option("--crit-hit", default=6, show_default=True, type=int, help="Unmodified hit roll that is a Critical Hit.")
-@click.option("--rules", "rules_name", default="seed", show_default=True,
-              type=click.Choice(list(Rules.PRESETS), case_sensitive=False),
-              help="Which printing of rules that changed (Devastating Wounds, Indirect Fire, Hazardous).")
-@click.option("--exact", is_flag=True, help="Exact fractions instead of floating point.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object instead of tables.")
-def attack(weapon: str, target: str, models: int, cover: bool, half_range: bool, charged: bool, stationary: bool,
-           overwatch: bool, indirect: bool, engaged: bool, hit_mod: int, wound_mod: int, reroll_hits: str | None,
-           reroll_wounds: str | None, crit_hit: int, rules_name: str, exact: bool, as_json: bool) -> None:
+@click.option("--models", "-m", default=1, show_default=True, type=int, help="Models attacking with the weapon.")
+@situation_options
+def attack(weapon: str, target: str, models: int, exact: bool, as_json: bool, **situation: Any) -> None:
     """One weapon profile fired (or fought with) by MODELS models at one target unit."""
-    weapon_profile = Weapon.parse(weapon)
-    target_unit = Target.parse(target)
-    context = Context(
-        half_range=half_range, charged=charged, stationary=stationary, overwatch=overwatch, cover=cover,
-        indirect=indirect, engaged=engaged, hit_modifier=hit_mod, wound_modifier=wound_mod,
-        reroll_hits=reroll_hits or Reroll.NONE, reroll_wounds=reroll_wounds or Reroll.NONE,
-        critical_hit=crit_hit, rules=Rules.named(rules_name),
-    )
-    result = attack_sequence(weapon_profile, target_unit, models, context, exact)
+    context = context_from(situation)
+    result = attack_sequence(Weapon.parse(weapon), Target.parse(target), models, context, exact)
     if as_json:
         click.echo(render.dumps(render.result_json(result)))
     else:
         click.echo(render.result_text(result, f"{models} x [{weapon.strip()}]  ->  {target.strip()}"))
+
+
+def resolve_target(text: str, models: int | None, leader: str | None) -> Target:
+    """A target by datasheet or standard-target name, or written as a profile."""
+    if re.match(r"\s*T\d", text, re.IGNORECASE):
+        target = Target.parse(text)
+    else:
+        sheets, standard = rules_data.datasheets(), rules_data.standard_targets()
+        names = {**{n: ("sheet", n) for n in sheets}, **{n: ("standard", n) for n in standard}}
+        aliases = {a: s.name for s in sheets.values() for a in s.aliases}
+        kind, name = rules_data.find(text, names, "target (datasheet or standard target)", aliases)
+        target = sheets[name].as_target(models) if kind == "sheet" else standard[name].target
+        models = None if kind == "sheet" else models
+    if models is not None:
+        if len(target.groups) != 1:
+            raise MathhammerError("--models sets the size of a target whose models are all alike")
+        target = Target.of(target.groups[0][0], models)
+    if leader:
+        profile, count, _ = parse_model(leader + " leader", name="leader")
+        target = Target((*target.groups, (profile, count)), attached=True)
+    return target
+
+
+@cli.command()
+@click.argument("attacker")
+@click.option("--loadout", "-l", default="", help="Wargear choices, comma separated, e.g. 'plasma gun, meltagun'.")
+@click.option("--size", type=int, help="Models in the attacking unit (default: its smallest size).")
+@click.option("--target", "-t", required=True,
+              help="A datasheet ('Incursor Squad'), a standard target (MEQ, TEQ, ...) or a profile string.")
+@click.option("--models", "-m", type=int, help="Models in the target unit.")
+@click.option("--leader", help="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
+@click.option("--with", "with_", multiple=True, help="A named ability, stratagem or Order (repeatable).")
+@click.option("--melee", is_flag=True, help="Fight with melee weapons instead of shooting.")
+@click.option("--pistols", is_flag=True, help="Models shoot their Pistols instead of their other ranged weapons.")
+@click.option("--profile", "profiles", multiple=True, help="Weapon profile to use, e.g. supercharge or krak.")
+@click.option("--order", help="Defender's allocation order of target model groups, e.g. '1,0'.")
+@click.option("--insane-bravery", is_flag=True, help="The target passes its Battle-shock test.")
+@situation_options
+def unit(attacker: str, loadout: str, size: int | None, target: str, models: int | None, leader: str | None,
+         with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: str | None,
+         insane_bravery: bool, exact: bool, as_json: bool, **situation: Any) -> None:
+    """A datasheet unit (by name) attacks a target with its whole loadout."""
+    context = context_from(situation)
+    target_unit = resolve_target(target, models, leader)
+    group_order = None
+    if order:
+        try:
+            group_order = [int(i) for i in order.split(",")]
+        except ValueError:
+            raise MathhammerError(f"--order takes group numbers separated by commas, e.g. '1,0', got {order!r}") \
+                from None
+    items = [item for item in loadout.split(",") if item.strip()]
+    report = unit_attack(attacker, target_unit, items, size, with_, context, melee, pistols, profiles, exact,
+                         group_order, insane_bravery)
+    if as_json:
+        click.echo(render.dumps(render.unit_json(report)))
+    else:
+        sheet = rules_data.datasheet(attacker)
+        click.echo(render.unit_text(report, f"{sheet.name}  ->  {target.strip()}"))
+
+
+@cli.command()
+def datasheets() -> None:
+    """List the datasheets, standard targets and named abilities/stratagems in rules/."""
+    click.echo("Datasheets:")
+    for sheet in rules_data.datasheets().values():
+        click.echo(f"  {sheet.name} ({sheet.faction})")
+    click.echo("Standard targets:")
+    for name, std in rules_data.standard_targets().items():
+        click.echo(f"  {name}: {std.description}")
+    click.echo("Abilities, stratagems, Orders (use with --with):")
+    for key, mod in rules_data.modifiers().items():
+        click.echo(f"  {key}: {mod.name} ({mod.kind})")
+
+
+@cli.command()
+@click.argument("name")
+def show(name: str) -> None:
+    """Show a datasheet, standard target or named rule."""
+    click.echo(render.card(name))
 
 
 def main() -> None:

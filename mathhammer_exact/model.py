@@ -259,6 +259,7 @@ class Context:
     cover: bool = False
     indirect: bool = False  #: the target is not visible and an Indirect Fire weapon fires anyway
     engaged: bool = False  #: the target is within Engagement Range of the firer's army (no Blast)
+    advanced: bool = False  #: the attacking unit Advanced this turn (only Assault weapons shoot)
     extra_attacks: int = attrs.field(default=0, validator=_at_least("extra attacks", 0))
     hit_modifier: int = 0
     wound_modifier: int = 0

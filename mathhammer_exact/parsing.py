@@ -40,22 +40,19 @@ def _split_brackets(text: str) -> tuple[str, list[str]]:
     return text[: match.start()] + " " + text[match.end() :], inner
 
 
-def _ability(token: str, fields: dict[str, Any]) -> None:
+def ability_fields(token: str) -> dict[str, Any]:
+    """The `Weapon` fields one printed ability sets, e.g. ``SUSTAINED HITS D3`` -> sustained_hits."""
     word = " ".join(token.upper().split())
     if word in _FLAGS:
-        fields[_FLAGS[word]] = True
-        return
+        return {_FLAGS[word]: True}
     if word.startswith("SUSTAINED HITS "):
-        fields["sustained_hits"] = word.removeprefix("SUSTAINED HITS ")
-        return
+        return {"sustained_hits": word.removeprefix("SUSTAINED HITS ")}
     for prefix, field in _NUMBERED.items():
         if word.startswith(prefix + " ") and word[len(prefix) + 1 :].isdigit():
-            fields[field] = int(word[len(prefix) + 1 :])
-            return
+            return {field: int(word[len(prefix) + 1 :])}
     anti = re.fullmatch(r"ANTI-(.+?) (\d)\+", word)
     if anti:
-        fields.setdefault("anti", []).append((anti.group(1), int(anti.group(2))))
-        return
+        return {"anti": ((anti.group(1), int(anti.group(2))),)}
     raise MathhammerError(
         f"unknown weapon ability {token!r} (known: {', '.join(sorted(_FLAGS))}, RAPID FIRE X, MELTA X, "
         "SUSTAINED HITS X, ANTI-KEYWORD X+)"
@@ -65,10 +62,10 @@ def _ability(token: str, fields: dict[str, Any]) -> None:
 def parse_weapon(text: str, name: str = "") -> Weapon:
     """A `Weapon` from ``[range] A.. BS..+|WS..+ S.. AP.. D.. [abilities]``."""
     stats, abilities = _split_brackets(text)
-    fields: dict[str, Any] = {"name": name}
+    fields: dict[str, Any] = {"name": name, "anti": ()}
     for ability in abilities:
-        _ability(ability, fields)
-    fields["anti"] = tuple(fields.get("anti", ()))
+        for field, value in ability_fields(ability).items():
+            fields[field] = fields["anti"] + value if field == "anti" else value
     tokens = stats.replace("=", "").split()
     for token in tokens:
         up = token.upper()

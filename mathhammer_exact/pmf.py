@@ -173,6 +173,11 @@ class Pmf:
         """P(X <= k)."""
         return 1 - self.at_least(k + 1)
 
+    def chance(self, predicate: Callable[[int], bool]) -> Number:
+        """P(predicate(X)): e.g. ``pmf.chance(lambda k: 2 * k > n)``."""
+        values = range(self.offset, self.max + 1)
+        return self._scalar(sum((w for v, w in zip(values, self.weights) if predicate(v)), 0 * self.weights[0]))
+
     def survival(self) -> list[Number]:
         """P(X >= k) for k = min..max."""
         tail = np.cumsum(self.weights[::-1])[::-1]

@@ -37,10 +37,25 @@ Poly = dict[int, Scaled]  # power of the deferred-count shift -> transition matr
 
 @attrs.frozen
 class Firing:
-    """One weapon profile and the number of models that attack with it."""
+    """One weapon profile, the number of models that attack with it, and its own situation
+    (None: the situation given to `attack_unit`)."""
 
     weapon: Weapon
     models: int = 1
+    context: Context | None = None
+
+
+@attrs.frozen
+class MortalWounds:
+    """A dice test that inflicts mortal wounds, one at a time with spill-over (e.g. Grenade:
+    six D6, one mortal wound per 4+)."""
+
+    dice: int
+    success: int
+
+    def count(self) -> Pmf:
+        """Number of mortal wounds, exact."""
+        return Pmf.point(self.dice, True).compound(Pmf.bernoulli(Fraction(7 - self.success, 6), True))
 
 
 @attrs.frozen(eq=False)
@@ -180,14 +195,29 @@ def _deferred_capacity(profile: _Profile) -> int:
     return profile.attacks.max * max(profile.attack)
 
 
+def _after(state: Scaled, op: Poly, count: Pmf) -> Scaled:
+    """The state after a random number `count` (exact) of independent events `op`."""
+    total: Scaled | None = None
+    for u in range(count.max + 1):  # mix the states after u events by P(u events)
+        p = Fraction(count.p(u))
+        if p:
+            total = state.times(p) if total is None else total + state.times(p)
+        if u < count.max:
+            state = _apply(op, state)
+    assert total is not None
+    return total
+
+
 def attack_unit(
-    firings: Sequence[Firing],
+    firings: Sequence[Firing | MortalWounds],
     target: Target,
     context: Context | None = None,
     exact: bool = False,
     order: Sequence[int] | None = None,
 ) -> UnitResult:
-    """Resolve each firing in turn against `target`, carrying its state from one to the next.
+    """Resolve each firing (or mortal wound test) in turn against `target`, carrying the
+    target's state from one to the next; Devastating Wounds waiting under the seed or launch
+    wording land after all of them.
 
     `order` is the defender's allocation order of model groups (default: `layout.default_order`).
     """
@@ -199,23 +229,18 @@ def attack_unit(
     waiting: list[Scaled] = []  # deferred transitions, first profile first; their axes are in reverse order
     attacks = hits = Pmf.point(0, exact)
     for firing in firings:
-        profile = _profile(firing, layout, context, exact)
-        deferred = profile.deferred is not None
-        if deferred:
+        if isinstance(firing, MortalWounds):
+            point = [wounds_lost(Pmf.point(1, exact), mortal_threshold(p)) for p, _ in target.groups]
+            state = _after(state, {0: layout.transition(point)}, firing.count())
+            continue
+        profile = _profile(firing, layout, firing.context or context, exact)
+        if profile.deferred is not None:
             grown = np.zeros((_deferred_capacity(profile) + 1, *state.array.shape), dtype=state.array.dtype)
             grown[0] = state.array
             state = Scaled(grown, state.denominator)
-            waiting.append(profile.deferred)  # type: ignore[arg-type]
-        total: Scaled | None = None
-        for u in range(profile.attacks.max + 1):  # mix the states after u attacks by P(u attacks)
-            p = Fraction(profile.attacks.p(u))
-            if p:
-                total = state.times(p) if total is None else total + state.times(p)
-            if u < profile.attacks.max:
-                state = _apply(profile.attack, state)
-        assert total is not None
-        state = total
-        attacks = attacks + profile.attacks if exact else attacks + profile.attacks.to_float()
+            waiting.append(profile.deferred)
+        state = _after(state, profile.attack, profile.attacks)
+        attacks = attacks + (profile.attacks if exact else profile.attacks.to_float())
         hits = hits + profile.hits
     for transition in waiting:  # the first profile's waiting wounds are on the last axis before the state
         axis = state.array.ndim - 2

@@ -9,6 +9,8 @@ from ..pmf import Pmf
 
 def attacks_per_model(weapon: Weapon, target: Target, context: Context, exact: bool = False) -> Pmf:
     """The attacks one model makes with `weapon`: its A roll plus fixed bonuses."""
+    if context.advanced and not weapon.melee and not weapon.assault:
+        raise MathhammerError(f"after Advancing only ASSAULT weapons can shoot, not {weapon.name or 'this weapon'}")
     bonus = 0
     if weapon.rapid_fire and context.half_range:
         bonus += weapon.rapid_fire

@@ -1,0 +1,102 @@
+"""Datasheets as data: the seed units' models, weapons and wargear, turned into firings and targets."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+import attrs
+
+from .errors import MathhammerError
+from .model import ModelProfile, Target, Weapon
+
+
+@attrs.frozen
+class ModelEntry:
+    """One kind of model on a datasheet, with its default count and equipment."""
+
+    name: str
+    profile: ModelProfile
+    count: int
+    equipment: tuple[str, ...]
+    max: int | None = None
+
+
+@attrs.frozen
+class WargearOption:
+    """Models of kind `model` may swap `replaces` for one of `choices`."""
+
+    model: str
+    replaces: str
+    choices: tuple[str, ...]
+    each_once: bool = False  #: no weapon from this list twice in the unit
+    max: int | None = None  #: at most this many models may take this option
+
+
+@attrs.frozen
+class Datasheet:
+    name: str
+    faction: str
+    source: str
+    keywords: tuple[str, ...]
+    faction_keywords: tuple[str, ...]
+    abilities: tuple[str, ...]
+    models: tuple[ModelEntry, ...]
+    weapons: Mapping[str, Mapping[str, Weapon]]  #: weapon name -> profile name -> profile
+    options: tuple[WargearOption, ...] = ()
+    sizes: tuple[int, ...] = ()
+    points: Mapping[int, int] = attrs.field(factory=dict)
+    always: tuple[str, ...] = ()  #: modifiers that always apply to this unit's attacks
+    aliases: tuple[str, ...] = ()
+
+    def counts(self, size: int | None = None) -> dict[str, int]:
+        """Models of each kind in a unit of `size` models (default: the smallest size)."""
+        size = size or (self.sizes[0] if self.sizes else sum(m.count for m in self.models))
+        if self.sizes and size not in self.sizes:
+            raise MathhammerError(f"{self.name} comes in units of {', '.join(map(str, self.sizes))} models, not {size}")
+        fixed = sum(m.count for m in self.models if m.max is None)
+        return {m.name: (m.count if m.max is None else size - fixed) for m in self.models}
+
+    def as_target(self, size: int | None = None) -> Target:
+        counts = self.counts(size)
+        return Target(tuple((m.profile, counts[m.name]) for m in self.models if counts[m.name]))
+
+    def equip(self, loadout: Sequence[str], size: int | None = None) -> list[tuple[ModelEntry, list[str]]]:
+        """Every model with its wargear after the wargear choices in `loadout` (weapon names)."""
+        counts = self.counts(size)
+        models = [(m, list(m.equipment)) for m in self.models for _ in range(counts[m.name])]
+        taken: Counter[WargearOption] = Counter()
+        chosen: Counter[str] = Counter()
+        for raw in loadout:
+            item = raw.strip().lower()
+            options = [o for o in self.options if item in o.choices]
+            if not options:
+                choices = sorted({c for o in self.options for c in o.choices})
+                raise MathhammerError(f"{self.name} cannot take {raw.strip()!r} (options: {', '.join(choices)})")
+            for option in options:
+                if option.each_once and chosen[item]:
+                    continue
+                if option.max is not None and taken[option] >= option.max:
+                    continue
+                holder = next((gear for m, gear in models if m.name == option.model and option.replaces in gear
+                               and not set(gear) & set(option.choices)), None)
+                if holder is None:
+                    continue
+                holder[holder.index(option.replaces)] = item
+                taken[option] += 1
+                chosen[item] += 1
+                break
+            else:
+                raise MathhammerError(f"{self.name}: no model left that can take another {raw.strip()!r}")
+        return models
+
+    def profile(self, weapon: str, choice: Sequence[str] = ()) -> Weapon | None:
+        """The profile of `weapon` to use: the first of `choice` it has, else its first profile;
+        None for wargear without a profile (e.g. a command rod)."""
+        profiles = self.weapons.get(weapon)
+        if not profiles:
+            return None
+        for name in choice:
+            if name in profiles:
+                return profiles[name]
+        return next(iter(profiles.values()))

@@ -1,0 +1,184 @@
+"""rules/ as data: every named modifier's effect pinned by hand, validation errors, datasheets."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from mathhammer_exact import Context, MathhammerError, Target, Weapon, attack
+from mathhammer_exact import rules_data as data
+from mathhammer_exact.modifiers import apply_modifiers
+from mathhammer_exact.unit import Firing, MortalWounds, attack_unit
+
+F = Fraction
+SHOT = "A1 BS4+ S4 AP0 D1"
+BLOW = "A1 WS4+ S4 AP0 D1"
+MEQ1 = "T4 Sv4+ W1 x5"
+
+
+def run(keys, weapon=SHOT, target=MEQ1, context=None):
+    """One attack after the named modifiers: every stage's distribution (exact)."""
+    context = context or Context()
+    mods = [data.modifier(k) for k in keys]
+    [(changed_weapon, own)], changed = apply_modifiers(mods, [Weapon.parse(weapon)], Target.parse(target), context)
+    if any(m.mortal_wounds for m in mods):
+        tests = [MortalWounds(m.mortal_wounds.dice, m.mortal_wounds.success) for m in mods if m.mortal_wounds]
+        return attack_unit([*tests, Firing(changed_weapon, 1, own)], changed, context, exact=True)
+    return attack(changed_weapon, changed, 1, own, exact=True)
+
+
+def killed(keys, **kwargs):
+    """E[models destroyed] = P(one D1 attack kills a W1 model) for one attack."""
+    return run(keys, **kwargs).models_destroyed.mean
+
+
+# Each row: modifier key, its effect measured, expected exact value, how it was derived.
+CASES = [
+    ("oath-of-moment", lambda: run(["oath-of-moment"]).hits.mean, F(3, 4), "BS4+ re-rolling fails: 1/2 + 1/2*1/2"),
+    ("multi-spectrum-array", lambda: run(["multi-spectrum-array"]).hits.mean, F(2, 3), "+1 to hit: 3+"),
+    ("stealth", lambda: run(["stealth"]).hits.mean, F(1, 3), "-1 to hit: 5+"),
+    ("smokescreen", lambda: killed(["smokescreen"]), F(1, 3) * F(1, 2) * F(1, 3),
+     "hit 5+ (stealth), wound 4+, save 4+ with cover = 3+"),
+    ("go-to-ground", lambda: killed(["go-to-ground"], weapon="A1 BS4+ S4 AP-4 D1"), F(1, 2) * F(1, 2) * F(5, 6),
+     "AP-4 leaves no armour save even in cover; the 6+ invulnerable save fails 5/6"),
+    ("fire-overwatch", lambda: run(["fire-overwatch"]).hits.mean, F(1, 6), "only 6s hit"),
+    ("controlled-ferocity", lambda: run(["controlled-ferocity"], weapon=BLOW).hits.mean, F(1, 3), "-1 to hit: 5+"),
+    ("harness-the-flaw", lambda: run(["harness-the-flaw"], weapon="A1 WS2+ S4 AP0 D1 [TORRENT]").wounds.mean,
+     F(1, 2) + F(1, 6) * F(1, 2), "torrent, S4 v T4: re-roll 1s to wound"),
+    ("suppression-fire", lambda: run(["suppression-fire"]).hits.mean, F(1, 3), "the suppressed unit: -1 to hit"),
+    ("fields-of-fire", lambda: killed(["fields-of-fire"]), F(1, 2) * F(1, 2) * F(2, 3), "AP0 -> AP-1: save 5+"),
+    ("against-the-odds", lambda: run(["against-the-odds"], weapon=BLOW).wounds.mean, 2 * F(1, 2) * F(2, 3),
+     "A1 -> A2, WS4+ hits 1/2, S4 -> S5 wounds T4 on 3+"),
+    ("elimination-force", lambda: run(["elimination-force"], target="T5 Sv4+ W1 x5").wounds.mean,
+     F(1, 2) * F(1, 2), "S4 < T5: 5+ becomes 4+"),
+    ("drill-commander", lambda: run(["drill-commander"], weapon="A1 BS4+ S4 AP0 D1 [LETHAL HITS]",
+                                    target="T8 Sv4+ W1 x5", context=Context(stationary=True)).wounds.mean,
+     F(2, 6) + F(1, 6) * F(1, 6), "Critical Hits on 5+ auto-wound; a 4 hits and wounds T8 on 6"),
+    ("take-aim", lambda: run(["take-aim"]).hits.mean, F(2, 3), "BS4+ -> BS3+"),
+    ("fix-bayonets", lambda: run(["fix-bayonets"], weapon=BLOW).hits.mean, F(2, 3), "WS4+ -> WS3+"),
+    ("first-rank-fire", lambda: run(["first-rank-fire"], weapon="A1 BS4+ S4 AP0 D1 [RAPID FIRE 1]").attacks.mean,
+     F(2), "A1 -> A2 on a Rapid Fire weapon"),
+    ("take-cover", lambda: killed(["take-cover"]), F(1, 2) * F(1, 2) * F(1, 3), "Sv4+ -> Sv3+"),
+    ("tempestor-prime", lambda: run(["tempestor-prime"]).hits.mean, F(1, 2) + F(1, 6), "Sustained Hits 1"),
+    ("medi-pack", lambda: killed(["medi-pack"]), F(1, 2) * F(1, 2) * F(1, 2) * F(5, 6), "Feel No Pain 6+"),
+    ("born-soldiers", lambda: run(["born-soldiers"], target="T8 Sv4+ W1 x5").wounds.mean,
+     F(1, 6) + F(2, 6) * F(1, 6), "a 6 to hit auto-wounds T8; 4-5 wound on a 6"),
+    ("purge-sweep-protocols", lambda: run(["purge-sweep-protocols"], target="T8 Sv4+ W1 x5").wounds.mean,
+     F(1, 6) + F(2, 6) * F(1, 6), "Lethal Hits"),
+    ("grenade", lambda: run(["grenade"], target="T3 Sv5+ W1 x10", weapon="A1 BS6+ S1 AP0 D1 [TORRENT]")
+     .models_destroyed.mean, 3 + F(1, 6) * F(2, 3),
+     "six D6 at 4+: 3 mortal wounds on average; plus a Torrent S1 shot (6+ to wound T3, 5+ save fails 2/3)"),
+]
+
+
+@pytest.mark.parametrize(("key", "measure", "expected", "why"), CASES, ids=[c[0] for c in CASES])
+def test_each_named_modifier_changes_a_probability_as_derived(key, measure, expected, why):
+    assert measure() == expected, why
+
+
+def test_every_named_modifier_is_tested():
+    assert {c[0] for c in CASES} == set(data.modifiers())
+
+
+def test_conditions_limit_modifiers():
+    assert run(["take-aim"], weapon=BLOW).hits.mean == F(1, 2)  # ranged only
+    assert run(["fix-bayonets"]).hits.mean == F(1, 2)  # melee only
+    assert run(["first-rank-fire"]).attacks.mean == 1  # Rapid Fire only
+    assert run(["drill-commander"]).hits.mean == F(1, 2)  # needs Remained Stationary (no crit change here)
+    assert run(["born-soldiers"], target="T8 Sv4+ W1 x5 [VEHICLE]").wounds.mean == F(3, 6) * F(1, 6)
+    assert run(["elimination-force"]).wounds.mean == F(1, 2) * F(1, 2)  # S4 = T4: no bonus
+    assert killed(["take-cover"], target="T4 Sv3+ W1 x5") == F(1, 2) * F(1, 2) * F(1, 3)  # not better than 3+
+    assert run(["harness-the-flaw"], target="T4 Sv4+ W1 x5 [VEHICLE]",
+               weapon="A1 WS2+ S4 AP0 D1 [TORRENT]").wounds.mean == F(3, 4)  # any failed roll vs VEHICLE
+    against = run(["against-the-odds"], weapon=BLOW)
+    assert against.attacks.mean == 2 and against.hits.mean == 1
+
+
+def test_modifiers_stack_and_roll_modifiers_are_capped():
+    # +1 (Multi-spectrum Array) and Take Aim! (characteristic): BS4+ -> 3+ then +1 -> needs 2+
+    assert run(["take-aim", "multi-spectrum-array"]).hits.mean == F(5, 6)
+    # +1 and -1 cancel; a characteristic change is not a roll modifier
+    assert run(["multi-spectrum-array", "stealth"]).hits.mean == F(1, 2)
+
+
+# ---------------------------------------------------------------- data files
+def _write(tmp: Path, modifiers: str, sheet: str | None = None, targets: str = "") -> Path:
+    (tmp / "datasheets").mkdir()
+    (tmp / "modifiers.toml").write_text(modifiers)
+    (tmp / "targets.toml").write_text(targets)
+    if sheet is not None:
+        (tmp / "datasheets" / "broken.toml").write_text(sheet)
+    return tmp
+
+
+GOOD_MOD = '[x]\nname = "X"\nkind = "order"\nsource = "test"\nsummary = "s"\nside = "attacker"\n'
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    (GOOD_MOD + "skil_bonus = 1\n", "modifiers.toml [x]: unknown key skil_bonus"),
+    ('[x]\nname = "X"\n', "modifiers.toml [x]: missing key"),
+    (GOOD_MOD.replace('"attacker"', '"nobody"'), "modifiers.toml [x]"),
+    (GOOD_MOD + 'abilities = ["FLYING HITS"]\n', "FLYING HITS"),
+    (GOOD_MOD + 'reroll_hits = "sometimes"\n', "sometimes"),
+    ("[x\n", "modifiers.toml: not valid TOML"),
+])
+def test_invalid_modifier_files_name_the_file_and_key(tmp_path, text, fragment):
+    with pytest.raises(MathhammerError, match=None) as err:
+        data.modifiers(_write(tmp_path, text))
+    assert fragment in str(err.value)
+
+
+SHEET = '''name = "Broken"
+faction = "Test"
+source = "test"
+keywords = ["INFANTRY"]
+[[models]]
+name = "Trooper"
+count = 5
+stats = 'M6" T3 Sv5+ W1 Ld7+ OC2'
+equipment = ["rifle"]
+[weapons.rifle]
+default = '24" A1 BS4+ S3 AP0 D1'
+'''
+
+
+@pytest.mark.parametrize(("sheet", "fragment"), [
+    (SHEET.replace("BS4+", "BS9+"), "broken.toml weapons.'rifle'.default: BS/WS must be 2+ to 6+, got 9+"),
+    (SHEET.replace('equipment = ["rifle"]', 'equipment = ["lasgun"]'), "broken.toml models[0].equipment"),
+    (SHEET.replace("T3 ", "T0 "), "broken.toml models[0]: T must be at least 1"),
+    (SHEET.replace('faction = "Test"\n', ""), "broken.toml: missing key faction"),
+    (SHEET.replace('source = "test"\n', 'source = "test"\ncolour = "red"\n'), "broken.toml: unknown key colour"),
+])
+def test_invalid_datasheets_name_the_file_and_key(tmp_path, sheet, fragment):
+    folder = _write(tmp_path, GOOD_MOD, sheet)
+    with pytest.raises(MathhammerError) as err:
+        data.datasheets(folder)
+    assert fragment in str(err.value)
+
+
+def test_unknown_names_suggest_the_closest():
+    with pytest.raises(MathhammerError, match="did you mean 'Incursor Squad'"):
+        data.datasheet("incursor squadd")
+    with pytest.raises(MathhammerError, match="did you mean 'take-aim'"):
+        data.modifier("take aim")
+    assert data.datasheet("TEMPESTUS COMMAND SQUAD").name == "Militarum Tempestus Command Squad"
+    assert data.modifier("Take Aim!").key == "take-aim"
+
+
+def test_seed_datasheets_encode_the_seed_numbers():
+    inc = data.datasheet("Incursor Squad")
+    assert inc.as_target(10).model_count == 10 and inc.as_target().model_count == 5
+    marine = inc.models[0].profile
+    assert (marine.toughness, marine.save, marine.wounds, marine.leadership) == (4, 3, 2, 6)
+    assert str(inc.weapons["occulus bolt carbine"]["default"].attacks) == "2"
+    tcs = data.datasheet("Militarum Tempestus Command Squad")
+    assert tcs.points == {5: 70}
+    prime, scion = (m.profile for m in tcs.models)
+    assert (prime.wounds, scion.wounds, prime.toughness, prime.save) == (3, 1, 3, 4)
+    assert prime.character and not scion.character
+    melta = tcs.weapons["meltagun"]["default"]
+    assert (melta.strength, melta.ap, str(melta.damage), melta.melta) == (9, -4, "D6", 2)
+    assert tcs.weapons["plasma gun"]["supercharge"].hazardous
+    assert set(data.standard_targets()) >= {"GEQ", "MEQ", "TEQ", "light vehicle", "battle tank", "monster", "knight"}
