@@ -31,6 +31,14 @@ def _at_least(name: str, low: int) -> Any:
     return check
 
 
+def _one_of(name: str, allowed: tuple[str, ...]) -> Any:
+    def check(_inst: object, _attr: attrs.Attribute, value: str | None) -> None:
+        if value is not None and value not in allowed:
+            raise MathhammerError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+
+    return check
+
+
 def _dice(value: Dice | str | int) -> Dice:
     return value if isinstance(value, Dice) else Dice.parse(value)
 
@@ -194,7 +202,7 @@ class Target:
     def single(self) -> ModelProfile:
         """The profile of a unit whose models are all alike."""
         if len(self.groups) != 1:
-            raise MathhammerError("this calculation needs a target whose models are all alike")
+            raise MathhammerError("this calculation needs a target whose models are all alike (one group)")
         return self.groups[0][0]
 
 
@@ -244,6 +252,9 @@ class Rules:
         raise MathhammerError(f"unknown rules wording {name!r} (allowed: {', '.join(cls.PRESETS)})")
 
 
+COMMAND_REROLLS = ("hit", "wound", "save")
+
+
 @attrs.frozen
 class Context:
     """The situation of one attack: range, movement, modifiers and re-rolls.
@@ -267,3 +278,5 @@ class Context:
     reroll_wounds: Reroll = attrs.field(default=Reroll.NONE, converter=lambda v: Reroll.parse(v))
     critical_hit: int = attrs.field(default=6, validator=_between("critical hit threshold", 2, 6, "+"))
     rules: Rules = Rules()
+    command_reroll: str | None = attrs.field(default=None, validator=_one_of("Command Re-roll", COMMAND_REROLLS))
+    """The kind of roll a Command Re-roll is kept for: the first failed one gets it."""

@@ -14,7 +14,8 @@ from typing import Any
 import attrs
 
 from .dice import Dice
-from .model import Context, Reroll, Target, Weapon
+from .errors import MathhammerError
+from .model import COMMAND_REROLLS, Context, Reroll, Target, Weapon
 from .parsing import ability_fields
 
 WEAPON_FILTERS = ("all", "ranged", "melee", "rapid fire")
@@ -67,6 +68,8 @@ class Modifier:
     save_bonus: int = 0
     save_limit: int = 2
     mortal_wounds: MortalWoundTest | None = None
+    command_reroll: str | None = attrs.field(default=None, validator=attrs.validators.optional(
+        attrs.validators.in_(COMMAND_REROLLS)))
 
     def __attrs_post_init__(self) -> None:
         for text in self.abilities:
@@ -143,12 +146,19 @@ def _improved_target(target: Target, mod: Modifier) -> Target:
 
 def apply_modifiers(
     modifiers: Sequence[Modifier], weapons: Sequence[Weapon], target: Target, context: Context
-) -> tuple[list[tuple[Weapon, Context]], Target]:
-    """Each weapon with its own situation after `modifiers`, and the modified target.
+) -> tuple[list[tuple[Weapon, Context]], Target, Context]:
+    """Each weapon with its own situation after `modifiers`, the modified target, and the
+    situation of the whole query (which carries a Command Re-roll).
 
     Defender modifiers change the target first, so attacker conditions (e.g. S below T)
     see the target as it is when the attacks are made.
     """
+    rerolls = {mod.command_reroll for mod in modifiers if mod.command_reroll} | (
+        {context.command_reroll} if context.command_reroll else set())
+    if len(rerolls) > 1:
+        raise MathhammerError(f"one Command Re-roll per query, got {', '.join(sorted(rerolls))}")
+    if rerolls:
+        context = attrs.evolve(context, command_reroll=rerolls.pop())
     for mod in modifiers:
         if mod.side == "defender":
             target = _improved_target(target, mod)
@@ -164,5 +174,5 @@ def apply_modifiers(
                 weapon = _improved_weapon(weapon, mod)
                 own = _improved_context(own, weapon, target, mod)
         out.append((weapon, own))
-    return out, target
+    return out, target, context
 

@@ -99,7 +99,7 @@ def unit_attack(
     mods = [m if isinstance(m, Modifier) else find_modifier(m) for m in (*sheet.always, *modifiers)]
     shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
     weapons = [w for w, _ in shots.weapons]
-    situated, target = apply_modifiers(mods, weapons, target, context)
+    situated, target, context = apply_modifiers(mods, weapons, target, context)
     firings: list[Firing | MortalWounds] = [
         MortalWounds(m.mortal_wounds.dice, m.mortal_wounds.success) for m in mods if m.mortal_wounds]
     firings += [Firing(w, n, ctx) for (w, ctx), (_, n) in zip(situated, shots.weapons)]

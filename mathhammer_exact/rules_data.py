@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import difflib
 import functools
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 import attrs
-import tomllib
 
 from .datasheet import Datasheet, ModelEntry, WargearOption
 from .errors import MathhammerError

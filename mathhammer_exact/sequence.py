@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .errors import MathhammerError
 from .model import Context, DevastatingWounds, ModelProfile, Target, Weapon
 from .pmf import Pmf
 from .result import AttackResult
@@ -46,6 +47,9 @@ def attack(
     (Fraction(5, 3), Fraction(138805, 236196))
     """
     context = context or Context()
+    if context.command_reroll is not None or len(target.groups) > 1:
+        raise MathhammerError("a Command Re-roll or a target with different models needs the whole-unit engine "
+                              "(unit.attack_unit, or the `unit` command)")
     profile = target.single
     attacks = attack_count(weapon, target, models, context, exact)
     hit = hit_odds(weapon, profile, context)

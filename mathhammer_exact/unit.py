@@ -14,6 +14,7 @@ of that axis, with a matrix for each power.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -22,12 +23,13 @@ import numpy as np
 
 from .errors import MathhammerError
 from .layout import Layout
-from .model import Context, DevastatingWounds, ModelProfile, Target, Weapon
+from .model import Context, DevastatingWounds, ModelProfile, Reroll, Target, Weapon
 from .pmf import Number, Pmf
 from .sequence import hit_count
 from .stages.attacks import attack_count
 from .stages.damage import damage_pmf, mortal_threshold, wounds_lost
 from .stages.hit import hit_odds
+from .stages.rolls import RollOdds
 from .stages.save import unsaved_chance
 from .stages.wound import wound_odds
 from .weights import Scaled
@@ -73,7 +75,11 @@ class GroupLosses:
 
 @attrs.frozen(eq=False)
 class UnitResult:
-    """Exact distributions for a whole unit's attacks against one target unit."""
+    """Exact distributions for a whole unit's attacks against one target unit.
+
+    `hits` counts hits as rolled before any Command Re-roll; `damage`, `models_destroyed`
+    and the group losses include everything.
+    """
 
     attacks: Pmf
     hits: Pmf
@@ -141,6 +147,54 @@ class _Profile:
     hits: Pmf  # number of hits, in the query's mode
 
 
+def _tokened(keep: Poly, spend: Poly, none: Poly) -> Poly:
+    """An operator on the doubled state (Command Re-roll at hand | spent): from "at hand" it is
+    kept (`keep`) or spent (`spend`); once spent, `none` applies."""
+    out: Poly = {}
+    for k in set(keep) | set(spend) | set(none):
+        parts = [keep.get(k), spend.get(k), none.get(k)]
+        present = [m for m in parts if m is not None]
+        size = present[0].array.shape[0]
+        den = math.lcm(*(m.denominator for m in present)) if present[0].exact else 1
+        grid = np.zeros((2 * size, 2 * size), dtype=present[0].array.dtype)
+        for m, (rows, cols) in zip(parts, ((0, 0), (0, size), (size, size))):
+            if m is not None:
+                grid[rows:rows + size, cols:cols + size] = m.array * (den // m.denominator)
+        out[k] = Scaled(grid, den)
+    return out
+
+
+def _lift(op: Poly) -> Poly:
+    """An operator that neither uses nor needs the Command Re-roll."""
+    return _tokened(op, {}, op)
+
+
+def _rolled(odds: RollOdds, ordinary: Poly, critical: Poly, identity: Scaled) -> Poly:
+    """One hit's wound roll: fail, wound (then save and damage), or Critical Wound."""
+    return _plus(_plus(_times({0: identity}, odds.fail), _times(ordinary, odds.success)),
+                 _times(critical, odds.critical))
+
+
+def _attack(weapon: Weapon, odds: RollOdds, rolled: Poly, ordinary: Poly, identity: Scaled) -> Poly:
+    """One attack: its hit roll, then the wound roll of each hit it scores."""
+    first = ordinary if weapon.lethal_hits else rolled
+    extra = weapon.sustained_hits.pmf(exact=True) if weapon.sustained_hits else Pmf.point(0, exact=True)
+    power: Poly = {0: identity}  # `rolled` applied x times
+    sustained: Poly = {}
+    for x in range(extra.max + 1):
+        sustained = _plus(sustained, _times(power, Fraction(extra.p(x))))
+        if x < extra.max:
+            power = _then(power, rolled)
+    return _plus(_plus(_times({0: identity}, odds.fail), _times(rolled, odds.success)),
+                 _times(_then(first, sustained), odds.critical))
+
+
+def _effects(parts_of_group: list[list[tuple[Fraction, Pmf]]], exact: bool) -> list[Pmf]:
+    """Per group, a (possibly partial) mixture of wounds-lost distributions."""
+    zero = Pmf(np.zeros(1, dtype=object if exact else np.float64))
+    return [Pmf.mixture(parts) if any(p for p, _ in parts) else zero for parts in parts_of_group]
+
+
 def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _Profile:
     weapon, target = firing.weapon, layout.target
     groups = [p for p, _ in target.groups]
@@ -154,16 +208,15 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
         return {0: layout.transition(effect_of, weapon.precision)}
 
     damage = [damage_pmf(weapon, p, context, exact) for p in groups]
-    ordinary = transition([
-        Pmf.mixture([(1 - unsaved_chance(weapon, p, context), zero),
-                     (unsaved_chance(weapon, p, context), wounds_lost(d, p.feel_no_pain))])
-        for p, d in zip(groups, damage)])
+    lost = [wounds_lost(d, p.feel_no_pain) for p, d in zip(groups, damage)]
+    unsaved = [unsaved_chance(weapon, p, context) for p in groups]
+    ordinary = transition(_effects([[(1 - q, zero), (q, hurt)] for q, hurt in zip(unsaved, lost)], exact))
     wording = context.rules.devastating_wounds
     deferred = None
     if not weapon.devastating_wounds:
         critical = ordinary
     elif wording is DevastatingWounds.UNSAVEABLE:
-        critical = transition([wounds_lost(d, p.feel_no_pain) for p, d in zip(groups, damage)])
+        critical = transition(lost)
     elif wording is DevastatingWounds.SEED:
         critical = {1: identity}
         deferred = layout.transition([wounds_lost(d, mortal_threshold(p)) for p, d in zip(groups, damage)],
@@ -173,18 +226,31 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
         critical = {d: identity.times(Fraction(p)) for d, p in enumerate(mortal.probabilities(), mortal.min)}
         deferred = layout.transition([wounds_lost(Pmf.point(1, exact), mortal_threshold(p)) for p in groups],
                                      weapon.precision)
-    rolled = _plus(_plus(_times({0: identity}, wound.fail), _times(ordinary, wound.success)),
-                   _times(critical, wound.critical))
-    first = ordinary if weapon.lethal_hits else rolled
-    extra = weapon.sustained_hits.pmf(exact=True) if weapon.sustained_hits else Pmf.point(0, exact=True)
-    power: Poly = {0: identity}  # `rolled` applied x times
-    sustained: Poly = {}
-    for x in range(extra.max + 1):
-        sustained = _plus(sustained, _times(power, Fraction(extra.p(x))))
-        if x < extra.max:
-            power = _then(power, rolled)
-    attack = _plus(_plus(_times({0: identity}, hit.fail), _times(rolled, hit.success)),
-                   _times(_then(first, sustained), hit.critical))
+    rolled = _rolled(wound, ordinary, critical, identity)
+    attack = _attack(weapon, hit, rolled, ordinary, identity)
+    kind = context.command_reroll
+    if kind is not None:  # the state doubles: Command Re-roll at hand, or spent
+        both = _lift({0: identity})[0]
+        if kind == "hit":
+            keep, spend = hit.split_for_one_reroll()
+            fresh = hit_odds(weapon, unit_profile, attrs.evolve(context, reroll_hits=Reroll.NONE))
+            attack = _tokened(_attack(weapon, keep, rolled, ordinary, identity),
+                              _times(_attack(weapon, fresh, rolled, ordinary, identity), spend), attack)
+        elif kind == "wound":
+            keep, spend = wound.split_for_one_reroll()
+            fresh = wound_odds(attrs.evolve(weapon, twin_linked=False), unit_profile,
+                               attrs.evolve(context, reroll_wounds=Reroll.NONE))
+            rolled = _tokened(_rolled(keep, ordinary, critical, identity),
+                              _times(_rolled(fresh, ordinary, critical, identity), spend), rolled)
+            attack = _attack(weapon, hit, rolled, _lift(ordinary), both)
+        else:  # the defender keeps it for the first failed saving throw
+            kept = transition(_effects([[(1 - q, zero)] for q in unsaved], exact))
+            spent = transition(_effects([[(q * (1 - q), zero), (q * q, hurt)] for q, hurt in zip(unsaved, lost)],
+                                        exact))
+            saving = _tokened(kept, spent, ordinary)
+            critical = saving if not weapon.devastating_wounds else _lift(critical)
+            attack = _attack(weapon, hit, _rolled(wound, saving, critical, both), saving, both)
+        deferred = _lift({0: deferred})[0] if deferred is not None else None
     attacks = attack_count(weapon, target, firing.models, context, exact=True)
     hits = hit_count(weapon, unit_profile, context, attack_count(weapon, target, firing.models, context, exact))
     return _Profile(attack, deferred, attacks, hits)
@@ -226,12 +292,16 @@ def attack_unit(
     context = context or Context()
     layout = Layout.of(target, order)
     state = layout.unharmed(exact)
+    token = context.command_reroll is not None
+    if token:  # the Command Re-roll is at hand: first half of a doubled state
+        state = Scaled(np.concatenate([state.array, np.zeros_like(state.array)]), state.denominator)
     waiting: list[Scaled] = []  # deferred transitions, first profile first; their axes are in reverse order
     attacks = hits = Pmf.point(0, exact)
     for firing in firings:
         if isinstance(firing, MortalWounds):
             point = [wounds_lost(Pmf.point(1, exact), mortal_threshold(p)) for p, _ in target.groups]
-            state = _after(state, {0: layout.transition(point)}, firing.count())
+            op = {0: layout.transition(point)}
+            state = _after(state, _lift(op) if token else op, firing.count())
             continue
         profile = _profile(firing, layout, firing.context or context, exact)
         if profile.deferred is not None:
@@ -249,6 +319,9 @@ def attack_unit(
         for row in rows[-2::-1]:
             result = result @ transition + row
         state = result
+    if token:  # whether or not the re-roll was used
+        halves = state.array.reshape(2, -1)
+        state = Scaled(halves[0] + halves[1], state.denominator)
     return _result(layout, state, attacks, hits)
 
 

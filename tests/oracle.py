@@ -74,6 +74,7 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
     keywords = {k for p, _ in groups for k in p.keywords}
     stealthy = all("STEALTH" in p.keywords for p, _ in groups)
     totals = Counter()
+    command_reroll = {"left": ctx.command_reroll}  # the one roll kind it is kept for, until spent
 
     def receiver(precision: bool):
         alive = [m for m in models if m["left"] > 0]
@@ -143,11 +144,14 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
         crit_wound = min([6] + [x for kw, x in weapon.anti if kw in keywords])
         reroll_wounds = max(ctx.reroll_wounds, 2 if weapon.twin_linked else 0)
 
-        def test(classify: Callable[[int], str], policy: int) -> str:
+        def test(classify: Callable[[int], str], policy: int, kind: str) -> str:
             face = d6()
             verdict = classify(face)
             if (policy == 1 and face == 1) or (policy == 2 and verdict == "fail") or \
                     (policy == 3 and verdict != "crit"):
+                return classify(d6())
+            if verdict == "fail" and command_reroll["left"] == kind:
+                command_reroll["left"] = None
                 verdict = classify(d6())
             return verdict
 
@@ -170,13 +174,16 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
         def saved(profile) -> bool:
             cover = (ctx.cover or indirect) and ranged and not weapon.ignores_cover \
                 and not (profile.save <= 3 and weapon.ap == 0)
-            face = d6()
             armour_needed = max(2, profile.save - min(1, weapon.ap + (1 if cover else 0)))
             needed = min(armour_needed, profile.invulnerable or 7)
+            face = d6()
+            if (face == 1 or face < needed) and command_reroll["left"] == "save":
+                command_reroll["left"] = None
+                face = d6()
             return face != 1 and face >= needed
 
         def to_wound(auto: bool) -> None:
-            verdict = "wound" if auto else test(wound_verdict, reroll_wounds)
+            verdict = "wound" if auto else test(wound_verdict, reroll_wounds, "wound")
             if verdict == "fail":
                 return
             totals["wounds"] += 1
@@ -201,7 +208,7 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
                 totals["hits"] += 1
                 to_wound(auto=False)
                 continue
-            verdict = test(hit_verdict, ctx.reroll_hits)
+            verdict = test(hit_verdict, ctx.reroll_hits, "hit")
             if verdict == "fail":
                 continue
             totals["hits"] += 1

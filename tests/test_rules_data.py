@@ -22,8 +22,9 @@ def run(keys, weapon=SHOT, target=MEQ1, context=None):
     """One attack after the named modifiers: every stage's distribution (exact)."""
     context = context or Context()
     mods = [data.modifier(k) for k in keys]
-    [(changed_weapon, own)], changed = apply_modifiers(mods, [Weapon.parse(weapon)], Target.parse(target), context)
-    if any(m.mortal_wounds for m in mods):
+    [(changed_weapon, own)], changed, context = apply_modifiers(mods, [Weapon.parse(weapon)], Target.parse(target),
+                                                                context)
+    if any(m.mortal_wounds or m.command_reroll for m in mods):
         tests = [MortalWounds(m.mortal_wounds.dice, m.mortal_wounds.success) for m in mods if m.mortal_wounds]
         return attack_unit([*tests, Firing(changed_weapon, 1, own)], changed, context, exact=True)
     return attack(changed_weapon, changed, 1, own, exact=True)
@@ -67,6 +68,14 @@ CASES = [
      F(1, 6) + F(2, 6) * F(1, 6), "a 6 to hit auto-wounds T8; 4-5 wound on a 6"),
     ("purge-sweep-protocols", lambda: run(["purge-sweep-protocols"], target="T8 Sv4+ W1 x5").wounds.mean,
      F(1, 6) + F(2, 6) * F(1, 6), "Lethal Hits"),
+    ("command-reroll-hit", lambda: run(["command-reroll-hit"], weapon="A2 BS4+ S8 AP-6 D1", target="T4 Sv2+ W1 x5")
+     .models_destroyed.p(0), F(1, 8) + F(3, 8) * F(1, 6) + F(1, 2) * F(1, 36),
+     "2 attacks, the first failed hit re-rolled: 0/1/2 hits with 1/8, 3/8, 1/2; each wounds on 2+, no save"),
+    ("command-reroll-wound", lambda: run(["command-reroll-wound"], weapon="A1 S4 AP-6 D1 [TORRENT]")
+     .models_destroyed.mean, F(3, 4), "one torrent hit wounding on 4+ with one re-roll: 1/2 + 1/2 * 1/2"),
+    ("command-reroll-save", lambda: run(["command-reroll-save"], weapon="A1 S8 AP0 D1 [TORRENT]",
+                                        target="T4 Sv4+ W1 x5").models_destroyed.mean,
+     F(5, 6) * F(1, 2) * F(1, 2), "wound 2+, a failed 4+ save re-rolled once"),
     ("grenade", lambda: run(["grenade"], target="T3 Sv5+ W1 x10", weapon="A1 BS6+ S1 AP0 D1 [TORRENT]")
      .models_destroyed.mean, 3 + F(1, 6) * F(2, 3),
      "six D6 at 4+: 3 mortal wounds on average; plus a Torrent S1 shot (6+ to wound T3, 5+ save fails 2/3)"),
@@ -101,6 +110,8 @@ def test_modifiers_stack_and_roll_modifiers_are_capped():
     assert run(["take-aim", "multi-spectrum-array"]).hits.mean == F(5, 6)
     # +1 and -1 cancel; a characteristic change is not a roll modifier
     assert run(["multi-spectrum-array", "stealth"]).hits.mean == F(1, 2)
+    with pytest.raises(MathhammerError, match="one Command Re-roll per query"):
+        run(["command-reroll-hit", "command-reroll-save"])
 
 
 # ---------------------------------------------------------------- data files

@@ -54,6 +54,13 @@ def _truth(firings, target, ctx, order=None):
     ([("A1 BS2+ S4 AP0 D2 [DEVASTATING WOUNDS, PRECISION]", 2)], "T4 Sv4+ W1 x1; T4 Sv6+ W2 leader",
      {"rules": "launch"}, None),
     ([("A1 BS2+ S4 AP0 D1 [LETHAL HITS, SUSTAINED HITS 1]", 1)], "T4 Sv4+ W1 x1; T4 Sv6+ W2 fnp-mortal5+", {}, None),
+    ([("A1 BS4+ S4 AP0 D1", 2)], "T4 Sv6+ W1 x2", {"command_reroll": "hit"}, None),
+    ([("A1 BS4+ S4 AP0 D1", 1), ("A1 BS4+ S5 AP0 D2", 1)], "T4 Sv6+ W2 x1", {"command_reroll": "hit",
+                                                                             "reroll_hits": "ones"}, None),
+    ([("A1 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]", 1)], "T4 Sv7+ W1 x3", {"command_reroll": "wound"}, None),
+    ([("A1 BS3+ S4 AP0 D1 [TWIN-LINKED]", 1)], "T4 Sv7+ W1 x3", {"command_reroll": "wound"}, None),  # never spent
+    ([("A1 BS2+ S4 AP0 D2", 2)], "T4 Sv5+ W1 x1; T4 Sv3+ W2", {"command_reroll": "save"}, None),
+    ([("A1 BS2+ S4 AP0 D1 [DEVASTATING WOUNDS]", 2)], "T4 Sv4+ W1 x2", {"command_reroll": "save"}, None),
 ])
 def test_mixed_units_equal_enumeration(firings, target, options, order):
     fs = [(Weapon.parse(w), n) for w, n in firings]
@@ -106,6 +113,9 @@ UNIT_COMBOS = [
     ([("A1 BS3+ S4 AP0 D1", 4)], "T4 Sv4+ W1 x2; T4 Sv4+ W2 x2", {}, [1, 0]),
     ([("A3 WS3+ S4 AP-1 D1 [PRECISION, SUSTAINED HITS 1]", 3)], "T3 Sv5+ W1 x5; T3 Sv4+ W3 leader fnp5+", {},
      None),
+    ([("A1 BS3+ S9 AP-4 DD6 [MELTA 2]", 2), ("A1 BS3+ S3 AP-1 D1", 6)], INCURSORS_WITH_LEADER,
+     {"command_reroll": "wound", "half_range": True}, None),
+    ([("A2 BS3+ S4 AP-1 D2", 6)], INCURSORS_WITH_LEADER, {"command_reroll": "save"}, None),
 ]
 
 

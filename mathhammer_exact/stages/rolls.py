@@ -32,11 +32,17 @@ class RollOdds:
     fail: Fraction
     success: Fraction
     critical: Fraction = Fraction(0)
+    fail_first_roll: Fraction = Fraction(0)  #: failed on a die nobody re-rolled (a Command Re-roll may)
 
     @property
     def passed(self) -> Fraction:
         """P(success of either kind)."""
         return self.success + self.critical
+
+    def split_for_one_reroll(self) -> tuple[RollOdds, Fraction]:
+        """Odds when one extra re-roll (Command Re-roll) is at hand: the outcomes that keep it,
+        and the chance it is spent (a failed roll that was not already re-rolled)."""
+        return RollOdds(self.fail - self.fail_first_roll, self.success, self.critical), self.fail_first_roll
 
 
 def rerolled(outcome: Outcome, face: int, policy: Reroll) -> bool:
@@ -60,13 +66,15 @@ def _odds(outcomes: tuple[Outcome, ...], policy: Reroll) -> RollOdds:
     """Odds from the outcome of each face 1..6 (there are few such tables, so they are cached)."""
     fresh = [SIXTH * outcomes.count(o) for o in Outcome]
     odds = [Fraction(0)] * 3
+    kept_fail = Fraction(0)
     for face, outcome in zip(FACES, outcomes):
         if rerolled(outcome, face, policy):
             for o in Outcome:
                 odds[o] += SIXTH * fresh[o]
         else:
             odds[outcome] += SIXTH
-    return RollOdds(*odds)
+            kept_fail += SIXTH if outcome is Outcome.FAIL else 0
+    return RollOdds(odds[0], odds[1], odds[2], fail_first_roll=kept_fail)
 
 
 def capped(modifier: int) -> int:
