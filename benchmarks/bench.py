@@ -15,7 +15,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from mathhammer_exact import AttackResult, Target, Weapon, attack
+from mathhammer_exact import AttackResult, Context, Target, Weapon, attack
+from mathhammer_exact.query import unit_attack
+from mathhammer_exact.rules_data import datasheet
 
 WEAPON_TEXT = "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"
 WEAPON = Weapon.parse(WEAPON_TEXT)
@@ -42,6 +44,17 @@ def read_all(result: AttackResult) -> None:
     result.stages()
 
 
+# S3: the full Tempestus Command Squad, five weapon profiles (four special weapons and the Prime's
+# bolt pistol, all with Sustained Hits 1), against ten Incursors with an attached 3-wound leader.
+INCURSORS = datasheet("Incursor Squad").as_target(10)
+LED = Target((*INCURSORS.groups, (Target.parse("T4 Sv3+ W3 Ld6+ [CHARACTER]").single, 1)), attached=True)
+LOADOUT = ["plasma gun", "meltagun", "flamer", "hot-shot volley gun"]
+
+
+def s3(exact: bool) -> object:
+    return unit_attack("Tempestus Command Squad", LED, LOADOUT, context=Context(half_range=True), exact=exact)
+
+
 def main() -> None:
     for name, (target, models) in SCENARIOS.items():
         for exact in (False, True):
@@ -50,6 +63,10 @@ def main() -> None:
                     lambda t=target, m=models, e=exact, f=reader: f(attack(WEAPON, t, m, exact=e)))
                 mode = "exact" if exact else "float"
                 print(f"{name:36s} {mode:5s} {what:5s} {median:9.3f} ms  (IQR {q1:.3f}-{q3:.3f})")
+    for exact in (False, True):
+        median, q1, q3 = timed_ms(lambda e=exact: s3(e))
+        mode = "exact" if exact else "float"
+        print(f"{'S3: Command Squad vs led Incursors':36s} {mode:5s} {'all':5s} {median:9.3f} ms  (IQR {q1:.3f}-{q3:.3f})")
     cli = [sys.executable, "-m", "mathhammer_exact", "attack", "--weapon", WEAPON_TEXT, "--models", "20",
            "--target", "T4 Sv4+ W3 x5"]
     walls = []

@@ -12,11 +12,10 @@ from typing import Any
 
 import click
 
-from . import render, rules_data
+from . import render
 from .errors import MathhammerError
 from .model import Context, Reroll, Rules, Target, Weapon
 from .parsing import parse_model
-from .query import unit_attack
 from .sequence import attack as attack_sequence
 
 REROLLS = click.Choice([r.name.lower() for r in Reroll if r is not Reroll.NONE], case_sensitive=False)
@@ -106,6 +105,8 @@ def attack(weapon: str, target: str, models: int, exact: bool, as_json: bool, **
 
 def resolve_target(text: str, models: int | None, leader: str | None) -> Target:
     """A target by datasheet or standard-target name, or written as a profile."""
+    from . import rules_data
+
     if re.match(r"\s*T\d", text, re.IGNORECASE):
         target = Target.parse(text)
     else:
@@ -144,6 +145,9 @@ def unit(attacker: str, loadout: str, size: int | None, target: str, models: int
          with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: str | None,
          insane_bravery: bool, exact: bool, as_json: bool, **situation: Any) -> None:
     """A datasheet unit (by name) attacks a target with its whole loadout."""
+    from . import rules_data
+    from .query import unit_attack
+
     context = context_from(situation)
     target_unit = resolve_target(target, models, leader)
     group_order = None
@@ -166,6 +170,8 @@ def unit(attacker: str, loadout: str, size: int | None, target: str, models: int
 @cli.command()
 def datasheets() -> None:
     """List the datasheets, standard targets and named abilities/stratagems in rules/."""
+    from . import rules_data
+
     click.echo("Datasheets:")
     for sheet in rules_data.datasheets().values():
         click.echo(f"  {sheet.name} ({sheet.faction})")

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import rules_data
 from .model import ModelProfile, Weapon
 from .pmf import Number, Pmf
-from .query import UnitReport
 from .result import AttackResult
-from .unit import UnitResult
+
+if TYPE_CHECKING:  # the unit engine and rules data load only for the commands that use them
+    from .query import UnitReport
+    from .unit import UnitResult
 
 LABELS = {
     "attacks": "attacks",
@@ -149,6 +150,8 @@ def _weapon_line(name: str, profile: str, weapon: Weapon) -> str:
 
 def card(name: str) -> str:
     """A profile card for a datasheet, a standard target or a named rule."""
+    from . import rules_data
+
     sheets, targets, mods = rules_data.datasheets(), rules_data.standard_targets(), rules_data.modifiers()
     index: dict[str, tuple[str, str]] = {n: ("sheet", n) for n in sheets}
     index.update({n: ("target", n) for n in targets})
