@@ -12,10 +12,12 @@ from typing import Any
 
 import click
 
-from . import render
+from . import dice_tests, render
+from .dice_tests import PassFail
 from .errors import MathhammerError
 from .model import Context, Reroll, Rules, Target, Weapon
 from .parsing import parse_model
+from .pmf import Number, Pmf
 from .sequence import attack as attack_sequence
 
 REROLLS = click.Choice([r.name.lower() for r in Reroll if r is not Reroll.NONE], case_sensitive=False)
@@ -66,12 +68,34 @@ def situation_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--rules", "rules_name", default="seed", show_default=True,
                      type=click.Choice(list(Rules.PRESETS), case_sensitive=False),
                      help="Which printing of changed rules (Devastating Wounds, Indirect Fire, Hazardous)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return output_options(command)
+
+
+def output_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--exact, --format, --json and --plot, shared by every command that answers with odds."""
+    options = [
         click.option("--exact", is_flag=True, help="Exact fractions instead of floating point."),
-        click.option("--json", "as_json", is_flag=True, help="One JSON object instead of tables."),
+        click.option("--format", "fmt", default="table", show_default=True,
+                     type=click.Choice(render.FORMATS, case_sensitive=False), help="How to print the answer."),
+        click.option("--json", "as_json", is_flag=True, help="Shortcut for --format json."),
+        click.option("--plot", type=click.Path(dir_okay=False),
+                     help="Also draw the odds to FILE.png or FILE.svg (needs the [plot] extra)."),
     ]
     for option in reversed(options):
         command = option(command)
     return command
+
+
+def emit(report: render.Report, fmt: str, as_json: bool, plot: str | None) -> None:
+    """Print the report in the chosen format, and draw it if asked."""
+    if plot:
+        from .plot import save_plot  # matplotlib loads only when a plot is asked for
+
+        save_plot(report, plot)
+    click.echo(render.render(report, "json" if as_json else fmt.lower()).rstrip("\n"))
 
 
 def context_from(options: dict[str, Any]) -> Context:
@@ -93,14 +117,12 @@ def context_from(options: dict[str, Any]) -> Context:
 @click.option("--target", "-t", required=True, help="Target unit, e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]'.")
 @click.option("--models", "-m", default=1, show_default=True, type=int, help="Models attacking with the weapon.")
 @situation_options
-def attack(weapon: str, target: str, models: int, exact: bool, as_json: bool, **situation: Any) -> None:
+def attack(weapon: str, target: str, models: int, exact: bool, fmt: str, as_json: bool, plot: str | None,
+           **situation: Any) -> None:
     """One weapon profile fired (or fought with) by MODELS models at one target unit."""
     context = context_from(situation)
     result = attack_sequence(Weapon.parse(weapon), Target.parse(target), models, context, exact)
-    if as_json:
-        click.echo(render.dumps(render.result_json(result)))
-    else:
-        click.echo(render.result_text(result, f"{models} x [{weapon.strip()}]  ->  {target.strip()}"))
+    emit(render.attack_report(result, f"{models} x [{weapon.strip()}]  ->  {target.strip()}"), fmt, as_json, plot)
 
 
 def resolve_target(text: str, models: int | None, leader: str | None) -> Target:
@@ -143,7 +165,7 @@ def resolve_target(text: str, models: int | None, leader: str | None) -> Target:
 @situation_options
 def unit(attacker: str, loadout: str, size: int | None, target: str, models: int | None, leader: str | None,
          with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: str | None,
-         insane_bravery: bool, exact: bool, as_json: bool, **situation: Any) -> None:
+         insane_bravery: bool, exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
     """A datasheet unit (by name) attacks a target with its whole loadout."""
     from . import rules_data
     from .query import unit_attack
@@ -160,11 +182,8 @@ def unit(attacker: str, loadout: str, size: int | None, target: str, models: int
     items = [item for item in loadout.split(",") if item.strip()]
     report = unit_attack(attacker, target_unit, items, size, with_, context, melee, pistols, profiles, exact,
                          group_order, insane_bravery)
-    if as_json:
-        click.echo(render.dumps(render.unit_json(report)))
-    else:
-        sheet = rules_data.datasheet(attacker)
-        click.echo(render.unit_text(report, f"{sheet.name}  ->  {target.strip()}"))
+    sheet = rules_data.datasheet(attacker)
+    emit(render.unit_report(report, f"{sheet.name}  ->  {target.strip()}"), fmt, as_json, plot)
 
 
 @cli.command()
@@ -188,6 +207,85 @@ def datasheets() -> None:
 def show(name: str) -> None:
     """Show a datasheet, standard target or named rule."""
     click.echo(render.card(name))
+
+
+@cli.group()
+def roll() -> None:
+    """The other dice tests of the seeds: charge, advance, battle-shock, desperate-escape, hazardous, grenade."""
+
+
+def _test_report(title: str, test: PassFail, roll_label: str) -> render.Report:
+    roll_pmf = {"roll": test.roll} if test.roll is not None else {}
+    return render.Report(title, roll_pmf, {"p_success": test.p_success}, {"roll": roll_label})
+
+
+def _count_report(title: str, key: str, pmf: Pmf, chances: dict[str, Number] | None = None) -> render.Report:
+    return render.Report(title, {key: pmf}, chances or {}, flat=True)
+
+
+@roll.command()
+@click.option("--distance", "-d", required=True, type=int, help="Inches the charge must cover (9 after Deep Strike).")
+@click.option("--reroll", is_flag=True, help="Re-roll the whole roll when it fails (e.g. Command Re-roll).")
+@click.option("--modifier", default=0, type=int, help="Added to the roll, e.g. -2.")
+@output_options
+def charge(distance: int, reroll: bool, modifier: int, exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
+    """Charge roll: 2D6 (plus modifier) at least the distance."""
+    test = dice_tests.charge(distance, reroll, modifier, exact)
+    title = f"charge {distance}\"" + (f" with {modifier:+d}" if modifier else "") + (", re-rolled" if reroll else "")
+    emit(_test_report(title, test, "charge roll"), fmt, as_json, plot)
+
+
+@roll.command()
+@output_options
+def advance(exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
+    """Advance roll: D6 inches added to Move."""
+    emit(_count_report("advance roll", "advance", dice_tests.advance(exact)), fmt, as_json, plot)
+
+
+@roll.command(name="battle-shock")
+@click.option("--ld", required=True, type=int, help="The unit's best Leadership, e.g. 7 for Ld7+.")
+@click.option("--insane-bravery", is_flag=True, help="The stratagem: the test is passed.")
+@output_options
+def battle_shock(ld: int, insane_bravery: bool, exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
+    """Battle-shock test: 2D6 at least Leadership passes."""
+    test = dice_tests.battle_shock_test(ld, insane_bravery, exact)
+    emit(_test_report(f"Battle-shock test at Ld{ld}+", test, "2D6"), fmt, as_json, plot)
+
+
+@roll.command(name="desperate-escape")
+@click.option("--tests", required=True, type=int, help="Number of Desperate Escape tests.")
+@output_options
+def desperate_escape(tests: int, exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
+    """Desperate Escape: each test fails on a 1-2 and a model is destroyed."""
+    pmf = dice_tests.desperate_escape(tests, exact)
+    emit(_count_report(f"{tests} Desperate Escape tests", "models_lost", pmf), fmt, as_json, plot)
+
+
+@roll.command()
+@click.option("--weapons", required=True, type=int, help="Hazardous weapons used.")
+@click.option("--bearer", default="T3 Sv4+ W1", show_default=True, help="Profile of the models carrying them.")
+@click.option("--rules", "rules_name", default="seed", show_default=True,
+              type=click.Choice(list(Rules.PRESETS), case_sensitive=False),
+              help="seed: 3 mortal wounds (seed 002); launch: the model is destroyed (seed 000).")
+@output_options
+def hazardous(weapons: int, bearer: str, rules_name: str, exact: bool, fmt: str, as_json: bool,
+              plot: str | None) -> None:
+    """Hazardous tests: one D6 per weapon, each 1 costs a model."""
+    profile, _, _ = parse_model(bearer)
+    pmf = dice_tests.hazardous(weapons, Rules.named(rules_name), profile, exact)
+    emit(_count_report(f"Hazardous tests for {weapons} weapons", "models_lost", pmf), fmt, as_json, plot)
+
+
+@roll.command()
+@click.option("--target", "-t", required=True, help="The target unit, e.g. 'T3 Sv5+ W1 x10' or GEQ.")
+@output_options
+def grenade(target: str, exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
+    """Grenade stratagem: six D6, each 4+ is a mortal wound (spilling over, Feel No Pain applies)."""
+    unit = resolve_target(target, None, None)
+    pmf = dice_tests.grenade(unit, exact)
+    report = _count_report(f"Grenade against {target.strip()}", "models_destroyed", pmf,
+                           {"p_destroyed": pmf.p(unit.model_count)})
+    emit(report, fmt, as_json, plot)
 
 
 def main() -> None:

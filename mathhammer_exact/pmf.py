@@ -237,6 +237,12 @@ class Pmf:
     def __hash__(self) -> int:
         return hash((tuple(self.probabilities()), self.offset))
 
+    def _repr_html_(self) -> str:
+        """A table in Jupyter notebooks."""
+        from .render import pmf_html
+
+        return pmf_html(self)
+
     def __repr__(self) -> str:
         mode = "exact" if self.exact else "float"
         if self.weights.ndim == 2:

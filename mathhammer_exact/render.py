@@ -1,10 +1,19 @@
-"""Turning results into text for people (tables with ASCII bars) and for programs (JSON)."""
+"""Turning results into text for people and for programs.
+
+Every command builds one `Report` (named distributions, named chances, and details); the
+same report renders as a table with ASCII bars, JSON, CSV, Markdown or HTML (notebooks).
+"""
 
 from __future__ import annotations
 
+import csv
+import html
+import io
 import json
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from .model import ModelProfile, Weapon
 from .pmf import Number, Pmf
@@ -12,7 +21,6 @@ from .result import AttackResult
 
 if TYPE_CHECKING:  # the unit engine and rules data load only for the commands that use them
     from .query import UnitReport
-    from .unit import UnitResult
 
 LABELS = {
     "attacks": "attacks",
@@ -21,13 +29,16 @@ LABELS = {
     "unsaved": "unsaved wounds",
     "damage": "damage dealt (wounds lost)",
     "models_destroyed": "models destroyed",
+    "p_destroyed": "P(unit destroyed)",
+    "p_success": "P(success)",
 }
+FORMATS = ("table", "json", "csv", "markdown")
 BAR_WIDTH = 30
 SHOWN = 0.00005  # rows with P(=k) below this are counted in one line, not printed one by one
 
 
 def number(value: Number) -> str | float:
-    """A probability or mean for JSON: a float, or "p/q" in exact mode."""
+    """A probability or mean for JSON and CSV: a float, or "p/q" in exact mode."""
     if isinstance(value, Fraction):
         return f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
     return float(value)
@@ -42,61 +53,72 @@ def readable(value: Number, digits: int = 3) -> str:
 
 def pmf_json(pmf: Pmf) -> dict[str, Any]:
     """``{"mean", "sd", "pmf"}`` with pmf[k] = P(X = k) from k = 0."""
-    probs = [Fraction(0) if pmf.exact else 0.0] * max(pmf.min, 0) + pmf.probabilities()
+    zero = Fraction(0) if pmf.exact else 0.0
+    probs = [zero] * max(pmf.min, 0) + pmf.probabilities()
     return {"mean": number(pmf.mean), "sd": pmf.sd, "pmf": [number(p) for p in probs]}
 
 
-def result_json(result: AttackResult | UnitResult) -> dict[str, Any]:
-    """The JSON object of the `attack` command (and the core of the `unit` command's)."""
-    out: dict[str, Any] = {name: pmf_json(pmf) for name, pmf in result.stages().items()}
-    out["p_destroyed"] = number(result.p_destroyed)
-    return out
+@attrs.frozen(eq=False)
+class Report:
+    """What a command answers, independent of how it is shown."""
+
+    title: str
+    distributions: dict[str, Pmf]  #: JSON key -> distribution
+    chances: dict[str, Number] = attrs.field(factory=dict)  #: JSON key -> probability
+    labels: dict[str, str] = attrs.field(factory=dict)  #: key -> words for people
+    details: dict[str, Any] = attrs.field(factory=dict)  #: further JSON keys
+    notes: tuple[str, ...] = ()  #: further lines for people
+    tables: tuple[str, ...] | None = None  #: distributions shown in full (default: all)
+    flat: bool = False  #: JSON puts the one distribution's mean, sd and pmf at the top level
+    plotted: tuple[str, ...] | None = None  #: distributions drawn by --plot (default: those shown)
+
+    def label(self, key: str) -> str:
+        return self.labels.get(key, LABELS.get(key, key.replace("_", " ")))
+
+    @property
+    def shown(self) -> dict[str, Pmf]:
+        keys = self.tables if self.tables is not None else tuple(self.distributions)
+        return {k: self.distributions[k] for k in keys}
+
+    @property
+    def drawn(self) -> dict[str, Pmf]:
+        return self.shown if self.plotted is None else {k: self.distributions[k] for k in self.plotted}
 
 
-def unit_json(report: UnitReport) -> dict[str, Any]:
-    """The JSON object of the `unit` command: the attack command's keys for the distributions it
-    has, plus per-group losses, the attacker's Hazardous losses and the target's Battle-shock."""
-    result = report.result
-    out = result_json(result)
-    out["groups"] = [{"name": g.profile.name, "models": g.count, "models_destroyed": pmf_json(g.models_destroyed),
-                      "p_destroyed": number(g.p_destroyed)} for g in result.groups]
-    out["hazardous_models_lost"] = pmf_json(report.hazardous) if report.hazardous else None
-    shock = report.battle_shock
-    out["battle_shock"] = {"below_half": number(shock.below_half),
-                           "failed": None if shock.failed is None else number(shock.failed)}
-    out["firings"] = [{"weapon": f.weapon.name, "models": f.models} for f in report.firings]
-    out["modifiers"] = [m.name for m in report.modifiers]
-    return out
-
-
-def dumps(data: dict[str, Any]) -> str:
+# --------------------------------------------------------------------- formats
+def to_json(report: Report) -> str:
+    if report.flat:
+        data: dict[str, Any] = pmf_json(next(iter(report.distributions.values())))
+    else:
+        data = {key: pmf_json(pmf) for key, pmf in report.distributions.items()}
+    data.update({key: number(p) for key, p in report.chances.items()})
+    data.update(report.details)
     return json.dumps(data, indent=2)
 
 
-def distribution_table(title: str, pmf: Pmf) -> str:
-    """P(=k), P(>=k) and a bar for each value; negligible tails summed in one line."""
-    lines = [title, f"  {'k':>4}  {'P(=k)':>8}  {'P(>=k)':>8}"]
-    probs, tails = pmf.probabilities(), pmf.survival()
-    top = max(float(p) for p in probs) or 1.0
-    hidden = Fraction(0) if pmf.exact else 0.0
-    hidden_count = 0
-    for k, (p, tail) in enumerate(zip(probs, tails), pmf.min):
-        if float(p) < SHOWN:
-            hidden += p
-            hidden_count += 1
-            continue
-        bar = "#" * round(BAR_WIDTH * float(p) / top)
-        lines.append(f"  {k:>4}  {float(p):8.2%}  {float(tail):8.2%}  {bar}")
-    if hidden_count:
-        lines.append(f"  ({hidden_count} other values, each below {SHOWN:.3%}, total {float(hidden):.4%})")
-    return "\n".join(lines)
+def _rows(pmf: Pmf) -> list[tuple[int, Number, Number]]:
+    return list(zip(range(pmf.min, pmf.max + 1), pmf.probabilities(), pmf.survival()))
 
 
-def _summary(stages: dict[str, Pmf]) -> list[str]:
-    width = max(len(label) for label in LABELS.values())
+def to_csv(report: Report) -> str:
+    """One row per value of each distribution, then one per chance:
+    ``quantity,value,p_equal,p_at_least``."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["quantity", "value", "p_equal", "p_at_least"])
+    for key, pmf in report.distributions.items():
+        for k, p, tail in _rows(pmf):
+            writer.writerow([key, k, number(p), number(tail)])
+    for key, p in report.chances.items():
+        writer.writerow([key, "", number(p), ""])
+    return out.getvalue()
+
+
+def _summary(report: Report) -> list[str]:
+    width = max([len(report.label(k)) for k in report.distributions] + [8])
     lines = [f"{'':{width}}  {'mean':>14}  {'sd':>6}  {'median':>6}"]
-    for name, pmf in stages.items():
-        lines.append(f"{LABELS.get(name, name):{width}}  {readable(pmf.mean):>14}  {pmf.sd:6.3f}  {pmf.median:>6}")
+    for key, pmf in report.distributions.items():
+        lines.append(f"{report.label(key):{width}}  {readable(pmf.mean):>14}  {pmf.sd:6.3f}  {pmf.median:>6}")
     return lines
 
 
@@ -105,39 +127,113 @@ def _chance(label: str, p: Number) -> str:
     return f"{label} = {float(p):.4%}{exact}"
 
 
-def result_text(result: AttackResult, heading: str = "") -> str:
-    """The human output of the `attack` command: means first, then one table per stage."""
-    stages = result.stages()
-    lines = ([heading] if heading else []) + _summary(stages)
-    lines.append(_chance("P(unit destroyed)", result.p_destroyed))
-    for name, pmf in stages.items():
-        lines += ["", distribution_table(LABELS[name], pmf)]
+def distribution_table(title: str, pmf: Pmf) -> str:
+    """P(=k), P(>=k) and a bar for each value; negligible values summed in one line."""
+    lines = [title, f"  {'k':>4}  {'P(=k)':>8}  {'P(>=k)':>8}"]
+    rows = _rows(pmf)
+    top = max(float(p) for _, p, _ in rows) or 1.0
+    hidden = [p for _, p, _ in rows if float(p) < SHOWN]
+    for k, p, tail in rows:
+        if float(p) >= SHOWN:
+            lines.append(f"  {k:>4}  {float(p):8.2%}  {float(tail):8.2%}  {'#' * round(BAR_WIDTH * float(p) / top)}")
+    if hidden:
+        lines.append(f"  ({len(hidden)} other values, each below {SHOWN:.3%}, "
+                     f"total {sum(float(p) for p in hidden):.4%})")
     return "\n".join(lines)
 
 
-def unit_text(report: UnitReport, heading: str = "") -> str:
-    """The human output of the `unit` command."""
+def to_table(report: Report) -> str:
+    """For people: means first, then chances and notes, then a table per distribution."""
+    lines = [report.title] if report.title else []
+    if report.distributions:
+        lines += _summary(report)
+    lines += [_chance(report.label(k), p) for k, p in report.chances.items()]
+    lines += list(report.notes)
+    for key, pmf in report.shown.items():
+        lines += ["", distribution_table(report.label(key), pmf)]
+    return "\n".join(lines)
+
+
+def _fraction_cell(p: Number) -> str:
+    text = f"{float(p):.4%}"
+    return text + (f" ({p})" if isinstance(p, Fraction) and len(str(p)) <= 24 else "")
+
+
+def to_markdown(report: Report) -> str:
+    lines = [f"**{report.title}**", ""] if report.title else []
+    if report.distributions:
+        lines += ["| quantity | mean | sd | median |", "|---|---:|---:|---:|"]
+        lines += [f"| {report.label(k)} | {float(p.mean):.4f} | {p.sd:.4f} | {p.median} |"
+                  for k, p in report.distributions.items()]
+        lines.append("")
+    if report.chances:
+        lines += ["| chance | probability |", "|---|---:|"]
+        lines += [f"| {report.label(k)} | {_fraction_cell(p)} |" for k, p in report.chances.items()]
+        lines.append("")
+    if report.notes:
+        lines += [f"- {note.strip()}" for note in report.notes] + [""]
+    for key, pmf in report.shown.items():
+        lines += [f"*{report.label(key)}*", "", "| k | P(=k) | P(>=k) |", "|---:|---:|---:|"]
+        lines += [f"| {k} | {_fraction_cell(p)} | {_fraction_cell(t)} |" for k, p, t in _rows(pmf)] + [""]
+    return "\n".join(lines).strip() + "\n"
+
+
+def pmf_html(pmf: Pmf, title: str = "") -> str:
+    """An HTML table of a distribution (notebooks)."""
+    head = f"<caption>{html.escape(title)}</caption>" if title else ""
+    rows = "".join(f"<tr><td>{k}</td><td>{float(p):.4%}</td><td>{float(t):.4%}</td></tr>" for k, p, t in _rows(pmf))
+    return (f"<table>{head}<thead><tr><th>k</th><th>P(=k)</th><th>P(&ge;k)</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table><p>mean {float(pmf.mean):.4f}, sd {pmf.sd:.4f}</p>")
+
+
+def to_html(report: Report) -> str:
+    parts = [f"<h4>{html.escape(report.title)}</h4>"] if report.title else []
+    parts += [f"<p>{html.escape(report.label(k))}: {float(p):.4%}</p>" for k, p in report.chances.items()]
+    parts += [pmf_html(pmf, report.label(k)) for k, pmf in report.shown.items()]
+    return "".join(parts)
+
+
+def render(report: Report, fmt: str) -> str:
+    """The report in one of FORMATS."""
+    return {"table": to_table, "json": to_json, "csv": to_csv, "markdown": to_markdown}[fmt](report)
+
+
+# --------------------------------------------------------------------- reports of each command
+def attack_report(result: AttackResult, title: str = "") -> Report:
+    """The `attack` command's report (JSON: the six distributions and p_destroyed)."""
+    return Report(title, result.stages(), {"p_destroyed": result.p_destroyed},
+                  plotted=("damage", "models_destroyed"))
+
+
+def unit_report(report: UnitReport, title: str = "") -> Report:
+    """The `unit` command's report: the attack command's keys it has, plus per-group losses, the
+    attacker's Hazardous losses and the target's Battle-shock."""
     result = report.result
-    lines = [heading] if heading else []
-    lines += [f"  {f.models} x {f.weapon.name}" for f in report.firings]
-    if report.modifiers:
-        lines.append("  with: " + ", ".join(m.name for m in report.modifiers))
-    lines += [""] + _summary(result.stages())
-    lines.append(_chance("P(unit destroyed)", result.p_destroyed))
-    for g in result.groups:
-        label = f"{g.profile.name or 'models'} ({g.count})"
-        lines.append(f"  {label}: {float(g.models_destroyed.mean):.3f} destroyed on average, "
-                     f"P(all destroyed) = {float(g.p_destroyed):.4%}")
     shock = report.battle_shock
-    lines.append(_chance("P(target Below Half-strength, not destroyed)", shock.below_half))
+    notes = [f"  {f.models} x {f.weapon.name}" for f in report.firings]
+    if report.modifiers:
+        notes.append("  with: " + ", ".join(m.name for m in report.modifiers))
+    for g in result.groups:
+        notes.append(f"{g.profile.name or 'models'} ({g.count}): {float(g.models_destroyed.mean):.3f} destroyed on "
+                     f"average, P(all destroyed) = {float(g.p_destroyed):.4%}")
+    chances: dict[str, Number] = {"p_destroyed": result.p_destroyed, "p_below_half": shock.below_half}
     if shock.failed is not None:
-        lines.append(_chance("P(target then fails its Battle-shock test)", shock.failed))
+        chances["p_battle_shocked"] = shock.failed
+    else:
+        notes.append("The target has no Leadership, so its Battle-shock test is not worked out.")
     if report.hazardous is not None:
-        lines.append(f"Hazardous: {float(report.hazardous.mean):.3f} attacking models lost on average, "
+        notes.append(f"Hazardous: {float(report.hazardous.mean):.3f} attacking models lost on average, "
                      f"P(at least one) = {float(report.hazardous.at_least(1)):.4%}")
-    for name in ("damage", "models_destroyed"):
-        lines += ["", distribution_table(LABELS[name], result.stages()[name])]
-    return "\n".join(lines)
+    details = {
+        "groups": [{"name": g.profile.name, "models": g.count, "models_destroyed": pmf_json(g.models_destroyed),
+                    "p_destroyed": number(g.p_destroyed)} for g in result.groups],
+        "hazardous_models_lost": pmf_json(report.hazardous) if report.hazardous else None,
+        "firings": [{"weapon": f.weapon.name, "models": f.models} for f in report.firings],
+        "modifiers": [m.name for m in report.modifiers],
+    }
+    labels = {"p_below_half": "P(target Below Half-strength, not destroyed)",
+              "p_battle_shocked": "P(target then fails its Battle-shock test)"}
+    return Report(title, result.stages(), chances, labels, details, tuple(notes), ("damage", "models_destroyed"))
 
 
 def _weapon_line(name: str, profile: str, weapon: Weapon) -> str:
@@ -150,7 +246,7 @@ def _weapon_line(name: str, profile: str, weapon: Weapon) -> str:
 
 def card(name: str) -> str:
     """A profile card for a datasheet, a standard target or a named rule."""
-    from . import rules_data
+    from . import rules_data  # the rules data load only when asked for
 
     sheets, targets, mods = rules_data.datasheets(), rules_data.standard_targets(), rules_data.modifiers()
     index: dict[str, tuple[str, str]] = {n: ("sheet", n) for n in sheets}

@@ -61,3 +61,9 @@ class AttackResult:
     def stages(self) -> dict[str, Pmf]:
         """The distributions by name, in the order of the attack sequence."""
         return {name: getattr(self, name) for name in self.STAGES}
+
+    def _repr_html_(self) -> str:
+        """Tables in Jupyter notebooks."""
+        from .render import attack_report, to_html
+
+        return to_html(attack_report(self))

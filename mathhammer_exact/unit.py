@@ -100,6 +100,12 @@ class UnitResult:
         return {"attacks": self.attacks, "hits": self.hits, "damage": self.damage,
                 "models_destroyed": self.models_destroyed}
 
+    def _repr_html_(self) -> str:
+        """Tables in Jupyter notebooks."""
+        from .render import Report, to_html
+
+        return to_html(Report("", self.stages(), {"p_destroyed": self.p_destroyed}))
+
 
 # ------------------------------------------------------------------ operators
 def _plus(a: Poly, b: Poly) -> Poly:

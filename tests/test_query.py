@@ -114,7 +114,7 @@ def test_cli_unit_json_has_groups_and_consequences():
     assert [g["models"] for g in data_["groups"]] == [10, 1]
     assert sum(Fraction(p) for p in data_["groups"][1]["models_destroyed"]["pmf"]) == 1
     assert data_["hazardous_models_lost"]["pmf"][0] == "5/6"  # one supercharged plasma gun
-    assert set(data_["battle_shock"]) == {"below_half", "failed"}
+    assert Fraction(data_["p_battle_shocked"]) == Fraction(data_["p_below_half"]) * Fraction(10, 36)  # 2D6 < 6
     assert data_["firings"][0] == {"weapon": "plasma gun (supercharge)", "models": 1}
 
 

@@ -1,0 +1,90 @@
+"""The seeds' dice tests outside the attack sequence: charge, Advance, Battle-shock,
+Desperate Escape, Hazardous and Grenade, each exact.
+
+>>> charge(9).p_success
+Fraction(5, 18)
+>>> charge(9, reroll=True).p_success
+Fraction(155, 324)
+>>> 1 - battle_shock_test(7).p_success
+Fraction(5, 12)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import attrs
+import numpy as np
+
+from .consequences import hazardous_losses, pass_chance
+from .dice import Dice
+from .errors import MathhammerError
+from .model import ModelProfile, Rules, Target
+from .pmf import Number, Pmf
+from .unit import MortalWounds, attack_unit
+
+
+@attrs.frozen(eq=False)
+class PassFail:
+    """A test that passes or fails, with the roll that decides it (if there is one)."""
+
+    p_success: Number
+    roll: Pmf | None = None
+
+
+def _at_least(name: str, value: int, low: int) -> None:
+    if value < low:
+        raise MathhammerError(f"{name} must be at least {low}, got {value}")
+
+
+def charge(distance: int, reroll: bool = False, modifier: int = 0, exact: bool = True) -> PassFail:
+    """2D6 + modifier must reach `distance` inches; `reroll` re-rolls the whole roll when it fails
+    (e.g. Command Re-roll). `roll` is the final charge roll (after any re-roll)."""
+    _at_least("charge distance", distance, 1)
+    first = Dice.parse("2D6").pmf(exact) + modifier
+    if not reroll:
+        return PassFail(first.at_least(distance), first)
+    # keep a roll that reaches the distance; re-roll one that does not
+    w = first.weights
+    made = (np.arange(first.min, first.max + 1) >= distance).astype(int)
+    missed = w[made == 0].sum()
+    final = Pmf(w * made * first.denominator + missed * w, first.denominator**2, first.min)
+    return PassFail(final.at_least(distance), final)
+
+
+def advance(exact: bool = True) -> Pmf:
+    """The Advance roll: D6 inches added to Move."""
+    return Dice.parse("D6").pmf(exact)
+
+
+def battle_shock_test(leadership: int, insane_bravery: bool = False, exact: bool = True) -> PassFail:
+    """2D6 against Leadership: passes on at least Ld. Insane Bravery passes it outright."""
+    if not 2 <= leadership <= 12:
+        raise MathhammerError(f"Ld must be 2+ to 12+, got {leadership}+")
+    roll = Dice.parse("2D6").pmf(exact)
+    p = roll.at_least(leadership)
+    return PassFail((Fraction(1) if exact else 1.0) if insane_bravery else p, roll)
+
+
+def desperate_escape(tests: int, exact: bool = True) -> Pmf:
+    """Models lost to `tests` Desperate Escape tests: each D6 fails on 1-2."""
+    _at_least("number of Desperate Escape tests", tests, 0)
+    return Pmf.point(tests, exact).compound(Pmf.bernoulli(Fraction(1, 3), exact))
+
+
+SCION = ModelProfile(toughness=3, save=4, wounds=1, name="bearer")
+
+
+def hazardous(weapons: int, rules: Rules | None = None, bearer: ModelProfile = SCION, exact: bool = True) -> Pmf:
+    """Models lost to Hazardous tests for `weapons` Hazardous weapons, each carried by a model like `bearer`."""
+    _at_least("number of Hazardous weapons", weapons, 1)
+    return hazardous_losses([bearer] * weapons, rules, exact)
+
+
+def grenade(target: Target, exact: bool = True) -> Pmf:
+    """Models destroyed by the Grenade stratagem: six D6, one mortal wound per 4+, spilling over."""
+    return attack_unit([MortalWounds(6, 4)], target, exact=exact).models_destroyed
+
+
+__all__ = ["PassFail", "advance", "battle_shock_test", "charge", "desperate_escape", "grenade", "hazardous",
+           "pass_chance"]

@@ -1,0 +1,44 @@
+"""Charts of the odds (optional: `pip install 'mathhammer_exact[plot]'` brings matplotlib)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import MathhammerError
+from .render import Report
+
+SUFFIXES = (".png", ".svg")
+
+
+def save_plot(report: Report, path: str) -> None:
+    """Bars for P(X = k) and a line for P(X >= k), one panel per distribution shown."""
+    if Path(path).suffix.lower() not in SUFFIXES:
+        raise MathhammerError(f"--plot writes .png or .svg files, got {path!r}")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
+    except ImportError:
+        raise MathhammerError("plots need matplotlib: pip install 'mathhammer_exact[plot]'") from None
+    shown = report.drawn
+    if not shown:
+        raise MathhammerError("this answer is a single chance; there is no distribution to plot")
+    fig, axes = plt.subplots(1, len(shown), figsize=(5.5 * len(shown), 4), squeeze=False)
+    for ax, (key, pmf) in zip(axes[0], shown.items()):
+        values = list(range(pmf.min, pmf.max + 1))
+        ax.bar(values, [100 * float(p) for p in pmf.probabilities()], color="#4c72b0", label="exactly k")
+        ax.plot(values, [100 * float(p) for p in pmf.survival()], color="#dd8452", marker="o", markersize=3,
+                label="k or more")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel(report.label(key))
+        ax.set_ylabel("chance (%)")
+        ax.set_ylim(0, 100)
+        ax.set_title(f"{report.label(key)}: mean {float(pmf.mean):.2f}")
+        ax.legend(loc="upper right", fontsize="small")
+    if report.title:
+        fig.suptitle(report.title, fontsize="medium")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

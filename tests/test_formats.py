@@ -1,0 +1,137 @@
+"""Every output format parses back and carries the API's numbers; plots; notebook HTML; roll commands."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import io
+import json
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact import Target, Weapon, attack, dice_tests
+from mathhammer_exact.cli import cli
+
+ATTACK = ["attack", "-w", "A1 BS3+ S4 AP-1 D1", "-m", "10", "-t", "T4 Sv3+ W2 x5"]
+COMMANDS = [
+    ATTACK,
+    ["unit", "Tempestus Command Squad", "--target", "MEQ", "--loadout", "meltagun"],
+    ["roll", "charge", "--distance", "9", "--reroll"],
+    ["roll", "battle-shock", "--ld", "7"],
+    ["roll", "advance"],
+    ["roll", "desperate-escape", "--tests", "5"],
+    ["roll", "hazardous", "--weapons", "2"],
+    ["roll", "grenade", "--target", "T3 Sv5+ W1 x10"],
+]
+
+
+def run(args):
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    return out.output
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(c[:2]) for c in COMMANDS])
+def test_every_format_parses_back(args):
+    data = json.loads(run([*args, "--json", "--exact"]))
+    assert data == json.loads(run([*args, "--format", "json", "--exact"]))
+    rows = list(csv.DictReader(io.StringIO(run([*args, "--format", "csv", "--exact"]))))
+    assert rows and set(rows[0]) == {"quantity", "value", "p_equal", "p_at_least"}
+    for quantity in {r["quantity"] for r in rows if r["value"]}:  # each distribution sums to 1
+        assert sum(Fraction(r["p_equal"]) for r in rows if r["quantity"] == quantity) == 1
+    markdown = run([*args, "--format", "markdown"])
+    tables = [line for line in markdown.splitlines() if line.startswith("|")]
+    assert tables, markdown
+    for line in tables:  # a well-formed table row: pipes at both ends, same cells as its header
+        assert line.endswith("|")
+    header_cells = {len(line.split("|")) for line in tables if "---" in line}
+    assert header_cells <= {4, 5, 6}
+    assert run([*args]).strip()
+
+
+def test_formats_carry_the_api_numbers():
+    api = attack(Weapon.parse("A1 BS3+ S4 AP-1 D1"), Target.parse("T4 Sv3+ W2 x5"), 10, exact=True)
+    data = json.loads(run([*ATTACK, "--json", "--exact"]))
+    assert [Fraction(p) for p in data["models_destroyed"]["pmf"]] == api.models_destroyed.probabilities()
+    rows = list(csv.DictReader(io.StringIO(run([*ATTACK, "--format", "csv", "--exact"]))))
+    destroyed = [Fraction(r["p_equal"]) for r in rows if r["quantity"] == "models_destroyed"]
+    assert destroyed == api.models_destroyed.probabilities()
+    tail = [Fraction(r["p_at_least"]) for r in rows if r["quantity"] == "models_destroyed"]
+    assert tail == api.models_destroyed.survival()
+    assert Fraction(next(r["p_equal"] for r in rows if r["quantity"] == "p_destroyed")) == api.p_destroyed
+    markdown = run([*ATTACK, "--format", "markdown", "--exact"])
+    assert "(9765625/20155392)" in markdown  # P(0 models destroyed), exact
+
+
+def test_roll_pins_from_the_issue():
+    assert dice_tests.charge(9).p_success == Fraction(5, 18)
+    assert dice_tests.charge(9, reroll=True).p_success == 1 - Fraction(13, 18) ** 2 == Fraction(155, 324)
+    assert 1 - dice_tests.battle_shock_test(7).p_success == Fraction(15, 36)
+    assert dice_tests.battle_shock_test(7, insane_bravery=True).p_success == 1
+    assert dice_tests.charge(9, modifier=-2).p_success == Fraction(3, 36)  # 11+ on 2D6
+    data = json.loads(run(["roll", "charge", "--distance", "9", "--reroll", "--json", "--exact"]))
+    assert data["p_success"] == "155/324"
+    assert json.loads(run(["roll", "battle-shock", "--ld", "7", "--json", "--exact"]))["p_success"] == "7/12"
+    escape = json.loads(run(["roll", "desperate-escape", "--tests", "5", "--json", "--exact"]))
+    assert set(escape) == {"mean", "sd", "pmf"} and escape["mean"] == "5/3" and escape["pmf"][0] == "32/243"
+    grenade = json.loads(run(["roll", "grenade", "--target", "T3 Sv5+ W1 x10", "--json", "--exact"]))
+    assert grenade["mean"] == "3" and grenade["pmf"][6] == "1/64"  # Binomial(6, 1/2)
+    fnp = dice_tests.grenade(Target.parse("T3 Sv5+ W1 x10 fnp5+"))
+    assert fnp.mean == 6 * Fraction(1, 2) * Fraction(2, 3)  # each mortal wound ignored on a 5+
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["roll", "charge", "--distance", "0"], "at least 1"),
+    (["roll", "battle-shock", "--ld", "13"], "Ld must be 2+ to 12+"),
+    (["roll", "desperate-escape", "--tests", "-1"], "at least 0"),
+    (["roll", "hazardous", "--weapons", "0"], "at least 1"),
+    (["roll", "grenade", "--target", "T3 W1"], "missing Sv"),
+    ([*ATTACK, "--format", "yaml"], "yaml"),
+    ([*ATTACK, "--plot", "odds.jpg"], ".png or .svg"),
+])
+def test_roll_and_format_errors_are_one_line(args, fragment):
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 2
+    lines = out.output.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0], out.output
+
+
+HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
+
+
+@pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib (the [plot] extra) is not installed")
+@pytest.mark.parametrize(("args", "suffix", "magic"), [
+    (ATTACK, ".png", b"\x89PNG"),
+    (["unit", "Tempestus Command Squad", "--target", "MEQ"], ".svg", b"<?xml"),
+    (["roll", "charge", "--distance", "9"], ".png", b"\x89PNG"),
+])
+def test_plots_are_written(tmp_path, args, suffix, magic):
+    path = tmp_path / f"odds{suffix}"
+    run([*args, "--plot", str(path)])
+    assert path.stat().st_size > 1000
+    assert path.read_bytes().startswith(magic)
+
+
+def test_missing_matplotlib_is_explained(tmp_path, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    out = CliRunner().invoke(cli, [*ATTACK, "--plot", str(tmp_path / "odds.png")])
+    assert out.exit_code == 2
+    assert out.output.strip() == "error: plots need matplotlib: pip install 'mathhammer_exact[plot]'"
+
+
+def test_notebook_html():
+    result = attack(Weapon.parse("A1 BS3+ S4 AP-1 D1"), Target.parse("T4 Sv3+ W2 x5"), 10)
+    page = result._repr_html_()
+    assert page.count("<table>") == 6 and "P(unit destroyed)" in page
+    assert "<td>0</td>" in result.models_destroyed._repr_html_()
