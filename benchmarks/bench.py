@@ -55,18 +55,19 @@ def s3(exact: bool) -> object:
     return unit_attack("Tempestus Command Squad", LED, LOADOUT, context=Context(half_range=True), exact=exact)
 
 
+def line(name: str, exact: bool, what: str, call: Callable[[], object]) -> None:
+    median, q1, q3 = timed_ms(call)
+    mode = "exact" if exact else "float"
+    print(f"{name:36s} {mode:5s} {what:5s} {median:9.3f} ms  (IQR {q1:.3f}-{q3:.3f})")
+
+
 def main() -> None:
     for name, (target, models) in SCENARIOS.items():
         for exact in (False, True):
             for what, reader in (("kills", lambda r: r.models_destroyed), ("all", read_all)):
-                median, q1, q3 = timed_ms(
-                    lambda t=target, m=models, e=exact, f=reader: f(attack(WEAPON, t, m, exact=e)))
-                mode = "exact" if exact else "float"
-                print(f"{name:36s} {mode:5s} {what:5s} {median:9.3f} ms  (IQR {q1:.3f}-{q3:.3f})")
+                line(name, exact, what, lambda t=target, m=models, e=exact, f=reader: f(attack(WEAPON, t, m, exact=e)))
     for exact in (False, True):
-        median, q1, q3 = timed_ms(lambda e=exact: s3(e))
-        mode = "exact" if exact else "float"
-        print(f"{'S3: Command Squad vs led Incursors':36s} {mode:5s} {'all':5s} {median:9.3f} ms  (IQR {q1:.3f}-{q3:.3f})")
+        line("S3: Command Squad vs led Incursors", exact, "all", lambda e=exact: s3(e))
     cli = [sys.executable, "-m", "mathhammer_exact", "attack", "--weapon", WEAPON_TEXT, "--models", "20",
            "--target", "T4 Sv4+ W3 x5"]
     walls = []
