@@ -209,6 +209,19 @@ def show(name: str) -> None:
     click.echo(render.card(name))
 
 
+@cli.command()
+@click.option("--out", default="docs/tables", show_default=True, type=click.Path(file_okay=False),
+              help="Folder to write the tables to.")
+def tables(out: str) -> None:
+    """Write probability tables (Markdown and CSV): hit, wound, save, charge, seed weapons vs standard targets."""
+    from pathlib import Path
+
+    from .tables import write_tables
+
+    for path in write_tables(Path(out)):
+        click.echo(f"wrote {path}")
+
+
 @cli.group()
 def roll() -> None:
     """The other dice tests of the seeds: charge, advance, battle-shock, desperate-escape, hazardous, grenade."""
