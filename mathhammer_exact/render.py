@@ -67,7 +67,8 @@ class Report:
     chances: dict[str, Number] = attrs.field(factory=dict)  #: JSON key -> probability
     labels: dict[str, str] = attrs.field(factory=dict)  #: key -> words for people
     details: dict[str, Any] = attrs.field(factory=dict)  #: further JSON keys
-    notes: tuple[str, ...] = ()  #: further lines for people
+    notes: tuple[str, ...] = ()  #: further lines for people, after the chances
+    preface: tuple[str, ...] = ()  #: lines for people right under the title
     tables: tuple[str, ...] | None = None  #: distributions shown in full (default: all)
     flat: bool = False  #: JSON puts the one distribution's mean, sd and pmf at the top level
     plotted: tuple[str, ...] | None = None  #: distributions drawn by --plot (default: those shown)
@@ -122,9 +123,14 @@ def _summary(report: Report) -> list[str]:
     return lines
 
 
+def percent(p: Number) -> str:
+    """A probability for people; a tiny non-zero one is not shown as 0."""
+    return "< 0.0001%" if 0 < float(p) < 5e-7 else f"{float(p):.4%}"
+
+
 def _chance(label: str, p: Number) -> str:
     exact = f"  (exactly {p})" if isinstance(p, Fraction) and len(str(p)) < 40 else ""
-    return f"{label} = {float(p):.4%}{exact}"
+    return f"{label} = {percent(p)}{exact}"
 
 
 def distribution_table(title: str, pmf: Pmf) -> str:
@@ -144,7 +150,7 @@ def distribution_table(title: str, pmf: Pmf) -> str:
 
 def to_table(report: Report) -> str:
     """For people: means first, then chances and notes, then a table per distribution."""
-    lines = [report.title] if report.title else []
+    lines = ([report.title] if report.title else []) + list(report.preface)
     if report.distributions:
         lines += _summary(report)
     lines += [_chance(report.label(k), p) for k, p in report.chances.items()]
@@ -161,6 +167,8 @@ def _fraction_cell(p: Number) -> str:
 
 def to_markdown(report: Report) -> str:
     lines = [f"**{report.title}**", ""] if report.title else []
+    if report.preface:
+        lines += [f"- {line.strip()}" for line in report.preface] + [""]
     if report.distributions:
         lines += ["| quantity | mean | sd | median |", "|---|---:|---:|---:|"]
         lines += [f"| {report.label(k)} | {float(p.mean):.4f} | {p.sd:.4f} | {p.median} |"
@@ -210,12 +218,13 @@ def unit_report(report: UnitReport, title: str = "") -> Report:
     attacker's Hazardous losses and the target's Battle-shock."""
     result = report.result
     shock = report.battle_shock
-    notes = [f"  {f.models} x {f.weapon.name}" for f in report.firings]
+    preface = [f"  {f.models} x {f.weapon.name}" for f in report.firings]
     if report.modifiers:
-        notes.append("  with: " + ", ".join(m.name for m in report.modifiers))
+        preface.append("  with: " + ", ".join(m.name for m in report.modifiers))
+    notes = []
     for g in result.groups:
         notes.append(f"{g.profile.name or 'models'} ({g.count}): {float(g.models_destroyed.mean):.3f} destroyed on "
-                     f"average, P(all destroyed) = {float(g.p_destroyed):.4%}")
+                     f"average, P(all destroyed) = {percent(g.p_destroyed)}")
     chances: dict[str, Number] = {"p_destroyed": result.p_destroyed, "p_below_half": shock.below_half}
     if shock.failed is not None:
         chances["p_battle_shocked"] = shock.failed
@@ -223,7 +232,7 @@ def unit_report(report: UnitReport, title: str = "") -> Report:
         notes.append("The target has no Leadership, so its Battle-shock test is not worked out.")
     if report.hazardous is not None:
         notes.append(f"Hazardous: {float(report.hazardous.mean):.3f} attacking models lost on average, "
-                     f"P(at least one) = {float(report.hazardous.at_least(1)):.4%}")
+                     f"P(at least one) = {percent(report.hazardous.at_least(1))}")
     details = {
         "groups": [{"name": g.profile.name, "models": g.count, "models_destroyed": pmf_json(g.models_destroyed),
                     "p_destroyed": number(g.p_destroyed)} for g in result.groups],
@@ -233,7 +242,8 @@ def unit_report(report: UnitReport, title: str = "") -> Report:
     }
     labels = {"p_below_half": "P(target Below Half-strength, not destroyed)",
               "p_battle_shocked": "P(target then fails its Battle-shock test)"}
-    return Report(title, result.stages(), chances, labels, details, tuple(notes), ("damage", "models_destroyed"))
+    return Report(title, result.stages(), chances, labels, details, tuple(notes), tuple(preface),
+                  ("damage", "models_destroyed"))
 
 
 def _weapon_line(name: str, profile: str, weapon: Weapon) -> str:
