@@ -69,9 +69,9 @@ def hit_table() -> Table:
             cells = [cell(hit_odds(weapon, MODEL, Context(hit_modifier=modifier, reroll_hits=policy)).passed)
                      for policy in Reroll]
             rows.append((f"{skill}+", f"{modifier:+d}", *cells))
-    return Table("hit", "Hit roll: chance to hit", "Critical Hits on 6; an unmodified 1 always fails; "
-                 "re-rolls act before modifiers.", ("BS/WS", "modifier", *(f"re-roll {r.name.lower()}" for r in Reroll)),
-                 tuple(rows))
+    header = ("BS/WS", "modifier", *(f"re-roll {r.name.lower()}" for r in Reroll))
+    return Table("hit", "Hit roll: chance to hit",
+                 "Critical Hits on 6; an unmodified 1 always fails; re-rolls act before modifiers.", header, tuple(rows))
 
 
 def wound_table() -> Table:

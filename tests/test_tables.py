@@ -19,7 +19,7 @@ def test_committed_tables_match_a_fresh_run(tmp_path):
     fresh = sorted(p.name for p in tmp_path.iterdir())
     assert fresh == sorted(p.name for p in COMMITTED.iterdir())
     for name in fresh:
-        assert (tmp_path / name).read_text() == (COMMITTED / name).read_text(), f"{name} is stale: run mathhammer tables"
+        assert (tmp_path / name).read_text() == (COMMITTED / name).read_text(), f"{name} is stale: mathhammer tables"
     again = tmp_path / "again"
     CliRunner().invoke(cli, ["tables", "--out", str(again)])
     assert all((again / n).read_text() == (tmp_path / n).read_text() for n in fresh)  # idempotent
