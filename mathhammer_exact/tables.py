@@ -70,8 +70,8 @@ def hit_table() -> Table:
                      for policy in Reroll]
             rows.append((f"{skill}+", f"{modifier:+d}", *cells))
     header = ("BS/WS", "modifier", *(f"re-roll {r.name.lower()}" for r in Reroll))
-    return Table("hit", "Hit roll: chance to hit",
-                 "Critical Hits on 6; an unmodified 1 always fails; re-rolls act before modifiers.", header, tuple(rows))
+    note = "Critical Hits on 6; an unmodified 1 always fails; re-rolls act before modifiers."
+    return Table("hit", "Hit roll: chance to hit", note, header, tuple(rows))
 
 
 def wound_table() -> Table:
