@@ -59,10 +59,6 @@ class Dice:
     def minimum(self) -> int:
         return self.count + self.modifier
 
-    @property
-    def maximum(self) -> int:
-        return self.count * self.sides + self.modifier
-
     def pmf(self, exact: bool = False) -> Pmf:
         """The exact distribution of the expression."""
         return _dice_pmf(self, exact)

@@ -91,7 +91,7 @@ def attack(
             for d, p in enumerate(odds.probabilities(), odds.min):
                 item[(0, d)] = wound.critical * Fraction(p)
             point = wounds_lost(Pmf.point(1, exact), mortal_threshold(profile))
-            second = Transition.build(track, [point] * target.model_count, spill=True)
+            second = Transition.build(track, [point] * target.model_count)
         item[(0, 0)] = 1 - sum(item.values(), Fraction(0))
         joint = per_attack(Pmf.grid(item, exact), Pmf.grid({(0, 0): 1 - save, (1, 0): save}, exact))
         state = after_two_kinds(start, normal, second, joint)

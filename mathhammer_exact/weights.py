@@ -8,7 +8,6 @@ code runs in both modes; in exact mode sums align denominators with their lcm.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -50,20 +49,5 @@ class Scaled:
             return Scaled(self.array * p.numerator, self.denominator * p.denominator)
         return Scaled(self.array * float(p), 1)
 
-    def rows_times(self, factors: Sequence[Fraction]) -> Scaled:
-        """Row i (the first index) multiplied by factors[i]: a diagonal matrix on the left."""
-        if not self.exact:
-            column = np.array([float(f) for f in factors]).reshape((-1,) + (1,) * (self.array.ndim - 1))
-            return Scaled(self.array * column)
-        den = math.lcm(*(f.denominator for f in factors))
-        column = np.array([f.numerator * (den // f.denominator) for f in factors], dtype=object)
-        return Scaled(self.array * column.reshape((-1,) + (1,) * (self.array.ndim - 1)), self.denominator * den)
-
     def __matmul__(self, other: Scaled) -> Scaled:
         return Scaled(self.array @ other.array, self.denominator * other.denominator)
-
-    def fractions(self) -> list[Fraction] | list[float]:
-        """The entries of a 1-D array as probabilities."""
-        if self.exact:
-            return [Fraction(int(w), self.denominator) for w in self.array]
-        return [float(w) for w in self.array]

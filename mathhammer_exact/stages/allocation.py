@@ -55,9 +55,9 @@ class Transition:
     always_harms: bool  #: every event costs at least one wound, so `track.total` events destroy the unit
 
     @classmethod
-    def build(cls, track: Track, effects: Sequence[Pmf], spill: bool = False) -> Transition:
-        """`effects[i]` (one per model) is the wounds model i would lose from one event; without `spill`
-        what exceeds its remaining wounds is lost, with it the rest goes to the next model."""
+    def build(cls, track: Track, effects: Sequence[Pmf]) -> Transition:
+        """`effects[i]` (one per model) is the wounds model i would lose from one event; what exceeds
+        its remaining wounds is lost. Mortal wounds that spill over are events of one wound each."""
         exact = effects[0].exact
         den = math.lcm(*(e.denominator for e in effects)) if exact else 1
         size = track.total + 1
@@ -70,7 +70,7 @@ class Transition:
             per_model[model, effect.offset - low : effect.max - low + 1] = effect.weights * scale
         chance = np.repeat(per_model, track.wounds, axis=0)
         states = np.arange(size - 1)
-        ends = np.full(size - 1, track.total) if spill else np.repeat(np.array(track.starts[1:]), track.wounds)
+        ends = np.repeat(np.array(track.starts[1:]), track.wounds)
         weights = np.zeros((size, size), dtype=per_model.dtype)
         for j in range(width):
             weights[states, np.minimum(states + low + j, ends)] += chance[:, j]
