@@ -14,6 +14,7 @@ Every operator below is written once and serves both modes.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
@@ -84,10 +85,11 @@ class Pmf:
     def _dtype(exact: bool) -> type:
         return object if exact else np.float64
 
-    @classmethod
-    def point(cls, value: int, exact: bool = False) -> Pmf:
-        """The certain value `value`."""
-        return cls(np.ones(1, dtype=cls._dtype(exact)), 1, value)
+    @staticmethod
+    @functools.lru_cache(maxsize=64)
+    def point(value: int, exact: bool = False) -> Pmf:
+        """The certain value `value` (immutable, so each is built once)."""
+        return Pmf(np.ones(1, dtype=object if exact else np.float64), 1, value)
 
     @classmethod
     def uniform(cls, low: int, high: int, exact: bool = False) -> Pmf:
@@ -313,7 +315,7 @@ class Pmf:
         out = np.zeros(shape, dtype=object if exact else np.float64)
         for p, pmf in parts:
             w = pmf.weights if pmf.weights.ndim == ndim else pmf.weights[:, None]  # a 1-D count joins as rows
-            factor = p.numerator * (den // (p.denominator * pmf.denominator)) if exact else float(p)
+            factor = p.numerator * (den // (p.denominator * pmf.denominator)) if exact else p.numerator / p.denominator
             rows = slice(pmf.offset, pmf.offset + w.shape[0])
             out[(rows, slice(0, w.shape[1])) if ndim == 2 else rows] += w * factor
         return Pmf(out, den)
