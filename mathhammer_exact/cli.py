@@ -15,7 +15,7 @@ import click
 from . import dice_tests, render
 from .dice_tests import PassFail
 from .errors import MathhammerError
-from .model import Context, Reroll, Rules, Target, Weapon
+from .model import COMMAND_REROLLS, Context, Reroll, Rules, Target, Weapon
 from .parsing import parse_model
 from .pmf import Number, Pmf
 from .sequence import attack as attack_sequence
@@ -65,6 +65,8 @@ def situation_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--reroll-wounds", type=REROLLS, help="Re-roll wound rolls of 1, failed ones, or all but crits."),
         click.option("--crit-hit", default=6, show_default=True, type=int,
                      help="Unmodified hit roll that is a Critical Hit."),
+        click.option("--command-reroll", type=click.Choice(COMMAND_REROLLS, case_sensitive=False),
+                     help="Keep a Command Re-roll for the first failed hit roll, wound roll or saving throw."),
         click.option("--rules", "rules_name", default="seed", show_default=True,
                      type=click.Choice(list(Rules.PRESETS), case_sensitive=False),
                      help="Which printing of changed rules (Devastating Wounds, Indirect Fire, Hazardous)."),
@@ -109,6 +111,7 @@ def context_from(options: dict[str, Any]) -> Context:
         reroll_hits=options.pop("reroll_hits") or Reroll.NONE,
         reroll_wounds=options.pop("reroll_wounds") or Reroll.NONE,
         critical_hit=options.pop("crit_hit"), rules=Rules.named(options.pop("rules_name")),
+        command_reroll=options.pop("command_reroll"),
     )
 
 
@@ -119,10 +122,22 @@ def context_from(options: dict[str, Any]) -> Context:
 @situation_options
 def attack(weapon: str, target: str, models: int, exact: bool, fmt: str, as_json: bool, plot: str | None,
            **situation: Any) -> None:
-    """One weapon profile fired (or fought with) by MODELS models at one target unit."""
+    """One weapon profile fired (or fought with) by MODELS models at one target unit.
+
+    A target of different models (groups separated by ';', a leader marked 'leader') or a
+    Command Re-roll uses the whole-unit engine, which reports losses per group instead of
+    wound and unsaved-wound counts."""
     context = context_from(situation)
-    result = attack_sequence(Weapon.parse(weapon), Target.parse(target), models, context, exact)
-    emit(render.attack_report(result, f"{models} x [{weapon.strip()}]  ->  {target.strip()}"), fmt, as_json, plot)
+    profile, unit_target = Weapon.parse(weapon), Target.parse(target)
+    title = f"{models} x [{weapon.strip()}]  ->  {target.strip()}"
+    if len(unit_target.groups) > 1 or context.command_reroll:
+        from .unit import Firing, attack_unit
+
+        result = attack_unit([Firing(profile, models)], unit_target, context, exact)
+        emit(render.whole_unit_report(result, title), fmt, as_json, plot)
+    else:
+        emit(render.attack_report(attack_sequence(profile, unit_target, models, context, exact), title), fmt,
+             as_json, plot)
 
 
 def resolve_target(text: str, models: int | None, leader: str | None) -> Target:

@@ -130,6 +130,7 @@ def parse_model(text: str, name: str = "") -> tuple[ModelProfile, int, bool]:
         if up == "LEADER":
             leader = True
             fields["keywords"] = [*keywords, "CHARACTER"]
+            fields["name"] = name or "leader"
             continue
         if m := re.fullmatch(r"X(-?\d+)", up):
             count = int(m.group(1))

@@ -21,6 +21,7 @@ from .result import AttackResult
 
 if TYPE_CHECKING:  # the unit engine and rules data load only for the commands that use them
     from .query import UnitReport
+    from .unit import UnitResult
 
 LABELS = {
     "attacks": "attacks",
@@ -213,19 +214,24 @@ def attack_report(result: AttackResult, title: str = "") -> Report:
                   plotted=("damage", "models_destroyed"))
 
 
+def whole_unit_report(result: UnitResult, title: str = "") -> Report:
+    """A whole-unit attack: the distributions it has, and each target group's losses."""
+    names = [g.profile.name or f"group {i + 1}" for i, g in enumerate(result.groups)]
+    notes = [f"{name} ({g.count}): {float(g.models_destroyed.mean):.3f} destroyed on average, "
+             f"P(all destroyed) = {percent(g.p_destroyed)}" for name, g in zip(names, result.groups)]
+    groups = [{"name": name, "models": g.count, "models_destroyed": pmf_json(g.models_destroyed),
+               "p_destroyed": number(g.p_destroyed)} for name, g in zip(names, result.groups)]
+    return Report(title, result.stages(), {"p_destroyed": result.p_destroyed}, details={"groups": groups},
+                  notes=tuple(notes), tables=("damage", "models_destroyed"))
+
+
 def unit_report(report: UnitReport, title: str = "") -> Report:
-    """The `unit` command's report: the attack command's keys it has, plus per-group losses, the
-    attacker's Hazardous losses and the target's Battle-shock."""
-    result = report.result
+    """The `unit` command's report: a whole-unit attack plus the target's Battle-shock, the
+    attacker's Hazardous losses, and what fired under which rules."""
+    base = whole_unit_report(report.result, title)
     shock = report.battle_shock
-    preface = [f"  {f.models} x {f.weapon.name}" for f in report.firings]
-    if report.modifiers:
-        preface.append("  with: " + ", ".join(m.name for m in report.modifiers))
-    notes = []
-    for g in result.groups:
-        notes.append(f"{g.profile.name or 'models'} ({g.count}): {float(g.models_destroyed.mean):.3f} destroyed on "
-                     f"average, P(all destroyed) = {percent(g.p_destroyed)}")
-    chances: dict[str, Number] = {"p_destroyed": result.p_destroyed, "p_below_half": shock.below_half}
+    chances = {**base.chances, "p_below_half": shock.below_half}
+    notes = list(base.notes)
     if shock.failed is not None:
         chances["p_battle_shocked"] = shock.failed
     else:
@@ -233,17 +239,19 @@ def unit_report(report: UnitReport, title: str = "") -> Report:
     if report.hazardous is not None:
         notes.append(f"Hazardous: {float(report.hazardous.mean):.3f} attacking models lost on average, "
                      f"P(at least one) = {percent(report.hazardous.at_least(1))}")
+    preface = [f"  {f.models} x {f.weapon.name}" for f in report.firings]
+    if report.modifiers:
+        preface.append("  with: " + ", ".join(m.name for m in report.modifiers))
     details = {
-        "groups": [{"name": g.profile.name, "models": g.count, "models_destroyed": pmf_json(g.models_destroyed),
-                    "p_destroyed": number(g.p_destroyed)} for g in result.groups],
+        **base.details,
         "hazardous_models_lost": pmf_json(report.hazardous) if report.hazardous else None,
         "firings": [{"weapon": f.weapon.name, "models": f.models} for f in report.firings],
         "modifiers": [m.name for m in report.modifiers],
     }
     labels = {"p_below_half": "P(target Below Half-strength, not destroyed)",
               "p_battle_shocked": "P(target then fails its Battle-shock test)"}
-    return Report(title, result.stages(), chances, labels, details, tuple(notes), tuple(preface),
-                  ("damage", "models_destroyed"))
+    return attrs.evolve(base, chances=chances, labels=labels, details=details, notes=tuple(notes),
+                        preface=tuple(preface))
 
 
 def _weapon_line(name: str, profile: str, weapon: Weapon) -> str:

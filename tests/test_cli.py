@@ -87,3 +87,21 @@ def test_missing_required_option_is_one_line():
 def test_help_works():
     assert "attack" in run(["--help"]).output
     assert "--reroll-hits" in run(["attack", "--help"]).output
+
+
+def test_attack_on_a_mixed_or_attached_target_uses_the_unit_engine():
+    out = run(["attack", "-w", "A1 BS2+ S5 AP-2 D3 [PRECISION]", "-m", "4", "-t", "T4 Sv3+ W2 x5; T4 Sv3+ W3 leader",
+               "--json", "--exact"])
+    data = json.loads(out.output)
+    assert set(data) == {"attacks", "hits", "damage", "models_destroyed", "p_destroyed", "groups"}
+    leader = data["groups"][1]
+    assert leader["name"] == "leader" and Fraction(leader["p_destroyed"]) == 1 - Fraction(17, 27) ** 4
+    # each shot gets through with 5/6 * 2/3 * 2/3 = 10/27 and kills one model (D3 against W2 or W3)
+    assert Fraction(data["models_destroyed"]["mean"]) == 4 * Fraction(10, 27)
+
+
+def test_attack_with_a_command_reroll():
+    # two shots hitting on 4+, the first miss re-rolled: 0, 1, 2 hits with 1/8, 3/8, 1/2; each kills on 2+.
+    data = json.loads(run(["attack", "-w", "A2 BS4+ S8 AP-6 D1", "-t", "T4 Sv2+ W1 x5", "--command-reroll", "hit",
+                           "--json", "--exact"]).output)
+    assert Fraction(data["models_destroyed"]["pmf"][0]) == Fraction(1, 8) + Fraction(3, 8) / 6 + Fraction(1, 2) / 36
