@@ -76,9 +76,11 @@ class Layout:
         state.array[0] = 1
         return state
 
-    def transition(self, effects: Sequence[Pmf], precision: bool = False) -> Scaled:
-        """One event's transition matrix; `effects[g]` is the wounds a model of group g would lose."""
-        exact = effects[0].exact
+    def transition(self, effects: Sequence[Pmf | Sequence[Pmf]], precision: bool = False) -> Scaled:
+        """One event's transition matrix; `effects[g]` is the wounds a model of group g would lose
+        (or a list of them by wounds already lost, see `Transition.build`)."""
+        first = effects[0]
+        exact = first.exact if isinstance(first, Pmf) else first[0].exact
         tracks = []
         for track, groups in ((self.main_track, self.main), (self.leader_track, self.leaders)):
             tracks.append(Transition.build(track, [effects[g] for g in groups]) if groups else None)

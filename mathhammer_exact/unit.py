@@ -27,7 +27,7 @@ from .model import Context, DevastatingWounds, ModelProfile, Reroll, Target, Wea
 from .pmf import Number, Pmf
 from .sequence import hit_count
 from .stages.attacks import attack_count
-from .stages.damage import damage_pmf, mortal_threshold, wounds_lost
+from .stages.damage import damage_pmf, damage_with_one_reroll, mortal_threshold, wounds_lost
 from .stages.hit import hit_odds
 from .stages.rolls import RollOdds
 from .stages.save import unsaved_chance
@@ -201,6 +201,22 @@ def _effects(parts_of_group: list[list[tuple[Fraction, Pmf]]], exact: bool) -> l
     return [Pmf.mixture(parts) if any(p for p, _ in parts) else zero for parts in parts_of_group]
 
 
+def _damage_rerolled(weapon: Weapon, groups: list[ModelProfile], unsaved: list[Fraction], context: Context,
+                     exact: bool) -> tuple[list[list[Pmf]], list[list[Pmf]]]:
+    """Per group and wounds already lost: a wound's effect when a Command Re-roll kept for damage
+    stays at hand, and when it is spent (a poor roll that would not destroy the model)."""
+    zero = Pmf.point(0, exact)
+    kept: list[list[Pmf]] = []
+    spent: list[list[Pmf]] = []
+    for profile, q in zip(groups, unsaved):
+        sides = [damage_with_one_reroll(weapon, profile, context, profile.wounds - w, exact)
+                 for w in range(profile.wounds)]
+        kept.append(_effects([[(1 - q, zero), (q, wounds_lost(keep, profile.feel_no_pain))] for keep, _ in sides],
+                             exact))
+        spent.append(_effects([[(q, wounds_lost(spend, profile.feel_no_pain))] for _, spend in sides], exact))
+    return kept, spent
+
+
 def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _Profile:
     weapon, target = firing.weapon, layout.target
     groups = [p for p, _ in target.groups]
@@ -249,10 +265,14 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
             rolled = _tokened(_rolled(keep, ordinary, critical, identity),
                               _times(_rolled(fresh, ordinary, critical, identity), spend), rolled)
             attack = _attack(weapon, hit, rolled, _lift(ordinary), both)
-        else:  # the defender keeps it for the first failed saving throw
-            kept = transition(_effects([[(1 - q, zero)] for q in unsaved], exact))
-            spent = transition(_effects([[(q * (1 - q), zero), (q * q, hurt)] for q, hurt in zip(unsaved, lost)],
-                                        exact))
+        else:  # spent inside one wound's allocation: on a failed saving throw, or on a poor damage roll
+            if kind == "save":
+                kept = transition(_effects([[(1 - q, zero)] for q in unsaved], exact))
+                spent = transition(_effects([[(q * (1 - q), zero), (q * q, hurt)] for q, hurt in zip(unsaved, lost)],
+                                            exact))
+            else:
+                kept, spent = ({0: layout.transition(side, weapon.precision)}
+                               for side in _damage_rerolled(weapon, groups, unsaved, context, exact))
             saving = _tokened(kept, spent, ordinary)
             critical = saving if not weapon.devastating_wounds else _lift(critical)
             attack = _attack(weapon, hit, _rolled(wound, saving, critical, both), saving, both)

@@ -107,16 +107,28 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
 
     deferred: list[tuple[Weapon, int]] = []
 
-    def damage_roll(weapon: Weapon, profile, roll: int | None = None) -> int:
-        """An attack's damage; `profile` (the model it is allocated to) None for spilling mortal wounds."""
-        value = Fraction(roll_dice(weapon.damage, d6) if roll is None else roll)
-        if profile is not None and profile.halve_damage:
-            value /= 2
-        if ctx.half_range:
-            value += weapon.melta
-        if profile is not None and profile.reduce_damage:
-            value = max(Fraction(1), value - 1)
-        return max(1, math.ceil(value))
+    def damage_roll(weapon: Weapon, profile, roll: int | None = None, remaining: int | None = None) -> int:
+        """An attack's damage; `profile` (the model it is allocated to) None for spilling mortal wounds.
+        With `remaining` (that model's wounds left) a Command Re-roll kept for damage may re-roll a roll
+        below the dice's average that would not destroy the model."""
+
+        def modified(raw: int) -> int:
+            value = Fraction(raw)
+            if profile is not None and profile.halve_damage:
+                value /= 2
+            if ctx.half_range:
+                value += weapon.melta
+            if profile is not None and profile.reduce_damage:
+                value = max(Fraction(1), value - 1)
+            return max(1, math.ceil(value))
+
+        raw = roll_dice(weapon.damage, d6) if roll is None else roll
+        average = weapon.damage.count * Fraction(weapon.damage.sides + 1, 2) + weapon.damage.modifier
+        if remaining is not None and command_reroll["left"] == "damage" and raw < average \
+                and modified(raw) < remaining:
+            command_reroll["left"] = None
+            raw = roll_dice(weapon.damage, d6)
+        return modified(raw)
 
     def fire(weapon: Weapon, count: int) -> None:
         """Every attack of one weapon profile, one at a time."""
@@ -201,7 +213,8 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
             if saved(profile):
                 return
             totals["unsaved"] += 1
-            lose(damage_roll(weapon, profile), weapon.precision, spill=False, mortal=False)
+            remaining = model["left"] if model else None
+            lose(damage_roll(weapon, profile, remaining=remaining), weapon.precision, spill=False, mortal=False)
 
         for _ in range(attacks):
             if weapon.torrent:

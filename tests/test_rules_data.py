@@ -73,6 +73,9 @@ CASES = [
      "2 attacks, the first failed hit re-rolled: 0/1/2 hits with 1/8, 3/8, 1/2; each wounds on 2+, no save"),
     ("command-reroll-wound", lambda: run(["command-reroll-wound"], weapon="A1 S4 AP-6 D1 [TORRENT]")
      .models_destroyed.mean, F(3, 4), "one torrent hit wounding on 4+ with one re-roll: 1/2 + 1/2 * 1/2"),
+    ("command-reroll-damage", lambda: run(["command-reroll-damage"], weapon="A1 S8 AP-6 DD6 [TORRENT]",
+                                          target="T4 Sv2+ W4 x2").models_destroyed.mean,
+     F(5, 6) * (F(1, 2) + F(1, 2) * F(1, 2)), "wound 2+; a D6 of 1-3 (below 3.5, short of W4) is re-rolled"),
     ("command-reroll-save", lambda: run(["command-reroll-save"], weapon="A1 S8 AP0 D1 [TORRENT]",
                                         target="T4 Sv4+ W1 x5").models_destroyed.mean,
      F(5, 6) * F(1, 2) * F(1, 2), "wound 2+, a failed 4+ save re-rolled once"),

@@ -61,6 +61,9 @@ def _truth(firings, target, ctx, order=None):
     ([("A1 BS3+ S4 AP0 D1 [TWIN-LINKED]", 1)], "T4 Sv7+ W1 x3", {"command_reroll": "wound"}, None),  # never spent
     ([("A1 BS2+ S4 AP0 D2", 2)], "T4 Sv5+ W1 x1; T4 Sv3+ W2", {"command_reroll": "save"}, None),
     ([("A1 BS2+ S4 AP0 D1 [DEVASTATING WOUNDS]", 2)], "T4 Sv4+ W1 x2", {"command_reroll": "save"}, None),
+    ([("A1 S8 AP-6 DD6 [TORRENT]", 2)], "T4 Sv7+ W4 x1; T4 Sv7+ W2", {"command_reroll": "damage"}, None),
+    ([("A1 S8 AP-6 DD3+1 [TORRENT]", 1), ("A1 S8 AP0 DD3 [TORRENT]", 1)], "T4 Sv4+ W4 x1 dr1",
+     {"command_reroll": "damage"}, None),
 ])
 def test_mixed_units_equal_enumeration(firings, target, options, order):
     fs = [(Weapon.parse(w), n) for w, n in firings]
@@ -116,6 +119,8 @@ UNIT_COMBOS = [
     ([("A1 BS3+ S9 AP-4 DD6 [MELTA 2]", 2), ("A1 BS3+ S3 AP-1 D1", 6)], INCURSORS_WITH_LEADER,
      {"command_reroll": "wound", "half_range": True}, None),
     ([("A2 BS3+ S4 AP-1 D2", 6)], INCURSORS_WITH_LEADER, {"command_reroll": "save"}, None),
+    ([("A1 BS3+ S9 AP-4 DD6 [MELTA 2]", 3)], "T10 Sv3+ W12 x1", {"command_reroll": "damage"}, None),
+    ([("A2 BS3+ S5 AP-2 DD3", 4)], "T4 Sv3+ W3 x3; T4 Sv3+ W4 leader fnp5+", {"command_reroll": "damage"}, None),
 ]
 
 

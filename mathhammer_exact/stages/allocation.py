@@ -55,23 +55,33 @@ class Transition:
     always_harms: bool  #: every event costs at least one wound, so `track.total` events destroy the unit
 
     @classmethod
-    def build(cls, track: Track, effects: Sequence[Pmf]) -> Transition:
-        """`effects[i]` (one per model) is the wounds model i would lose from one event; what exceeds
-        its remaining wounds is lost. Mortal wounds that spill over are events of one wound each."""
-        exact = effects[0].exact
-        den = math.lcm(*(e.denominator for e in effects)) if exact else 1
+    def build(cls, track: Track, effects: Sequence[Pmf | Sequence[Pmf]]) -> Transition:
+        """`effects[i]` (one per model) is the wounds model i would lose from one event, or a list of
+        them by wounds it has already lost; what exceeds its remaining wounds is lost. Mortal
+        wounds that spill over are events of one wound each."""
+        per_state = any(not isinstance(e, Pmf) for e in effects)
+        rows: list[Pmf] = []
+        for effect, wounds in zip(effects, track.wounds):
+            if isinstance(effect, Pmf):
+                rows += [effect] * (wounds if per_state else 1)
+            elif len(effect) == wounds:
+                rows += effect
+            else:
+                raise ValueError("a model's effects by wounds lost must cover each of its wounds")
+        exact = rows[0].exact
+        den = math.lcm(*(e.denominator for e in rows)) if exact else 1
         size = track.total + 1
-        low = min(e.offset for e in effects)
-        width = max(e.max for e in effects) - low + 1
+        low = min(e.offset for e in rows)
+        width = max(e.max for e in rows) - low + 1
         # chance[s, j]: the model worked on at state s loses low + j wounds
-        per_model = np.zeros((len(effects), width), dtype=object if exact else np.float64)
-        for model, effect in enumerate(effects):
+        table = np.zeros((len(rows), width), dtype=object if exact else np.float64)
+        for r, effect in enumerate(rows):
             scale = den // effect.denominator if exact else 1
-            per_model[model, effect.offset - low : effect.max - low + 1] = effect.weights * scale
-        chance = np.repeat(per_model, track.wounds, axis=0)
+            table[r, effect.offset - low : effect.max - low + 1] = effect.weights * scale
+        chance = table if per_state else np.repeat(table, track.wounds, axis=0)
         states = np.arange(size - 1)
         ends = np.repeat(np.array(track.starts[1:]), track.wounds)
-        weights = np.zeros((size, size), dtype=per_model.dtype)
+        weights = np.zeros((size, size), dtype=table.dtype)
         for j in range(width):
             weights[states, np.minimum(states + low + j, ends)] += chance[:, j]
         weights[size - 1, size - 1] = den

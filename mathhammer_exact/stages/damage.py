@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from ..model import Context, ModelProfile, Weapon
 from ..pmf import Pmf
 
 
-def damage_pmf(weapon: Weapon, target: ModelProfile | None, context: Context, exact: bool = False) -> Pmf:
-    """Damage of one attack after modifiers, in the commentary's order: halve, add (Melta),
-    subtract (-1 damage, never below 1), rounding up at the end. Adding whole numbers
-    commutes with rounding up, so rounding the halved roll first gives the same result.
+def damage_modifier(weapon: Weapon, target: ModelProfile | None, context: Context) -> Callable[[int], int]:
+    """The damage an attack deals for a rolled Damage, in the commentary's order: halve, add (Melta),
+    subtract (-1 damage, never below 1), rounding up at the end. Adding whole numbers commutes
+    with rounding up, so rounding the halved roll first gives the same result.
 
-    With no `target`, only the attacker's modifiers apply (mortal wounds that spill over
-    under the launch wording of Devastating Wounds are not an attack allocated to a model)."""
+    With no `target`, only the attacker's modifiers apply (mortal wounds that spill over under
+    the launch wording of Devastating Wounds are not an attack allocated to a model)."""
     melta = weapon.melta if context.half_range else 0
 
     def modified(roll: int) -> int:
@@ -24,7 +25,37 @@ def damage_pmf(weapon: Weapon, target: ModelProfile | None, context: Context, ex
             value -= 1
         return max(1, value)
 
-    return weapon.damage.pmf(exact).map(modified)
+    return modified
+
+
+def damage_pmf(weapon: Weapon, target: ModelProfile | None, context: Context, exact: bool = False) -> Pmf:
+    """Damage of one attack after modifiers (see `damage_modifier`)."""
+    return weapon.damage.pmf(exact).map(damage_modifier(weapon, target, context))
+
+
+def damage_with_one_reroll(weapon: Weapon, target: ModelProfile, context: Context, remaining: int,
+                           exact: bool = False) -> tuple[Pmf, Pmf]:
+    """Damage against a model with `remaining` wounds when a Command Re-roll is at hand: it is spent
+    on a roll below the dice's average that would not already destroy the model. Returns the damage
+    when it is kept and when it is spent, each weighted by its chance (together they sum to 1)."""
+    modified = damage_modifier(weapon, target, context)
+    rolls = weapon.damage.pmf(exact=True)
+    average = rolls.mean
+    rerolled = [x for x in range(rolls.min, rolls.max + 1) if x < average and modified(x) < remaining]
+    p_reroll = sum((Fraction(rolls.p(x)) for x in rerolled), Fraction(0))
+    kept: dict[int, Fraction] = {}
+    for x in range(rolls.min, rolls.max + 1):
+        if x not in rerolled:
+            kept[modified(x)] = kept.get(modified(x), Fraction(0)) + Fraction(rolls.p(x))
+    fresh = damage_pmf(weapon, target, context, exact=True)
+    spent = {d: p_reroll * Fraction(fresh.p(d)) for d in range(fresh.min, fresh.max + 1)}
+    return _partial(kept, exact), _partial(spent, exact)
+
+
+def _partial(chances: dict[int, Fraction], exact: bool) -> Pmf:
+    """A distribution whose chances may sum to less than 1 (one branch of a choice)."""
+    low, high = min(chances, default=0), max(chances, default=0)
+    return Pmf.from_probs([chances.get(v, Fraction(0)) for v in range(low, high + 1)], low, exact)
 
 
 def feel_no_pain(threshold: int | None) -> Fraction:
