@@ -252,7 +252,7 @@ class Rules:
         raise MathhammerError(f"unknown rules wording {name!r} (allowed: {', '.join(cls.PRESETS)})")
 
 
-COMMAND_REROLLS = ("hit", "wound", "damage", "save")
+COMMAND_REROLLS = ("attacks", "hit", "wound", "damage", "save")
 
 
 @attrs.frozen

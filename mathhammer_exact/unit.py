@@ -26,7 +26,7 @@ from .layout import Layout
 from .model import Context, DevastatingWounds, ModelProfile, Reroll, Target, Weapon
 from .pmf import Number, Pmf
 from .sequence import hit_count
-from .stages.attacks import attack_count
+from .stages.attacks import attack_count, attack_count_with_one_reroll
 from .stages.damage import damage_pmf, damage_with_one_reroll, mortal_threshold, wounds_lost
 from .stages.hit import hit_odds
 from .stages.rolls import RollOdds
@@ -77,8 +77,8 @@ class GroupLosses:
 class UnitResult:
     """Exact distributions for a whole unit's attacks against one target unit.
 
-    `hits` counts hits as rolled before any Command Re-roll; `damage`, `models_destroyed`
-    and the group losses include everything.
+    `attacks` and `hits` count as rolled before any Command Re-roll; `damage`,
+    `models_destroyed` and the group losses include everything.
     """
 
     attacks: Pmf
@@ -265,7 +265,7 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
             rolled = _tokened(_rolled(keep, ordinary, critical, identity),
                               _times(_rolled(fresh, ordinary, critical, identity), spend), rolled)
             attack = _attack(weapon, hit, rolled, _lift(ordinary), both)
-        else:  # spent inside one wound's allocation: on a failed saving throw, or on a poor damage roll
+        elif kind in ("save", "damage"):  # spent inside one wound's allocation (for "attacks": see attack_unit)
             if kind == "save":
                 kept = transition(_effects([[(1 - q, zero)] for q in unsaved], exact))
                 spent = transition(_effects([[(q * (1 - q), zero), (q * q, hurt)] for q, hurt in zip(unsaved, lost)],
@@ -289,14 +289,13 @@ def _deferred_capacity(profile: _Profile) -> int:
 
 def _after(state: Scaled, op: Poly, count: Pmf) -> Scaled:
     """The state after a random number `count` (exact) of independent events `op`."""
-    total: Scaled | None = None
+    total = Scaled(np.zeros_like(state.array), 1)
     for u in range(count.max + 1):  # mix the states after u events by P(u events)
         p = Fraction(count.p(u))
         if p:
-            total = state.times(p) if total is None else total + state.times(p)
+            total = total + state.times(p)
         if u < count.max:
             state = _apply(op, state)
-    assert total is not None
     return total
 
 
@@ -335,7 +334,18 @@ def attack_unit(
             grown[0] = state.array
             state = Scaled(grown, state.denominator)
             waiting.append(profile.deferred)
-        state = _after(state, profile.attack, profile.attacks)
+        if context.command_reroll == "attacks":  # the re-roll, if still at hand, may go to this attacks roll
+            kept, spent = attack_count_with_one_reroll(firing.weapon, target, firing.models, firing.context or context)
+            size = layout.size
+            at_hand = Scaled(state.array[..., :size], state.denominator)
+            gone = Scaled(state.array[..., size:], state.denominator)
+            still = _after(at_hand, profile.attack, kept)
+            used = _after(gone, profile.attack, profile.attacks) + _after(at_hand, profile.attack, spent)
+            den = math.lcm(still.denominator, used.denominator) if exact else 1
+            state = Scaled(np.concatenate([still.array * (den // still.denominator),
+                                           used.array * (den // used.denominator)], axis=-1), den)
+        else:
+            state = _after(state, profile.attack, profile.attacks)
         attacks = attacks + (profile.attacks if exact else profile.attacks.to_float())
         hits = hits + profile.hits
     for transition in waiting:  # the first profile's waiting wounds are on the last axis before the state

@@ -134,9 +134,14 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
         """Every attack of one weapon profile, one at a time."""
         ranged = not weapon.melee
         indirect = weapon.indirect_fire and ctx.indirect and ranged
+        rolls = [roll_dice(weapon.attacks, d6) for _ in range(count)]
+        average = weapon.attacks.count * Fraction(weapon.attacks.sides + 1, 2) + weapon.attacks.modifier
+        lowest = min(range(count), key=lambda i: rolls[i])
+        if command_reroll["left"] == "attacks" and rolls[lowest] < average:
+            command_reroll["left"] = None
+            rolls[lowest] = roll_dice(weapon.attacks, d6)
         attacks = 0
-        for _ in range(count):
-            a = roll_dice(weapon.attacks, d6)
+        for a in rolls:
             if weapon.rapid_fire and ctx.half_range:
                 a += weapon.rapid_fire
             if weapon.blast:

@@ -68,6 +68,9 @@ CASES = [
      F(1, 6) + F(2, 6) * F(1, 6), "a 6 to hit auto-wounds T8; 4-5 wound on a 6"),
     ("purge-sweep-protocols", lambda: run(["purge-sweep-protocols"], target="T8 Sv4+ W1 x5").wounds.mean,
      F(1, 6) + F(2, 6) * F(1, 6), "Lethal Hits"),
+    ("command-reroll-attacks", lambda: run(["command-reroll-attacks"], weapon="AD6 S8 AP-6 D1 [TORRENT]",
+                                           target="T4 Sv2+ W1 x10").models_destroyed.mean,
+     F(5, 6) * (F(1, 2) * 5 + F(1, 2) * F(7, 2)), "a D6 attacks roll of 1-3 is re-rolled: E[attacks] = 4.25"),
     ("command-reroll-hit", lambda: run(["command-reroll-hit"], weapon="A2 BS4+ S8 AP-6 D1", target="T4 Sv2+ W1 x5")
      .models_destroyed.p(0), F(1, 8) + F(3, 8) * F(1, 6) + F(1, 2) * F(1, 36),
      "2 attacks, the first failed hit re-rolled: 0/1/2 hits with 1/8, 3/8, 1/2; each wounds on 2+, no save"),

@@ -64,6 +64,7 @@ def _truth(firings, target, ctx, order=None):
     ([("A1 S8 AP-6 DD6 [TORRENT]", 2)], "T4 Sv7+ W4 x1; T4 Sv7+ W2", {"command_reroll": "damage"}, None),
     ([("A1 S8 AP-6 DD3+1 [TORRENT]", 1), ("A1 S8 AP0 DD3 [TORRENT]", 1)], "T4 Sv4+ W4 x1 dr1",
      {"command_reroll": "damage"}, None),
+    ([("AD3-1 S8 AP-6 D1 [TORRENT]", 1)], "T4 Sv7+ W1 x1; T4 Sv7+ W2", {"command_reroll": "attacks"}, None),
 ])
 def test_mixed_units_equal_enumeration(firings, target, options, order):
     fs = [(Weapon.parse(w), n) for w, n in firings]
@@ -120,6 +121,8 @@ UNIT_COMBOS = [
      {"command_reroll": "wound", "half_range": True}, None),
     ([("A2 BS3+ S4 AP-1 D2", 6)], INCURSORS_WITH_LEADER, {"command_reroll": "save"}, None),
     ([("A1 BS3+ S9 AP-4 DD6 [MELTA 2]", 3)], "T10 Sv3+ W12 x1", {"command_reroll": "damage"}, None),
+    ([("AD6 S4 AP0 D1 [TORRENT]", 2), ("AD3 BS3+ S4 AP0 D1 [BLAST]", 2)], COMMAND_SQUAD,
+     {"command_reroll": "attacks"}, None),
     ([("A2 BS3+ S5 AP-2 DD3", 4)], "T4 Sv3+ W3 x3; T4 Sv3+ W4 leader fnp5+", {"command_reroll": "damage"}, None),
 ]
 
@@ -138,7 +141,8 @@ def test_units_agree_with_die_by_die_simulation(firings, target, options, order)
 
     check(result.damage, [o["damage"] for o in outcomes], "damage")
     check(result.models_destroyed, [o["destroyed"] for o in outcomes], "models destroyed")
-    check(result.hits, [o["hits"] for o in outcomes], "hits")
+    if ctx.command_reroll not in ("attacks", "hit"):  # hits are counted before a Command Re-roll
+        check(result.hits, [o["hits"] for o in outcomes], "hits")
     for g, losses in enumerate(result.groups):
         check(losses.models_destroyed, [o["per_group"][g] for o in outcomes], f"group {g} destroyed")
     p = float(result.p_destroyed)
@@ -194,3 +198,40 @@ def test_bad_unit_input():
         attack_unit([], Target.parse("T4 Sv3+ W1 x2"))
     with pytest.raises(MathhammerError, match="Attached unit"):
         Target.parse("T4 Sv3+ W1 leader")
+
+
+@pytest.mark.parametrize(("attacks", "models", "bonus"), [("D3", 1, ""), ("D3", 3, ""), ("D6", 2, " [BLAST]"),
+                                                            ("2D3", 2, ""), ("D3+1", 2, " [RAPID FIRE 1]")])
+def test_attacks_reroll_equals_enumerating_every_roll(attacks, models, bonus):
+    """The lowest model's attacks roll, if below the dice's average, is rolled again."""
+    from itertools import product
+
+    from mathhammer_exact.stages.attacks import attack_count_with_one_reroll
+
+    weapon = Weapon.parse(f"A{attacks} BS3+ S4 AP0 D1{bonus}")
+    target = Target.parse("T4 Sv3+ W1 x10")
+    context = Context(half_range=True)
+    dice = weapon.attacks
+    extra = (weapon.rapid_fire if context.half_range else 0) + (target.model_count // 5 if weapon.blast else 0)
+    faces = list(product(range(1, 7), repeat=dice.count))
+
+    def value(roll):  # D3 is a D6 halved, rounding up
+        return sum(f if dice.sides == 6 else (f + 1) // 2 for f in roll) + dice.modifier
+
+    average = Fraction(sum(value(r) for r in faces), len(faces))
+    kept: dict[int, Fraction] = {}
+    spent: dict[int, Fraction] = {}
+    for rolls in product(faces, repeat=models):
+        p = Fraction(1, len(faces) ** models)
+        values = [value(r) for r in rolls]
+        low = min(values)
+        if low < average:
+            for again in faces:
+                n = sum(values) - low + value(again) + extra * models
+                spent[n] = spent.get(n, Fraction(0)) + p / len(faces)
+        else:
+            n = sum(values) + extra * models
+            kept[n] = kept.get(n, Fraction(0)) + p
+    got_kept, got_spent = attack_count_with_one_reroll(weapon, target, models, context)
+    assert as_dict(got_kept) == kept
+    assert as_dict(got_spent) == spent

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ..errors import MathhammerError
 from ..model import Context, Target, Weapon
 from ..pmf import Pmf
@@ -27,3 +29,39 @@ def attack_count(weapon: Weapon, target: Target, models: int, context: Context, 
     if models < 1:
         raise MathhammerError(f"the number of attacking models must be at least 1, got {models}")
     return attacks_per_model(weapon, target, context, exact).repeat(models)
+
+
+def attack_count_with_one_reroll(weapon: Weapon, target: Target, models: int, context: Context) -> tuple[Pmf, Pmf]:
+    """Total attacks when a Command Re-roll is kept for the attacks roll: it re-rolls the lowest
+    model's roll if that is below the dice's average. Returns the total when the re-roll is kept
+    and when it is spent, each weighted by its chance (exact; together they sum to 1)."""
+    per_model = attacks_per_model(weapon, target, context, exact=True)
+    bonus = per_model.min - weapon.attacks.minimum
+    rolls = weapon.attacks.pmf(exact=True)
+    odds = {x: Fraction(rolls.p(x)) for x in range(rolls.min, rolls.max + 1)}
+    spread: dict[tuple[int, int], Fraction] = {(0, rolls.max + 1): Fraction(1)}  # (sum of rolls, lowest roll)
+    for _ in range(models):
+        grown: dict[tuple[int, int], Fraction] = {}
+        for (total, low), p in spread.items():
+            for x, q in odds.items():
+                key = (total + x, min(low, x))
+                grown[key] = grown.get(key, Fraction(0)) + p * q
+        spread = grown
+    kept: dict[int, Fraction] = {}
+    spent: dict[int, Fraction] = {}
+    for (total, low), p in spread.items():
+        if low < rolls.mean:
+            for x, q in odds.items():
+                spent[total - low + x] = spent.get(total - low + x, Fraction(0)) + p * q
+        else:
+            kept[total] = kept.get(total, Fraction(0)) + p
+    shift = bonus * models
+    return _counts(kept, shift), _counts(spent, shift)
+
+
+def _counts(chances: dict[int, Fraction], shift: int) -> Pmf:
+    """A (possibly partial) distribution of counts from {value: chance}, moved by `shift`."""
+    if not chances:
+        return Pmf.from_probs([Fraction(0)], shift, exact=True)
+    low, high = min(chances), max(chances)
+    return Pmf.from_probs([chances.get(v, Fraction(0)) for v in range(low, high + 1)], low + shift, exact=True)
