@@ -61,9 +61,8 @@ def battle_shock_test(leadership: int, insane_bravery: bool = False, exact: bool
     """2D6 against Leadership: passes on at least Ld. Insane Bravery passes it outright."""
     if not 2 <= leadership <= 12:
         raise MathhammerError(f"Ld must be 2+ to 12+, got {leadership}+")
-    roll = Dice.parse("2D6").pmf(exact)
-    p = roll.at_least(leadership)
-    return PassFail((Fraction(1) if exact else 1.0) if insane_bravery else p, roll)
+    passed = (Fraction(1) if exact else 1.0) if insane_bravery else pass_chance(leadership, exact)
+    return PassFail(passed, Dice.parse("2D6").pmf(exact))
 
 
 def desperate_escape(tests: int, exact: bool = True) -> Pmf:
