@@ -68,7 +68,9 @@ def _expected_damage(weapon: Weapon, profile: ModelProfile, count: int, models: 
 def test_better_odds_never_lower_expected_damage(weapon, profile, count, models, context):
     base = _expected_damage(weapon, profile, count, models, context)
     tol = 1e-9
-    if weapon.skill is not None and weapon.skill > 2:
+    # Re-rolling *failed* hits is the exception: a better BS leaves fewer dice to re-roll, so fewer
+    # chances at a Critical Hit (see test_a_better_bs_can_lower_damage_when_re_rolling_failed_hits).
+    if weapon.skill is not None and weapon.skill > 2 and context.reroll_hits is not Reroll.FAILED:
         better = attrs.evolve(weapon, skill=weapon.skill - 1)
         assert _expected_damage(better, profile, count, models, context) >= base - tol
     assert _expected_damage(weapon, profile, count, models + 1, context) >= base - tol
@@ -78,3 +80,20 @@ def test_better_odds_never_lower_expected_damage(weapon, profile, count, models,
     if profile.feel_no_pain or profile.feel_no_pain_mortal:
         no_fnp = attrs.evolve(profile, feel_no_pain=None, feel_no_pain_mortal=None)
         assert _expected_damage(weapon, no_fnp, count, models, context) >= base - tol
+
+
+def test_a_better_bs_can_lower_damage_when_re_rolling_failed_hits():
+    """Found by Hypothesis; true of the rules. +1 to hit, re-roll failed hits, Lethal Hits, wounding on 6s,
+    Sv2+ (1/6 unsaved). BS4+: faces 1-2 fail and are re-rolled, so P(6) = 1/6 + 2/6 * 1/6 = 8/36 and
+    P(ordinary hit) = 3/6 + 2/6 * 3/6 = 24/36. BS3+: only a 1 is re-rolled: 7/36 and 28/36."""
+    from fractions import Fraction
+
+    target = Target.parse("T4 Sv2+ W1")
+    context = Context(hit_modifier=1, reroll_hits="failed")
+
+    def damage(bs: int) -> Fraction:
+        return attack(Weapon.parse(f"A1 BS{bs}+ S2 AP0 D1 [LETHAL HITS]"), target, 1, context, exact=True).damage.mean
+
+    assert damage(4) == (Fraction(8, 36) + Fraction(24, 36) / 6) / 6
+    assert damage(3) == (Fraction(7, 36) + Fraction(28, 36) / 6) / 6
+    assert damage(3) < damage(4)
