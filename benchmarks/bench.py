@@ -17,8 +17,8 @@ import time
 from collections.abc import Callable
 
 from mathhammer_exact import AttackResult, Context, Target, Weapon, attack
-from mathhammer_exact.query import unit_attack
-from mathhammer_exact.rules_data import datasheet
+from mathhammer_exact.data.load import datasheet
+from mathhammer_exact.data.query import unit_attack
 
 WEAPON_TEXT = "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"
 WEAPON = Weapon.parse(WEAPON_TEXT)

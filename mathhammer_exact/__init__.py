@@ -7,21 +7,38 @@ Fraction(20, 3)
 """
 
 from .dice import Dice
+from .engine.resolve import attack
+from .engine.results import AttackResult, GroupLosses
 from .errors import MathhammerError
-from .model import Context, DevastatingWounds, Hazardous, IndirectFire, ModelProfile, Reroll, Rules, Target, Weapon
+from .model import (
+    CommandReroll,
+    Context,
+    DevastatingWounds,
+    Firing,
+    Hazardous,
+    IndirectFire,
+    ModelProfile,
+    MortalWounds,
+    Reroll,
+    Rules,
+    Target,
+    Weapon,
+)
 from .pmf import Pmf
-from .result import AttackResult
-from .sequence import attack
 
 __all__ = [
     "AttackResult",
+    "CommandReroll",
     "Context",
     "DevastatingWounds",
     "Dice",
+    "Firing",
+    "GroupLosses",
     "Hazardous",
     "IndirectFire",
     "MathhammerError",
     "ModelProfile",
+    "MortalWounds",
     "Pmf",
     "Reroll",
     "Rules",

@@ -7,12 +7,15 @@ message a player understands. Use `attrs.evolve` to change one field.
 from __future__ import annotations
 
 import enum
+from fractions import Fraction
 from typing import Any
 
 import attrs
 
 from .dice import Dice
 from .errors import MathhammerError
+from .parsing import model_fields, weapon_fields
+from .pmf import Pmf
 
 
 def _between(name: str, low: int, high: int, suffix: str = "") -> Any:
@@ -27,14 +30,6 @@ def _at_least(name: str, low: int) -> Any:
     def check(_inst: object, _attr: attrs.Attribute, value: int) -> None:
         if value < low:
             raise MathhammerError(f"{name} must be at least {low}, got {value}")
-
-    return check
-
-
-def _one_of(name: str, allowed: tuple[str, ...]) -> Any:
-    def check(_inst: object, _attr: attrs.Attribute, value: str | None) -> None:
-        if value is not None and value not in allowed:
-            raise MathhammerError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
 
     return check
 
@@ -110,9 +105,7 @@ class Weapon:
     @classmethod
     def parse(cls, text: str, name: str = "") -> Weapon:
         """Read a datasheet line such as ``24" A2 BS3+ S4 AP-1 D1 [SUSTAINED HITS 1]``."""
-        from .parsing import parse_weapon
-
-        return parse_weapon(text, name)
+        return cls(**weapon_fields(text, name))
 
 
 @attrs.frozen
@@ -132,6 +125,14 @@ class ModelProfile:
     keywords: tuple[str, ...] = attrs.field(default=(), converter=_upper_tuple)
     name: str = ""
     leadership: int | None = attrs.field(default=None, validator=_between("Ld", 2, 12, "+"))
+
+    @classmethod
+    def parse(cls, text: str, name: str = "") -> ModelProfile:
+        """Read one model's profile such as ``T3 Sv4+ W1 Ld7+`` (no model count)."""
+        fields, count, leader = model_fields(text, name)
+        if count != 1 or leader:
+            raise MathhammerError(f"{text!r} describes one model: leave out the x count and 'leader'")
+        return cls(**fields)
 
     @property
     def character(self) -> bool:
@@ -164,10 +165,13 @@ class Target:
 
     @classmethod
     def parse(cls, text: str) -> Target:
-        """Read ``T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]``."""
-        from .parsing import parse_target
-
-        return parse_target(text)
+        """Read ``T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]``; model groups are separated by ``;``, and a
+        group marked ``leader`` is an attached CHARACTER: ``T4 Sv3+ W2 x10; T4 Sv3+ W4 inv4+ leader``."""
+        parts = [model_fields(part) for part in text.split(";") if part.strip()]
+        if not parts:
+            raise MathhammerError("a target needs at least one model")
+        return cls(tuple((ModelProfile(**fields), count) for fields, count, _ in parts),
+                   attached=any(leader for *_, leader in parts))
 
     @property
     def model_count(self) -> int:
@@ -252,7 +256,28 @@ class Rules:
         raise MathhammerError(f"unknown rules wording {name!r} (allowed: {', '.join(cls.PRESETS)})")
 
 
-COMMAND_REROLLS = ("attacks", "hit", "wound", "damage", "save")
+class CommandReroll(enum.Enum):
+    """The roll a Command Re-roll is kept for: the first such roll worth re-rolling gets it."""
+
+    ATTACKS = "attacks"  #: one model's attacks roll, if below the dice's average
+    HIT = "hit"  #: the first failed hit roll
+    WOUND = "wound"  #: the first failed wound roll
+    SAVE = "save"  #: the first failed saving throw
+    DAMAGE = "damage"  #: the first damage roll below average that would not destroy the model
+
+    @classmethod
+    def parse(cls, value: str | CommandReroll | None) -> CommandReroll | None:
+        if value is None or isinstance(value, CommandReroll):
+            return value
+        try:
+            return cls(str(value).strip().lower())
+        except ValueError:
+            allowed = ", ".join(k.value for k in cls)
+            raise MathhammerError(f"Command Re-roll must be one of {allowed}, got {value!r}") from None
+
+
+def _command_reroll(value: str | CommandReroll | None) -> CommandReroll | None:
+    return CommandReroll.parse(value)
 
 
 @attrs.frozen
@@ -278,5 +303,31 @@ class Context:
     reroll_wounds: Reroll = attrs.field(default=Reroll.NONE, converter=lambda v: Reroll.parse(v))
     critical_hit: int = attrs.field(default=6, validator=_between("critical hit threshold", 2, 6, "+"))
     rules: Rules = Rules()
-    command_reroll: str | None = attrs.field(default=None, validator=_one_of("Command Re-roll", COMMAND_REROLLS))
-    """The kind of roll a Command Re-roll is kept for: the first failed one gets it."""
+    command_reroll: CommandReroll | None = attrs.field(default=None, converter=_command_reroll)
+    """The kind of roll a Command Re-roll is kept for (see `CommandReroll`)."""
+
+
+@attrs.frozen
+class Firing:
+    """One weapon profile, the number of models that attack with it, and its own situation
+    (None: the situation given to `attack`). `bearer` is the profile of the models using it,
+    for the Hazardous tests of a Hazardous weapon."""
+
+    weapon: Weapon
+    models: int = attrs.field(default=1, validator=_at_least("the number of attacking models", 1))
+    context: Context | None = None
+    bearer: ModelProfile | None = None
+
+
+@attrs.frozen
+class MortalWounds:
+    """A dice test that inflicts mortal wounds, one at a time with spill-over (e.g. Grenade:
+    six D6, one mortal wound per 4+)."""
+
+    dice: int = attrs.field(validator=_at_least("the number of dice", 1))
+    success: int = attrs.field(validator=_between("the roll that inflicts a mortal wound", 2, 6, "+"))
+    name: str = ""
+
+    def count(self) -> Pmf:
+        """Number of mortal wounds, exact."""
+        return Pmf.point(self.dice, True).compound(Pmf.bernoulli(Fraction(7 - self.success, 6), True))

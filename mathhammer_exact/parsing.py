@@ -1,4 +1,8 @@
-"""Reading weapon and target profiles written the way datasheets print them."""
+"""Reading weapon and target profiles written the way datasheets print them.
+
+The parsers return the fields of a profile; `model.Weapon.parse` and `model.Target.parse` build
+the objects (so this module sits below the model and imports nothing from it).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,6 @@ import re
 from typing import Any
 
 from .errors import MathhammerError
-from .model import ModelProfile, Target, Weapon
 
 _FLAGS = {
     "LETHAL HITS": "lethal_hits",
@@ -59,8 +62,8 @@ def ability_fields(token: str) -> dict[str, Any]:
     )
 
 
-def parse_weapon(text: str, name: str = "") -> Weapon:
-    """A `Weapon` from ``[range] A.. BS..+|WS..+ S.. AP.. D.. [abilities]``."""
+def weapon_fields(text: str, name: str = "") -> dict[str, Any]:
+    """The `Weapon` fields of ``[range] A.. BS..+|WS..+ S.. AP.. D.. [abilities]``."""
     stats, abilities = _split_brackets(text)
     fields: dict[str, Any] = {"name": name, "anti": ()}
     for ability in abilities:
@@ -98,14 +101,15 @@ def parse_weapon(text: str, name: str = "") -> Weapon:
     if missing:
         labels = {"attacks": "A", "skill": "BS or WS", "strength": "S", "ap": "AP", "damage": "D"}
         raise MathhammerError(f"weapon {text!r} is missing {', '.join(labels[k] for k in missing)} ({_WEAPON_HELP})")
-    return Weapon(**fields)
+    return fields
 
 
 _TARGET_HELP = "write e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]'"
 
 
-def parse_model(text: str, name: str = "") -> tuple[ModelProfile, int, bool]:
-    """One model profile, its count, and whether it is an attached leader, from ``T4 Sv3+ W2 x5 ...``."""
+def model_fields(text: str, name: str = "") -> tuple[dict[str, Any], int, bool]:
+    """The `ModelProfile` fields of one model group, its count, and whether it is an attached leader,
+    from ``T4 Sv3+ W2 x5 ...``."""
     stats, keywords = _split_brackets(text)
     fields: dict[str, Any] = {"keywords": keywords, "name": name}
     count = 1
@@ -147,11 +151,4 @@ def parse_model(text: str, name: str = "") -> tuple[ModelProfile, int, bool]:
         raise MathhammerError(f"target {text!r} is missing {', '.join(missing)} ({_TARGET_HELP})")
     if count < 1:
         raise MathhammerError(f"model count must be at least 1, got x{count}")
-    return ModelProfile(**fields), count, leader
-
-
-def parse_target(text: str) -> Target:
-    """A `Target`; model groups are separated by ``;``. A group marked ``leader`` is an attached
-    CHARACTER: ``T4 Sv3+ W2 x10; T4 Sv3+ W4 inv4+ leader``."""
-    parts = [parse_model(part) for part in text.split(";") if part.strip()]
-    return Target(tuple((profile, count) for profile, count, _ in parts), attached=any(lead for *_, lead in parts))
+    return fields, count, leader

@@ -15,6 +15,7 @@ Every operator below is written once and serves both modes.
 from __future__ import annotations
 
 import functools
+import html
 import math
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
@@ -24,7 +25,7 @@ import numpy as np
 
 Number = float | Fraction
 
-__all__ = ["Pmf", "Number"]
+__all__ = ["Number", "Pmf", "pmf_html", "rows"]
 
 
 def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -241,8 +242,6 @@ class Pmf:
 
     def _repr_html_(self) -> str:
         """A table in Jupyter notebooks."""
-        from .render import pmf_html
-
         return pmf_html(self)
 
     def __repr__(self) -> str:
@@ -320,6 +319,17 @@ class Pmf:
             out[(rows, slice(0, w.shape[1])) if ndim == 2 else rows] += w * factor
         return Pmf(out, den)
 
+    def map_values(self, values: np.ndarray) -> Pmf:
+        """Distribution of ``values[X]`` for a count X (e.g. models destroyed in each state)."""
+        values = np.asarray(values, dtype=np.int64)[self.offset : self.max + 1]
+        low = int(values.min())
+        if self.exact:
+            out = np.zeros(int(values.max()) - low + 1, dtype=object)
+            np.add.at(out, values - low, self.weights)
+        else:
+            out = np.bincount(values - low, weights=self.weights)
+        return Pmf(out, self.denominator, low)
+
     def map(self, f: Callable[[int], int]) -> Pmf:
         """Distribution of f(X): e.g. a damage modifier applied to each roll."""
         values = [f(v) for v in range(self.offset, self.max + 1)]
@@ -328,3 +338,16 @@ class Pmf:
         for v, w in zip(values, self.weights):
             out[v - low] += w
         return self._like(out, self.denominator, low)
+
+
+def rows(pmf: Pmf) -> list[tuple[int, Number, Number]]:
+    """(k, P(X = k), P(X >= k)) for each value of a 1-D distribution."""
+    return list(zip(range(pmf.min, pmf.max + 1), pmf.probabilities(), pmf.survival()))
+
+
+def pmf_html(pmf: Pmf, title: str = "") -> str:
+    """An HTML table of a distribution (notebooks)."""
+    head = f"<caption>{html.escape(title)}</caption>" if title else ""
+    body = "".join(f"<tr><td>{k}</td><td>{float(p):.4%}</td><td>{float(t):.4%}</td></tr>" for k, p, t in rows(pmf))
+    return (f"<table>{head}<thead><tr><th>k</th><th>P(=k)</th><th>P(&ge;k)</th></tr></thead>"
+            f"<tbody>{body}</tbody></table><p>mean {float(pmf.mean):.4f}, sd {pmf.sd:.4f}</p>")

@@ -74,7 +74,8 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
     keywords = {k for p, _ in groups for k in p.keywords}
     stealthy = all("STEALTH" in p.keywords for p, _ in groups)
     totals = Counter()
-    command_reroll = {"left": ctx.command_reroll}  # the one roll kind it is kept for, until spent
+    # the one roll kind it is kept for, until spent
+    command_reroll = {"left": ctx.command_reroll.value if ctx.command_reroll else None}
 
     def receiver(precision: bool):
         alive = [m for m in models if m["left"] > 0]

@@ -31,7 +31,8 @@ def test_json_matches_the_api_exactly():
     out = run(["attack", "-w", "A1 BS3+ S4 AP-1 D1", "-m", "10", "-t", "T4 Sv3+ W2 x5", "--exact", "--json"])
     assert out.exit_code == 0
     data = json.loads(out.output)
-    assert set(data) == {"attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed", "p_destroyed"}
+    assert set(data) == {"attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed", "p_destroyed",
+                         "p_below_half", "groups"}
     assert data["models_destroyed"]["mean"] == "138805/236196"
     assert data["damage"]["mean"] == "5/3"
     assert data["models_destroyed"]["pmf"][0] == "9765625/20155392"
@@ -93,7 +94,7 @@ def test_attack_on_a_mixed_or_attached_target_uses_the_unit_engine():
     out = run(["attack", "-w", "A1 BS2+ S5 AP-2 D3 [PRECISION]", "-m", "4", "-t", "T4 Sv3+ W2 x5; T4 Sv3+ W3 leader",
                "--json", "--exact"])
     data = json.loads(out.output)
-    assert set(data) == {"attacks", "hits", "damage", "models_destroyed", "p_destroyed", "groups"}
+    assert set(data) == {"attacks", "hits", "damage", "models_destroyed", "p_destroyed", "groups", "p_below_half"}
     leader = data["groups"][1]
     assert leader["name"] == "leader" and Fraction(leader["p_destroyed"]) == 1 - Fraction(17, 27) ** 4
     # each shot gets through with 5/6 * 2/3 * 2/3 = 10/27 and kills one model (D3 against W2 or W3)

@@ -47,7 +47,7 @@ def test_shell_example(where, command, expected):
 
 
 def test_command_reference_is_current():
-    from mathhammer_exact.reference import command_reference
+    from mathhammer_exact.cli.reference import command_reference
 
     def words(text: str) -> list[str]:  # line wrapping may differ between click versions
         return text.split()

@@ -11,7 +11,8 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from mathhammer_exact import Target, Weapon, attack, dice_tests
+from mathhammer_exact import Target, Weapon, attack
+from mathhammer_exact import rolls as dice_tests
 from mathhammer_exact.cli import cli
 
 ATTACK = ["attack", "-w", "A1 BS3+ S4 AP-1 D1", "-m", "10", "-t", "T4 Sv3+ W2 x5"]

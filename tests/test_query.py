@@ -9,12 +9,11 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from mathhammer_exact import Context, MathhammerError, Rules, Target, Weapon
-from mathhammer_exact import rules_data as data
+from mathhammer_exact import Context, MathhammerError, Rules, Target, Weapon, attack
 from mathhammer_exact.cli import cli
-from mathhammer_exact.consequences import battle_shock, hazardous_losses, pass_chance
-from mathhammer_exact.query import unit_attack, volley
-from mathhammer_exact.unit import Firing, attack_unit
+from mathhammer_exact.data import load as data
+from mathhammer_exact.data.query import unit_attack, volley
+from mathhammer_exact.engine.consequences import hazardous_losses, pass_chance
 
 from .conftest import as_dict
 
@@ -22,7 +21,7 @@ TCS = "Militarum Tempestus Command Squad"
 
 
 def names(shots):
-    return [(w.name, n) for w, n in shots.weapons]
+    return [(w.name, n) for w, n, _ in shots.weapons]
 
 
 def test_a_model_shoots_pistols_or_its_other_ranged_weapons():
@@ -76,13 +75,11 @@ def test_battle_shock():
     assert 1 - pass_chance(7, exact=True) == Fraction(15, 36)
     # 5 W1 models, each shot kills on a 2+ to wound with no save: 3+ of 5 destroyed, not all 5.
     target = Target.parse("T1 Sv7+ W1 x5 Ld7+")
-    r = attack_unit([Firing(Weapon.parse("A1 S8 AP0 D1 [TORRENT]"), 5)], target, exact=True)
-    shock = battle_shock(target, r.models_destroyed, r.damage)
+    r = attack(Weapon.parse("A1 S8 AP0 D1 [TORRENT]"), target, 5, exact=True)
     p = Fraction(5, 6)
     expected_below = sum(math.comb(5, k) * p**k * (1 - p) ** (5 - k) for k in (3, 4))
-    assert shock.below_half == expected_below
-    assert shock.failed == expected_below * Fraction(15, 36)
-    assert battle_shock(target, r.models_destroyed, r.damage, insane_bravery=True).failed == 0
+    assert r.p_below_half == expected_below
+    assert r.p_battle_shocked == expected_below * Fraction(15, 36)
 
 
 def test_unit_query_matches_the_engine_directly():
@@ -91,9 +88,9 @@ def test_unit_query_matches_the_engine_directly():
                          context=Context(half_range=True), exact=True)
     # Take Aim! and the Tempestor Prime's Sustained Hits 1 are on every ranged firing.
     assert all(f.weapon.skill == 2 and f.weapon.sustained_hits is not None for f in report.firings)
-    direct = attack_unit(list(report.firings), incursors, Context(half_range=True), exact=True)
+    direct = attack(list(report.firings), incursors, context=Context(half_range=True), exact=True)
     assert report.result.models_destroyed == direct.models_destroyed
-    assert report.hazardous is None
+    assert report.result.hazardous_tests_failed is None
 
 
 RUN = ["unit", TCS, "--loadout", "plasma gun, meltagun", "--target", "Incursor Squad", "--models", "10",

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from mathhammer_exact import Context, MathhammerError, Target, Weapon, attack
-from mathhammer_exact import rules_data as data
-from mathhammer_exact.modifiers import apply_modifiers
-from mathhammer_exact.unit import Firing, MortalWounds, attack_unit
+from mathhammer_exact import Context, Firing, MathhammerError, Target, Weapon, attack
+from mathhammer_exact.data import load as data
+from mathhammer_exact.data.modifiers import apply_modifiers
 
 F = Fraction
 SHOT = "A1 BS4+ S4 AP0 D1"
@@ -25,8 +24,8 @@ def run(keys, weapon=SHOT, target=MEQ1, context=None):
     [(changed_weapon, own)], changed, context = apply_modifiers(mods, [Weapon.parse(weapon)], Target.parse(target),
                                                                 context)
     if any(m.mortal_wounds or m.command_reroll for m in mods):
-        tests = [MortalWounds(m.mortal_wounds.dice, m.mortal_wounds.success) for m in mods if m.mortal_wounds]
-        return attack_unit([*tests, Firing(changed_weapon, 1, own)], changed, context, exact=True)
+        tests = [m.mortal_wounds for m in mods if m.mortal_wounds]
+        return attack([*tests, Firing(changed_weapon, 1, own)], changed, context=context, exact=True)
     return attack(changed_weapon, changed, 1, own, exact=True)
 
 

@@ -7,9 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from mathhammer_exact import Context, Rules, Target, Weapon, attack
+from mathhammer_exact import CommandReroll, Context, Firing, Rules, Target, Weapon, attack
+from mathhammer_exact.engine.chain import whole_unit
+from mathhammer_exact.engine.layout import Layout
+from mathhammer_exact.engine.sequence import identical_models
 from mathhammer_exact.errors import MathhammerError
-from mathhammer_exact.unit import Firing, attack_unit
 
 from .conftest import as_dict
 from .oracle import enumerate_exact, resolve_unit, simulate_unit
@@ -31,11 +33,10 @@ def _context(options: dict) -> Context:
 ])
 def test_one_group_through_the_unit_path_is_the_attack_engine(weapon, target, models, options):
     w, t, ctx = Weapon.parse(weapon), Target.parse(target), _context(options)
-    single = attack(w, t, models, ctx, exact=True)
-    unit = attack_unit([Firing(w, models)], t, ctx, exact=True)
-    assert unit.damage == single.damage
-    assert unit.models_destroyed == single.models_destroyed
-    assert unit.hits == single.hits and unit.attacks == single.attacks
+    fast, fast_attacks, counts = identical_models(w, t, models, ctx, exact=True)
+    chain, chain_attacks, hits = whole_unit([Firing(w, models)], Layout.of(t), ctx, exact=True)
+    assert fast == chain  # the target's final state: wounds lost along the allocation order
+    assert hits == counts("hits") and chain_attacks == fast_attacks
 
 
 def _truth(firings, target, ctx, order=None):
@@ -70,7 +71,7 @@ def test_mixed_units_equal_enumeration(firings, target, options, order):
     fs = [(Weapon.parse(w), n) for w, n in firings]
     t, ctx = Target.parse(target), _context(options)
     truth = _truth(fs, t, ctx, order)
-    result = attack_unit([Firing(w, n) for w, n in fs], t, ctx, exact=True, order=order)
+    result = attack([Firing(w, n) for w, n in fs], t, context=ctx, exact=True, order=order)
     assert as_dict(result.damage) == _marginal(truth, 0)
     assert as_dict(result.models_destroyed) == _marginal(truth, 1)
     for g, losses in enumerate(result.groups):
@@ -131,7 +132,7 @@ UNIT_COMBOS = [
 def test_units_agree_with_die_by_die_simulation(firings, target, options, order):
     fs = [(Weapon.parse(w), n) for w, n in firings]
     t, ctx = Target.parse(target), _context(options)
-    result = attack_unit([Firing(w, n) for w, n in fs], t, ctx, order=order)
+    result = attack([Firing(w, n) for w, n in fs], t, context=ctx, order=order)
     outcomes = simulate_unit(fs, t, ctx, TRIALS, seed=sum(map(ord, target)) + len(firings), order=order)
 
     def check(pmf, samples, label):
@@ -141,7 +142,7 @@ def test_units_agree_with_die_by_die_simulation(firings, target, options, order)
 
     check(result.damage, [o["damage"] for o in outcomes], "damage")
     check(result.models_destroyed, [o["destroyed"] for o in outcomes], "models destroyed")
-    if ctx.command_reroll not in ("attacks", "hit"):  # hits are counted before a Command Re-roll
+    if ctx.command_reroll not in (CommandReroll.ATTACKS, CommandReroll.HIT):  # hits: before any Command Re-roll
         check(result.hits, [o["hits"] for o in outcomes], "hits")
     for g, losses in enumerate(result.groups):
         check(losses.models_destroyed, [o["per_group"][g] for o in outcomes], f"group {g} destroyed")
@@ -153,8 +154,8 @@ def test_units_agree_with_die_by_die_simulation(firings, target, options, order)
 def test_profile_order_matters_and_is_honoured():
     d1, d3 = Firing(Weapon.parse("A1 BS3+ S4 AP0 D1"), 6), Firing(Weapon.parse("A1 BS3+ S4 AP0 DD3"), 3)
     target = Target.parse("T4 Sv6+ W3 x3")
-    first = attack_unit([d1, d3], target, exact=True)
-    second = attack_unit([d3, d1], target, exact=True)
+    first = attack([d1, d3], target, exact=True)
+    second = attack([d3, d1], target, exact=True)
     assert first.damage != second.damage
     # D1 shots never waste damage; fired first they leave wounded models that the D3 shots overkill.
     assert first.damage.mean < second.damage.mean
@@ -164,15 +165,15 @@ def test_profile_order_matters_and_is_honoured():
     p, q = Fraction(5, 6), Fraction(1, 6)
     shots = [Firing(Weapon.parse("A1 S8 AP-6 D1 [TORRENT]")), Firing(Weapon.parse("A1 S8 AP-6 DD3 [TORRENT]"))]
     models = Target.parse("T4 Sv7+ W3 x2")
-    assert attack_unit(shots, models, exact=True).damage.mean == p * p * Fraction(8, 3) + p * q * (1 + 2)
-    assert attack_unit(shots[::-1], models, exact=True).damage.mean == p * p * 3 + p * q * (2 + 1)
+    assert attack(shots, models, exact=True).damage.mean == p * p * Fraction(8, 3) + p * q * (1 + 2)
+    assert attack(shots[::-1], models, exact=True).damage.mean == p * p * 3 + p * q * (2 + 1)
 
 
 def test_float_and_exact_agree_for_units():
     firings = [Firing(Weapon.parse(w), n) for w, n in UNIT_COMBOS[0][0]]
     target = Target.parse(INCURSORS_WITH_LEADER)
-    exact = attack_unit(firings, target, Context(half_range=True), exact=True)
-    floats = attack_unit(firings, target, Context(half_range=True))
+    exact = attack(firings, target, context=Context(half_range=True), exact=True)
+    floats = attack(firings, target, context=Context(half_range=True))
     for a, b in zip(exact.models_destroyed.probabilities(), floats.models_destroyed.probabilities()):
         assert abs(float(a) - b) < 1e-12
     assert exact.damage.total() == 1
@@ -181,10 +182,10 @@ def test_float_and_exact_agree_for_units():
 
 def test_leader_protected_until_bodyguards_die():
     # 2 unsaveable D1 wounds at most against 3 W1 bodyguards: the leader can never be touched.
-    r = attack_unit([Firing(Weapon.parse("A1 BS2+ S8 AP-6 D1"), 2)], Target.parse("T4 Sv7+ W1 x3; T4 Sv7+ W1 leader"),
+    r = attack([Firing(Weapon.parse("A1 BS2+ S8 AP-6 D1"), 2)], Target.parse("T4 Sv7+ W1 x3; T4 Sv7+ W1 leader"),
                     exact=True)
     assert r.groups[1].models_destroyed.p(0) == 1
-    precise = attack_unit([Firing(Weapon.parse("A1 BS2+ S8 AP-6 D1 [PRECISION]"), 2)],
+    precise = attack([Firing(Weapon.parse("A1 BS2+ S8 AP-6 D1 [PRECISION]"), 2)],
                           Target.parse("T4 Sv7+ W1 x3; T4 Sv7+ W1 leader"), exact=True)
     # Precision: the first wound goes to the leader: P(leader dies) = P(at least one wound).
     assert precise.groups[1].models_destroyed.p(1) == 1 - (1 - Fraction(5, 6) * Fraction(5, 6)) ** 2
@@ -192,10 +193,10 @@ def test_leader_protected_until_bodyguards_die():
 
 def test_bad_unit_input():
     with pytest.raises(MathhammerError, match="allocation order"):
-        attack_unit([Firing(Weapon.parse("A1 BS3+ S4 AP0 D1"))], Target.parse("T4 Sv3+ W1 x2; T4 Sv3+ W2"),
+        attack([Firing(Weapon.parse("A1 BS3+ S4 AP0 D1"))], Target.parse("T4 Sv3+ W1 x2; T4 Sv3+ W2"),
                     order=[0, 0])
     with pytest.raises(MathhammerError, match="at least one weapon"):
-        attack_unit([], Target.parse("T4 Sv3+ W1 x2"))
+        attack([], Target.parse("T4 Sv3+ W1 x2"))
     with pytest.raises(MathhammerError, match="Attached unit"):
         Target.parse("T4 Sv3+ W1 leader")
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..model import Context, IndirectFire, ModelProfile, Weapon
-from .rolls import Outcome, RollOdds, capped, roll_odds
+from ..pmf import Pmf
+from .d6 import Outcome, RollOdds, capped, roll_odds
 
 
 def hit_modifier(weapon: Weapon, target: ModelProfile, context: Context) -> int:
@@ -46,3 +47,18 @@ def hit_odds(weapon: Weapon, target: ModelProfile, context: Context) -> RollOdds
         return Outcome.SUCCESS if face + modifier >= skill else Outcome.FAIL
 
     return roll_odds(classify, context.reroll_hits)
+
+
+def per_attack_item(hit: RollOdds, sustained: Pmf, lethal: bool, per_hit: Pmf, per_auto: Pmf) -> Pmf:
+    """What one attack yields, given what each hit that rolls to wound yields (`per_hit`) and
+    what a Lethal Hits auto-wound yields (`per_auto`). Sustained Hits' extra hits roll to wound."""
+    zero = Pmf.point(0, per_hit.exact)
+    critical = (per_auto if lethal else per_hit) + sustained.compound(per_hit)
+    return Pmf.mixture([(hit.fail, zero), (hit.success, per_hit), (hit.critical, critical)])
+
+
+def hit_count(weapon: Weapon, target: ModelProfile, context: Context, attacks: Pmf) -> Pmf:
+    """Hits scored by a random number of attacks, Sustained Hits' extra hits included."""
+    one = Pmf.point(1, attacks.exact)
+    sustained = weapon.sustained_hits.pmf(attacks.exact) if weapon.sustained_hits else Pmf.point(0, attacks.exact)
+    return attacks.compound(per_attack_item(hit_odds(weapon, target, context), sustained, weapon.lethal_hits, one, one))

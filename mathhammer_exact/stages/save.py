@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..model import Context, ModelProfile, Weapon
+from .d6 import Outcome, roll_odds
 from .hit import indirect
-from .rolls import Outcome, roll_odds
 
 
 def has_cover(weapon: Weapon, target: ModelProfile, context: Context) -> bool:

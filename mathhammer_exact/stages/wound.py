@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..model import Context, ModelProfile, Reroll, Weapon
-from .rolls import Outcome, RollOdds, capped, roll_odds
+from .d6 import Outcome, RollOdds, capped, roll_odds
 
 
 def required_roll(strength: int, toughness: int) -> int:

@@ -9,24 +9,22 @@ from collections.abc import Sequence
 
 import attrs
 
-from .consequences import BattleShock, battle_shock, hazardous_losses
+from ..engine.resolve import attack
+from ..engine.results import AttackResult
+from ..errors import MathhammerError
+from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon
 from .datasheet import Datasheet
-from .errors import MathhammerError
-from .model import Context, ModelProfile, Target, Weapon
+from .load import datasheet as find_datasheet
+from .load import modifier as find_modifier
 from .modifiers import Modifier, apply_modifiers
-from .pmf import Pmf
-from .rules_data import datasheet as find_datasheet
-from .rules_data import modifier as find_modifier
-from .unit import Firing, MortalWounds, UnitResult, attack_unit
 
 
 @attrs.frozen
 class Volley:
-    """What a datasheet unit attacks with: weapon profiles with how many models use each,
-    and the model that used each Hazardous weapon."""
+    """What a datasheet unit attacks with: weapon profiles with how many models use each, and
+    for a Hazardous weapon the profile of the models using it."""
 
-    weapons: tuple[tuple[Weapon, int], ...]
-    hazardous: tuple[ModelProfile, ...]
+    weapons: tuple[tuple[Weapon, int, ModelProfile | None], ...]
 
 
 def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = None, melee: bool = False,
@@ -37,8 +35,7 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
     models shoot all); after Advancing only Assault weapons shoot; in melee each model fights
     with one melee weapon. Weapons named in `loadout` come first, then the datasheet's order.
     """
-    counts: dict[Weapon, int] = {}
-    hazardous: list[ModelProfile] = []
+    counts: dict[tuple[Weapon, ModelProfile | None], int] = {}
     for entry, gear in sheet.equip(loadout, size):
         weapons = [w for w in (sheet.profile(name, profiles) for name in gear) if w is not None]
         if melee:
@@ -52,9 +49,8 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
             others = [w for w in ranged if not w.pistol]
             chosen = ranged if big else (pistol_only if pistols or not others else others)
         for weapon in chosen:
-            counts[weapon] = counts.get(weapon, 0) + 1
-            if weapon.hazardous:
-                hazardous.append(entry.profile)
+            key = (weapon, entry.profile if weapon.hazardous else None)
+            counts[key] = counts.get(key, 0) + 1
     if not counts:
         what = "melee weapons" if melee else ("ASSAULT weapons after Advancing" if advanced else "ranged weapons")
         raise MathhammerError(f"{sheet.name} has no {what} to attack with")
@@ -65,18 +61,18 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
         names = list(sheet.weapons)
         return (named.index(base) if base in named else len(named), names.index(base) if base in names else 0)
 
-    return Volley(tuple(sorted(counts.items(), key=lambda item: rank(item[0]))), tuple(hazardous))
+    ranked = sorted(counts.items(), key=lambda item: rank(item[0][0]))
+    return Volley(tuple((weapon, n, bearer) for (weapon, bearer), n in ranked))
 
 
 @attrs.frozen(eq=False)
 class UnitReport:
-    """A unit query's answer: the attack, the attacker's Hazardous losses, the target's Battle-shock."""
+    """A unit query's answer: the result, what fired, and under which named rules."""
 
-    result: UnitResult
+    name: str
+    result: AttackResult
     firings: tuple[Firing, ...]
     modifiers: tuple[Modifier, ...]
-    hazardous: Pmf | None
-    battle_shock: BattleShock
 
 
 def unit_attack(
@@ -98,12 +94,11 @@ def unit_attack(
     context = context or Context()
     mods = [m if isinstance(m, Modifier) else find_modifier(m) for m in (*sheet.always, *modifiers)]
     shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
-    weapons = [w for w, _ in shots.weapons]
+    weapons = [w for w, _, _ in shots.weapons]
     situated, target, context = apply_modifiers(mods, weapons, target, context)
-    firings: list[Firing | MortalWounds] = [
-        MortalWounds(m.mortal_wounds.dice, m.mortal_wounds.success) for m in mods if m.mortal_wounds]
-    firings += [Firing(w, n, ctx) for (w, ctx), (_, n) in zip(situated, shots.weapons)]
-    result = attack_unit(firings, target, context, exact, order)
-    hazard = hazardous_losses(shots.hazardous, context.rules, exact) if shots.hazardous else None
-    shock = battle_shock(target, result.models_destroyed, result.damage, insane_bravery)
-    return UnitReport(result, tuple(f for f in firings if isinstance(f, Firing)), tuple(mods), hazard, shock)
+    firings: list[Firing | MortalWounds] = [m.mortal_wounds for m in mods if m.mortal_wounds]
+    firings += [Firing(w, n, ctx, bearer) for (w, ctx), (_, n, bearer) in zip(situated, shots.weapons)]
+    result = attack(firings, target, context=context, exact=exact, order=order)
+    if insane_bravery and result.p_battle_shocked is not None:
+        result = attrs.evolve(result, p_battle_shocked=0 * result.p_below_half)
+    return UnitReport(sheet.name, result, tuple(f for f in firings if isinstance(f, Firing)), tuple(mods))

@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
-from .errors import MathhammerError
-from .model import ModelProfile, Target, Weapon
+from ..errors import MathhammerError
+from ..model import ModelProfile, Target, Weapon
 
 
 @attrs.frozen

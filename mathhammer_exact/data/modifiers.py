@@ -13,10 +13,10 @@ from typing import Any
 
 import attrs
 
-from .dice import Dice
-from .errors import MathhammerError
-from .model import COMMAND_REROLLS, Context, Reroll, Target, Weapon
-from .parsing import ability_fields
+from ..dice import Dice
+from ..errors import MathhammerError
+from ..model import CommandReroll, Context, MortalWounds, Reroll, Target, Weapon
+from ..parsing import ability_fields
 
 WEAPON_FILTERS = ("all", "ranged", "melee", "rapid fire")
 SITUATIONS = ("stationary",)
@@ -24,14 +24,6 @@ SITUATIONS = ("stationary",)
 
 def _reroll(value: str | None) -> Reroll | None:
     return None if value is None else Reroll.parse(value)
-
-
-@attrs.frozen
-class MortalWoundTest:
-    """Roll `dice` D6; each result of `success`+ inflicts one mortal wound (e.g. Grenade)."""
-
-    dice: int
-    success: int
 
 
 @attrs.frozen
@@ -67,9 +59,8 @@ class Modifier:
     feel_no_pain: int | None = None
     save_bonus: int = 0
     save_limit: int = 2
-    mortal_wounds: MortalWoundTest | None = None
-    command_reroll: str | None = attrs.field(default=None, validator=attrs.validators.optional(
-        attrs.validators.in_(COMMAND_REROLLS)))
+    mortal_wounds: MortalWounds | None = None
+    command_reroll: CommandReroll | None = attrs.field(default=None, converter=lambda v: CommandReroll.parse(v))
 
     def __attrs_post_init__(self) -> None:
         for text in self.abilities:
@@ -156,7 +147,7 @@ def apply_modifiers(
     rerolls = {mod.command_reroll for mod in modifiers if mod.command_reroll} | (
         {context.command_reroll} if context.command_reroll else set())
     if len(rerolls) > 1:
-        raise MathhammerError(f"one Command Re-roll per query, got {', '.join(sorted(rerolls))}")
+        raise MathhammerError(f"one Command Re-roll per query, got {', '.join(sorted(r.value for r in rerolls))}")
     if rerolls:
         context = attrs.evolve(context, command_reroll=rerolls.pop())
     for mod in modifiers:

@@ -16,12 +16,12 @@ from fractions import Fraction
 import attrs
 import numpy as np
 
-from .consequences import hazardous_losses, pass_chance
 from .dice import Dice
+from .engine.consequences import hazardous_losses, pass_chance
+from .engine.resolve import attack
 from .errors import MathhammerError
-from .model import ModelProfile, Rules, Target
+from .model import ModelProfile, MortalWounds, Rules, Target
 from .pmf import Number, Pmf
-from .unit import MortalWounds, attack_unit
 
 
 @attrs.frozen(eq=False)
@@ -71,10 +71,7 @@ def desperate_escape(tests: int, exact: bool = True) -> Pmf:
     return Pmf.point(tests, exact).compound(Pmf.bernoulli(Fraction(1, 3), exact))
 
 
-SCION = ModelProfile(toughness=3, save=4, wounds=1, name="bearer")
-
-
-def hazardous(weapons: int, rules: Rules | None = None, bearer: ModelProfile = SCION, exact: bool = True) -> Pmf:
+def hazardous(weapons: int, bearer: ModelProfile, rules: Rules | None = None, exact: bool = True) -> Pmf:
     """Models lost to Hazardous tests for `weapons` Hazardous weapons, each carried by a model like `bearer`."""
     _at_least("number of Hazardous weapons", weapons, 1)
     return hazardous_losses([bearer] * weapons, rules, exact)
@@ -82,7 +79,7 @@ def hazardous(weapons: int, rules: Rules | None = None, bearer: ModelProfile = S
 
 def grenade(target: Target, exact: bool = True) -> Pmf:
     """Models destroyed by the Grenade stratagem: six D6, one mortal wound per 4+, spilling over."""
-    return attack_unit([MortalWounds(6, 4)], target, exact=exact).models_destroyed
+    return attack([MortalWounds(6, 4, name="Grenade")], target, exact=exact).models_destroyed
 
 
 __all__ = ["PassFail", "advance", "battle_shock_test", "charge", "desperate_escape", "grenade", "hazardous",

@@ -21,90 +21,18 @@ from fractions import Fraction
 import attrs
 import numpy as np
 
-from .errors import MathhammerError
+from ..model import CommandReroll, Context, DevastatingWounds, Firing, ModelProfile, MortalWounds, Reroll, Weapon
+from ..pmf import Pmf
+from ..stages.attacks import attack_count, attack_count_with_one_reroll
+from ..stages.d6 import RollOdds
+from ..stages.damage import damage_pmf, damage_with_one_reroll, mortal_threshold, wounds_lost
+from ..stages.hit import hit_count, hit_odds
+from ..stages.save import unsaved_chance
+from ..stages.wound import wound_odds
+from ..weights import Scaled
 from .layout import Layout
-from .model import Context, DevastatingWounds, ModelProfile, Reroll, Target, Weapon
-from .pmf import Number, Pmf
-from .sequence import hit_count
-from .stages.attacks import attack_count, attack_count_with_one_reroll
-from .stages.damage import damage_pmf, damage_with_one_reroll, mortal_threshold, wounds_lost
-from .stages.hit import hit_odds
-from .stages.rolls import RollOdds
-from .stages.save import unsaved_chance
-from .stages.wound import wound_odds
-from .weights import Scaled
 
 Poly = dict[int, Scaled]  # power of the deferred-count shift -> transition matrix
-
-
-@attrs.frozen
-class Firing:
-    """One weapon profile, the number of models that attack with it, and its own situation
-    (None: the situation given to `attack_unit`)."""
-
-    weapon: Weapon
-    models: int = 1
-    context: Context | None = None
-
-
-@attrs.frozen
-class MortalWounds:
-    """A dice test that inflicts mortal wounds, one at a time with spill-over (e.g. Grenade:
-    six D6, one mortal wound per 4+)."""
-
-    dice: int
-    success: int
-
-    def count(self) -> Pmf:
-        """Number of mortal wounds, exact."""
-        return Pmf.point(self.dice, True).compound(Pmf.bernoulli(Fraction(7 - self.success, 6), True))
-
-
-@attrs.frozen(eq=False)
-class GroupLosses:
-    """Losses of one model group of the target."""
-
-    profile: ModelProfile
-    count: int
-    models_destroyed: Pmf
-
-    @property
-    def p_destroyed(self) -> Number:
-        return self.models_destroyed.p(self.count)
-
-
-@attrs.frozen(eq=False)
-class UnitResult:
-    """Exact distributions for a whole unit's attacks against one target unit.
-
-    `attacks` and `hits` count as rolled before any Command Re-roll; `damage`,
-    `models_destroyed` and the group losses include everything.
-    """
-
-    attacks: Pmf
-    hits: Pmf
-    damage: Pmf
-    models_destroyed: Pmf
-    groups: tuple[GroupLosses, ...]
-    target: Target
-
-    @property
-    def p_destroyed(self) -> Number:
-        return self.models_destroyed.p(self.target.model_count)
-
-    @property
-    def exact(self) -> bool:
-        return self.damage.exact
-
-    def stages(self) -> dict[str, Pmf]:
-        return {"attacks": self.attacks, "hits": self.hits, "damage": self.damage,
-                "models_destroyed": self.models_destroyed}
-
-    def _repr_html_(self) -> str:
-        """Tables in Jupyter notebooks."""
-        from .render import Report, to_html
-
-        return to_html(Report("", self.stages(), {"p_destroyed": self.p_destroyed}))
 
 
 # ------------------------------------------------------------------ operators
@@ -253,20 +181,20 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
     kind = context.command_reroll
     if kind is not None:  # the state doubles: Command Re-roll at hand, or spent
         both = _lift({0: identity})[0]
-        if kind == "hit":
+        if kind is CommandReroll.HIT:
             keep, spend = hit.split_for_one_reroll()
             fresh = hit_odds(weapon, unit_profile, attrs.evolve(context, reroll_hits=Reroll.NONE))
             attack = _tokened(_attack(weapon, keep, rolled, ordinary, identity),
                               _times(_attack(weapon, fresh, rolled, ordinary, identity), spend), attack)
-        elif kind == "wound":
+        elif kind is CommandReroll.WOUND:
             keep, spend = wound.split_for_one_reroll()
             fresh = wound_odds(attrs.evolve(weapon, twin_linked=False), unit_profile,
                                attrs.evolve(context, reroll_wounds=Reroll.NONE))
             rolled = _tokened(_rolled(keep, ordinary, critical, identity),
                               _times(_rolled(fresh, ordinary, critical, identity), spend), rolled)
             attack = _attack(weapon, hit, rolled, _lift(ordinary), both)
-        elif kind in ("save", "damage"):  # spent inside one wound's allocation (for "attacks": see attack_unit)
-            if kind == "save":
+        elif kind in (CommandReroll.SAVE, CommandReroll.DAMAGE):  # spent within one wound
+            if kind is CommandReroll.SAVE:
                 kept = transition(_effects([[(1 - q, zero)] for q in unsaved], exact))
                 spent = transition(_effects([[(q * (1 - q), zero), (q * q, hurt)] for q, hurt in zip(unsaved, lost)],
                                             exact))
@@ -299,23 +227,13 @@ def _after(state: Scaled, op: Poly, count: Pmf) -> Scaled:
     return total
 
 
-def attack_unit(
-    firings: Sequence[Firing | MortalWounds],
-    target: Target,
-    context: Context | None = None,
-    exact: bool = False,
-    order: Sequence[int] | None = None,
-) -> UnitResult:
-    """Resolve each firing (or mortal wound test) in turn against `target`, carrying the
-    target's state from one to the next; Devastating Wounds waiting under the seed or launch
-    wording land after all of them.
-
-    `order` is the defender's allocation order of model groups (default: `layout.default_order`).
-    """
-    if not firings:
-        raise MathhammerError("a unit needs at least one weapon profile to attack with")
-    context = context or Context()
-    layout = Layout.of(target, order)
+def whole_unit(
+    firings: Sequence[Firing | MortalWounds], layout: Layout, context: Context, exact: bool
+) -> tuple[Pmf, Pmf, Pmf]:
+    """Resolve each firing (or mortal wound test) in turn against the target laid out in `layout`,
+    carrying its state from one to the next; Devastating Wounds waiting under the seed or launch
+    wording land after all of them. Returns the final state, the attacks and the hits."""
+    target = layout.target
     state = layout.unharmed(exact)
     token = context.command_reroll is not None
     if token:  # the Command Re-roll is at hand: first half of a doubled state
@@ -334,7 +252,7 @@ def attack_unit(
             grown[0] = state.array
             state = Scaled(grown, state.denominator)
             waiting.append(profile.deferred)
-        if context.command_reroll == "attacks":  # the re-roll, if still at hand, may go to this attacks roll
+        if context.command_reroll is CommandReroll.ATTACKS:  # if still at hand, it may go to this attacks roll
             kept, spent = attack_count_with_one_reroll(firing.weapon, target, firing.models, firing.context or context)
             size = layout.size
             at_hand = Scaled(state.array[..., :size], state.denominator)
@@ -358,16 +276,4 @@ def attack_unit(
     if token:  # whether or not the re-roll was used
         halves = state.array.reshape(2, -1)
         state = Scaled(halves[0] + halves[1], state.denominator)
-    return _result(layout, state, attacks, hits)
-
-
-def _result(layout: Layout, state: Scaled, attacks: Pmf, hits: Pmf) -> UnitResult:
-    lost, dead, per_group = layout.losses()
-    weights = Pmf(state.array, state.denominator)
-
-    def distribution(values: np.ndarray) -> Pmf:
-        return weights.map(lambda s: int(values[s]))
-
-    groups = tuple(GroupLosses(profile, count, distribution(per_group[:, g]))
-                   for g, (profile, count) in enumerate(layout.target.groups))
-    return UnitResult(attacks, hits, distribution(lost), distribution(dead), groups, layout.target)
+    return Pmf(state.array, state.denominator), attacks, hits

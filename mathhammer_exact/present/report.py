@@ -15,13 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .model import ModelProfile, Weapon
-from .pmf import Number, Pmf
-from .result import AttackResult
+from ..pmf import Number, Pmf, pmf_html, rows
 
-if TYPE_CHECKING:  # the unit engine and rules data load only for the commands that use them
-    from .query import UnitReport
-    from .unit import UnitResult
+if TYPE_CHECKING:  # for annotations only: a command that prints dice tests need not load the engine
+    from ..data.query import UnitReport
+    from ..engine.results import AttackResult
 
 LABELS = {
     "attacks": "attacks",
@@ -98,10 +96,6 @@ def to_json(report: Report) -> str:
     return json.dumps(data, indent=2)
 
 
-def _rows(pmf: Pmf) -> list[tuple[int, Number, Number]]:
-    return list(zip(range(pmf.min, pmf.max + 1), pmf.probabilities(), pmf.survival()))
-
-
 def to_csv(report: Report) -> str:
     """One row per value of each distribution, then one per chance:
     ``quantity,value,p_equal,p_at_least``."""
@@ -109,7 +103,7 @@ def to_csv(report: Report) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["quantity", "value", "p_equal", "p_at_least"])
     for key, pmf in report.distributions.items():
-        for k, p, tail in _rows(pmf):
+        for k, p, tail in rows(pmf):
             writer.writerow([key, k, number(p), number(tail)])
     for key, p in report.chances.items():
         writer.writerow([key, "", number(p), ""])
@@ -137,10 +131,10 @@ def _chance(label: str, p: Number) -> str:
 def distribution_table(title: str, pmf: Pmf) -> str:
     """P(=k), P(>=k) and a bar for each value; negligible values summed in one line."""
     lines = [title, f"  {'k':>4}  {'P(=k)':>8}  {'P(>=k)':>8}"]
-    rows = _rows(pmf)
-    top = max(float(p) for _, p, _ in rows) or 1.0
-    hidden = [p for _, p, _ in rows if float(p) < SHOWN]
-    for k, p, tail in rows:
+    values = rows(pmf)
+    top = max(float(p) for _, p, _ in values) or 1.0
+    hidden = [p for _, p, _ in values if float(p) < SHOWN]
+    for k, p, tail in values:
         if float(p) >= SHOWN:
             lines.append(f"  {k:>4}  {float(p):8.2%}  {float(tail):8.2%}  {'#' * round(BAR_WIDTH * float(p) / top)}")
     if hidden:
@@ -183,16 +177,8 @@ def to_markdown(report: Report) -> str:
         lines += [f"- {note.strip()}" for note in report.notes] + [""]
     for key, pmf in report.shown.items():
         lines += [f"*{report.label(key)}*", "", "| k | P(=k) | P(>=k) |", "|---:|---:|---:|"]
-        lines += [f"| {k} | {_fraction_cell(p)} | {_fraction_cell(t)} |" for k, p, t in _rows(pmf)] + [""]
+        lines += [f"| {k} | {_fraction_cell(p)} | {_fraction_cell(t)} |" for k, p, t in rows(pmf)] + [""]
     return "\n".join(lines).strip() + "\n"
-
-
-def pmf_html(pmf: Pmf, title: str = "") -> str:
-    """An HTML table of a distribution (notebooks)."""
-    head = f"<caption>{html.escape(title)}</caption>" if title else ""
-    rows = "".join(f"<tr><td>{k}</td><td>{float(p):.4%}</td><td>{float(t):.4%}</td></tr>" for k, p, t in _rows(pmf))
-    return (f"<table>{head}<thead><tr><th>k</th><th>P(=k)</th><th>P(&ge;k)</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table><p>mean {float(pmf.mean):.4f}, sd {pmf.sd:.4f}</p>")
 
 
 def to_html(report: Report) -> str:
@@ -209,106 +195,44 @@ def render(report: Report, fmt: str) -> str:
 
 # --------------------------------------------------------------------- reports of each command
 def attack_report(result: AttackResult, title: str = "") -> Report:
-    """The `attack` command's report (JSON: the six distributions and p_destroyed)."""
-    return Report(title, result.stages(), {"p_destroyed": result.p_destroyed},
+    """The `attack` command's report: the distributions, P(destroyed), each target group's losses
+    (when the target has several), the target's Battle-shock and the attacker's Hazardous losses."""
+    chances: dict[str, Number] = {"p_destroyed": result.p_destroyed, "p_below_half": result.p_below_half}
+    notes: list[str] = []
+    if result.p_battle_shocked is not None:
+        chances["p_battle_shocked"] = result.p_battle_shocked
+    names = [g.profile.name or f"group {i + 1}" for i, g in enumerate(result.groups)]
+    if len(result.groups) > 1:
+        notes += [f"{name} ({g.count}): {float(g.models_destroyed.mean):.3f} destroyed on average, "
+                  f"P(all destroyed) = {percent(g.p_destroyed)}" for name, g in zip(names, result.groups)]
+    if result.hazardous_models_lost is not None:
+        notes.append(f"Hazardous: {float(result.hazardous_models_lost.mean):.3f} attacking models lost on average, "
+                     f"P(at least one) = {percent(result.hazardous_models_lost.at_least(1))}")
+    elif result.hazardous_tests_failed is not None:
+        notes.append(f"Hazardous: {float(result.hazardous_tests_failed.mean):.3f} tests failed on average, "
+                     f"P(at least one) = {percent(result.hazardous_tests_failed.at_least(1))}")
+    details: dict[str, Any] = {
+        "groups": [{"name": name, "models": g.count, "models_destroyed": pmf_json(g.models_destroyed),
+                    "p_destroyed": number(g.p_destroyed)} for name, g in zip(names, result.groups)],
+    }
+    for key in ("hazardous_tests_failed", "hazardous_models_lost"):
+        if getattr(result, key) is not None:
+            details[key] = pmf_json(getattr(result, key))
+    labels = {"p_below_half": "P(target Below Half-strength, not destroyed)",
+              "p_battle_shocked": "P(target then fails its Battle-shock test)"}
+    return Report(title, result.stages(), chances, labels=labels, details=details, notes=tuple(notes),
                   plotted=("damage", "models_destroyed"))
 
 
-def whole_unit_report(result: UnitResult, title: str = "") -> Report:
-    """A whole-unit attack: the distributions it has, and each target group's losses."""
-    names = [g.profile.name or f"group {i + 1}" for i, g in enumerate(result.groups)]
-    notes = [f"{name} ({g.count}): {float(g.models_destroyed.mean):.3f} destroyed on average, "
-             f"P(all destroyed) = {percent(g.p_destroyed)}" for name, g in zip(names, result.groups)]
-    groups = [{"name": name, "models": g.count, "models_destroyed": pmf_json(g.models_destroyed),
-               "p_destroyed": number(g.p_destroyed)} for name, g in zip(names, result.groups)]
-    return Report(title, result.stages(), {"p_destroyed": result.p_destroyed}, details={"groups": groups},
-                  notes=tuple(notes), tables=("damage", "models_destroyed"))
-
-
 def unit_report(report: UnitReport, title: str = "") -> Report:
-    """The `unit` command's report: a whole-unit attack plus the target's Battle-shock, the
-    attacker's Hazardous losses, and what fired under which rules."""
-    base = whole_unit_report(report.result, title)
-    shock = report.battle_shock
-    chances = {**base.chances, "p_below_half": shock.below_half}
-    notes = list(base.notes)
-    if shock.failed is not None:
-        chances["p_battle_shocked"] = shock.failed
-    else:
-        notes.append("The target has no Leadership, so its Battle-shock test is not worked out.")
-    if report.hazardous is not None:
-        notes.append(f"Hazardous: {float(report.hazardous.mean):.3f} attacking models lost on average, "
-                     f"P(at least one) = {percent(report.hazardous.at_least(1))}")
+    """The `unit` command's report: the attack's report plus what fired under which rules."""
+    base = attack_report(report.result, title)
     preface = [f"  {f.models} x {f.weapon.name}" for f in report.firings]
     if report.modifiers:
         preface.append("  with: " + ", ".join(m.name for m in report.modifiers))
     details = {
         **base.details,
-        "hazardous_models_lost": pmf_json(report.hazardous) if report.hazardous else None,
         "firings": [{"weapon": f.weapon.name, "models": f.models} for f in report.firings],
         "modifiers": [m.name for m in report.modifiers],
     }
-    labels = {"p_below_half": "P(target Below Half-strength, not destroyed)",
-              "p_battle_shocked": "P(target then fails its Battle-shock test)"}
-    return attrs.evolve(base, chances=chances, labels=labels, details=details, notes=tuple(notes),
-                        preface=tuple(preface))
-
-
-def _weapon_line(name: str, profile: str, weapon: Weapon) -> str:
-    skill = "N/A" if weapon.skill is None else f"{weapon.skill}+"
-    reach = "Melee" if weapon.melee else (f'{weapon.range}"' if weapon.range else "")
-    label = name if profile == "default" else f"{name} - {profile}"
-    return f"  {label:38s} {reach:>6} A{str(weapon.attacks):5s} {'WS' if weapon.melee else 'BS'}{skill:4s} " \
-           f"S{weapon.strength:<3} AP{weapon.ap:<3} D{weapon.damage}"
-
-
-def card(name: str) -> str:
-    """A profile card for a datasheet, a standard target or a named rule."""
-    from . import rules_data  # the rules data load only when asked for
-
-    sheets, targets, mods = rules_data.datasheets(), rules_data.standard_targets(), rules_data.modifiers()
-    index: dict[str, tuple[str, str]] = {n: ("sheet", n) for n in sheets}
-    index.update({n: ("target", n) for n in targets})
-    index.update({k: ("rule", k) for k in mods})
-    aliases = {a: s.name for s in sheets.values() for a in s.aliases}
-    aliases.update({m.name: k for k, m in mods.items()})
-    kind, key = rules_data.find(name, index, "datasheet, target or rule", aliases)
-    if kind == "rule":
-        mod = mods[key]
-        return f"{mod.name} ({mod.kind}, {mod.source}; affects the {mod.side})\n  {mod.summary}"
-    if kind == "target":
-        std = targets[key]
-        return f"{std.name}: {std.description}\n  " + "; ".join(
-            f"{profile_text(p)} x{n}" for p, n in std.target.groups)
-    sheet = sheets[key]
-    lines = [f"{sheet.name} ({sheet.faction}; source: {sheet.source})"]
-    for m in sheet.models:
-        size = f"{m.count}" if m.max is None else f"{m.count}-{m.max}"
-        lines.append(f"  {size} x {m.name}: {profile_text(m.profile)}  equipped with {', '.join(m.equipment)}")
-    lines.append("Weapons:")
-    for weapon_name, profiles in sheet.weapons.items():
-        for profile, weapon in profiles.items():
-            lines.append(_weapon_line(weapon_name, profile, weapon))
-    for option in sheet.options:
-        limit = " (each once per unit)" if option.each_once else (f" (up to {option.max})" if option.max else "")
-        lines.append(f"Option: a {option.model} may replace its {option.replaces} with "
-                     f"{' / '.join(option.choices)}{limit}")
-    lines.append("Abilities: " + ", ".join(sheet.abilities))
-    lines.append("Keywords: " + ", ".join(sheet.keywords))
-    if sheet.points:
-        lines.append("Points: " + ", ".join(f"{n} models: {p}" for n, p in sheet.points.items()))
-    return "\n".join(lines)
-
-
-def profile_text(profile: ModelProfile) -> str:
-    parts = [f"T{profile.toughness}", f"Sv{profile.save}+"]
-    if profile.invulnerable:
-        parts.append(f"inv{profile.invulnerable}+")
-    parts.append(f"W{profile.wounds}")
-    if profile.leadership:
-        parts.append(f"Ld{profile.leadership}+")
-    if profile.feel_no_pain:
-        parts.append(f"fnp{profile.feel_no_pain}+")
-    if profile.keywords:
-        parts.append(f"[{', '.join(profile.keywords)}]")
-    return " ".join(parts)
+    return attrs.evolve(base, details=details, preface=tuple(preface), tables=("damage", "models_destroyed"))

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import attrs
 
-from .dice_tests import charge
-from .model import Context, ModelProfile, Reroll, Target, Weapon
-from .pmf import Number
-from .sequence import attack
-from .stages.hit import hit_odds
-from .stages.save import unsaved_chance
-from .stages.wound import wound_odds
+from ..data import load
+from ..engine.resolve import attack
+from ..model import Context, ModelProfile, Reroll, Target, Weapon
+from ..pmf import Number
+from ..rolls import charge
+from ..stages.hit import hit_odds
+from ..stages.save import unsaved_chance
+from ..stages.wound import wound_odds
 
 READABLE = 9  #: longest fraction printed as a fraction; longer ones are decimals
 
@@ -109,20 +110,16 @@ def charge_table() -> Table:
 
 
 def _seed_weapons() -> Iterator[tuple[str, Weapon]]:
-    from . import rules_data
-
-    for sheet in rules_data.datasheets().values():
+    for sheet in load.datasheets().values():
         for name, profiles in sheet.weapons.items():
             for profile, weapon in profiles.items():
                 yield f"{sheet.name}: {name}" + ("" if profile == "default" else f" ({profile})"), weapon
 
 
 def weapons_table() -> Table:
-    from . import rules_data
-
     rows = []
     for label, weapon in _seed_weapons():
-        for name, standard in rules_data.standard_targets().items():
+        for name, standard in load.standard_targets().items():
             target: Target = standard.target
             result = attack(weapon, target, 1, exact=True)
             rows.append((label, name, cell(result.damage.mean), cell(result.models_destroyed.mean),

@@ -15,11 +15,12 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from .errors import MathhammerError
-from .model import Target
-from .pmf import Pmf
-from .stages.allocation import Track, Transition
-from .weights import Scaled
+from ..errors import MathhammerError
+from ..model import Target
+from ..pmf import Pmf
+from ..stages.allocation import Track, Transition
+from ..weights import Scaled
+from .consequences import below_half
 
 
 def default_order(target: Target) -> tuple[int, ...]:
@@ -99,6 +100,43 @@ class Layout:
                 else:
                     grid[b, c, b, c] = den
         return Scaled(grid.reshape(self.size, self.size), den)
+
+    def below_half(self) -> np.ndarray:
+        """For each state: whether the target ends Below Half-strength and not destroyed.
+
+        An Attached unit counts its models against the combined Starting Strength while both
+        parts live; once only the leaders or only the bodyguards are left, they count against
+        their own Starting Strength (a one-model unit: fewer than half its wounds left)."""
+        rows, cols = self.shape
+        b, c = np.divmod(np.arange(self.size), cols)
+        parts = []
+        for models, track, lost in ((self.main, self.main_track, b), (self.leaders, self.leader_track, c)):
+            dead = track.model_at()[lost] if models else np.zeros(self.size, dtype=int)
+            parts.append((len(models), len(models) - dead, track.total, lost))
+        (n_main, main_alive, w_main, b_lost), (n_lead, lead_alive, w_lead, c_lost) = parts
+        out = np.zeros(self.size, dtype=bool)
+        for s in range(self.size):
+            if main_alive[s] and lead_alive[s]:
+                out[s] = below_half(n_main + n_lead, main_alive[s] + lead_alive[s], 0, 0)
+            elif main_alive[s]:
+                out[s] = below_half(n_main, main_alive[s], w_main, b_lost[s])
+            else:
+                out[s] = below_half(n_lead, lead_alive[s], w_lead, c_lost[s])
+        return out
+
+    def leadership(self) -> np.ndarray | None:
+        """For each state: the best Leadership among the surviving models (what a Battle-shock
+        test uses), or None when no model of the target has a Leadership."""
+        if self.target.leadership is None:
+            return None
+        _, _, per_group = self.losses()
+        best = np.full(self.size, self.target.leadership, dtype=int)
+        for s in range(self.size):
+            alive = [p.leadership for g, (p, n) in enumerate(self.target.groups)
+                     if per_group[s, g] < n and p.leadership is not None]
+            if alive:
+                best[s] = min(alive)
+        return best
 
     def losses(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each state: wounds lost, models destroyed, and models destroyed per group (states x groups)."""

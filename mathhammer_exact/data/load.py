@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -15,22 +16,21 @@ from typing import Any, TypeVar
 
 import attrs
 
+from ..errors import MathhammerError
+from ..model import ModelProfile, MortalWounds, Reroll, Target, Weapon
 from .datasheet import Datasheet, ModelEntry, WargearOption
-from .errors import MathhammerError
-from .model import ModelProfile, Reroll, Target
-from .modifiers import Modifier, MortalWoundTest
-from .parsing import parse_model, parse_weapon
+from .modifiers import Modifier
 
 T = TypeVar("T")
 
 
 def rules_dir() -> Path:
     """rules/ installed inside the package, or at the top of a source checkout."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "rules", here.parent / "rules"):
+    package = Path(__file__).resolve().parent.parent
+    for candidate in (package / "rules", package.parent / "rules"):
         if (candidate / "modifiers.toml").is_file():
             return candidate
-    raise MathhammerError(f"cannot find the rules/ data next to {here}")
+    raise MathhammerError(f"cannot find the rules/ data next to {package}")
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -76,7 +76,8 @@ def parse_modifier(where: str, key: str, table: Mapping[str, Any]) -> Modifier:
     mortal = fields.get("mortal_wounds")
     if mortal is not None:
         _keys(f"{where}.mortal_wounds", mortal, {"dice", "success"}, set())
-        fields["mortal_wounds"] = MortalWoundTest(mortal["dice"], mortal["success"])
+        fields["mortal_wounds"] = _build(f"{where}.mortal_wounds", MortalWounds, dice=mortal["dice"],
+                                         success=mortal["success"], name=fields["name"])
     return _build(where, Modifier, key=key, **fields)
 
 
@@ -94,7 +95,7 @@ _STAT_TOKENS = ("M", "OC")
 def _model_profile(where: str, stats: str, keywords: list[str], name: str) -> ModelProfile:
     kept = [t for t in stats.split() if not any(t.upper().startswith(p) and t[len(p):][:1].isdigit()
                                                for p in _STAT_TOKENS)]
-    profile, _, _ = _build(where, parse_model, text=" ".join(kept) + f" [{', '.join(keywords)}]", name=name)
+    profile = _build(where, ModelProfile.parse, text=" ".join(kept) + f" [{', '.join(keywords)}]", name=name)
     return profile
 
 
@@ -106,7 +107,7 @@ def parse_datasheet(where: str, data: Mapping[str, Any]) -> Datasheet:
         if not isinstance(profiles, dict) or not profiles:
             raise MathhammerError(f"{where} weapons.{weapon_name!r}: give one or more named profiles")
         weapons[weapon_name.lower()] = {
-            profile: _build(f"{where} weapons.{weapon_name!r}.{profile}", parse_weapon, text=text,
+            profile: _build(f"{where} weapons.{weapon_name!r}.{profile}", Weapon.parse, text=text,
                             name=weapon_name if profile == "default" else f"{weapon_name} ({profile})")
             for profile, text in profiles.items()}
     models = []
@@ -193,3 +194,26 @@ def datasheet(name: str) -> Datasheet:
 def modifier(name: str) -> Modifier:
     mods = modifiers()
     return find(name, mods, "ability or stratagem", {m.name: key for key, m in mods.items()})
+
+
+def find_target(text: str, models: int | None = None, leader: str | None = None) -> Target:
+    """A target by datasheet or standard-target name, or written as a profile; `models` sets the
+    size of a unit of alike models, `leader` attaches a CHARACTER written as a profile."""
+    if re.match(r"\s*T\d", text, re.IGNORECASE):
+        target = Target.parse(text)
+    else:
+        sheets, standard = datasheets(), standard_targets()
+        names = {**{n: ("sheet", n) for n in sheets}, **{n: ("standard", n) for n in standard}}
+        aliases = {a: s.name for s in sheets.values() for a in s.aliases}
+        kind, name = find(text, names, "target (datasheet or standard target)", aliases)
+        target = sheets[name].as_target(models) if kind == "sheet" else standard[name].target
+        models = None if kind == "sheet" else models
+    if models is not None:
+        if len(target.groups) != 1:
+            raise MathhammerError("--models sets the size of a target whose models are all alike")
+        target = Target.of(target.groups[0][0], models)
+    if leader:
+        profile = ModelProfile.parse(leader, name="leader")
+        profile = attrs.evolve(profile, keywords=(*profile.keywords, "CHARACTER"))
+        target = Target((*target.groups, (profile, 1)), attached=True)
+    return target

@@ -1,20 +1,24 @@
-"""What follows an attack: Hazardous tests for the attacker, Battle-shock for the target."""
+"""What follows an attack: Hazardous tests for the attacker, Below Half-strength and Battle-shock
+for the target."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
 
-import attrs
-
-from .dice import Dice
-from .model import Hazardous, ModelProfile, Rules, Target
-from .pmf import Number, Pmf
-from .stages.allocation import Track, Transition, after_events
-from .stages.damage import mortal_threshold, wounds_lost
+from ..dice import Dice
+from ..model import Hazardous, ModelProfile, Rules
+from ..pmf import Number, Pmf
+from ..stages.allocation import Track, Transition, after_events
+from ..stages.damage import mortal_threshold, wounds_lost
 
 HAZARD_MORTAL_WOUNDS = 3
 TOUGH = ("CHARACTER", "MONSTER", "VEHICLE")  #: models that suffer 3 mortal wounds instead (seed 000)
+
+
+def hazardous_failures(tests: int, exact: bool = False) -> Pmf:
+    """Failed Hazardous tests: one D6 per Hazardous weapon used, each 1 fails."""
+    return Pmf.point(tests, exact).compound(Pmf.bernoulli(Fraction(1, 6), exact))
 
 
 def hazardous_losses(bearers: Sequence[ModelProfile], rules: Rules | None = None, exact: bool = False) -> Pmf:
@@ -36,18 +40,9 @@ def hazardous_losses(bearers: Sequence[ModelProfile], rules: Rules | None = None
         return Pmf.point(hit, exact) if destroy else wounds_lost(Pmf.point(hit, exact), mortal_threshold(model))
 
     track = Track(tuple(p.wounds for p in ordered))
-    fails = Pmf.point(len(ordered), exact).compound(Pmf.bernoulli(Fraction(1, 6), exact))
+    fails = hazardous_failures(len(ordered), exact)
     state = after_events(track.unharmed(exact), Transition.build(track, [effect(p) for p in ordered]), fails)
-    model_at = track.model_at()
-    return state.map(lambda s: int(model_at[s]))
-
-
-@attrs.frozen
-class BattleShock:
-    """The target's chance to end Below Half-strength (and alive), and to then fail its test."""
-
-    below_half: Number
-    failed: Number | None  #: None when the target's Leadership is unknown
+    return state.map_values(track.model_at())
 
 
 def pass_chance(leadership: int, exact: bool = False) -> Number:
@@ -55,18 +50,12 @@ def pass_chance(leadership: int, exact: bool = False) -> Number:
     return Dice.parse("2D6").pmf(exact).at_least(leadership)
 
 
-def battle_shock(target: Target, models_destroyed: Pmf, damage: Pmf, insane_bravery: bool = False) -> BattleShock:
-    """Below Half-strength: fewer than half the models left, or for a one-model unit fewer than
-    half its wounds. The test is then 2D6 against the unit's best Leadership; Insane Bravery passes it."""
-    total = target.model_count
-    if total == 1:
-        wounds = target.total_wounds
-        below = damage.chance(lambda k: 2 * (wounds - k) < wounds and k < wounds)
-    else:
-        below = models_destroyed.chance(lambda k: 2 * (total - k) < total and k < total)
-    ld = target.leadership
-    if ld is None:
-        return BattleShock(below, None)
-    if insane_bravery:
-        return BattleShock(below, below * 0)
-    return BattleShock(below, below * (1 - pass_chance(ld, models_destroyed.exact)))
+def below_half(starting: int, alive: int, wounds: int, wounds_lost: int) -> bool:
+    """Whether a unit of `starting` models with `alive` left is Below Half-strength (and not
+    destroyed): fewer than half its models left, or for a one-model unit fewer than half its
+    wounds left. Exactly half is not below half."""
+    if alive == 0:
+        return False
+    if starting == 1:
+        return 2 * (wounds - wounds_lost) < wounds
+    return 2 * alive < starting

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import MathhammerError
-from .render import Report
+from ..errors import MathhammerError
+from .report import Report
 
 SUFFIXES = (".png", ".svg")
 

@@ -1,0 +1,81 @@
+"""Options shared by several commands (the situation, the output format) and printing the answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from ..model import CommandReroll, Context, Reroll, Rules
+from ..present import report as present
+from ..present.plot import save_plot
+
+REROLLS = click.Choice([r.name.lower() for r in Reroll if r is not Reroll.NONE], case_sensitive=False)
+
+
+def situation_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that describe the situation, shared by `attack` and `unit`."""
+    options = [
+        click.option("--cover", is_flag=True, help="The target has the Benefit of Cover."),
+        click.option("--half-range", is_flag=True, help="Within half range (Rapid Fire, Melta)."),
+        click.option("--charged", is_flag=True, help="The attacker charged this turn (Lance)."),
+        click.option("--stationary", is_flag=True, help="The attacker Remained Stationary (Heavy)."),
+        click.option("--advanced", is_flag=True, help="The attacker Advanced: only Assault weapons shoot."),
+        click.option("--overwatch", is_flag=True, help="Fire Overwatch: only unmodified 6s hit."),
+        click.option("--indirect", is_flag=True, help="Indirect Fire at a target that is not visible."),
+        click.option("--engaged", is_flag=True, help="The target is within Engagement Range of your army (no Blast)."),
+        click.option("--hit-mod", default=0, type=int, help="Hit roll modifier (the net is capped to -1..+1)."),
+        click.option("--wound-mod", default=0, type=int, help="Wound roll modifier (the net is capped to -1..+1)."),
+        click.option("--reroll-hits", type=REROLLS, help="Re-roll hit rolls of 1, failed ones, or all but crits."),
+        click.option("--reroll-wounds", type=REROLLS, help="Re-roll wound rolls of 1, failed ones, or all but crits."),
+        click.option("--crit-hit", default=6, show_default=True, type=int,
+                     help="Unmodified hit roll that is a Critical Hit."),
+        click.option("--command-reroll", type=click.Choice([k.value for k in CommandReroll], case_sensitive=False),
+                     help="Keep a Command Re-roll for the first failed hit roll, wound roll or saving throw."),
+        click.option("--rules", "rules_name", default="seed", show_default=True,
+                     type=click.Choice(list(Rules.PRESETS), case_sensitive=False),
+                     help="Which printing of changed rules (Devastating Wounds, Indirect Fire, Hazardous)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return output_options(command)
+
+
+def output_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--exact, --format, --json and --plot, shared by every command that answers with odds."""
+    options = [
+        click.option("--exact", is_flag=True, help="Exact fractions instead of floating point."),
+        click.option("--format", "fmt", default="table", show_default=True,
+                     type=click.Choice(present.FORMATS, case_sensitive=False), help="How to print the answer."),
+        click.option("--json", "as_json", is_flag=True, help="Shortcut for --format json."),
+        click.option("--plot", type=click.Path(dir_okay=False),
+                     help="Also draw the odds to FILE.png or FILE.svg (needs the [plot] extra)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def emit(report: present.Report, fmt: str, as_json: bool, plot: str | None) -> None:
+    """Print the report in the chosen format, and draw it if asked."""
+    if plot:
+        save_plot(report, plot)
+    click.echo(present.render(report, "json" if as_json else fmt.lower()).rstrip("\n"))
+
+
+def context_from(options: dict[str, Any]) -> Context:
+    """The `Context` described by the situation options (removed from `options`)."""
+    return Context(
+        half_range=options.pop("half_range"), charged=options.pop("charged"),
+        stationary=options.pop("stationary"), advanced=options.pop("advanced"),
+        overwatch=options.pop("overwatch"), cover=options.pop("cover"), indirect=options.pop("indirect"),
+        engaged=options.pop("engaged"), hit_modifier=options.pop("hit_mod"),
+        wound_modifier=options.pop("wound_mod"),
+        reroll_hits=options.pop("reroll_hits") or Reroll.NONE,
+        reroll_wounds=options.pop("reroll_wounds") or Reroll.NONE,
+        critical_hit=options.pop("crit_hit"), rules=Rules.named(options.pop("rules_name")),
+        command_reroll=options.pop("command_reroll"),
+    )
+
+

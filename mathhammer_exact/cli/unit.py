@@ -1,0 +1,49 @@
+"""`mathhammer unit`: a datasheet unit, by name, attacks a target with its whole loadout."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..data.load import find_target
+from ..data.query import unit_attack
+from ..errors import MathhammerError
+from ..present.report import unit_report
+from .options import context_from, emit, situation_options
+
+
+@click.command()
+@click.argument("attacker")
+@click.option("--loadout", "-l", default="", help="Wargear choices, comma separated, e.g. 'plasma gun, meltagun'.")
+@click.option("--size", type=int, help="Models in the attacking unit (default: its smallest size).")
+@click.option("--target", "-t", required=True,
+              help="A datasheet ('Incursor Squad'), a standard target (MEQ, TEQ, ...) or a profile string.")
+@click.option("--models", "-m", type=int, help="Models in the target unit.")
+@click.option("--leader", help="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
+@click.option("--with", "with_", multiple=True, help="A named ability, stratagem or Order (repeatable).")
+@click.option("--melee", is_flag=True, help="Fight with melee weapons instead of shooting.")
+@click.option("--pistols", is_flag=True, help="Models shoot their Pistols instead of their other ranged weapons.")
+@click.option("--profile", "profiles", multiple=True, help="Weapon profile to use, e.g. supercharge or krak.")
+@click.option("--order", help="Defender's allocation order of target model groups, e.g. '1,0'.")
+@click.option("--insane-bravery", is_flag=True, help="The target passes its Battle-shock test.")
+@situation_options
+def unit(attacker: str, loadout: str, size: int | None, target: str, models: int | None, leader: str | None,
+         with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: str | None,
+         insane_bravery: bool, exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
+    """A datasheet unit (by name) attacks a target with its whole loadout."""
+    context = context_from(situation)
+    target_unit = find_target(target, models, leader)
+    group_order = None
+    if order:
+        try:
+            group_order = [int(i) for i in order.split(",")]
+        except ValueError:
+            raise MathhammerError(f"--order takes group numbers separated by commas, e.g. '1,0', got {order!r}") \
+                from None
+    items = [item for item in loadout.split(",") if item.strip()]
+    report = unit_attack(attacker, target_unit, items, size, with_, context, melee, pistols, profiles, exact,
+                         group_order, insane_bravery)
+    emit(unit_report(report, f"{report.name}  ->  {target.strip()}"), fmt, as_json, plot)
+
+

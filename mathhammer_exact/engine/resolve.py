@@ -1,0 +1,76 @@
+"""`attack()`: the one entry point of the engine, for every weapon, unit and target.
+
+The engine chooses how to compute: one weapon profile against identical models without a
+Command Re-roll takes the compound pipeline (`sequence`); anything else takes the whole-unit
+chain (`chain`). Both give the same exact answer where both apply (a test keeps them so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..errors import MathhammerError
+from ..model import Context, Firing, MortalWounds, Target, Weapon
+from ..pmf import Pmf
+from .chain import whole_unit
+from .consequences import hazardous_failures, hazardous_losses
+from .layout import Layout
+from .results import AttackResult, result_of
+from .sequence import identical_models
+
+
+def attack(
+    what: Weapon | Sequence[Firing | MortalWounds],
+    target: Target,
+    models: int = 1,
+    context: Context | None = None,
+    exact: bool = False,
+    order: Sequence[int] | None = None,
+) -> AttackResult:
+    """Resolve an attack against `target` exactly.
+
+    `what` is one `Weapon` used by `models` models, or a sequence of `Firing` (a weapon, its
+    models and its own situation) and `MortalWounds` tests, resolved in the order given with
+    the target's state carried from one to the next. `context` is the situation of the whole
+    query; `order` the defender's allocation order of the target's model groups.
+
+    >>> from mathhammer_exact import Weapon, Target
+    >>> r = attack(Weapon.parse("A1 BS3+ S4 AP-1 D1"), Target.parse("T4 Sv3+ W2 x5"), models=10, exact=True)
+    >>> r.damage.mean, r.models_destroyed.mean
+    (Fraction(5, 3), Fraction(138805, 236196))
+    """
+    context = context or Context()
+    if isinstance(what, Weapon):
+        firings: list[Firing | MortalWounds] = [Firing(what, models)]
+    else:
+        firings = list(what)
+        if models != 1:
+            raise MathhammerError("give each Firing its own number of models (`models` is for a single Weapon)")
+    if not firings:
+        raise MathhammerError("an attack needs at least one weapon profile or mortal wound test")
+    layout = Layout.of(target, order)
+    first = firings[0]
+    counts: Callable[[str], Pmf | None]
+    if (len(firings) == 1 and isinstance(first, Firing) and len(target.groups) == 1
+            and context.command_reroll is None and (first.context or context).command_reroll is None):
+        state, attacks, counts = identical_models(first.weapon, target, first.models, first.context or context, exact)
+    else:
+        state, attacks, hits = whole_unit(firings, layout, context, exact)
+
+        def counts(name: str, hits: Pmf = hits) -> Pmf | None:
+            return hits if name == "hits" else None
+
+    return result_of(layout, state, attacks, counts, _hazardous(firings, context, exact))
+
+
+def _hazardous(firings: Sequence[Firing | MortalWounds], context: Context,
+               exact: bool) -> tuple[Pmf | None, Pmf | None]:
+    """The attacker's failed Hazardous tests, and its models lost when every bearer is known."""
+    used = [f for f in firings if isinstance(f, Firing) and f.weapon.hazardous]
+    if not used:
+        return None, None
+    failed = hazardous_failures(sum(f.models for f in used), exact)
+    if any(f.bearer is None for f in used):
+        return failed, None
+    bearers = [f.bearer for f in used for _ in range(f.models) if f.bearer is not None]
+    return failed, hazardous_losses(bearers, (used[0].context or context).rules, exact)

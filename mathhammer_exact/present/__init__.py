@@ -1,0 +1,1 @@
+"""Presentation: reports in every format, profile cards, plots and the probability tables."""

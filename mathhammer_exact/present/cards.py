@@ -1,0 +1,64 @@
+"""Profile cards: datasheets, standard targets and named rules, as text for people."""
+
+from __future__ import annotations
+
+from ..data import load
+from ..model import ModelProfile, Weapon
+
+
+def _weapon_line(name: str, profile: str, weapon: Weapon) -> str:
+    skill = "N/A" if weapon.skill is None else f"{weapon.skill}+"
+    reach = "Melee" if weapon.melee else (f'{weapon.range}"' if weapon.range else "")
+    label = name if profile == "default" else f"{name} - {profile}"
+    return f"  {label:38s} {reach:>6} A{str(weapon.attacks):5s} {'WS' if weapon.melee else 'BS'}{skill:4s} " \
+           f"S{weapon.strength:<3} AP{weapon.ap:<3} D{weapon.damage}"
+
+
+def card(name: str) -> str:
+    """A profile card for a datasheet, a standard target or a named rule."""
+    sheets, targets, mods = load.datasheets(), load.standard_targets(), load.modifiers()
+    index: dict[str, tuple[str, str]] = {n: ("sheet", n) for n in sheets}
+    index.update({n: ("target", n) for n in targets})
+    index.update({k: ("rule", k) for k in mods})
+    aliases = {a: s.name for s in sheets.values() for a in s.aliases}
+    aliases.update({m.name: k for k, m in mods.items()})
+    kind, key = load.find(name, index, "datasheet, target or rule", aliases)
+    if kind == "rule":
+        mod = mods[key]
+        return f"{mod.name} ({mod.kind}, {mod.source}; affects the {mod.side})\n  {mod.summary}"
+    if kind == "target":
+        std = targets[key]
+        return f"{std.name}: {std.description}\n  " + "; ".join(
+            f"{profile_text(p)} x{n}" for p, n in std.target.groups)
+    sheet = sheets[key]
+    lines = [f"{sheet.name} ({sheet.faction}; source: {sheet.source})"]
+    for m in sheet.models:
+        size = f"{m.count}" if m.max is None else f"{m.count}-{m.max}"
+        lines.append(f"  {size} x {m.name}: {profile_text(m.profile)}  equipped with {', '.join(m.equipment)}")
+    lines.append("Weapons:")
+    for weapon_name, profiles in sheet.weapons.items():
+        for profile, weapon in profiles.items():
+            lines.append(_weapon_line(weapon_name, profile, weapon))
+    for option in sheet.options:
+        limit = " (each once per unit)" if option.each_once else (f" (up to {option.max})" if option.max else "")
+        lines.append(f"Option: a {option.model} may replace its {option.replaces} with "
+                     f"{' / '.join(option.choices)}{limit}")
+    lines.append("Abilities: " + ", ".join(sheet.abilities))
+    lines.append("Keywords: " + ", ".join(sheet.keywords))
+    if sheet.points:
+        lines.append("Points: " + ", ".join(f"{n} models: {p}" for n, p in sheet.points.items()))
+    return "\n".join(lines)
+
+
+def profile_text(profile: ModelProfile) -> str:
+    parts = [f"T{profile.toughness}", f"Sv{profile.save}+"]
+    if profile.invulnerable:
+        parts.append(f"inv{profile.invulnerable}+")
+    parts.append(f"W{profile.wounds}")
+    if profile.leadership:
+        parts.append(f"Ld{profile.leadership}+")
+    if profile.feel_no_pain:
+        parts.append(f"fnp{profile.feel_no_pain}+")
+    if profile.keywords:
+        parts.append(f"[{', '.join(profile.keywords)}]")
+    return " ".join(parts)
