@@ -17,10 +17,12 @@ from __future__ import annotations
 import functools
 import html
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
+import attrs
 import numpy as np
 
 Number = float | Fraction
@@ -50,42 +52,68 @@ def _placed(a: np.ndarray, shape: tuple[int, ...], at: tuple[int, ...] | None = 
     return out
 
 
-def _power(a: np.ndarray, n: int) -> np.ndarray:
-    """Weights of the sum of n independent copies of a count."""
-    result = None
+def _fold(a: np.ndarray, cap: tuple[int, ...] | None) -> np.ndarray:
+    """`a` with every value above `cap` (per axis) added into the cap itself: the weights of
+    min(X, cap). Exact wherever only min(X, cap) matters downstream, because
+    min(min(x, c) + y, c) = min(x + y, c) for counts y >= 0."""
+    if cap is None:
+        return a
+    for axis, c in enumerate(cap):
+        if a.shape[axis] > c + 1:
+            head = np.take(a, range(c + 1), axis=axis)
+            tail = np.take(a, range(c + 1, a.shape[axis]), axis=axis).sum(axis=axis)
+            index = [slice(None)] * a.ndim
+            index[axis] = c  # type: ignore[call-overload]
+            head[tuple(index)] += tail
+            a = head
+    return a
+
+
+def _power(a: np.ndarray, n: int, cap: tuple[int, ...] | None = None) -> np.ndarray:
+    """Weights of the sum of n independent copies of a count (folded at `cap`).
+
+    1-D: square-and-multiply. 2-D: n multiplications by the small item, which stays cheaper than
+    squaring a large grid (a 2-D convolution loops over the nonzero entries of its smaller side)."""
+    if a.ndim == 2:
+        result = np.ones((1, 1), dtype=a.dtype)
+        for _ in range(n):
+            result = _fold(_convolve(result, a), cap)
+        return result
+    out = None
     while n:
         if n & 1:
-            result = a if result is None else _convolve(result, a)
+            out = a if out is None else _fold(_convolve(out, a), cap)
         n >>= 1
         if n:
-            a = _convolve(a, a)
-    return np.ones((1,) * a.ndim, dtype=a.dtype) if result is None else result
+            a = _fold(_convolve(a, a), cap)
+    return np.ones(1, dtype=a.dtype) if out is None else _fold(out, cap)
 
 
+def _read_only(weights: np.ndarray) -> np.ndarray:
+    """The weights as an array nobody can change: float64, or Python ints in an object array."""
+    if weights.dtype != object and weights.dtype != np.float64:
+        weights = weights.astype(np.float64)
+    weights.flags.writeable = False
+    return weights
+
+
+@attrs.frozen(eq=False)
 class Pmf:
     """An immutable distribution of an integer count (or a pair of counts).
 
-    Build one with `Pmf.point`, `Pmf.uniform`, `Pmf.bernoulli` or
-    `Pmf.from_probs`; combine with ``+`` (sum of independent counts),
-    `compound` (random sums), `mixture` and `map`; read it with `p`,
-    `at_least`, `mean`, `sd`, `median` and friends.
+    Build one with `Pmf.point`, `Pmf.uniform`, `Pmf.bernoulli` or `Pmf.from_probs`; combine with
+    ``+`` (sum of independent counts), `compound` (random sums), `mixture` and `map`; read it with
+    properties (`mean`, `variance`, `sd`, `median`, `min`, `max`, `exact`) and methods that take an
+    argument (`p(k)`, `at_least(k)`, `at_most(k)`, `quantile(q)`). Two distributions are equal when
+    they give every value the same probability. `then`, `repeated` and `nothing` are the verbs the
+    attack rules are written with (`stages.hit.per_attack`), shared with the whole-unit chain.
     """
 
-    __slots__ = ("weights", "denominator", "offset", "__dict__")
-
-    def __init__(self, weights: np.ndarray, denominator: int = 1, offset: int = 0):
-        if weights.dtype != object and weights.dtype != np.float64:
-            weights = weights.astype(np.float64)
-        weights.flags.writeable = False
-        self.weights = weights
-        self.denominator = denominator
-        self.offset = offset
+    weights: np.ndarray = attrs.field(converter=_read_only)
+    denominator: int = 1
+    offset: int = 0
 
     # ----------------------------------------------------------- constructors
-    @staticmethod
-    def _dtype(exact: bool) -> type:
-        return object if exact else np.float64
-
     @staticmethod
     @functools.lru_cache(maxsize=64)
     def point(value: int, exact: bool = False) -> Pmf:
@@ -108,6 +136,12 @@ class Pmf:
         fracs = [Fraction(p) for p in probs]
         den = math.lcm(*(f.denominator for f in fracs))
         return cls(np.array([f.numerator * (den // f.denominator) for f in fracs], dtype=object), den, offset)
+
+    @classmethod
+    def from_mapping(cls, chances: Mapping[int, Fraction], exact: bool = False) -> Pmf:
+        """From {value: probability}; the chances may sum to less than 1 (one branch of a choice)."""
+        low, high = min(chances, default=0), max(chances, default=0)
+        return cls.from_probs([chances.get(v, Fraction(0)) for v in range(low, high + 1)], low, exact)
 
     @classmethod
     def bernoulli(cls, p: Fraction, exact: bool = False) -> Pmf:
@@ -150,9 +184,6 @@ class Pmf:
         if not self.offset:
             return self.weights
         return _placed(self.weights, (self.offset + len(self.weights),), (self.offset,))
-
-    def _like(self, weights: np.ndarray, denominator: int, offset: int = 0) -> Pmf:
-        return Pmf(weights, denominator, offset)
 
     def probabilities(self) -> list[Number]:
         """P(X = min), P(X = min+1), ..., P(X = max) (1-D only)."""
@@ -221,6 +252,12 @@ class Pmf:
     def median(self) -> int:
         return self.quantile(0.5)
 
+    def in_mode(self, exact: bool) -> Pmf:
+        """The same distribution in exact or float mode (an exact one can become float, not back)."""
+        if exact and not self.exact:
+            raise ValueError("a float distribution cannot be made exact")
+        return self if exact else self.to_float()
+
     def to_float(self) -> Pmf:
         """The same distribution in float mode."""
         if not self.exact:
@@ -230,15 +267,43 @@ class Pmf:
 
     def marginal(self, axis: int) -> Pmf:
         """The distribution of one count of a joint grid (axis 0 or 1)."""
-        return self._like(self.weights.sum(axis=1 - axis), self.denominator)
+        return Pmf(self.weights.sum(axis=1 - axis), self.denominator)
+
+    def _key(self) -> tuple[bool, int, tuple[int, ...], tuple[Number, ...]]:
+        """What equality compares: the mode, and the probability of each value with zero edges trimmed."""
+        w = self.weights
+        nonzero = np.nonzero(w)
+        if not len(nonzero[0]):
+            return self.exact, 0, (), ()
+        low = [int(axis.min()) for axis in nonzero]
+        high = [int(axis.max()) + 1 for axis in nonzero]
+        trimmed = w[tuple(slice(a, b) for a, b in zip(low, high))]
+        return self.exact, self.offset + low[0], (*low[1:], *trimmed.shape), tuple(
+            self._scalar(x) for x in trimmed.ravel())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Pmf):
             return NotImplemented
-        return self.probabilities() == other.probabilities() and self.offset == other.offset
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash((tuple(self.probabilities()), self.offset))
+        return hash(self._key())
+
+    def fractions(self) -> dict[int, Fraction]:
+        """{value: exact probability} of the nonzero values of an exact 1-D distribution."""
+        if not self.exact:
+            raise ValueError("fractions() needs an exact distribution")
+        return {v: Fraction(int(w), self.denominator) for v, w in enumerate(self.weights, self.offset) if w}
+
+    def to_scipy(self) -> Any:
+        """The distribution as a frozen ``scipy.stats.rv_discrete``, for scipy's whole API (cdf, ppf,
+        rvs, entropy, ...), in floating point."""
+        from scipy import stats  # scipy loads only for the tool authors who ask for it
+
+        values = np.arange(self.offset, self.max + 1)
+        probs = np.array([float(p) for p in self.probabilities()])
+        keep = probs > 0
+        return stats.rv_discrete(values=(values[keep], probs[keep] / probs[keep].sum()))
 
     def _repr_html_(self) -> str:
         """A table in Jupyter notebooks."""
@@ -254,8 +319,8 @@ class Pmf:
     def __add__(self, other: Pmf | int) -> Pmf:
         """Sum of two independent counts; adding an int shifts the values."""
         if isinstance(other, int):
-            return self._like(self.weights, self.denominator, self.offset + other)
-        return self._like(
+            return Pmf(self.weights, self.denominator, self.offset + other)
+        return Pmf(
             _convolve(self.weights, other.weights),
             self.denominator * other.denominator,
             self.offset + other.offset,
@@ -267,32 +332,46 @@ class Pmf:
         """Sum of n independent copies (n models each rolling the same dice)."""
         return Pmf.point(n, self.exact).compound(self)
 
-    def compound(self, item: Pmf) -> Pmf:
+    def compound(self, item: Pmf, cap: int | tuple[int, ...] | None = None) -> Pmf:
         """Random sum: draw N from self, add N independent copies of `item`.
 
-        Horner's scheme on the generating function G_N(G_item(z)): one
-        convolution per possible value of N, each with the small item.
+        Horner's scheme on the generating function G_N(G_item(z)): one convolution with the small
+        item per possible value of N. With `cap` (one per axis of the item), the result is the
+        distribution of min(sum, cap), folded as it grows so that its size stays bounded.
         """
-        if item.weights.shape == (1,) and item.weights[0] == item.denominator:  # a fixed item: scale N
+        caps = (cap,) if isinstance(cap, int) else cap
+        if item.weights.shape == (1,) and item.weights[0] == item.denominator and caps is None:  # fixed: scale N
             return self.map(lambda n: n * item.offset)
         n_w = self._from_zero()
-        item_w = item._from_zero()
-        if len(self.weights) == 1:  # a fixed number of items: square-and-multiply
-            n = self.offset
-            if item.weights.ndim == 1:
-                power = _power(item.weights, n) * self.weights[0]
-                return self._like(power, self.denominator * item.denominator**n, n * item.offset)
-            return self._like(_power(item_w, n) * self.weights[0], self.denominator * item.denominator**n)
+        item_w = item._from_zero() if item.weights.ndim == 1 else item.weights
+        if len(self.weights) == 1:  # a fixed number of items
+            den = self.denominator * item.denominator**self.offset
+            if caps is None and item.weights.ndim == 1:  # keep the item's offset: n items start at n * offset
+                return Pmf(_power(item.weights, self.offset) * self.weights[0], den, self.offset * item.offset)
+            return Pmf(_power(item_w, self.offset, caps) * self.weights[0], den)
         zero_index = (0,) * item_w.ndim
         scale = 1
         acc = np.zeros((1,) * item_w.ndim, dtype=item_w.dtype)
         acc[zero_index] = n_w[-1]
         for weight in n_w[-2::-1]:
             scale *= item.denominator
-            acc = _convolve(acc, item_w)
+            acc = _fold(_convolve(acc, item_w), caps)
             if weight:
                 acc[zero_index] += weight * scale
-        return self._like(acc, self.denominator * item.denominator ** (len(n_w) - 1))
+        return Pmf(acc, self.denominator * item.denominator ** (len(n_w) - 1))
+
+    # ----------------------------------------------- verbs shared with the whole-unit chain
+    def then(self, other: Pmf) -> Pmf:
+        """What this yields and then what `other` yields: the sum of independent counts."""
+        return self + other
+
+    def repeated(self, times: Pmf) -> Pmf:
+        """What a random number `times` of independent copies of this yield together."""
+        return times.compound(self)
+
+    def nothing(self) -> Pmf:
+        """Yielding nothing: the count 0."""
+        return Pmf.point(0, self.exact)
 
     @staticmethod
     def mixture(parts: Iterable[tuple[Fraction, Pmf]]) -> Pmf:
@@ -337,7 +416,7 @@ class Pmf:
         out = np.zeros(high - low + 1, dtype=self.weights.dtype)
         for v, w in zip(values, self.weights):
             out[v - low] += w
-        return self._like(out, self.denominator, low)
+        return Pmf(out, self.denominator, low)
 
 
 def rows(pmf: Pmf) -> list[tuple[int, Number, Number]]:

@@ -53,14 +53,12 @@ def attack(
     counts: Callable[[str], Pmf | None]
     if (len(firings) == 1 and isinstance(first, Firing) and len(target.groups) == 1
             and context.command_reroll is None and (first.context or context).command_reroll is None):
-        state, attacks, counts = identical_models(first.weapon, target, first.models, first.context or context, exact)
+        state, counts = identical_models(first.weapon, target, first.models, first.context or context, exact)
     else:
         state, attacks, hits = whole_unit(firings, layout, context, exact)
+        counts = {"attacks": attacks, "hits": hits}.get
 
-        def counts(name: str, hits: Pmf = hits) -> Pmf | None:
-            return hits if name == "hits" else None
-
-    return result_of(layout, state, attacks, counts, _hazardous(firings, context, exact))
+    return result_of(layout, state, counts, _hazardous(firings, context, exact))
 
 
 def _hazardous(firings: Sequence[Firing | MortalWounds], context: Context,

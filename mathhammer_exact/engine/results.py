@@ -40,7 +40,6 @@ class AttackResult:
     """
 
     target: Target
-    attacks: Pmf
     damage: Pmf
     models_destroyed: Pmf
     groups: tuple[GroupLosses, ...]
@@ -51,6 +50,13 @@ class AttackResult:
     _counts: Callable[[str], Pmf | None] = attrs.field(repr=False, alias="counts")
 
     STAGES = ("attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed")
+
+    @cached_property
+    def attacks(self) -> Pmf:
+        """Attacks made (each model's attacks roll, Rapid Fire and Blast included)."""
+        attacks = self._counts("attacks")
+        assert attacks is not None
+        return attacks
 
     @cached_property
     def hits(self) -> Pmf:
@@ -89,7 +95,7 @@ class AttackResult:
         return f"<p>P(unit destroyed) = {float(self.p_destroyed):.4%}</p>{tables}"
 
 
-def result_of(layout: Layout, state: Pmf, attacks: Pmf, counts: Callable[[str], Pmf | None],
+def result_of(layout: Layout, state: Pmf, counts: Callable[[str], Pmf | None],
               hazardous: tuple[Pmf | None, Pmf | None] = (None, None)) -> AttackResult:
     """The result of a query whose target ends in `state` (a distribution over `layout`'s states)."""
     lost, dead, per_group = layout.losses()
@@ -103,5 +109,5 @@ def result_of(layout: Layout, state: Pmf, attacks: Pmf, counts: Callable[[str], 
         fails = {ld: 1 - pass_chance(int(ld), state.exact) for ld in np.unique(leadership)}
         shocked = sum((state.map_values((layout.below_half() & (leadership == ld)).astype(int)).p(1) * fail
                        for ld, fail in fails.items()), 0 * p_below)
-    return AttackResult(layout.target, attacks, state.map_values(lost), state.map_values(dead), groups,
+    return AttackResult(layout.target, state.map_values(lost), state.map_values(dead), groups,
                         p_below, shocked, *hazardous, counts=counts)

@@ -58,6 +58,16 @@ def _partial(chances: dict[int, Fraction], exact: bool) -> Pmf:
     return Pmf.from_probs([chances.get(v, Fraction(0)) for v in range(low, high + 1)], low, exact)
 
 
+def harm(lost: Pmf) -> tuple[Fraction, Pmf]:
+    """For an event whose wounds lost are `lost` (exact): the chance it costs at least one wound,
+    and the wounds lost when it does. Events that cost nothing can be left out of a count, and
+    then every event counted costs a wound, so a unit of W wounds is surely destroyed by W of them
+    (this bounds the counts the allocation needs)."""
+    weights = lost._from_zero()
+    kept = int(lost.denominator - weights[0])
+    return Fraction(kept, lost.denominator), Pmf(weights[1:], kept, 1)
+
+
 def feel_no_pain(threshold: int | None) -> Fraction:
     """Probability that a wound is lost despite Feel No Pain (1 without it)."""
     return Fraction(1) if threshold is None else Fraction(threshold - 1, 6)

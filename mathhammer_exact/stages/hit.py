@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
+from typing import Any, Protocol, TypeVar
 
 from ..model import Context, IndirectFire, ModelProfile, Weapon
 from ..pmf import Pmf
@@ -49,16 +51,39 @@ def hit_odds(weapon: Weapon, target: ModelProfile, context: Context) -> RollOdds
     return roll_odds(classify, context.reroll_hits)
 
 
-def per_attack_item(hit: RollOdds, sustained: Pmf, lethal: bool, per_hit: Pmf, per_auto: Pmf) -> Pmf:
-    """What one attack yields, given what each hit that rolls to wound yields (`per_hit`) and
-    what a Lethal Hits auto-wound yields (`per_auto`). Sustained Hits' extra hits roll to wound."""
-    zero = Pmf.point(0, per_hit.exact)
-    critical = (per_auto if lethal else per_hit) + sustained.compound(per_hit)
-    return Pmf.mixture([(hit.fail, zero), (hit.success, per_hit), (hit.critical, critical)])
+class Yields(Protocol):
+    """What one attack, hit or wound does, in an algebra with these verbs: a `Pmf` of counts
+    (the compound pipeline) or an operator on the target's state (the whole-unit chain)."""
+
+    def then(self: Y, other: Y) -> Y: ...
+
+    def repeated(self: Y, times: Pmf) -> Y: ...
+
+    def nothing(self: Y) -> Y: ...
+
+    @staticmethod
+    def mixture(parts: Iterable[tuple[Fraction, Any]]) -> Any: ...
+
+
+Y = TypeVar("Y", bound=Yields)
+
+
+def per_attack(hit: RollOdds, per_hit: Y, per_auto: Y, sustained: Pmf, lethal: bool) -> Y:
+    """What one attack does: nothing (a miss), one hit's worth (`per_hit`: it rolls to wound), or a
+    Critical Hit's worth: with Lethal Hits an automatic wound (`per_auto`, not a Critical Wound),
+    and Sustained Hits' extra hits, each an ordinary hit that rolls to wound."""
+    critical = (per_auto if lethal else per_hit).then(per_hit.repeated(sustained))
+    return type(per_hit).mixture([(hit.fail, per_hit.nothing()), (hit.success, per_hit), (hit.critical, critical)])
 
 
 def hit_count(weapon: Weapon, target: ModelProfile, context: Context, attacks: Pmf) -> Pmf:
     """Hits scored by a random number of attacks, Sustained Hits' extra hits included."""
     one = Pmf.point(1, attacks.exact)
-    sustained = weapon.sustained_hits.pmf(attacks.exact) if weapon.sustained_hits else Pmf.point(0, attacks.exact)
-    return attacks.compound(per_attack_item(hit_odds(weapon, target, context), sustained, weapon.lethal_hits, one, one))
+    item = per_attack(hit_odds(weapon, target, context), one, one, sustained_hits(weapon, attacks.exact),
+                      weapon.lethal_hits)
+    return attacks.compound(item)
+
+
+def sustained_hits(weapon: Weapon, exact: bool) -> Pmf:
+    """Extra hits a Critical Hit scores (0 without Sustained Hits)."""
+    return weapon.sustained_hits.pmf(exact) if weapon.sustained_hits else Pmf.point(0, exact)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..model import Context, ModelProfile, Reroll, Weapon
+from ..model import Context, DevastatingWounds, ModelProfile, Reroll, Weapon
 from .d6 import Outcome, RollOdds, capped, roll_odds
+from .hit import Y
 
 
 def required_roll(strength: int, toughness: int) -> int:
@@ -41,3 +42,23 @@ def wound_odds(weapon: Weapon, target: ModelProfile, context: Context) -> RollOd
 
     policy = max(context.reroll_wounds, Reroll.FAILED if weapon.twin_linked else Reroll.NONE)
     return roll_odds(classify, Reroll(policy))
+
+
+def per_hit(wound: RollOdds, ordinary: Y, critical: Y) -> Y:
+    """What one hit that rolls to wound does: nothing, an ordinary wound (`ordinary`: it goes on to
+    the saving throw), or a Critical Wound (`critical`, see `critical_wound`)."""
+    return type(ordinary).mixture([(wound.fail, ordinary.nothing()), (wound.success, ordinary),
+                                   (wound.critical, critical)])
+
+
+def critical_wound(weapon: Weapon, wording: DevastatingWounds, ordinary: Y, unsaveable: Y, waiting_attack: Y,
+                   waiting_mortal: Y) -> Y:
+    """What a Critical Wound does. Without Devastating Wounds it is an ordinary wound. With it, by
+    printing: `unsaveable`, an attack with no saving throw, allocated as normal; seed wording,
+    `waiting_attack`, an attack whose damage lands as mortal wounds after all other attacks, excess
+    lost; launch wording, `waiting_mortal`, mortal wounds equal to the damage, landing after all
+    other attacks and spilling over."""
+    if not weapon.devastating_wounds:
+        return ordinary
+    return {DevastatingWounds.UNSAVEABLE: unsaveable, DevastatingWounds.SEED: waiting_attack,
+            DevastatingWounds.LAUNCH: waiting_mortal}[wording]
