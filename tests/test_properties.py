@@ -6,7 +6,19 @@ import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mathhammer_exact import Context, ModelProfile, Reroll, Rules, Target, Weapon, attack
+from mathhammer_exact import (
+    CommandReroll,
+    Context,
+    DevastatingWounds,
+    Firing,
+    ModelProfile,
+    Reroll,
+    Rules,
+    Target,
+    Weapon,
+    attack,
+)
+from mathhammer_exact.engine.sequence import identical_models
 
 ABILITY_FLAGS = ["lethal_hits", "devastating_wounds", "twin_linked", "torrent", "ignores_cover", "blast", "lance"]
 
@@ -97,3 +109,69 @@ def test_a_better_bs_can_lower_damage_when_re_rolling_failed_hits():
     assert damage(4) == (Fraction(8, 36) + Fraction(24, 36) / 6) / 6
     assert damage(3) == (Fraction(7, 36) + Fraction(28, 36) / 6) / 6
     assert damage(3) < damage(4)
+
+
+# Whole units: mixed and Attached targets, every Command Re-roll kind, every Devastating Wounds printing.
+small_weapons = st.builds(
+    Weapon,
+    attacks=st.sampled_from(["1", "2", "D3"]),
+    skill=st.integers(2, 5),
+    strength=st.integers(3, 8),
+    ap=st.integers(-3, 0),
+    damage=st.sampled_from(["1", "2", "D3", "D3+1"]),
+    sustained_hits=st.sampled_from([None, "1"]),
+    lethal_hits=st.booleans(),
+    devastating_wounds=st.booleans(),
+    precision=st.booleans(),
+    twin_linked=st.booleans(),
+)
+small_profiles = st.builds(
+    ModelProfile,
+    toughness=st.integers(3, 5),
+    save=st.integers(3, 7),
+    wounds=st.integers(1, 3),
+    feel_no_pain=st.sampled_from([None, 5]),
+    feel_no_pain_mortal=st.sampled_from([None, 4]),
+)
+leaders = st.builds(ModelProfile, toughness=st.integers(3, 5), save=st.integers(2, 4), wounds=st.integers(2, 4),
+                    invulnerable=st.sampled_from([None, 4]), keywords=st.just(("CHARACTER",)))
+
+
+@st.composite
+def unit_targets(draw):
+    groups = [(draw(small_profiles), draw(st.integers(1, 2)))]
+    kind = draw(st.sampled_from(["alike", "mixed", "attached"]))
+    if kind == "mixed":
+        groups.append((draw(small_profiles), 1))
+    if kind == "attached":
+        groups.append((draw(leaders), 1))
+    return Target(tuple(groups), attached=kind == "attached")
+
+
+@given(st.lists(st.tuples(small_weapons, st.integers(1, 2)), min_size=1, max_size=2), unit_targets(),
+       st.sampled_from([None, *CommandReroll]), st.sampled_from(list(DevastatingWounds)))
+@settings(max_examples=150, deadline=None)
+def test_whole_units_sum_to_one_and_float_equals_exact(firings, target, command_reroll, wording):
+    """Every distribution sums to exactly 1 (exact) and to 1e-12 (float), and the modes agree, for
+    every Command Re-roll kind, Devastating Wounds printing, and mixed or Attached targets."""
+    volley = [Firing(weapon, models) for weapon, models in firings]
+    context = Context(command_reroll=command_reroll, rules=Rules(devastating_wounds=wording))
+    exact = attack(volley, target, context=context, exact=True)
+    floats = attack(volley, target, context=context)
+    pairs = [*zip(exact.stages().values(), floats.stages().values()),
+             *((e.models_destroyed, f.models_destroyed) for e, f in zip(exact.groups, floats.groups))]
+    for pmf, fpmf in pairs:
+        assert pmf.total() == 1
+        assert abs(float(fpmf.total()) - 1) < 1e-12
+        assert all(abs(float(p) - float(q)) < 1e-12 for p, q in zip(pmf.probabilities(), fpmf.probabilities()))
+    assert 0 <= exact.p_below_half <= 1 and abs(float(exact.p_below_half) - float(floats.p_below_half)) < 1e-12
+
+
+@given(weapons, profiles, st.integers(1, 3), st.integers(1, 3), contexts)
+@settings(max_examples=40, deadline=None)
+def test_capped_counts_give_the_uncapped_answer(weapon, profile, count, models, context):
+    """Counting only attacks that cost a wound and folding the counts at the unit's wounds changes nothing."""
+    target = Target.of(profile, count)
+    capped, _ = identical_models(weapon, target, models, context, exact=True)
+    full, _ = identical_models(weapon, target, models, context, exact=True, capped=False)
+    assert capped == full

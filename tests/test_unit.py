@@ -66,6 +66,10 @@ def _truth(firings, target, ctx, order=None):
     ([("A1 S8 AP-6 DD3+1 [TORRENT]", 1), ("A1 S8 AP0 DD3 [TORRENT]", 1)], "T4 Sv4+ W4 x1 dr1",
      {"command_reroll": "damage"}, None),
     ([("AD3-1 S8 AP-6 D1 [TORRENT]", 1)], "T4 Sv7+ W1 x1; T4 Sv7+ W2", {"command_reroll": "attacks"}, None),
+    # the unit destroyed while the re-roll is still at hand (constant damage: never re-rolled; a kill with no save)
+    ([("A1 S8 AP-6 D2 [TORRENT]", 2)], "T4 Sv7+ W2 x1", {"command_reroll": "damage"}, None),
+    ([("A1 S8 AP0 D2 [TORRENT, DEVASTATING WOUNDS]", 2)], "T4 Sv6+ W2 x1", {"command_reroll": "save",
+                                                                        "rules": "unsaveable"}, None),
 ])
 def test_mixed_units_equal_enumeration(firings, target, options, order):
     fs = [(Weapon.parse(w), n) for w, n in firings]
@@ -236,3 +240,12 @@ def test_attacks_reroll_equals_enumerating_every_roll(attacks, models, bonus):
     got_kept, got_spent = attack_count_with_one_reroll(weapon, target, models, context)
     assert as_dict(got_kept) == kept
     assert as_dict(got_spent) == spent
+
+
+def test_a_command_reroll_for_constant_damage_changes_nothing():
+    # The example summed to 1.34: a D2 roll is never re-rolled, so the answer is the plain one.
+    weapon, target = Weapon.parse("A10 BS3+ S4 AP0 D2"), Target.parse("T4 Sv3+ W2 x2")
+    kept = attack(weapon, target, context=Context(command_reroll="damage"), exact=True)
+    plain = attack(weapon, target, exact=True)
+    assert kept.damage == plain.damage and kept.models_destroyed == plain.models_destroyed
+    assert kept.damage.total() == 1

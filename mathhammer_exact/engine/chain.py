@@ -8,14 +8,17 @@ for identical models. An attack's transition is built from one wound's transitio
 sums and products of matrices.
 
 Devastating Wounds that wait until every profile has resolved (seed and launch wordings)
-are counted on an extra axis of the state: an operator is then a polynomial in a shift
-of that axis, with a matrix for each power.
+are counted on an extra axis of the state: an `Operator` is then a polynomial in a shift
+of that axis, with a matrix for each power. What one attack does is written once, in
+`stages` (`per_attack`, `per_hit`, `critical_wound`), for this chain and the pipeline alike.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Sequence
+import operator
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 import attrs
@@ -24,103 +27,120 @@ import numpy as np
 from ..model import CommandReroll, Context, DevastatingWounds, Firing, ModelProfile, MortalWounds, Reroll, Weapon
 from ..pmf import Pmf
 from ..stages.attacks import attack_count, attack_count_with_one_reroll
-from ..stages.d6 import RollOdds
 from ..stages.damage import damage_pmf, damage_with_one_reroll, mortal_threshold, wounds_lost
-from ..stages.hit import hit_count, hit_odds
+from ..stages.hit import hit_count, hit_odds, per_attack, sustained_hits
 from ..stages.save import unsaved_chance
-from ..stages.wound import wound_odds
+from ..stages.wound import critical_wound, per_hit, wound_odds
 from ..weights import Scaled
 from .layout import Layout
 
-Poly = dict[int, Scaled]  # power of the deferred-count shift -> transition matrix
+
+@attrs.frozen(eq=False)
+class Operator:
+    """What an event does to the target's state, as a linear map (a transition matrix).
+
+    `terms[k]` holds the outcomes that also leave k more Devastating Wounds waiting: those sit on
+    an extra axis of the state and land after every profile has fired. It speaks the same verbs as
+    `Pmf` (`then`, `repeated`, `nothing`, `mixture`), so the attack rules in `stages` serve both.
+    """
+
+    terms: dict[int, Scaled]
+
+    @classmethod
+    def moving(cls, matrix: Scaled) -> Operator:
+        """An event that moves the state by `matrix` and leaves nothing waiting."""
+        return cls({0: matrix})
+
+    @classmethod
+    def waiting(cls, count: Pmf, identity: Scaled) -> Operator:
+        """An event that leaves `count` (exact) more Devastating Wounds waiting and nothing else."""
+        return cls({k: identity.times(p) for k, p in count.fractions().items()})
+
+    def nothing(self) -> Operator:
+        """The event that changes nothing."""
+        first = next(iter(self.terms.values()))
+        return Operator.moving(Scaled.identity(first.array.shape[0], first.exact))
+
+    def scaled(self, p: Fraction) -> Operator:
+        """This event's outcomes, each with its chance multiplied by p."""
+        return Operator({k: m.times(p) for k, m in self.terms.items()})
+
+    def __add__(self, other: Operator) -> Operator:
+        out = dict(self.terms)
+        for k, m in other.terms.items():
+            out[k] = out[k] + m if k in out else m
+        return Operator(out)
+
+    @staticmethod
+    def mixture(parts: Iterable[tuple[Fraction, Operator]]) -> Operator:
+        """With chance p_i the event does what op_i does (the chances may sum to less than 1)."""
+        parts = list(parts)
+        present = [op.scaled(p) for p, op in parts if p]
+        return functools.reduce(operator.add, present) if present else parts[0][1].scaled(Fraction(0))
+
+    def then(self, other: Operator) -> Operator:
+        """This event followed by `other`."""
+        out = Operator({})
+        for i, x in self.terms.items():
+            for j, y in other.terms.items():
+                out = out + Operator({i + j: x @ y})
+        return out
+
+    def repeated(self, times: Pmf) -> Operator:
+        """A random number `times` (exact) of these events, one after another."""
+        power, out = self.nothing(), None
+        for x in range(times.max + 1):
+            p = Fraction(times.p(x))
+            if p:
+                out = power.scaled(p) if out is None else out + power.scaled(p)
+            if x < times.max:
+                power = power.then(self)
+        assert out is not None
+        return out
+
+    def apply(self, state: Scaled) -> Scaled:
+        """The state after one event; axis 0 of the state counts the waiting Devastating Wounds."""
+        result: Scaled | None = None
+        for k, matrix in self.terms.items():
+            moved = state @ matrix
+            if k:
+                shifted = np.zeros_like(moved.array)
+                shifted[k:] = moved.array[:-k]
+                moved = Scaled(shifted, moved.denominator)
+            result = moved if result is None else result + moved
+        assert result is not None
+        return result
+
+    @staticmethod
+    def tokened(keep: Operator, spend: Operator, none: Operator) -> Operator:
+        """An event on the doubled state (Command Re-roll at hand | spent): from "at hand" the
+        re-roll is kept (`keep`) or spent (`spend`); once spent, `none` applies."""
+        out: dict[int, Scaled] = {}
+        for k in set(keep.terms) | set(spend.terms) | set(none.terms):
+            parts = [keep.terms.get(k), spend.terms.get(k), none.terms.get(k)]
+            present = [m for m in parts if m is not None]
+            size = present[0].array.shape[0]
+            den = math.lcm(*(m.denominator for m in present)) if present[0].exact else 1
+            grid = np.zeros((2 * size, 2 * size), dtype=present[0].array.dtype)
+            for m, (rows, cols) in zip(parts, ((0, 0), (0, size), (size, size))):
+                if m is not None:
+                    grid[rows:rows + size, cols:cols + size] = m.array * (den // m.denominator)
+            out[k] = Scaled(grid, den)
+        return Operator(out)
+
+    def lifted(self) -> Operator:
+        """This event on the doubled state, where it neither uses nor needs the Command Re-roll."""
+        return Operator.tokened(self, Operator({}), self)
 
 
-# ------------------------------------------------------------------ operators
-def _plus(a: Poly, b: Poly) -> Poly:
-    out = dict(a)
-    for k, m in b.items():
-        out[k] = out[k] + m if k in out else m
-    return out
-
-
-def _times(a: Poly, p: Fraction) -> Poly:
-    return {k: m.times(p) for k, m in a.items()} if p else {}
-
-
-def _then(a: Poly, b: Poly) -> Poly:
-    """The operator `a` followed by `b`."""
-    out: Poly = {}
-    for i, x in a.items():
-        for j, y in b.items():
-            out = _plus(out, {i + j: x @ y})
-    return out
-
-
-def _apply(op: Poly, state: Scaled) -> Scaled:
-    """The state after one event; with `deferred`, axis 0 counts waiting Devastating Wounds."""
-    result: Scaled | None = None
-    for k, matrix in op.items():
-        moved = state @ matrix
-        if k:
-            shifted = np.zeros_like(moved.array)
-            shifted[k:] = moved.array[:-k]
-            moved = Scaled(shifted, moved.denominator)
-        result = moved if result is None else result + moved
-    assert result is not None
-    return result
-
-
-# ------------------------------------------------------------------ one profile
 @attrs.frozen
 class _Profile:
     """What one weapon profile does to the target, as operators."""
 
-    attack: Poly
+    attack: Operator
     deferred: Scaled | None  # transition of one waiting Devastating Wounds event, if any wait
     attacks: Pmf  # number of attacks, exact
     hits: Pmf  # number of hits, in the query's mode
-
-
-def _tokened(keep: Poly, spend: Poly, none: Poly) -> Poly:
-    """An operator on the doubled state (Command Re-roll at hand | spent): from "at hand" it is
-    kept (`keep`) or spent (`spend`); once spent, `none` applies."""
-    out: Poly = {}
-    for k in set(keep) | set(spend) | set(none):
-        parts = [keep.get(k), spend.get(k), none.get(k)]
-        present = [m for m in parts if m is not None]
-        size = present[0].array.shape[0]
-        den = math.lcm(*(m.denominator for m in present)) if present[0].exact else 1
-        grid = np.zeros((2 * size, 2 * size), dtype=present[0].array.dtype)
-        for m, (rows, cols) in zip(parts, ((0, 0), (0, size), (size, size))):
-            if m is not None:
-                grid[rows:rows + size, cols:cols + size] = m.array * (den // m.denominator)
-        out[k] = Scaled(grid, den)
-    return out
-
-
-def _lift(op: Poly) -> Poly:
-    """An operator that neither uses nor needs the Command Re-roll."""
-    return _tokened(op, {}, op)
-
-
-def _rolled(odds: RollOdds, ordinary: Poly, critical: Poly, identity: Scaled) -> Poly:
-    """One hit's wound roll: fail, wound (then save and damage), or Critical Wound."""
-    return _plus(_plus(_times({0: identity}, odds.fail), _times(ordinary, odds.success)),
-                 _times(critical, odds.critical))
-
-
-def _attack(weapon: Weapon, odds: RollOdds, rolled: Poly, ordinary: Poly, identity: Scaled) -> Poly:
-    """One attack: its hit roll, then the wound roll of each hit it scores."""
-    first = ordinary if weapon.lethal_hits else rolled
-    extra = weapon.sustained_hits.pmf(exact=True) if weapon.sustained_hits else Pmf.point(0, exact=True)
-    power: Poly = {0: identity}  # `rolled` applied x times
-    sustained: Poly = {}
-    for x in range(extra.max + 1):
-        sustained = _plus(sustained, _times(power, Fraction(extra.p(x))))
-        if x < extra.max:
-            power = _then(power, rolled)
-    return _plus(_plus(_times({0: identity}, odds.fail), _times(rolled, odds.success)),
-                 _times(_then(first, sustained), odds.critical))
 
 
 def _effects(parts_of_group: list[list[tuple[Fraction, Pmf]]], exact: bool) -> list[Pmf]:
@@ -146,65 +166,63 @@ def _damage_rerolled(weapon: Weapon, groups: list[ModelProfile], unsaved: list[F
 
 
 def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _Profile:
+    """The operators of one weapon profile: one attack's effect, and a waiting wound's."""
     weapon, target = firing.weapon, layout.target
     groups = [p for p, _ in target.groups]
     unit_profile = attrs.evolve(groups[0], toughness=target.toughness, keywords=target.keywords)
     hit = hit_odds(weapon, unit_profile, context)
     wound = wound_odds(weapon, unit_profile, context)
-    identity = Scaled.identity(layout.size, exact)
+    sustained = sustained_hits(weapon, exact=True)
     zero = Pmf.point(0, exact)
 
-    def transition(effect_of: list[Pmf]) -> Poly:
-        return {0: layout.transition(effect_of, weapon.precision)}
+    def moving(effects: Sequence[Pmf | Sequence[Pmf]], destroyed: bool = True) -> Operator:
+        return Operator.moving(layout.transition(effects, weapon.precision, destroyed))
 
     damage = [damage_pmf(weapon, p, context, exact) for p in groups]
     lost = [wounds_lost(d, p.feel_no_pain) for p, d in zip(groups, damage)]
     unsaved = [unsaved_chance(weapon, p, context) for p in groups]
-    ordinary = transition(_effects([[(1 - q, zero), (q, hurt)] for q, hurt in zip(unsaved, lost)], exact))
-    wording = context.rules.devastating_wounds
+    ordinary = moving(_effects([[(1 - q, zero), (q, hurt)] for q, hurt in zip(unsaved, lost)], exact))
+    identity = ordinary.nothing().terms[0]
+    mortal = damage_pmf(weapon, None, context, exact=True)  # launch wording: mortal wounds equal to the damage
+    critical = critical_wound(weapon, context.rules.devastating_wounds, ordinary, moving(lost),
+                              Operator.waiting(Pmf.point(1, exact=True), identity), Operator.waiting(mortal, identity))
     deferred = None
-    if not weapon.devastating_wounds:
-        critical = ordinary
-    elif wording is DevastatingWounds.UNSAVEABLE:
-        critical = transition(lost)
-    elif wording is DevastatingWounds.SEED:
-        critical = {1: identity}
+    if weapon.devastating_wounds and context.rules.devastating_wounds is DevastatingWounds.SEED:
         deferred = layout.transition([wounds_lost(d, mortal_threshold(p)) for p, d in zip(groups, damage)],
                                      weapon.precision)
-    else:  # launch wording: the deferred count is of mortal wounds, which spill over one at a time
-        mortal = damage_pmf(weapon, None, context, exact=True)
-        critical = {d: identity.times(Fraction(p)) for d, p in enumerate(mortal.probabilities(), mortal.min)}
+    elif weapon.devastating_wounds and context.rules.devastating_wounds is DevastatingWounds.LAUNCH:
         deferred = layout.transition([wounds_lost(Pmf.point(1, exact), mortal_threshold(p)) for p in groups],
                                      weapon.precision)
-    rolled = _rolled(wound, ordinary, critical, identity)
-    attack = _attack(weapon, hit, rolled, ordinary, identity)
+    rolled = per_hit(wound, ordinary, critical)
+    attack = per_attack(hit, rolled, ordinary, sustained, weapon.lethal_hits)
     kind = context.command_reroll
-    if kind is not None:  # the state doubles: Command Re-roll at hand, or spent
-        both = _lift({0: identity})[0]
-        if kind is CommandReroll.HIT:
-            keep, spend = hit.split_for_one_reroll()
-            fresh = hit_odds(weapon, unit_profile, attrs.evolve(context, reroll_hits=Reroll.NONE))
-            attack = _tokened(_attack(weapon, keep, rolled, ordinary, identity),
-                              _times(_attack(weapon, fresh, rolled, ordinary, identity), spend), attack)
-        elif kind is CommandReroll.WOUND:
-            keep, spend = wound.split_for_one_reroll()
-            fresh = wound_odds(attrs.evolve(weapon, twin_linked=False), unit_profile,
-                               attrs.evolve(context, reroll_wounds=Reroll.NONE))
-            rolled = _tokened(_rolled(keep, ordinary, critical, identity),
-                              _times(_rolled(fresh, ordinary, critical, identity), spend), rolled)
-            attack = _attack(weapon, hit, rolled, _lift(ordinary), both)
-        elif kind in (CommandReroll.SAVE, CommandReroll.DAMAGE):  # spent within one wound
-            if kind is CommandReroll.SAVE:
-                kept = transition(_effects([[(1 - q, zero)] for q in unsaved], exact))
-                spent = transition(_effects([[(q * (1 - q), zero), (q * q, hurt)] for q, hurt in zip(unsaved, lost)],
-                                            exact))
-            else:
-                kept, spent = ({0: layout.transition(side, weapon.precision)}
-                               for side in _damage_rerolled(weapon, groups, unsaved, context, exact))
-            saving = _tokened(kept, spent, ordinary)
-            critical = saving if not weapon.devastating_wounds else _lift(critical)
-            attack = _attack(weapon, hit, _rolled(wound, saving, critical, both), saving, both)
-        deferred = _lift({0: deferred})[0] if deferred is not None else None
+    if kind is CommandReroll.HIT:  # the state doubles: Command Re-roll at hand, or spent
+        keep, spend = hit.split_for_one_reroll()
+        fresh = hit_odds(weapon, unit_profile, attrs.evolve(context, reroll_hits=Reroll.NONE))
+        attack = Operator.tokened(per_attack(keep, rolled, ordinary, sustained, weapon.lethal_hits),
+                                  per_attack(fresh, rolled, ordinary, sustained, weapon.lethal_hits).scaled(spend),
+                                  attack)
+    elif kind is CommandReroll.WOUND:
+        keep, spend = wound.split_for_one_reroll()
+        fresh = wound_odds(attrs.evolve(weapon, twin_linked=False), unit_profile,
+                           attrs.evolve(context, reroll_wounds=Reroll.NONE))
+        rolled = Operator.tokened(per_hit(keep, ordinary, critical),
+                                  per_hit(fresh, ordinary, critical).scaled(spend), rolled)
+        attack = per_attack(hit, rolled, ordinary.lifted(), sustained, weapon.lethal_hits)
+    elif kind in (CommandReroll.SAVE, CommandReroll.DAMAGE):  # spent within one wound's allocation
+        kept_effects: Sequence[Pmf | Sequence[Pmf]]
+        spent_effects: Sequence[Pmf | Sequence[Pmf]]
+        if kind is CommandReroll.SAVE:
+            kept_effects = _effects([[(1 - q, zero)] for q in unsaved], exact)
+            spent_effects = _effects([[(q * (1 - q), zero), (q * q, hurt)] for q, hurt in zip(unsaved, lost)], exact)
+        else:
+            kept_effects, spent_effects = _damage_rerolled(weapon, groups, unsaved, context, exact)
+        # at the destroyed state no wound is allocated, so the re-roll stays at hand
+        saving = Operator.tokened(moving(kept_effects), moving(spent_effects, destroyed=False), ordinary)
+        lifted_critical = saving if not weapon.devastating_wounds else critical.lifted()
+        attack = per_attack(hit, per_hit(wound, saving, lifted_critical), saving, sustained, weapon.lethal_hits)
+    if kind is not None and deferred is not None:  # (a re-roll of the attacks roll: see whole_unit)
+        deferred = Operator.moving(deferred).lifted().terms[0]
     attacks = attack_count(weapon, target, firing.models, context, exact=True)
     hits = hit_count(weapon, unit_profile, context, attack_count(weapon, target, firing.models, context, exact))
     return _Profile(attack, deferred, attacks, hits)
@@ -212,10 +230,10 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
 
 def _deferred_capacity(profile: _Profile) -> int:
     """The most Devastating Wounds events this profile can leave waiting."""
-    return profile.attacks.max * max(profile.attack)
+    return profile.attacks.max * max(profile.attack.terms)
 
 
-def _after(state: Scaled, op: Poly, count: Pmf) -> Scaled:
+def _after(state: Scaled, op: Operator, count: Pmf) -> Scaled:
     """The state after a random number `count` (exact) of independent events `op`."""
     total = Scaled(np.zeros_like(state.array), 1)
     for u in range(count.max + 1):  # mix the states after u events by P(u events)
@@ -223,7 +241,7 @@ def _after(state: Scaled, op: Poly, count: Pmf) -> Scaled:
         if p:
             total = total + state.times(p)
         if u < count.max:
-            state = _apply(op, state)
+            state = op.apply(state)
     return total
 
 
@@ -243,8 +261,8 @@ def whole_unit(
     for firing in firings:
         if isinstance(firing, MortalWounds):
             point = [wounds_lost(Pmf.point(1, exact), mortal_threshold(p)) for p, _ in target.groups]
-            op = {0: layout.transition(point)}
-            state = _after(state, _lift(op) if token else op, firing.count())
+            op = Operator.moving(layout.transition(point))
+            state = _after(state, op.lifted() if token else op, firing.count())
             continue
         profile = _profile(firing, layout, firing.context or context, exact)
         if profile.deferred is not None:

@@ -77,9 +77,12 @@ class Layout:
         state.array[0] = 1
         return state
 
-    def transition(self, effects: Sequence[Pmf | Sequence[Pmf]], precision: bool = False) -> Scaled:
+    def transition(self, effects: Sequence[Pmf | Sequence[Pmf]], precision: bool = False,
+                   destroyed: bool = True) -> Scaled:
         """One event's transition matrix; `effects[g]` is the wounds a model of group g would lose
-        (or a list of them by wounds already lost, see `Transition.build`)."""
+        (or a list of them by wounds already lost, see `Transition.build`). Effects may be one branch
+        of a choice (chances summing to less than 1); `destroyed` says whether that branch is the one
+        taken once the unit is destroyed, when no model is left to receive anything."""
         first = effects[0]
         exact = first.exact if isinstance(first, Pmf) else first[0].exact
         tracks = []
@@ -97,7 +100,7 @@ class Layout:
                     grid[b, c, b, :] = lead[c]  # type: ignore[index]
                 elif main_alive:
                     grid[b, c, :, c] = main[b]  # type: ignore[index]
-                else:
+                elif destroyed:
                     grid[b, c, b, c] = den
         return Scaled(grid.reshape(self.size, self.size), den)
 

@@ -1,0 +1,67 @@
+"""Below Half-strength and Battle-shock after an attack, pinned where the readings of the rules disagree.
+
+Every weapon here is `A1 S8 AP-6 D.. [TORRENT]` against T4 Sv7+: it hits automatically, wounds on 2+
+(S8 >= 2 x T4) and no save is possible, so each attack lands with chance 5/6 and the number that land
+is Binomial(n, 5/6). The expected values below follow from that by hand.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from mathhammer_exact import Target, Weapon, attack
+from mathhammer_exact.data.load import find_target
+from mathhammer_exact.data.query import unit_attack
+
+P = Fraction(5, 6)
+Q = 1 - P
+
+
+def below_half(weapon: str, target: str, models: int) -> Fraction:
+    result = attack(Weapon.parse(weapon), Target.parse(target), models, exact=True)
+    assert isinstance(result.p_below_half, Fraction)
+    return result.p_below_half
+
+
+def test_exactly_half_left_is_not_below_half():
+    # 4 W1 models, 3 attacks: 3 land -> 1 of 4 left (below half); 2 land -> 2 of 4 left (exactly half: not below).
+    assert below_half("A1 S8 AP-6 D1 [TORRENT]", "T4 Sv7+ W1 x4", 3) == P**3
+
+
+def test_below_half_counts_models_not_wounds():
+    # 2 W3 models, 4 D1 attacks: 4 wounds lost leave one model alive with 2 of its 3 wounds: 1 of 2 models
+    # left is exactly half, so never Below Half (a reading by wounds, 2 of 6 left, would say it is).
+    assert below_half("A1 S8 AP-6 D1 [TORRENT]", "T4 Sv7+ W3 x2", 4) == 0
+    # 3 W2 models, 3 D2 attacks: each landed attack destroys a model; 2 destroyed leave 1 of 3: below half.
+    assert below_half("A1 S8 AP-6 D2 [TORRENT]", "T4 Sv7+ W2 x3", 3) == 3 * P**2 * Q
+
+
+def test_a_one_model_unit_is_below_half_with_fewer_than_half_its_wounds_left():
+    # One W6 model, 5 D1 attacks: below half with 4 or 5 wounds lost (2 or 1 of 6 left); 3 lost is exactly half.
+    assert below_half("A1 S8 AP-6 D1 [TORRENT]", "T4 Sv7+ W6", 5) == 5 * P**4 * Q + P**5 == Fraction(3125, 3888)
+
+
+def test_a_leader_left_alone_is_judged_on_its_own_starting_strength():
+    # 2 W1 bodyguards and a W4 leader, 5 D1 attacks: the first 2 that land destroy the bodyguards, the rest
+    # go to the leader. While both parts live at least 2 of 3 models are left (not below half). Once the
+    # bodyguards are gone the leader is a one-model unit: below half with 3 wounds lost (1 of 4 left), which
+    # needs all 5 attacks to land. Counting it against the combined strength (1 of 3 left) would say
+    # below half whenever 2, 3 or 4 land.
+    assert below_half("A1 S8 AP-6 D1 [TORRENT]", "T4 Sv7+ W1 x2; T4 Sv7+ W4 leader", 5) == P**5
+
+
+def test_battle_shock_of_a_leader_left_alone_uses_its_leadership():
+    # As above, with Ld: the bodyguards Ld8+, the leader Ld6+. Left alone, the leader tests on its own Ld6+,
+    # failing with P(2D6 < 6) = 10/36.
+    result = attack(Weapon.parse("A1 S8 AP-6 D1 [TORRENT]"),
+                    Target.parse("T4 Sv7+ W1 x2 Ld8+; T4 Sv7+ W4 Ld6+ leader"), 5, exact=True)
+    assert result.p_battle_shocked == P**5 * Fraction(10, 36)
+
+
+def test_the_issue_example_a_tough_leader_is_never_below_half():
+    # The Command Squad cannot deal 11 damage to a W20 leader, and two bodyguards dying leave the leader
+    # alone (judged on its own 20 wounds), so the unit is never Below Half-strength (it was 0.66).
+    target = find_target("T3 Sv6+ W1 x2 Ld7+", leader="T3 Sv2+ W20 Ld7+")
+    report = unit_attack("Tempestus Command Squad", target, exact=True)
+    assert report.result.p_below_half == 0
+    assert report.result.p_battle_shocked == 0
