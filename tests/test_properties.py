@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import attrs
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +12,7 @@ from mathhammer_exact import (
     Context,
     DevastatingWounds,
     Firing,
+    MathhammerError,
     ModelProfile,
     Reroll,
     Rules,
@@ -175,3 +177,25 @@ def test_capped_counts_give_the_uncapped_answer(weapon, profile, count, models, 
     capped, _ = identical_models(weapon, target, models, context, exact=True)
     full, _ = identical_models(weapon, target, models, context, exact=True, capped=False)
     assert capped == full
+
+
+@pytest.mark.parametrize(("weapon", "target", "models", "exact", "limit"), [
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x100000", 1, False, "at most 1000"),
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W1000000000", 1, False, "at most W1000"),
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", 10_000_000_000, False, "at most 10000 per weapon"),
+    ("A200D6 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", 1, False, "at most 1000"),
+    ("A2 BS3+ S4 AP0 D1", "T4 Sv3+ W5 x100; T4 Sv3+ W5 leader", 1000, False, "limit in float mode"),
+])
+def test_a_query_too_large_is_refused_at_once_naming_the_limit(weapon, target, models, exact, limit):
+    with pytest.raises(MathhammerError, match=limit):
+        attack(Weapon.parse(weapon), Target.parse(target), models, exact=exact)
+
+
+def test_counts_too_large_to_sum_exactly_are_refused_when_read():
+    # 1,000 attackers against 20 models: damage and kills are quick (the allocation's counts are capped
+    # at the unit's 60 wounds), but the hits of 1,000 Sustained Hits attacks are refused in exact mode.
+    result = attack(Weapon.parse("A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"), Target.parse("T4 Sv4+ W3 x20"), 1000,
+                    exact=True)
+    assert result.models_destroyed.total() == 1
+    with pytest.raises(MathhammerError, match="leave out --exact"):
+        assert result.hits is None  # never reached: reading the hits raises

@@ -18,6 +18,7 @@ from ..stages.damage import damage_pmf, harm, mortal_threshold, wounds_lost
 from ..stages.hit import hit_odds, per_attack, sustained_hits
 from ..stages.save import unsaved_chance
 from ..stages.wound import critical_wound, per_hit, wound_odds
+from .limits import check_counts
 
 
 def identical_models(
@@ -44,6 +45,7 @@ def identical_models(
 
     def counts(name: str) -> Pmf:
         if name not in cache:
+            check_counts(models * (per_model.max + 1) * (sustained.max + 1), exact)
             if name == "attacks":
                 cache[name] = per_model.repeat(models)
             elif name == "hits":
