@@ -14,7 +14,7 @@ import attrs
 
 from .dice import Dice
 from .errors import MathhammerError
-from .parsing import model_fields, weapon_fields
+from .parsing import RANGED_ONLY, model_fields, weapon_fields
 from .pmf import Pmf
 
 
@@ -58,9 +58,6 @@ class Reroll(enum.IntEnum):
             return cls[str(text).strip().upper()]
         except KeyError:
             raise MathhammerError(f"unknown re-roll policy {text!r} (allowed: none, ones, failed, noncrit)") from None
-
-
-_RANGED_ONLY = ("torrent", "blast", "heavy", "indirect_fire", "pistol", "assault", "rapid_fire", "melta", "conversion")
 
 
 def _bonus_dice(value: Dice | str | int | None) -> Dice | None:
@@ -126,7 +123,7 @@ class Weapon:
             if not 2 <= x <= 6:
                 raise MathhammerError(f"ANTI-{keyword} must be 2+ to 6+, got {x}+")
         if self.melee:
-            ranged = [name.upper().replace("_", " ") for name in _RANGED_ONLY if getattr(self, name)]
+            ranged = [name.upper().replace("_", " ") for name in RANGED_ONLY if getattr(self, name)]
             if ranged:
                 raise MathhammerError(f"{', '.join(ranged)} on a melee weapon: only ranged weapons have "
                                       f"{'it' if len(ranged) == 1 else 'them'}")

@@ -42,6 +42,8 @@ _FLAGS = {
     "EXTRA ATTACKS": "extra_attacks",
     "ONE SHOT": "one_shot",
 }
+#: Abilities only a ranged weapon can have (the `Weapon` fields they set).
+RANGED_ONLY = ("torrent", "blast", "heavy", "indirect_fire", "pistol", "assault", "rapid_fire", "melta", "conversion")
 _ABILITY_NAMES = [*_FLAGS, "RAPID FIRE", "MELTA", "SUSTAINED HITS", "CONVERSION", "ANTI"]
 _ABILITY_HELP = ("known: " + ", ".join(sorted(_FLAGS)) + ", RAPID FIRE X, MELTA X, SUSTAINED HITS X, "
                  "ANTI-KEYWORD X+, CONVERSION X\"")
@@ -178,10 +180,13 @@ def _stat(token: str) -> tuple[str, dict[str, Any]]:
         return "attacks", {"attacks": _positive_dice(token, m.group(1), "Attacks")}
     elif m := re.fullmatch(r"D([=:]?)([0-9D+-]+)", up):
         sep, value = m.groups()
-        if not sep and re.fullmatch(r"[36]([+-][0-9]+)?", value):
+        if not sep and value in ("3", "6"):
             raise MathhammerError(
                 f"{token!r} is ambiguous: write D={value} for Damage {value}, or DD{value} (also D=D{value}) "
                 f"for a D{value} roll")
+        if not sep and re.fullmatch(r"[36][+-][0-9]+", value):
+            raise MathhammerError(f"{token!r}: the D of Damage comes first: for a D{value} roll write DD{value} "
+                                  f"(also D=D{value})")
         return "damage", {"damage": _dice(token, value, "Damage")}
     if _ability(token) is not None:
         raise MathhammerError(f"{token!r} is an ability: put abilities in one [..., ...] group after the stats")
@@ -222,6 +227,11 @@ def weapon_fields(text: str, name: str = "", lenient: bool = False) -> dict[str,
         _once(seen, slot, token, _WEAPON_LABELS[slot])
         fields.update(values)
     _check_melee(seen, fields)
+    ranged = [seen[slot] for slot in RANGED_ONLY if slot in seen]
+    if fields["melee"] and ranged:
+        melee = seen.get("range") or seen["skill"]
+        raise MathhammerError(f"{', '.join(map(repr, ranged))} on a melee weapon ({melee!r}): "
+                              "only ranged weapons have it")
     if fields.get("torrent"):
         if fields.get("skill") is not None:
             raise MathhammerError(f"{seen['skill']!r} with TORRENT: a Torrent weapon hits automatically, "
