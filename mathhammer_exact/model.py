@@ -109,7 +109,8 @@ class Weapon:
     """One Shot: the bearer can shoot this weapon once per battle."""
     conversion: int | None = attrs.field(default=None, validator=_at_least("the CONVERSION distance", 1))
     """Conversion: against a target more than this many inches away, an unmodified hit roll of 4+
-    is a Critical Hit."""
+    is a Critical Hit. Datasheets print the bare keyword and give the distance (12" or 24") in the
+    rule's text, so the profile string must say it: `CONVERSION 12"`."""
     ignored: tuple[str, ...] = attrs.field(default=(), converter=tuple)
     """Rules on the profile that the engine does not model, by name (read in lenient mode), so an
     answer can say what it left out."""

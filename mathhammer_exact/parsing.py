@@ -8,7 +8,8 @@ one asked: a characteristic given twice, or two that contradict each other, is a
 both tokens; a number is ASCII digits only; a zero that means nothing (``A0``, ``MELTA 0``) is an
 error; ``D3`` and ``D6`` after the other stats are refused as ambiguous (Damage 3, or a D3 roll?).
 In lenient mode (for profiles read from a catalogue rather than typed) an ability the engine
-does not model is kept by name in ``ignored`` instead of refused.
+does not model, or a CONVERSION whose distance is not given, is kept by name in ``ignored``
+instead of refused.
 """
 
 from __future__ import annotations
@@ -82,8 +83,6 @@ def _split_brackets(text: str) -> tuple[str, list[str]]:
     if match is None:
         return text, []
     inner = [" ".join(part.split()) for part in match.group(1).split(",")]
-    if any(not part for part in inner) and inner != [""]:
-        raise MathhammerError(f"empty entry in the brackets of {text!r}: separate abilities with single commas")
     return text[: match.start()] + " " + text[match.end() :], [part for part in inner if part]
 
 
@@ -114,9 +113,7 @@ def _ability(token: str) -> tuple[str, dict[str, Any]] | None:
         if _number(m.group(1)) == 0:
             raise MathhammerError(f"{token!r} means nothing: MELTA must be at least 1 (leave the ability out instead)")
         return "melta", {"melta": _number(m.group(1))}
-    if m := re.fullmatch(rf"CONVERSION(?: {_NUM}{_INCHES}?)?", word):
-        if m.group(1) is None:
-            raise MathhammerError(f"{token!r} needs the distance beyond which it applies, e.g. CONVERSION 12\"")
+    if m := re.fullmatch(rf"CONVERSION {_NUM}{_INCHES}?", word):
         return "conversion", {"conversion": _number(m.group(1))}
     if m := re.fullmatch(rf"ANTI[- ]([^0-9]+?) {_NUM}\+?", word):
         keyword = m.group(1).strip()
@@ -210,6 +207,9 @@ def weapon_fields(text: str, name: str = "", lenient: bool = False) -> dict[str,
     seen: dict[str, str] = {}
     for ability in abilities:
         found = _ability(ability)
+        if found is None and " ".join(ability.upper().split()) == "CONVERSION" and not lenient:
+            raise MathhammerError(f"{ability!r} needs the distance its datasheet gives (12\" or 24\"), "
+                                  "e.g. CONVERSION 12\"")
         if found is None:
             if not lenient:
                 raise _unknown_ability(ability)
@@ -233,10 +233,7 @@ def weapon_fields(text: str, name: str = "", lenient: bool = False) -> dict[str,
         raise MathhammerError(f"{', '.join(map(repr, ranged))} on a melee weapon ({melee!r}): "
                               "only ranged weapons have it")
     if fields.get("torrent"):
-        if fields.get("skill") is not None:
-            raise MathhammerError(f"{seen['skill']!r} with TORRENT: a Torrent weapon hits automatically, "
-                                  "write BSN/A or leave the skill out")
-        fields["skill"] = None
+        fields.setdefault("skill", None)
     missing = [label for key, label in (("attacks", "A"), ("skill", "BS or WS"), ("strength", "S"),
                                         ("ap", "AP"), ("damage", "D")) if key not in fields]
     if missing:
@@ -267,7 +264,7 @@ _MODEL_TOKENS = {  # pattern -> (field, what it is called in a message)
     rf"FNP-PSYCHIC{_SEP}{_NUM}\+?": ("feel_no_pain_psychic", "Feel No Pain against psychic attacks"),
     rf"LD{_SEP}{_NUM}\+?": ("leadership", "Leadership (Ld)"),
     rf"OC{_SEP}{_NUM}": ("objective_control", "Objective Control (OC)"),
-    rf"M{_SEP}{_NUM}\+?{_INCHES}?": ("movement", "Move (M)"),
+    rf"M{_SEP}{_NUM}(?:\+?{_INCHES}?|{_INCHES}\+)": ("movement", "Move (M)"),  # 20+" or 20"+ (aircraft)
 }
 _MODEL_WORDS = {"DR1": ("reduce_damage", "damage reduction"), "HALVE": ("halve_damage", "halved damage"),
                 "STEALTH": ("stealth", "Stealth"), "LEADER": ("leader", "the leader mark")}

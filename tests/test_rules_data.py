@@ -81,7 +81,7 @@ CASES = [
     ("command-reroll-save", lambda: run(["command-reroll-save"], weapon="A1 S8 AP0 D1 [TORRENT]",
                                         target="T4 Sv4+ W1 x5").models_destroyed.mean,
      F(5, 6) * F(1, 2) * F(1, 2), "wound 2+, a failed 4+ save re-rolled once"),
-    ("grenade", lambda: run(["grenade"], target="T3 Sv5+ W1 x10", weapon="A1 S1 AP0 D1 [TORRENT]")
+    ("grenade", lambda: run(["grenade"], target="T3 Sv5+ W1 x10", weapon="A1 BS6+ S1 AP0 D1 [TORRENT]")
      .models_destroyed.mean, 3 + F(1, 6) * F(2, 3),
      "six D6 at 4+: 3 mortal wounds on average; plus a Torrent S1 shot (6+ to wound T3, 5+ save fails 2/3)"),
 ]
