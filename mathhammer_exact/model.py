@@ -14,7 +14,7 @@ import attrs
 
 from .dice import Dice
 from .errors import MathhammerError
-from .parsing import RANGED_ONLY, model_fields, weapon_fields
+from .parsing import model_fields, weapon_fields
 from .pmf import Pmf
 
 
@@ -58,6 +58,10 @@ class Reroll(enum.IntEnum):
             return cls[str(text).strip().upper()]
         except KeyError:
             raise MathhammerError(f"unknown re-roll policy {text!r} (allowed: none, ones, failed, noncrit)") from None
+
+
+#: Abilities only a ranged weapon can have.
+RANGED_ONLY = ("torrent", "blast", "heavy", "indirect_fire", "pistol", "assault", "rapid_fire", "melta", "conversion")
 
 
 def _bonus_dice(value: Dice | str | int | None) -> Dice | None:

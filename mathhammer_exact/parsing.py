@@ -43,8 +43,6 @@ _FLAGS = {
     "EXTRA ATTACKS": "extra_attacks",
     "ONE SHOT": "one_shot",
 }
-#: Abilities only a ranged weapon can have (the `Weapon` fields they set).
-RANGED_ONLY = ("torrent", "blast", "heavy", "indirect_fire", "pistol", "assault", "rapid_fire", "melta", "conversion")
 _ABILITY_NAMES = [*_FLAGS, "RAPID FIRE", "MELTA", "SUSTAINED HITS", "CONVERSION", "ANTI"]
 _ABILITY_HELP = ("known: " + ", ".join(sorted(_FLAGS)) + ", RAPID FIRE X, MELTA X, SUSTAINED HITS X, "
                  "ANTI-KEYWORD X+, CONVERSION X\"")
@@ -53,11 +51,6 @@ _WEAPON_HELP = (
 )
 _WEAPON_LABELS = {"range": "the range", "attacks": "Attacks (A)", "skill": "BS/WS", "strength": "Strength (S)",
                   "ap": "AP", "damage": "Damage (D)"}
-
-
-def _number(digits: str) -> int:
-    """ASCII digits (already matched by `_NUM`) as an int."""
-    return int(digits)
 
 
 def _dice(token: str, text: str, what: str) -> Dice:
@@ -110,19 +103,21 @@ def _ability(token: str) -> tuple[str, dict[str, Any]] | None:
     if m := re.fullmatch(r"MELTA (\S+)", plain):
         if not re.fullmatch(_NUM, m.group(1)):
             raise MathhammerError(f"MELTA takes a whole number of extra damage, e.g. MELTA 2, not {token!r}")
-        if _number(m.group(1)) == 0:
+        if int(m.group(1)) == 0:
             raise MathhammerError(f"{token!r} means nothing: MELTA must be at least 1 (leave the ability out instead)")
-        return "melta", {"melta": _number(m.group(1))}
+        return "melta", {"melta": int(m.group(1))}
     if m := re.fullmatch(rf"CONVERSION {_NUM}{_INCHES}?", word):
-        return "conversion", {"conversion": _number(m.group(1))}
+        return "conversion", {"conversion": int(m.group(1))}
     if m := re.fullmatch(rf"ANTI[- ]([^0-9]+?) {_NUM}\+?", word):
         keyword = m.group(1).strip()
-        return f"anti {keyword}", {"anti": ((keyword, _number(m.group(2))),)}
+        return f"anti {keyword}", {"anti": ((keyword, int(m.group(2))),)}
     return None
 
 
 def _unknown_ability(token: str) -> MathhammerError:
     word = " ".join(token.upper().replace("-", " ").split())
+    if word == "CONVERSION":
+        return MathhammerError(f"{token!r} needs the distance its datasheet gives (12\" or 24\"), e.g. CONVERSION 12\"")
     return MathhammerError(f"unknown weapon ability {token!r}{_suggest(word, _ABILITY_NAMES)}; {_ABILITY_HELP}")
 
 
@@ -149,15 +144,15 @@ def _stat(token: str) -> tuple[str, dict[str, Any]]:
     """The slot and `Weapon` fields of one stat token (``24"``, ``A2``, ``BS3+``, ``S4``, ``AP-1``, ``D1``)."""
     up = token.upper()
     if m := re.fullmatch(rf"{_NUM}{_INCHES}?", up):
-        if _number(m.group(1)) == 0:
+        if int(m.group(1)) == 0:
             raise MathhammerError(f"range {token!r} means nothing: give 1\" or more, or Melee")
-        return "range", {"range": _number(m.group(1))}
+        return "range", {"range": int(m.group(1))}
     if up == "MELEE":
         return "range", {"melee": True}
     if m := re.fullmatch(rf"(?:(BS|WS){_SEP})?N/A", up):
         return "skill", {"skill": None, "melee": m.group(1) == "WS"}
     if m := re.fullmatch(rf"(BS|WS){_SEP}{_NUM}\+?", up):
-        return "skill", {"skill": _number(m.group(2)), "melee": m.group(1) == "WS"}
+        return "skill", {"skill": int(m.group(2)), "melee": m.group(1) == "WS"}
     if m := re.fullmatch(rf"AP{_SEP}(-|[+-]?[0-9]{{1,4}})", up):
         ap = 0 if m.group(1) == "-" else int(m.group(1))
         if ap > 0:
@@ -166,7 +161,7 @@ def _stat(token: str) -> tuple[str, dict[str, Any]]:
     if m := re.fullmatch(rf"S{_SEP}(.+)", up):
         value = m.group(1)
         if re.fullmatch(_NUM, value):
-            return "strength", {"strength": _number(value)}
+            return "strength", {"strength": int(value)}
         if value == "*":
             raise MathhammerError(f"{token!r}: this Strength is given elsewhere on the datasheet; write the number, "
                                   "e.g. S6")
@@ -207,9 +202,6 @@ def weapon_fields(text: str, name: str = "", lenient: bool = False) -> dict[str,
     seen: dict[str, str] = {}
     for ability in abilities:
         found = _ability(ability)
-        if found is None and " ".join(ability.upper().split()) == "CONVERSION" and not lenient:
-            raise MathhammerError(f"{ability!r} needs the distance its datasheet gives (12\" or 24\"), "
-                                  "e.g. CONVERSION 12\"")
         if found is None:
             if not lenient:
                 raise _unknown_ability(ability)
@@ -226,12 +218,7 @@ def weapon_fields(text: str, name: str = "", lenient: bool = False) -> dict[str,
                                   "not both")
         _once(seen, slot, token, _WEAPON_LABELS[slot])
         fields.update(values)
-    _check_melee(seen, fields)
-    ranged = [seen[slot] for slot in RANGED_ONLY if slot in seen]
-    if fields["melee"] and ranged:
-        melee = seen.get("range") or seen["skill"]
-        raise MathhammerError(f"{', '.join(map(repr, ranged))} on a melee weapon ({melee!r}): "
-                              "only ranged weapons have it")
+    fields["melee"] = _melee(seen)
     if fields.get("torrent"):
         fields.setdefault("skill", None)
     missing = [label for key, label in (("attacks", "A"), ("skill", "BS or WS"), ("strength", "S"),
@@ -241,14 +228,14 @@ def weapon_fields(text: str, name: str = "", lenient: bool = False) -> dict[str,
     return fields
 
 
-def _check_melee(seen: dict[str, str], fields: dict[str, Any]) -> None:
-    """A melee weapon (``Melee`` or ``WS``) has no range and no BS."""
+def _melee(seen: dict[str, str]) -> bool:
+    """Whether the tokens make a melee weapon (``Melee`` or ``WS``), which has no range and no BS."""
     skill, reach = seen.get("skill", ""), seen.get("range", "")
     if reach.upper() == "MELEE" and skill.upper().startswith(("BS", "N/A")):
         raise MathhammerError(f"'Melee' with {skill!r}: a melee weapon has WS, e.g. WS3+")
     if reach and reach.upper() != "MELEE" and skill.upper().startswith("WS"):
         raise MathhammerError(f"{reach!r} with {skill!r}: a ranged weapon has BS; a melee weapon is 'Melee' with WS")
-    fields["melee"] = reach.upper() == "MELEE" or skill.upper().startswith("WS")
+    return reach.upper() == "MELEE" or skill.upper().startswith("WS")
 
 
 _TARGET_HELP = ("write e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]'; also M6\", Ld6+, OC2, inv-ranged4+, "
@@ -301,7 +288,7 @@ def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict
         for pattern, (field, what) in _MODEL_TOKENS.items():
             if m := re.fullmatch(pattern, up):
                 _once(seen, field, token, what)
-                fields[field] = _number(m.group(1))
+                fields[field] = int(m.group(1))
                 break
         else:
             if lenient:

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from mathhammer_exact import Dice, MathhammerError, ModelProfile, Target, Weapon
 from mathhammer_exact.data import load
-from mathhammer_exact.parsing import RANGED_ONLY, ability_fields
+from mathhammer_exact.model import RANGED_ONLY
+from mathhammer_exact.parsing import ability_fields
 from mathhammer_exact.present import profiles
 
 # The plain profile every weapon case changes one thing of: hand-written, not parsed.
@@ -163,9 +164,11 @@ WEAPON_ERRORS = [
     ('Melee 12" A1 WS3+ S4 AP0 D1', "'Melee' and '12\"' both give the range"),
     ("Melee A1 BS3+ S4 AP0 D1", "'Melee' with 'BS3+': a melee weapon has WS"),
     ('24" A1 WS3+ S4 AP0 D1', "'24\"' with 'WS3+': a ranged weapon has BS"),
-    ("Melee A1 WS3+ S4 AP0 D1 [TORRENT]", "'TORRENT' on a melee weapon ('Melee'): only ranged weapons have it"),
-    ("A1 WS3+ S4 AP0 D1 [MELTA 2]", "'MELTA 2' on a melee weapon ('WS3+')"),
-    ("A1 WS3+ S4 AP0 D1 [RAPID FIRE 1]", "'RAPID FIRE 1' on a melee weapon"),
+    ("Melee A1 WS3+ S4 AP0 D1 [TORRENT]", "TORRENT on a melee weapon: only ranged weapons have it"),
+    ("Melee A1 S4 AP0 D1 [TORRENT]", "TORRENT on a melee weapon: only ranged weapons have it"),
+    ("A1 WS3+ S4 AP0 D1 [MELTA 2]", "MELTA on a melee weapon"),
+    ("A1 WS3+ S4 AP0 D1 [RAPID FIRE 1, HEAVY]", "HEAVY, RAPID FIRE on a melee weapon: only ranged weapons have them"),
+    ('Melee A1 WS3+ S4 AP0 D1 [CONVERSION 12"]', "CONVERSION on a melee weapon"),
     ("A1 BS3+ S4 AP0 D1 [MELTA 2, MELTA 4]", "'MELTA 2' and 'MELTA 4' both give the ability MELTA"),
     ("A1 BS3+ S4 AP0 D1 [LANCE, LANCE]", "'LANCE' and 'LANCE' both give the ability LANCE"),
     ("A1 BS3+ S4 AP0 D1 [TWIN-LINKED, Twin Linked]", "'TWIN-LINKED' and 'Twin Linked' both give"),
@@ -420,3 +423,26 @@ def test_a_parsed_weapon_reads_back_from_its_string(stats, abilities):
     except MathhammerError:
         return
     assert Weapon.parse(profiles.weapon_string(weapon), lenient=True) == weapon
+
+
+# ----------------------------------------------------------------------------- the model's own checks
+def test_weapon_built_in_python_is_checked_like_a_parsed_one():
+    with pytest.raises(MathhammerError, match="TORRENT on a melee weapon"):
+        plain(melee=True, torrent=True)
+    with pytest.raises(MathhammerError, match='a melee weapon has no range, got 12"'):
+        plain(melee=True, range=12)
+    assert plain(rapid_fire=0, sustained_hits=0) == PLAIN  # 0 means the weapon lacks the ability
+    assert plain(rapid_fire="D3").rapid_fire == D3
+
+
+def test_rolled_rapid_fire_adds_its_roll_within_half_range():
+    """A1 with Rapid Fire D3: 1 attack, or within half range 1 + D3 = 2, 3 or 4 with 1/3 each."""
+    from fractions import Fraction
+
+    from mathhammer_exact import Context, attack
+    weapon, target = Weapon.parse('24" A1 BS3+ S4 AP0 D1 [RAPID FIRE D3]'), Target.parse("T4 Sv3+ W1 x10")
+    near = attack(weapon, target, context=Context(half_range=True), exact=True).attacks
+    assert [near.p(k) for k in range(1, 5)] == [0, Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)]
+    assert attack(weapon, target, exact=True).attacks.p(1) == 1
+    with pytest.raises(MathhammerError, match="rolled Rapid Fire is not modelled"):
+        attack(weapon, target, context=Context(half_range=True, command_reroll="attacks"), exact=True)
