@@ -53,6 +53,14 @@ _WEAPON_LABELS = {"range": "the range", "attacks": "Attacks (A)", "skill": "BS/W
                   "ap": "AP", "damage": "Damage (D)"}
 
 
+def _ascii_digits(token: str) -> str:
+    """`token`, refused if it holds a digit other than 0-9 (``int`` would read '４' as 4)."""
+    odd = next((c for c in token if c.isnumeric() and not c.isascii()), None)
+    if odd is not None:
+        raise MathhammerError(f"{token!r}: only the digits 0-9 are numbers, not {odd!r}")
+    return token
+
+
 def _dice(token: str, text: str, what: str) -> Dice:
     """`text` read as a dice expression, with an error that names the whole token."""
     try:
@@ -201,7 +209,7 @@ def weapon_fields(text: str, name: str = "", lenient: bool = False) -> dict[str,
     fields: dict[str, Any] = {"name": name, "anti": (), "ignored": ()}
     seen: dict[str, str] = {}
     for ability in abilities:
-        found = _ability(ability)
+        found = _ability(_ascii_digits(ability))
         if found is None:
             if not lenient:
                 raise _unknown_ability(ability)
@@ -212,7 +220,7 @@ def weapon_fields(text: str, name: str = "", lenient: bool = False) -> dict[str,
         for field, value in values.items():
             fields[field] = fields["anti"] + value if field == "anti" else value
     for token in stats.split():
-        slot, values = _stat(token)
+        slot, values = _stat(_ascii_digits(token))
         if slot in seen and slot == "skill" and seen[slot].upper()[:2] != token.upper()[:2]:
             raise MathhammerError(f"{seen[slot]!r} and {token!r} together: a weapon has BS (ranged) or WS (melee), "
                                   "not both")
@@ -272,7 +280,7 @@ def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict
     count = 1
     words: set[str] = set()
     for token in stats.split():
-        up = token.upper()
+        up = _ascii_digits(token).upper()
         if up in _MODEL_WORDS:
             word, what = _MODEL_WORDS[up]
             _once(seen, word, token, what)
