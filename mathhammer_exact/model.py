@@ -213,10 +213,11 @@ class Target:
         return cls(((profile, count),))
 
     @classmethod
-    def parse(cls, text: str) -> Target:
+    def parse(cls, text: str, lenient: bool = False) -> Target:
         """Read ``T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]``; model groups are separated by ``;``, and a
-        group marked ``leader`` is an attached CHARACTER: ``T4 Sv3+ W2 x10; T4 Sv3+ W4 inv4+ leader``."""
-        parts = [model_fields(part) for part in text.split(";") if part.strip()]
+        group marked ``leader`` is an attached CHARACTER: ``T4 Sv3+ W2 x10; T4 Sv3+ W4 inv4+ leader``.
+        With `lenient`, an unknown token is kept by name in the profile's `ignored`."""
+        parts = [model_fields(part, lenient=lenient) for part in text.split(";") if part.strip()]
         if not parts:
             raise MathhammerError("a target needs at least one model")
         return cls(tuple((ModelProfile(**fields), count) for fields, count, _ in parts),
