@@ -13,7 +13,9 @@ import attrs
 from .errors import MathhammerError
 from .pmf import Pmf
 
-_DICE = re.compile(r"^(?:(?P<n>\d*)D(?P<sides>\d+))?(?P<mod>[+-]\d+)?$")
+# Only ASCII digits are numbers (``\d`` would also take '４' or '١'); six digits are more than any roll needs.
+_DICE = re.compile(r"(?:(?P<n>[0-9]{0,6})D(?P<sides>[0-9]{1,6}))?(?P<mod>[+-][0-9]{1,6})?")
+_CONSTANT = re.compile(r"[0-9]{1,6}")
 
 
 @attrs.frozen
@@ -39,9 +41,9 @@ class Dice:
         raw = str(text).strip()
         source = raw.upper().replace(" ", "")
         allowed = "allowed: a whole number, D3, D6, nD3, nD6, with +k or -k, e.g. 2D6+1"
-        if source.isdigit():
+        if _CONSTANT.fullmatch(source):
             return cls(0, 6, int(source))
-        match = _DICE.match(source)
+        match = _DICE.fullmatch(source)
         if not source or match is None or match.group("sides") is None:
             raise MathhammerError(f"bad dice expression {raw!r} ({allowed})")
         sides = int(match.group("sides"))

@@ -27,8 +27,8 @@ def _between(name: str, low: int, high: int, suffix: str = "") -> Any:
 
 
 def _at_least(name: str, low: int) -> Any:
-    def check(_inst: object, _attr: attrs.Attribute, value: int) -> None:
-        if value < low:
+    def check(_inst: object, _attr: attrs.Attribute, value: int | None) -> None:
+        if value is not None and value < low:
             raise MathhammerError(f"{name} must be at least {low}, got {value}")
 
     return check
@@ -60,6 +60,16 @@ class Reroll(enum.IntEnum):
             raise MathhammerError(f"unknown re-roll policy {text!r} (allowed: none, ones, failed, noncrit)") from None
 
 
+#: Abilities only a ranged weapon can have.
+RANGED_ONLY = ("torrent", "blast", "heavy", "indirect_fire", "pistol", "assault", "rapid_fire", "melta", "conversion")
+
+
+def _bonus_dice(value: Dice | str | int | None) -> Dice | None:
+    """An ability's X (Rapid Fire X, Sustained Hits X): None or 0 when the weapon lacks it."""
+    dice = None if value is None else _dice(value)
+    return None if dice == Dice() else dice
+
+
 @attrs.frozen
 class Weapon:
     """One weapon profile with its abilities, as printed on a datasheet.
@@ -74,10 +84,12 @@ class Weapon:
     damage: Dice = attrs.field(converter=_dice)
     name: str = ""
     melee: bool = False
-    range: int | None = None
-    rapid_fire: int = attrs.field(default=0, validator=_at_least("RAPID FIRE", 0))
+    range: int | None = attrs.field(default=None, validator=_at_least("range", 1))
+    """Range in inches (None: not given, or a melee weapon)."""
+    rapid_fire: Dice | None = attrs.field(default=None, converter=_bonus_dice)
+    """Rapid Fire X: X more attacks within half range; X may be rolled (Rapid Fire D3)."""
     melta: int = attrs.field(default=0, validator=_at_least("MELTA", 0))
-    sustained_hits: Dice | None = attrs.field(default=None, converter=attrs.converters.optional(_dice))
+    sustained_hits: Dice | None = attrs.field(default=None, converter=_bonus_dice)
     lethal_hits: bool = False
     devastating_wounds: bool = False
     twin_linked: bool = False
@@ -92,6 +104,20 @@ class Weapon:
     pistol: bool = False
     assault: bool = False
     anti: tuple[tuple[str, int], ...] = ()
+    psychic: bool = False
+    """A Psychic weapon: its attacks are psychic attacks (e.g. for Feel No Pain against psychic attacks)."""
+    extra_attacks: bool = False
+    """Extra Attacks: the bearer fights with this weapon in addition to the melee weapon it chooses,
+    not instead of it (it cannot be chosen as the one melee weapon)."""
+    one_shot: bool = False
+    """One Shot: the bearer can shoot this weapon once per battle."""
+    conversion: int | None = attrs.field(default=None, validator=_at_least("the CONVERSION distance", 1))
+    """Conversion: against a target more than this many inches away, an unmodified hit roll of 4+
+    is a Critical Hit. Datasheets print the bare keyword and give the distance (12" or 24") in the
+    rule's text, so the profile string must say it: `CONVERSION 12"`."""
+    ignored: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    """Rules on the profile that the engine does not model, by name (read in lenient mode), so an
+    answer can say what it left out."""
 
     def __attrs_post_init__(self) -> None:
         if self.skill is None and not self.torrent:
@@ -101,16 +127,27 @@ class Weapon:
         for keyword, x in self.anti:
             if not 2 <= x <= 6:
                 raise MathhammerError(f"ANTI-{keyword} must be 2+ to 6+, got {x}+")
+        if self.melee:
+            ranged = [name.upper().replace("_", " ") for name in RANGED_ONLY if getattr(self, name)]
+            if ranged:
+                raise MathhammerError(f"{', '.join(ranged)} on a melee weapon: only ranged weapons have "
+                                      f"{'it' if len(ranged) == 1 else 'them'}")
+            if self.range is not None:
+                raise MathhammerError(f'a melee weapon has no range, got {self.range}"')
 
     @classmethod
-    def parse(cls, text: str, name: str = "") -> Weapon:
-        """Read a datasheet line such as ``24" A2 BS3+ S4 AP-1 D1 [SUSTAINED HITS 1]``."""
-        return cls(**weapon_fields(text, name))
+    def parse(cls, text: str, name: str = "", lenient: bool = False) -> Weapon:
+        """Read a datasheet line such as ``24" A2 BS3+ S4 AP-1 D1 [SUSTAINED HITS 1]``.
+
+        With `lenient` (profiles read from a catalogue, not typed), an ability the engine does not
+        model is kept by name in `ignored` instead of refused.
+        """
+        return cls(**weapon_fields(text, name, lenient))
 
 
 @attrs.frozen
 class ModelProfile:
-    """The defensive characteristics of one kind of model in the target unit."""
+    """The characteristics of one kind of model in the target unit (M and OC are kept but not used)."""
 
     toughness: int = attrs.field(validator=_at_least("T", 1))
     save: int = attrs.field(validator=_between("Sv", 2, 7, "+"))
@@ -125,11 +162,23 @@ class ModelProfile:
     keywords: tuple[str, ...] = attrs.field(default=(), converter=_upper_tuple)
     name: str = ""
     leadership: int | None = attrs.field(default=None, validator=_between("Ld", 2, 12, "+"))
+    invulnerable_ranged: int | None = attrs.field(
+        default=None, validator=_between("invulnerable save (ranged attacks)", 2, 6, "+"))
+    """An invulnerable save that holds against ranged attacks only (`inv-ranged4+`)."""
+    feel_no_pain_psychic: int | None = attrs.field(
+        default=None, validator=_between("Feel No Pain (psychic attacks)", 2, 6, "+"))
+    """Feel No Pain against wounds from psychic attacks only (`fnp-psychic4+`; see `Weapon.psychic`)."""
+    movement: int | None = attrs.field(default=None, validator=_at_least("M", 1))
+    """Move in inches (`M6"`; 20 for an aircraft's `M20+"`); not used by the engine."""
+    objective_control: int | None = attrs.field(default=None, validator=_at_least("OC", 0))
+    """Objective Control (`OC2`); not used by the engine."""
+    ignored: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    """Rules of the model that the engine does not model, by name (read in lenient mode)."""
 
     @classmethod
-    def parse(cls, text: str, name: str = "") -> ModelProfile:
-        """Read one model's profile such as ``T3 Sv4+ W1 Ld7+`` (no model count)."""
-        fields, count, leader = model_fields(text, name)
+    def parse(cls, text: str, name: str = "", lenient: bool = False) -> ModelProfile:
+        """Read one model's profile such as ``M6" T3 Sv4+ W1 Ld7+ OC1`` (no model count)."""
+        fields, count, leader = model_fields(text, name, lenient)
         if count != 1 or leader:
             raise MathhammerError(f"{text!r} describes one model: leave out the x count and 'leader'")
         return cls(**fields)
@@ -164,10 +213,11 @@ class Target:
         return cls(((profile, count),))
 
     @classmethod
-    def parse(cls, text: str) -> Target:
+    def parse(cls, text: str, lenient: bool = False) -> Target:
         """Read ``T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]``; model groups are separated by ``;``, and a
-        group marked ``leader`` is an attached CHARACTER: ``T4 Sv3+ W2 x10; T4 Sv3+ W4 inv4+ leader``."""
-        parts = [model_fields(part) for part in text.split(";") if part.strip()]
+        group marked ``leader`` is an attached CHARACTER: ``T4 Sv3+ W2 x10; T4 Sv3+ W4 inv4+ leader``.
+        With `lenient`, an unknown token is kept by name in the profile's `ignored`."""
+        parts = [model_fields(part, lenient=lenient) for part in text.split(";") if part.strip()]
         if not parts:
             raise MathhammerError("a target needs at least one model")
         return cls(tuple((ModelProfile(**fields), count) for fields, count, _ in parts),

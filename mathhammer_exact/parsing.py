@@ -2,19 +2,33 @@
 
 The parsers return the fields of a profile; `model.Weapon.parse` and `model.Target.parse` build
 the objects (so this module sits below the model and imports nothing from it).
+
+The grammar is strict, because a calculator that guesses answers a different question than the
+one asked: a characteristic given twice, or two that contradict each other, is an error naming
+both tokens; a number is ASCII digits only; a zero that means nothing (``A0``, ``MELTA 0``) is an
+error; ``D3`` and ``D6`` after the other stats are refused as ambiguous (Damage 3, or a D3 roll?).
+In lenient mode (for profiles read from a catalogue rather than typed) an ability the engine
+does not model, or a CONVERSION whose distance is not given, is kept by name in ``ignored``
+instead of refused.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Any
 
+from .dice import Dice
 from .errors import MathhammerError
+
+_INCHES = r'(?:"|IN|”|″)'
+_SEP = "[=:]?"  # `A=2D6` and `A:2D6` are accepted as well as `A2D6`
+_NUM = "([0-9]{1,4})"  # only ASCII digits are numbers; four are more than any profile needs
 
 _FLAGS = {
     "LETHAL HITS": "lethal_hits",
     "DEVASTATING WOUNDS": "devastating_wounds",
-    "TWIN-LINKED": "twin_linked",
+    "TWIN LINKED": "twin_linked",
     "TORRENT": "torrent",
     "BLAST": "blast",
     "LANCE": "lance",
@@ -25,11 +39,41 @@ _FLAGS = {
     "PRECISION": "precision",
     "PISTOL": "pistol",
     "ASSAULT": "assault",
+    "PSYCHIC": "psychic",
+    "EXTRA ATTACKS": "extra_attacks",
+    "ONE SHOT": "one_shot",
 }
-_NUMBERED = {"RAPID FIRE": "rapid_fire", "MELTA": "melta"}
+_ABILITY_NAMES = [*_FLAGS, "RAPID FIRE", "MELTA", "SUSTAINED HITS", "CONVERSION", "ANTI"]
+_ABILITY_HELP = ("known: " + ", ".join(sorted(_FLAGS)) + ", RAPID FIRE X, MELTA X, SUSTAINED HITS X, "
+                 "ANTI-KEYWORD X+, CONVERSION X\"")
 _WEAPON_HELP = (
-    "write e.g. '24\" A2 BS3+ S4 AP-1 D1 [SUSTAINED HITS 1]': A<dice>, BS<n>+ or WS<n>+, S<n>, AP<n>, D<dice>"
+    "write e.g. '24\" A2 BS3+ S4 AP-1 D1 [SUSTAINED HITS 1]': range, A<dice>, BS<n>+ or WS<n>+, S<n>, AP<n>, D<dice>"
 )
+_WEAPON_LABELS = {"range": "the range", "attacks": "Attacks (A)", "skill": "BS/WS", "strength": "Strength (S)",
+                  "ap": "AP", "damage": "Damage (D)"}
+
+
+def _ascii_digits(token: str) -> str:
+    """`token`, refused if it holds a digit other than 0-9 (``int`` would read '４' as 4)."""
+    odd = next((c for c in token if c.isnumeric() and not c.isascii()), None)
+    if odd is not None:
+        raise MathhammerError(f"{token!r}: only the digits 0-9 are numbers, not {odd!r}")
+    return token
+
+
+def _dice(token: str, text: str, what: str) -> Dice:
+    """`text` read as a dice expression, with an error that names the whole token."""
+    try:
+        return Dice.parse(text)
+    except MathhammerError as exc:
+        raise MathhammerError(f"{what} in {token!r}: {exc}") from None
+
+
+def _positive_dice(token: str, text: str, what: str) -> Dice:
+    dice = _dice(token, text, what)
+    if dice.count == 0 and dice.modifier == 0:
+        raise MathhammerError(f"{token!r} means nothing: {what} must be at least 1 (leave the ability out instead)")
+    return dice
 
 
 def _split_brackets(text: str) -> tuple[str, list[str]]:
@@ -39,113 +83,238 @@ def _split_brackets(text: str) -> tuple[str, list[str]]:
     match = re.search(r"\[(.*)\]", text)
     if match is None:
         return text, []
-    inner = [part.strip() for part in match.group(1).split(",") if part.strip()]
-    return text[: match.start()] + " " + text[match.end() :], inner
+    inner = [" ".join(part.split()) for part in match.group(1).split(",")]
+    return text[: match.start()] + " " + text[match.end() :], [part for part in inner if part]
+
+
+def _suggest(word: str, known: list[str]) -> str:
+    """`` (did you mean 'X'?)`` for the closest known name, or nothing."""
+    candidates = [word, word.rsplit(" ", 1)[0]]
+    for candidate in candidates:
+        close = difflib.get_close_matches(candidate, known, n=1, cutoff=0.6)
+        if close:
+            return f" (did you mean {close[0]!r}?)"
+    return ""
+
+
+def _ability(token: str) -> tuple[str, dict[str, Any]] | None:
+    """The slot (what it sets, for spotting repeats) and `Weapon` fields of one printed ability,
+    or None if it is not a known ability."""
+    word = " ".join(token.upper().split())
+    plain = " ".join(word.replace("-", " ").split())  # TWIN-LINKED, Twin Linked, Twin-linked
+    if plain in _FLAGS:
+        return _FLAGS[plain], {_FLAGS[plain]: True}
+    if m := re.fullmatch(r"SUSTAINED HITS (\S+)", plain):
+        return "sustained_hits", {"sustained_hits": _positive_dice(token, m.group(1), "SUSTAINED HITS")}
+    if m := re.fullmatch(r"RAPID FIRE (\S+)", plain):
+        return "rapid_fire", {"rapid_fire": _positive_dice(token, m.group(1), "RAPID FIRE")}
+    if m := re.fullmatch(r"MELTA (\S+)", plain):
+        if not re.fullmatch(_NUM, m.group(1)):
+            raise MathhammerError(f"MELTA takes a whole number of extra damage, e.g. MELTA 2, not {token!r}")
+        if int(m.group(1)) == 0:
+            raise MathhammerError(f"{token!r} means nothing: MELTA must be at least 1 (leave the ability out instead)")
+        return "melta", {"melta": int(m.group(1))}
+    if m := re.fullmatch(rf"CONVERSION {_NUM}{_INCHES}?", word):
+        return "conversion", {"conversion": int(m.group(1))}
+    if m := re.fullmatch(rf"ANTI[- ]([^0-9]+?) {_NUM}\+?", word):
+        keyword = m.group(1).strip()
+        return f"anti {keyword}", {"anti": ((keyword, int(m.group(2))),)}
+    return None
+
+
+def _unknown_ability(token: str) -> MathhammerError:
+    word = " ".join(token.upper().replace("-", " ").split())
+    if word == "CONVERSION":
+        return MathhammerError(f"{token!r} needs the distance its datasheet gives (12\" or 24\"), e.g. CONVERSION 12\"")
+    return MathhammerError(f"unknown weapon ability {token!r}{_suggest(word, _ABILITY_NAMES)}; {_ABILITY_HELP}")
 
 
 def ability_fields(token: str) -> dict[str, Any]:
-    """The `Weapon` fields one printed ability sets, e.g. ``SUSTAINED HITS D3`` -> sustained_hits."""
-    word = " ".join(token.upper().split())
-    if word in _FLAGS:
-        return {_FLAGS[word]: True}
-    if word.startswith("SUSTAINED HITS "):
-        return {"sustained_hits": word.removeprefix("SUSTAINED HITS ")}
-    for prefix, field in _NUMBERED.items():
-        if word.startswith(prefix + " ") and word[len(prefix) + 1 :].isdigit():
-            return {field: int(word[len(prefix) + 1 :])}
-    anti = re.fullmatch(r"ANTI-(.+?) (\d)\+", word)
-    if anti:
-        return {"anti": ((anti.group(1), int(anti.group(2))),)}
-    raise MathhammerError(
-        f"unknown weapon ability {token!r} (known: {', '.join(sorted(_FLAGS))}, RAPID FIRE X, MELTA X, "
-        "SUSTAINED HITS X, ANTI-KEYWORD X+)"
-    )
+    """The `Weapon` fields one printed ability sets, e.g. ``SUSTAINED HITS D3`` -> sustained_hits.
+
+    >>> ability_fields("Anti-Vehicle 4+")
+    {'anti': (('VEHICLE', 4),)}
+    >>> ability_fields("LETAL HITS")
+    Traceback (most recent call last):
+    ...
+    mathhammer_exact.errors.MathhammerError: unknown weapon ability 'LETAL HITS' (did you mean 'LETHAL HITS'?); \
+known: ASSAULT, BLAST, DEVASTATING WOUNDS, EXTRA ATTACKS, HAZARDOUS, HEAVY, IGNORES COVER, INDIRECT FIRE, \
+LANCE, LETHAL HITS, ONE SHOT, PISTOL, PRECISION, PSYCHIC, TORRENT, TWIN LINKED, RAPID FIRE X, MELTA X, \
+SUSTAINED HITS X, ANTI-KEYWORD X+, CONVERSION X"
+    """
+    found = _ability(token)
+    if found is None:
+        raise _unknown_ability(token)
+    return found[1]
 
 
-def weapon_fields(text: str, name: str = "") -> dict[str, Any]:
-    """The `Weapon` fields of ``[range] A.. BS..+|WS..+ S.. AP.. D.. [abilities]``."""
+def _stat(token: str) -> tuple[str, dict[str, Any]]:
+    """The slot and `Weapon` fields of one stat token (``24"``, ``A2``, ``BS3+``, ``S4``, ``AP-1``, ``D1``)."""
+    up = token.upper()
+    if m := re.fullmatch(rf"{_NUM}{_INCHES}?", up):
+        if int(m.group(1)) == 0:
+            raise MathhammerError(f"range {token!r} means nothing: give 1\" or more, or Melee")
+        return "range", {"range": int(m.group(1))}
+    if up == "MELEE":
+        return "range", {"melee": True}
+    if m := re.fullmatch(rf"(?:(BS|WS){_SEP})?N/A", up):
+        return "skill", {"skill": None, "melee": m.group(1) == "WS"}
+    if m := re.fullmatch(rf"(BS|WS){_SEP}{_NUM}\+?", up):
+        return "skill", {"skill": int(m.group(2)), "melee": m.group(1) == "WS"}
+    if m := re.fullmatch(rf"AP{_SEP}(-|[+-]?[0-9]{{1,4}})", up):
+        ap = 0 if m.group(1) == "-" else int(m.group(1))
+        if ap > 0:
+            raise MathhammerError(f"AP must be 0 or negative (e.g. AP-1), got {token!r}")
+        return "ap", {"ap": ap}
+    if m := re.fullmatch(rf"S{_SEP}(.+)", up):
+        value = m.group(1)
+        if re.fullmatch(_NUM, value):
+            return "strength", {"strength": int(value)}
+        if value == "*":
+            raise MathhammerError(f"{token!r}: this Strength is given elsewhere on the datasheet; write the number, "
+                                  "e.g. S6")
+        if re.fullmatch(r"[0-9]*D[36]([+-][0-9]+)?", value):
+            raise MathhammerError(f"{token!r}: a Strength rolled for each attack is not modelled; "
+                                  "write a whole-number Strength, e.g. S7")
+    elif m := re.fullmatch(rf"A{_SEP}([0-9D+-]+)", up):
+        return "attacks", {"attacks": _positive_dice(token, m.group(1), "Attacks")}
+    elif m := re.fullmatch(r"D([=:]?)([0-9D+-]+)", up):
+        sep, value = m.groups()
+        if not sep and value in ("3", "6"):
+            raise MathhammerError(
+                f"{token!r} is ambiguous: write D={value} for Damage {value}, or DD{value} (also D=D{value}) "
+                f"for a D{value} roll")
+        if not sep and re.fullmatch(r"[36][+-][0-9]+", value):
+            raise MathhammerError(f"{token!r}: the D of Damage comes first: for a D{value} roll write DD{value} "
+                                  f"(also D=D{value})")
+        return "damage", {"damage": _dice(token, value, "Damage")}
+    if _ability(token) is not None:
+        raise MathhammerError(f"{token!r} is an ability: put abilities in one [..., ...] group after the stats")
+    raise MathhammerError(f"unknown weapon token {token!r} ({_WEAPON_HELP})")
+
+
+def _once(seen: dict[str, str], slot: str, token: str, what: str) -> None:
+    """Record that `token` set `slot`; a second token for the same slot is an error naming both."""
+    if slot in seen:
+        raise MathhammerError(f"{seen[slot]!r} and {token!r} both give {what}: write it once")
+    seen[slot] = token
+
+
+def weapon_fields(text: str, name: str = "", lenient: bool = False) -> dict[str, Any]:
+    """The `Weapon` fields of ``[range] A.. BS..+|WS..+ S.. AP.. D.. [abilities]``.
+
+    With `lenient`, an unknown ability is kept by name in ``ignored`` instead of refused.
+    """
     stats, abilities = _split_brackets(text)
-    fields: dict[str, Any] = {"name": name, "anti": ()}
+    fields: dict[str, Any] = {"name": name, "anti": (), "ignored": ()}
+    seen: dict[str, str] = {}
     for ability in abilities:
-        for field, value in ability_fields(ability).items():
+        found = _ability(_ascii_digits(ability))
+        if found is None:
+            if not lenient:
+                raise _unknown_ability(ability)
+            fields["ignored"] += (ability,)
+            continue
+        slot, values = found
+        _once(seen, slot, ability, f"the ability {slot.upper().replace('_', ' ')}")
+        for field, value in values.items():
             fields[field] = fields["anti"] + value if field == "anti" else value
-    tokens = stats.replace("=", "").split()
-    for token in tokens:
-        up = token.upper()
-        if m := re.fullmatch(r'(\d+)(?:"|IN|”|″)', up):
-            fields["range"] = int(m.group(1))
-        elif up == "MELEE":
-            fields["melee"] = True
-        elif up in ("BSN/A", "WSN/A", "N/A"):
-            fields["skill"] = None
-        elif m := re.fullmatch(r"(BS|WS)(\d+)\+?", up):
-            fields["skill"] = int(m.group(2))
-            fields["melee"] = fields.get("melee", False) or m.group(1) == "WS"
-        elif m := re.fullmatch(r"AP([+-]?\d+)", up):
-            ap = int(m.group(1))
-            if ap > 0:
-                raise MathhammerError(f"AP must be 0 or negative (e.g. AP-1), got {token!r}")
-            fields["ap"] = ap
-        elif m := re.fullmatch(r"S(\d+)", up):
-            fields["strength"] = int(m.group(1))
-        elif up.startswith("A") and len(up) > 1:
-            fields["attacks"] = up[1:]
-        elif up.startswith("D") and len(up) > 1:
-            fields["damage"] = up[1:]
-        else:
-            raise MathhammerError(f"unknown weapon token {token!r} ({_WEAPON_HELP})")
+    for token in stats.split():
+        slot, values = _stat(_ascii_digits(token))
+        if slot in seen and slot == "skill" and seen[slot].upper()[:2] != token.upper()[:2]:
+            raise MathhammerError(f"{seen[slot]!r} and {token!r} together: a weapon has BS (ranged) or WS (melee), "
+                                  "not both")
+        _once(seen, slot, token, _WEAPON_LABELS[slot])
+        fields.update(values)
+    fields["melee"] = _melee(seen)
     if fields.get("torrent"):
         fields.setdefault("skill", None)
-    missing = [key for key, label in (("attacks", "A"), ("skill", "BS/WS"), ("strength", "S"),
-                                      ("ap", "AP"), ("damage", "D")) if key not in fields]
+    missing = [label for key, label in (("attacks", "A"), ("skill", "BS or WS"), ("strength", "S"),
+                                        ("ap", "AP"), ("damage", "D")) if key not in fields]
     if missing:
-        labels = {"attacks": "A", "skill": "BS or WS", "strength": "S", "ap": "AP", "damage": "D"}
-        raise MathhammerError(f"weapon {text!r} is missing {', '.join(labels[k] for k in missing)} ({_WEAPON_HELP})")
+        raise MathhammerError(f"weapon {text!r} is missing {', '.join(missing)} ({_WEAPON_HELP})")
     return fields
 
 
-_TARGET_HELP = "write e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]'"
+def _melee(seen: dict[str, str]) -> bool:
+    """Whether the tokens make a melee weapon (``Melee`` or ``WS``), which has no range and no BS."""
+    skill, reach = seen.get("skill", ""), seen.get("range", "")
+    if reach.upper() == "MELEE" and skill.upper().startswith(("BS", "N/A")):
+        raise MathhammerError(f"'Melee' with {skill!r}: a melee weapon has WS, e.g. WS3+")
+    if reach and reach.upper() != "MELEE" and skill.upper().startswith("WS"):
+        raise MathhammerError(f"{reach!r} with {skill!r}: a ranged weapon has BS; a melee weapon is 'Melee' with WS")
+    return reach.upper() == "MELEE" or skill.upper().startswith("WS")
 
 
-def model_fields(text: str, name: str = "") -> tuple[dict[str, Any], int, bool]:
+_TARGET_HELP = ("write e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]'; also M6\", Ld6+, OC2, inv-ranged4+, "
+                "fnp-mortal5+, fnp-psychic5+, dr1, halve, stealth, leader")
+_MODEL_TOKENS = {  # pattern -> (field, what it is called in a message)
+    rf"T{_SEP}{_NUM}": ("toughness", "Toughness (T)"),
+    rf"SV{_SEP}{_NUM}\+?": ("save", "the save (Sv)"),
+    rf"W{_SEP}{_NUM}": ("wounds", "Wounds (W)"),
+    rf"INV(?:ULNERABLE)?{_SEP}{_NUM}\+?": ("invulnerable", "an invulnerable save"),
+    rf"INV(?:ULNERABLE)?-RANGED{_SEP}{_NUM}\+?": ("invulnerable_ranged", "an invulnerable save against ranged attacks"),
+    rf"FNP{_SEP}{_NUM}\+?": ("feel_no_pain", "Feel No Pain"),
+    rf"FNP-MORTAL{_SEP}{_NUM}\+?": ("feel_no_pain_mortal", "Feel No Pain against mortal wounds"),
+    rf"FNP-PSYCHIC{_SEP}{_NUM}\+?": ("feel_no_pain_psychic", "Feel No Pain against psychic attacks"),
+    rf"LD{_SEP}{_NUM}\+?": ("leadership", "Leadership (Ld)"),
+    rf"OC{_SEP}{_NUM}": ("objective_control", "Objective Control (OC)"),
+    rf"M{_SEP}{_NUM}(?:\+?{_INCHES}?|{_INCHES}\+)": ("movement", "Move (M)"),  # 20+" or 20"+ (aircraft)
+}
+_MODEL_WORDS = {"DR1": ("reduce_damage", "damage reduction"), "HALVE": ("halve_damage", "halved damage"),
+                "STEALTH": ("stealth", "Stealth"), "LEADER": ("leader", "the leader mark")}
+_MODEL_NAMES = ["T", "SV", "W", "INV", "INV-RANGED", "FNP", "FNP-MORTAL", "FNP-PSYCHIC", "LD", "OC", "M", "X",
+                *_MODEL_WORDS]
+
+
+def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict[str, Any], int, bool]:
     """The `ModelProfile` fields of one model group, its count, and whether it is an attached leader,
-    from ``T4 Sv3+ W2 x5 ...``."""
+    from ``T4 Sv3+ W2 x5 ...``. With `lenient`, an unknown token is kept by name in ``ignored``."""
     stats, keywords = _split_brackets(text)
-    fields: dict[str, Any] = {"keywords": keywords, "name": name}
+    upper = [" ".join(k.upper().split()) for k in keywords]
+    for i, keyword in enumerate(upper):
+        if keyword in upper[:i]:
+            raise MathhammerError(f"the keyword {keywords[i]!r} is given twice in {text!r}: write it once")
+    fields: dict[str, Any] = {"name": name, "ignored": ()}
+    seen: dict[str, str] = {}
     count = 1
-    leader = False
-    patterns = {
-        r"T(\d+)": "toughness",
-        r"SV(\d+)\+?": "save",
-        r"W(\d+)": "wounds",
-        r"INV(?:ULNERABLE)?(\d+)\+?": "invulnerable",
-        r"FNP(\d+)\+?": "feel_no_pain",
-        r"FNP-MORTAL(\d+)\+?": "feel_no_pain_mortal",
-        r"LD(\d+)\+?": "leadership",
-    }
-    for token in stats.replace("=", "").split():
-        up = token.upper()
-        if up == "DR1":
-            fields["reduce_damage"] = True
+    words: set[str] = set()
+    for token in stats.split():
+        up = _ascii_digits(token).upper()
+        if up in _MODEL_WORDS:
+            word, what = _MODEL_WORDS[up]
+            _once(seen, word, token, what)
+            words.add(word)
             continue
-        if up == "HALVE":
-            fields["halve_damage"] = True
-            continue
-        if up == "LEADER":
-            leader = True
-            fields["keywords"] = [*keywords, "CHARACTER"]
-            fields["name"] = name or "leader"
-            continue
-        if m := re.fullmatch(r"X(-?\d+)", up):
+        if m := re.fullmatch(rf"X{_SEP}(-?[0-9]{{1,7}})", up):
+            _once(seen, "count", token, "the model count (x)")
             count = int(m.group(1))
             continue
-        for pattern, field in patterns.items():
+        if up in ("M-", 'M-"'):
+            _once(seen, "movement", token, "Move (M)")
+            continue
+        for pattern, (field, what) in _MODEL_TOKENS.items():
             if m := re.fullmatch(pattern, up):
+                _once(seen, field, token, what)
                 fields[field] = int(m.group(1))
                 break
         else:
-            raise MathhammerError(
-                f"unknown target token {token!r} ({_TARGET_HELP}; also fnp-mortal5+, Ld7+, dr1, halve, leader)")
+            if lenient:
+                fields["ignored"] += (token,)
+                continue
+            hint = _suggest(re.sub(r"[0-9+\"]", "", up), _MODEL_NAMES)
+            raise MathhammerError(f"unknown target token {token!r}{hint} ({_TARGET_HELP})")
+    if "stealth" in words:
+        if "STEALTH" in upper:
+            raise MathhammerError(f"'stealth' and the keyword STEALTH both give Stealth in {text!r}: write it once")
+        keywords = [*keywords, "STEALTH"]
+    leader = "leader" in words
+    if leader:
+        keywords = [*keywords, "CHARACTER"]
+        fields["name"] = name or "leader"
+    fields["keywords"] = keywords
+    fields["reduce_damage"] = "reduce_damage" in words
+    fields["halve_damage"] = "halve_damage" in words
     missing = [label for key, label in (("toughness", "T"), ("save", "Sv"), ("wounds", "W")) if key not in fields]
     if missing:
         raise MathhammerError(f"target {text!r} is missing {', '.join(missing)} ({_TARGET_HELP})")

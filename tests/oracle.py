@@ -144,7 +144,7 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
         attacks = 0
         for a in rolls:
             if weapon.rapid_fire and ctx.half_range:
-                a += weapon.rapid_fire
+                a += roll_dice(weapon.rapid_fire, d6)
             if weapon.blast:
                 a += target.model_count // 5
             attacks += a + ctx.extra_attacks

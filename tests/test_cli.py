@@ -91,7 +91,7 @@ def test_help_works():
 
 
 def test_attack_on_a_mixed_or_attached_target_uses_the_unit_engine():
-    out = run(["attack", "-w", "A1 BS2+ S5 AP-2 D3 [PRECISION]", "-m", "4", "-t", "T4 Sv3+ W2 x5; T4 Sv3+ W3 leader",
+    out = run(["attack", "-w", "A1 BS2+ S5 AP-2 D=3 [PRECISION]", "-m", "4", "-t", "T4 Sv3+ W2 x5; T4 Sv3+ W3 leader",
                "--json", "--exact"])
     data = json.loads(out.output)
     assert set(data) == {"attacks", "hits", "damage", "models_destroyed", "p_destroyed", "groups", "p_below_half"}

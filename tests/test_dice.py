@@ -30,3 +30,10 @@ def test_malformed_expressions_are_clear_errors(text):
 @pytest.mark.parametrize("text", ["2D6+1", "D3", "7", "D6-1"])
 def test_round_trip(text):
     assert str(Dice.parse(text)) == text
+
+
+@pytest.mark.parametrize("text", ["４", "D６", "²", "١D6", "D3+١", "9" * 5000, "D" + "9" * 5000, "1" * 7])
+def test_only_ascii_digits_of_bounded_length_are_numbers(text):
+    """'４' was read as 4 and '²' crashed with a ValueError; a 5000-digit number overflowed int()."""
+    with pytest.raises(MathhammerError, match="bad dice expression"):
+        Dice.parse(text)

@@ -51,7 +51,7 @@ def test_lethal_and_sustained_only_the_original_hit_auto_wounds():
 def test_lethal_auto_wounds_never_trigger_devastating_wounds():
     # WS2+ S1 vs T10 (6+ to wound), AP0 vs Sv2+ (saved on 2+), D3 fixed.
     # A Lethal auto-wound is saved on 2+ like any wound; only a natural 6 to wound is devastating.
-    weapon = Weapon.parse("A1 WS2+ S1 AP0 D3 [LETHAL HITS, DEVASTATING WOUNDS]")
+    weapon = Weapon.parse("A1 WS2+ S1 AP0 D=3 [LETHAL HITS, DEVASTATING WOUNDS]")
     target = Target.parse("T10 Sv2+ W3 x1")
     r = attack(weapon, target, exact=True)
     p_crit_hit, p_hit = Fraction(1, 6), Fraction(4, 6)
@@ -75,7 +75,7 @@ def test_devastating_wounds_excess_is_lost_under_seed_wording_and_spills_under_l
 
 
 def test_kills_never_exceed_unit_size():
-    r = attack(Weapon.parse("A20 BS2+ S10 AP-4 D6 [SUSTAINED HITS 3]"), Target.parse("T3 Sv5+ W1 x3"), exact=True)
+    r = attack(Weapon.parse("A20 BS2+ S10 AP-4 D=6 [SUSTAINED HITS 3]"), Target.parse("T3 Sv5+ W1 x3"), exact=True)
     assert r.models_destroyed.max == 3
     assert r.damage.max == 3
     assert r.p_destroyed > Fraction(99, 100)

@@ -45,8 +45,8 @@ CASES = [
      "AP-4 leaves no armour save even in cover; the 6+ invulnerable save fails 5/6"),
     ("fire-overwatch", lambda: run(["fire-overwatch"]).hits.mean, F(1, 6), "only 6s hit"),
     ("controlled-ferocity", lambda: run(["controlled-ferocity"], weapon=BLOW).hits.mean, F(1, 3), "-1 to hit: 5+"),
-    ("harness-the-flaw", lambda: run(["harness-the-flaw"], weapon="A1 WS2+ S4 AP0 D1 [TORRENT]").wounds.mean,
-     F(1, 2) + F(1, 6) * F(1, 2), "torrent, S4 v T4: re-roll 1s to wound"),
+    ("harness-the-flaw", lambda: run(["harness-the-flaw"], weapon="A1 WS2+ S4 AP0 D1").wounds.mean,
+     F(5, 6) * (F(1, 2) + F(1, 6) * F(1, 2)), "WS2+ hits 5/6, S4 v T4: re-roll 1s to wound"),
     ("suppression-fire", lambda: run(["suppression-fire"]).hits.mean, F(1, 3), "the suppressed unit: -1 to hit"),
     ("fields-of-fire", lambda: killed(["fields-of-fire"]), F(1, 2) * F(1, 2) * F(2, 3), "AP0 -> AP-1: save 5+"),
     ("against-the-odds", lambda: run(["against-the-odds"], weapon=BLOW).wounds.mean, 2 * F(1, 2) * F(2, 3),
@@ -105,7 +105,7 @@ def test_conditions_limit_modifiers():
     assert run(["elimination-force"]).wounds.mean == F(1, 2) * F(1, 2)  # S4 = T4: no bonus
     assert killed(["take-cover"], target="T4 Sv3+ W1 x5") == F(1, 2) * F(1, 2) * F(1, 3)  # not better than 3+
     assert run(["harness-the-flaw"], target="T4 Sv4+ W1 x5 [VEHICLE]",
-               weapon="A1 WS2+ S4 AP0 D1 [TORRENT]").wounds.mean == F(3, 4)  # any failed roll vs VEHICLE
+               weapon="A1 WS2+ S4 AP0 D1").wounds.mean == F(5, 6) * F(3, 4)  # any failed wound roll vs VEHICLE
     against = run(["against-the-odds"], weapon=BLOW)
     assert against.attacks.mean == 2 and against.hits.mean == 1
 

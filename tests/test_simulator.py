@@ -37,10 +37,10 @@ COMBOS = [
     ("A3 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5 fnp5+", 5, {"hit_modifier": 2}),  # capped at +1
     ("A3 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", 5, {"hit_modifier": -3, "wound_modifier": -2}),
     ("A2 BS3+ S4 AP0 D1 [IGNORES COVER]", "T4 Sv4+ W1 x10", 5, {"cover": True, "reroll_wounds": "failed"}),
-    ("A1 BS2+ S12 AP-3 D6", "T12 Sv2+ inv4+ W16 x1 fnp6+", 3, {}),
+    ("A1 BS2+ S12 AP-3 D=6", "T12 Sv2+ inv4+ W16 x1 fnp6+", 3, {}),
     ("A2 BS3+ S4 AP-1 D1 [ANTI-INFANTRY 5+, SUSTAINED HITS 2]", "T4 Sv3+ W2 x5 [INFANTRY]", 4, {}),
     ("A5 WS3+ S5 AP-2 D2 [SUSTAINED HITS 1, LETHAL HITS, TWIN-LINKED]", "T5 Sv2+ W4 x3", 3, {}),
-    ("A1 BS3+ S4 AP0 D3 [DEVASTATING WOUNDS, LETHAL HITS]", "T4 Sv3+ W2 x5 fnp6+", 6, {"rules": "launch"}),
+    ("A1 BS3+ S4 AP0 D=3 [DEVASTATING WOUNDS, LETHAL HITS]", "T4 Sv3+ W2 x5 fnp6+", 6, {"rules": "launch"}),
     ("A2 BS3+ S4 AP-1 D1 [BLAST, RAPID FIRE 1]", "T3 Sv5+ W1 x20", 4, {"half_range": True, "cover": True}),
     ("A3 BS3+ S3 AP0 D1", "T3 Sv4+ W1 x5", 4, {"extra_attacks": 1, "reroll_wounds": "noncrit"}),
 ]

@@ -99,14 +99,14 @@ UNIT_COMBOS = [
     ([("A2 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]", 10)], COMMAND_SQUAD, {}, None),
     ([("A2 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]", 10)], COMMAND_SQUAD, {}, [1, 0]),
     ([("A3 WS3+ S4 AP0 D1 [SUSTAINED HITS 1]", 10)], COMMAND_SQUAD, {"reroll_hits": "failed"}, None),
-    ([("A1 BS2+ S5 AP-2 D3 [PRECISION]", 4)], INCURSORS_WITH_LEADER, {}, None),
+    ([("A1 BS2+ S5 AP-2 D=3 [PRECISION]", 4)], INCURSORS_WITH_LEADER, {}, None),
     ([("A1 BS3+ S8 AP-3 D2 [RAPID FIRE 1]", 5)], "T4 Sv3+ W2 x3; T5 Sv2+ W3 x2 fnp5+", {"cover": True}, None),
     ([("A4 WS3+ S5 AP-2 D2 [LETHAL HITS]", 4)], "T5 Sv4+ W2 x3 dr1; T6 Sv3+ inv5+ W5 leader halve", {}, None),
     ([("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]", 5)], INCURSORS_WITH_LEADER, {}, None),
     ([("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS, PRECISION]", 5)], INCURSORS_WITH_LEADER, {"rules": "launch"}, None),
     ([("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]", 5)], "T4 Sv3+ W2 x5 fnp-mortal4+; T4 Sv3+ W4 leader",
      {"rules": "unsaveable"}, None),
-    ([("A2 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS]", 3), ("A1 BS3+ S6 AP-1 D3 [DEVASTATING WOUNDS]", 3)],
+    ([("A2 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS]", 3), ("A1 BS3+ S6 AP-1 D=3 [DEVASTATING WOUNDS]", 3)],
      "T4 Sv3+ W2 x4; T4 Sv3+ W3 leader", {}, None),
     ([("AD6 S4 AP0 D1 [TORRENT]", 2), ("A1 BS3+ S4 AP0 D1", 5)], COMMAND_SQUAD + " fnp6+", {}, None),
     ([("A1 BS3+ S4 AP0 D1", 6), ("A1 BS3+ S4 AP0 DD3", 3)], "T4 Sv6+ W3 x3", {}, None),  # D1 first
@@ -217,7 +217,8 @@ def test_attacks_reroll_equals_enumerating_every_roll(attacks, models, bonus):
     target = Target.parse("T4 Sv3+ W1 x10")
     context = Context(half_range=True)
     dice = weapon.attacks
-    extra = (weapon.rapid_fire if context.half_range else 0) + (target.model_count // 5 if weapon.blast else 0)
+    rapid_fire = weapon.rapid_fire.modifier if weapon.rapid_fire and context.half_range else 0
+    extra = rapid_fire + (target.model_count // 5 if weapon.blast else 0)
     faces = list(product(range(1, 7), repeat=dice.count))
 
     def value(roll):  # D3 is a D6 halved, rounding up

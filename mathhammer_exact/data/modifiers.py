@@ -69,7 +69,7 @@ class Modifier:
     def affects(self, weapon: Weapon, target: Target, context: Context) -> bool:
         """Whether this attacker-side modifier applies to attacks with `weapon` against `target`."""
         kind_ok = {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
-                   "rapid fire": weapon.rapid_fire > 0}[self.weapons]
+                   "rapid fire": weapon.rapid_fire is not None}[self.weapons]
         situation = {"stationary": context.stationary}
         return (kind_ok and not set(self.unless_target) & set(target.keywords)
                 and all(situation[s] for s in self.requires))

@@ -14,13 +14,13 @@ def attacks_per_model(weapon: Weapon, target: Target, context: Context, exact: b
     if context.advanced and not weapon.melee and not weapon.assault:
         raise MathhammerError(f"after Advancing only ASSAULT weapons can shoot, not {weapon.name or 'this weapon'}")
     bonus = 0
-    if weapon.rapid_fire and context.half_range:
-        bonus += weapon.rapid_fire
     if weapon.blast:
         if context.engaged:
             raise MathhammerError("a BLAST weapon cannot target a unit within Engagement Range of the firer's army")
         bonus += target.model_count // 5
     bonus += context.extra_attacks
+    if weapon.rapid_fire and context.half_range:
+        return weapon.attacks.pmf(exact) + weapon.rapid_fire.pmf(exact) + bonus
     return weapon.attacks.pmf(exact) + bonus
 
 
@@ -35,6 +35,8 @@ def attack_count_with_one_reroll(weapon: Weapon, target: Target, models: int, co
     """Total attacks when a Command Re-roll is kept for the attacks roll: it re-rolls the lowest
     model's roll if that is below the dice's average. Returns the total when the re-roll is kept
     and when it is spent, each weighted by its chance (exact; together they sum to 1)."""
+    if weapon.rapid_fire and weapon.rapid_fire.count and context.half_range:
+        raise MathhammerError("a Command Re-roll of the attacks roll with a rolled Rapid Fire is not modelled")
     per_model = attacks_per_model(weapon, target, context, exact=True)
     bonus = per_model.min - weapon.attacks.minimum
     rolls = weapon.attacks.pmf(exact=True)

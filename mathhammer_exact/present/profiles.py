@@ -1,0 +1,143 @@
+"""Profiles as understood: a weapon and a target said back field by field, in words.
+
+Every answer's header prints these, so a profile read differently from what its writer meant
+(``Damage 3`` where a D3 roll was meant) shows at once. `weapon_string` and `target_string`
+write a profile back in the input grammar; parsing that text gives the same profile.
+
+>>> from mathhammer_exact import Target, Weapon
+>>> print(weapon_summary(Weapon.parse('24" A2 BS3+ S4 AP-1 DD3 [SUSTAINED HITS 1, LETHAL HITS]')))
+Range 24" | Attacks 2 | BS 3+ | Strength 4 | AP -1 | Damage D3 (roll) | Sustained Hits 1, Lethal Hits
+>>> print(weapon_summary(Weapon.parse("Melee A3 WS3+ S4 AP0 D=3")))
+Melee | Attacks 3 | WS 3+ | Strength 4 | AP 0 | Damage 3
+>>> print(target_summary(Target.parse("T4 Sv3+ inv5+ W2 x5 [INFANTRY]")))
+5 models: Toughness 4 | Save 3+ | Invulnerable save 5+ | Wounds 2 | keywords INFANTRY
+"""
+
+from __future__ import annotations
+
+from ..dice import Dice
+from ..model import ModelProfile, Target, Weapon
+
+# Flag fields in the order a datasheet prints them, with the words for each.
+_FLAG_WORDS = {
+    "assault": "Assault", "heavy": "Heavy", "pistol": "Pistol", "torrent": "Torrent", "blast": "Blast",
+    "indirect_fire": "Indirect Fire", "ignores_cover": "Ignores Cover", "lance": "Lance",
+    "lethal_hits": "Lethal Hits", "devastating_wounds": "Devastating Wounds", "twin_linked": "Twin-linked",
+    "precision": "Precision", "hazardous": "Hazardous", "psychic": "Psychic", "extra_attacks": "Extra Attacks",
+    "one_shot": "One Shot",
+}
+
+
+def _amount(dice: Dice) -> str:
+    """``3`` for a fixed number, ``D3 (roll)`` for a roll."""
+    return str(dice) if dice.count == 0 else f"{dice} (roll)"
+
+
+def _abilities(weapon: Weapon) -> list[tuple[str, str]]:
+    """Each ability as (words for people, text for the input grammar)."""
+    found = []
+    if weapon.rapid_fire:
+        found.append((f"Rapid Fire {_amount(weapon.rapid_fire)}", f"RAPID FIRE {weapon.rapid_fire}"))
+    if weapon.sustained_hits:
+        found.append((f"Sustained Hits {_amount(weapon.sustained_hits)}", f"SUSTAINED HITS {weapon.sustained_hits}"))
+    if weapon.melta:
+        found.append((f"Melta {weapon.melta}", f"MELTA {weapon.melta}"))
+    for keyword, x in weapon.anti:
+        found.append((f"Anti-{keyword} {x}+", f"ANTI-{keyword} {x}+"))
+    if weapon.conversion:
+        found.append((f'Conversion (beyond {weapon.conversion}")', f'CONVERSION {weapon.conversion}"'))
+    for field, words in _FLAG_WORDS.items():
+        if getattr(weapon, field):
+            found.append((words, words.upper()))
+    return found
+
+
+def weapon_summary(weapon: Weapon) -> str:
+    """The weapon as understood, field by field: ``Range 24" | Attacks 2 | BS 3+ | ... | Damage D3 (roll)``,
+    then its abilities in words and any rules left out (``ignored: ...``)."""
+    reach = ["Melee"] if weapon.melee else ([f'Range {weapon.range}"'] if weapon.range else [])
+    skill = "N/A" if weapon.skill is None else f"{weapon.skill}+"
+    parts = [*reach, f"Attacks {_amount(weapon.attacks)}", f"{'WS' if weapon.melee else 'BS'} {skill}",
+             f"Strength {weapon.strength}", f"AP {weapon.ap}", f"Damage {_amount(weapon.damage)}"]
+    abilities = _abilities(weapon)
+    if abilities:
+        parts.append(", ".join(words for words, _ in abilities))
+    if weapon.ignored:
+        parts.append("ignored: " + ", ".join(weapon.ignored))
+    return " | ".join(parts)
+
+
+def model_summary(profile: ModelProfile) -> str:
+    """One model's characteristics in words: ``Toughness 4 | Save 3+ | Wounds 2 | ...``."""
+    parts = [f'Move {profile.movement}"'] if profile.movement else []
+    parts += [f"Toughness {profile.toughness}", f"Save {profile.save}+"]
+    if profile.invulnerable:
+        parts.append(f"Invulnerable save {profile.invulnerable}+")
+    if profile.invulnerable_ranged:
+        parts.append(f"Invulnerable save {profile.invulnerable_ranged}+ against ranged attacks")
+    parts.append(f"Wounds {profile.wounds}")
+    if profile.leadership:
+        parts.append(f"Leadership {profile.leadership}+")
+    if profile.objective_control is not None:
+        parts.append(f"OC {profile.objective_control}")
+    for value, against in ((profile.feel_no_pain, ""), (profile.feel_no_pain_mortal, " against mortal wounds"),
+                           (profile.feel_no_pain_psychic, " against psychic attacks")):
+        if value:
+            parts.append(f"Feel No Pain {value}+{against}")
+    if profile.reduce_damage:
+        parts.append("damage reduced by 1")
+    if profile.halve_damage:
+        parts.append("damage halved")
+    if profile.keywords:
+        parts.append("keywords " + ", ".join(profile.keywords))
+    if profile.ignored:
+        parts.append("ignored: " + ", ".join(profile.ignored))
+    return " | ".join(parts)
+
+
+def target_summary(target: Target) -> str:
+    """Each model group of the target with its count: ``5 models: Toughness 4 | ...``; an Attached
+    unit's leader is marked."""
+    groups = []
+    for profile, count in target.groups:
+        label = f"{count} model{'s' if count != 1 else ''}"
+        if target.attached and profile.character:
+            label += " (attached leader)"
+        groups.append(f"{label}: {model_summary(profile)}")
+    return "; ".join(groups)
+
+
+def weapon_string(weapon: Weapon) -> str:
+    """The weapon in the input grammar (``Weapon.parse`` reads it back; with ignored rules, in
+    lenient mode): ``24" A2 BS3+ S4 AP-1 DD3 [SUSTAINED HITS 1]``."""
+    reach = ["Melee"] if weapon.melee else ([f'{weapon.range}"'] if weapon.range else [])
+    skill = "N/A" if weapon.skill is None else f"{weapon.skill}+"
+    damage = str(weapon.damage)
+    damage = f"D{damage}" if weapon.damage.count or damage not in ("3", "6") else f"D={damage}"
+    text = " ".join([*reach, f"A{weapon.attacks}", f"{'WS' if weapon.melee else 'BS'}{skill}",
+                     f"S{weapon.strength}", f"AP{weapon.ap}", damage])
+    abilities = [grammar for _, grammar in _abilities(weapon)] + list(weapon.ignored)
+    return f"{text} [{', '.join(abilities)}]" if abilities else text
+
+
+def _model_string(profile: ModelProfile, count: int, leader: bool) -> str:
+    parts = [f'M{profile.movement}"'] if profile.movement else []
+    parts += [f"T{profile.toughness}", f"Sv{profile.save}+"]
+    optional = [("inv", profile.invulnerable, "+"), ("inv-ranged", profile.invulnerable_ranged, "+"),
+                ("W", profile.wounds, ""), ("Ld", profile.leadership, "+"), ("OC", profile.objective_control, ""),
+                ("fnp", profile.feel_no_pain, "+"), ("fnp-mortal", profile.feel_no_pain_mortal, "+"),
+                ("fnp-psychic", profile.feel_no_pain_psychic, "+")]
+    parts += [f"{label}{value}{plus}" for label, value, plus in optional if value is not None]
+    parts += [word for word, on in (("dr1", profile.reduce_damage), ("halve", profile.halve_damage)) if on]
+    parts += [f"x{count}"] if count != 1 else []
+    parts += ["leader"] if leader else []
+    parts += list(profile.ignored)
+    keywords = [k for k in profile.keywords if not (leader and k == "CHARACTER")]
+    parts += [f"[{', '.join(keywords)}]"] if keywords else []
+    return " ".join(parts)
+
+
+def target_string(target: Target) -> str:
+    """The target in the input grammar (``Target.parse`` reads it back): ``T4 Sv3+ W2 x5 [INFANTRY]``."""
+    return "; ".join(_model_string(profile, count, target.attached and profile.character)
+                     for profile, count in target.groups)
