@@ -23,7 +23,7 @@ from .errors import MathhammerError
 
 _INCHES = r'(?:"|IN|”|″)'
 _SEP = "[=:]?"  # `A=2D6` and `A:2D6` are accepted as well as `A2D6`
-_NUM = "([0-9]{1,4})"  # only ASCII digits are numbers; four are more than any profile needs
+_NUM = "([0-9]{1,12})"  # only ASCII digits are numbers; the size limits say what is too large
 
 _FLAGS = {
     "LETHAL HITS": "lethal_hits",
@@ -286,7 +286,7 @@ def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict
             _once(seen, word, token, what)
             words.add(word)
             continue
-        if m := re.fullmatch(rf"X{_SEP}(-?[0-9]{{1,7}})", up):
+        if m := re.fullmatch(rf"X{_SEP}(-?[0-9]{{1,12}})", up):
             _once(seen, "count", token, "the model count (x)")
             count = int(m.group(1))
             continue
