@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from ..errors import MathhammerError
+from .files import write_files
 from .report import Report
 
 SUFFIXES = (".png", ".svg")
 
 
 def save_plot(report: Report, path: str) -> None:
-    """Bars for P(X = k) and a line for P(X >= k), one panel per distribution shown."""
-    if Path(path).suffix.lower() not in SUFFIXES:
+    """Bars for P(X = k) and a line for P(X >= k), one panel per distribution shown, written to
+    `path` by the safe writer (never over a file the program did not write)."""
+    target = Path(path)
+    if target.suffix.lower() not in SUFFIXES:
         raise MathhammerError(f"--plot writes .png or .svg files, got {path!r}")
     try:
         import matplotlib
@@ -40,5 +44,7 @@ def save_plot(report: Report, path: str) -> None:
     if report.title:
         fig.suptitle(report.title, fontsize="medium")
     fig.tight_layout()
-    fig.savefig(path)
+    image = io.BytesIO()
+    fig.savefig(image, format=target.suffix.lower()[1:])
     plt.close(fig)
+    write_files(target.parent, {target.name: image.getvalue()}, hint="remove it or choose another file name")
