@@ -38,7 +38,7 @@ def show(name: str) -> None:
               help="Folder to write the tables to (made if missing; its parent must exist).")
 @click.option("--force", is_flag=True, help="Replace files of the same names that mathhammer did not write.")
 def tables(out: str, force: bool) -> None:
-    """Write probability tables (Markdown and CSV): hit, wound, save, charge, seed weapons vs standard targets.
+    """Write probability tables (Markdown and CSV): hit, wound, save, charge, built-in weapons vs standard targets.
 
     All the files are written or none; a file mathhammer did not write (or that was changed since)
     is never replaced without --force, and a symbolic link is never written through."""

@@ -125,7 +125,7 @@ def weapons_table() -> Table:
             result = attack(weapon, target, 1, exact=True)
             rows.append((label, name, cell(result.damage.mean), cell(result.models_destroyed.mean),
                          cell(result.models_destroyed.at_least(1)), cell(result.p_destroyed)))
-    return Table("weapons", "Every seed weapon against every standard target",
+    return Table("weapons", "Every built-in weapon against every standard target",
                  "One model attacking, out of half range, no other abilities; see rules/targets.toml for the targets.",
                  ("weapon", "target", "E[damage]", "E[models destroyed]", "P(at least one)", "P(unit destroyed)"),
                  tuple(rows))
