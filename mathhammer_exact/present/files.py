@@ -8,8 +8,9 @@ changed since, is refused (the caller may offer ``force``). A symbolic link is n
 through: with ``force`` the link itself is replaced, never its target.
 
 Every file is first written in full to a hidden temporary file in the same folder, then renamed
-over its name (a rename within one folder is atomic); if any write fails, the temporary files,
-and the folder if this call made it, are removed, and the error is one `MathhammerError`.
+over its name (a rename within one folder is atomic). If anything fails, the files already renamed
+are taken back (the ones they replaced are put back), the temporary files and the folder if this
+call made it are removed, and the error is one `MathhammerError`: all the files or none.
 """
 
 from __future__ import annotations
@@ -81,9 +82,14 @@ def _folder(folder: Path, make: bool) -> bool:
     return True
 
 
+def _hidden(folder: Path, name: str, kind: str) -> Path:
+    """A fresh hidden name next to `name` for a file being written ("part") or kept ("old")."""
+    return folder / f".{name}.{secrets.token_hex(4)}.{kind}"
+
+
 def _stage(folder: Path, name: str, data: bytes) -> Path:
     """Write `data` in full to a new hidden file next to `name` (permissions as the umask allows)."""
-    path = folder / f".{name}.{secrets.token_hex(4)}.part"
+    path = _hidden(folder, name, "part")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -94,6 +100,51 @@ def _stage(folder: Path, name: str, data: bytes) -> Path:
         path.unlink(missing_ok=True)
         raise
     return path
+
+
+def _check(folder: Path, names: list[str], force: bool, hint: str) -> dict[str, str] | None:
+    """Refuse a name that is a folder, or a file that is not the program's own (unless `force`);
+    return the folder's record."""
+    record = recorded(folder)
+    for name in [*names, RECORD]:
+        path = folder / name
+        if path.is_dir() and not path.is_symlink():
+            raise MathhammerError(f"cannot write {path}: it is a folder")
+        theirs = record is None if name == RECORD else not owned(folder, name, record)
+        if os.path.lexists(path) and theirs and not force:
+            raise MathhammerError(f"{path} was not written by mathhammer (or was changed since): not replacing it"
+                                  + (f"; {hint}" if hint else ""))
+    return record
+
+
+def _commit(staged: dict[Path, Path]) -> None:
+    """Rename each staged file over its name; if one rename fails, put back every file replaced
+    so far (kept meanwhile under a hidden name) and remove the new ones, then raise."""
+    kept: dict[Path, Path] = {}
+    done: list[Path] = []
+    try:
+        for path, part in staged.items():
+            if os.path.lexists(path):
+                kept[path] = _hidden(path.parent, path.name, "old")
+                try:  # a second name for the old file: it stays in place until the new one replaces it
+                    os.link(path, kept[path], follow_symlinks=False)
+                except OSError:  # a file system without hard links: move it aside instead
+                    os.replace(path, kept[path])
+            os.replace(part, path)
+            done.append(path)
+    except OSError:
+        for path in reversed(done):
+            if path not in kept:
+                path.unlink(missing_ok=True)
+        for path, old in kept.items():
+            try:
+                os.replace(old, path)
+            except OSError:
+                continue  # better left under its hidden name than lost
+            old.unlink(missing_ok=True)  # still there if `path` was never replaced (a rename onto itself does nothing)
+        raise
+    for old in kept.values():
+        old.unlink(missing_ok=True)
 
 
 def write_files(folder: Path, files: Mapping[str, bytes], force: bool = False, hint: str = "",
@@ -107,24 +158,15 @@ def write_files(folder: Path, files: Mapping[str, bytes], force: bool = False, h
         if not name or "/" in name or name in (".", "..", RECORD):
             raise MathhammerError(f"cannot write a file named {name!r}")
     made = _folder(folder, make)
-    record = recorded(folder)
-    for name in [*files, RECORD]:
-        path = folder / name
-        if path.is_dir() and not path.is_symlink():
-            raise MathhammerError(f"cannot write {path}: it is a folder")
-        theirs = record is None if name == RECORD else not owned(folder, name, record)
-        if os.path.lexists(path) and theirs and not force:
-            raise MathhammerError(f"{path} was not written by mathhammer (or was changed since): not replacing it"
-                                  + (f"; {hint}" if hint else ""))
-    kept = {n: sha for n, sha in (record or {}).items() if n not in files and owned(folder, n, record)}
-    kept.update({name: digest(data) for name, data in files.items()})
-    listing = "\n".join([HEADER, *(f"{sha}  {name}" for name, sha in sorted(kept.items()))]) + "\n"
+    record = _check(folder, list(files), force, hint)
+    listed = {n: sha for n, sha in (record or {}).items() if n not in files and owned(folder, n, record)}
+    listed.update({name: digest(data) for name, data in files.items()})
+    listing = "\n".join([HEADER, *(f"{sha}  {name}" for name, sha in sorted(listed.items()))]) + "\n"
     staged: dict[Path, Path] = {}
     try:
         for name, data in {**files, RECORD: listing.encode()}.items():
             staged[folder / name] = _stage(folder, name, data)
-        for path, part in staged.items():
-            os.replace(part, path)
+        _commit(staged)
     except OSError as exc:
         for part in staged.values():
             part.unlink(missing_ok=True)
