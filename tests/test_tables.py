@@ -153,6 +153,12 @@ def test_a_symbolic_link_listed_in_the_record_is_still_refused(quick, tmp_path):
     refused(tables("--out", str(out)), "a.csv was not written by mathhammer")
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX feature")
+def test_a_named_pipe_in_the_way_is_refused_without_waiting(quick, tmp_path):
+    os.mkfifo(tmp_path / "a.md")
+    refused(tables("--out", str(tmp_path)), "a.md was not written by mathhammer")
+
+
 def test_out_may_not_be_a_file(quick, tmp_path):
     (tmp_path / "file").write_text("x")
     refused(tables("--out", str(tmp_path / "file")), "is a file")  # click's own check

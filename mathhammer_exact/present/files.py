@@ -34,9 +34,10 @@ def digest(data: bytes) -> str:
 
 
 def _read(path: Path) -> bytes | None:
-    """The bytes of a regular file, without following a symbolic link; None for anything else."""
+    """The bytes of a regular file, without following a symbolic link; None for anything else
+    (opened without waiting, so a named pipe put in the way cannot make the program hang)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
     with os.fdopen(fd, "rb") as handle:
