@@ -171,6 +171,23 @@ def test_a_failed_plot_leaves_no_partial_file(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_plot_says_which_question_it_answers(monkeypatch, tmp_path):
+    """The chart's heading carries the answer's header: the title, then what fired and the situation."""
+    from mathhammer_exact.cli import options
+    from mathhammer_exact.present.plot import heading
+
+    drawn = []
+    monkeypatch.setattr(options, "save_plot", lambda report, path: drawn.append(report))
+    run([*ATTACK, "--cover", "--reroll-hits", "ones", "--plot", str(tmp_path / "odds.png")])
+    def words(text: str) -> str:  # the heading is wrapped to the chart's width
+        return " ".join(text.split())
+
+    assert words(heading(drawn[0])) == ("10 x [A1 BS3+ S4 AP-1 D1] -> T4 Sv3+ W2 x5 situation: target has the Benefit "
+                                        "of Cover; rolls: re-roll hit rolls of 1")
+    run([*COMMANDS[1], "--half-range", "--plot", str(tmp_path / "unit.png")])
+    assert words(heading(drawn[1])).endswith("with: Tempestor Prime; situation: within half range")
+
+
 def test_missing_matplotlib_is_explained(tmp_path, monkeypatch):
     import builtins
 
