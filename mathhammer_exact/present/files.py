@@ -4,8 +4,9 @@ through a symbolic link, and all of a set of files or none of them.
 How the program knows a file is its own: each folder it writes to gets a small record,
 ``.mathhammer.sha256``, listing the SHA-256 of every file it wrote there. A file may be replaced
 only while it is listed and its content is still what was written; a file someone else made, or
-changed since, is refused (the caller may offer ``force``). A symbolic link is never written
-through: with ``force`` the link itself is replaced, never its target.
+changed since, is refused (the caller may offer ``force``). A symbolic link in place of a file
+is never written through: with ``force`` the link itself is replaced, never its target (a folder
+given as a link is used as the folder it points to).
 
 Every file is first written in full to a hidden temporary file in the same folder, then renamed
 over its name (a rename within one folder is atomic). If anything fails, the files already renamed
@@ -129,7 +130,7 @@ def _commit(staged: dict[Path, Path]) -> None:
                 kept[path] = _hidden(path.parent, path.name, "old")
                 try:  # a second name for the old file: it stays in place until the new one replaces it
                     os.link(path, kept[path], follow_symlinks=False)
-                except OSError:  # a file system without hard links: move it aside instead
+                except (OSError, NotImplementedError):  # no hard links here: move the old file aside instead
                     os.replace(path, kept[path])
             os.replace(part, path)
             done.append(path)
