@@ -15,7 +15,7 @@ from .options import emit, output_options, rules_option
 
 @click.group()
 def roll() -> None:
-    """The other dice tests of the seeds: charge, advance, battle-shock, desperate-escape, hazardous, grenade."""
+    """Dice tests outside the attack sequence: charge, advance, battle-shock, desperate-escape, hazardous, grenade."""
 
 
 def _test_report(title: str, test: PassFail, roll_label: str) -> Report:

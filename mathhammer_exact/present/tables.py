@@ -110,7 +110,7 @@ def charge_table() -> Table:
                  ("distance", "no re-roll", "re-roll"), rows)
 
 
-def _seed_weapons() -> Iterator[tuple[str, Weapon]]:
+def _built_in_weapons() -> Iterator[tuple[str, Weapon]]:
     for sheet in load.datasheets().values():
         for name, profiles in sheet.weapons.items():
             for profile, weapon in profiles.items():
@@ -119,7 +119,7 @@ def _seed_weapons() -> Iterator[tuple[str, Weapon]]:
 
 def weapons_table() -> Table:
     rows = []
-    for label, weapon in _seed_weapons():
+    for label, weapon in _built_in_weapons():
         for name, standard in load.standard_targets().items():
             target: Target = standard.target
             result = attack(weapon, target, 1, exact=True)
