@@ -261,49 +261,75 @@ class Target:
 
 
 class DevastatingWounds(enum.Enum):
-    """Which printing of Devastating Wounds to apply (see docs/rules.md)."""
+    """How a Critical Wound of a Devastating Wounds weapon deals its damage, by printing (docs/rules.md).
+    The member names are historical: SEED is the current printing, LAUNCH the 2023 one."""
 
-    SEED = "seed"  #: mortal wounds equal to D, after other attacks, excess lost (default)
-    LAUNCH = "launch"  #: mortal wounds equal to D that spill over to the next model
-    UNSAVEABLE = "unsaveable"  #: no save; damage applied as a normal attack
+    SEED = "seed"  #: current: mortal wounds equal to D, after the unit's other attacks, excess lost (default)
+    LAUNCH = "launch"  #: 2023: mortal wounds equal to D that spill over to the next model
+    UNSAVEABLE = "unsaveable"  #: a reading of the current one: no save; damage applied as a normal attack
 
 
 class IndirectFire(enum.Enum):
-    """Which printing of Indirect Fire to apply when the target is not visible."""
+    """What Indirect Fire does to the hit roll at a target that is not visible, by printing."""
 
-    LATER = "later"  #: unmodified hit rolls of 1-3 fail; the target has the Benefit of Cover (default)
-    LAUNCH = "launch"  #: -1 to hit; the target has the Benefit of Cover
+    LATER = "later"  #: current: unmodified hit rolls of 1-3 fail; the target has the Benefit of Cover (default)
+    LAUNCH = "launch"  #: 2023: -1 to hit; the target has the Benefit of Cover
 
 
 class Hazardous(enum.Enum):
-    """Which printing of Hazardous to apply."""
+    """What a failed Hazardous test does, by printing."""
 
-    MORTAL_WOUNDS = "mortal"  #: seed 002: a failed test inflicts 3 mortal wounds (default)
-    DESTROY = "destroy"  #: seed 000: a failed test destroys a model (3 mortal wounds to CHARACTER etc.)
+    MORTAL_WOUNDS = "mortal"  #: current: a bearer suffers 3 mortal wounds (default)
+    DESTROY = "destroy"  #: 2023: a bearer is destroyed (CHARACTER, MONSTER, VEHICLE: 3 mortal wounds)
 
 
 @attrs.frozen
 class Rules:
-    """The wording of each rule that changed between printings."""
+    """Which printing of the rules that changed since the edition began: Devastating Wounds,
+    Indirect Fire and Hazardous. Named presets (`Rules.named`, `--rules`):
+
+    - ``current`` (default): the core rules as the two datasheets this project encodes quote them;
+    - ``2023``: the rules as printed when the edition was launched in 2023;
+    - ``unsaveable-devastating``: current, but a Devastating Wounds Critical Wound read as damage
+      that cannot be saved, dealt as a normal attack (as some rules summaries word it).
+
+    The names used before, ``seed``, ``launch`` and ``unsaveable``, are accepted for them.
+    """
 
     devastating_wounds: DevastatingWounds = DevastatingWounds.SEED
     indirect_fire: IndirectFire = IndirectFire.LATER
     hazardous: Hazardous = Hazardous.MORTAL_WOUNDS
 
-    PRESETS = ("seed", "launch", "unsaveable")
+    PRESETS = ("current", "2023", "unsaveable-devastating")
+    OLD_NAMES = {"seed": "current", "launch": "2023", "unsaveable": "unsaveable-devastating"}
 
     @classmethod
     def named(cls, name: str) -> Rules:
-        """`seed` (default, the seed documents' wording), `launch` (2023 core rules) or
-        `unsaveable` (seed wording but Devastating Wounds read as unsaveable normal damage)."""
+        """The preset called `name` (case does not matter; an old name is accepted)."""
         key = name.strip().lower()
-        if key == "seed":
+        key = cls.OLD_NAMES.get(key, key)
+        if key == "current":
             return cls()
-        if key == "launch":
+        if key == "2023":
             return cls(DevastatingWounds.LAUNCH, IndirectFire.LAUNCH, Hazardous.DESTROY)
-        if key == "unsaveable":
+        if key == "unsaveable-devastating":
             return cls(devastating_wounds=DevastatingWounds.UNSAVEABLE)
-        raise MathhammerError(f"unknown rules wording {name!r} (allowed: {', '.join(cls.PRESETS)})")
+        raise MathhammerError(f"unknown rules printing {name!r} (allowed: {', '.join(cls.PRESETS)})")
+
+    @property
+    def name(self) -> str | None:
+        """The preset these rules are, or None for another combination."""
+        return next((key for key in self.PRESETS if Rules.named(key) == self), None)
+
+    def differences(self) -> list[str]:
+        """In plain words, each wording that differs from the current rules (empty for the default)."""
+        words = {
+            DevastatingWounds.LAUNCH: "Devastating Wounds as mortal wounds that spill over",
+            DevastatingWounds.UNSAVEABLE: "Devastating Wounds as unsaveable normal damage",
+            IndirectFire.LAUNCH: "Indirect Fire -1 to hit",
+            Hazardous.DESTROY: "a failed Hazardous test destroys a model",
+        }
+        return [words[w] for w in (self.devastating_wounds, self.indirect_fire, self.hazardous) if w in words]
 
 
 class CommandReroll(enum.Enum):

@@ -115,6 +115,79 @@ def test_plots_are_written(tmp_path, args, suffix, magic):
     assert path.read_bytes().startswith(magic)
 
 
+def one_line_error(out, fragment: str) -> None:
+    assert out.exit_code == 2, out.output
+    assert out.exception is None or isinstance(out.exception, SystemExit), out.exception
+    lines = out.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], out.output
+
+
+CHARGE = ["roll", "charge", "--distance", "9"]
+
+
+@pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib (the [plot] extra) is not installed")
+def test_a_plot_replaces_only_its_own_file(tmp_path):
+    path = tmp_path / "odds.png"
+    run([*CHARGE, "--plot", str(path)])
+    run([*ATTACK, "--plot", str(path)])  # the program's own plot: replaced
+    assert path.read_bytes().startswith(b"\x89PNG")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".mathhammer.sha256", "odds.png"]
+    mine = tmp_path / "mine.svg"
+    mine.write_text("<svg>my drawing</svg>")
+    one_line_error(CliRunner().invoke(cli, [*CHARGE, "--plot", str(mine)]), "mine.svg was not written by mathhammer")
+    assert mine.read_text() == "<svg>my drawing</svg>"
+
+
+@pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib (the [plot] extra) is not installed")
+def test_a_plot_is_never_written_through_a_symbolic_link(tmp_path):
+    outside = tmp_path / "precious.txt"
+    outside.write_text("precious")
+    (tmp_path / "odds.png").symlink_to(outside)
+    out = CliRunner().invoke(cli, [*CHARGE, "--plot", str(tmp_path / "odds.png")])
+    one_line_error(out, "not written by mathhammer")
+    assert outside.read_text() == "precious" and (tmp_path / "odds.png").is_symlink()
+
+
+@pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib (the [plot] extra) is not installed")
+@pytest.mark.parametrize(("where", "fragment"), [
+    ("missing/odds.png", "there is no such folder"),  # a missing folder is not made
+    ("folder.png", "is a directory"),  # click's own check
+])
+def test_a_plot_that_cannot_be_written_is_one_line(tmp_path, where, fragment):
+    (tmp_path / "folder.png").mkdir()
+    one_line_error(CliRunner().invoke(cli, [*CHARGE, "--plot", str(tmp_path / where)]), fragment)
+    assert [p.name for p in tmp_path.iterdir()] == ["folder.png"]
+
+
+@pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib (the [plot] extra) is not installed")
+def test_a_failed_plot_leaves_no_partial_file(tmp_path, monkeypatch):
+    from mathhammer_exact.present import files
+
+    def full_disk(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files, "_stage", full_disk)
+    one_line_error(CliRunner().invoke(cli, [*CHARGE, "--plot", str(tmp_path / "odds.png")]), "no space left")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_plot_says_which_question_it_answers(monkeypatch, tmp_path):
+    """The chart's heading carries the answer's header: the title, then what fired and the situation."""
+    from mathhammer_exact.cli import options
+    from mathhammer_exact.present.plot import heading
+
+    drawn = []
+    monkeypatch.setattr(options, "save_plot", lambda report, path: drawn.append(report))
+    run([*ATTACK, "--cover", "--reroll-hits", "ones", "--plot", str(tmp_path / "odds.png")])
+    def words(text: str) -> str:  # the heading is wrapped to the chart's width
+        return " ".join(text.split())
+
+    assert words(heading(drawn[0])) == ("10 x [A1 BS3+ S4 AP-1 D1] -> T4 Sv3+ W2 x5 situation: target has the Benefit "
+                                        "of Cover; rolls: re-roll hit rolls of 1")
+    run([*COMMANDS[1], "--half-range", "--plot", str(tmp_path / "unit.png")])
+    assert words(heading(drawn[1])).endswith("with: Tempestor Prime; situation: within half range")
+
+
 def test_missing_matplotlib_is_explained(tmp_path, monkeypatch):
     import builtins
 

@@ -27,6 +27,6 @@ def attack(weapon: str, target: str, models: int, exact: bool, fmt: str, as_json
     context = context_from(situation)
     profile, unit_target = Weapon.parse(weapon), Target.parse(target)
     title = f"{models} x [{weapon.strip()}]  ->  {target.strip()}"
-    emit(attack_report(resolve(profile, unit_target, models, context, exact), title), fmt, as_json, plot)
+    emit(attack_report(resolve(profile, unit_target, models, context, exact), title), fmt, as_json, plot, context)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..data import load
+from ..errors import MathhammerError
 from ..present.cards import card
 from ..present.tables import write_tables
 
@@ -33,11 +34,15 @@ def show(name: str) -> None:
 
 
 @click.command()
-@click.option("--out", default="docs/tables", show_default=True, type=click.Path(file_okay=False),
-              help="Folder to write the tables to.")
-def tables(out: str) -> None:
-    """Write probability tables (Markdown and CSV): hit, wound, save, charge, seed weapons vs standard targets."""
-    for path in write_tables(Path(out)):
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Folder to write the tables to (made if missing; its parent must exist).")
+@click.option("--force", is_flag=True, help="Replace files of the same names that mathhammer did not write.")
+def tables(out: str, force: bool) -> None:
+    """Write probability tables (Markdown and CSV): hit, wound, save, charge, built-in weapons vs standard targets.
+
+    All the files are written or none; a file mathhammer did not write (or that was changed since)
+    is never replaced without --force, and a symbolic link is never written through."""
+    if not out.strip():
+        raise MathhammerError("--out needs a folder name, e.g. --out tables")
+    for path in write_tables(Path(out), force):
         click.echo(f"wrote {path}")
-
-

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import click
 
 from ..model import CommandReroll, Context, Reroll, Rules
 from ..present import report as present
 from ..present.plot import save_plot
+from ..present.situation import situation
 
 REROLLS = click.Choice([r.name.lower() for r in Reroll if r is not Reroll.NONE], case_sensitive=False)
 
@@ -33,13 +35,19 @@ def situation_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="Unmodified hit roll that is a Critical Hit."),
         click.option("--command-reroll", type=click.Choice([k.value for k in CommandReroll], case_sensitive=False),
                      help="Keep a Command Re-roll for the first failed hit roll, wound roll or saving throw."),
-        click.option("--rules", "rules_name", default="seed", show_default=True,
-                     type=click.Choice(list(Rules.PRESETS), case_sensitive=False),
-                     help="Which printing of changed rules (Devastating Wounds, Indirect Fire, Hazardous)."),
+        rules_option("Which printing of the rules that changed (Devastating Wounds, Indirect Fire, Hazardous): "
+                     "current, 2023 (at the edition's launch), or unsaveable-devastating (current, with "
+                     "Devastating Wounds as unsaveable normal damage). Old names seed, launch, unsaveable."),
     ]
     for option in reversed(options):
         command = option(command)
     return output_options(command)
+
+
+def rules_option(help_text: str) -> Callable[..., Any]:
+    """--rules NAME, given to the command as a `Rules` (an unknown name is a one-line error)."""
+    return click.option("--rules", default="current", show_default=True, metavar="|".join(Rules.PRESETS),
+                        callback=lambda _ctx, _param, name: Rules.named(name), help=help_text)
 
 
 def output_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -57,8 +65,11 @@ def output_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def emit(report: present.Report, fmt: str, as_json: bool, plot: str | None) -> None:
-    """Print the report in the chosen format, and draw it if asked."""
+def emit(report: present.Report, fmt: str, as_json: bool, plot: str | None, context: Context | None = None) -> None:
+    """Print the report in the chosen format, and draw it if asked; the situation of `context`
+    (every assumption that is not the default) is named in the report's header."""
+    if context is not None:
+        report = attrs.evolve(report, preface=report.preface + situation(context))
     if plot:
         save_plot(report, plot)
     click.echo(present.render(report, "json" if as_json else fmt.lower()).rstrip("\n"))
@@ -74,7 +85,7 @@ def context_from(options: dict[str, Any]) -> Context:
         wound_modifier=options.pop("wound_mod"),
         reroll_hits=options.pop("reroll_hits") or Reroll.NONE,
         reroll_wounds=options.pop("reroll_wounds") or Reroll.NONE,
-        critical_hit=options.pop("crit_hit"), rules=Rules.named(options.pop("rules_name")),
+        critical_hit=options.pop("crit_hit"), rules=options.pop("rules"),
         command_reroll=options.pop("command_reroll"),
     )
 

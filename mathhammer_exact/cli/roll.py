@@ -6,16 +6,16 @@ import click
 
 from .. import rolls
 from ..data.load import find_target
-from ..model import ModelProfile, Rules
+from ..model import Hazardous, ModelProfile, Rules
 from ..pmf import Number, Pmf
 from ..present.report import Report
 from ..rolls import PassFail
-from .options import emit, output_options
+from .options import emit, output_options, rules_option
 
 
 @click.group()
 def roll() -> None:
-    """The other dice tests of the seeds: charge, advance, battle-shock, desperate-escape, hazardous, grenade."""
+    """Dice tests outside the attack sequence: charge, advance, battle-shock, desperate-escape, hazardous, grenade."""
 
 
 def _test_report(title: str, test: PassFail, roll_label: str) -> Report:
@@ -68,16 +68,18 @@ def desperate_escape(tests: int, exact: bool, fmt: str, as_json: bool, plot: str
 @roll.command()
 @click.option("--weapons", required=True, type=int, help="Hazardous weapons used.")
 @click.option("--bearer", default="T3 Sv4+ W1", show_default=True, help="Profile of the models carrying them.")
-@click.option("--rules", "rules_name", default="seed", show_default=True,
-              type=click.Choice(list(Rules.PRESETS), case_sensitive=False),
-              help="seed: 3 mortal wounds (seed 002); launch: the model is destroyed (seed 000).")
+@rules_option("current: a failed test inflicts 3 mortal wounds on a bearer; 2023: it destroys one "
+              "(CHARACTER, MONSTER, VEHICLE: 3 mortal wounds). Old names seed, launch.")
 @output_options
-def hazardous(weapons: int, bearer: str, rules_name: str, exact: bool, fmt: str, as_json: bool,
+def hazardous(weapons: int, bearer: str, rules: Rules, exact: bool, fmt: str, as_json: bool,
               plot: str | None) -> None:
     """Hazardous tests: one D6 per weapon, each 1 costs a model."""
     profile = ModelProfile.parse(bearer, name="bearer")
-    pmf = rolls.hazardous(weapons, profile, Rules.named(rules_name), exact)
-    emit(_count_report(f"Hazardous tests for {weapons} weapons", "models_lost", pmf), fmt, as_json, plot)
+    pmf = rolls.hazardous(weapons, profile, rules, exact)
+    title = f"Hazardous tests for {weapons} weapons"
+    if rules.hazardous is Hazardous.DESTROY:
+        title += " (2023 rules: a failed test destroys a model)"
+    emit(_count_report(title, "models_lost", pmf), fmt, as_json, plot)
 
 
 @roll.command()

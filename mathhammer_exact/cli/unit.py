@@ -44,6 +44,6 @@ def unit(attacker: str, loadout: str, size: int | None, target: str, models: int
     items = [item for item in loadout.split(",") if item.strip()]
     report = unit_attack(attacker, target_unit, items, size, with_, context, melee, pistols, profiles, exact,
                          group_order, insane_bravery)
-    emit(unit_report(report, f"{report.name}  ->  {target.strip()}"), fmt, as_json, plot)
+    emit(unit_report(report, f"{report.name}  ->  {target.strip()}"), fmt, as_json, plot, context)
 
 

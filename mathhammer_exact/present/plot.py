@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
+import io
+import textwrap
 from pathlib import Path
 
 from ..errors import MathhammerError
+from .files import write_files
 from .report import Report
 
 SUFFIXES = (".png", ".svg")
+CHARACTERS_PER_PANEL = 60  #: heading characters a line holds per panel's width
+
+
+def heading(report: Report, panels: int = 1) -> str:
+    """The plot's heading: the report's title, then its header lines (what fired, the situation),
+    so that a chart, like the printed answer, says which question it answers."""
+    width = CHARACTERS_PER_PANEL * panels
+    lines = textwrap.wrap(report.title, width) if report.title else []
+    return "\n".join(lines + textwrap.wrap("; ".join(line.strip() for line in report.preface), width))
 
 
 def save_plot(report: Report, path: str) -> None:
-    """Bars for P(X = k) and a line for P(X >= k), one panel per distribution shown."""
-    if Path(path).suffix.lower() not in SUFFIXES:
+    """Bars for P(X = k) and a line for P(X >= k), one panel per distribution shown, written to
+    `path` by the safe writer (never over a file the program did not write)."""
+    target = Path(path)
+    if target.suffix.lower() not in SUFFIXES:
         raise MathhammerError(f"--plot writes .png or .svg files, got {path!r}")
     try:
         import matplotlib
@@ -37,8 +51,10 @@ def save_plot(report: Report, path: str) -> None:
         ax.set_ylim(0, 100)
         ax.set_title(f"{report.label(key)}: mean {float(pmf.mean):.2f}")
         ax.legend(loc="upper right", fontsize="small")
-    if report.title:
-        fig.suptitle(report.title, fontsize="medium")
+    if report.title or report.preface:
+        fig.suptitle(heading(report, len(shown)), fontsize="medium")
     fig.tight_layout()
-    fig.savefig(path)
+    image = io.BytesIO()
+    fig.savefig(image, format=target.suffix.lower()[1:])
     plt.close(fig)
+    write_files(target.parent, {target.name: image.getvalue()}, hint="remove it or choose another file name")

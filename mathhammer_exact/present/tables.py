@@ -22,6 +22,7 @@ from ..rolls import charge
 from ..stages.hit import hit_odds
 from ..stages.save import unsaved_chance
 from ..stages.wound import wound_odds
+from .files import write_files
 
 READABLE = 9  #: longest fraction printed as a fraction; longer ones are decimals
 
@@ -109,7 +110,7 @@ def charge_table() -> Table:
                  ("distance", "no re-roll", "re-roll"), rows)
 
 
-def _seed_weapons() -> Iterator[tuple[str, Weapon]]:
+def _built_in_weapons() -> Iterator[tuple[str, Weapon]]:
     for sheet in load.datasheets().values():
         for name, profiles in sheet.weapons.items():
             for profile, weapon in profiles.items():
@@ -118,13 +119,13 @@ def _seed_weapons() -> Iterator[tuple[str, Weapon]]:
 
 def weapons_table() -> Table:
     rows = []
-    for label, weapon in _seed_weapons():
+    for label, weapon in _built_in_weapons():
         for name, standard in load.standard_targets().items():
             target: Target = standard.target
             result = attack(weapon, target, 1, exact=True)
             rows.append((label, name, cell(result.damage.mean), cell(result.models_destroyed.mean),
                          cell(result.models_destroyed.at_least(1)), cell(result.p_destroyed)))
-    return Table("weapons", "Every seed weapon against every standard target",
+    return Table("weapons", "Every built-in weapon against every standard target",
                  "One model attacking, out of half range, no other abilities; see rules/targets.toml for the targets.",
                  ("weapon", "target", "E[damage]", "E[models destroyed]", "P(at least one)", "P(unit destroyed)"),
                  tuple(rows))
@@ -134,17 +135,14 @@ def all_tables() -> list[Table]:
     return [hit_table(), wound_table(), save_table(), charge_table(), weapons_table()]
 
 
-def write_tables(out: Path) -> list[Path]:
-    """Write every table as NAME.md and NAME.csv into `out`; return the paths written."""
-    out.mkdir(parents=True, exist_ok=True)
+def write_tables(out: Path, force: bool = False) -> list[Path]:
+    """Write every table as NAME.md and NAME.csv, and an index README.md, into `out`, all or none
+    (see `files.write_files`: files the program did not write are replaced only with `force`)."""
     tables = all_tables()
     index = ["# Probability tables", "", "Written by `mathhammer tables`; a test checks they match what it writes now.",
              ""] + [f"- [{t.title}]({t.name}.md) ([CSV]({t.name}.csv))" for t in tables]
-    (out / "README.md").write_text("\n".join(index) + "\n")
-    written = [out / "README.md"]
+    texts = {"README.md": "\n".join(index) + "\n"}
     for table in tables:
-        for suffix, text in ((".md", table.markdown()), (".csv", table.csv())):
-            path = out / f"{table.name}{suffix}"
-            path.write_text(text)
-            written.append(path)
-    return written
+        texts.update({f"{table.name}.md": table.markdown(), f"{table.name}.csv": table.csv()})
+    return write_files(out, {name: text.encode() for name, text in texts.items()}, force,
+                       hint="choose another --out, or add --force to replace it", make=True)

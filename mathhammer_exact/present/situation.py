@@ -1,0 +1,45 @@
+"""The situation an answer assumed, in a player's words, for the header of the answer.
+
+Two answers to different questions must never look alike: every flag, modifier, re-roll and
+rules printing that differs from the plain default is named.
+"""
+
+from __future__ import annotations
+
+from ..model import CommandReroll, Context, Reroll
+
+FLAGS = {  #: Context flag -> what it means at the table
+    "half_range": "within half range",
+    "cover": "target has the Benefit of Cover",
+    "charged": "attacker charged",
+    "stationary": "attacker Remained Stationary",
+    "advanced": "attacker Advanced",
+    "overwatch": "Fire Overwatch",
+    "indirect": "target not visible (Indirect Fire)",
+    "engaged": "target within Engagement Range of your army",
+}
+REROLLS = {Reroll.ONES: "re-roll {} rolls of 1", Reroll.FAILED: "re-roll failed {} rolls",
+           Reroll.NONCRIT: "re-roll {} rolls that are not critical"}
+COMMAND_REROLL = {CommandReroll.ATTACKS: "attacks roll", CommandReroll.HIT: "hit roll",
+                  CommandReroll.WOUND: "wound roll", CommandReroll.SAVE: "saving throw",
+                  CommandReroll.DAMAGE: "damage roll"}
+
+
+def situation(context: Context) -> tuple[str, ...]:
+    """Header lines naming each assumption of `context` that is not the default (none for the
+    default situation): the flags, then the rolls, then the rules printing."""
+    flags = [text for flag, text in FLAGS.items() if getattr(context, flag)]
+    rolls = [f"+{context.extra_attacks} attacks per model"] if context.extra_attacks else []
+    rolls += [f"{roll} roll {modifier:+d}" for roll, modifier in (("hit", context.hit_modifier),
+                                                                   ("wound", context.wound_modifier)) if modifier]
+    rolls += [REROLLS[policy].format(roll) for roll, policy in (("hit", context.reroll_hits),
+                                                                ("wound", context.reroll_wounds)) if policy]
+    if context.critical_hit != 6:
+        rolls.append(f"Critical Hits on {context.critical_hit}+")
+    if context.command_reroll is not None:
+        rolls.append(f"a Command Re-roll kept for the {COMMAND_REROLL[context.command_reroll]}")
+    printing = context.rules.differences()
+    lines = [f"situation: {', '.join(flags)}"] if flags else []
+    lines += [f"rolls: {', '.join(rolls)}"] if rolls else []
+    lines += [f"rules: {context.rules.name or 'a mix of printings'} ({', '.join(printing)})"] if printing else []
+    return tuple(f"  {line}" for line in lines)
