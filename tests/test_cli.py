@@ -180,7 +180,7 @@ def test_every_context_field_is_named_in_the_header():
 
 
 # --------------------------------------------------------------------- which printing of the rules
-DEVASTATING = ["attack", "-w", "A6 BS2+ S4 AP0 D3 [DEVASTATING WOUNDS]", "-t", "T4 Sv2+ W2 x5 fnp-mortal5+", "--json",
+DEVASTATING = ["attack", "-w", "A6 BS2+ S4 AP0 D=3 [DEVASTATING WOUNDS]", "-t", "T4 Sv2+ W2 x5 fnp-mortal5+", "--json",
                "--exact"]  # D3 against W2 (spill-over or not) and Feel No Pain against mortal wounds only
 
 
