@@ -125,6 +125,7 @@ class ModelProfile:
     keywords: tuple[str, ...] = attrs.field(default=(), converter=_upper_tuple)
     name: str = ""
     leadership: int | None = attrs.field(default=None, validator=_between("Ld", 2, 12, "+"))
+    cover: bool = False  #: these models have the Benefit of Cover (as `Context.cover` gives the whole unit)
 
     @classmethod
     def parse(cls, text: str, name: str = "") -> ModelProfile:
