@@ -236,24 +236,25 @@ def build_sheet(where: str, raw: SheetFile, rules: Mapping[str, NamedRule]) -> D
     models = []
     for i, row in enumerate(raw.models):
         try:
-            profile = _model_profile(row.stats, [*unit_keywords, *row.keywords], row.name)
+            model = _model_profile(row.stats, [*unit_keywords, *row.keywords], row.name)
         except MathhammerError as exc:
             raise fail(f"models[{i}].stats", str(exc)) from None
-        models.append(ModelEntry(row.name, profile, row.count, check_items(f"models[{i}].equipment", row.equipment),
+        models.append(ModelEntry(row.name, model, row.count, check_items(f"models[{i}].equipment", row.equipment),
                                  row.max))
     options = []
-    for i, row in enumerate(raw.options):
-        if row.model not in {m.name for m in models}:
-            raise fail(f"options[{i}].model", f"no model named {row.model!r} on this datasheet")
-        check_items(f"options[{i}].replaces", (row.replaces,))
-        choices = tuple(c.lower() for c in row.with_)
+    for i, option in enumerate(raw.options):
+        if option.model not in {m.name for m in models}:
+            raise fail(f"options[{i}].model", f"no model named {option.model!r} on this datasheet")
+        check_items(f"options[{i}].replaces", (option.replaces,))
+        choices = tuple(c.lower() for c in option.with_)
         gives = {}
-        for choice, items in row.gives.items():
+        for choice, items in option.gives.items():
             if choice.lower() not in choices:
                 raise fail(f"options[{i}].gives", f"{choice!r} is not one of this option's choices")
             gives[choice.lower()] = check_items(f"options[{i}].gives.{choice!r}", items)
         check_items(f"options[{i}].with", tuple(c for c in choices if c not in gives))
-        options.append(WargearOption(row.model, row.replaces.lower(), choices, row.each_once, row.max, gives))
+        options.append(WargearOption(option.model, option.replaces.lower(), choices, option.each_once, option.max,
+                                     gives))
     for key in raw.always:
         if key not in rules:
             raise fail("always", f"no named rule {key!r}")

@@ -97,7 +97,6 @@ class Effect:
     the weapons and their rolls, the target's models, or the attacking unit's own models."""
 
     weapons: WeaponFilter = "all"  #: which attacks the weapon and roll changes affect
-    unless_target: tuple[str, ...] = attrs.field(default=(), converter=_upper)  #: no effect against these
     # rolls of the attacks
     hit_modifier: int = 0
     wound_modifier: int = 0
@@ -142,11 +141,10 @@ class Effect:
         default = Effect()
         return [f for f in fields if getattr(self, f) != getattr(default, f)]
 
-    def affects(self, weapon: Weapon, target: Target, context: Context) -> bool:
-        """Whether the weapon and roll changes apply to attacks with `weapon` against `target`."""
-        kind_ok = {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
-                   "rapid fire": weapon.rapid_fire > 0}[self.weapons]
-        return kind_ok and not set(self.unless_target) & set(target.keywords)
+    def affects(self, weapon: Weapon) -> bool:
+        """Whether the weapon and roll changes apply to attacks with `weapon`."""
+        return {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
+                "rapid fire": weapon.rapid_fire > 0}[self.weapons]
 
     def describe(self) -> str:
         """The effect in a player's words, e.g. "AP improved by 1"."""
@@ -188,8 +186,6 @@ class Effect:
         text = ", ".join(parts) or "no effect"
         if self.weapons != "all":
             text += f" ({self.weapons} weapons)"
-        if self.unless_target:
-            text += f" (not against {_words(self.unless_target, 'or')})"
         return text
 
 
@@ -328,7 +324,7 @@ def apply_modifiers(
     for weapon in weapons:
         own = context
         for rule in rules:
-            if rule.effect.affects(weapon, target, own):
+            if rule.effect.affects(weapon):
                 weapon = _improved_weapon(weapon, rule.effect)
                 own = _improved_context(own, weapon, target, rule.effect)
         out.append((weapon, own))

@@ -190,12 +190,12 @@ def _plan(rules: Sequence[NamedRule], shots: Volley, target: Target, context: Co
     return Plan(tuple(firings), target, context)
 
 
-def _nothing_changed(rule: NamedRule, weapons: Sequence[Weapon], target: Target, context: Context) -> str:
+def _nothing_changed(rule: NamedRule, weapons: Sequence[Weapon], target: Target) -> str:
     effect = rule.effect
-    if not any(effect.affects(w, target, context) for w in weapons):
+    if not any(effect.affects(w) for w in weapons):
         kinds = "melee" if weapons[0].melee else "ranged"
         return f"{rule.name} changes nothing here: it affects {effect.weapons} weapons, and this unit attacks " \
-               f"with {kinds} weapons" + (f" against {_keyword_list(target.keywords)}" if effect.unless_target else "")
+               f"with {kinds} weapons"
     if effect.wound_modifier_if_weaker:
         return f"{rule.name} changes nothing here: no weapon's Strength is below the target's Toughness " \
                f"({target.toughness})"
@@ -240,7 +240,6 @@ def unit_attack(
     for rule in given:
         if rule.kind == "wargear":
             raise MathhammerError(f"{rule.name} is wargear: choose it in --loadout, not --with")
-    shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
     carried = {item for _, gear in sheet.equip(loadout, size) for item in gear}
     own = [data.rules[key] for key in sheet.always]
     own += [data.rules[key] for item in sorted(carried) for key in sheet.wargear.get(item, ())]
@@ -257,6 +256,7 @@ def unit_attack(
         if problem:
             raise MathhammerError(problem)
         in_force.append(rule)
+    shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
 
     fired = {base_name(w) for w, _, _ in shots.weapons}
     wanted = {name.strip().lower() for name in half_range_for}
@@ -277,7 +277,8 @@ def unit_attack(
             raise MathhammerError("the Benefit of Cover only helps against ranged attacks; leave out --cover-for "
                                   "with --melee")
         covered = sorted({_group(text, target, "--cover-for") for text in cover_for})
-        groups = tuple((attrs.evolve(p, cover=True) if i in covered else p, n) for i, (p, n) in enumerate(target.groups))
+        groups = tuple((attrs.evolve(p, cover=True) if i in covered else p, n)
+                       for i, (p, n) in enumerate(target.groups))
         target = attrs.evolve(target, groups=groups)
         situation.append("Benefit of Cover: " + ", ".join(
             f"group {i}" + (f" ({target.groups[i][0].name})" if target.groups[i][0].name else "") for i in covered))
@@ -306,7 +307,7 @@ def unit_attack(
         others = list(in_force)
         others.remove(rule)
         if _plan(others, shots, target, context, wanted) == plan:
-            raise MathhammerError(_nothing_changed(rule, weapons, target, context))
+            raise MathhammerError(_nothing_changed(rule, weapons, target))
     situation[:0] = [rule.header() for rule in in_force]
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)

@@ -66,6 +66,14 @@ def _is_literal(kind: Any) -> bool:
     return typing.get_origin(kind) is Literal
 
 
+class Located(Exception):
+    """A problem inside one item of a list (`step` "[2]") or of a table (`step` ".'name'")."""
+
+    def __init__(self, step: str, inner: BaseException) -> None:
+        super().__init__(step, inner)
+        self.step, self.inner = step, inner
+
+
 class Reader:
     """A strict cattrs converter: structure(file, entry, table, class) or one clear error."""
 
@@ -83,7 +91,7 @@ class Reader:
 
     def rename(self, cls: type, **names: str) -> None:
         """Fields of `cls` written under another name in the files (e.g. `with_` as "with")."""
-        overrides = {field: override(rename=name) for field, name in names.items()}
+        overrides: dict[str, Any] = {field: override(rename=name) for field, name in names.items()}
         self.converter.register_structure_hook(
             cls, make_dict_structure_fn(cls, self.converter, _cattrs_forbid_extra_keys=True, **overrides))
 
@@ -92,7 +100,7 @@ class Reader:
 
         def hook(value: Any, _: Any) -> tuple[Any, ...]:
             _expect(isinstance(value, list), 'a list such as ["A", "B"]', value)
-            return tuple(self.converter.structure(v, item) for v in value)
+            return tuple(self._item(f"[{i}]", v, item) for i, v in enumerate(value))
 
         return hook
 
@@ -101,9 +109,15 @@ class Reader:
 
         def hook(value: Any, _: Any) -> dict[str, Any]:
             _expect(isinstance(value, dict), "a table", value)
-            return {key: self.converter.structure(v, item) for key, v in value.items()}
+            return {key: self._item(f".{key!r}", v, item) for key, v in value.items()}
 
         return hook
+
+    def _item(self, step: str, value: Any, kind: Any) -> Any:
+        try:
+            return self.converter.structure(value, kind)
+        except Exception as exc:
+            raise Located(step, exc) from None
 
     def _literal_hook(self, kind: Any) -> Callable[[Any, Any], Any]:
         allowed = typing.get_args(kind)
@@ -121,7 +135,7 @@ class Reader:
             raise MathhammerError(f"{where}: expected a table of fields, got {_shown(table)} ({_kind(table)})")
         try:
             return self.converter.structure(table, cls)
-        except (ClassValidationError, IterableValidationError, ForbiddenExtraKeysError) as exc:
+        except (ClassValidationError, IterableValidationError, ForbiddenExtraKeysError, Located) as exc:
             path, message = first_problem(exc)
             raise MathhammerError(f"{where} {path}: {message}" if path else f"{where}: {message}") from None
         except MathhammerError as exc:  # a check across fields, in the class itself
@@ -130,6 +144,8 @@ class Reader:
 
 def first_problem(exc: BaseException, path: str = "") -> tuple[str, str]:
     """The path and message of the first leaf problem in a cattrs error group."""
+    if isinstance(exc, Located):
+        return first_problem(exc.inner, path + exc.step)
     if isinstance(exc, ForbiddenExtraKeysError):
         allowed = ", ".join(a.name for a in attrs.fields(exc.cl)) if attrs.has(exc.cl) else ""
         return path, f"unknown field {', '.join(sorted(exc.extra_fields))} (allowed: {allowed})"

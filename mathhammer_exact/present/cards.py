@@ -24,8 +24,16 @@ def card(name: str) -> str:
     aliases.update({m.name: k for k, m in mods.items()})
     kind, key = load.find(name, index, "datasheet, target or rule", aliases)
     if kind == "rule":
-        mod = mods[key]
-        return f"{mod.name} ({mod.kind}, {mod.source}; affects the {mod.side})\n  {mod.summary}"
+        rule = mods[key]
+        phase = {"either": "either phase", "shooting": "Shooting phase", "fight": "Fight phase"}[rule.phase]
+        lines = [f"{rule.name} ({rule.kind}, {rule.source}; {phase})", f"  {rule.summary}",
+                 f"  In a query: {rule.header()}"]
+        for who, test in (("attacker", rule.attacker), ("target", rule.target)):
+            if test:
+                lines.append(f"  The {who} must be {test.describe()}.")
+        if rule.ability:
+            lines.append(f"  The attacker must have the {rule.ability} ability.")
+        return "\n".join(lines)
     if kind == "target":
         std = targets[key]
         return f"{std.name}: {std.description}\n  " + "; ".join(
