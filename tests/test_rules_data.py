@@ -177,6 +177,9 @@ GOOD_MOD = '[x]\nname = "X"\nkind = "order"\nsource = "test"\nsummary = "s"\npha
      "modifiers.toml [x]: effect.feel_no_pain changes the target's models, so situation must be \"target\""),
     (GOOD_MOD.replace('"attacker"', '"target"') + "effect = { bearer_feel_no_pain = 6 }\n",
      "modifiers.toml [x]: effect.bearer_feel_no_pain changes the attacking unit's own models"),
+    (GOOD_MOD.replace('"attacker"', '"target"') + "effect = { invulnerable = 1 }\n",
+     "modifiers.toml [x] effect: invulnerable must be 2 to 6, got 1"),
+    (GOOD_MOD + 'key = "y"\n', "modifiers.toml [x] key: the entry's name in brackets is its key"),
     ("[x\n", "modifiers.toml: not valid TOML"),
     ('x = 3\n', "modifiers.toml [x]: expected a table of fields, got 3"),
 ])

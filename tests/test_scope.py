@@ -153,6 +153,14 @@ def test_the_same_rule_twice_is_an_error(rules, fragment):
     refused(fragment, TCS, modifiers=rules)
 
 
+def test_a_repeatable_rule_may_be_given_twice_and_adds_up(tmp_path):
+    (tmp_path / "modifiers.toml").write_text(
+        '[volley]\nname = "Volley"\nkind = "ability"\nsource = "test"\nsummary = "s"\nphase = "shooting"\n'
+        'situation = "attacker"\nrepeatable = true\neffect = { weapons = "ranged", attacks_bonus = 1 }\n')
+    # 5 Incursor carbines with A2 + 1 + 1
+    assert unit(INC, modifiers=["volley", "volley"], rules_dir=tmp_path).result.attacks.mean == 20
+
+
 def test_a_command_rod_allows_two_different_orders():
     # 4 lasguns with A1+1 and BS2+: 8 attacks x (4/6 + 1/6 * 2) hits = 8 (the Prime's rod replaced its pistol)
     assert unit(TCS, loadout=["command rod"], modifiers=["take-aim", "first-rank-fire"]).result.hits.mean == 8

@@ -182,6 +182,8 @@ class Library:
 
 def _rule(where: str, key: str, table: Any) -> NamedRule:
     if isinstance(table, dict):
+        if "key" in table:
+            raise MathhammerError(f"{where} key: the entry's name in brackets is its key; leave this field out")
         table = {**table, "key": key}
     return READER.structure(where, table, NamedRule)
 

@@ -75,6 +75,14 @@ class Keywords:
                 and not set(self.none_of) & have)
 
 
+def _between(low: int, high: int) -> Any:
+    def check(_inst: object, attribute: attrs.Attribute, value: int | None) -> None:
+        if value is not None and not low <= value <= high:
+            raise MathhammerError(f"{attribute.name} must be {low} to {high}, got {value}")
+
+    return check
+
+
 @attrs.frozen
 class RerollAgainst:
     """A better re-roll against targets with any of `keywords`."""
@@ -104,24 +112,26 @@ class Effect:
     reroll_hits: Reroll | None = None
     reroll_wounds: Reroll | None = None
     reroll_wounds_against: RerollAgainst | None = None
-    critical_hit: int | None = None
+    critical_hit: int | None = attrs.field(default=None, validator=_between(2, 6))
     overwatch: bool = False
     # the weapons' characteristics (improvements, not capped)
-    skill_bonus: int = 0
+    skill_bonus: int = attrs.field(default=0, validator=_between(0, 5))
     attacks_bonus: int = 0
     strength_bonus: int = 0
-    ap_bonus: int = 0
+    ap_bonus: int = attrs.field(default=0, validator=_between(0, 6))
     abilities: tuple[str, ...] = ()
     # the target's models
     cover: bool = False
     stealth: bool = False
-    invulnerable: int | None = None
-    feel_no_pain: int | None = None
-    save_bonus: int = 0
-    save_limit: int = 2
+    invulnerable: int | None = attrs.field(default=None, validator=_between(2, 6))
+    feel_no_pain: int | None = attrs.field(default=None, validator=_between(2, 6))
+    save_bonus: int = attrs.field(default=0, validator=_between(0, 5))
+    save_limit: int = attrs.field(default=2, validator=_between(2, 6))
     # the attacking unit's own models, and the query as a whole
-    bearer_feel_no_pain: int | None = None  #: the attacking unit's models (Hazardous mortal wounds)
-    orders: int = 0  #: the unit may be affected by this many different Orders at once
+    #: Feel No Pain of the attacking unit's own models (it reaches their Hazardous mortal wounds)
+    bearer_feel_no_pain: int | None = attrs.field(default=None, validator=_between(2, 6))
+    #: the unit may be affected by this many different Orders at once
+    orders: int = attrs.field(default=0, validator=_between(0, 6))
     mortal_wounds: MortalWoundTest | None = None
     command_reroll: CommandReroll | None = None
 
@@ -133,8 +143,6 @@ class Effect:
             ability_fields(text)  # an unknown ability is an error here, when the data is loaded
         if self.mortal_wounds:
             MortalWounds(self.mortal_wounds.dice, self.mortal_wounds.success)
-        if self.critical_hit is not None and not 2 <= self.critical_hit <= 6:
-            raise MathhammerError(f"critical_hit must be 2 to 6, got {self.critical_hit}")
 
     def changes(self, fields: Sequence[str]) -> list[str]:
         """The fields of `fields` this effect sets."""
