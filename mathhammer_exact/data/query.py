@@ -202,6 +202,83 @@ def _nothing_changed(rule: NamedRule, weapons: Sequence[Weapon], target: Target)
     return f"{rule.name} changes nothing here: {effect.describe()} is already in force or cannot change these attacks"
 
 
+def rules_in_force(sheet: Datasheet, given: Sequence[NamedRule], own: Sequence[NamedRule], target: Target,
+                   phase: str, context: Context) -> tuple[list[NamedRule], list[str]]:
+    """The rules that apply, and a line for each of the unit's own rules (datasheet, wargear) that
+    its scope leaves out. A rule given by the user that does not apply is refused."""
+    for rule in given:
+        if rule.kind == "wargear":
+            raise MathhammerError(f"{rule.name} is wargear: choose it in --loadout, not --with")
+    _check_counts([*own, *given], {r.key for r in own})
+    in_force, lines = [], []
+    for rule in own:
+        problem = scope_problem(rule, sheet, target, phase, context)
+        if problem:
+            lines.append(f"not in force: {problem}")
+        else:
+            in_force.append(rule)
+    for rule in given:
+        problem = scope_problem(rule, sheet, target, phase, context)
+        if problem:
+            raise MathhammerError(problem)
+        in_force.append(rule)
+    return in_force, lines
+
+
+def _half_range(names: Sequence[str], shots: Volley, context: Context) -> tuple[set[str], list[str]]:
+    """The weapons (by name) within half range when the others are not."""
+    wanted = {name.strip().lower() for name in names}
+    if not wanted:
+        return wanted, []
+    if context.half_range:
+        raise MathhammerError("--half-range puts every weapon within half range; leave it out to name weapons "
+                              "with --half-range-for")
+    fired = {base_name(w) for w, _, _ in shots.weapons}
+    for name in wanted - fired:
+        find(name, {f: f for f in fired}, "weapon attacking in this query")
+    return wanted, [f"within half range: {', '.join(sorted(wanted))}; other weapons are not"]
+
+
+def _covered(groups: Sequence[str], target: Target, context: Context, melee: bool) -> tuple[Target, list[str]]:
+    """The target with the Benefit of Cover for the model groups named."""
+    if not groups:
+        return target, []
+    if context.cover:
+        raise MathhammerError("--cover gives the whole target the Benefit of Cover; leave it out to name "
+                              "model groups with --cover-for")
+    if melee:
+        raise MathhammerError("the Benefit of Cover only helps against ranged attacks; leave out --cover-for "
+                              "with --melee")
+    covered = sorted({_group(text, target, "--cover-for") for text in groups})
+    target = attrs.evolve(target, groups=tuple((attrs.evolve(p, cover=True) if i in covered else p, n)
+                                               for i, (p, n) in enumerate(target.groups)))
+    names = [f"group {i}" + (f" ({target.groups[i][0].name})" if target.groups[i][0].name else "") for i in covered]
+    return target, ["Benefit of Cover: " + ", ".join(names)]
+
+
+def _precision(shots: Volley, target: Target, order: Sequence[int] | None, precision: bool,
+               precision_on: str | None) -> tuple[Volley, Sequence[int] | None, list[str]]:
+    """Precision declined (the weapons lose it), or aimed at one leader (first among the leaders)."""
+    if precision and not precision_on:
+        return shots, order, []
+    if not any(w.precision for w, _, _ in shots.weapons):
+        raise MathhammerError("no weapon attacking in this query has PRECISION")
+    if not precision:
+        if precision_on:
+            raise MathhammerError("--no-precision declines Precision; it cannot go with --precision-on")
+        shots = Volley(tuple((attrs.evolve(w, precision=False), n, b) for w, n, b in shots.weapons))
+        return shots, order, ["Precision declined: wounds are allocated as for any other attack"]
+    assert precision_on is not None
+    leader = _group(precision_on, target, "--precision-on")
+    if not (target.attached and target.groups[leader][0].character):
+        raise MathhammerError("--precision-on names a CHARACTER model group of an Attached target")
+    chosen = [g for g in (order if order is not None else default_order(target)) if g != leader]
+    first = next((i for i, g in enumerate(chosen) if target.groups[g][0].character), len(chosen))
+    chosen.insert(first, leader)
+    name = target.groups[leader][0].name or "leader"
+    return shots, chosen, [f"Precision wounds go to group {leader} ({name}) first"]
+
+
 def unit_attack(
     attacker: str | Datasheet,
     target: Target,
@@ -232,83 +309,25 @@ def unit_attack(
     data = library(rules_dir)
     sheet = attacker if isinstance(attacker, Datasheet) else find_datasheet(attacker, rules_dir)
     context = context or Context()
-    phase = "fight" if melee else "shooting"
-    situation: list[str] = []
-
-    given = [m if isinstance(m, NamedRule) else find(m, data.rules, "ability or stratagem",
-                                                      {r.name: k for k, r in data.rules.items()}) for m in modifiers]
-    for rule in given:
-        if rule.kind == "wargear":
-            raise MathhammerError(f"{rule.name} is wargear: choose it in --loadout, not --with")
+    aliases = {r.name: k for k, r in data.rules.items()}
+    given = [m if isinstance(m, NamedRule) else find(m, data.rules, "ability or stratagem", aliases)
+             for m in modifiers]
     carried = {item for _, gear in sheet.equip(loadout, size) for item in gear}
     own = [data.rules[key] for key in sheet.always]
     own += [data.rules[key] for item in sorted(carried) for key in sheet.wargear.get(item, ())]
-    _check_counts([*own, *given], {r.key for r in own})
-    in_force = []
-    for rule in own:  # the unit's own rules apply where their scope allows, and the answer says where not
-        problem = scope_problem(rule, sheet, target, phase, context)
-        if problem:
-            situation.append(f"not in force: {problem}")
-        else:
-            in_force.append(rule)
-    for rule in given:
-        problem = scope_problem(rule, sheet, target, phase, context)
-        if problem:
-            raise MathhammerError(problem)
-        in_force.append(rule)
+    in_force, left_out = rules_in_force(sheet, given, own, target, "fight" if melee else "shooting", context)
     shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
+    near, near_lines = _half_range(half_range_for, shots, context)
+    target, cover_lines = _covered(cover_for, target, context, melee)
+    shots, order, precision_lines = _precision(shots, target, order, precision, precision_on)
 
-    fired = {base_name(w) for w, _, _ in shots.weapons}
-    wanted = {name.strip().lower() for name in half_range_for}
-    if wanted and context.half_range:
-        raise MathhammerError("--half-range puts every weapon within half range; leave it out to name weapons "
-                              "with --half-range-for")
-    for name in wanted:
-        if name not in fired:
-            find(name, {f: f for f in fired}, "weapon attacking in this query")
-    if wanted:
-        situation.append(f"within half range: {', '.join(sorted(wanted))}; other weapons are not")
-
-    if cover_for:
-        if context.cover:
-            raise MathhammerError("--cover gives the whole target the Benefit of Cover; leave it out to name "
-                                  "model groups with --cover-for")
-        if melee:
-            raise MathhammerError("the Benefit of Cover only helps against ranged attacks; leave out --cover-for "
-                                  "with --melee")
-        covered = sorted({_group(text, target, "--cover-for") for text in cover_for})
-        groups = tuple((attrs.evolve(p, cover=True) if i in covered else p, n)
-                       for i, (p, n) in enumerate(target.groups))
-        target = attrs.evolve(target, groups=groups)
-        situation.append("Benefit of Cover: " + ", ".join(
-            f"group {i}" + (f" ({target.groups[i][0].name})" if target.groups[i][0].name else "") for i in covered))
-
-    precise = [w for w, _, _ in shots.weapons if w.precision]
-    if (not precision or precision_on) and not precise:
-        raise MathhammerError("no weapon attacking in this query has PRECISION")
-    if not precision:
-        if precision_on:
-            raise MathhammerError("--no-precision declines Precision; it cannot go with --precision-on")
-        shots = Volley(tuple((attrs.evolve(w, precision=False), n, b) for w, n, b in shots.weapons))
-        situation.append("Precision declined: wounds are allocated as for any other attack")
-    if precision_on:
-        leader = _group(precision_on, target, "--precision-on")
-        if not (target.attached and target.groups[leader][0].character):
-            raise MathhammerError("--precision-on names a CHARACTER model group of an Attached target")
-        base = tuple(order) if order is not None else default_order(target)
-        order = [g for g in base if g != leader]
-        first_leader = next((i for i, g in enumerate(order) if target.groups[g][0].character), len(order))
-        order.insert(first_leader, leader)
-        situation.append(f"Precision wounds go to group {leader} ({target.groups[leader][0].name or 'leader'}) first")
-
-    plan = _plan(in_force, shots, target, context, wanted)
-    weapons = [w for w, _, _ in shots.weapons]
-    for rule in given:
+    plan = _plan(in_force, shots, target, context, near)
+    for rule in given:  # a rule that changes nothing is refused, not silently accepted
         others = list(in_force)
         others.remove(rule)
-        if _plan(others, shots, target, context, wanted) == plan:
-            raise MathhammerError(_nothing_changed(rule, weapons, target))
-    situation[:0] = [rule.header() for rule in in_force]
+        if _plan(others, shots, target, context, near) == plan:
+            raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
+    situation = [rule.header() for rule in in_force] + left_out + near_lines + cover_lines + precision_lines
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:
