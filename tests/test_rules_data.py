@@ -6,10 +6,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mathhammer_exact import Context, Firing, MathhammerError, MortalWounds, Target, Weapon, attack
 from mathhammer_exact.data import load as data
-from mathhammer_exact.data.modifiers import SUBJECT, apply_modifiers
+from mathhammer_exact.data.load import READER, SheetFile, build_sheet
+from mathhammer_exact.data.modifiers import SUBJECT, NamedRule, apply_modifiers
 from mathhammer_exact.data.query import unit_attack
 
 F = Fraction
@@ -312,3 +315,28 @@ def test_seed_datasheets_encode_the_seed_numbers():
     assert (melta.strength, melta.ap, str(melta.damage), melta.melta) == (9, -4, "D6", 2)
     assert tcs.weapons["plasma gun"]["supercharge"].hazardous
     assert set(data.standard_targets()) >= {"GEQ", "MEQ", "TEQ", "light vehicle", "battle tank", "monster", "knight"}
+
+
+# ---------------------------------------------------------------- any table at all
+LEAVES = (st.booleans() | st.integers(-3, 9) | st.floats(allow_nan=False) | st.text(max_size=8)
+          | st.sampled_from(["either", "target", "ranged", "ones", "hit", "INFANTRY", "T3 Sv5+ W1"]))
+VALUES = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=3)
+                      | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=8)
+RULE_KEYS = ["name", "kind", "source", "summary", "phase", "situation", "effect", "attacker", "target", "ability",
+             "requires", "excludes", "assumes", "repeatable", "weapons", "hit_modifier", "all_of", "reroll_hits"]
+SHEET_KEYS = ["name", "faction", "source", "keywords", "models", "weapons", "options", "points", "wargear", "count",
+              "stats", "equipment", "with", "gives", "sizes"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(RULE_KEYS), VALUES, max_size=8),
+       st.dictionaries(st.sampled_from(SHEET_KEYS), VALUES, max_size=8))
+def test_any_table_is_read_or_refused_with_one_clear_error(rule, sheet):
+    """Whatever a file holds, reading it gives the object or one line naming the place: never another error."""
+    builds = (lambda: READER.structure("f [x]", {**rule, "key": "x"}, NamedRule),
+              lambda: build_sheet("f", READER.structure("f", sheet, SheetFile), data.modifiers()))
+    for build in builds:
+        try:
+            build()
+        except MathhammerError as exc:
+            assert str(exc).startswith("f") and "\n" not in str(exc)
