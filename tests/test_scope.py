@@ -344,3 +344,7 @@ def test_cli_rules_dir_option_and_environment_variable(tmp_path):
                  env={"MATHHAMMER_RULES": rules})
     assert json.loads(by_env.output)["groups"][1]["p_destroyed"] == "5/6"
     assert "unknown datasheet 'Sniper Team'" in run("Sniper Team", "-t", "GEQ").output
+    listing = CliRunner().invoke(cli, ["datasheets", "--rules-dir", rules]).output
+    assert "  Sniper Team (Test)" in listing and "  Incursor Squad (Blood Angels)" in listing
+    card = CliRunner().invoke(cli, ["show", "beast"], env={"MATHHAMMER_RULES": rules}).output
+    assert card.startswith("Beast (Test; source: test)")

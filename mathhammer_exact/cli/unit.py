@@ -6,11 +6,11 @@ from typing import Any
 
 import click
 
-from ..data.load import ENVIRONMENT, find_target
+from ..data.load import find_target
 from ..data.query import unit_attack
 from ..errors import MathhammerError
 from ..present.report import unit_report
-from .options import context_from, emit, situation_options
+from .options import RULES_DIR, context_from, emit, situation_options
 
 
 @click.command()
@@ -34,8 +34,7 @@ from .options import context_from, emit, situation_options
 @click.option("--no-precision", "precision", flag_value=False, default=True,
               help="Decline Precision: wounds are allocated as for any other attack.")
 @click.option("--precision-on", metavar="GROUP", help="Precision wounds go to this leader group first.")
-@click.option("--rules-dir", type=click.Path(file_okay=False), envvar=ENVIRONMENT, show_envvar=True,
-              help="Your own rules folder, layered over the shipped rules/ (see docs/data.md).")
+@RULES_DIR
 @situation_options
 def unit(attacker: str, loadout: str, size: int | None, target: str, models: int | None, leader: str | None,
          with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: str | None,

@@ -14,9 +14,10 @@ def _weapon_line(name: str, profile: str, weapon: Weapon) -> str:
            f"S{weapon.strength:<3} AP{weapon.ap:<3} D{weapon.damage}"
 
 
-def card(name: str) -> str:
-    """A profile card for a datasheet, a standard target or a named rule."""
-    sheets, targets, mods = load.datasheets(), load.standard_targets(), load.modifiers()
+def card(name: str, rules_dir: str | None = None) -> str:
+    """A profile card for a datasheet, a standard target or a named rule (`rules_dir`: see load.library)."""
+    lib = load.library(rules_dir)
+    sheets, targets, mods = lib.sheets, lib.targets, lib.rules
     index: dict[str, tuple[str, str]] = {n: ("sheet", n) for n in sheets}
     index.update({n: ("target", n) for n in targets})
     index.update({k: ("rule", k) for k in mods})
