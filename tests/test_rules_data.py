@@ -78,6 +78,8 @@ CASES = [
      F(8), "two Orders at once: 4 lasguns with A1+1, BS3+ -> 2+, Sustained Hits 1: 8 attacks x (5/6 + 1/6) hits"),
     ("born-soldiers", lambda: run(["born-soldiers"], target="T8 Sv4+ W1 x5").wounds.mean,
      F(1, 6) + F(2, 6) * F(1, 6), "a 6 to hit auto-wounds T8; 4-5 wound on a 6"),
+    ("born-soldiers-squadron", lambda: run(["born-soldiers-squadron"], target="T8 Sv4+ W1 x5").wounds.mean,
+     F(1, 6) + F(2, 6) * F(1, 6), "a 6 to hit auto-wounds T8; 4-5 wound on a 6"),
     ("purge-sweep-protocols", lambda: run(["purge-sweep-protocols"], target="T8 Sv4+ W1 x5").wounds.mean,
      F(1, 6) + F(2, 6) * F(1, 6), "Lethal Hits"),
     ("command-reroll-attacks", lambda: run(["command-reroll-attacks"], weapon="AD6 S8 AP-6 D1 [TORRENT]",

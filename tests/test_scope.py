@@ -96,6 +96,8 @@ def test_smokescreen_only_for_smoke_units():
 def test_born_soldiers_not_against_monsters_and_vehicles():
     refused("Born Soldiers applies only to attacks against a unit (not MONSTER or VEHICLE); the target has VEHICLE",
             TCS, find_target("light vehicle"), modifiers=["born-soldiers"])
+    refused("Born Soldiers (SQUADRON) is used by an ASTRA MILITARUM SQUADRON unit", TCS,
+            find_target("light vehicle"), modifiers=["born-soldiers-squadron"])
 
 
 # ---------------------------------------------------------------- keywords and abilities of the attacker
