@@ -174,6 +174,7 @@ class ModelProfile:
     """Objective Control (`OC2`); not used by the engine."""
     ignored: tuple[str, ...] = attrs.field(default=(), converter=tuple)
     """Rules of the model that the engine does not model, by name (read in lenient mode)."""
+    cover: bool = False  #: these models have the Benefit of Cover (as `Context.cover` gives the whole unit)
 
     @classmethod
     def parse(cls, text: str, name: str = "", lenient: bool = False) -> ModelProfile:

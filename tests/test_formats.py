@@ -185,7 +185,8 @@ def test_a_plot_says_which_question_it_answers(monkeypatch, tmp_path):
     assert words(heading(drawn[0])) == ("10 x [A1 BS3+ S4 AP-1 D1] -> T4 Sv3+ W2 x5 situation: target has the Benefit "
                                         "of Cover; rolls: re-roll hit rolls of 1")
     run([*COMMANDS[1], "--half-range", "--plot", str(tmp_path / "unit.png")])
-    assert words(heading(drawn[1])).endswith("with: Tempestor Prime; situation: within half range")
+    assert words(heading(drawn[1])).endswith("attacker has Tempestor Prime: weapons gain SUSTAINED HITS 1 (ranged "
+                                             "weapons); situation: within half range")
 
 
 def test_missing_matplotlib_is_explained(tmp_path, monkeypatch):

@@ -6,15 +6,20 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from mathhammer_exact import Context, Firing, MathhammerError, Target, Weapon, attack
+from mathhammer_exact import Context, Firing, MathhammerError, MortalWounds, Target, Weapon, attack
 from mathhammer_exact.data import load as data
-from mathhammer_exact.data.modifiers import apply_modifiers
+from mathhammer_exact.data.load import READER, SheetFile, build_sheet
+from mathhammer_exact.data.modifiers import SUBJECT, NamedRule, apply_modifiers
+from mathhammer_exact.data.query import unit_attack
 
 F = Fraction
 SHOT = "A1 BS4+ S4 AP0 D1"
 BLOW = "A1 WS4+ S4 AP0 D1"
 MEQ1 = "T4 Sv4+ W1 x5"
+TCS = "Militarum Tempestus Command Squad"
 
 
 def run(keys, weapon=SHOT, target=MEQ1, context=None):
@@ -23,8 +28,9 @@ def run(keys, weapon=SHOT, target=MEQ1, context=None):
     mods = [data.modifier(k) for k in keys]
     [(changed_weapon, own)], changed, context = apply_modifiers(mods, [Weapon.parse(weapon)], Target.parse(target),
                                                                 context)
-    if any(m.mortal_wounds or m.command_reroll for m in mods):
-        tests = [m.mortal_wounds for m in mods if m.mortal_wounds]
+    if any(m.effect.mortal_wounds or m.effect.command_reroll for m in mods):
+        tests = [MortalWounds(m.effect.mortal_wounds.dice, m.effect.mortal_wounds.success)
+                 for m in mods if m.effect.mortal_wounds]
         return attack([*tests, Firing(changed_weapon, 1, own)], changed, context=context, exact=True)
     return attack(changed_weapon, changed, 1, own, exact=True)
 
@@ -62,8 +68,17 @@ CASES = [
      F(2), "A1 -> A2 on a Rapid Fire weapon"),
     ("take-cover", lambda: killed(["take-cover"]), F(1, 2) * F(1, 2) * F(1, 3), "Sv4+ -> Sv3+"),
     ("tempestor-prime", lambda: run(["tempestor-prime"]).hits.mean, F(1, 2) + F(1, 6), "Sustained Hits 1"),
-    ("medi-pack", lambda: killed(["medi-pack"]), F(1, 2) * F(1, 2) * F(1, 2) * F(5, 6), "Feel No Pain 6+"),
+    ("medi-pack", lambda: unit_attack(TCS, Target.parse("T3 Sv5+ W1 x10"), ["plasma gun", "medi-pack"],
+                                      profiles=["supercharge"], exact=True).result.hazardous_models_lost.mean,
+     F(1, 6) * (1 - F(1, 6) ** 3),
+     "the bearer's unit has FNP 6+: a failed Hazardous test (1/6) kills the W1 Scion unless all 3 mortal wounds are "
+     "ignored (1/6 each): 215/1296, where the unit without a medi-pack loses 1/6"),
+    ("command-rod", lambda: unit_attack(TCS, Target.parse("T3 Sv5+ W1 x10"), ["command rod"],
+                                        modifiers=["take-aim", "first-rank-fire"], exact=True).result.hits.mean,
+     F(8), "two Orders at once: 4 lasguns with A1+1, BS3+ -> 2+, Sustained Hits 1: 8 attacks x (5/6 + 1/6) hits"),
     ("born-soldiers", lambda: run(["born-soldiers"], target="T8 Sv4+ W1 x5").wounds.mean,
+     F(1, 6) + F(2, 6) * F(1, 6), "a 6 to hit auto-wounds T8; 4-5 wound on a 6"),
+    ("born-soldiers-squadron", lambda: run(["born-soldiers-squadron"], target="T8 Sv4+ W1 x5").wounds.mean,
      F(1, 6) + F(2, 6) * F(1, 6), "a 6 to hit auto-wounds T8; 4-5 wound on a 6"),
     ("purge-sweep-protocols", lambda: run(["purge-sweep-protocols"], target="T8 Sv4+ W1 x5").wounds.mean,
      F(1, 6) + F(2, 6) * F(1, 6), "Lethal Hits"),
@@ -100,8 +115,7 @@ def test_conditions_limit_modifiers():
     assert run(["take-aim"], weapon=BLOW).hits.mean == F(1, 2)  # ranged only
     assert run(["fix-bayonets"]).hits.mean == F(1, 2)  # melee only
     assert run(["first-rank-fire"]).attacks.mean == 1  # Rapid Fire only
-    assert run(["drill-commander"]).hits.mean == F(1, 2)  # needs Remained Stationary (no crit change here)
-    assert run(["born-soldiers"], target="T8 Sv4+ W1 x5 [VEHICLE]").wounds.mean == F(3, 6) * F(1, 6)
+    assert run(["drill-commander"], weapon=BLOW).hits.mean == F(1, 2)  # ranged only (no crit change here)
     assert run(["elimination-force"]).wounds.mean == F(1, 2) * F(1, 2)  # S4 = T4: no bonus
     assert killed(["take-cover"], target="T4 Sv3+ W1 x5") == F(1, 2) * F(1, 2) * F(1, 3)  # not better than 3+
     assert run(["harness-the-flaw"], target="T4 Sv4+ W1 x5 [VEHICLE]",
@@ -119,31 +133,66 @@ def test_modifiers_stack_and_roll_modifiers_are_capped():
         run(["command-reroll-hit", "command-reroll-save"])
 
 
+def test_every_rule_says_its_scope_and_describes_its_effect():
+    for rule in data.modifiers().values():
+        assert rule.phase in ("shooting", "fight", "either") and rule.situation in SUBJECT
+        assert rule.effect.describe() != "no effect", rule.key
+        assert rule.header().startswith(SUBJECT[rule.situation] + " " + rule.name + ": ")
+    assert data.modifier("fields-of-fire").header().startswith("target marked by Fields of Fire: AP improved by 1")
+    assert data.modifier("harness-the-flaw").attacker.describe() == "an ADEPTUS ASTARTES INFANTRY unit"
+    assert data.modifier("take-aim").attacker.describe() == "an ASTRA MILITARUM REGIMENT or SQUADRON unit"
+    assert data.modifier("suppression-fire").attacker.describe() == "a unit (not MONSTER or VEHICLE)"
+
+
 # ---------------------------------------------------------------- data files
-def _write(tmp: Path, modifiers: str, sheet: str | None = None, targets: str = "") -> Path:
+def _write(tmp: Path, modifiers: str | None = None, sheet: str | None = None, targets: str | None = None) -> Path:
+    """A user's rules folder with the files given (the others are left out: the shipped ones apply)."""
     (tmp / "datasheets").mkdir()
-    (tmp / "modifiers.toml").write_text(modifiers)
-    (tmp / "targets.toml").write_text(targets)
+    for name, text in (("modifiers.toml", modifiers), ("targets.toml", targets)):
+        if text is not None:
+            (tmp / name).write_text(text)
     if sheet is not None:
         (tmp / "datasheets" / "broken.toml").write_text(sheet)
     return tmp
 
 
-GOOD_MOD = '[x]\nname = "X"\nkind = "order"\nsource = "test"\nsummary = "s"\nside = "attacker"\n'
+GOOD_MOD = '[x]\nname = "X"\nkind = "order"\nsource = "test"\nsummary = "s"\nphase = "either"\nsituation = "attacker"\n'
 
 
 @pytest.mark.parametrize(("text", "fragment"), [
-    (GOOD_MOD + "skil_bonus = 1\n", "modifiers.toml [x]: unknown key skil_bonus"),
-    ('[x]\nname = "X"\n', "modifiers.toml [x]: missing key"),
-    (GOOD_MOD.replace('"attacker"', '"nobody"'), "modifiers.toml [x]"),
-    (GOOD_MOD + 'abilities = ["FLYING HITS"]\n', "FLYING HITS"),
-    (GOOD_MOD + 'reroll_hits = "sometimes"\n', "sometimes"),
+    (GOOD_MOD + "skil_bonus = 1\n", "modifiers.toml [x]: unknown field skil_bonus (allowed: key, name, kind"),
+    (GOOD_MOD + "effect = { skil_bonus = 1 }\n", "modifiers.toml [x] effect: unknown field skil_bonus"),
+    ('[x]\nname = "X"\n', "modifiers.toml [x] kind: missing (this field is required)"),
+    (GOOD_MOD.replace('"attacker"', '"nobody"'),
+     "modifiers.toml [x] situation: 'nobody' is not allowed (allowed: attacker, target, marked, suppressed)"),
+    (GOOD_MOD.replace('"either"', '"shoting"'), "modifiers.toml [x] phase: 'shoting' is not allowed"),
+    (GOOD_MOD + 'effect = { abilities = ["FLYING HITS"] }\n',
+     "modifiers.toml [x] effect: unknown weapon ability 'FLYING HITS'"),
+    (GOOD_MOD + 'effect = { reroll_hits = "sometimes" }\n', "modifiers.toml [x] effect.reroll_hits: unknown re-roll"),
+    # wrong types: a string, or a decimal, where a whole number belongs; a string where a list belongs
+    (GOOD_MOD + 'effect = { hit_modifier = "1" }\n',
+     "modifiers.toml [x] effect.hit_modifier: expected a whole number such as 5, got '1' (text)"),
+    (GOOD_MOD + 'effect = { ap_bonus = 1.5 }\n',
+     "modifiers.toml [x] effect.ap_bonus: expected a whole number such as 5, got 1.5"),
+    (GOOD_MOD + 'attacker = { all_of = "INFANTRY" }\n',
+     "modifiers.toml [x] attacker.all_of: expected a list such as [\"A\", \"B\"], got 'INFANTRY' (text)"),
+    (GOOD_MOD + 'repeatable = "yes"\n', "modifiers.toml [x] repeatable: expected true or false, got 'yes'"),
+    (GOOD_MOD + 'requires = ["stationery"]\n', "modifiers.toml [x] requires[0]: 'stationery' is not allowed"),
+    (GOOD_MOD + "effect = { feel_no_pain = 6 }\n",
+     "modifiers.toml [x]: effect.feel_no_pain changes the target's models, so situation must be \"target\""),
+    (GOOD_MOD.replace('"attacker"', '"target"') + "effect = { bearer_feel_no_pain = 6 }\n",
+     "modifiers.toml [x]: effect.bearer_feel_no_pain changes the attacking unit's own models"),
+    (GOOD_MOD.replace('"attacker"', '"target"') + "effect = { invulnerable = 1 }\n",
+     "modifiers.toml [x] effect: invulnerable must be 2 to 6, got 1"),
+    (GOOD_MOD + 'key = "y"\n', "modifiers.toml [x] key: the entry's name in brackets is its key"),
     ("[x\n", "modifiers.toml: not valid TOML"),
+    ('x = 3\n', "modifiers.toml [x]: expected a table of fields, got 3"),
 ])
-def test_invalid_modifier_files_name_the_file_and_key(tmp_path, text, fragment):
-    with pytest.raises(MathhammerError, match=None) as err:
-        data.modifiers(_write(tmp_path, text))
+def test_invalid_modifier_files_name_the_file_entry_and_field(tmp_path, text, fragment):
+    with pytest.raises(MathhammerError) as err:
+        data.library(_write(tmp_path, text))
     assert fragment in str(err.value)
+    assert str(tmp_path) in str(err.value)  # the user's file, by its full path
 
 
 SHEET = '''name = "Broken"
@@ -162,16 +211,86 @@ default = '24" A1 BS4+ S3 AP0 D1'
 
 @pytest.mark.parametrize(("sheet", "fragment"), [
     (SHEET.replace("BS4+", "BS9+"), "broken.toml weapons.'rifle'.default: BS/WS must be 2+ to 6+, got 9+"),
-    (SHEET.replace('equipment = ["rifle"]', 'equipment = ["lasgun"]'), "broken.toml models[0].equipment"),
-    (SHEET.replace("T3 ", "T0 "), "broken.toml models[0]: T must be at least 1"),
-    (SHEET.replace('faction = "Test"\n', ""), "broken.toml: missing key faction"),
-    (SHEET.replace('source = "test"\n', 'source = "test"\ncolour = "red"\n'), "broken.toml: unknown key colour"),
+    (SHEET.replace('equipment = ["rifle"]', 'equipment = ["lasgun"]'),
+     "broken.toml models[0].equipment: no weapon or wargear named 'lasgun' on this datasheet"),
+    (SHEET.replace("T3 ", "T0 "), "broken.toml models[0].stats: T must be at least 1"),
+    (SHEET.replace('faction = "Test"\n', ""), "broken.toml faction: missing (this field is required)"),
+    (SHEET.replace('source = "test"\n', 'source = "test"\ncolour = "red"\n'), "broken.toml: unknown field colour"),
+    # wrong type: "5" and 2.5 as a model count, a number where text belongs
+    (SHEET.replace("count = 5", 'count = "5"'),
+     "broken.toml models[0].count: expected a whole number such as 5, got '5' (text)"),
+    (SHEET.replace("count = 5", "count = 2.5"),
+     "broken.toml models[0].count: expected a whole number such as 5, got 2.5 (a decimal number)"),
+    (SHEET.replace("count = 5", "count = 0"), "broken.toml models[0]: count must be at least 1, got 0"),
+    (SHEET.replace('name = "Trooper"', "name = 7"), "broken.toml models[0].name: expected text in quotes, got 7"),
+    # a string where a list belongs is not split into letters
+    (SHEET.replace('keywords = ["INFANTRY"]', 'keywords = "INFANTRY"'),
+     "broken.toml keywords: expected a list such as [\"A\", \"B\"], got 'INFANTRY' (text)"),
+    (SHEET.replace('equipment = ["rifle"]', 'equipment = "rifle"'), "broken.toml models[0].equipment: expected a list"),
+    (SHEET.replace('source = "test"\n', 'source = "test"\nalways = ["no-such-rule"]\n'),
+     "broken.toml always: no named rule 'no-such-rule'"),
+    (SHEET.replace('source = "test"\n', 'source = "test"\npoints = { five = 70 }\n'),
+     "broken.toml points: unit sizes are whole numbers of models, got 'five'"),
+    (SHEET + '[[options]]\nmodel = "Sergeant"\nreplaces = "rifle"\nwith = ["rifle"]\n',
+     "broken.toml options[0].model: no model named 'Sergeant' on this datasheet"),
+    ("name = [\n", "broken.toml: not valid TOML"),
 ])
-def test_invalid_datasheets_name_the_file_and_key(tmp_path, sheet, fragment):
-    folder = _write(tmp_path, GOOD_MOD, sheet)
+def test_invalid_datasheets_name_the_file_and_field(tmp_path, sheet, fragment):
     with pytest.raises(MathhammerError) as err:
-        data.datasheets(folder)
+        data.library(_write(tmp_path, sheet=sheet))
     assert fragment in str(err.value)
+
+
+def test_a_file_that_is_not_utf8_is_named(tmp_path):
+    folder = _write(tmp_path, sheet="")
+    (folder / "datasheets" / "broken.toml").write_bytes(SHEET.replace("Broken", "Br\xf6ken").encode("latin-1"))
+    with pytest.raises(MathhammerError, match=r"broken\.toml: not UTF-8 text \(byte 0xf6 at position 10\)"):
+        data.library(folder)
+
+
+def test_a_folder_where_a_file_belongs_is_named(tmp_path):
+    (tmp_path / "modifiers.toml").mkdir()
+    with pytest.raises(MathhammerError, match=r"modifiers\.toml: is a folder; a TOML file belongs here"):
+        data.library(tmp_path)
+    other = tmp_path / "other"
+    (other / "datasheets" / "sheet.toml").mkdir(parents=True)
+    with pytest.raises(MathhammerError, match=r"sheet\.toml: is a folder; a TOML file belongs here"):
+        data.library(other)
+    (tmp_path / "third").mkdir()
+    (tmp_path / "third" / "datasheets").write_text("")
+    with pytest.raises(MathhammerError, match=r"datasheets: is a file; a folder of datasheet files belongs here"):
+        data.library(tmp_path / "third")
+    with pytest.raises(MathhammerError, match=r"rules folder .*missing does not exist"):
+        data.library(tmp_path / "missing")
+
+
+def test_invalid_standard_targets_name_the_entry_and_field(tmp_path):
+    with pytest.raises(MathhammerError, match=r"targets\.toml \[horde\] profile: W must be at least 1"):
+        data.library(_write(tmp_path, targets='[horde]\ndescription = "d"\nprofile = "T3 Sv6+ W0 x20"\n'))
+
+
+def test_nothing_half_loads(tmp_path):
+    # a good datasheet and a bad one in the same folder: the load fails as a whole
+    folder = _write(tmp_path, sheet=SHEET.replace("count = 5", 'count = "5"'))
+    (folder / "datasheets" / "good.toml").write_text(SHEET.replace("Broken", "Good"))
+    with pytest.raises(MathhammerError, match="broken.toml"):
+        data.library(folder)
+    assert "Good" not in data.datasheets()
+
+
+def test_a_users_folder_is_layered_over_the_shipped_rules(tmp_path, monkeypatch):
+    changed = SHEET.replace("Broken", "Incursor Squad")  # replaces the shipped datasheet of that name
+    folder = _write(tmp_path, GOOD_MOD + 'effect = { hit_modifier = 1 }\n', changed,
+                    '[GEQ]\ndescription = "my guardsmen"\nprofile = "T3 Sv5+ W1 x20"\n')
+    (folder / "datasheets" / "mine.toml").write_text(SHEET.replace("Broken", "Mine"))
+    lib = data.library(folder)
+    assert lib.sheets["Incursor Squad"].models[0].name == "Trooper"  # replaced by name
+    assert "Militarum Tempestus Command Squad" in lib.sheets and "Mine" in lib.sheets  # kept and added
+    assert "x" in lib.rules and "take-aim" in lib.rules
+    assert lib.targets["GEQ"].target.model_count == 20 and "MEQ" in lib.targets
+    assert data.library() is not lib and data.library().sheets["Incursor Squad"].models[0].name == "Incursor"
+    monkeypatch.setenv("MATHHAMMER_RULES", str(folder))
+    assert data.library() is lib  # the environment variable names the same folder
 
 
 def test_unknown_names_suggest_the_closest():
@@ -198,3 +317,28 @@ def test_seed_datasheets_encode_the_seed_numbers():
     assert (melta.strength, melta.ap, str(melta.damage), melta.melta) == (9, -4, "D6", 2)
     assert tcs.weapons["plasma gun"]["supercharge"].hazardous
     assert set(data.standard_targets()) >= {"GEQ", "MEQ", "TEQ", "light vehicle", "battle tank", "monster", "knight"}
+
+
+# ---------------------------------------------------------------- any table at all
+LEAVES = (st.booleans() | st.integers(-3, 9) | st.floats(allow_nan=False) | st.text(max_size=8)
+          | st.sampled_from(["either", "target", "ranged", "ones", "hit", "INFANTRY", "T3 Sv5+ W1"]))
+VALUES = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=3)
+                      | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=8)
+RULE_KEYS = ["name", "kind", "source", "summary", "phase", "situation", "effect", "attacker", "target", "ability",
+             "requires", "excludes", "assumes", "repeatable", "weapons", "hit_modifier", "all_of", "reroll_hits"]
+SHEET_KEYS = ["name", "faction", "source", "keywords", "models", "weapons", "options", "points", "wargear", "count",
+              "stats", "equipment", "with", "gives", "sizes"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(RULE_KEYS), VALUES, max_size=8),
+       st.dictionaries(st.sampled_from(SHEET_KEYS), VALUES, max_size=8))
+def test_any_table_is_read_or_refused_with_one_clear_error(rule, sheet):
+    """Whatever a file holds, reading it gives the object or one line naming the place: never another error."""
+    builds = (lambda: READER.structure("f [x]", {**rule, "key": "x"}, NamedRule),
+              lambda: build_sheet("f", READER.structure("f", sheet, SheetFile), data.modifiers()))
+    for build in builds:
+        try:
+            build()
+        except MathhammerError as exc:
+            assert str(exc).startswith("f") and "\n" not in str(exc)

@@ -10,27 +10,31 @@ from ..data import load
 from ..errors import MathhammerError
 from ..present.cards import card
 from ..present.tables import write_tables
+from .options import RULES_DIR
 
 
 @click.command()
-def datasheets() -> None:
+@RULES_DIR
+def datasheets(rules_dir: str | None) -> None:
     """List the datasheets, standard targets and named abilities/stratagems in rules/."""
+    lib = load.library(rules_dir)
     click.echo("Datasheets:")
-    for sheet in load.datasheets().values():
+    for sheet in lib.sheets.values():
         click.echo(f"  {sheet.name} ({sheet.faction})")
     click.echo("Standard targets:")
-    for name, std in load.standard_targets().items():
+    for name, std in lib.targets.items():
         click.echo(f"  {name}: {std.description}")
     click.echo("Abilities, stratagems, Orders (use with --with):")
-    for key, mod in load.modifiers().items():
+    for key, mod in lib.rules.items():
         click.echo(f"  {key}: {mod.name} ({mod.kind})")
 
 
 @click.command()
 @click.argument("name")
-def show(name: str) -> None:
+@RULES_DIR
+def show(name: str, rules_dir: str | None) -> None:
     """Show a datasheet, standard target or named rule."""
-    click.echo(card(name))
+    click.echo(card(name, rules_dir))
 
 
 @click.command()

@@ -90,3 +90,6 @@ def context_from(options: dict[str, Any]) -> Context:
     )
 
 
+RULES_DIR = click.option(  # the environment variable is data.load.ENVIRONMENT (not imported: it loads the data layer)
+    "--rules-dir", type=click.Path(file_okay=False), envvar="MATHHAMMER_RULES", show_envvar=True,
+    help="Your own rules folder, layered over the shipped rules/ (see docs/data.md).")

@@ -10,7 +10,7 @@ from ..data.load import find_target
 from ..data.query import unit_attack
 from ..errors import MathhammerError
 from ..present.report import unit_report
-from .options import context_from, emit, situation_options
+from .options import RULES_DIR, context_from, emit, situation_options
 
 
 @click.command()
@@ -27,13 +27,26 @@ from .options import context_from, emit, situation_options
 @click.option("--profile", "profiles", multiple=True, help="Weapon profile to use, e.g. supercharge or krak.")
 @click.option("--order", help="Defender's allocation order of target model groups, e.g. '1,0'.")
 @click.option("--insane-bravery", is_flag=True, help="The target passes its Battle-shock test.")
+@click.option("--half-range-for", "half_range_for", multiple=True, metavar="WEAPON",
+              help="This weapon is within half range, the others are not (repeatable), e.g. meltagun.")
+@click.option("--cover-for", "cover_for", multiple=True, metavar="GROUP",
+              help="This target model group (number or model name) has the Benefit of Cover (repeatable).")
+@click.option("--no-precision", "precision", flag_value=False, default=True,
+              help="Decline Precision: wounds are allocated as for any other attack.")
+@click.option("--precision-on", metavar="GROUP", help="Precision wounds go to this leader group first.")
+@RULES_DIR
 @situation_options
 def unit(attacker: str, loadout: str, size: int | None, target: str, models: int | None, leader: str | None,
          with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: str | None,
-         insane_bravery: bool, exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
-    """A datasheet unit (by name) attacks a target with its whole loadout."""
+         insane_bravery: bool, half_range_for: tuple[str, ...], cover_for: tuple[str, ...], precision: bool,
+         precision_on: str | None, rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None,
+         **situation: Any) -> None:
+    """A datasheet unit (by name) attacks a target with its whole loadout.
+
+    Each named rule (--with) is checked against the two units and the phase (--melee is the
+    Fight phase); the answer's header says which situation each rule stands for."""
     context = context_from(situation)
-    target_unit = find_target(target, models, leader)
+    target_unit = find_target(target, models, leader, rules_dir)
     group_order = None
     if order:
         try:
@@ -43,7 +56,8 @@ def unit(attacker: str, loadout: str, size: int | None, target: str, models: int
                 from None
     items = [item for item in loadout.split(",") if item.strip()]
     report = unit_attack(attacker, target_unit, items, size, with_, context, melee, pistols, profiles, exact,
-                         group_order, insane_bravery)
+                         group_order, insane_bravery, half_range_for=half_range_for, cover_for=cover_for,
+                         precision=precision, precision_on=precision_on, rules_dir=rules_dir)
     emit(unit_report(report, f"{report.name}  ->  {target.strip()}"), fmt, as_json, plot, context)
 
 

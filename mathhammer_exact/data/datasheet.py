@@ -1,4 +1,4 @@
-"""Datasheets as data: the seed units' models, weapons and wargear, turned into firings and targets."""
+"""Datasheets as data: a unit's models, weapons and wargear, turned into firings and targets."""
 
 from __future__ import annotations
 
@@ -31,6 +31,11 @@ class WargearOption:
     choices: tuple[str, ...]
     each_once: bool = False  #: no weapon from this list twice in the unit
     max: int | None = None  #: at most this many models may take this option
+    gives: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)  #: a choice that is several items
+
+    def items(self, choice: str) -> tuple[str, ...]:
+        """The equipment a model has instead of `replaces` after taking `choice`."""
+        return self.gives.get(choice, (choice,))
 
 
 @attrs.frozen
@@ -46,8 +51,15 @@ class Datasheet:
     options: tuple[WargearOption, ...] = ()
     sizes: tuple[int, ...] = ()
     points: Mapping[int, int] = attrs.field(factory=dict)
-    always: tuple[str, ...] = ()  #: modifiers that always apply to this unit's attacks
+    always: tuple[str, ...] = ()  #: named rules always in force for this unit's attacks
     aliases: tuple[str, ...] = ()
+    wargear: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)  #: wargear without a profile -> its rules
+
+    @property
+    def unit_keywords(self) -> tuple[str, ...]:
+        """Every keyword of the unit: its own, its faction's and those of any of its models."""
+        return tuple(sorted({*self.keywords, *self.faction_keywords, *(k for m in self.models
+                                                                        for k in m.profile.keywords)}))
 
     def counts(self, size: int | None = None) -> dict[str, int]:
         """Models of each kind in a unit of `size` models (default: the smallest size)."""
@@ -65,25 +77,29 @@ class Datasheet:
         """Every model with its wargear after the wargear choices in `loadout` (weapon names)."""
         counts = self.counts(size)
         models = [(m, list(m.equipment)) for m in self.models for _ in range(counts[m.name])]
-        taken: Counter[WargearOption] = Counter()
+        changed: set[int] = set()  # a model takes at most one option
+        taken: Counter[int] = Counter()  # models that took each option, by its place in `options`
         chosen: Counter[str] = Counter()
         for raw in loadout:
             item = raw.strip().lower()
-            options = [o for o in self.options if item in o.choices]
+            options = [(n, o) for n, o in enumerate(self.options) if item in o.choices]
             if not options:
                 choices = sorted({c for o in self.options for c in o.choices})
                 raise MathhammerError(f"{self.name} cannot take {raw.strip()!r} (options: {', '.join(choices)})")
-            for option in options:
+            for n, option in options:
                 if option.each_once and chosen[item]:
                     continue
-                if option.max is not None and taken[option] >= option.max:
+                if option.max is not None and taken[n] >= option.max:
                     continue
-                holder = next((gear for m, gear in models if m.name == option.model and option.replaces in gear
-                               and not set(gear) & set(option.choices)), None)
-                if holder is None:
+                index = next((i for i, (m, gear) in enumerate(models) if m.name == option.model
+                              and option.replaces in gear and i not in changed), None)
+                if index is None:
                     continue
-                holder[holder.index(option.replaces)] = item
-                taken[option] += 1
+                gear = models[index][1]
+                at = gear.index(option.replaces)
+                gear[at:at + 1] = option.items(item)
+                changed.add(index)
+                taken[n] += 1
                 chosen[item] += 1
                 break
             else:

@@ -1,13 +1,17 @@
-"""Loading rules/ (datasheets, named modifiers, standard targets), validated with clear errors.
+"""Loading the rules folders (datasheets, named rules, standard targets), validated on load.
 
-Every problem in a data file names the file and the key; every unknown name asked for
-says what is known, with a "did you mean" when something is close.
+The shipped rules/ comes first; a user's own folder (`--rules-dir`, or the environment variable
+MATHHAMMER_RULES) is layered over it with the same validation: its entries add to or replace the
+shipped ones by name. Every file is read and checked before anything is used, so a problem stops
+the whole load with ONE message naming the file, the entry and the field; nothing half-loads.
+Every unknown name asked for says what is known, with a "did you mean" when something is close.
 """
 
 from __future__ import annotations
 
 import difflib
 import functools
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -17,14 +21,80 @@ from typing import Any, TypeVar
 import attrs
 
 from ..errors import MathhammerError
-from ..model import ModelProfile, MortalWounds, Reroll, Target, Weapon
+from ..model import ModelProfile, Target, Weapon
 from .datasheet import Datasheet, ModelEntry, WargearOption
-from .modifiers import Modifier
+from .modifiers import NamedRule
+from .schema import Reader
 
 T = TypeVar("T")
+ENVIRONMENT = "MATHHAMMER_RULES"  #: names the user's rules folder when --rules-dir is not given
 
 
-def rules_dir() -> Path:
+# --------------------------------------------------------------------- the files' shapes
+def _at_least_one(_inst: object, attribute: attrs.Attribute, value: int | None) -> None:
+    if value is not None and value < 1:
+        raise MathhammerError(f"{attribute.name} must be at least 1, got {value}")
+
+
+@attrs.frozen
+class ModelRow:
+    """`[[models]]` in a datasheet file."""
+
+    name: str
+    count: int = attrs.field(validator=_at_least_one)
+    stats: str
+    equipment: tuple[str, ...]
+    keywords: tuple[str, ...] = ()
+    max: int | None = attrs.field(default=None, validator=_at_least_one)
+
+
+@attrs.frozen
+class OptionRow:
+    """`[[options]]` in a datasheet file (`with_` is written `with`)."""
+
+    model: str
+    replaces: str
+    with_: tuple[str, ...]
+    each_once: bool = False
+    max: int | None = attrs.field(default=None, validator=_at_least_one)
+    note: str = ""
+    gives: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class SheetFile:
+    """One datasheet file."""
+
+    name: str
+    faction: str
+    source: str
+    keywords: tuple[str, ...]
+    models: tuple[ModelRow, ...]
+    weapons: dict[str, dict[str, str]]
+    aliases: tuple[str, ...] = ()
+    faction_keywords: tuple[str, ...] = ()
+    abilities: tuple[str, ...] = ()
+    always: tuple[str, ...] = ()
+    sizes: tuple[int, ...] = ()
+    points: dict[str, int] = attrs.field(factory=dict)
+    options: tuple[OptionRow, ...] = ()
+    wargear: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class TargetRow:
+    """One standard target in targets.toml."""
+
+    description: str
+    profile: str
+
+
+READER = Reader()
+READER.rename(OptionRow, with_="with")
+
+
+# --------------------------------------------------------------------- reading files
+def shipped_dir() -> Path:
     """rules/ installed inside the package, or at the top of a source checkout."""
     package = Path(__file__).resolve().parent.parent
     for candidate in (package / "rules", package.parent / "rules"):
@@ -33,127 +103,55 @@ def rules_dir() -> Path:
     raise MathhammerError(f"cannot find the rules/ data next to {package}")
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path, label: str) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
+    except IsADirectoryError:
+        raise MathhammerError(f"{label}: is a folder; a TOML file belongs here") from None
+    except UnicodeDecodeError as exc:
+        raise MathhammerError(f"{label}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+                              f"position {exc.start}); save it as UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
-        raise MathhammerError(f"{path.name}: not valid TOML: {exc}") from None
+        raise MathhammerError(f"{label}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise MathhammerError(f"{label}: cannot be read: {exc.strerror}") from None
 
 
-def _build(where: str, factory: Any, **fields: Any) -> Any:
-    try:
-        return factory(**fields)
-    except MathhammerError as exc:
-        raise MathhammerError(f"{where}: {exc}") from None
-    except (TypeError, ValueError) as exc:
-        raise MathhammerError(f"{where}: {exc}") from None
+@attrs.frozen
+class Folder:
+    """The raw, validated entries of one rules folder, before they are layered."""
+
+    rules: dict[str, tuple[str, Any]]  #: key -> (where, table)
+    sheets: list[tuple[str, SheetFile]]  #: (where, file)
+    targets: dict[str, tuple[str, TargetRow]]
+
+    @classmethod
+    def read(cls, folder: Path, shipped: bool) -> Folder:
+        label = (lambda p: f"rules/{p.relative_to(folder)}") if shipped else str
+        if not folder.is_dir():
+            raise MathhammerError(f"rules folder {folder} does not exist or is not a folder")
+        rules: dict[str, tuple[str, Any]] = {}
+        targets: dict[str, tuple[str, TargetRow]] = {}
+        sheets: list[tuple[str, SheetFile]] = []
+        path = folder / "modifiers.toml"
+        if shipped or path.exists():
+            rules = {key: (f"{label(path)} [{key}]", table) for key, table in _read(path, label(path)).items()}
+        path = folder / "targets.toml"
+        if shipped or path.exists():
+            targets = {name: (where, READER.structure(where, table, TargetRow))
+                       for name, table in _read(path, label(path)).items()
+                       for where in [f"{label(path)} [{name}]"]}
+        sheet_dir = folder / "datasheets"
+        if sheet_dir.exists():
+            if not sheet_dir.is_dir():
+                raise MathhammerError(f"{label(sheet_dir)}: is a file; a folder of datasheet files belongs here")
+            for path in sorted(sheet_dir.glob("*.toml")):
+                sheets.append((label(path), READER.structure(label(path), _read(path, label(path)), SheetFile)))
+        return cls(rules, sheets, targets)
 
 
-def _keys(where: str, table: Mapping[str, Any], required: set[str], optional: set[str]) -> None:
-    missing = required - set(table)
-    unknown = set(table) - required - optional
-    if missing:
-        raise MathhammerError(f"{where}: missing key {', '.join(sorted(missing))}")
-    if unknown:
-        raise MathhammerError(
-            f"{where}: unknown key {', '.join(sorted(unknown))} (allowed: {', '.join(sorted(required | optional))})")
-
-
-# --------------------------------------------------------------------- modifiers
-_MODIFIER_FIELDS = {a.name for a in attrs.fields(Modifier)} - {"key"}
-_MODIFIER_REQUIRED = {"name", "kind", "source", "summary", "side"}
-
-
-def parse_modifier(where: str, key: str, table: Mapping[str, Any]) -> Modifier:
-    _keys(where, table, _MODIFIER_REQUIRED, _MODIFIER_FIELDS - _MODIFIER_REQUIRED)
-    fields = dict(table)
-    against = fields.get("reroll_wounds_against")
-    if against is not None:
-        _keys(f"{where}.reroll_wounds_against", against, {"keywords", "policy"}, set())
-        fields["reroll_wounds_against"] = (tuple(k.upper() for k in against["keywords"]),
-                                           Reroll.parse(against["policy"]))
-    mortal = fields.get("mortal_wounds")
-    if mortal is not None:
-        _keys(f"{where}.mortal_wounds", mortal, {"dice", "success"}, set())
-        fields["mortal_wounds"] = _build(f"{where}.mortal_wounds", MortalWounds, dice=mortal["dice"],
-                                         success=mortal["success"], name=fields["name"])
-    return _build(where, Modifier, key=key, **fields)
-
-
-@functools.lru_cache(maxsize=4)
-def modifiers(directory: Path | None = None) -> dict[str, Modifier]:
-    """Every named modifier in rules/modifiers.toml by key."""
-    path = (directory or rules_dir()) / "modifiers.toml"
-    return {key: parse_modifier(f"{path.name} [{key}]", key, table) for key, table in _read(path).items()}
-
-
-# --------------------------------------------------------------------- datasheets
-_STAT_TOKENS = ("M", "OC")
-
-
-def _model_profile(where: str, stats: str, keywords: list[str], name: str) -> ModelProfile:
-    kept = [t for t in stats.split() if not any(t.upper().startswith(p) and t[len(p):][:1].isdigit()
-                                               for p in _STAT_TOKENS)]
-    profile = _build(where, ModelProfile.parse, text=" ".join(kept) + f" [{', '.join(keywords)}]", name=name)
-    return profile
-
-
-def parse_datasheet(where: str, data: Mapping[str, Any]) -> Datasheet:
-    _keys(where, data, {"name", "faction", "source", "keywords", "models", "weapons"},
-          {"aliases", "faction_keywords", "abilities", "always", "sizes", "points", "options"})
-    weapons: dict[str, dict[str, Any]] = {}
-    for weapon_name, profiles in data["weapons"].items():
-        if not isinstance(profiles, dict) or not profiles:
-            raise MathhammerError(f"{where} weapons.{weapon_name!r}: give one or more named profiles")
-        weapons[weapon_name.lower()] = {
-            profile: _build(f"{where} weapons.{weapon_name!r}.{profile}", Weapon.parse, text=text,
-                            name=weapon_name if profile == "default" else f"{weapon_name} ({profile})")
-            for profile, text in profiles.items()}
-    models = []
-    for i, entry in enumerate(data["models"]):
-        at = f"{where} models[{i}]"
-        _keys(at, entry, {"name", "count", "stats", "equipment"}, {"keywords", "max"})
-        keywords = [*data["keywords"], *entry.get("keywords", [])]
-        equipment = tuple(e.lower() for e in entry["equipment"])
-        for item in equipment:
-            if item not in weapons:
-                raise MathhammerError(f"{at}.equipment: no weapon named {item!r} on this datasheet")
-        models.append(ModelEntry(entry["name"], _model_profile(at, entry["stats"], keywords, entry["name"]),
-                                 entry["count"], equipment, entry.get("max")))
-    options = []
-    for i, entry in enumerate(data.get("options", [])):
-        at = f"{where} options[{i}]"
-        _keys(at, entry, {"model", "replaces", "with"}, {"each_once", "max", "note"})
-        if entry["model"] not in {m.name for m in models}:
-            raise MathhammerError(f"{at}.model: no model named {entry['model']!r} on this datasheet")
-        options.append(WargearOption(entry["model"], entry["replaces"].lower(),
-                                     tuple(c.lower() for c in entry["with"]), entry.get("each_once", False),
-                                     entry.get("max")))
-    always = tuple(data.get("always", ()))
-    known = modifiers()
-    for key in always:
-        if key not in known:
-            raise MathhammerError(f"{where} always: unknown modifier {key!r}")
-    return Datasheet(
-        name=data["name"], faction=data["faction"], source=data["source"],
-        keywords=tuple(data["keywords"]), faction_keywords=tuple(data.get("faction_keywords", ())),
-        abilities=tuple(data.get("abilities", ())), models=tuple(models), weapons=weapons,
-        options=tuple(options), sizes=tuple(data.get("sizes", ())),
-        points={int(k): v for k, v in data.get("points", {}).items()}, always=always,
-        aliases=tuple(data.get("aliases", ())),
-    )
-
-
-@functools.lru_cache(maxsize=4)
-def datasheets(directory: Path | None = None) -> dict[str, Datasheet]:
-    """Every datasheet in rules/datasheets/ by name."""
-    folder = (directory or rules_dir()) / "datasheets"
-    sheets = [parse_datasheet(path.name, _read(path)) for path in sorted(folder.glob("*.toml"))]
-    return {sheet.name: sheet for sheet in sheets}
-
-
-# --------------------------------------------------------------------- standard targets
+# --------------------------------------------------------------------- building the library
 @attrs.frozen
 class StandardTarget:
     name: str
@@ -161,15 +159,144 @@ class StandardTarget:
     target: Target
 
 
-@functools.lru_cache(maxsize=4)
-def standard_targets(directory: Path | None = None) -> dict[str, StandardTarget]:
-    path = (directory or rules_dir()) / "targets.toml"
-    out = {}
-    for name, table in _read(path).items():
-        where = f"{path.name} [{name}]"
-        _keys(where, table, {"description", "profile"}, set())
-        out[name] = StandardTarget(name, table["description"], _build(where, Target.parse, text=table["profile"]))
-    return out
+@attrs.frozen(eq=False)
+class Library:
+    """Everything the rules folders hold, by name: named rules, datasheets, standard targets."""
+
+    rules: Mapping[str, NamedRule]
+    sheets: Mapping[str, Datasheet]
+    targets: Mapping[str, StandardTarget]
+    folders: tuple[Path, ...]
+
+    @classmethod
+    def load(cls, folders: tuple[Path, ...]) -> Library:
+        """The first folder is the shipped data; each later one is layered over it."""
+        raw = [Folder.read(folder, shipped=i == 0) for i, folder in enumerate(folders)]
+        rule_tables = {key: entry for folder in raw for key, entry in folder.rules.items()}
+        rules = {key: _rule(where, key, table) for key, (where, table) in rule_tables.items()}
+        targets = {name: _target(where, name, row) for folder in raw for name, (where, row) in folder.targets.items()}
+        files = {sheet.name: (where, sheet) for folder in raw for where, sheet in folder.sheets}
+        sheets = {name: build_sheet(where, sheet, rules) for name, (where, sheet) in files.items()}
+        return cls(rules, sheets, targets, folders)
+
+
+def _rule(where: str, key: str, table: Any) -> NamedRule:
+    if isinstance(table, dict):
+        if "key" in table:
+            raise MathhammerError(f"{where} key: the entry's name in brackets is its key; leave this field out")
+        table = {**table, "key": key}
+    return READER.structure(where, table, NamedRule)
+
+
+def _target(where: str, name: str, row: TargetRow) -> StandardTarget:
+    try:
+        return StandardTarget(name, row.description, Target.parse(row.profile))
+    except MathhammerError as exc:
+        raise MathhammerError(f"{where} profile: {exc}") from None
+
+
+_STAT_TOKENS = ("M", "OC")
+
+
+def _model_profile(stats: str, keywords: list[str], name: str) -> ModelProfile:
+    kept = [t for t in stats.split() if not any(t.upper().startswith(p) and t[len(p):][:1].isdigit()
+                                               for p in _STAT_TOKENS)]
+    return ModelProfile.parse(" ".join(kept) + f" [{', '.join(keywords)}]", name=name)
+
+
+def build_sheet(where: str, raw: SheetFile, rules: Mapping[str, NamedRule]) -> Datasheet:
+    """The datasheet of a validated file; references between its parts are checked here."""
+    def fail(field: str, message: str) -> MathhammerError:
+        return MathhammerError(f"{where} {field}: {message}")
+
+    weapons: dict[str, dict[str, Weapon]] = {}
+    for weapon_name, profiles in raw.weapons.items():
+        if not profiles:
+            raise fail(f"weapons.{weapon_name!r}", "give one or more named profiles")
+        weapons[weapon_name.lower()] = {}
+        for profile, text in profiles.items():
+            label = weapon_name if profile == "default" else f"{weapon_name} ({profile})"
+            try:
+                weapons[weapon_name.lower()][profile] = Weapon.parse(text, name=label)
+            except MathhammerError as exc:
+                raise fail(f"weapons.{weapon_name!r}.{profile}", str(exc)) from None
+    wargear = {item.lower(): keys for item, keys in raw.wargear.items()}
+    for item, keys in wargear.items():
+        for key in keys:
+            if key not in rules:
+                raise fail(f"wargear.{item!r}", f"no named rule {key!r}")
+    known = set(weapons) | set(wargear)
+
+    def check_items(field: str, items: tuple[str, ...]) -> tuple[str, ...]:
+        lowered = tuple(i.lower() for i in items)
+        for item in lowered:
+            if item not in known:
+                raise fail(field, f"no weapon or wargear named {item!r} on this datasheet")
+        return lowered
+
+    unit_keywords = [*raw.keywords, *raw.faction_keywords]
+    models = []
+    for i, row in enumerate(raw.models):
+        try:
+            model = _model_profile(row.stats, [*unit_keywords, *row.keywords], row.name)
+        except MathhammerError as exc:
+            raise fail(f"models[{i}].stats", str(exc)) from None
+        models.append(ModelEntry(row.name, model, row.count, check_items(f"models[{i}].equipment", row.equipment),
+                                 row.max))
+    options = []
+    for i, option in enumerate(raw.options):
+        if option.model not in {m.name for m in models}:
+            raise fail(f"options[{i}].model", f"no model named {option.model!r} on this datasheet")
+        check_items(f"options[{i}].replaces", (option.replaces,))
+        choices = tuple(c.lower() for c in option.with_)
+        gives = {}
+        for choice, items in option.gives.items():
+            if choice.lower() not in choices:
+                raise fail(f"options[{i}].gives", f"{choice!r} is not one of this option's choices")
+            gives[choice.lower()] = check_items(f"options[{i}].gives.{choice!r}", items)
+        check_items(f"options[{i}].with", tuple(c for c in choices if c not in gives))
+        options.append(WargearOption(option.model, option.replaces.lower(), choices, option.each_once, option.max,
+                                     gives))
+    for key in raw.always:
+        if key not in rules:
+            raise fail("always", f"no named rule {key!r}")
+    points = {}
+    for size, cost in raw.points.items():
+        if not size.isascii() or not size.isdigit():
+            raise fail("points", f"unit sizes are whole numbers of models, got {size!r}")
+        points[int(size)] = cost
+    return Datasheet(
+        name=raw.name, faction=raw.faction, source=raw.source, keywords=raw.keywords,
+        faction_keywords=raw.faction_keywords, abilities=raw.abilities, models=tuple(models), weapons=weapons,
+        options=tuple(options), sizes=raw.sizes, points=points, always=raw.always, aliases=raw.aliases,
+        wargear=wargear)
+
+
+@functools.lru_cache(maxsize=8)
+def _cached(folders: tuple[Path, ...]) -> Library:
+    return Library.load(folders)
+
+
+def library(user: str | Path | None = None) -> Library:
+    """The shipped rules with the user's folder layered over it: `user`, else $MATHHAMMER_RULES."""
+    chosen = user or os.environ.get(ENVIRONMENT) or None
+    folders = (shipped_dir(),) + ((Path(chosen).expanduser().resolve(),) if chosen else ())
+    return _cached(folders)
+
+
+def modifiers(user: str | Path | None = None) -> Mapping[str, NamedRule]:
+    """Every named rule by key."""
+    return library(user).rules
+
+
+def datasheets(user: str | Path | None = None) -> Mapping[str, Datasheet]:
+    """Every datasheet by name."""
+    return library(user).sheets
+
+
+def standard_targets(user: str | Path | None = None) -> Mapping[str, StandardTarget]:
+    """Every standard target by name."""
+    return library(user).targets
 
 
 # --------------------------------------------------------------------- lookup by name
@@ -185,24 +312,25 @@ def find(name: str, table: Mapping[str, T], kind: str, aliases: Mapping[str, str
     raise MathhammerError(f"unknown {kind} {name!r}{hint}; known: {', '.join(sorted(table))}")
 
 
-def datasheet(name: str) -> Datasheet:
-    sheets = datasheets()
+def datasheet(name: str, user: str | Path | None = None) -> Datasheet:
+    sheets = datasheets(user)
     aliases = {alias: sheet.name for sheet in sheets.values() for alias in sheet.aliases}
     return find(name, sheets, "datasheet", aliases)
 
 
-def modifier(name: str) -> Modifier:
-    mods = modifiers()
-    return find(name, mods, "ability or stratagem", {m.name: key for key, m in mods.items()})
+def modifier(name: str, user: str | Path | None = None) -> NamedRule:
+    rules = modifiers(user)
+    return find(name, rules, "ability or stratagem", {m.name: key for key, m in rules.items()})
 
 
-def find_target(text: str, models: int | None = None, leader: str | None = None) -> Target:
+def find_target(text: str, models: int | None = None, leader: str | None = None,
+                user: str | Path | None = None) -> Target:
     """A target by datasheet or standard-target name, or written as a profile; `models` sets the
     size of a unit of alike models, `leader` attaches a CHARACTER written as a profile."""
     if re.match(r"\s*T\d", text, re.IGNORECASE):
         target = Target.parse(text)
     else:
-        sheets, standard = datasheets(), standard_targets()
+        sheets, standard = datasheets(user), standard_targets(user)
         names = {**{n: ("sheet", n) for n in sheets}, **{n: ("standard", n) for n in standard}}
         aliases = {a: s.name for s in sheets.values() for a in s.aliases}
         kind, name = find(text, names, "target (datasheet or standard target)", aliases)

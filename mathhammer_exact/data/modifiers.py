@@ -1,91 +1,256 @@
-"""Named rules (abilities, stratagems, Orders, enhancements) as data-driven modifiers.
+"""Named rules (abilities, stratagems, Orders, enhancements, wargear): their scope and their effect.
 
-A `Modifier` says what it changes; `apply_modifiers` turns a list of them into changed
-weapons, target and per-weapon situation, the same objects a Python user would build.
-Characteristic improvements (Take Aim!, Take Cover!) change the profile and are not
-capped; roll modifiers go to the `Context` and are capped by the engine.
+A `NamedRule` says when it is used (`phase`), what it stands for in a query (`situation`: the
+attacking unit has it, the target has it, the target was marked earlier this phase, the
+attacking unit was suppressed), which units it may affect (`attacker`, `target`: keyword tests),
+whether it may be given twice, and its `Effect`. `data.query` checks the scope against the two
+units; `apply_modifiers` turns effects into changed weapons, target and per-weapon situation,
+the same objects a Python user would build. Characteristic improvements (Take Aim!, Take Cover!)
+change the profile and are not capped; roll modifiers go to the `Context` and are capped by the
+engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
 
 import attrs
 
 from ..dice import Dice
 from ..errors import MathhammerError
-from ..model import CommandReroll, Context, MortalWounds, Reroll, Target, Weapon
+from ..model import CommandReroll, Context, ModelProfile, MortalWounds, Reroll, Target, Weapon
 from ..parsing import ability_fields
 
-WEAPON_FILTERS = ("all", "ranged", "melee", "rapid fire")
-SITUATIONS = ("stationary",)
+Phase = Literal["shooting", "fight", "either"]
+Situation = Literal["attacker", "target", "marked", "suppressed"]
+WeaponFilter = Literal["all", "ranged", "melee", "rapid fire"]
+Flag = Literal["stationary", "advanced", "engaged", "charged", "half_range", "overwatch", "indirect", "cover"]
+Kind = Literal["ability", "core ability", "faction ability", "stratagem", "order", "enhancement",
+               "detachment rule", "wargear"]
+
+#: How the answer's header names the situation a rule stands for.
+SUBJECT = {"attacker": "attacker has", "target": "target has", "marked": "target marked by",
+           "suppressed": "attacker suppressed by"}
+FLAG_OPTION = {"half_range": "--half-range", "stationary": "--stationary", "advanced": "--advanced",
+               "engaged": "--engaged", "charged": "--charged", "overwatch": "--overwatch", "indirect": "--indirect",
+               "cover": "--cover"}
+_REROLL_WORDS = {Reroll.ONES: "re-roll {} rolls of 1", Reroll.FAILED: "re-roll failed {} rolls",
+                 Reroll.NONCRIT: "re-roll {} rolls that are not critical"}
 
 
-def _reroll(value: str | None) -> Reroll | None:
-    return None if value is None else Reroll.parse(value)
+def _upper(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(" ".join(v.upper().split()) for v in values)
+
+
+def _words(keywords: Sequence[str], join: str) -> str:
+    return keywords[0] if len(keywords) == 1 else f"{', '.join(keywords[:-1])} {join} {keywords[-1]}"
 
 
 @attrs.frozen
-class Modifier:
-    """One named rule and its effect on dice or characteristics (see rules/modifiers.toml)."""
+class Keywords:
+    """A keyword test on a unit: it has every keyword of `all_of`, one of `any_of`, none of `none_of`."""
 
-    key: str
-    name: str
-    kind: str
-    source: str
-    summary: str
-    side: str = attrs.field(validator=attrs.validators.in_(("attacker", "defender")))
-    weapons: str = attrs.field(default="all", validator=attrs.validators.in_(WEAPON_FILTERS))
-    unless_target: tuple[str, ...] = attrs.field(default=(), converter=tuple)
-    requires: tuple[str, ...] = attrs.field(default=(), converter=tuple,
-                                            validator=attrs.validators.deep_iterable(attrs.validators.in_(SITUATIONS)))
+    all_of: tuple[str, ...] = attrs.field(default=(), converter=_upper)
+    any_of: tuple[str, ...] = attrs.field(default=(), converter=_upper)
+    none_of: tuple[str, ...] = attrs.field(default=(), converter=_upper)
+
+    def __bool__(self) -> bool:
+        return bool(self.all_of or self.any_of or self.none_of)
+
+    def describe(self) -> str:
+        """The units that pass, in a player's words: "an ADEPTUS ASTARTES INFANTRY unit"."""
+        head = " ".join(self.all_of)
+        if self.any_of:
+            head = f"{head} {_words(self.any_of, 'or')}".strip()
+        article = "an" if head[:1] in ("A", "E", "I", "O", "U") else "a"
+        text = f"{article} {head} unit" if head else "a unit"
+        if self.none_of:
+            text += f" (not {_words(self.none_of, 'or')})"
+        return text
+
+    def passes(self, keywords: Iterable[str]) -> bool:
+        have = set(keywords)
+        return (set(self.all_of) <= have and (not self.any_of or bool(set(self.any_of) & have))
+                and not set(self.none_of) & have)
+
+
+def _between(low: int, high: int) -> Any:
+    def check(_inst: object, attribute: attrs.Attribute, value: int | None) -> None:
+        if value is not None and not low <= value <= high:
+            raise MathhammerError(f"{attribute.name} must be {low} to {high}, got {value}")
+
+    return check
+
+
+@attrs.frozen
+class RerollAgainst:
+    """A better re-roll against targets with any of `keywords`."""
+
+    keywords: tuple[str, ...] = attrs.field(converter=_upper)
+    policy: Reroll
+
+
+@attrs.frozen
+class MortalWoundTest:
+    """`dice` D6 that each inflict one mortal wound on `success` or more."""
+
+    dice: int
+    success: int
+
+
+@attrs.frozen
+class Effect:
+    """What a named rule changes. Which side each field changes follows from the field itself:
+    the weapons and their rolls, the target's models, or the attacking unit's own models."""
+
+    weapons: WeaponFilter = "all"  #: which attacks the weapon and roll changes affect
+    # rolls of the attacks
     hit_modifier: int = 0
     wound_modifier: int = 0
-    wound_modifier_if_weaker: int = 0
-    reroll_hits: Reroll | None = attrs.field(default=None, converter=_reroll)
-    reroll_wounds: Reroll | None = attrs.field(default=None, converter=_reroll)
-    reroll_wounds_against: tuple[tuple[str, ...], Reroll] | None = None
-    critical_hit: int | None = None
-    skill_bonus: int = 0
+    wound_modifier_if_weaker: int = 0  #: when the attack's S is below the target's T
+    reroll_hits: Reroll | None = None
+    reroll_wounds: Reroll | None = None
+    reroll_wounds_against: RerollAgainst | None = None
+    critical_hit: int | None = attrs.field(default=None, validator=_between(2, 6))
+    overwatch: bool = False
+    # the weapons' characteristics (improvements, not capped)
+    skill_bonus: int = attrs.field(default=0, validator=_between(0, 5))
     attacks_bonus: int = 0
     strength_bonus: int = 0
-    ap_bonus: int = 0
-    abilities: tuple[str, ...] = attrs.field(default=(), converter=tuple)
-    overwatch: bool = False
+    ap_bonus: int = attrs.field(default=0, validator=_between(0, 6))
+    abilities: tuple[str, ...] = ()
+    # the target's models
     cover: bool = False
     stealth: bool = False
-    invulnerable: int | None = None
-    feel_no_pain: int | None = None
-    save_bonus: int = 0
-    save_limit: int = 2
-    mortal_wounds: MortalWounds | None = None
-    command_reroll: CommandReroll | None = attrs.field(default=None, converter=lambda v: CommandReroll.parse(v))
+    invulnerable: int | None = attrs.field(default=None, validator=_between(2, 6))
+    feel_no_pain: int | None = attrs.field(default=None, validator=_between(2, 6))
+    save_bonus: int = attrs.field(default=0, validator=_between(0, 5))
+    save_limit: int = attrs.field(default=2, validator=_between(2, 6))
+    # the attacking unit's own models, and the query as a whole
+    #: Feel No Pain of the attacking unit's own models (it reaches their Hazardous mortal wounds)
+    bearer_feel_no_pain: int | None = attrs.field(default=None, validator=_between(2, 6))
+    #: the unit may be affected by this many different Orders at once
+    orders: int = attrs.field(default=0, validator=_between(0, 6))
+    mortal_wounds: MortalWoundTest | None = None
+    command_reroll: CommandReroll | None = None
+
+    TARGET_FIELDS = ("cover", "stealth", "invulnerable", "feel_no_pain", "save_bonus")
+    OWN_FIELDS = ("bearer_feel_no_pain", "orders")
 
     def __attrs_post_init__(self) -> None:
         for text in self.abilities:
             ability_fields(text)  # an unknown ability is an error here, when the data is loaded
+        if self.mortal_wounds:
+            MortalWounds(self.mortal_wounds.dice, self.mortal_wounds.success)
 
-    def affects(self, weapon: Weapon, target: Target, context: Context) -> bool:
-        """Whether this attacker-side modifier applies to attacks with `weapon` against `target`."""
-        kind_ok = {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
-                   "rapid fire": weapon.rapid_fire is not None}[self.weapons]
-        situation = {"stationary": context.stationary}
-        return (kind_ok and not set(self.unless_target) & set(target.keywords)
-                and all(situation[s] for s in self.requires))
+    def changes(self, fields: Sequence[str]) -> list[str]:
+        """The fields of `fields` this effect sets."""
+        default = Effect()
+        return [f for f in fields if getattr(self, f) != getattr(default, f)]
+
+    def affects(self, weapon: Weapon) -> bool:
+        """Whether the weapon and roll changes apply to attacks with `weapon`."""
+        return {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
+                "rapid fire": weapon.rapid_fire is not None}[self.weapons]
+
+    def describe(self) -> str:
+        """The effect in a player's words, e.g. "AP improved by 1"."""
+        parts: list[str] = []
+        skill = {"ranged": "BS", "melee": "WS"}.get(self.weapons, "BS/WS")
+        for value, text in ((self.hit_modifier, "{:+d} to hit"), (self.wound_modifier, "{:+d} to wound"),
+                            (self.wound_modifier_if_weaker, "{:+d} to wound when S is below T"),
+                            (self.skill_bonus, skill + " improved by {}"), (self.attacks_bonus, "{:+d} Attacks"),
+                            (self.strength_bonus, "{:+d} Strength"), (self.ap_bonus, "AP improved by {}")):
+            if value:
+                parts.append(text.format(value))
+        for policy, roll in ((self.reroll_hits, "hit"), (self.reroll_wounds, "wound")):
+            if policy:
+                parts.append(_REROLL_WORDS[policy].format(roll))
+        if self.reroll_wounds_against:
+            against = self.reroll_wounds_against
+            parts.append(_REROLL_WORDS[against.policy].format("wound") + f" against {_words(against.keywords, 'or')}")
+        if self.critical_hit is not None:
+            parts.append(f"Critical Hits on {self.critical_hit}+")
+        if self.overwatch:
+            parts.append("only unmodified 6s hit")
+        parts += [f"weapons gain {a}" for a in self.abilities]
+        if self.invulnerable:
+            parts.append(f"{self.invulnerable}+ invulnerable save")
+        parts += [text for flag, text in ((self.cover, "the Benefit of Cover"), (self.stealth, "Stealth")) if flag]
+        if self.feel_no_pain:
+            parts.append(f"Feel No Pain {self.feel_no_pain}+")
+        if self.save_bonus:
+            parts.append(f"Sv improved by {self.save_bonus} (not better than {self.save_limit}+)")
+        if self.bearer_feel_no_pain:
+            parts.append(f"the attacking unit's models have Feel No Pain {self.bearer_feel_no_pain}+ "
+                         "(Hazardous mortal wounds included)")
+        if self.orders:
+            parts.append(f"up to {self.orders} different Orders at once")
+        if self.mortal_wounds:
+            parts.append(f"{self.mortal_wounds.dice} D6, one mortal wound per {self.mortal_wounds.success}+")
+        if self.command_reroll:
+            parts.append(f"one Command Re-roll, kept for the {self.command_reroll.value} roll")
+        text = ", ".join(parts) or "no effect"
+        if self.weapons != "all":
+            text += f" ({self.weapons} weapons)"
+        return text
 
 
-def _improved_weapon(weapon: Weapon, mod: Modifier) -> Weapon:
+@attrs.frozen
+class NamedRule:
+    """One named rule: when and to whom it applies, and what it does (see rules/modifiers.toml)."""
+
+    key: str
+    name: str
+    kind: Kind
+    source: str
+    summary: str
+    phase: Phase
+    situation: Situation
+    effect: Effect = Effect()
+    attacker: Keywords = Keywords()  #: the attacking unit must pass this test
+    target: Keywords = Keywords()  #: the target unit must pass this test
+    ability: str = ""  #: the attacking unit's datasheet must list this ability
+    requires: tuple[Flag, ...] = ()  #: situation options that must be given
+    excludes: tuple[Flag, ...] = ()  #: situation options that must not be given
+    assumes: str = ""  #: what the query takes as given, shown in the answer's header
+    repeatable: bool = False  #: may be given more than once in one query (the effects then add up)
+
+    def __attrs_post_init__(self) -> None:
+        on_target = self.effect.changes(Effect.TARGET_FIELDS)
+        if on_target and self.situation != "target":
+            raise MathhammerError(f"effect.{on_target[0]} changes the target's models, "
+                                  f"so situation must be \"target\", not {self.situation!r}")
+        own = self.effect.changes(Effect.OWN_FIELDS)
+        if own and self.situation != "attacker":
+            raise MathhammerError(f"effect.{own[0]} changes the attacking unit's own models, "
+                                  f"so situation must be \"attacker\", not {self.situation!r}")
+        if self.ability and self.situation != "attacker":
+            raise MathhammerError("ability (the attacking unit has it) needs situation \"attacker\"")
+
+    @property
+    def side(self) -> str:
+        """Whose unit the rule belongs to: the target's ("defender") or the attacker's side."""
+        return "defender" if self.situation == "target" else "attacker"
+
+    def header(self) -> str:
+        """The situation this rule stands for, for the answer's header."""
+        line = f"{SUBJECT[self.situation]} {self.name}: {self.effect.describe()}"
+        return f"{line}; assumes {self.assumes}" if self.assumes else line
+
+
+def _improved_weapon(weapon: Weapon, effect: Effect) -> Weapon:
     changes: dict[str, Any] = {}
-    if mod.skill_bonus and weapon.skill is not None:
-        changes["skill"] = max(2, weapon.skill - mod.skill_bonus)
-    if mod.attacks_bonus:
-        changes["attacks"] = attrs.evolve(weapon.attacks, modifier=weapon.attacks.modifier + mod.attacks_bonus)
-    if mod.strength_bonus:
-        changes["strength"] = weapon.strength + mod.strength_bonus
-    if mod.ap_bonus:
-        changes["ap"] = max(-6, weapon.ap - mod.ap_bonus)
-    for text in mod.abilities:
+    if effect.skill_bonus and weapon.skill is not None:
+        changes["skill"] = max(2, weapon.skill - effect.skill_bonus)
+    if effect.attacks_bonus:
+        changes["attacks"] = attrs.evolve(weapon.attacks, modifier=weapon.attacks.modifier + effect.attacks_bonus)
+    if effect.strength_bonus:
+        changes["strength"] = weapon.strength + effect.strength_bonus
+    if effect.ap_bonus:
+        changes["ap"] = max(-6, weapon.ap - effect.ap_bonus)
+    for text in effect.abilities:
         for field, value in ability_fields(text).items():
             if field == "anti":
                 changes["anti"] = tuple(sorted({*weapon.anti, *value}))
@@ -98,72 +263,77 @@ def _improved_weapon(weapon: Weapon, mod: Modifier) -> Weapon:
     return attrs.evolve(weapon, **changes) if changes else weapon
 
 
-def _improved_context(context: Context, weapon: Weapon, target: Target, mod: Modifier) -> Context:
+def _improved_context(context: Context, weapon: Weapon, target: Target, effect: Effect) -> Context:
     changes: dict[str, Any] = {}
-    if mod.hit_modifier:
-        changes["hit_modifier"] = context.hit_modifier + mod.hit_modifier
-    wound = mod.wound_modifier + (mod.wound_modifier_if_weaker if weapon.strength < target.toughness else 0)
+    if effect.hit_modifier:
+        changes["hit_modifier"] = context.hit_modifier + effect.hit_modifier
+    wound = effect.wound_modifier + (effect.wound_modifier_if_weaker if weapon.strength < target.toughness else 0)
     if wound:
         changes["wound_modifier"] = context.wound_modifier + wound
-    if mod.reroll_hits:
-        changes["reroll_hits"] = max(context.reroll_hits, mod.reroll_hits)
-    rerolls = [context.reroll_wounds, mod.reroll_wounds or Reroll.NONE]
-    if mod.reroll_wounds_against and set(mod.reroll_wounds_against[0]) & set(target.keywords):
-        rerolls.append(mod.reroll_wounds_against[1])
+    if effect.reroll_hits:
+        changes["reroll_hits"] = max(context.reroll_hits, effect.reroll_hits)
+    rerolls = [context.reroll_wounds, effect.reroll_wounds or Reroll.NONE]
+    against = effect.reroll_wounds_against
+    if against and set(against.keywords) & set(target.keywords):
+        rerolls.append(against.policy)
     if max(rerolls) != context.reroll_wounds:
         changes["reroll_wounds"] = max(rerolls)
-    if mod.critical_hit is not None:
-        changes["critical_hit"] = min(context.critical_hit, mod.critical_hit)
-    if mod.overwatch:
+    if effect.critical_hit is not None:
+        changes["critical_hit"] = min(context.critical_hit, effect.critical_hit)
+    if effect.overwatch:
         changes["overwatch"] = True
     return attrs.evolve(context, **changes) if changes else context
 
 
-def _improved_target(target: Target, mod: Modifier) -> Target:
-    groups = []
-    for profile, count in target.groups:
-        changes: dict[str, Any] = {}
-        if mod.stealth and "STEALTH" not in profile.keywords:
-            changes["keywords"] = (*profile.keywords, "STEALTH")
-        if mod.invulnerable is not None:
-            changes["invulnerable"] = min(profile.invulnerable or 7, mod.invulnerable)
-        if mod.feel_no_pain is not None:
-            changes["feel_no_pain"] = min(profile.feel_no_pain or 7, mod.feel_no_pain)
-        if mod.save_bonus:
-            changes["save"] = min(profile.save, max(mod.save_limit, profile.save - mod.save_bonus))
-        groups.append((attrs.evolve(profile, **changes) if changes else profile, count))
-    return attrs.evolve(target, groups=tuple(groups))
+def improved_model(profile: ModelProfile, effect: Effect) -> ModelProfile:
+    """A target model after the effect's changes to the target's models."""
+    changes: dict[str, Any] = {}
+    if effect.stealth and "STEALTH" not in profile.keywords:
+        changes["keywords"] = (*profile.keywords, "STEALTH")
+    if effect.invulnerable is not None:
+        changes["invulnerable"] = min(profile.invulnerable or 7, effect.invulnerable)
+    if effect.feel_no_pain is not None:
+        changes["feel_no_pain"] = min(profile.feel_no_pain or 7, effect.feel_no_pain)
+    if effect.save_bonus:
+        changes["save"] = min(profile.save, max(effect.save_limit, profile.save - effect.save_bonus))
+    if effect.cover:
+        changes["cover"] = True
+    return attrs.evolve(profile, **changes) if changes else profile
+
+
+def improved_bearer(profile: ModelProfile, effect: Effect) -> ModelProfile:
+    """One of the attacking unit's own models after the effect (e.g. a medi-pack's Feel No Pain)."""
+    if effect.bearer_feel_no_pain is None:
+        return profile
+    return attrs.evolve(profile, feel_no_pain=min(profile.feel_no_pain or 7, effect.bearer_feel_no_pain))
 
 
 def apply_modifiers(
-    modifiers: Sequence[Modifier], weapons: Sequence[Weapon], target: Target, context: Context
+    rules: Sequence[NamedRule], weapons: Sequence[Weapon], target: Target, context: Context
 ) -> tuple[list[tuple[Weapon, Context]], Target, Context]:
-    """Each weapon with its own situation after `modifiers`, the modified target, and the
-    situation of the whole query (which carries a Command Re-roll).
+    """Each weapon with its own situation after the effects of `rules`, the changed target, and the
+    situation of the whole query (which carries a Command Re-roll). No scope is checked here:
+    `data.query` does that against the two units.
 
-    Defender modifiers change the target first, so attacker conditions (e.g. S below T)
+    Changes to the target's models come first, so conditions on the attack (e.g. S below T)
     see the target as it is when the attacks are made.
     """
-    rerolls = {mod.command_reroll for mod in modifiers if mod.command_reroll} | (
+    rerolls = {r.effect.command_reroll for r in rules if r.effect.command_reroll} | (
         {context.command_reroll} if context.command_reroll else set())
     if len(rerolls) > 1:
         raise MathhammerError(f"one Command Re-roll per query, got {', '.join(sorted(r.value for r in rerolls))}")
     if rerolls:
         context = attrs.evolve(context, command_reroll=rerolls.pop())
-    for mod in modifiers:
-        if mod.side == "defender":
-            target = _improved_target(target, mod)
-            if mod.cover:
-                context = attrs.evolve(context, cover=True)
-            if mod.hit_modifier:
-                context = attrs.evolve(context, hit_modifier=context.hit_modifier + mod.hit_modifier)
+    for rule in rules:
+        if rule.effect.changes(Effect.TARGET_FIELDS):
+            groups = tuple((improved_model(profile, rule.effect), n) for profile, n in target.groups)
+            target = attrs.evolve(target, groups=groups)
     out = []
     for weapon in weapons:
         own = context
-        for mod in modifiers:
-            if mod.side == "attacker" and mod.affects(weapon, target, own):
-                weapon = _improved_weapon(weapon, mod)
-                own = _improved_context(own, weapon, target, mod)
+        for rule in rules:
+            if rule.effect.affects(weapon):
+                weapon = _improved_weapon(weapon, rule.effect)
+                own = _improved_context(own, weapon, target, rule.effect)
         out.append((weapon, own))
     return out, target, context
-

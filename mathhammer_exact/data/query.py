@@ -1,22 +1,33 @@
-"""A datasheet unit attacking a target, by name: wargear, firing rules, named modifiers, consequences.
+"""A datasheet unit attacking a target, by name: wargear, firing rules, named rules, consequences.
 
-This is what `mathhammer unit` runs; tool authors can call `unit_attack` the same way.
+This is what `mathhammer unit` runs; tool authors can call `unit_attack` the same way. Every named
+rule is checked against the two units and the phase before it is applied, and the answer says
+which situation each rule stands for; a rule that does not apply, or changes nothing, is refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import attrs
 
+from ..engine.layout import default_order
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon
 from .datasheet import Datasheet
 from .load import datasheet as find_datasheet
-from .load import modifier as find_modifier
-from .modifiers import Modifier, apply_modifiers
+from .load import find, library
+from .modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
+
+FLAG_WORDS = {"stationary": "the attacking unit Remained Stationary", "advanced": "the attacking unit Advanced",
+              "engaged": "the target is within Engagement Range of your army", "charged": "the attacking unit charged",
+              "half_range": "the target is within half range", "overwatch": "the attack is Fire Overwatch",
+              "indirect": "the target is not visible", "cover": "the target has the Benefit of Cover"}
+PHASE_NAMES = {"shooting": "the Shooting phase", "fight": "the Fight phase"}
 
 
 @attrs.frozen
@@ -27,6 +38,11 @@ class Volley:
     weapons: tuple[tuple[Weapon, int, ModelProfile | None], ...]
 
 
+def base_name(weapon: Weapon) -> str:
+    """The weapon's name without its profile: "plasma gun (supercharge)" -> "plasma gun"."""
+    return weapon.name.split(" (")[0].lower()
+
+
 def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = None, melee: bool = False,
            pistols: bool = False, advanced: bool = False, profiles: Sequence[str] = ()) -> Volley:
     """The unit's weapons after its wargear choices and the rules on what may be used together.
@@ -34,9 +50,23 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
     A model shoots its Pistols or its other ranged weapons, not both (MONSTER and VEHICLE
     models shoot all); after Advancing only Assault weapons shoot; in melee each model fights
     with one melee weapon. Weapons named in `loadout` come first, then the datasheet's order.
+    Each name in `profiles` must be a profile of a weapon the unit carries.
     """
+    if pistols and melee:
+        raise MathhammerError("--pistols chooses what a unit shoots; it cannot go with --melee (the Fight phase)")
+    equipped = sheet.equip(loadout, size)
+    carried = {name for _, gear in equipped for name in gear}
+    profiles = [p.strip().lower() for p in profiles]
+    several = {name: list(p) for name, p in sheet.weapons.items() if len(p) > 1}
+    for wanted in profiles:
+        if not any(wanted in several.get(name, ()) for name in carried):
+            bearers = [name for name, p in several.items() if wanted in p]
+            if bearers:
+                raise MathhammerError(f"--profile {wanted}: no weapon in this loadout has that profile "
+                                      f"({' or '.join(bearers)} in --loadout would)")
+            find(wanted, {p: p for names in several.values() for p in names}, f"weapon profile of {sheet.name}")
     counts: dict[tuple[Weapon, ModelProfile | None], int] = {}
-    for entry, gear in sheet.equip(loadout, size):
+    for entry, gear in equipped:
         weapons = [w for w in (sheet.profile(name, profiles) for name in gear) if w is not None]
         if melee:
             chosen = [w for w in weapons if w.melee][:1]
@@ -57,7 +87,7 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
     named = [item.strip().lower() for item in loadout]
 
     def rank(weapon: Weapon) -> tuple[int, int]:
-        base = weapon.name.split(" (")[0].lower()
+        base = base_name(weapon)
         names = list(sheet.weapons)
         return (named.index(base) if base in named else len(named), names.index(base) if base in names else 0)
 
@@ -67,12 +97,186 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
 
 @attrs.frozen(eq=False)
 class UnitReport:
-    """A unit query's answer: the result, what fired, and under which named rules."""
+    """A unit query's answer: the result, what fired, the named rules in force, and the situation
+    the answer assumed, in plain words (one line each, for the answer's header)."""
 
     name: str
     result: AttackResult
     firings: tuple[Firing, ...]
-    modifiers: tuple[Modifier, ...]
+    modifiers: tuple[NamedRule, ...]
+    situation: tuple[str, ...] = ()
+
+
+def _keyword_list(keywords: Iterable[str]) -> str:
+    return ", ".join(sorted(keywords)) or "no keywords"
+
+
+def scope_problem(rule: NamedRule, sheet: Datasheet, target: Target, phase: str, context: Context) -> str | None:
+    """Why `rule` cannot be used when `sheet` attacks `target` in `phase`, or None if it can."""
+    if rule.phase not in ("either", phase):
+        fix = "add --melee" if rule.phase == "fight" else "leave out --melee"
+        return f"{rule.name} is used in {PHASE_NAMES[rule.phase]}; {fix}"
+    if rule.ability and rule.ability.lower() not in (a.lower() for a in sheet.abilities):
+        return (f"{rule.name} works only for units with that ability; {sheet.name} does not have it "
+                f"(its abilities: {', '.join(sheet.abilities) or 'none'})")
+    if rule.attacker and not rule.attacker.passes(sheet.unit_keywords):
+        role = {"attacker": "is used by", "marked": "helps the attacks of", "suppressed": "can only hamper",
+                "target": "needs the attacker to be"}[rule.situation]
+        return (f"{rule.name} {role} {rule.attacker.describe()}; the attacking unit ({sheet.name}) has "
+                f"{_keyword_list(sheet.unit_keywords)}")
+    if rule.target and not rule.target.passes(target.keywords):
+        role = "is used by" if rule.situation == "target" else "applies only to attacks against"
+        return f"{rule.name} {role} {rule.target.describe()}; the target has {_keyword_list(target.keywords)}"
+    for flag in rule.requires:
+        if not getattr(context, flag):
+            return f"{rule.name} applies only when {FLAG_WORDS[flag]}; add {FLAG_OPTION[flag]}"
+    for flag in rule.excludes:
+        if getattr(context, flag):
+            return f"{rule.name} cannot be used when {FLAG_WORDS[flag]} ({FLAG_OPTION[flag]})"
+    return None
+
+
+def _check_counts(rules: Sequence[NamedRule], own: set[str]) -> None:
+    """The same rule twice (unless it says it may be), and more Orders than the unit may have."""
+    for key, n in Counter(r.key for r in rules).items():
+        rule = next(r for r in rules if r.key == key)
+        if n > 1 and not rule.repeatable:
+            if key in own:
+                raise MathhammerError(f"{rule.name} is already in force: the attacking unit's datasheet or "
+                                      "wargear gives it; leave out --with")
+            raise MathhammerError(f"{rule.name} is given {n} times; it is used once in a query")
+    orders = [r.name for r in rules if r.kind == "order"]
+    allowed = max([r.effect.orders for r in rules] + [1])
+    if len(orders) > allowed:
+        more = "" if allowed > 1 else " (a command rod in --loadout allows two different ones)"
+        raise MathhammerError(f"a unit is affected by {allowed} Order{'s' if allowed > 1 else ''} at a time, "
+                              f"got {', '.join(orders)}{more}")
+
+
+def _group(text: str, target: Target, what: str) -> int:
+    """A target model group by number (as --order counts them) or by model name."""
+    names = {p.name.lower(): i for i, (p, _) in enumerate(target.groups) if p.name}
+    key = text.strip().lower()
+    if key.isascii() and key.isdigit() and int(key) < len(target.groups):
+        return int(key)
+    if key in names:
+        return names[key]
+    known = [f"{i}" + (f" ({p.name})" if p.name else "") for i, (p, _) in enumerate(target.groups)]
+    raise MathhammerError(f"{what}: no target model group {text!r} (groups: {', '.join(known)})")
+
+
+@attrs.frozen
+class Plan:
+    """Everything a unit query resolves: the firings, the target and the situation."""
+
+    firings: tuple[Firing | MortalWounds, ...]
+    target: Target
+    context: Context
+
+
+def _plan(rules: Sequence[NamedRule], shots: Volley, target: Target, context: Context,
+          half_range_for: set[str]) -> Plan:
+    """The named rules' effects on the volley, the target and the situation."""
+    situated, target, context = apply_modifiers(rules, [w for w, _, _ in shots.weapons], target, context)
+    firings: list[Firing | MortalWounds] = [
+        MortalWounds(r.effect.mortal_wounds.dice, r.effect.mortal_wounds.success, r.name)
+        for r in rules if r.effect.mortal_wounds]
+    for (weapon, own), (_, n, bearer) in zip(situated, shots.weapons):
+        if base_name(weapon) in half_range_for:
+            own = attrs.evolve(own, half_range=True)
+        for rule in rules:
+            bearer = improved_bearer(bearer, rule.effect) if bearer is not None else None
+        firings.append(Firing(weapon, n, own, bearer))
+    return Plan(tuple(firings), target, context)
+
+
+def _nothing_changed(rule: NamedRule, weapons: Sequence[Weapon], target: Target) -> str:
+    effect = rule.effect
+    if not any(effect.affects(w) for w in weapons):
+        kinds = "melee" if weapons[0].melee else "ranged"
+        return f"{rule.name} changes nothing here: it affects {effect.weapons} weapons, and this unit attacks " \
+               f"with {kinds} weapons"
+    if effect.wound_modifier_if_weaker:
+        return f"{rule.name} changes nothing here: no weapon's Strength is below the target's Toughness " \
+               f"({target.toughness})"
+    return f"{rule.name} changes nothing here: {effect.describe()} is already in force or cannot change these attacks"
+
+
+def rules_in_force(sheet: Datasheet, given: Sequence[NamedRule], own: Sequence[NamedRule], target: Target,
+                   phase: str, context: Context) -> tuple[list[NamedRule], list[str]]:
+    """The rules that apply, and a line for each of the unit's own rules (datasheet, wargear) that
+    its scope leaves out. A rule given by the user that does not apply is refused."""
+    for rule in given:
+        if rule.kind == "wargear":
+            raise MathhammerError(f"{rule.name} is wargear: choose it in --loadout, not --with")
+    _check_counts([*own, *given], {r.key for r in own})
+    in_force, lines = [], []
+    for rule in own:
+        problem = scope_problem(rule, sheet, target, phase, context)
+        if problem:
+            lines.append(f"not in force: {problem}")
+        else:
+            in_force.append(rule)
+    for rule in given:
+        problem = scope_problem(rule, sheet, target, phase, context)
+        if problem:
+            raise MathhammerError(problem)
+        in_force.append(rule)
+    return in_force, lines
+
+
+def _half_range(names: Sequence[str], shots: Volley, context: Context) -> tuple[set[str], list[str]]:
+    """The weapons (by name) within half range when the others are not."""
+    wanted = {name.strip().lower() for name in names}
+    if not wanted:
+        return wanted, []
+    if context.half_range:
+        raise MathhammerError("--half-range puts every weapon within half range; leave it out to name weapons "
+                              "with --half-range-for")
+    fired = {base_name(w) for w, _, _ in shots.weapons}
+    for name in wanted - fired:
+        find(name, {f: f for f in fired}, "weapon attacking in this query")
+    return wanted, [f"within half range: {', '.join(sorted(wanted))}; other weapons are not"]
+
+
+def _covered(groups: Sequence[str], target: Target, context: Context, melee: bool) -> tuple[Target, list[str]]:
+    """The target with the Benefit of Cover for the model groups named."""
+    if not groups:
+        return target, []
+    if context.cover:
+        raise MathhammerError("--cover gives the whole target the Benefit of Cover; leave it out to name "
+                              "model groups with --cover-for")
+    if melee:
+        raise MathhammerError("the Benefit of Cover only helps against ranged attacks; leave out --cover-for "
+                              "with --melee")
+    covered = sorted({_group(text, target, "--cover-for") for text in groups})
+    target = attrs.evolve(target, groups=tuple((attrs.evolve(p, cover=True) if i in covered else p, n)
+                                               for i, (p, n) in enumerate(target.groups)))
+    names = [f"group {i}" + (f" ({target.groups[i][0].name})" if target.groups[i][0].name else "") for i in covered]
+    return target, ["Benefit of Cover: " + ", ".join(names)]
+
+
+def _precision(shots: Volley, target: Target, order: Sequence[int] | None, precision: bool,
+               precision_on: str | None) -> tuple[Volley, Sequence[int] | None, list[str]]:
+    """Precision declined (the weapons lose it), or aimed at one leader (first among the leaders)."""
+    if precision and not precision_on:
+        return shots, order, []
+    if not any(w.precision for w, _, _ in shots.weapons):
+        raise MathhammerError("no weapon attacking in this query has PRECISION")
+    if not precision:
+        if precision_on:
+            raise MathhammerError("--no-precision declines Precision; it cannot go with --precision-on")
+        shots = Volley(tuple((attrs.evolve(w, precision=False), n, b) for w, n, b in shots.weapons))
+        return shots, order, ["Precision declined: wounds are allocated as for any other attack"]
+    assert precision_on is not None
+    leader = _group(precision_on, target, "--precision-on")
+    if not (target.attached and target.groups[leader][0].character):
+        raise MathhammerError("--precision-on names a CHARACTER model group of an Attached target")
+    chosen = [g for g in (order if order is not None else default_order(target)) if g != leader]
+    first = next((i for i, g in enumerate(chosen) if target.groups[g][0].character), len(chosen))
+    chosen.insert(first, leader)
+    name = target.groups[leader][0].name or "leader"
+    return shots, chosen, [f"Precision wounds go to group {leader} ({name}) first"]
 
 
 def unit_attack(
@@ -80,7 +284,7 @@ def unit_attack(
     target: Target,
     loadout: Sequence[str] = (),
     size: int | None = None,
-    modifiers: Sequence[str | Modifier] = (),
+    modifiers: Sequence[str | NamedRule] = (),
     context: Context | None = None,
     melee: bool = False,
     pistols: bool = False,
@@ -88,17 +292,45 @@ def unit_attack(
     exact: bool = False,
     order: Sequence[int] | None = None,
     insane_bravery: bool = False,
+    *,
+    half_range_for: Sequence[str] = (),
+    cover_for: Sequence[str] = (),
+    precision: bool = True,
+    precision_on: str | None = None,
+    rules_dir: str | Path | None = None,
 ) -> UnitReport:
-    """A datasheet unit (by name) attacks `target` with its loadout under named modifiers."""
-    sheet = attacker if isinstance(attacker, Datasheet) else find_datasheet(attacker)
+    """A datasheet unit (by name) attacks `target` with its loadout under named rules.
+
+    `half_range_for` names weapons within half range when the others are not; `cover_for` names
+    target model groups (number or model name) that have the Benefit of Cover; `precision=False`
+    declines Precision, `precision_on` sends Precision wounds to that CHARACTER group first;
+    `rules_dir` layers a user's rules folder over the shipped one (default: $MATHHAMMER_RULES).
+    """
+    data = library(rules_dir)
+    sheet = attacker if isinstance(attacker, Datasheet) else find_datasheet(attacker, rules_dir)
     context = context or Context()
-    mods = [m if isinstance(m, Modifier) else find_modifier(m) for m in (*sheet.always, *modifiers)]
+    aliases = {r.name: k for k, r in data.rules.items()}
+    given = [m if isinstance(m, NamedRule) else find(m, data.rules, "ability or stratagem", aliases)
+             for m in modifiers]
+    carried = {item for _, gear in sheet.equip(loadout, size) for item in gear}
+    own = [data.rules[key] for key in sheet.always]
+    own += [data.rules[key] for item in sorted(carried) for key in sheet.wargear.get(item, ())]
+    in_force, left_out = rules_in_force(sheet, given, own, target, "fight" if melee else "shooting", context)
     shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
-    weapons = [w for w, _, _ in shots.weapons]
-    situated, target, context = apply_modifiers(mods, weapons, target, context)
-    firings: list[Firing | MortalWounds] = [m.mortal_wounds for m in mods if m.mortal_wounds]
-    firings += [Firing(w, n, ctx, bearer) for (w, ctx), (_, n, bearer) in zip(situated, shots.weapons)]
-    result = attack(firings, target, context=context, exact=exact, order=order)
+    near, near_lines = _half_range(half_range_for, shots, context)
+    target, cover_lines = _covered(cover_for, target, context, melee)
+    shots, order, precision_lines = _precision(shots, target, order, precision, precision_on)
+
+    plan = _plan(in_force, shots, target, context, near)
+    for rule in given:  # a rule that changes nothing is refused, not silently accepted
+        others = list(in_force)
+        others.remove(rule)
+        if _plan(others, shots, target, context, near) == plan:
+            raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
+    situation = [rule.header() for rule in in_force] + left_out + near_lines + cover_lines + precision_lines
+
+    result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:
         result = attrs.evolve(result, p_battle_shocked=0 * result.p_below_half)
-    return UnitReport(sheet.name, result, tuple(f for f in firings if isinstance(f, Firing)), tuple(mods))
+    return UnitReport(sheet.name, result, tuple(f for f in plan.firings if isinstance(f, Firing)), tuple(in_force),
+                      tuple(situation))

@@ -14,9 +14,10 @@ def _weapon_line(name: str, profile: str, weapon: Weapon) -> str:
            f"S{weapon.strength:<3} AP{weapon.ap:<3} D{weapon.damage}"
 
 
-def card(name: str) -> str:
-    """A profile card for a datasheet, a standard target or a named rule."""
-    sheets, targets, mods = load.datasheets(), load.standard_targets(), load.modifiers()
+def card(name: str, rules_dir: str | None = None) -> str:
+    """A profile card for a datasheet, a standard target or a named rule (`rules_dir`: see load.library)."""
+    lib = load.library(rules_dir)
+    sheets, targets, mods = lib.sheets, lib.targets, lib.rules
     index: dict[str, tuple[str, str]] = {n: ("sheet", n) for n in sheets}
     index.update({n: ("target", n) for n in targets})
     index.update({k: ("rule", k) for k in mods})
@@ -24,8 +25,16 @@ def card(name: str) -> str:
     aliases.update({m.name: k for k, m in mods.items()})
     kind, key = load.find(name, index, "datasheet, target or rule", aliases)
     if kind == "rule":
-        mod = mods[key]
-        return f"{mod.name} ({mod.kind}, {mod.source}; affects the {mod.side})\n  {mod.summary}"
+        rule = mods[key]
+        phase = {"either": "either phase", "shooting": "Shooting phase", "fight": "Fight phase"}[rule.phase]
+        lines = [f"{rule.name} ({rule.kind}, {rule.source}; {phase})", f"  {rule.summary}",
+                 f"  In a query: {rule.header()}"]
+        for who, test in (("attacker", rule.attacker), ("target", rule.target)):
+            if test:
+                lines.append(f"  The {who} must be {test.describe()}.")
+        if rule.ability:
+            lines.append(f"  The attacker must have the {rule.ability} ability.")
+        return "\n".join(lines)
     if kind == "target":
         std = targets[key]
         return f"{std.name}: {std.description}\n  " + "; ".join(

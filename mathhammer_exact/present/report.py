@@ -228,11 +228,11 @@ def unit_report(report: UnitReport, title: str = "") -> Report:
     """The `unit` command's report: the attack's report plus what fired under which rules."""
     base = attack_report(report.result, title)
     preface = [f"  {f.models} x {f.weapon.name}" for f in report.firings]
-    if report.modifiers:
-        preface.append("  with: " + ", ".join(m.name for m in report.modifiers))
+    preface += [f"  {line}" for line in report.situation]
     details = {
         **base.details,
         "firings": [{"weapon": f.weapon.name, "models": f.models} for f in report.firings],
         "modifiers": [m.name for m in report.modifiers],
+        "situation": list(report.situation),
     }
     return attrs.evolve(base, details=details, preface=tuple(preface), tables=("damage", "models_destroyed"))

@@ -13,7 +13,7 @@ def has_cover(weapon: Weapon, target: ModelProfile, context: Context) -> bool:
     """Whether the Benefit of Cover adds 1 to this armour save."""
     if weapon.melee or weapon.ignores_cover:
         return False
-    if not (context.cover or indirect(weapon, context)):
+    if not (context.cover or target.cover or indirect(weapon, context)):
         return False
     return not (target.save <= 3 and weapon.ap == 0)
 
