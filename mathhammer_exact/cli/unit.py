@@ -7,7 +7,9 @@ from typing import Any
 import click
 
 from ..data.load import find_target
-from ..data.query import unit_attack
+from ..data.query import UnitReport, unit_attack
+from ..decide.compare import Scenario
+from ..decide.points import named_points
 from ..errors import MathhammerError
 from ..present.report import unit_report
 from .options import context_from, emit, situation_options
@@ -32,6 +34,15 @@ def unit(attacker: str, loadout: str, size: int | None, target: str, models: int
          with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: str | None,
          insane_bravery: bool, exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
     """A datasheet unit (by name) attacks a target with its whole loadout."""
+    report, title = run(attacker, loadout, size, target, models, leader, with_, melee, pistols, profiles, order,
+                        insane_bravery, exact, **situation)
+    emit(unit_report(report, title), fmt, as_json, plot)
+
+
+def run(attacker: str, loadout: str, size: int | None, target: str, models: int | None, leader: str | None,
+        with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: str | None,
+        insane_bravery: bool, exact: bool, **situation: Any) -> tuple[UnitReport, str]:
+    """The unit query the options describe, answered, and its title."""
     context = context_from(situation)
     target_unit = find_target(target, models, leader)
     group_order = None
@@ -44,6 +55,12 @@ def unit(attacker: str, loadout: str, size: int | None, target: str, models: int
     items = [item for item in loadout.split(",") if item.strip()]
     report = unit_attack(attacker, target_unit, items, size, with_, context, melee, pistols, profiles, exact,
                          group_order, insane_bravery)
-    emit(unit_report(report, f"{report.name}  ->  {target.strip()}"), fmt, as_json, plot)
+    return report, f"{report.name}  ->  {target.strip()}"
 
 
+def scenario(params: dict[str, Any], exact: bool, label: str | None = None) -> Scenario:
+    """The unit query `params` describe as a compared scenario, with the points its datasheets give."""
+    options = {key: value for key, value in params.items() if key not in ("exact", "fmt", "as_json", "plot")}
+    report, title = run(**options, exact=exact)
+    return Scenario(label or title, report.result, named_points(params["attacker"], params["size"]),
+                    named_points(params["target"], params["models"]))

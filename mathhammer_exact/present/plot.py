@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..errors import MathhammerError
 from .report import Report
@@ -11,7 +12,8 @@ SUFFIXES = (".png", ".svg")
 
 
 def save_plot(report: Report, path: str) -> None:
-    """Bars for P(X = k) and a line for P(X >= k), one panel per distribution shown."""
+    """Bars for P(X = k) and a line for P(X >= k), one panel per distribution shown; a report with
+    rows side by side (a comparison) gets one panel with their P(X >= k) curves overlaid."""
     if Path(path).suffix.lower() not in SUFFIXES:
         raise MathhammerError(f"--plot writes .png or .svg files, got {path!r}")
     try:
@@ -25,6 +27,9 @@ def save_plot(report: Report, path: str) -> None:
     shown = report.drawn
     if not shown:
         raise MathhammerError("this answer is a single chance; there is no distribution to plot")
+    if report.grid:
+        _overlay(report, path, plt, MaxNLocator)
+        return
     fig, axes = plt.subplots(1, len(shown), figsize=(5.5 * len(shown), 4), squeeze=False)
     for ax, (key, pmf) in zip(axes[0], shown.items()):
         values = list(range(pmf.min, pmf.max + 1))
@@ -39,6 +44,24 @@ def save_plot(report: Report, path: str) -> None:
         ax.legend(loc="upper right", fontsize="small")
     if report.title:
         fig.suptitle(report.title, fontsize="medium")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _overlay(report: Report, path: str, plt: Any, locator: Any) -> None:
+    """P(X >= k) of each drawn distribution as one line in one panel."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for key, pmf in report.drawn.items():
+        ax.plot(range(pmf.min, pmf.max + 1), [100 * float(p) for p in pmf.survival()], marker="o", markersize=3,
+                label=report.label(key))
+    ax.xaxis.set_major_locator(locator(integer=True))
+    ax.set_xlabel("k")
+    ax.set_ylabel("P(at least k) (%)")
+    ax.set_ylim(0, 100)
+    ax.legend(loc="upper right", fontsize="small")
+    if report.title:
+        ax.set_title(report.title, fontsize="medium")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

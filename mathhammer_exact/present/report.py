@@ -71,6 +71,7 @@ class Report:
     tables: tuple[str, ...] | None = None  #: distributions shown in full (default: all)
     flat: bool = False  #: JSON puts the one distribution's mean, sd and pmf at the top level
     plotted: tuple[str, ...] | None = None  #: distributions drawn by --plot (default: those shown)
+    grid: tuple[tuple[str, ...], ...] = ()  #: rows side by side (the first row: headings), in place of the means
 
     def label(self, key: str) -> str:
         return self.labels.get(key, LABELS.get(key, key.replace("_", " ")))
@@ -98,9 +99,12 @@ def to_json(report: Report) -> str:
 
 def to_csv(report: Report) -> str:
     """One row per value of each distribution, then one per chance:
-    ``quantity,value,p_equal,p_at_least``."""
+    ``quantity,value,p_equal,p_at_least``; a report with rows side by side gives those rows."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
+    if report.grid:
+        writer.writerows(report.grid)
+        return out.getvalue()
     writer.writerow(["quantity", "value", "p_equal", "p_at_least"])
     for key, pmf in report.distributions.items():
         for k, p, tail in rows(pmf):
@@ -108,6 +112,13 @@ def to_csv(report: Report) -> str:
     for key, p in report.chances.items():
         writer.writerow([key, "", number(p), ""])
     return out.getvalue()
+
+
+def _grid(report: Report) -> list[str]:
+    """The rows side by side: the first column aligned left, the others right."""
+    widths = [max(len(row[i]) for row in report.grid) for i in range(len(report.grid[0]))]
+    return ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+            .rstrip() for row in report.grid]
 
 
 def _summary(report: Report) -> list[str]:
@@ -146,7 +157,9 @@ def distribution_table(title: str, pmf: Pmf) -> str:
 def to_table(report: Report) -> str:
     """For people: means first, then chances and notes, then a table per distribution."""
     lines = ([report.title] if report.title else []) + list(report.preface)
-    if report.distributions:
+    if report.grid:
+        lines += _grid(report)
+    elif report.distributions:
         lines += _summary(report)
     lines += [_chance(report.label(k), p) for k, p in report.chances.items()]
     lines += list(report.notes)
@@ -164,7 +177,11 @@ def to_markdown(report: Report) -> str:
     lines = [f"**{report.title}**", ""] if report.title else []
     if report.preface:
         lines += [f"- {line.strip()}" for line in report.preface] + [""]
-    if report.distributions:
+    if report.grid:
+        head, *body = report.grid
+        lines += ["| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in body] + [""]
+    elif report.distributions:
         lines += ["| quantity | mean | sd | median |", "|---|---:|---:|---:|"]
         lines += [f"| {report.label(k)} | {float(p.mean):.4f} | {p.sd:.4f} | {p.median} |"
                   for k, p in report.distributions.items()]
