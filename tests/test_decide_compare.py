@@ -28,8 +28,8 @@ def run(args: list[str]):
 def test_a_scenario_against_itself_shows_no_difference_and_equals_the_single_query():
     out = run(["compare", "-s", BOLTERS, "-s", BOLTERS, "--exact", "--json"])
     assert out.exit_code == 0, out.output
-    first, second = json.loads(out.output)["scenarios"]
-    assert set(second["differences"].values()) == {"0"}
+    first, second = json.loads(out.output)["rows"]
+    assert {second[f"{m}_change"] for m in ("damage", "kills", "p_destroyed", "p_at_least")} == {"0"}
     single = attack(Weapon.parse('24" A2 BS3+ S4 AP0 D1'), Target.parse("T4 Sv3+ W2 x5"), 10, exact=True)
     assert Fraction(first["damage"]) == single.damage.mean
     assert Fraction(first["kills"]) == single.models_destroyed.mean
@@ -66,13 +66,13 @@ def test_labels_rules_wordings_and_named_rules():
     dev = "-w '5x 24\" A1 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]' -t 'T5 Sv2+ W3 x3'"
     out = run(["compare", "-s", f"seed: {dev}", "-s", f"launch: {dev} --rules launch", "--exact", "--json"])
     assert out.exit_code == 0, out.output
-    seed, launch = json.loads(out.output)["scenarios"]
+    seed, launch = json.loads(out.output)["rows"]
     assert (seed["label"], launch["label"]) == ("seed", "launch")
     assert seed["kills"] != launch["kills"]
     named = run(["compare", "--all", "-t MEQ", "-s", 'unit "Tempestus Command Squad"',
                  "-s", 'Take Aim: unit "Tempestus Command Squad" --with take-aim', "--exact", "--json"])
     assert named.exit_code == 0, named.output
-    plain, aimed = json.loads(named.output)["scenarios"]
+    plain, aimed = json.loads(named.output)["rows"]
     with_rule = unit_attack("Tempestus Command Squad", find_target("MEQ"), modifiers=["take-aim"], exact=True)
     assert Fraction(aimed["kills"]) == with_rule.result.models_destroyed.mean > Fraction(plain["kills"])
     assert plain["points"] == 70 and plain["rank"] == 2 and aimed["rank"] == 1
@@ -82,8 +82,9 @@ def test_table_csv_and_markdown_show_the_rows():
     table = run(["compare", "-s", BOLTERS, "-s", f"{BOLTERS} --reroll-hits ones"]).output
     assert table.splitlines()[1].split()[:3] == ["scenario", "mean", "damage"]
     assert "(+" in table.splitlines()[3]
-    rows = list(csv.reader(io.StringIO(run(["compare", "-s", BOLTERS, "--format", "csv"]).output)))
-    assert rows[0][:3] == ["scenario", "mean damage", "mean kills"] and len(rows) == 2
+    rows = list(csv.DictReader(io.StringIO(run(["compare", "-s", BOLTERS, "-s", BOLTERS, "--format", "csv",
+                                                "--exact"]).output)))
+    assert len(rows) == 2 and rows[1]["kills_change"] == "0" and Fraction(rows[0]["kills"]) > 0
     markdown = run(["compare", "-s", BOLTERS, "--format", "markdown"]).output
     assert "| scenario | mean damage |" in markdown
 
@@ -122,9 +123,9 @@ def test_survive_rows_equal_single_queries():
 def test_survive_command(tmp_path):
     out = run(["survive", "MEQ", "-a", "lasguns", "-a", "power fists", "--json"])
     assert out.exit_code == 0, out.output
-    labels = [s["label"] for s in json.loads(out.output)["scenarios"]]
+    labels = [s["label"] for s in json.loads(out.output)["rows"]]
     assert labels == [panel()["lasguns"].description, panel()["power fists"].description]
-    assert "differences" not in json.loads(out.output)["scenarios"][0]
+    assert "kills_change" not in json.loads(out.output)["rows"][0]
     assert run(["survive", "MEQ", "--plot", str(tmp_path / "s.svg")]).exit_code == 0
     wrong = run(["survive", "MEQ", "-a", "lasgun"])
     assert wrong.exit_code == 2 and "did you mean 'lasguns'" in wrong.output

@@ -91,7 +91,8 @@ def test_plan_command():
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     best = plan(FIRINGS, [MEQ], exact=True).best
-    assert data["alternatives"][0] == {"orders": [[i + 1 for i in best.orders[0]]], "value": str(best.value)}
-    assert len(data["alternatives"]) == 6
+    assert data["rows"][0] == {"rank": 1, "target_1": ", ".join(str(i + 1) for i in best.orders[0]),
+                               "value": str(best.value)}
+    assert len(data["rows"]) == 6
     table = CliRunner().invoke(cli, [*args, "--top", "2"]).output
     assert "6 alternatives considered" in table and "the best 2 and the worst shown" in table

@@ -50,6 +50,19 @@ def test_pin_with_fire_overwatch_by_the_survivors():
         assert abs(float(a) - b) < 1e-12
 
 
+def test_pin_with_fire_overwatch_by_another_unit():
+    # one COIN shot in Overwatch whatever the shooting did: a charger lost with 1/6.
+    # S = 1 (1/2): 2 fighters (5/6) kill the last model with 3/4, 1 fighter (1/6) with 1/2: 17/24.
+    # S = 0 (1/2): 2 fighters (5/6) must both kill (1/4): 5/24. P = 7/12 * (17/48 + 5/48) = 77/288.
+    fight = [Firing(Weapon.parse(f"Melee {COIN.replace('BS', 'WS')}"), 2)]
+    watch = Overwatch((Firing(Weapon.parse(COIN)),))
+    charger = ModelProfile.parse("T4 Sv7+ W1")
+    assert whole_turn(PAIR, SHOOT, fight, 7, overwatch=watch, charger=charger, exact=True).p_destroyed \
+        == Fraction(77, 288)
+    assert whole_turn(PAIR, [], fight, 7, overwatch=watch, charger=charger, exact=True).p_destroyed \
+        == Fraction(7, 12) * Fraction(5, 6) * Fraction(1, 4)
+
+
 @pytest.mark.parametrize(("target", "shoot", "fight"), [
     ("T4 Sv3+ W2 x5", '10x 24" A2 BS3+ S4 AP-1 D1', "10x Melee A3 WS3+ S4 AP-1 D1"),
     ("T5 Sv3+ W3 x3", '4x 24" A2 BS3+ S5 AP-1 D2', "4x Melee A3 WS3+ S6 AP-2 DD3"),

@@ -118,6 +118,19 @@ def whole_turn(target: Target, shooting: Sequence[Firing], fighting: Sequence[Fi
     shot = attack(list(shooting), target, context=context, exact=exact) if shooting else None
     wounds = shot.damage if shot else Pmf.point(0, exact)
     fights: dict[tuple[int, int], AttackResult] = {}
+    watched: dict[int, Pmf] = {}  #: the charger's losses to Fire Overwatch, by the target's models left
+
+    charging = Target.of(charger, size) if charger else None
+
+    def overwatch_losses(survivors: int) -> Pmf:
+        watch = overwatch.volley(survivors) if overwatch and survivors else []
+        if not watch or charging is None:
+            return Pmf.point(0, exact)
+        key = survivors if overwatch and overwatch.by_survivors else 0
+        if key not in watched:
+            watched[key] = attack(watch, charging, context=watch_context, exact=exact).models_destroyed
+        return watched[key]
+
     killed: list[tuple[Fraction, Pmf]] = []
     lost: list[tuple[Fraction, Pmf]] = []
     fighters: list[tuple[Fraction, Pmf]] = []
@@ -126,10 +139,7 @@ def whole_turn(target: Target, shooting: Sequence[Firing], fighting: Sequence[Fi
             continue
         p = Fraction(p)
         left, dead = remaining(target, damage)
-        watch = overwatch.volley(left.model_count) if overwatch and left else []
-        losses = Pmf.point(0, exact)
-        if watch and charger is not None:
-            losses = attack(watch, Target.of(charger, size), context=watch_context, exact=exact).models_destroyed
+        losses = overwatch_losses(left.model_count if left else 0)
         killed.append((p * (1 - p_charge), Pmf.point(dead, exact)))
         lost.append((p * (1 - p_charge), Pmf.point(damage, exact)))
         for gone, q in enumerate(losses.probabilities(), losses.min):
@@ -144,8 +154,7 @@ def whole_turn(target: Target, shooting: Sequence[Firing], fighting: Sequence[Fi
                 continue
             key = (damage, size - gone)
             if key not in fights:
-                fights[key] = attack(volley, left,
-                                     context=fight_context, exact=exact, order=range(len(left.groups)))
+                fights[key] = attack(volley, left, context=fight_context, exact=exact, order=range(len(left.groups)))
             killed.append((weight, fights[key].models_destroyed + dead))
             lost.append((weight, fights[key].damage + damage))
     return Turn(target, Pmf.mixture(killed), Pmf.mixture(lost), shot, p_charge, Pmf.mixture(fighters), len(fights))

@@ -31,8 +31,9 @@ def _chance(value: Number, change: Number | None = None) -> str:
 
 
 def efficiency_json(found: Efficiency | None) -> dict[str, Any]:
+    """Points, and kills and points destroyed per 100 points (None where not known)."""
     if found is None:
-        return {}
+        return dict.fromkeys(("points", "target_points", "kills_per_100_points", "points_destroyed_per_100_points"))
     destroyed = found.points_destroyed_per_100
     return {"points": found.points, "target_points": found.target_points,
             "kills_per_100_points": number(found.kills_per_100),
@@ -82,13 +83,14 @@ def comparison_report(rows: Sequence[Row], title: str = "", differences: bool = 
     if points and rows[0].rank is None:
         notes.append("(not ranked: some scenarios' points are not known)")
     keys = [f"models_destroyed_{i + 1}" for i in range(len(rows))]
-    scenarios = [{"label": r.scenario.label, "k": r.k, "damage": number(r.damage), "kills": number(r.kills),
-                  "p_destroyed": number(r.p_destroyed), "p_at_least": number(r.p_at_least),
-                  **({"differences": {m: number(v) for m, v in r.differences.items()}} if differences else {}),
-                  **efficiency_json(r.efficiency), "rank": r.rank} for r in rows]
+    records = [{"label": r.scenario.label, "k": r.k, "damage": number(r.damage), "kills": number(r.kills),
+                "p_destroyed": number(r.p_destroyed), "p_at_least": number(r.p_at_least),
+                **({f"{m}_change": number(v) for m, v in r.differences.items()} if differences else {}),
+                **(efficiency_json(r.efficiency) if points else {}), **({"rank": r.rank} if points else {})}
+               for r in rows]
     return Report(title, {key: r.scenario.result.models_destroyed for key, r in zip(keys, rows)},
-                  labels={key: r.scenario.label for key, r in zip(keys, rows)}, details={"scenarios": scenarios},
-                  notes=tuple(notes), tables=(), grid=tuple(grid), plotted=tuple(keys))
+                  labels={key: r.scenario.label for key, r in zip(keys, rows)}, notes=tuple(notes), tables=(),
+                  grid=tuple(grid), records=tuple(records), plotted=tuple(keys))
 
 
 def need_report(found: Need, title: str = "") -> Report:
@@ -128,15 +130,15 @@ def plan_report(found: Plan, names: Sequence[str], title: str = "", top: int = 1
              + (f"; the best {top} and the worst shown" if len(shown) < len(found.alternatives) else "")]
     if found.goal == "destroy":
         notes.append("(vs best in percentage points)")
-    alternatives = [{"orders": [[i + 1 for i in order] for order in alt.orders], "value": number(alt.value)}
-                    for alt in found.alternatives]
+    records = [{"rank": rank + 1, **{f"target_{t + 1}": ", ".join(str(i + 1) for i in order)
+                                     for t, order in enumerate(alt.orders)}, "value": number(alt.value)}
+               for rank, alt in enumerate(found.alternatives)]
     results = [r for r in found.best.results]
     distributions = {f"models_destroyed_{t + 1}": r.models_destroyed for t, r in enumerate(results) if r is not None}
     labels = {f"models_destroyed_{t + 1}": f"models destroyed (target {t + 1}, best plan)" for t in range(len(results))}
     return Report(title, distributions, labels=labels, preface=tuple(preface), notes=tuple(notes),
-                  details={"goal": found.goal, "weapons": list(names), "alternatives": alternatives,
-                           "queries": found.queries},
-                  grid=(tuple(head), *(line(i) for i in shown)), plotted=tuple(distributions))
+                  details={"goal": found.goal, "weapons": list(names), "queries": found.queries},
+                  grid=(tuple(head), *(line(i) for i in shown)), records=tuple(records), plotted=tuple(distributions))
 
 
 def turn_report(turn: Turn, title: str = "") -> Report:

@@ -71,7 +71,8 @@ class Report:
     tables: tuple[str, ...] | None = None  #: distributions shown in full (default: all)
     flat: bool = False  #: JSON puts the one distribution's mean, sd and pmf at the top level
     plotted: tuple[str, ...] | None = None  #: distributions drawn by --plot (default: those shown)
-    grid: tuple[tuple[str, ...], ...] = ()  #: rows side by side (the first row: headings), in place of the means
+    grid: tuple[tuple[str, ...], ...] = ()  #: rows side by side for people (first: headings), in place of the means
+    records: tuple[dict[str, Any], ...] = ()  #: the same rows for programs: JSON "rows", one CSV line each
 
     def label(self, key: str) -> str:
         return self.labels.get(key, LABELS.get(key, key.replace("_", " ")))
@@ -94,16 +95,21 @@ def to_json(report: Report) -> str:
         data = {key: pmf_json(pmf) for key, pmf in report.distributions.items()}
     data.update({key: number(p) for key, p in report.chances.items()})
     data.update(report.details)
+    if report.records:
+        data["rows"] = list(report.records)
     return json.dumps(data, indent=2)
 
 
 def to_csv(report: Report) -> str:
     """One row per value of each distribution, then one per chance:
-    ``quantity,value,p_equal,p_at_least``; a report with rows side by side gives those rows."""
+    ``quantity,value,p_equal,p_at_least``; a report with records gives one line per record instead."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    if report.grid:
-        writer.writerows(report.grid)
+    if report.records:
+        columns = list(dict.fromkeys(key for record in report.records for key in record))
+        records = csv.DictWriter(out, columns, lineterminator="\n")
+        records.writeheader()
+        records.writerows(report.records)
         return out.getvalue()
     writer.writerow(["quantity", "value", "p_equal", "p_at_least"])
     for key, pmf in report.distributions.items():
@@ -200,6 +206,10 @@ def to_markdown(report: Report) -> str:
 
 def to_html(report: Report) -> str:
     parts = [f"<h4>{html.escape(report.title)}</h4>"] if report.title else []
+    if report.grid:
+        cells = [("th" if i == 0 else "td", row) for i, row in enumerate(report.grid)]
+        parts.append("<table>" + "".join("<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in row) + "</tr>"
+                                         for tag, row in cells) + "</table>")
     parts += [f"<p>{html.escape(report.label(k))}: {float(p):.4%}</p>" for k, p in report.chances.items()]
     parts += [pmf_html(pmf, report.label(k)) for k, pmf in report.shown.items()]
     return "".join(parts)
