@@ -60,6 +60,8 @@ def test_rank_by_points_destroyed_per_100_points():
     assert rows[1].efficiency.points_destroyed_per_100 == 100
     unranked = compare([dear, Scenario("unknown", cheap.result)])
     assert [r.rank for r in unranked] == [None, None]
+    alike = compare([dear, Scenario("also dear", dear.result, points=100, target_points=100), cheap])
+    assert [r.rank for r in alike] == [2, 2, 1]
 
 
 def test_labels_rules_wordings_and_named_rules():

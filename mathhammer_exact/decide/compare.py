@@ -16,8 +16,6 @@ from ..errors import MathhammerError
 from ..pmf import Number
 from .points import Efficiency
 
-MEASURES = ("damage", "kills", "p_destroyed", "p_at_least")  #: what each row gives, and differences of
-
 
 @attrs.frozen(eq=False)
 class Scenario:
@@ -47,10 +45,12 @@ class Row:
     p_at_least: Number
     differences: dict[str, Number]
     efficiency: Efficiency | None
-    rank: int | None = None  #: 1 = most efficient, when every scenario's points are known
+    rank: int | None = None  #: 1 = most efficient (alike ones share a rank), when every scenario's points are known
 
-    def measure(self, name: str) -> Number:
-        return getattr(self, name)  # type: ignore[no-any-return]
+    def measures(self) -> dict[str, Number]:
+        """The numbers whose differences to the first scenario each row gives, by name."""
+        return {"damage": self.damage, "kills": self.kills, "p_destroyed": self.p_destroyed,
+                "p_at_least": self.p_at_least}
 
 
 def row(scenario: Scenario, k: int | None = None) -> Row:
@@ -73,7 +73,7 @@ def compare(scenarios: Sequence[Scenario], at_least: int | None = None) -> tuple
         raise MathhammerError("give at least one scenario")
     rows = [row(s, at_least) for s in scenarios]
     base = rows[0]
-    rows = [attrs.evolve(r, differences={m: r.measure(m) - base.measure(m) for m in MEASURES}) for r in rows]
+    rows = [attrs.evolve(r, differences={m: v - base.measures()[m] for m, v in r.measures().items()}) for r in rows]
     found = [r.efficiency for r in rows]
     if all(e is not None for e in found):
         by_points = all(e.points_destroyed_per_100 is not None for e in found if e is not None)
@@ -85,6 +85,6 @@ def compare(scenarios: Sequence[Scenario], at_least: int | None = None) -> tuple
             assert value is not None
             return value
 
-        ranked = sorted(range(len(rows)), key=lambda i: -worth(i))
-        rows = [attrs.evolve(r, rank=ranked.index(i) + 1) for i, r in enumerate(rows)]
+        rows = [attrs.evolve(r, rank=1 + sum(worth(j) > worth(i) for j in range(len(rows))))
+                for i, r in enumerate(rows)]
     return tuple(rows)
