@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mathhammer_exact import Context, Firing, Target, Weapon, attack
 from mathhammer_exact.cli import cli
@@ -126,6 +128,22 @@ def test_need_answer_reaches_the_chance_and_one_fewer_does_not(weapon, target, w
     at = attack(Weapon.parse(weapon), unit, found.models, exact=True).models_destroyed.at_least(k)
     below = attack(Weapon.parse(weapon), unit, found.models - 1, exact=True).models_destroyed.at_least(k)
     assert at == found.p >= wanted > below == found.p_below
+
+
+@settings(max_examples=15, deadline=None)
+@given(attacks=st.sampled_from(["1", "2", "D3"]), skill=st.integers(2, 5), strength=st.integers(3, 9),
+       damage=st.sampled_from(["1", "2", "D3"]), save=st.integers(2, 6), wounds=st.integers(1, 3),
+       models=st.integers(1, 5), wanted=st.sampled_from([Fraction(1, 10), Fraction(1, 2), Fraction(9, 10)]))
+def test_need_is_the_first_number_that_reaches_the_chance(attacks, skill, strength, damage, save, wounds, models,
+                                                          wanted):
+    """Against every number of models up to the answer, each asked separately: none below it reaches the chance."""
+    weapon = Weapon(attacks, skill, strength, -1, damage)
+    unit = Target.parse(f"T4 Sv{save}+ W{wounds} x{models}")
+    found = need([Firing(weapon)], 0, unit, wanted, exact=True)
+    chances = [attack(weapon, unit, n, exact=True).p_destroyed for n in range(1, found.models + 1)]
+    assert chances == sorted(chances)  # more models never make it less likely
+    assert chances[-1] == found.p >= wanted
+    assert all(p < wanted for p in chances[:-1])
 
 
 def test_need_with_other_weapons_fixed():

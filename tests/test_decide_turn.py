@@ -63,6 +63,19 @@ def test_pin_with_fire_overwatch_by_another_unit():
         == Fraction(7, 12) * Fraction(5, 6) * Fraction(1, 4)
 
 
+def test_float_and_exact_agree_on_a_larger_turn():
+    unit = Target.parse("T4 Sv3+ W2 x5")
+    shots = [Firing(Weapon.parse('24" A2 BS3+ S4 AP-1 D1'), 5)]
+    blows = [Firing(Weapon.parse("Melee A3 WS3+ S5 AP-2 D2"), 5)]
+    watch = Overwatch((Firing(Weapon.parse('24" A2 BS3+ S4 AP0 D1')),), by_survivors=True)
+    args = (unit, shots, blows, 8, True, -1, watch, ModelProfile.parse("T4 Sv3+ W2"))
+    exact, floats = whole_turn(*args, exact=True), whole_turn(*args)
+    assert exact.models_destroyed.total() == 1 and exact.damage.total() == 1 and exact.fighters.total() == 1
+    assert exact.p_charge == charge(8, reroll=True, modifier=-1).p_success
+    for a, b in ((exact.models_destroyed, floats.models_destroyed), (exact.damage, floats.damage)):
+        assert a.min == b.min and all(abs(float(x) - y) < 1e-12 for x, y in zip(a.probabilities(), b.probabilities()))
+
+
 @pytest.mark.parametrize(("target", "shoot", "fight"), [
     ("T4 Sv3+ W2 x5", '10x 24" A2 BS3+ S4 AP-1 D1', "10x Melee A3 WS3+ S4 AP-1 D1"),
     ("T5 Sv3+ W3 x3", '4x 24" A2 BS3+ S5 AP-1 D2', "4x Melee A3 WS3+ S6 AP-2 DD3"),
