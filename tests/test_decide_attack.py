@@ -73,6 +73,14 @@ def test_models_applies_to_weapons_without_a_count_and_order_is_kept():
     assert swapped.damage.mean > api.damage.mean  # order matters: a D2 hit on a wounded W2 model loses a wound
 
 
+def test_targets_by_name():
+    by_name = run(["attack", "-w", BOLTER, "-m", "10", "-t", "MEQ", "--exact", "--json"])
+    written_out = run(["attack", "-w", BOLTER, "-m", "10", "-t", "T4 Sv3+ W2 x5 Ld6+ [INFANTRY]", "--exact", "--json"])
+    assert by_name.exit_code == 0 and json.loads(by_name.output) == json.loads(written_out.output)
+    wrong = run(["attack", "-w", BOLTER, "-t", "MEQQ"])
+    assert wrong.exit_code == 2 and "did you mean 'MEQ'" in wrong.output
+
+
 def test_one_weapon_keeps_its_title_and_stages():
     out = run(["attack", "-w", "A1 BS3+ S4 AP-1 D1", "-m", "10", "-t", "T4 Sv3+ W2 x5"])
     assert out.output.startswith("10 x [A1 BS3+ S4 AP-1 D1]  ->  T4 Sv3+ W2 x5\n")

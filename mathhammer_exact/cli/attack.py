@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 import click
 
+from ..data.load import find_target
 from ..decide.compare import Scenario
 from ..decide.firings import Written, describe, loadout
 from ..decide.need import need as fewest
@@ -24,7 +25,8 @@ from .options import context_from, emit, situation_options
 @click.option("--weapon", "-w", "weapons", required=True, multiple=True,
               help="Weapon profile, e.g. 'A2 BS3+ S4 AP-1 D1 [LETHAL HITS]'. Repeat for several weapons, fired in "
                    "order: a leading '9x ' gives a weapon's models, a trailing '@half-range,cover' its own situation.")
-@click.option("--target", "-t", required=True, help="Target unit, e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]'.")
+@click.option("--target", "-t", required=True,
+              help="Target unit, e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]', or a standard target (MEQ) by name.")
 @click.option("--models", "-m", default=1, show_default=True, type=int,
               help="Models attacking with each weapon written without a count.")
 @click.option("--need", help="Find the fewest models that reach this chance, e.g. 0.9 or 90%: of the one weapon, "
@@ -76,7 +78,7 @@ def _read(params: dict[str, Any], sought: bool = True) -> tuple[list[Written], T
     """The weapons, target, situation and title the options describe (the situation's are taken out)."""
     context = context_from(params)
     written = loadout(params["weapons"], params["models"], context, sought)
-    return written, Target.parse(params["target"]), context, f"{describe(written)}  ->  {params['target'].strip()}"
+    return written, find_target(params["target"]), context, f"{describe(written)}  ->  {params['target'].strip()}"
 
 
 def _sought(written: list[Written]) -> int:
