@@ -22,6 +22,10 @@ COMMANDS = {  #: command name -> "module:object" under mathhammer_exact.cli
     "datasheets": "info:datasheets",
     "show": "info:show",
     "tables": "info:tables",
+    "compare": "compare:compare",
+    "plan": "plan:plan",
+    "turn": "turn:turn",
+    "survive": "survive:survive",
 }
 
 

@@ -2,31 +2,105 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
+import attrs
 import click
 
+from ..data.load import find_target
+from ..decide.compare import Scenario
+from ..decide.firings import Written, describe, loadout
+from ..decide.need import need as fewest
+from ..decide.points import Efficiency
 from ..engine.resolve import attack as resolve
-from ..model import Target, Weapon
+from ..errors import MathhammerError
+from ..model import Context, Target
+from ..present.decisions import need_report, with_efficiency
 from ..present.report import attack_report
 from .options import context_from, emit, situation_options
 
 
 @click.command()
-@click.option("--weapon", "-w", required=True, help="Weapon profile, e.g. 'A2 BS3+ S4 AP-1 D1 [LETHAL HITS]'.")
-@click.option("--target", "-t", required=True, help="Target unit, e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]'.")
-@click.option("--models", "-m", default=1, show_default=True, type=int, help="Models attacking with the weapon.")
+@click.option("--weapon", "-w", "weapons", required=True, multiple=True,
+              help="Weapon profile, e.g. 'A2 BS3+ S4 AP-1 D1 [LETHAL HITS]'. Repeat for several weapons, fired in "
+                   "order: a leading '9x ' gives a weapon's models, a trailing '@half-range,cover' its own situation.")
+@click.option("--target", "-t", required=True,
+              help="Target unit, e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]', or a standard target (MEQ) by name.")
+@click.option("--models", "-m", default=1, show_default=True, type=int,
+              help="Models attacking with each weapon written without a count.")
+@click.option("--need", help="Find the fewest models that reach this chance, e.g. 0.9 or 90%: of the one weapon, "
+                             "or of the weapon written '?x'.")
+@click.option("--at-least", type=int, help="With --need: models destroyed that count (default: the whole unit).")
+@click.option("--points", type=int, help="The attacker's points: report kills and points destroyed per 100 points.")
+@click.option("--target-points", type=int, help="The target's points (each model an equal share).")
 @situation_options
-def attack(weapon: str, target: str, models: int, exact: bool, fmt: str, as_json: bool, plot: str | None,
-           **situation: Any) -> None:
-    """One weapon profile fired (or fought with) by MODELS models at one target unit.
+def attack(**params: Any) -> None:
+    """Weapon profiles fired (or fought with) by MODELS models each, in order, at one target unit.
 
     The target may mix models (groups separated by ';', an attached leader marked 'leader'):
     the answer then gives each group's losses. Wound and unsaved-wound counts are shown where
-    they are defined (alike target models, no Command Re-roll)."""
-    context = context_from(situation)
-    profile, unit_target = Weapon.parse(weapon), Target.parse(target)
-    title = f"{models} x [{weapon.strip()}]  ->  {target.strip()}"
-    emit(attack_report(resolve(profile, unit_target, models, context, exact), title), fmt, as_json, plot, context)
+    they are defined (one weapon, alike target models, no Command Re-roll)."""
+    if params["need"] is None:
+        if params["at_least"] is not None:
+            raise MathhammerError("--at-least goes with --need")
+        found = scenario(params)
+        report = attack_report(found.result, found.label)
+        if found.points is not None:
+            report = with_efficiency(report, Efficiency.of(found.result, found.points, found.target_points))
+    else:
+        if params["points"] is not None or params["target_points"] is not None:
+            raise MathhammerError("--points goes with a single answer, not with --need")
+        written, unit, context, _ = _read(dict(params))
+        sought = _sought(written)
+        found_need = fewest([w.firing for w in written], sought, unit, _chance(params["need"]),
+                            params["at_least"], context, params["exact"])
+        answer = attrs.evolve(written[sought], firing=attrs.evolve(written[sought].firing, models=found_need.models),
+                              sought=False)
+        title = f"{describe([*written[:sought], answer, *written[sought + 1:]])}  ->  {params['target'].strip()}"
+        report = need_report(found_need, title)
+    emit(report, params["fmt"], params["as_json"], params["plot"], context_from(dict(params)))
 
 
+def scenario(params: dict[str, Any], exact: bool | None = None, label: str | None = None) -> Scenario:
+    """The answer to the attack the options `params` describe (`compare` runs one per scenario)."""
+    if params["need"] is not None or params["at_least"] is not None:
+        raise MathhammerError("--need and --at-least find a number of models: not in a compared scenario")
+    if params["target_points"] is not None and params["points"] is None:
+        raise MathhammerError("--target-points needs the attacker's --points")
+    written, unit, context, title = _read(dict(params), sought=False)
+    result = resolve([w.firing for w in written], unit, context=context,
+                     exact=params["exact"] if exact is None else exact)
+    return Scenario(label or title, result, params["points"], params["target_points"])
+
+
+def _read(params: dict[str, Any], sought: bool = True) -> tuple[list[Written], Target, Context, str]:
+    """The weapons, target, situation and title the options describe (the situation's are taken out)."""
+    context = context_from(params)
+    written = loadout(params["weapons"], params["models"], context, sought)
+    return written, find_target(params["target"]), context, f"{describe(written)}  ->  {params['target'].strip()}"
+
+
+def _sought(written: list[Written]) -> int:
+    """The weapon whose models --need looks for: the one written '?x', or the only one."""
+    marked = [i for i, w in enumerate(written) if w.sought]
+    if len(marked) > 1:
+        raise MathhammerError("--need looks for one weapon's models: write only one weapon '?x'")
+    if marked:
+        return marked[0]
+    if len(written) > 1:
+        raise MathhammerError("with several weapons, write the one whose models --need looks for as '?x ...'")
+    if written[0].counted:
+        raise MathhammerError("--need looks for the number of models: leave out the weapon's 'Nx' (or write '?x')")
+    return 0
+
+
+def _chance(text: str) -> Fraction:
+    """A wanted chance as written, exactly: 0.9, 9/10 or 90%."""
+    try:
+        value = Fraction(text.strip().removesuffix("%")) / (100 if text.strip().endswith("%") else 1)
+    except (ValueError, ZeroDivisionError):
+        raise MathhammerError(f"--need takes a chance such as 0.9, 9/10 or 90%, got {text!r}") from None
+    if not 0 < value <= 1:
+        raise MathhammerError(f"--need takes a chance above 0 and at most 1, got {text!r}")
+    return value

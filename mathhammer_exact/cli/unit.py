@@ -7,8 +7,11 @@ from typing import Any
 import click
 
 from ..data.load import find_target
-from ..data.query import unit_attack
+from ..data.query import UnitReport, unit_attack
+from ..decide.compare import Scenario
+from ..decide.points import named_points
 from ..errors import MathhammerError
+from ..model import Context
 from ..present.report import unit_report
 from .options import RULES_DIR, context_from, emit, situation_options
 
@@ -45,6 +48,18 @@ def unit(attacker: str, loadout: str, size: int | None, target: str, models: int
 
     Each named rule (--with) is checked against the two units and the phase (--melee is the
     Fight phase); the answer's header says which situation each rule stands for."""
+    report, title, context = run(attacker, loadout, size, target, models, leader, with_, melee, pistols, profiles,
+                                 order, insane_bravery, exact, half_range_for=half_range_for, cover_for=cover_for,
+                                 precision=precision, precision_on=precision_on, rules_dir=rules_dir, **situation)
+    emit(unit_report(report, title), fmt, as_json, plot, context)
+
+
+def run(attacker: str, loadout: str, size: int | None, target: str, models: int | None, leader: str | None,
+        with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: str | None,
+        insane_bravery: bool, exact: bool, half_range_for: tuple[str, ...] = (), cover_for: tuple[str, ...] = (),
+        precision: bool = True, precision_on: str | None = None, rules_dir: str | None = None,
+        **situation: Any) -> tuple[UnitReport, str, Context]:
+    """The unit query the options describe, answered, its title, and its situation."""
     context = context_from(situation)
     target_unit = find_target(target, models, leader, rules_dir)
     group_order = None
@@ -58,6 +73,12 @@ def unit(attacker: str, loadout: str, size: int | None, target: str, models: int
     report = unit_attack(attacker, target_unit, items, size, with_, context, melee, pistols, profiles, exact,
                          group_order, insane_bravery, half_range_for=half_range_for, cover_for=cover_for,
                          precision=precision, precision_on=precision_on, rules_dir=rules_dir)
-    emit(unit_report(report, f"{report.name}  ->  {target.strip()}"), fmt, as_json, plot, context)
+    return report, f"{report.name}  ->  {target.strip()}", context
 
 
+def scenario(params: dict[str, Any], exact: bool, label: str | None = None) -> Scenario:
+    """The unit query `params` describe as a compared scenario, with the points its datasheets give."""
+    options = {key: value for key, value in params.items() if key not in ("exact", "fmt", "as_json", "plot")}
+    report, title, _ = run(**options, exact=exact)
+    return Scenario(label or title, report.result, named_points(params["attacker"], params["size"]),
+                    named_points(params["target"], params["models"]))

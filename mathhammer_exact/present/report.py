@@ -71,6 +71,8 @@ class Report:
     tables: tuple[str, ...] | None = None  #: distributions shown in full (default: all)
     flat: bool = False  #: JSON puts the one distribution's mean, sd and pmf at the top level
     plotted: tuple[str, ...] | None = None  #: distributions drawn by --plot (default: those shown)
+    grid: tuple[tuple[str, ...], ...] = ()  #: rows side by side for people (first: headings), in place of the means
+    records: tuple[dict[str, Any], ...] = ()  #: the same rows for programs: JSON "rows", one CSV line each
 
     def label(self, key: str) -> str:
         return self.labels.get(key, LABELS.get(key, key.replace("_", " ")))
@@ -93,14 +95,22 @@ def to_json(report: Report) -> str:
         data = {key: pmf_json(pmf) for key, pmf in report.distributions.items()}
     data.update({key: number(p) for key, p in report.chances.items()})
     data.update(report.details)
+    if report.records:
+        data["rows"] = list(report.records)
     return json.dumps(data, indent=2)
 
 
 def to_csv(report: Report) -> str:
     """One row per value of each distribution, then one per chance:
-    ``quantity,value,p_equal,p_at_least``."""
+    ``quantity,value,p_equal,p_at_least``; a report with records gives one line per record instead."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
+    if report.records:
+        columns = list(dict.fromkeys(key for record in report.records for key in record))
+        records = csv.DictWriter(out, columns, lineterminator="\n")
+        records.writeheader()
+        records.writerows(report.records)
+        return out.getvalue()
     writer.writerow(["quantity", "value", "p_equal", "p_at_least"])
     for key, pmf in report.distributions.items():
         for k, p, tail in rows(pmf):
@@ -108,6 +118,13 @@ def to_csv(report: Report) -> str:
     for key, p in report.chances.items():
         writer.writerow([key, "", number(p), ""])
     return out.getvalue()
+
+
+def _grid(report: Report) -> list[str]:
+    """The rows side by side: the first column aligned left, the others right."""
+    widths = [max(len(row[i]) for row in report.grid) for i in range(len(report.grid[0]))]
+    return ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+            .rstrip() for row in report.grid]
 
 
 def _summary(report: Report) -> list[str]:
@@ -146,7 +163,9 @@ def distribution_table(title: str, pmf: Pmf) -> str:
 def to_table(report: Report) -> str:
     """For people: means first, then chances and notes, then a table per distribution."""
     lines = ([report.title] if report.title else []) + list(report.preface)
-    if report.distributions:
+    if report.grid:
+        lines += _grid(report)
+    elif report.distributions:
         lines += _summary(report)
     lines += [_chance(report.label(k), p) for k, p in report.chances.items()]
     lines += list(report.notes)
@@ -164,7 +183,11 @@ def to_markdown(report: Report) -> str:
     lines = [f"**{report.title}**", ""] if report.title else []
     if report.preface:
         lines += [f"- {line.strip()}" for line in report.preface] + [""]
-    if report.distributions:
+    if report.grid:
+        head, *body = report.grid
+        lines += ["| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in body] + [""]
+    elif report.distributions:
         lines += ["| quantity | mean | sd | median |", "|---|---:|---:|---:|"]
         lines += [f"| {report.label(k)} | {float(p.mean):.4f} | {p.sd:.4f} | {p.median} |"
                   for k, p in report.distributions.items()]
@@ -183,6 +206,10 @@ def to_markdown(report: Report) -> str:
 
 def to_html(report: Report) -> str:
     parts = [f"<h4>{html.escape(report.title)}</h4>"] if report.title else []
+    if report.grid:
+        cells = [("th" if i == 0 else "td", row) for i, row in enumerate(report.grid)]
+        parts.append("<table>" + "".join("<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in row) + "</tr>"
+                                         for tag, row in cells) + "</table>")
     parts += [f"<p>{html.escape(report.label(k))}: {float(p):.4%}</p>" for k, p in report.chances.items()]
     parts += [pmf_html(pmf, report.label(k)) for k, pmf in report.shown.items()]
     return "".join(parts)

@@ -1,0 +1,37 @@
+"""`mathhammer plan`: the firing order (and split between two targets) that does best, and every alternative."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..data.load import find_target
+from ..decide.firings import loadout
+from ..decide.plan import GOALS
+from ..decide.plan import plan as best_plan
+from ..present.decisions import plan_report
+from .options import context_from, emit, situation_options
+
+
+@click.command()
+@click.option("--weapon", "-w", "weapons", required=True, multiple=True,
+              help="A weapon profile of the attacking unit, with its models ('9x 24\" A2 BS3+ ...'); repeat for each.")
+@click.option("--target", "-t", "targets", required=True, multiple=True,
+              help="The target (a datasheet, a standard target or a profile); give it twice to split between two.")
+@click.option("--models", "-m", default=1, show_default=True, type=int,
+              help="Models using each weapon written without a count.")
+@click.option("--goal", default="destroy", show_default=True, type=click.Choice(GOALS, case_sensitive=False),
+              help="destroy: P(the target destroyed; with two, both); kills: expected models destroyed.")
+@click.option("--top", default=10, show_default=True, type=click.IntRange(1), help="Best alternatives shown.")
+@situation_options
+def plan(weapons: tuple[str, ...], targets: tuple[str, ...], models: int, goal: str, top: int, exact: bool, fmt: str,
+         as_json: bool, plot: str | None, **situation: Any) -> None:
+    """Every firing order of the weapons (and every split of them between two targets), exactly,
+    best first: how much the choice matters."""
+    context = context_from(situation)
+    written = loadout(weapons, models, context)
+    found = best_plan([w.firing for w in written], [find_target(t) for t in targets], goal.lower(), context, exact)
+    names = [f"{w.firing.models} x [{w.text}]" for w in written]
+    title = f"best order{' and split' if len(targets) > 1 else ''}  ->  {'  |  '.join(t.strip() for t in targets)}"
+    emit(plan_report(found, names, title, top), fmt, as_json, plot)

@@ -1,0 +1,31 @@
+"""`mathhammer survive`: how a unit fares against the standard attackers of rules/attackers.toml."""
+
+from __future__ import annotations
+
+import click
+
+from ..data.load import find, find_target
+from ..decide.survive import panel
+from ..decide.survive import survive as against_panel
+from ..present.decisions import comparison_report
+from .options import emit, output_options
+
+
+@click.command()
+@click.argument("unit")
+@click.option("--models", "-m", type=int, help="Models in the unit (default: as named or written).")
+@click.option("--leader", help="Attach a leader to the unit, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
+@click.option("--attacker", "-a", "attackers", multiple=True,
+              help="Only these standard attackers (repeatable; default: all of them).")
+@click.option("--at-least", type=int,
+              help="k of P(at least k models destroyed) (default: the number that leaves it Below Half-strength).")
+@output_options
+def survive(unit: str, models: int | None, leader: str | None, attackers: tuple[str, ...], at_least: int | None,
+            exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
+    """How UNIT (a datasheet, a standard target or a profile) fares against each standard attacker."""
+    target = find_target(unit, models, leader)
+    known = panel()
+    chosen = [find(name, known, "standard attacker") for name in attackers] or list(known.values())
+    rows = against_panel(target, chosen, at_least, exact)
+    emit(comparison_report(rows, f"{unit.strip()} against the standard attackers", differences=False),
+         fmt, as_json, plot)

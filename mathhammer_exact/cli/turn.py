@@ -1,0 +1,56 @@
+"""`mathhammer turn`: shoot, charge and fight one target in one turn, the target's state carried through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..data.load import find_target
+from ..decide.firings import describe, loadout
+from ..decide.turn import Overwatch, whole_turn
+from ..errors import MathhammerError
+from ..model import ModelProfile
+from ..present.decisions import turn_report
+from .options import context_from, emit, situation_options
+
+
+@click.command()
+@click.option("--target", "-t", required=True, help="The target (a datasheet, a standard target or a profile).")
+@click.option("--shoot", "-s", "shooting", multiple=True,
+              help="A ranged weapon fired first, with its models ('9x 24\" A2 BS3+ ...'); repeatable.")
+@click.option("--fight", "-f", "fighting", required=True, multiple=True,
+              help="A melee weapon of the charging unit, with its models ('5x Melee A3 WS3+ ...'); repeatable.")
+@click.option("--distance", "-d", required=True, type=int, help="Charge distance needed, in inches (2D6 >= it).")
+@click.option("--charge-reroll", is_flag=True, help="Re-roll the charge roll when it fails (e.g. Command Re-roll).")
+@click.option("--charge-mod", default=0, type=int, help="Charge roll modifier, e.g. -2.")
+@click.option("--fire-overwatch", "watching", multiple=True,
+              help="The target's side fires Overwatch at the charger: weapons with their models ('10x ...'), or one "
+                   "weapon without a count, fired by each model of the target left after the shooting.")
+@click.option("--charger", help="One charging model's profile for Fire Overwatch, e.g. 'T4 Sv3+ W2'.")
+@situation_options
+def turn(target: str, shooting: tuple[str, ...], fighting: tuple[str, ...], distance: int, charge_reroll: bool,
+         charge_mod: int, watching: tuple[str, ...], charger: str | None, exact: bool, fmt: str, as_json: bool,
+         plot: str | None, **situation: Any) -> None:
+    """P(target destroyed by the end of the Fight phase): the shooting, then the charge (its exact
+    chance), then the fight from the state the shooting left. The situation options are the shooting's;
+    fighting models have charged. Models lost to Fire Overwatch are taken from the last --fight weapon first."""
+    context = context_from(situation)
+    shots = loadout(shooting, 1, context) if shooting else []
+    blows = loadout(fighting)
+    watch = None
+    if watching:
+        weapons = loadout(watching)
+        by_survivors = not any(w.counted for w in weapons)
+        if not by_survivors and not all(w.counted for w in weapons):
+            raise MathhammerError("write every Fire Overwatch weapon with its models ('10x ...'), or one weapon "
+                                  "without a count for each of the target's surviving models")
+        watch = Overwatch(tuple(w.firing for w in weapons), by_survivors)
+    elif charger:
+        raise MathhammerError("--charger goes with --fire-overwatch")
+    unit = find_target(target)
+    found = whole_turn(unit, [w.firing for w in shots], [w.firing for w in blows], distance, charge_reroll,
+                       charge_mod, watch, ModelProfile.parse(charger) if charger else None, context, exact)
+    title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
+             f"  ->  {target.strip()}")
+    emit(turn_report(found, title), fmt, as_json, plot)

@@ -1,0 +1,90 @@
+"""Scenarios side by side: loadouts, named rules, targets or rules wordings, each one exact query.
+
+The first scenario is the baseline: every other row also gives its differences to it. Where
+every scenario's points are known, the rows are also ranked by efficiency (points destroyed
+per 100 points spent, or kills per 100 points when a target's points are not known).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from ..engine.results import AttackResult
+from ..errors import MathhammerError
+from ..pmf import Number
+from .points import Efficiency
+
+
+@attrs.frozen(eq=False)
+class Scenario:
+    """One query's answer with its label and, where known, the points of attacker and target."""
+
+    label: str
+    result: AttackResult
+    points: int | None = None
+    target_points: int | None = None
+
+
+def below_half(models: int) -> int:
+    """Models destroyed that leave a unit Below Half-strength: the k that usually matters."""
+    return models // 2 + 1
+
+
+@attrs.frozen(eq=False)
+class Row:
+    """One scenario's numbers: mean damage and kills, P(destroyed), P(at least `k` destroyed),
+    the differences of each to the first scenario, and the efficiency when points are known."""
+
+    scenario: Scenario
+    k: int
+    damage: Number
+    kills: Number
+    p_destroyed: Number
+    p_at_least: Number
+    differences: dict[str, Number]
+    efficiency: Efficiency | None
+    rank: int | None = None  #: 1 = most efficient (alike ones share a rank), when every scenario's points are known
+
+    def measures(self) -> dict[str, Number]:
+        """The numbers whose differences to the first scenario each row gives, by name."""
+        return {"damage": self.damage, "kills": self.kills, "p_destroyed": self.p_destroyed,
+                "p_at_least": self.p_at_least}
+
+
+def row(scenario: Scenario, k: int | None = None) -> Row:
+    """The numbers of one scenario (differences still empty)."""
+    result = scenario.result
+    models = result.target.model_count
+    k = below_half(models) if k is None else k
+    if not 1 <= k <= models:
+        raise MathhammerError(f"at least must be 1 to {models} for {scenario.label!r} (its target's models), got {k}")
+    efficiency = None if scenario.points is None else Efficiency.of(result, scenario.points, scenario.target_points)
+    return Row(scenario, k, result.damage.mean, result.models_destroyed.mean, result.p_destroyed,
+               result.models_destroyed.at_least(k), {}, efficiency)
+
+
+def compare(scenarios: Sequence[Scenario], at_least: int | None = None) -> tuple[Row, ...]:
+    """Every scenario's row, with its differences to the first and, when every scenario has
+    points, its rank by efficiency. `at_least` is the k of P(at least k models destroyed)
+    (default: each target's Below Half-strength number)."""
+    if not scenarios:
+        raise MathhammerError("give at least one scenario")
+    rows = [row(s, at_least) for s in scenarios]
+    base = rows[0]
+    rows = [attrs.evolve(r, differences={m: v - base.measures()[m] for m, v in r.measures().items()}) for r in rows]
+    found = [r.efficiency for r in rows]
+    if all(e is not None for e in found):
+        by_points = all(e.points_destroyed_per_100 is not None for e in found if e is not None)
+
+        def worth(i: int) -> Number:
+            e = found[i]
+            assert e is not None
+            value = e.points_destroyed_per_100 if by_points else e.kills_per_100
+            assert value is not None
+            return value
+
+        rows = [attrs.evolve(r, rank=1 + sum(worth(j) > worth(i) for j in range(len(rows))))
+                for i, r in enumerate(rows)]
+    return tuple(rows)

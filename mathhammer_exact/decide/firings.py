@@ -1,0 +1,71 @@
+"""Weapons written for the command line: ``9x 24" A2 BS3+ S4 AP-1 D1 @half-range,cover``.
+
+A leading ``Nx`` gives the number of models using the weapon (``?x`` marks the one whose number
+`--need` looks for); a trailing ``@`` lists situation flags that hold for that weapon only, on top
+of the situation of the whole query.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from ..errors import MathhammerError
+from ..model import Context, Firing, Weapon
+
+#: flag written after ``@`` -> the `Context` field it sets
+FLAGS = {"cover": "cover", "half-range": "half_range", "charged": "charged", "stationary": "stationary",
+         "advanced": "advanced", "overwatch": "overwatch", "indirect": "indirect", "engaged": "engaged"}
+_COUNT = re.compile(r"\s*(\d+|\?)\s*x\s+(.*)", re.IGNORECASE | re.DOTALL)
+
+
+@attrs.frozen
+class Written:
+    """One weapon as written: the firing, and whether its number of models is sought (``?x``)."""
+
+    firing: Firing
+    text: str  #: the weapon profile as written, without the count and flags
+    counted: bool = False  #: the number of models was written (``Nx`` or ``?x``)
+    sought: bool = False  #: written ``?x``
+
+
+def written(text: str, models: int = 1, context: Context | None = None) -> Written:
+    """Read ``[Nx ]PROFILE[ @flag,flag]``; without ``Nx`` the weapon is used by `models` models."""
+    sought = False
+    match = _COUNT.fullmatch(text)
+    counted = match is not None
+    if match:
+        count, text = match.groups()
+        sought = count == "?"
+        models = 1 if sought else int(count)
+    profile, _, flags = text.partition("@")
+    if not profile.strip():
+        raise MathhammerError(f"no weapon profile in {text!r}")
+    situation = context
+    names = [f.strip().lower() for f in flags.split(",") if f.strip()]
+    if names:
+        unknown = [f for f in names if f not in FLAGS]
+        if unknown:
+            raise MathhammerError(f"unknown situation flag @{unknown[0]} (allowed: {', '.join(FLAGS)})")
+        changes: dict[str, Any] = {FLAGS[f]: True for f in names}
+        situation = attrs.evolve(context or Context(), **changes)
+    return Written(Firing(Weapon.parse(profile), models, situation), profile.strip(), counted, sought)
+
+
+def loadout(texts: Sequence[str], models: int = 1, context: Context | None = None,
+            sought: bool = False) -> list[Written]:
+    """Several weapons as written, fired in the order given; ``?x`` only where `sought` allows it."""
+    if not texts:
+        raise MathhammerError("give at least one weapon")
+    found = [written(text, models, context) for text in texts]
+    if not sought and any(w.sought for w in found):
+        raise MathhammerError("a weapon written '?x' goes with `attack --need`")
+    return found
+
+
+def describe(weapons: Sequence[Written]) -> str:
+    """``9 x [profile] + 1 x [profile]`` for titles."""
+    return " + ".join(f"{'?' if w.sought else w.firing.models} x [{w.text}]" for w in weapons)

@@ -1,0 +1,90 @@
+"""How many is enough: the fewest attacking models for a wanted chance, found exactly.
+
+More models of a weapon never make an outcome less likely (more attacks can only push the
+target's state further), so the chance is non-decreasing in the number of models: an
+exponential search finds a number that is enough, a binary search then the fewest. Both the
+answer and the number one below it are computed, so the claim can be read off the report.
+
+>>> from mathhammer_exact import Firing, Target, Weapon
+>>> shot = Firing(Weapon.parse("A1 BS2+ S4 AP-6 D1 [LETHAL HITS]"))  # destroys a W1 model with 1/6 + 4/6 * 1/2
+>>> found = need([shot], 0, Target.parse("T4 Sv7+ W1 x2"), Fraction(1, 2), exact=True)
+>>> found.models, found.p, found.p_below  # P(Binomial(n, 1/2) >= 2): 1/4 at n = 2, 1/2 at n = 3
+(3, Fraction(1, 2), Fraction(1, 4))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+import attrs
+
+from ..engine.resolve import attack
+from ..engine.results import AttackResult
+from ..errors import MathhammerError
+from ..model import Context, Firing, MortalWounds, Target
+from ..pmf import Number
+
+LIMIT = 200  #: the most models the search will try
+
+
+@attrs.frozen(eq=False)
+class Need:
+    """The fewest models `models` with P >= wanted, that chance `p`, the chance `p_below` with one
+    model fewer, and the attack's result at the answer."""
+
+    models: int
+    p: Number
+    p_below: Number | None  #: None when no model is needed (the other weapons are enough)
+    wanted: Number
+    at_least: int
+    result: AttackResult
+    queries: int
+
+
+def need(firings: Sequence[Firing | MortalWounds], sought: int, target: Target, wanted: Number,
+         at_least: int | None = None, context: Context | None = None, exact: bool = False) -> Need:
+    """The fewest models for ``firings[sought]`` (the others as given) such that P(at least
+    `at_least` models destroyed) >= `wanted` (default: the whole target destroyed)."""
+    k = target.model_count if at_least is None else at_least
+    if not 1 <= k <= target.model_count:
+        raise MathhammerError(f"at least must be 1 to {target.model_count} (the target's models), got {k}")
+    if not 0 < wanted <= 1:
+        raise MathhammerError(f"the wanted chance must be above 0 and at most 1, got {wanted}")
+    chosen = firings[sought]
+    if not isinstance(chosen, Firing):
+        raise MathhammerError("only a weapon's number of models can be sought")
+    others = [f for i, f in enumerate(firings) if i != sought]
+    results: dict[int, AttackResult | None] = {}
+
+    def chance(n: int) -> Number:
+        if n not in results:
+            if n:
+                volley = [*firings[:sought], attrs.evolve(chosen, models=n), *firings[sought + 1:]]
+                results[n] = attack(volley, target, context=context, exact=exact)
+            else:
+                results[n] = attack(others, target, context=context, exact=exact) if others else None
+        result = results[n]
+        return (Fraction(0) if exact else 0.0) if result is None else result.models_destroyed.at_least(k)
+
+    n = _fewest(chance, wanted, 0 if others else 1)
+    result = results[n]
+    assert result is not None
+    return Need(n, chance(n), chance(n - 1) if n else None, wanted, k, result, len(results))
+
+
+def _fewest(chance: Callable[[int], Number], wanted: Number, low: int) -> int:
+    """The least n >= low with chance(n) >= wanted, for a non-decreasing chance."""
+    if chance(low) >= wanted:
+        return low
+    passed = max(low, 1)
+    while chance(passed) < wanted:
+        if passed >= LIMIT:
+            found = float(chance(LIMIT))
+            shown = f"{found:.4%}" if found >= 5e-7 else "below 0.0001%"
+            raise MathhammerError(f"even {LIMIT} models give only P = {shown}; the search stops at {LIMIT}")
+        low, passed = passed, min(2 * passed, LIMIT)
+    while passed - low > 1:  # chance(low) < wanted <= chance(passed)
+        middle = (low + passed) // 2
+        low, passed = (low, middle) if chance(middle) >= wanted else (middle, passed)
+    return passed

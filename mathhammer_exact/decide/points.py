@@ -1,0 +1,57 @@
+"""Points efficiency: what an attack is worth per 100 points spent.
+
+Each model of the target counts as an equal share of the target's points, so the points destroyed
+are the target's points times the expected fraction of its models destroyed.
+
+>>> from mathhammer_exact import Target, Weapon, attack
+>>> shot = Weapon.parse("A1 BS2+ S4 AP-6 D1 [LETHAL HITS]")  # destroys a W1 model with 1/6 + 4/6 * 1/2
+>>> result = attack(shot, Target.parse("T4 Sv7+ W1 x10"), 10, exact=True)  # 5 kills on average
+>>> found = Efficiency.of(result, points=50, target_points=120)  # 12 points a model
+>>> found.kills_per_100, found.points_destroyed_per_100
+(Fraction(10, 1), Fraction(120, 1))
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import attrs
+
+from ..data.load import datasheets
+from ..engine.results import AttackResult
+from ..errors import MathhammerError
+from ..pmf import Number
+
+
+@attrs.frozen
+class Efficiency:
+    """Expected kills and points destroyed per 100 points of the attacker (None where the
+    target's points are not known)."""
+
+    points: int
+    target_points: int | None
+    kills_per_100: Number
+    points_destroyed_per_100: Number | None
+
+    @classmethod
+    def of(cls, result: AttackResult, points: int, target_points: int | None = None) -> Efficiency:
+        if points < 1:
+            raise MathhammerError(f"the attacker's points must be at least 1, got {points}")
+        if target_points is not None and target_points < 0:
+            raise MathhammerError(f"the target's points must be at least 0, got {target_points}")
+        kills = result.models_destroyed.mean
+        scale = Fraction(100, points) if result.exact else 100 / points
+        destroyed = None
+        if target_points is not None:
+            per_model = Fraction(target_points, result.target.model_count)
+            destroyed = kills * (per_model if result.exact else float(per_model)) * scale
+        return cls(points, target_points, kills * scale, destroyed)
+
+
+def named_points(name: str, size: int | None = None) -> int | None:
+    """The points of the datasheet called `name` at `size` models (default: its smallest size); None
+    when no datasheet has that name (a standard target, a profile) or the data leaves its points out."""
+    sheets = datasheets().values()
+    known = {key.lower(): sheet for sheet in sheets for key in (sheet.name, *sheet.aliases)}
+    sheet = known.get(" ".join(name.lower().split()))
+    return None if sheet is None else sheet.points.get(sum(sheet.counts(size).values()))

@@ -1,0 +1,151 @@
+"""`compare` (scenarios side by side) and `survive` (a unit against the standard attackers)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact import Context, Firing, Reroll, Target, Weapon, attack
+from mathhammer_exact.cli import cli
+from mathhammer_exact.data.load import find_target
+from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.decide.compare import Scenario, below_half, compare
+from mathhammer_exact.decide.survive import panel, survive
+from mathhammer_exact.errors import MathhammerError
+
+BOLTERS = "-w '10x 24\" A2 BS3+ S4 AP0 D1' -t 'T4 Sv3+ W2 x5'"
+
+
+def run(args: list[str]):
+    return CliRunner().invoke(cli, args)
+
+
+def test_a_scenario_against_itself_shows_no_difference_and_equals_the_single_query():
+    out = run(["compare", "-s", BOLTERS, "-s", BOLTERS, "--exact", "--json"])
+    assert out.exit_code == 0, out.output
+    first, second = json.loads(out.output)["rows"]
+    assert {second[f"{m}_change"] for m in ("damage", "kills", "p_destroyed", "p_at_least")} == {"0"}
+    single = attack(Weapon.parse('24" A2 BS3+ S4 AP0 D1'), Target.parse("T4 Sv3+ W2 x5"), 10, exact=True)
+    assert Fraction(first["damage"]) == single.damage.mean
+    assert Fraction(first["kills"]) == single.models_destroyed.mean
+    assert Fraction(first["p_destroyed"]) == single.p_destroyed
+    assert first["k"] == 3 and Fraction(first["p_at_least"]) == single.models_destroyed.at_least(3)
+
+
+def test_differences_are_to_the_first_scenario():
+    target = Target.parse("T4 Sv3+ W2 x5")
+    weapon = Weapon.parse('24" A2 BS3+ S4 AP0 D1')
+    plain = attack(weapon, target, 10, exact=True)
+    oath = attack(weapon, target, 10, Context(reroll_hits=Reroll.FAILED), exact=True)
+    rows = compare([Scenario("plain", plain), Scenario("oath", oath)], at_least=2)
+    assert rows[1].differences["kills"] == oath.models_destroyed.mean - plain.models_destroyed.mean > 0
+    assert rows[1].differences["p_at_least"] == oath.models_destroyed.at_least(2) - plain.models_destroyed.at_least(2)
+    assert rows[0].differences == {"damage": 0, "kills": 0, "p_destroyed": 0, "p_at_least": 0}
+    with pytest.raises(MathhammerError, match="at least"):
+        compare([Scenario("plain", plain)], at_least=6)
+
+
+def test_rank_by_points_destroyed_per_100_points():
+    target = Target.parse("T4 Sv7+ W1 x10")
+    coin = Weapon.parse("A1 BS2+ S4 AP0 D1 [LETHAL HITS]")  # destroys a model with 1/2 each
+    cheap = Scenario("cheap", attack(coin, target, 4, exact=True), points=20, target_points=100)  # 2 kills: 100/100
+    dear = Scenario("dear", attack(coin, target, 10, exact=True), points=100, target_points=100)  # 5 kills: 50/100
+    rows = compare([dear, cheap])
+    assert [r.rank for r in rows] == [2, 1]
+    assert rows[1].efficiency.points_destroyed_per_100 == 100
+    unranked = compare([dear, Scenario("unknown", cheap.result)])
+    assert [r.rank for r in unranked] == [None, None]
+    alike = compare([dear, Scenario("also dear", dear.result, points=100, target_points=100), cheap])
+    assert [r.rank for r in alike] == [2, 2, 1]
+
+
+def test_labels_rules_wordings_and_named_rules():
+    dev = "-w '5x 24\" A1 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]' -t 'T5 Sv2+ W3 x3'"
+    out = run(["compare", "-s", f"seed: {dev}", "-s", f"launch: {dev} --rules launch", "--exact", "--json"])
+    assert out.exit_code == 0, out.output
+    seed, launch = json.loads(out.output)["rows"]
+    assert (seed["label"], launch["label"]) == ("seed", "launch")
+    assert seed["kills"] != launch["kills"]
+    named = run(["compare", "--all", "-t MEQ", "-s", 'unit "Tempestus Command Squad"',
+                 "-s", 'Take Aim: unit "Tempestus Command Squad" --with take-aim', "--exact", "--json"])
+    assert named.exit_code == 0, named.output
+    plain, aimed = json.loads(named.output)["rows"]
+    with_rule = unit_attack("Tempestus Command Squad", find_target("MEQ"), modifiers=["take-aim"], exact=True)
+    assert Fraction(aimed["kills"]) == with_rule.result.models_destroyed.mean > Fraction(plain["kills"])
+    assert plain["points"] == 70 and plain["rank"] == 2 and aimed["rank"] == 1
+
+
+def test_table_csv_and_markdown_show_the_rows():
+    table = run(["compare", "-s", BOLTERS, "-s", f"{BOLTERS} --reroll-hits ones"]).output
+    assert table.splitlines()[1].split()[:3] == ["scenario", "mean", "damage"]
+    assert "(+" in table.splitlines()[3]
+    rows = list(csv.DictReader(io.StringIO(run(["compare", "-s", BOLTERS, "-s", BOLTERS, "--format", "csv",
+                                                "--exact"]).output)))
+    assert len(rows) == 2 and rows[1]["kills_change"] == "0" and Fraction(rows[0]["kills"]) > 0
+    markdown = run(["compare", "-s", BOLTERS, "--format", "markdown"]).output
+    assert "| scenario | mean damage |" in markdown
+
+
+def test_plot_overlays_the_scenarios(tmp_path):
+    path = tmp_path / "compare.png"
+    out = run(["compare", "-s", BOLTERS, "-s", f"{BOLTERS} --cover", "--plot", str(path)])
+    assert out.exit_code == 0, out.output
+    assert path.stat().st_size > 0
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ("-w 'A1 BS3+ S4 AP0 D1'", "scenario"),  # no target
+    ("-w 'A1 BS3+ S4 AP0 D1' -t 'T4 Sv3+ W1' --need 0.5", "compared scenario"),
+    ("-w 'A1 BS3+ S4 AP0 D1' -t 'T4 Sv3+ W1' --exact", "before the scenarios"),
+    ("unit 'No Such Unit' -t MEQ", "unknown datasheet"),
+    ("-w 'A1 BS3+ S4 AP0 D1 -t 'T4 Sv3+ W1'", "scenario"),  # unbalanced quote
+])
+def test_bad_scenarios_are_one_line_errors(args, message):
+    out = run(["compare", "-s", args])
+    assert out.exit_code == 2 and message in out.output and len(out.output.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------- survive
+def test_survive_rows_equal_single_queries():
+    target = find_target("MEQ")
+    attackers = panel()
+    rows = survive(target, exact=True)
+    assert len(rows) == len(attackers) >= 6
+    for row, attacker in zip(rows, attackers.values()):
+        single = attack(list(attacker.firings), target, exact=True)
+        assert row.kills == single.models_destroyed.mean and row.p_destroyed == single.p_destroyed
+        assert row.k == below_half(5) == 3
+
+
+def test_survive_command(tmp_path):
+    out = run(["survive", "MEQ", "-a", "lasguns", "-a", "power fists", "--json"])
+    assert out.exit_code == 0, out.output
+    labels = [s["label"] for s in json.loads(out.output)["rows"]]
+    assert labels == [panel()["lasguns"].description, panel()["power fists"].description]
+    assert "kills_change" not in json.loads(out.output)["rows"][0]
+    assert run(["survive", "MEQ", "--plot", str(tmp_path / "s.svg")]).exit_code == 0
+    wrong = run(["survive", "MEQ", "-a", "lasgun"])
+    assert wrong.exit_code == 2 and "did you mean 'lasguns'" in wrong.output
+
+
+def test_panel_per_weapon_situation_is_kept():
+    lasguns = panel()["lasguns"].firings[0]
+    assert lasguns.models == 20 and lasguns.context == Context(half_range=True)
+    assert isinstance(lasguns, Firing)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[a]\ndescription = "x"\n', "exactly the keys"),
+    ('[a]\ndescription = "x"\nweapons = ["A1 BS7+ S4 AP0 D1"]\n', r"attackers.toml \[a\]: BS/WS"),
+    ('[a]\ndescription = "x"\nweapons = "A1 BS3+ S4 AP0 D1"\n', "list of strings"),
+    ("[a\n", "not valid TOML"),
+])
+def test_panel_errors_name_the_file_and_entry(tmp_path, text, message):
+    (tmp_path / "attackers.toml").write_text(text)
+    with pytest.raises(MathhammerError, match=message):
+        panel(tmp_path)
