@@ -1,48 +1,217 @@
-"""Benchmark of typical queries, in process and through the CLI (not a test; figures go in notes).
+"""Benchmark of typical and large queries, each against a bare kernel of the same computation.
 
-Run after installing: python benchmarks/bench.py
+Run after installing: python benchmarks/bench.py [--quick]
 
-Each figure is the median of repeated calls with its 25th-75th percentile range, and the best call
-(this machine is shared and noisy: the best call is the compute, the median what one sees). "kills" reads
-the damage and models-destroyed distributions (what the chain computes); "all" also reads hits,
-wounds and unsaved wounds, which are worked out on first read.
+The machine is shared and noisy, so every engine figure is given as a ratio to a bare kernel timed
+in the same run: the same numbers worked out by hand-written numpy (float64, or Python integers over
+one common denominator for exact mode) from odds derived by hand, with none of the engine's
+set-up, checks or result objects. Each figure is the median of repeated calls (best call in brackets).
+"engine" is a query whose plan (odds and transitions for that weapon and target) is already cached,
+as when a player varies the number of models; "cold" clears that cache before every call.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from fractions import Fraction
 
-from mathhammer_exact import AttackResult, Context, Target, Weapon, attack
+import numpy as np
+
+from mathhammer_exact import Context, Rules, Target, Weapon, attack
 from mathhammer_exact.data.load import datasheet
 from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.engine.sequence import _plan
 
-WEAPON_TEXT = "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"
-WEAPON = Weapon.parse(WEAPON_TEXT)
-SCENARIOS = {
-    "S1: 20 models vs T4 Sv4+ W3 x5": (Target.parse("T4 Sv4+ W3 x5"), 20),
-    "S2: 120 models vs T4 Sv4+ W3 x20": (Target.parse("T4 Sv4+ W3 x20"), 120),
-}
+QUICK = "--quick" in sys.argv
 
 
-def timed_ms(call: Callable[[], object], budget_s: float = 2.0) -> tuple[float, float, float, float]:
-    """Median, quartiles and best of repeated calls, in milliseconds."""
+def timed(call: Callable[[], object], budget_s: float = 0.3 if QUICK else 1.5) -> tuple[float, float]:
+    """Median and best of repeated calls, in milliseconds."""
     call()
     times: list[float] = []
     deadline = time.perf_counter() + budget_s
-    while len(times) < 7 or (time.perf_counter() < deadline and len(times) < 5000):
+    while len(times) < 5 or (time.perf_counter() < deadline and len(times) < 3000):
         start = time.perf_counter()
         call()
         times.append((time.perf_counter() - start) * 1000)
-    q1, median, q3 = statistics.quantiles(times, n=4)
-    return median, q1, q3, min(times)
+    return statistics.median(times), min(times)
 
 
-def read_all(result: AttackResult) -> None:
-    result.stages()
+# ----------------------------------------------------------------------------- the bare kernels
+class Numbers:
+    """Float64 arrays, or Python integers over a common denominator (exact): the kernel's arithmetic."""
+
+    def __init__(self, exact: bool):
+        self.exact = exact
+
+    def array(self, probs: list[Fraction]) -> tuple[np.ndarray, int]:
+        if not self.exact:
+            return np.array([float(p) for p in probs]), 1
+        den = math.lcm(*(p.denominator for p in probs))
+        return np.array([int(p * den) for p in probs], dtype=object), den
+
+
+def convolve_grid(a: np.ndarray, b: np.ndarray, cap: int) -> np.ndarray:
+    """2-D sum of independent pairs of counts, folded at `cap` on both axes."""
+    out = np.zeros((min(a.shape[0] + b.shape[0] - 1, cap + 1), min(a.shape[1] + b.shape[1] - 1, cap + 1)),
+                   dtype=a.dtype)
+    for i, j in zip(*np.nonzero(b)):
+        block = a * b[i, j]
+        rows, cols = np.minimum(np.arange(a.shape[0]) + i, cap), np.minimum(np.arange(a.shape[1]) + j, cap)
+        np.add.at(out, (rows[:, None], cols[None, :]), block)
+    return out
+
+
+def fold(a: np.ndarray, cap: int) -> np.ndarray:
+    if len(a) > cap + 1:
+        a = np.concatenate([a[:cap], [a[cap:].sum()]])
+    return a
+
+
+def damage_matrix(models: int, wounds: int, damage: list[Fraction], num: Numbers) -> tuple[np.ndarray, int]:
+    """One attack that costs a wound: the model being worked on loses `damage`, excess lost."""
+    weights, den = num.array(damage)  # damage[d - 1] = P(D = d)
+    size = models * wounds + 1
+    matrix = np.zeros((size, size), dtype=weights.dtype)
+    for s in range(size - 1):
+        end = (s // wounds + 1) * wounds
+        for d, w in enumerate(weights, 1):
+            matrix[s, min(s + d, end)] += w
+    matrix[size - 1, size - 1] = den
+    return matrix, den
+
+
+def bare_pipeline(item: list[Fraction], attacks: int, models: int, wounds: int, damage: list[Fraction],
+                  num: Numbers) -> tuple[np.ndarray, np.ndarray]:
+    """Damage and kills for `attacks` attacks each yielding item[k] unsaved wounds, D `damage` against
+    `models` models of W `wounds`: the count by square-and-multiply folded at the unit's wounds, then
+    the allocation stepped once per unsaved wound."""
+    cap = models * wounds
+    one, den = num.array(item)
+    count, count_den, n = np.ones(1, dtype=one.dtype), 1, attacks
+    while n:
+        if n & 1:
+            count, count_den = fold(np.convolve(count, one), cap), count_den * den
+        n >>= 1
+        if n:
+            one, den = fold(np.convolve(one, one), cap), den * den
+    matrix, mden = damage_matrix(models, wounds, damage, num)
+    state = np.zeros(cap + 1, dtype=matrix.dtype)
+    state[0] = 1
+    final = np.zeros_like(state)
+    for u, w in enumerate(count):
+        final = final * mden + w * state if num.exact else final + w * state
+        if u < len(count) - 1:
+            state = state @ matrix
+    kills = np.bincount(np.arange(cap + 1) // wounds, weights=final.astype(float) if not num.exact else None) \
+        if not num.exact else np.array([final[k * wounds:(k + 1) * wounds].sum() for k in range(models + 1)])
+    return final, kills
+
+
+def bare_devastating(attacks: int, models: int, wounds: int, num: Numbers) -> np.ndarray:
+    """The Devastating Wounds volley: a pair of counts (unsaved wounds, waiting Devastating Wounds)
+    per attack, summed over attacks folded at the unit's wounds, then all of the first kind and all of
+    the second (D3 each, excess lost, no Feel No Pain: the same transition)."""
+    cap = models * wounds
+    hit = {(0, 0): Fraction(1, 2) + Fraction(1, 3) * Fraction(2, 3), (1, 0): Fraction(1, 9), (0, 1): Fraction(1, 6)}
+    two = {}
+    for (a, b), p in hit.items():
+        for (c, d), q in hit.items():
+            two[(a + c, b + d)] = two.get((a + c, b + d), Fraction(0)) + p * q
+    item = {(0, 0): Fraction(1, 3) + Fraction(1, 2) * hit[(0, 0)] + Fraction(1, 6) * two[(0, 0)]}
+    for key, p in hit.items():
+        if key != (0, 0):
+            item[key] = Fraction(1, 2) * p
+    for key, p in two.items():
+        if key != (0, 0):
+            item[key] = item.get(key, Fraction(0)) + Fraction(1, 6) * p
+    keys = list(item)
+    weights, den = num.array([item[k] for k in keys])
+    grid = np.zeros((3, 3), dtype=weights.dtype)
+    for (a, b), w in zip(keys, weights):
+        grid[a, b] = w
+    count = np.ones((1, 1), dtype=grid.dtype)
+    for _ in range(attacks):
+        count = convolve_grid(count, grid, cap)
+    matrix, mden = damage_matrix(models, wounds, [Fraction(1, 3)] * 3, num)
+    rows = []
+    state = np.zeros(cap + 1, dtype=matrix.dtype)
+    state[0] = 1
+    for _ in range(count.shape[0]):
+        rows.append(state)
+        state = state @ matrix
+    if num.exact:  # every row over the same denominator: the last row's
+        rows = [row * mden ** (len(rows) - 1 - u) for u, row in enumerate(rows)]
+    after = [sum(rows[u] * count[u, v] for u in range(count.shape[0])) for v in range(count.shape[1])]
+    result, scale = after[-1], 1
+    for row in after[-2::-1]:
+        scale *= mden if num.exact else 1
+        result = result @ matrix + row * scale
+    return result
+
+
+# ----------------------------------------------------------------------------- the scenarios
+WEAPON = Weapon.parse("A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]")
+# per attack: miss 2/6; a normal hit 3/6 and a Critical Hit 1/6 (two hits); each hit gets through (wounds on
+# 4+ and fails a 4+ save) with 1/4
+Q = Fraction(1, 4)
+ITEM = [Fraction(2, 6) + Fraction(3, 6) * (1 - Q) + Fraction(1, 6) * (1 - Q) ** 2,
+        Fraction(3, 6) * Q + Fraction(1, 6) * 2 * Q * (1 - Q), Fraction(1, 6) * Q**2]
+D3 = [Fraction(1, 3)] * 3
+VOLLEY = Weapon.parse("A2 BS3+ S5 AP-1 DD3 [SUSTAINED HITS 1, DEVASTATING WOUNDS]")
+TOUGH = Target.parse("T5 Sv2+ inv4+ W3 x10")
+
+
+def pipeline_rows() -> list[tuple[str, Callable[[], object], Callable[[], object], Callable[[], object]]]:
+    rows = []
+    for name, models, count in (("S1: 20 models vs W3 x5", 20, 5), ("S2: 120 models vs W3 x20", 120, 20),
+                                ("1,000 models vs W3 x5", 1000, 5), ("1,000 models vs W3 x20", 1000, 20)):
+        target = Target.parse(f"T4 Sv4+ W3 x{count}")
+        for exact in (False, True):
+            label = f"{name}, {'exact' if exact else 'float'}"
+
+            def engine(t: Target = target, m: int = models, e: bool = exact) -> object:
+                r = attack(WEAPON, t, m, exact=e)
+                return r.models_destroyed, r.damage
+
+            def cold(t: Target = target, m: int = models, e: bool = exact) -> object:
+                _plan.cache_clear()
+                r = attack(WEAPON, t, m, exact=e)
+                return r.models_destroyed, r.damage
+
+            def bare(c: int = count, m: int = models, e: bool = exact) -> object:
+                return bare_pipeline(ITEM, m, c, 3, D3, Numbers(e))
+
+            rows.append((label, engine, cold, bare))
+    for exact in (False, True):
+        def engine(e: bool = exact) -> object:
+            return attack(VOLLEY, TOUGH, 60, exact=e).models_destroyed
+
+        def cold(e: bool = exact) -> object:
+            _plan.cache_clear()
+            return attack(VOLLEY, TOUGH, 60, exact=e).models_destroyed
+
+        def bare(e: bool = exact) -> object:
+            return bare_devastating(120, 10, 3, Numbers(e))
+
+        rows.append((f"DW volley: 60 models vs W3 x10, {'exact' if exact else 'float'}", engine, cold, bare))
+    return rows
+
+
+def check_kernels() -> None:
+    """The bare kernels compute the same numbers as the engine (else a ratio would mean nothing)."""
+    final, _ = bare_pipeline(ITEM, 20, 5, 3, D3, Numbers(True))
+    den = sum(final)
+    engine = attack(WEAPON, Target.parse("T4 Sv4+ W3 x5"), 20, exact=True).damage
+    assert [Fraction(int(w), den) for w in final] == engine.probabilities(), "S1 kernel disagrees"
+    final = bare_devastating(120, 10, 3, Numbers(True))
+    state = attack(VOLLEY, TOUGH, 60, exact=True).damage
+    assert [Fraction(int(w), sum(final)) for w in final] == state.probabilities(), "DW kernel disagrees"
 
 
 # S3: the full Tempestus Command Squad, five weapon profiles (four special weapons and the Prime's
@@ -52,32 +221,33 @@ LED = Target((*INCURSORS.groups, (Target.parse("T4 Sv3+ W3 Ld6+ [CHARACTER]").si
 LOADOUT = ["plasma gun", "meltagun", "flamer", "hot-shot volley gun"]
 
 
-def s3(exact: bool) -> object:
-    return unit_attack("Tempestus Command Squad", LED, LOADOUT, context=Context(half_range=True), exact=exact)
-
-
-def line(name: str, exact: bool, what: str, call: Callable[[], object]) -> None:
-    median, q1, q3, best = timed_ms(call)
-    mode = "exact" if exact else "float"
-    print(f"{name:36s} {mode:5s} {what:5s} {median:9.3f} ms  (IQR {q1:.3f}-{q3:.3f}, best {best:.3f})")
-
-
 def main() -> None:
-    for name, (target, models) in SCENARIOS.items():
-        for exact in (False, True):
-            for what, reader in (("kills", lambda r: r.models_destroyed), ("all", read_all)):
-                line(name, exact, what, lambda t=target, m=models, e=exact, f=reader: f(attack(WEAPON, t, m, exact=e)))
+    check_kernels()
+    print(f"{'scenario':44s} {'engine':>18s} {'cold plan':>18s} {'bare kernel':>18s} {'ratio':>6s}")
+    for label, engine, cold, bare in pipeline_rows():
+        (em, eb), (cm, cb), (bm, bb) = timed(engine), timed(cold), timed(bare)
+        print(f"{label:44s} {em:8.3f} ({eb:6.3f}) ms {cm:8.3f} ({cb:6.3f}) ms {bm:8.3f} ({bb:6.3f}) ms "
+              f"{em / bm:6.2f}")
     for exact in (False, True):
-        line("S3: Command Squad vs led Incursors", exact, "all", lambda e=exact: s3(e))
-    cli = [sys.executable, "-m", "mathhammer_exact", "attack", "--weapon", WEAPON_TEXT, "--models", "20",
-           "--target", "T4 Sv4+ W3 x5"]
-    walls = []
-    for _ in range(7):
-        start = time.perf_counter()
-        subprocess.run(cli, check=True, capture_output=True)
-        walls.append((time.perf_counter() - start) * 1000)
-    print(f"{'CLI, S1 from a cold start (median of 7)':48s} {statistics.median(walls):9.1f} ms")
+        median, best = timed(lambda e=exact: unit_attack("Tempestus Command Squad", LED, LOADOUT,
+                                                          context=Context(half_range=True), exact=e))
+        print(f"{'S3: Command Squad vs led Incursors, ' + ('exact' if exact else 'float'):44s} "
+              f"{median:8.3f} ({best:6.3f}) ms")
+    launch = Context(rules=Rules.named("launch"))
+    for exact in (False, True):
+        median, best = timed(lambda e=exact: attack(VOLLEY, TOUGH, 60, launch, exact=e).models_destroyed)
+        print(f"{'DW volley, 2023 wording, ' + ('exact' if exact else 'float'):44s} {median:8.3f} ({best:6.3f}) ms")
+    for args in (["attack", "-w", str(WEAPON_TEXT), "-m", "20", "-t", "T4 Sv4+ W3 x5"], ["roll", "charge", "-d", "9"]):
+        walls = []
+        for _ in range(3 if QUICK else 7):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "mathhammer_exact", *args], check=True, capture_output=True)
+            walls.append((time.perf_counter() - start) * 1000)
+        print(f"{'CLI from a cold start: mathhammer ' + args[0] + ' ' + args[1]:44s} "
+              f"{statistics.median(walls):8.1f} ms (median of {len(walls)})")
 
+
+WEAPON_TEXT = "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"
 
 if __name__ == "__main__":
     main()

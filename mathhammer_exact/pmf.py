@@ -212,6 +212,11 @@ class Pmf:
         values = range(self.offset, self.max + 1)
         return self._scalar(sum((w for v, w in zip(values, self.weights) if predicate(v)), 0 * self.weights[0]))
 
+    def chance_where(self, mask: np.ndarray) -> Number:
+        """P(mask[X]) for a count X and a boolean array over its values (e.g. the states in which
+        a unit is Below Half-strength)."""
+        return self._scalar(self.weights[np.asarray(mask)[self.offset : self.max + 1]].sum())
+
     def survival(self) -> list[Number]:
         """P(X >= k) for k = min..max."""
         tail = np.cumsum(self.weights[::-1])[::-1]

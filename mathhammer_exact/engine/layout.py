@@ -9,8 +9,10 @@ track until it is used up, then to the leaders; Precision wounds go to a leader 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
+from functools import cached_property
 
 import attrs
 import numpy as np
@@ -31,9 +33,10 @@ def default_order(target: Target) -> tuple[int, ...]:
     return (*others, *(i for i, (p, _) in groups if p.character))
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)
 class Layout:
-    """The models of `target` on the main and leader tracks, by group index."""
+    """The models of `target` on the main and leader tracks, by group index. What is derived from
+    it (tracks, losses and Below Half-strength in each state) is worked out once per target."""
 
     target: Target
     main: tuple[int, ...]
@@ -42,31 +45,22 @@ class Layout:
     @classmethod
     def of(cls, target: Target, order: Sequence[int] | None = None) -> Layout:
         """Lay out `target` in allocation `order` (group indices; default: `default_order`)."""
-        order = tuple(order) if order is not None else default_order(target)
-        if sorted(order) != list(range(len(target.groups))):
-            raise MathhammerError(
-                f"allocation order must list each model group once (0 to {len(target.groups) - 1}), got {order}")
-        main: list[int] = []
-        leaders: list[int] = []
-        for g in order:
-            profile, count = target.groups[g]
-            (leaders if target.attached and profile.character else main).extend([g] * count)
-        return cls(target, tuple(main), tuple(leaders))
+        return _layout(target, None if order is None else tuple(order))
 
-    @property
+    @cached_property
     def main_track(self) -> Track:
         return Track(tuple(self.target.groups[g][0].wounds for g in self.main))
 
-    @property
+    @cached_property
     def leader_track(self) -> Track:
         return Track(tuple(self.target.groups[g][0].wounds for g in self.leaders))
 
-    @property
+    @cached_property
     def shape(self) -> tuple[int, int]:
         """States along each track: wounds lost 0..total."""
         return self.main_track.total + 1, self.leader_track.total + 1
 
-    @property
+    @cached_property
     def size(self) -> int:
         rows, cols = self.shape
         return rows * cols
@@ -104,6 +98,7 @@ class Layout:
                     grid[b, c, b, c] = den
         return Scaled(grid.reshape(self.size, self.size), den)
 
+    @cached_property
     def below_half(self) -> np.ndarray:
         """For each state: whether the target ends Below Half-strength and not destroyed.
 
@@ -127,12 +122,13 @@ class Layout:
                 out[s] = below_half(n_lead, lead_alive[s], w_lead, c_lost[s])
         return out
 
+    @cached_property
     def leadership(self) -> np.ndarray | None:
         """For each state: the best Leadership among the surviving models (what a Battle-shock
         test uses), or None when no model of the target has a Leadership."""
         if self.target.leadership is None:
             return None
-        _, _, per_group = self.losses()
+        _, _, per_group = self.losses
         best = np.full(self.size, self.target.leadership, dtype=int)
         for s in range(self.size):
             alive = [p.leadership for g, (p, n) in enumerate(self.target.groups)
@@ -141,6 +137,7 @@ class Layout:
                 best[s] = min(alive)
         return best
 
+    @cached_property
     def losses(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each state: wounds lost, models destroyed, and models destroyed per group (states x groups)."""
         rows, cols = self.shape
@@ -153,3 +150,17 @@ class Layout:
                 first_models = np.cumsum([0, *(int(x == g) for x in groups)])
                 per_group[:, g] += first_models[dead]
         return b + c, main_dead + lead_dead, per_group
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(target: Target, order: tuple[int, ...] | None) -> Layout:
+    order = order if order is not None else default_order(target)
+    if sorted(order) != list(range(len(target.groups))):
+        raise MathhammerError(
+            f"allocation order must list each model group once (0 to {len(target.groups) - 1}), got {order}")
+    main: list[int] = []
+    leaders: list[int] = []
+    for g in order:
+        profile, count = target.groups[g]
+        (leaders if target.attached and profile.character else main).extend([g] * count)
+    return Layout(target, tuple(main), tuple(leaders))

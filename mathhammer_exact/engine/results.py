@@ -98,16 +98,14 @@ class AttackResult:
 def result_of(layout: Layout, state: Pmf, counts: Callable[[str], Pmf | None],
               hazardous: tuple[Pmf | None, Pmf | None] = (None, None)) -> AttackResult:
     """The result of a query whose target ends in `state` (a distribution over `layout`'s states)."""
-    lost, dead, per_group = layout.losses()
+    lost, dead, per_group = layout.losses
     groups = tuple(GroupLosses(profile, count, state.map_values(per_group[:, g]))
                    for g, (profile, count) in enumerate(layout.target.groups))
-    below = state.map_values(layout.below_half().astype(int))
-    p_below = below.p(1)
-    leadership = layout.leadership()
+    below, leadership = layout.below_half, layout.leadership
+    p_below = state.chance_where(below)
     shocked = None
-    if leadership is not None:
-        fails = {ld: 1 - pass_chance(int(ld), state.exact) for ld in np.unique(leadership)}
-        shocked = sum((state.map_values((layout.below_half() & (leadership == ld)).astype(int)).p(1) * fail
-                       for ld, fail in fails.items()), 0 * p_below)
+    if leadership is not None:  # each state tests on the best Leadership of the models left in it
+        shocked = sum((state.chance_where(below & (leadership == ld)) * (1 - pass_chance(int(ld), state.exact))
+                       for ld in np.unique(leadership)), 0 * p_below)
     return AttackResult(layout.target, state.map_values(lost), state.map_values(dead), groups,
                         p_below, shocked, *hazardous, counts=counts)

@@ -4,11 +4,18 @@ Each count is a random sum of what one attack yields (`stages.hit.per_attack`, t
 whole-unit chain uses), and the target's state is a Markov chain stepped once per unsaved attack
 (`stages.allocation`). For the allocation only attacks that cost at least one wound are counted,
 so counts can be capped at the unit's wounds: more such attacks than it has wounds destroy it.
+
+What does not depend on the number of attacking models (the odds, what one model's attacks
+yield, the transitions) is a `_Plan`, worked out once per weapon, target and situation: asking
+again with another number of models (`--need`, `compare`, the web page) only sums over models.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+
+import attrs
 
 from ..model import Context, DevastatingWounds, Target, Weapon
 from ..pmf import Pmf
@@ -21,6 +28,19 @@ from ..stages.wound import critical_wound, per_hit, wound_odds
 from .limits import check_counts
 
 
+@attrs.frozen(eq=False)
+class _Plan:
+    """What one attacking model does to a unit of identical models, in the query's number mode."""
+
+    per_model: Pmf  #: the attacks one model makes
+    items: dict[str, Pmf]  #: what one attack yields, for each count shown: hits, wounds, unsaved
+    harmful: Pmf  #: attacks of one model that cost the unit a wound (a pair of counts: see `second`)
+    cap: tuple[int, ...] | None  #: where the allocation's counts fold (the unit's wounds)
+    track: Track
+    normal: Transition  #: one attack that costs a wound
+    second: Transition | None  #: one waiting Devastating Wounds event that costs a wound, if any wait
+
+
 def identical_models(
     weapon: Weapon, target: Target, models: int, context: Context, exact: bool, capped: bool = True
 ) -> tuple[Pmf, Callable[[str], Pmf]]:
@@ -28,48 +48,56 @@ def identical_models(
     final state (wounds lost along the allocation order), and the counts (attacks, hits, wounds,
     unsaved) by name, worked out when asked for. `capped=False` computes the allocation's counts
     in full (the same answer, slower; for tests)."""
+    plan = _plan(weapon, target, context, exact, capped)
+    everyone = Pmf.point(models, exact)
+    harmful = everyone.compound(plan.harmful, plan.cap)
+    start = plan.track.unharmed(exact)
+    if plan.second is None:
+        state = after_events(start, plan.normal, harmful)
+    else:
+        state = after_two_kinds(start, plan.normal, plan.second, harmful)
+    cache: dict[str, Pmf] = {}
+
+    def counts(name: str) -> Pmf:
+        if name not in cache:
+            check_counts(models * (plan.per_model.max + 1) * (plan.items["hits"].max + 1), exact)
+            per_model = plan.per_model if name == "attacks" else plan.per_model.compound(plan.items[name])
+            cache[name] = everyone.compound(per_model)
+        return cache[name]
+
+    return state, counts
+
+
+@functools.lru_cache(maxsize=512)
+def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped: bool) -> _Plan:
     profile = target.single
     hit = hit_odds(weapon, profile, context)
     wound = wound_odds(weapon, profile, context)
     save = unsaved_chance(weapon, profile, context)
     per_model = attacks_per_model(weapon, target, context, exact)
     sustained = sustained_hits(weapon, exact)
+    wording = context.rules.devastating_wounds
     one = Pmf.point(1, exact)
 
-    def count(hit_yields: Pmf, auto_yields: Pmf, cap: tuple[int, ...] | None = None) -> Pmf:
-        """Sum over the attacking models of what their attacks yield."""
-        item = per_attack(hit, hit_yields, auto_yields, sustained, weapon.lethal_hits)
-        return Pmf.point(models, exact).compound(per_model.compound(item, cap), cap)
+    def attack(hit_yields: Pmf, auto_yields: Pmf) -> Pmf:
+        return per_attack(hit, hit_yields, auto_yields, sustained, weapon.lethal_hits)
 
-    cache: dict[str, Pmf] = {}
-
-    def counts(name: str) -> Pmf:
-        if name not in cache:
-            check_counts(models * (per_model.max + 1) * (sustained.max + 1), exact)
-            if name == "attacks":
-                cache[name] = per_model.repeat(models)
-            elif name == "hits":
-                cache[name] = count(one, one)
-            elif name == "wounds":
-                cache[name] = count(per_hit(wound, one, one), one)
-            else:  # unsaved: a Devastating Wounds Critical Wound allows no save, in every printing
-                through = Pmf.bernoulli(save, exact)
-                cache[name] = count(per_hit(wound, through, critical_wound(weapon, context.rules.devastating_wounds,
-                                                                           through, one, one, one)), through)
-        return cache[name]
-
+    through = Pmf.bernoulli(save, exact)  # a Devastating Wounds Critical Wound allows no save, in every printing
+    items = {"hits": attack(one, one), "wounds": attack(per_hit(wound, one, one), one),
+             "unsaved": attack(per_hit(wound, through, critical_wound(weapon, wording, through, one, one, one)),
+                               through)}
     track = Track((profile.wounds,) * target.model_count)
     cap = track.total if capped else None
     damage = damage_pmf(weapon, profile, context, exact=True)
     normal_harms, normal_lost = harm(wounds_lost(damage, profile.feel_no_pain))
     normal = Transition.build(track, [normal_lost.in_mode(exact)] * target.model_count)
-    wording = context.rules.devastating_wounds
     if not weapon.devastating_wounds or wording is DevastatingWounds.UNSAVEABLE:
-        through = Pmf.bernoulli(save * normal_harms, exact)
+        harmed = Pmf.bernoulli(save * normal_harms, exact)
         unsaveable = Pmf.bernoulli(normal_harms, exact)
-        critical = critical_wound(weapon, wording, through, unsaveable, unsaveable, unsaveable)
-        harmful = count(per_hit(wound, through, critical), through, None if cap is None else (cap,))
-        return after_events(track.unharmed(exact), normal, harmful), counts
+        critical = critical_wound(weapon, wording, harmed, unsaveable, unsaveable, unsaveable)
+        caps: tuple[int, ...] | None = None if cap is None else (cap,)
+        harmful = per_model.compound(attack(per_hit(wound, harmed, critical), harmed), caps)
+        return _Plan(per_model, items, harmful, caps, track, normal, None)
     # Devastating Wounds that land after all other attacks: count them on a second axis.
     if wording is DevastatingWounds.SEED:  # second count: Devastating Wounds attacks
         waiting_harms, waiting_lost = harm(wounds_lost(damage, mortal_threshold(profile)))
@@ -80,7 +108,8 @@ def identical_models(
         mortal = damage_pmf(weapon, None, context, exact=True).compound(Pmf.bernoulli(mortal_harms, exact=True))
         waiting = Pmf.grid({(0, k): p for k, p in mortal.fractions().items()}, exact)
         second = Transition.build(track, [one] * target.model_count)
-    through = Pmf.grid({(0, 0): 1 - save * normal_harms, (1, 0): save * normal_harms}, exact)
-    critical = critical_wound(weapon, wording, through, through, waiting, waiting)
-    joint = count(per_hit(wound, through, critical), through, None if cap is None else (cap, cap))
-    return after_two_kinds(track.unharmed(exact), normal, second, joint), counts
+    harmed = Pmf.grid({(0, 0): 1 - save * normal_harms, (1, 0): save * normal_harms}, exact)
+    critical = critical_wound(weapon, wording, harmed, harmed, waiting, waiting)
+    caps = None if cap is None else (cap, cap)
+    harmful = per_model.compound(attack(per_hit(wound, harmed, critical), harmed), caps)
+    return _Plan(per_model, items, harmful, caps, track, normal, second)
