@@ -6,25 +6,48 @@
 Fraction(20, 3)
 """
 
-from .dice import Dice
-from .engine.resolve import attack
-from .engine.results import AttackResult, GroupLosses
-from .errors import MathhammerError
-from .model import (
-    CommandReroll,
-    Context,
-    DevastatingWounds,
-    Firing,
-    Hazardous,
-    IndirectFire,
-    ModelProfile,
-    MortalWounds,
-    Reroll,
-    Rules,
-    Target,
-    Weapon,
-)
-from .pmf import Pmf
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .dice import Dice
+    from .engine.resolve import attack
+    from .engine.results import AttackResult, GroupLosses
+    from .errors import MathhammerError
+    from .model import (
+        CommandReroll,
+        Context,
+        DevastatingWounds,
+        Firing,
+        Hazardous,
+        IndirectFire,
+        ModelProfile,
+        MortalWounds,
+        Reroll,
+        Rules,
+        Target,
+        Weapon,
+    )
+    from .pmf import Pmf
+
+#: where each public name lives; a name's module loads on first use (PEP 562), so that a command
+#: that needs only the dice (``mathhammer roll charge``) does not load the engine or the rules data
+_HOMES = {
+    "Dice": "dice", "attack": "engine.resolve", "AttackResult": "engine.results", "GroupLosses": "engine.results",
+    "MathhammerError": "errors", "Pmf": "pmf",
+    **{name: "model" for name in ("CommandReroll", "Context", "DevastatingWounds", "Firing", "Hazardous",
+                                  "IndirectFire", "ModelProfile", "MortalWounds", "Reroll", "Rules", "Target",
+                                  "Weapon")},
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+
 
 __all__ = [
     "AttackResult",

@@ -18,7 +18,6 @@ import numpy as np
 
 from .dice import Dice
 from .engine.consequences import hazardous_losses, pass_chance
-from .engine.resolve import attack
 from .errors import MathhammerError
 from .model import ModelProfile, MortalWounds, Rules, Target
 from .pmf import Number, Pmf
@@ -79,6 +78,8 @@ def hazardous(weapons: int, bearer: ModelProfile, rules: Rules | None = None, ex
 
 def grenade(target: Target, exact: bool = True) -> Pmf:
     """Models destroyed by the Grenade stratagem: six D6, one mortal wound per 4+, spilling over."""
+    from .engine.resolve import attack  # the whole engine loads only for the one test that needs it
+
     return attack([MortalWounds(6, 4, name="Grenade")], target, exact=exact).models_destroyed
 
 

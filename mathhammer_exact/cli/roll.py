@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from .. import rolls
-from ..data.load import find_target
 from ..model import Hazardous, ModelProfile, Rules
 from ..pmf import Number, Pmf
 from ..present.report import Report
@@ -87,6 +86,8 @@ def hazardous(weapons: int, bearer: str, rules: Rules, exact: bool, fmt: str, as
 @output_options
 def grenade(target: str, exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
     """Grenade stratagem: six D6, each 4+ is a mortal wound (spilling over, Feel No Pain applies)."""
+    from ..data.load import find_target  # the rules data load only for a target given by name
+
     unit = find_target(target)
     pmf = rolls.grenade(unit, exact)
     report = _count_report(f"Grenade against {target.strip()}", "models_destroyed", pmf,
