@@ -134,9 +134,17 @@ PLAIN = ["attack", "-w", "A2 BS3+ S4 AP-1 D1 [ASSAULT]", "-t", "T4 Sv4+ W1 x5"]
 
 
 def header(args: list[str]) -> list[str]:
-    """The lines between the title and the table of means."""
+    """The lines between the profiles as understood (one weapon, one target) and the table of means."""
     lines = run(args).output.splitlines()
-    return lines[1:next(i for i, line in enumerate(lines) if line.split()[:1] == ["mean"])]
+    return lines[3:next(i for i, line in enumerate(lines) if line.split()[:1] == ["mean"])]
+
+
+def test_the_header_says_each_profile_as_understood():
+    lines = run(PLAIN).output.splitlines()
+    assert lines[1:3] == ["  1 x Attacks 2 | BS 3+ | Strength 4 | AP -1 | Damage 1 | Assault",
+                          "  target: 5 models: Toughness 4 | Save 4+ | Wounds 1"]
+    rolled = run(["attack", "-w", "A1 BS3+ S12 AP-3 DD3", "-t", "T4 Sv4+ W1 x5"]).output.splitlines()
+    assert rolled[1] == "  1 x Attacks 1 | BS 3+ | Strength 12 | AP -3 | Damage D3 (roll)"
 
 
 @pytest.mark.parametrize(("option", "words"), SITUATION, ids=[" ".join(o) for o, _ in SITUATION])

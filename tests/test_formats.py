@@ -182,8 +182,10 @@ def test_a_plot_says_which_question_it_answers(monkeypatch, tmp_path):
     def words(text: str) -> str:  # the heading is wrapped to the chart's width
         return " ".join(text.split())
 
-    assert words(heading(drawn[0])) == ("10 x [A1 BS3+ S4 AP-1 D1] -> T4 Sv3+ W2 x5 situation: target has the Benefit "
-                                        "of Cover; rolls: re-roll hit rolls of 1")
+    assert words(heading(drawn[0])) == ("10 x [A1 BS3+ S4 AP-1 D1] -> T4 Sv3+ W2 x5 10 x Attacks 1 | BS 3+ | "
+                                        "Strength 4 | AP -1 | Damage 1; target: 5 models: Toughness 4 | Save 3+ | "
+                                        "Wounds 2; "
+                                        "situation: target has the Benefit of Cover; rolls: re-roll hit rolls of 1")
     run([*COMMANDS[1], "--half-range", "--plot", str(tmp_path / "unit.png")])
     assert words(heading(drawn[1])).endswith("attacker has Tempestor Prime: weapons gain SUSTAINED HITS 1 (ranged "
                                              "weapons); situation: within half range")

@@ -17,6 +17,7 @@ from ..engine.resolve import attack as resolve
 from ..errors import MathhammerError
 from ..model import Context, Target
 from ..present.decisions import need_report, with_efficiency
+from ..present.profiles import header
 from ..present.report import attack_report
 from .options import context_from, emit, situation_options
 
@@ -45,7 +46,7 @@ def attack(**params: Any) -> None:
         if params["at_least"] is not None:
             raise MathhammerError("--at-least goes with --need")
         found = scenario(params)
-        report = attack_report(found.result, found.label)
+        report = attrs.evolve(attack_report(found.result, found.label), preface=found.asked)
         if found.points is not None:
             report = with_efficiency(report, Efficiency.of(found.result, found.points, found.target_points))
     else:
@@ -69,9 +70,9 @@ def scenario(params: dict[str, Any], exact: bool | None = None, label: str | Non
     if params["target_points"] is not None and params["points"] is None:
         raise MathhammerError("--target-points needs the attacker's --points")
     written, unit, context, title = _read(dict(params), sought=False)
-    result = resolve([w.firing for w in written], unit, context=context,
-                     exact=params["exact"] if exact is None else exact)
-    return Scenario(label or title, result, params["points"], params["target_points"])
+    firings = [w.firing for w in written]
+    result = resolve(firings, unit, context=context, exact=params["exact"] if exact is None else exact)
+    return Scenario(label or title, result, params["points"], params["target_points"], header(firings, unit, context))
 
 
 def _read(params: dict[str, Any], sought: bool = True) -> tuple[list[Written], Target, Context, str]:

@@ -105,6 +105,7 @@ class UnitReport:
     firings: tuple[Firing, ...]
     modifiers: tuple[NamedRule, ...]
     situation: tuple[str, ...] = ()
+    context: Context = Context()  #: the situation of the whole query (each firing may differ from it)
 
 
 def _keyword_list(keywords: Iterable[str]) -> str:
@@ -333,4 +334,4 @@ def unit_attack(
     if insane_bravery and result.p_battle_shocked is not None:
         result = attrs.evolve(result, p_battle_shocked=0 * result.p_below_half)
     return UnitReport(sheet.name, result, tuple(f for f in plan.firings if isinstance(f, Firing)), tuple(in_force),
-                      tuple(situation))
+                      tuple(situation), plan.context)

@@ -25,6 +25,7 @@ class Scenario:
     result: AttackResult
     points: int | None = None
     target_points: int | None = None
+    asked: tuple[str, ...] = ()  #: header lines saying what was asked, as understood
 
 
 def below_half(models: int) -> int:

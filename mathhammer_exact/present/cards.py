@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from ..data import load
 from ..model import ModelProfile, Weapon
+from .profiles import weapon_summary
 
 
 def _weapon_line(name: str, profile: str, weapon: Weapon) -> str:
-    skill = "N/A" if weapon.skill is None else f"{weapon.skill}+"
-    reach = "Melee" if weapon.melee else (f'{weapon.range}"' if weapon.range else "")
+    """One weapon profile, field by field as understood (a rolled Damage says so)."""
     label = name if profile == "default" else f"{name} - {profile}"
-    return f"  {label:38s} {reach:>6} A{str(weapon.attacks):5s} {'WS' if weapon.melee else 'BS'}{skill:4s} " \
-           f"S{weapon.strength:<3} AP{weapon.ap:<3} D{weapon.damage}"
+    return f"  {label}: {weapon_summary(weapon)}"
 
 
 def card(name: str, rules_dir: str | None = None) -> str:

@@ -15,8 +15,11 @@ Melee | Attacks 3 | WS 3+ | Strength 4 | AP 0 | Damage 3
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..dice import Dice
-from ..model import ModelProfile, Target, Weapon
+from ..model import Context, Firing, ModelProfile, Target, Weapon
+from .situation import situation
 
 # Flag fields in the order a datasheet prints them, with the words for each.
 _FLAG_WORDS = {
@@ -141,3 +144,15 @@ def target_string(target: Target) -> str:
     """The target in the input grammar (``Target.parse`` reads it back): ``T4 Sv3+ W2 x5 [INFANTRY]``."""
     return "; ".join(_model_string(profile, count, target.attached and profile.character)
                      for profile, count in target.groups)
+
+
+def header(firings: Sequence[Firing], target: Target, context: Context) -> tuple[str, ...]:
+    """Header lines saying what was asked, as understood: each weapon with its models (and its own
+    situation where it differs from the query's), then the target."""
+    lines = []
+    for firing in firings:
+        own = situation(firing.context) if firing.context is not None and firing.context != context else ()
+        name = f"{firing.weapon.name}: " if firing.weapon.name else ""
+        lines.append(f"  {firing.models} x {name}{weapon_summary(firing.weapon)}"
+                     + (f" ({'; '.join(line.strip() for line in own)})" if own else ""))
+    return (*lines, f"  target: {target_summary(target)}")

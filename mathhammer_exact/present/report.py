@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..pmf import Number, Pmf, pmf_html, rows
+from .profiles import header
 
 if TYPE_CHECKING:  # for annotations only: a command that prints dice tests need not load the engine
     from ..data.query import UnitReport
@@ -254,7 +255,7 @@ def attack_report(result: AttackResult, title: str = "") -> Report:
 def unit_report(report: UnitReport, title: str = "") -> Report:
     """The `unit` command's report: the attack's report plus what fired under which rules."""
     base = attack_report(report.result, title)
-    preface = [f"  {f.models} x {f.weapon.name}" for f in report.firings]
+    preface = [*header(report.firings, report.result.target, report.context)]
     preface += [f"  {line}" for line in report.situation]
     details = {
         **base.details,

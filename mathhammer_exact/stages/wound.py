@@ -54,7 +54,7 @@ def per_hit(wound: RollOdds, ordinary: Y, critical: Y) -> Y:
 def critical_wound(weapon: Weapon, wording: DevastatingWounds, ordinary: Y, unsaveable: Y, waiting_attack: Y,
                    waiting_mortal: Y) -> Y:
     """What a Critical Wound does. Without Devastating Wounds it is an ordinary wound. With it, by
-    printing: `unsaveable`, an attack with no saving throw, allocated as normal; seed wording,
+    printing: `unsaveable`, an attack with no saving throw, allocated as normal; current wording,
     `waiting_attack`, an attack whose damage lands as mortal wounds after all other attacks, excess
     lost; launch wording, `waiting_mortal`, mortal wounds equal to the damage, landing after all
     other attacks and spilling over."""
