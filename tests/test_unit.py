@@ -250,3 +250,20 @@ def test_a_command_reroll_for_constant_damage_changes_nothing():
     plain = attack(weapon, target, exact=True)
     assert kept.damage == plain.damage and kept.models_destroyed == plain.models_destroyed
     assert kept.damage.total() == 1
+
+
+@pytest.mark.parametrize("target", ["T4 Sv6+ W3 x3", "T4 Sv6+ W2 x3; T4 Sv6+ W3 leader"])
+def test_a_later_phase_starts_from_the_state_an_earlier_one_left(target):
+    # Shooting then fighting, as two queries carried by `start`, equals the two as one volley (the
+    # target's state carries from one firing to the next in a volley too), on both engine paths.
+    shoot, fight = Firing(Weapon.parse("A1 BS3+ S4 AP0 DD3"), 4), Firing(Weapon.parse("A2 WS3+ S4 AP-1 D1"), 3)
+    unit = Target.parse(target)
+    first = attack([shoot], unit, exact=True)
+    second = attack([fight], unit, exact=True, start=first.state)
+    together = attack([shoot, fight], unit, exact=True)
+    assert second.damage == together.damage and second.models_destroyed == together.models_destroyed
+    assert second.p_below_half == together.p_below_half
+    floats = attack([fight], unit, start=first.state)
+    assert abs(float(floats.models_destroyed.mean) - float(second.models_destroyed.mean)) < 1e-12
+    with pytest.raises(MathhammerError, match="exact start state"):
+        attack([fight], unit, exact=True, start=attack([shoot], unit).state)

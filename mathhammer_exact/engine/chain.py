@@ -246,13 +246,14 @@ def _after(state: Scaled, op: Operator, count: Pmf) -> Scaled:
 
 
 def whole_unit(
-    firings: Sequence[Firing | MortalWounds], layout: Layout, context: Context, exact: bool
+    firings: Sequence[Firing | MortalWounds], layout: Layout, context: Context, exact: bool, start: Pmf | None = None
 ) -> tuple[Pmf, Pmf, Pmf]:
     """Resolve each firing (or mortal wound test) in turn against the target laid out in `layout`,
-    carrying its state from one to the next; Devastating Wounds waiting under the seed or launch
-    wording land after all of them. Returns the final state, the attacks and the hits."""
+    from the state `start` (default: unharmed), carrying its state from one to the next; Devastating
+    Wounds waiting under the current or 2023 wording land after all of them. Returns the final
+    state, the attacks and the hits."""
     target = layout.target
-    state = layout.unharmed(exact)
+    state = layout.unharmed(exact) if start is None else Scaled(np.array(start.weights), start.denominator)
     token = context.command_reroll is not None
     if token:  # the Command Re-roll is at hand: first half of a doubled state
         state = Scaled(np.concatenate([state.array, np.zeros_like(state.array)]), state.denominator)

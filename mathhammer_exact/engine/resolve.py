@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from ..errors import MathhammerError
@@ -31,13 +32,18 @@ def attack(
     context: Context | None = None,
     exact: bool = False,
     order: Sequence[int] | None = None,
+    start: Pmf | None = None,
 ) -> AttackResult:
     """Resolve an attack against `target` exactly.
 
     `what` is one `Weapon` used by `models` models, or a sequence of `Firing` (a weapon, its
     models and its own situation) and `MortalWounds` tests, resolved in the order given with
     the target's state carried from one to the next. `context` is the situation of the whole
-    query; `order` the defender's allocation order of the target's model groups.
+    query; `order` the defender's allocation order of the target's model groups. `start` is the
+    target's state before these attacks (`AttackResult.state` of an earlier query against the same
+    target and order, e.g. shooting before a fight; default: unharmed), so that a later phase carries
+    the damage of an earlier one, Starting Strength and all. (An Attached unit's wound rolls still
+    use its bodyguards' Toughness in the later phase, even where only the leader is left.)
 
     >>> from mathhammer_exact import Weapon, Target
     >>> r = attack(Weapon.parse("A1 BS3+ S4 AP-1 D1"), Target.parse("T4 Sv3+ W2 x5"), models=10, exact=True)
@@ -58,13 +64,22 @@ def attack(
             and context.command_reroll is None and (first.context or context).command_reroll is None)
     check_size(firings, target, context, exact, fast)
     layout = Layout.of(target, order)
+    if start is not None:
+        if start.weights.ndim != 1 or start.min < 0 or start.max >= layout.size:
+            raise MathhammerError("start must be the state of an earlier answer against the same target and order")
+        if exact and not start.exact:
+            raise MathhammerError("an exact answer needs an exact start state (the earlier answer with exact=True)")
+        weights = np.zeros(layout.size, dtype=object if exact else np.float64)
+        weights[start.min : start.max + 1] = start.in_mode(exact).weights
+        start = Pmf(weights, start.denominator if exact else 1)
     counts: Callable[[str], Pmf | None]
     if fast:
         assert isinstance(first, Firing)
-        state, counts = identical_models(first.weapon, target, first.models, first.context or context, exact)
+        state, counts = identical_models(first.weapon, target, first.models, first.context or context, exact,
+                                         start=start)
     else:
         with _one_blas_thread():
-            state, attacks, hits = whole_unit(firings, layout, context, exact)
+            state, attacks, hits = whole_unit(firings, layout, context, exact, start)
         counts = {"attacks": attacks, "hits": hits}.get
 
     return result_of(layout, state, counts, _hazardous(firings, context, exact))

@@ -40,6 +40,7 @@ class AttackResult:
     """
 
     target: Target
+    state: Pmf  #: the target's final state (for `attack(..., start=state)`: a later phase carries it on)
     damage: Pmf
     models_destroyed: Pmf
     groups: tuple[GroupLosses, ...]
@@ -107,5 +108,5 @@ def result_of(layout: Layout, state: Pmf, counts: Callable[[str], Pmf | None],
     if leadership is not None:  # each state tests on the best Leadership of the models left in it
         shocked = sum((state.chance_where(below & (leadership == ld)) * (1 - pass_chance(int(ld), state.exact))
                        for ld in np.unique(leadership)), 0 * p_below)
-    return AttackResult(layout.target, state.map_values(lost), state.map_values(dead), groups,
+    return AttackResult(layout.target, state, state.map_values(lost), state.map_values(dead), groups,
                         p_below, shocked, *hazardous, counts=counts)

@@ -42,16 +42,17 @@ class _Plan:
 
 
 def identical_models(
-    weapon: Weapon, target: Target, models: int, context: Context, exact: bool, capped: bool = True
+    weapon: Weapon, target: Target, models: int, context: Context, exact: bool, capped: bool = True,
+    start: Pmf | None = None,
 ) -> tuple[Pmf, Callable[[str], Pmf]]:
-    """`models` models attacking with `weapon` against a unit of identical models: the target's
-    final state (wounds lost along the allocation order), and the counts (attacks, hits, wounds,
-    unsaved) by name, worked out when asked for. `capped=False` computes the allocation's counts
-    in full (the same answer, slower; for tests)."""
+    """`models` models attacking with `weapon` against a unit of identical models, from the state
+    `start` (default: unharmed): the target's final state (wounds lost along the allocation order),
+    and the counts (attacks, hits, wounds, unsaved) by name, worked out when asked for.
+    `capped=False` computes the allocation's counts in full (the same answer, slower; for tests)."""
     plan = _plan(weapon, target, context, exact, capped)
     everyone = Pmf.point(models, exact)
     harmful = everyone.compound(plan.harmful, plan.cap)
-    start = plan.track.unharmed(exact)
+    start = plan.track.unharmed(exact) if start is None else start
     if plan.second is None:
         state = after_events(start, plan.normal, harmful)
     else:
