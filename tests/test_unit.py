@@ -49,7 +49,8 @@ def _truth(firings, target, ctx, order=None):
     ([("A1 BS3+ S4 AP0 D2", 2)], "T4 Sv3+ W2; T4 Sv6+ W1 x1", {}, [1, 0]),
     ([("A1 BS2+ S4 AP0 D1", 2)], "T4 Sv5+ W1 x1; T4 Sv3+ inv4+ W2 leader", {}, None),
     ([("A1 BS2+ S4 AP0 D1 [PRECISION]", 2)], "T4 Sv5+ W1 x1; T4 Sv5+ W2 leader", {}, None),
-    ([("A1 BS3+ S4 AP0 D1", 1), ("A1 BS3+ S4 AP0 D2", 1)], "T4 Sv6+ W2 x1; T4 Sv6+ W1 fnp5+", {}, None),
+    pytest.param([("A1 BS3+ S4 AP0 D1", 1), ("A1 BS3+ S4 AP0 D2", 1)], "T4 Sv6+ W2 x1; T4 Sv6+ W1 fnp5+", {}, None,
+                 marks=pytest.mark.slow),
     ([("A1 BS2+ S4 AP0 D2 [DEVASTATING WOUNDS]", 1), ("A1 BS2+ S4 AP0 D1", 1)], "T4 Sv4+ W2 x1; T4 Sv6+ W1",
      {}, None),
     ([("A1 BS2+ S4 AP0 D2 [DEVASTATING WOUNDS, PRECISION]", 2)], "T4 Sv4+ W1 x1; T4 Sv6+ W2 leader",
@@ -62,9 +63,10 @@ def _truth(firings, target, ctx, order=None):
     ([("A1 BS3+ S4 AP0 D1 [TWIN-LINKED]", 1)], "T4 Sv7+ W1 x3", {"command_reroll": "wound"}, None),  # never spent
     ([("A1 BS2+ S4 AP0 D2", 2)], "T4 Sv5+ W1 x1; T4 Sv3+ W2", {"command_reroll": "save"}, None),
     ([("A1 BS2+ S4 AP0 D1 [DEVASTATING WOUNDS]", 2)], "T4 Sv4+ W1 x2", {"command_reroll": "save"}, None),
-    ([("A1 S8 AP-6 DD6 [TORRENT]", 2)], "T4 Sv7+ W4 x1; T4 Sv7+ W2", {"command_reroll": "damage"}, None),
-    ([("A1 S8 AP-6 DD3+1 [TORRENT]", 1), ("A1 S8 AP0 DD3 [TORRENT]", 1)], "T4 Sv4+ W4 x1 dr1",
-     {"command_reroll": "damage"}, None),
+    pytest.param([("A1 S8 AP-6 DD6 [TORRENT]", 2)], "T4 Sv7+ W4 x1; T4 Sv7+ W2", {"command_reroll": "damage"}, None,
+                 marks=pytest.mark.slow),
+    pytest.param([("A1 S8 AP-6 DD3+1 [TORRENT]", 1), ("A1 S8 AP0 DD3 [TORRENT]", 1)], "T4 Sv4+ W4 x1 dr1",
+                 {"command_reroll": "damage"}, None, marks=pytest.mark.slow),
     ([("AD3-1 S8 AP-6 D1 [TORRENT]", 1)], "T4 Sv7+ W1 x1; T4 Sv7+ W2", {"command_reroll": "attacks"}, None),
     # the unit destroyed while the re-roll is still at hand (constant damage: never re-rolled; a kill with no save)
     ([("A1 S8 AP-6 D2 [TORRENT]", 2)], "T4 Sv7+ W2 x1", {"command_reroll": "damage"}, None),
