@@ -90,3 +90,32 @@ def test_map_and_repr():
     d6 = Pmf.uniform(1, 6, exact=True)
     assert as_dict(d6.map(lambda x: (x + 1) // 2)) == {1: Fraction(1, 3), 2: Fraction(1, 3), 3: Fraction(1, 3)}
     assert repr(Pmf.bernoulli(Fraction(1, 4), True)) == "Pmf({0: 3/4, 1: 1/4}, exact)"
+
+
+def test_a_pmf_cannot_be_changed():
+    import attrs
+    import numpy as np
+
+    die = Pmf.uniform(1, 6, exact=True)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        die.offset = 10  # type: ignore[misc]
+    with pytest.raises(ValueError, match="read-only"):
+        die.weights[0] = 5
+    weights = np.ones(3, dtype=object)
+    made = Pmf(weights, 3)
+    with pytest.raises(ValueError, match="read-only"):
+        weights[0] = 2  # the array a Pmf was built from is frozen with it
+    assert made.p(0) == Fraction(1, 3)
+
+
+def test_equality_compares_probabilities_also_for_joint_grids():
+    half = Fraction(1, 2)
+    grid = Pmf.grid({(0, 0): half, (1, 1): half}, exact=True)
+    assert grid == Pmf.grid({(1, 1): half, (0, 0): half}, exact=True)
+    assert grid != Pmf.grid({(0, 0): half, (1, 0): half}, exact=True)
+    assert len({grid, Pmf.grid({(0, 0): half, (1, 1): half}, exact=True)}) == 1
+    # the same probabilities over another denominator, or with zero-probability values at the edges
+    assert Pmf.from_probs([half, half], 3, exact=True) == Pmf.from_probs([0, Fraction(2, 4), Fraction(2, 4), 0], 2,
+                                                                         exact=True)
+    assert Pmf.from_probs([half, half], 0, exact=True) != Pmf.from_probs([half, half], 1, exact=True)
+    assert Pmf.point(1, exact=True) != Pmf.point(1)  # exact and float answers are different objects
