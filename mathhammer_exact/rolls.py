@@ -31,15 +31,19 @@ class PassFail:
     roll: Pmf | None = None
 
 
-def _at_least(name: str, value: int, low: int) -> None:
-    if value < low:
-        raise MathhammerError(f"{name} must be at least {low}, got {value}")
+MAX_DICE = 1_000  #: tests rolled at once (more models than any unit has)
+
+
+def _between(name: str, value: int, low: int, high: int = MAX_DICE) -> None:
+    if not low <= value <= high:
+        raise MathhammerError(f"{name} must be {low} to {high}, got {value}")
 
 
 def charge(distance: int, reroll: bool = False, modifier: int = 0, exact: bool = True) -> PassFail:
     """2D6 + modifier must reach `distance` inches; `reroll` re-rolls the whole roll when it fails
     (e.g. Command Re-roll). `roll` is the final charge roll (after any re-roll)."""
-    _at_least("charge distance", distance, 1)
+    _between("charge distance", distance, 1, 100)
+    _between("charge roll modifier", modifier, -12, 12)
     first = Dice.parse("2D6").pmf(exact) + modifier
     if not reroll:
         return PassFail(first.at_least(distance), first)
@@ -66,13 +70,13 @@ def battle_shock_test(leadership: int, insane_bravery: bool = False, exact: bool
 
 def desperate_escape(tests: int, exact: bool = True) -> Pmf:
     """Models lost to `tests` Desperate Escape tests: each D6 fails on 1-2."""
-    _at_least("number of Desperate Escape tests", tests, 0)
+    _between("number of Desperate Escape tests", tests, 0)
     return Pmf.point(tests, exact).compound(Pmf.bernoulli(Fraction(1, 3), exact))
 
 
 def hazardous(weapons: int, bearer: ModelProfile, rules: Rules | None = None, exact: bool = True) -> Pmf:
     """Models lost to Hazardous tests for `weapons` Hazardous weapons, each carried by a model like `bearer`."""
-    _at_least("number of Hazardous weapons", weapons, 1)
+    _between("number of Hazardous weapons", weapons, 1)
     return hazardous_losses([bearer] * weapons, rules, exact)
 
 

@@ -84,10 +84,13 @@ def test_roll_pins_from_the_issue():
 
 
 @pytest.mark.parametrize(("args", "fragment"), [
-    (["roll", "charge", "--distance", "0"], "at least 1"),
+    (["roll", "charge", "--distance", "0"], "charge distance must be 1 to 100, got 0"),
+    (["roll", "charge", "--distance", "9", "--modifier", "99"], "charge roll modifier must be -12 to 12"),
     (["roll", "battle-shock", "--ld", "13"], "Ld must be 2+ to 12+"),
-    (["roll", "desperate-escape", "--tests", "-1"], "at least 0"),
-    (["roll", "hazardous", "--weapons", "0"], "at least 1"),
+    (["roll", "desperate-escape", "--tests", "-1"], "must be 0 to 1000, got -1"),
+    (["roll", "desperate-escape", "--tests", "100000000"], "must be 0 to 1000, got 100000000"),
+    (["roll", "hazardous", "--weapons", "0"], "must be 1 to 1000, got 0"),
+    (["roll", "hazardous", "--weapons", "100000000"], "must be 1 to 1000"),
     (["roll", "grenade", "--target", "T3 W1"], "missing Sv"),
     ([*ATTACK, "--format", "yaml"], "yaml"),
     ([*ATTACK, "--plot", "odds.jpg"], ".png or .svg"),
