@@ -25,6 +25,8 @@ from typing import Any
 import attrs
 import numpy as np
 
+from .weights import dtype
+
 Number = float | Fraction
 
 __all__ = ["Number", "Pmf", "pmf_html", "rows"]
@@ -118,7 +120,7 @@ class Pmf:
     @functools.lru_cache(maxsize=64)
     def point(value: int, exact: bool = False) -> Pmf:
         """The certain value `value` (immutable, so each is built once)."""
-        return Pmf(np.ones(1, dtype=object if exact else np.float64), 1, value)
+        return Pmf(np.ones(1, dtype=dtype(exact)), 1, value)
 
     @classmethod
     def uniform(cls, low: int, high: int, exact: bool = False) -> Pmf:
@@ -395,7 +397,7 @@ class Pmf:
             for axis, n in enumerate(pmf.weights.shape):
                 shape[axis] = max(shape[axis], n + (pmf.offset if axis == 0 else 0))
         den = math.lcm(*(p.denominator * pmf.denominator for p, pmf in parts)) if exact else 1
-        out = np.zeros(shape, dtype=object if exact else np.float64)
+        out = np.zeros(shape, dtype=dtype(exact))
         for p, pmf in parts:
             w = pmf.weights if pmf.weights.ndim == ndim else pmf.weights[:, None]  # a 1-D count joins as rows
             factor = p.numerator * (den // (p.denominator * pmf.denominator)) if exact else p.numerator / p.denominator

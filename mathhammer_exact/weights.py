@@ -8,9 +8,24 @@ code runs in both modes; in exact mode sums align denominators with their lcm.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
+
+
+def dtype(exact: bool) -> np.dtype:
+    """The array type of a number mode: Python integers (exact weights) or float64."""
+    return np.dtype(object) if exact else np.dtype(np.float64)
+
+
+def common(parts: Sequence[tuple[np.ndarray, int]], exact: bool) -> tuple[list[np.ndarray], int]:
+    """Arrays ``a_i / d_i`` over one denominator: their lcm in exact mode (each array scaled up to
+    it), 1 in float mode (where every denominator is 1 already). The one place modes align."""
+    if not exact:
+        return [a for a, _ in parts], 1
+    den = math.lcm(*(d for _, d in parts))
+    return [a if d == den else a * (den // d) for a, d in parts], den
 
 
 class Scaled:
@@ -24,11 +39,11 @@ class Scaled:
 
     @classmethod
     def zeros(cls, shape: tuple[int, ...], exact: bool) -> Scaled:
-        return cls(np.zeros(shape, dtype=object if exact else np.float64))
+        return cls(np.zeros(shape, dtype=dtype(exact)))
 
     @classmethod
     def identity(cls, size: int, exact: bool) -> Scaled:
-        eye = np.zeros((size, size), dtype=object if exact else np.float64)
+        eye = np.zeros((size, size), dtype=dtype(exact))
         np.fill_diagonal(eye, 1)
         return cls(eye)
 
@@ -36,12 +51,9 @@ class Scaled:
     def exact(self) -> bool:
         return self.array.dtype == object
 
-    def _aligned(self, denominator: int) -> np.ndarray:
-        return self.array if denominator == self.denominator else self.array * (denominator // self.denominator)
-
     def __add__(self, other: Scaled) -> Scaled:
-        den = math.lcm(self.denominator, other.denominator)
-        return Scaled(self._aligned(den) + other._aligned(den), den)
+        (a, b), den = common([(self.array, self.denominator), (other.array, other.denominator)], self.exact)
+        return Scaled(a + b, den)
 
     def times(self, p: Fraction) -> Scaled:
         """Every entry multiplied by the probability p."""

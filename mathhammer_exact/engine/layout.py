@@ -10,7 +10,6 @@ track until it is used up, then to the leaders; Precision wounds go to a leader 
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Sequence
 from functools import cached_property
 
@@ -21,7 +20,7 @@ from ..errors import MathhammerError
 from ..model import Target
 from ..pmf import Pmf
 from ..stages.allocation import Track, Transition
-from ..weights import Scaled
+from ..weights import Scaled, common, dtype
 from .consequences import below_half
 
 
@@ -82,10 +81,11 @@ class Layout:
         tracks = []
         for track, groups in ((self.main_track, self.main), (self.leader_track, self.leaders)):
             tracks.append(Transition.build(track, [effects[g] for g in groups]) if groups else None)
-        den = math.lcm(*(t.denominator for t in tracks if t)) if exact else 1
-        main, lead = (t.weights * (den // t.denominator) if t else None for t in tracks)
+        aligned, den = common([(t.weights, t.denominator) for t in tracks if t is not None], exact)
+        main = aligned.pop(0) if tracks[0] is not None else None
+        lead = aligned.pop(0) if tracks[1] is not None else None
         rows, cols = self.shape
-        grid = np.zeros((rows, cols, rows, cols), dtype=object if exact else np.float64)
+        grid = np.zeros((rows, cols, rows, cols), dtype=dtype(exact))
         for b in range(rows):
             for c in range(cols):
                 main_alive, leader_alive = b < rows - 1, c < cols - 1

@@ -17,6 +17,7 @@ from threadpoolctl import ThreadpoolController
 from ..errors import MathhammerError
 from ..model import Context, Firing, MortalWounds, Target, Weapon
 from ..pmf import Pmf
+from ..weights import dtype
 from .chain import whole_unit
 from .consequences import hazardous_failures, hazardous_losses
 from .layout import Layout
@@ -69,7 +70,7 @@ def attack(
             raise MathhammerError("start must be the state of an earlier answer against the same target and order")
         if exact and not start.exact:
             raise MathhammerError("an exact answer needs an exact start state (the earlier answer with exact=True)")
-        weights = np.zeros(layout.size, dtype=object if exact else np.float64)
+        weights = np.zeros(layout.size, dtype=dtype(exact))
         weights[start.min : start.max + 1] = start.in_mode(exact).weights
         start = Pmf(weights, start.denominator if exact else 1)
     counts: Callable[[str], Pmf | None]
