@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import attrs
 
+from ..catalogue.library import close_names, find_unit
 from ..errors import MathhammerError
 from ..model import ModelProfile, Target, Weapon
 from .datasheet import Datasheet, ModelEntry, WargearOption
@@ -313,9 +314,25 @@ def find(name: str, table: Mapping[str, T], kind: str, aliases: Mapping[str, str
 
 
 def datasheet(name: str, user: str | Path | None = None) -> Datasheet:
+    """A datasheet of rules/, else a unit of the player's own data (docs/catalogue.md)."""
     sheets = datasheets(user)
     aliases = {alias: sheet.name for sheet in sheets.values() for alias in sheet.aliases}
-    return find(name, sheets, "datasheet", aliases)
+    try:
+        return find(name, sheets, "datasheet", aliases)
+    except MathhammerError as miss:
+        return players_unit(name, miss)
+
+
+def players_unit(name: str, miss: MathhammerError) -> Datasheet:
+    """A unit of an army list ('army.rosz#3') or of the BSData index; else `miss`, with the index's
+    closest name as the "did you mean"."""
+    sheet = find_unit(name)
+    if sheet is not None:
+        return sheet
+    close = close_names(name)
+    if close:
+        raise MathhammerError(f"unknown unit {name!r} (did you mean {close[0]!r}?)")
+    raise miss
 
 
 def modifier(name: str, user: str | Path | None = None) -> NamedRule:
@@ -333,7 +350,10 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
         sheets, standard = datasheets(user), standard_targets(user)
         names = {**{n: ("sheet", n) for n in sheets}, **{n: ("standard", n) for n in standard}}
         aliases = {a: s.name for s in sheets.values() for a in s.aliases}
-        kind, name = find(text, names, "target (datasheet or standard target)", aliases)
+        try:
+            kind, name = find(text, names, "target (datasheet or standard target)", aliases)
+        except MathhammerError as miss:
+            kind, name, sheets = "sheet", text, {text: players_unit(text, miss)}
         target = sheets[name].as_target(models) if kind == "sheet" else standard[name].target
         models = None if kind == "sheet" else models
     if models is not None:
