@@ -204,6 +204,15 @@ def test_indexed_unit_as_target(indexed):
     assert target.model_count == 5 and target.groups[0][0].invulnerable == 5
 
 
+def test_a_leader_by_name_joins_a_unit_it_can_lead(indexed):
+    target = load.find_target("Gravel Wardens", leader="warden captain")
+    assert target.attached
+    assert [(p.name, n, p.character) for p, n in target.groups] == [
+        ("Warden Leader", 1, False), ("Warden", 4, False), ("Warden Captain", 1, True)]
+    with pytest.raises(MathhammerError, match=r"Warden Captain cannot lead Scree Walker \(it can lead: Gravel "):
+        load.find_target("Scree Walker", leader="Warden Captain")
+
+
 def test_without_an_index_names_are_unknown_as_before(data_dir):
     with pytest.raises(MathhammerError, match="unknown datasheet 'Gravel Wardens'"):
         load.datasheet("Gravel Wardens")
