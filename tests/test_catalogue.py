@@ -142,7 +142,7 @@ def test_unit_with_model_group_linked_weapons_and_points(indexed):
     assert sheet.faction == "Gravel Host" and sheet.source == "BSData Test - Gravel Host.cat"
     assert sheet.keywords == ("INFANTRY", "BATTLELINE") and sheet.faction_keywords == ("GRAVEL HOST",)
     assert sheet.sizes == (5, 10) and sheet.points == {5: 90, 10: 180}  # base cost, then 'set 180 at 6+ models'
-    leader, warden = sheet.models
+    warden, leader = sheet.models  # the most numerous first: the order a defender loses them in
     assert (leader.name, leader.count, leader.max, leader.equipment) == ("Warden Leader", 1, None,
                                                                          ("pebble rifle", "rock fist"))
     assert (warden.name, warden.count, warden.max, warden.equipment) == ("Warden", 4, 9, ("pebble rifle", "rock fist"))
@@ -208,7 +208,7 @@ def test_a_leader_by_name_joins_a_unit_it_can_lead(indexed):
     target = load.find_target("Gravel Wardens", leader="warden captain")
     assert target.attached
     assert [(p.name, n, p.character) for p, n in target.groups] == [
-        ("Warden Leader", 1, False), ("Warden", 4, False), ("Warden Captain", 1, True)]
+        ("Warden", 4, False), ("Warden Leader", 1, False), ("Warden Captain", 1, True)]
     with pytest.raises(MathhammerError, match=r"Warden Captain cannot lead Scree Walker \(it can lead: Gravel "):
         load.find_target("Scree Walker", leader="Warden Captain")
 

@@ -60,10 +60,10 @@ def test_roster_units_in_order_without_the_battle_size():
 
 def test_unit_models_wargear_and_defence():
     sheet = load.datasheet(f"{ARMY}#1")
-    assert [(m.name, m.count, m.equipment) for m in sheet.models] == [
-        ("Warden Leader", 1, ("slingshot", "rock fist")),
+    assert [(m.name, m.count, m.equipment) for m in sheet.models] == [  # the most numerous first
         ("Warden #1", 7, ("pebble rifle", "rock fist")),
-        ("Warden #2", 2, ("slingshot", "rock fist"))]
+        ("Warden #2", 2, ("slingshot", "rock fist")),
+        ("Warden Leader", 1, ("slingshot", "rock fist"))]
     assert sheet.sizes == (10,) and sheet.points == {10: 180}
     assert {(m.profile.invulnerable, m.profile.feel_no_pain) for m in sheet.models} == {(5, 6)}
     # a selection with two weapon profiles is one weapon with two profiles
@@ -89,7 +89,7 @@ def test_roster_unit_attacks_as_its_weapons_would():
 
 def test_roster_unit_as_target():
     target = load.find_target(f"{ARMY}#1")
-    assert [(p.name, n) for p, n in target.groups] == [("Warden Leader", 1), ("Warden #1", 7), ("Warden #2", 2)]
+    assert [(p.name, n) for p, n in target.groups] == [("Warden #1", 7), ("Warden #2", 2), ("Warden Leader", 1)]
 
 
 def test_leader_and_unread_weapon_are_reported():

@@ -126,7 +126,8 @@ def _defence(record: Mapping[str, Any], notes: list[str]) -> str:
     fnp = record.get("feel_no_pain")
     if fnp:
         against = fnp.get("against", "").split()
-        what = f"Feel No Pain {fnp['value']}+{' against ' + ' and '.join(against) if against else ''}"
+        victims = " and ".join({"mortal": "mortal wounds", "psychic": "psychic attacks"}[a] for a in against)
+        what = f"Feel No Pain {fnp['value']}+{' against ' + victims if against else ''}"
         how = f"inferred from the text of {fnp['from']!r}" if fnp.get("inferred") else f"from {fnp['from']!r}"
         if fnp.get("conditional"):
             notes.append(f"{what} under a condition ({how}): not applied")
@@ -186,9 +187,12 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
                                          tuple(c.lower() for c in option["with"])))
     if not models:
         raise MathhammerError(f"{record['name']}: no model profile could be read ({'; '.join(notes)})")
-    return Datasheet(
+    sheet = Datasheet(
         name=record["name"], faction=record["faction"], source=record.get("source", "BSData"), keywords=keywords,
         faction_keywords=tuple(record["faction_keywords"]), abilities=tuple(record["abilities"]),
         models=tuple(models), weapons=weapons, options=tuple(options), sizes=tuple(record["sizes"]),
         points={int(k): v for k, v in record["points"].items()}, leader_of=tuple(record["leader_of"]),
         notes=tuple(notes))
+    # the most numerous kind first: the order a defender loses models in, among models of equal Wounds
+    counts = sheet.counts()
+    return attrs.evolve(sheet, models=tuple(sorted(sheet.models, key=lambda m: -counts[m.name])))
