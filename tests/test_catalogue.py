@@ -129,8 +129,8 @@ def test_leader_units_from_the_leader_ability():
 # --------------------------------------------------------------------- indexing
 def test_add_reports_what_it_understood(data_dir):
     report = build.add_checkout(CHECKOUT)
-    assert (report.files, report.units) == (3, 3)
-    assert report.tally.weapons == {"found": 10, "parsed": 9, "failed": 1}
+    assert (report.files, report.units) == (4, 4)
+    assert report.tally.weapons == {"found": 11, "parsed": 10, "failed": 1}
     assert report.tally.failures == {"'S*': this Strength is given elsewhere on the datasheet": 1}  # Mirror lance
     assert report.tally.unmodelled == {"Zapblast": 1}  # the Shard pistol's invented rule, kept by name
     assert report.path == data_dir / index.FILENAME
@@ -192,6 +192,16 @@ def test_a_weapon_with_ranged_and_melee_profiles_is_shot_and_fought_with(indexed
 @pytest.mark.parametrize("typed", ["gravel wardens", "GRAVEL-WARDENS", " Gravel  Wardens ", "Gravel Wardens @ gravel"])
 def test_names_are_matched_forgivingly(indexed, typed):
     assert load.datasheet(typed).name == "Gravel Wardens"
+
+
+def test_units_of_one_name_in_several_factions(indexed):
+    gravel = load.datasheet("Scree Walker")
+    assert gravel.faction == "Gravel Host"
+    assert gravel.notes[0] == "the Gravel Host unit of this name; also in Sand Host (ask for 'Scree Walker @ FACTION')"
+    sand = load.datasheet("scree walker @ sand")
+    assert (sand.faction, sand.models[0].profile.toughness, sand.models[0].equipment) == (
+        "Sand Host", 8, ("pebble rifle",) * 3)  # a weapon linked from the library, three of it
+    assert sand.notes == ()
 
 
 def test_a_near_miss_says_did_you_mean(indexed):
@@ -257,12 +267,12 @@ def test_data_commands(data_dir):
     assert "no index yet" in run("data", "list").output
     out = run("data", "add", str(CHECKOUT))
     assert out.exit_code == 0, out.output
-    assert "indexed 3 units from 3 files" in out.output
-    assert "weapon profiles: 10 found, 9 parsed, 1 not readable yet" in out.output
+    assert "indexed 4 units from 4 files" in out.output
+    assert "weapon profiles: 11 found, 10 parsed, 1 not readable yet" in out.output
     assert "profiles left out, by reason: 'S*': this Strength is given elsewhere on the datasheet (1)" in out.output
     assert "rules not modelled (reported when used), by profiles: Zapblast (1)" in out.output
     listed = run("data", "list").output
-    assert listed.startswith(f"3 units from {CHECKOUT.resolve()}")
+    assert listed.startswith(f"4 units from {CHECKOUT.resolve()}")
     assert run("data", "remove").exit_code == 0
     assert not (data_dir / index.FILENAME).exists()
 
@@ -279,7 +289,7 @@ def test_unit_show_and_search_commands(indexed):
         "Warden Captain  ->  MEQ", "  1 x Shard pistol  (ignored: Zapblast)",
         "  note: weapon Mirror lance left out: 'S*': this Strength is given elsewhere on the datasheet",
         "  note: invulnerable save 4+ inferred from the text of 'Stone Skin'"]
-    assert run("datasheets").output.splitlines()[-1] == "Your indexed BSData units: 3 (find them with --search TEXT)"
+    assert run("datasheets").output.splitlines()[-1] == "Your indexed BSData units: 4 (find them with --search TEXT)"
     card = run("show", "Warden Captain").output
     assert "Leader of: Gravel Wardens" in card and "Note: invulnerable save 4+ inferred" in card
     assert run("datasheets", "--search", "warden").output.splitlines() == [

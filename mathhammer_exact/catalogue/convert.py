@@ -192,7 +192,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         faction_keywords=tuple(record["faction_keywords"]), abilities=tuple(record["abilities"]),
         models=tuple(models), weapons=weapons, options=tuple(options), sizes=tuple(record["sizes"]),
         points={int(k): v for k, v in record["points"].items()}, leader_of=tuple(record["leader_of"]),
-        notes=tuple(notes))
+        notes=tuple(dict.fromkeys(notes)))
     # the most numerous kind first: the order a defender loses models in, among models of equal Wounds
     counts = sheet.counts()
     return attrs.evolve(sheet, models=tuple(sorted(sheet.models, key=lambda m: -counts[m.name])))

@@ -121,13 +121,20 @@ class Index:
 
     def find(self, name: str) -> dict[str, Any] | None:
         """The record of the unit called `name` (forgivingly), or None. 'NAME @ FACTION' picks one of
-        several units of the same name."""
+        several units of the same name; without it the first is taken and a note names the others."""
         wanted, _, faction = name.partition("@")
         rows = self.db.execute("select faction, record from units where key = ? order by rowid",
                                (normalise(wanted),)).fetchall()
         if faction.strip():
             rows = [r for r in rows if normalise(faction) in normalise(r[0])]
-        return json.loads(rows[0][1]) if rows else None
+        if not rows:
+            return None
+        record: dict[str, Any] = json.loads(rows[0][1])
+        others = sorted({f for f, _ in rows[1:]} - {rows[0][0]})
+        if others:
+            record["notes"].insert(0, f"the {rows[0][0]} unit of this name; also in {', '.join(others)} "
+                                      f"(ask for '{record['name']} @ FACTION')")
+        return record
 
     def close_names(self, name: str) -> list[str]:
         keys = {key: unit for key, unit in self.db.execute("select key, name from units")}
