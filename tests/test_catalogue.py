@@ -100,6 +100,14 @@ def test_saves_that_hold_against_some_attacks_only():
     assert (profile.movement, profile.objective_control) == (6, 1)
 
 
+def test_sizes_the_models_cannot_fill_are_replaced_and_said():
+    pebble = _record()["models"][0]
+    models = [{**pebble, "name": "Pack Leader"}, {**pebble, "name": "Hound", "min": 8, "max": 8}]
+    sheet = to_datasheet(_record(models=models, sizes=[8], points={"8": 65}))  # 1 + 8 models cannot make 8
+    assert (sheet.sizes, sheet.points) == ((9,), {})
+    assert sheet.notes == ("unit size read as 9 (the catalogue's sizes, 8, do not fit its models); points not read",)
+
+
 def test_stealth_ability_and_keywords_once_each():
     sheet = to_datasheet(_record(abilities=["Stealth"], keywords=["INFANTRY", "SCOUT", "INFANTRY"]))
     assert sheet.keywords == ("INFANTRY", "SCOUT")

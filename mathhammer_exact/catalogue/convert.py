@@ -159,6 +159,21 @@ def _composition(record: Mapping[str, Any], notes: list[str]) -> list[tuple[dict
     return out
 
 
+def _sizes(record: Mapping[str, Any], models: list[ModelEntry],
+           notes: list[str]) -> tuple[tuple[int, ...], dict[int, int]]:
+    """The unit sizes the models can fill (the models of fixed number, plus at least the minimum of the
+    kind whose number follows the size), with their points."""
+    fixed = sum(m.count for m in models if m.max is None)
+    least = fixed + sum(m.count for m in models if m.max is not None)
+    most = fixed + sum(m.max for m in models if m.max is not None) if any(m.max for m in models) else fixed
+    sizes = tuple(size for size in record["sizes"] if least <= size <= most)
+    if not sizes:
+        notes.append(f"unit size read as {least} (the catalogue's sizes, {', '.join(map(str, record['sizes']))}, "
+                     "do not fit its models); points not read")
+        return (least,), {}
+    return sizes, {int(k): v for k, v in record["points"].items() if int(k) in sizes}
+
+
 def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datasheet:
     """A `Datasheet` for an indexed unit record; what could not be read is named in its notes."""
     tally = tally if tally is not None else Tally()
@@ -187,12 +202,12 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
                                          tuple(c.lower() for c in option["with"])))
     if not models:
         raise MathhammerError(f"{record['name']}: no model profile could be read ({'; '.join(notes)})")
+    sizes, points = _sizes(record, models, notes)
     sheet = Datasheet(
         name=record["name"], faction=record["faction"], source=record.get("source", "BSData"), keywords=keywords,
         faction_keywords=tuple(record["faction_keywords"]), abilities=tuple(record["abilities"]),
-        models=tuple(models), weapons=weapons, options=tuple(options), sizes=tuple(record["sizes"]),
-        points={int(k): v for k, v in record["points"].items()}, leader_of=tuple(record["leader_of"]),
-        notes=tuple(dict.fromkeys(notes)))
+        models=tuple(models), weapons=weapons, options=tuple(options), sizes=sizes, points=points,
+        leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)))
     # the most numerous kind first: the order a defender loses models in, among models of equal Wounds
     counts = sheet.counts()
     return attrs.evolve(sheet, models=tuple(sorted(sheet.models, key=lambda m: -counts[m.name])))
