@@ -18,8 +18,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from ..errors import MathhammerError
 
 ENVIRONMENT = "MATHHAMMER_DATA"  #: a data directory to use instead of the platform's
@@ -35,7 +33,11 @@ create index units_key on units (key);
 
 def data_dir() -> Path:
     """Where the index lives: $MATHHAMMER_DATA, else the platform's user data directory."""
-    return Path(os.environ.get(ENVIRONMENT) or platformdirs.user_data_dir("mathhammer_exact", appauthor=False))
+    if os.environ.get(ENVIRONMENT):
+        return Path(os.environ[ENVIRONMENT])
+    import platformdirs  # only when no folder is given
+
+    return Path(platformdirs.user_data_dir("mathhammer_exact", appauthor=False))
 
 
 def index_path() -> Path:

@@ -11,7 +11,12 @@ from typing import Any
 from ..data.datasheet import Datasheet
 from .convert import to_datasheet
 from .index import Index, index_path, normalise
-from .roster import is_reference, roster_unit
+
+
+def is_reference(text: str) -> bool:
+    """True for 'FILE.ros#UNIT' or 'FILE.rosz#UNIT' (UNIT: a number from `mathhammer roster`, or a name)."""
+    file, sep, _ = text.partition("#")
+    return bool(sep) and file.strip().lower().endswith((".ros", ".rosz"))
 
 
 def current_index() -> Index | None:
@@ -29,6 +34,8 @@ def find_unit(name: str) -> Datasheet | None:
     """A unit of an army list ('FILE.rosz#3', 'FILE.ros#Intercessor Squad') or the indexed unit called
     `name`, as a Datasheet; None if there is no index or no such unit."""
     if is_reference(name):
+        from .roster import roster_unit  # the XML reader, loaded only for an army list
+
         return to_datasheet(roster_unit(name))
     index = current_index()
     record = index.find(name) if index else None

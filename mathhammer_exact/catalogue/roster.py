@@ -25,8 +25,6 @@ from .abilities import Record, feel_no_pain, invulnerable, leader_units
 from .battlescribe import WEAPON_TYPES, characteristics, kids, profile_label, read_xml, tag
 from .index import normalise
 
-SUFFIXES = (".ros", ".rosz")
-
 
 @attrs.frozen
 class Roster:
@@ -177,12 +175,6 @@ def read_roster(path: Path) -> Roster:
     if not units:
         raise MathhammerError(f"{path}: no units in this roster")
     return Roster(path, root.get("name", path.stem), tuple(units))
-
-
-def is_reference(text: str) -> bool:
-    """True for 'FILE.ros#UNIT' or 'FILE.rosz#UNIT' (UNIT: a number from `mathhammer roster`, or a name)."""
-    file, sep, _ = text.partition("#")
-    return bool(sep) and file.strip().lower().endswith(SUFFIXES)
 
 
 def roster_unit(reference: str) -> Record:
