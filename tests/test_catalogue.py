@@ -326,3 +326,10 @@ def test_a_folder_that_is_not_a_checkout(tmp_path, data_dir):
     out = run("data", "add", str(tmp_path))
     assert out.exit_code == 2
     assert out.output.strip().endswith(f"error: {tmp_path}: no .gst game system file here (is this a BSData checkout?)")
+
+
+def test_a_file_given_for_the_checkout(data_dir):
+    out = run("data", "add", str(CHECKOUT / "Test System.gst"))
+    assert out.exit_code == 2
+    assert out.output.strip().endswith(f"error: {CHECKOUT / 'Test System.gst'}: not a folder (give the path of a "
+                                       "BSData checkout)")

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from mathhammer_exact import Firing, MathhammerError, Target, Weapon, attack
+from mathhammer_exact.catalogue import battlescribe
 from mathhammer_exact.catalogue.roster import _split, read_roster, roster_unit
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data import load
@@ -166,6 +167,8 @@ def _folder(path: Path) -> Path:
     (_writes((Path(__file__).parent / "fixtures/bsdata/Test System.gst").read_bytes()),
      "not a BattleScribe roster file"),
     (_folder, "is a folder, not a file"),
+    (_writes(b'<?xml version="1.0"?><!DOCTYPE roster [<!ENTITY lol "lol">]><roster>&lol;</roster>'),
+     "not a readable BattleScribe XML file"),  # entities are refused, never expanded
     (lambda path: path, "cannot read"),  # no such file
 ])
 def test_a_bad_roster_is_one_line_naming_the_file(tmp_path, make, message):
@@ -175,3 +178,13 @@ def test_a_bad_roster_is_one_line_naming_the_file(tmp_path, make, message):
     [line] = out.output.strip().splitlines()
     assert line.startswith(f"error: {path}: {message}")
     assert run("unit", f"{path}#1", "--target", "MEQ").output.strip().startswith(f"error: {path}: {message}")
+
+
+def test_a_file_too_large_is_refused_before_it_is_unpacked(tmp_path, monkeypatch):
+    monkeypatch.setattr(battlescribe, "MAX_BYTES", 2**20)  # 1 MB here, so the test stays small
+    packed = tmp_path / "big.rosz"
+    with zipfile.ZipFile(packed, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("army.ros", b" " * 3 * 2**20)  # unpacks to 3 MB
+    out = run("roster", str(packed))
+    assert out.exit_code == 2
+    assert out.output.strip() == f"error: {packed}: 3 MB is too large for a BattleScribe file (at most 1 MB)"

@@ -20,6 +20,7 @@ SCHEMA = "http://www.battlescribe.net/schema/"
 SCHEMAS = {"gameSystem": "gameSystemSchema", "catalogue": "catalogueSchema", "roster": "rosterSchema"}
 SUPPORTED_VERSIONS = ("2.",)  #: battleScribeVersion prefixes read here (2.00 to 2.03 are in use)
 WEAPON_TYPES = ("Ranged Weapons", "Melee Weapons")
+MAX_BYTES = 64 * 2**20  #: the largest file read (the largest catalogue is about 4 MB, a roster well under 1 MB)
 
 
 def tag(element: Element) -> str:
@@ -67,6 +68,12 @@ def check_schema(root: Element, where: str, kinds: tuple[str, ...]) -> str:
     return kind
 
 
+def _check_size(where: str, size: int) -> None:
+    if size > MAX_BYTES:
+        raise MathhammerError(f"{where}: {size / 2**20:.0f} MB is too large for a BattleScribe file (at most "
+                              f"{MAX_BYTES // 2**20} MB)")
+
+
 def read_xml(path: Path, kinds: tuple[str, ...]) -> Element:
     """The checked root element of a .gst/.cat/.ros file, or of the one .ros inside a .rosz/.catz zip."""
     where = str(path)
@@ -75,12 +82,14 @@ def read_xml(path: Path, kinds: tuple[str, ...]) -> Element:
     try:
         if zipfile.is_zipfile(path):
             with zipfile.ZipFile(path) as archive:
-                names = [n for n in archive.namelist() if n.lower().endswith((".ros", ".cat", ".gst"))]
-                if len(names) != 1:
+                members = [m for m in archive.infolist() if m.filename.lower().endswith((".ros", ".cat", ".gst"))]
+                if len(members) != 1:
                     raise MathhammerError(f"{where}: a zipped file must hold exactly one .ros, .cat or .gst "
-                                          f"file, found {len(names)}")
-                data = archive.read(names[0])
+                                          f"file, found {len(members)}")
+                _check_size(where, members[0].file_size)
+                data = archive.read(members[0])
         else:
+            _check_size(where, path.stat().st_size)
             data = path.read_bytes()
     except (OSError, zipfile.BadZipFile, EOFError) as exc:
         raise MathhammerError(f"{where}: cannot read ({exc})") from None
