@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from mathhammer_exact import MathhammerError, Weapon
 from mathhammer_exact.catalogue import build, index
-from mathhammer_exact.catalogue.abilities import feel_no_pain, invulnerable, leader_units
+from mathhammer_exact.catalogue.abilities import best, feel_no_pain, invulnerable, leader_units
 from mathhammer_exact.catalogue.convert import _defence, model_text, to_datasheet, weapon_text
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data import load
@@ -74,6 +74,9 @@ def test_a_save_under_a_condition_is_noted_not_applied():
     found = invulnerable("Hunker", text)
     assert found is not None and found["conditional"] and found["inferred"]
     assert not invulnerable("Hunker", "Models in this unit have a 5+ invulnerable save.")["conditional"]
+    listed = "Once per battle you can shout. If you do, until your next turn:\n- Add 1 to Attacks.\n- Models " \
+             "from your army with this ability have a 5+ invulnerable save."
+    assert invulnerable("Shout", listed)["conditional"]
     notes: list[str] = []
     assert _defence({"invulnerable": found, "feel_no_pain": None, "keywords": [], "abilities": []}, notes) == ""
     assert notes == ["invulnerable save 5+ under a condition (inferred from the text of 'Hunker'): not applied"]
@@ -114,6 +117,15 @@ def test_stealth_ability_and_keywords_once_each():
     assert "STEALTH" in sheet.models[0].profile.keywords
     already = to_datasheet(_record(abilities=["Stealth"], keywords=["INFANTRY", "STEALTH"]))
     assert "STEALTH" in already.models[0].profile.keywords
+
+
+def test_a_stated_save_wins_over_prose_and_conditions():
+    stated = invulnerable("Invulnerable Save", "4+")
+    prose = invulnerable("Iron Hide", "Models in this unit have a 5+ invulnerable save.")
+    conditional = invulnerable("Hunker", "While this unit is in cover, models in it have a 3+ invulnerable save.")
+    assert best(best(None, conditional), prose) is prose
+    assert best(best(conditional, prose), stated) is stated
+    assert best(stated, prose) is stated and best(stated, None) is stated
 
 
 @pytest.mark.parametrize(("name", "suffix", "text", "expected"), [

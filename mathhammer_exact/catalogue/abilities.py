@@ -18,11 +18,17 @@ _CONDITION = re.compile(r"\b(while|until|if|when|each time|during|instead)\b", r
 
 
 def _conditional(text: str, at: int) -> bool:
-    """True if the sentence of `text` around position `at` holds only under a condition
-    ('while this unit is within range of an objective, models have a 5+ invulnerable save')."""
-    start = max(text.rfind(".", 0, at), text.rfind("\n", 0, at)) + 1
+    """True if what `text` says at position `at` holds only under a condition: its sentence has one
+    ('while this unit is in cover, models have a 5+ invulnerable save'), or it is a bullet of a list
+    whose introduction has one ('... until your next Command phase: - models have a 5+ ...')."""
+    line = text.rfind("\n", 0, at) + 1
+    start = max(text.rfind(".", 0, at), line - 1) + 1
     end = text.find(".", at)
-    return bool(_CONDITION.search(text[start:end if end >= 0 else len(text)]))
+    if _CONDITION.search(text[start:end if end >= 0 else len(text)]):
+        return True
+    bullets = re.compile(r"^\s*[-■•*]", re.M)
+    first = bullets.search(text)
+    return bool(bullets.match(text, line)) and first is not None and bool(_CONDITION.search(text[:first.start()]))
 
 
 def invulnerable(name: str, text: str) -> Record | None:
@@ -69,3 +75,15 @@ def leader_units(text: str) -> list[str]:
         items = re.split(r"[,;]", rest.strip().split("\n")[0])
     names = [re.sub(r"\s+", " ", item).strip(" .*^-") for item in items]
     return [n for n in names if n and len(n) < 60]
+
+
+def best(current: Record | None, found: Record | None) -> Record | None:
+    """Of two readings of one kind (invulnerable save, Feel No Pain), the one to use: a stated one before
+    one inferred from prose, an unconditional one before one under a condition, else the first found."""
+    if found is None or current is None:
+        return current or found
+    return found if _rank(found) < _rank(current) else current
+
+
+def _rank(reading: Record) -> tuple[bool, bool]:
+    return bool(reading.get("conditional")), bool(reading.get("inferred"))

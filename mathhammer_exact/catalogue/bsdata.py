@@ -21,7 +21,7 @@ from xml.etree.ElementTree import Element
 import attrs
 
 from ..errors import MathhammerError
-from .abilities import Record, feel_no_pain, invulnerable, leader_units
+from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
 from .battlescribe import WEAPON_TYPES, characteristics, hidden, kids, profile_label, read_xml, tag
 
 
@@ -193,10 +193,9 @@ class UnitReader:
         self._find_models(self.entry, found)
         if not found:
             raise MathhammerError("no model entries")
-        unit_gear = self._wargear(self.entry, stop_at_models=True)
-        for model in found:  # wargear written on the unit belongs to its models
-            model["equipment"] += unit_gear[0]
-            model["options"] += unit_gear[1]
+        unit_gear, _ = self._wargear(self.entry)
+        if unit_gear:  # none in the BSData set today: a model would have to be chosen to carry it
+            self.notes.append(f"wargear of the whole unit not given to any model: {', '.join(unit_gear)}")
         return found
 
     def _find_models(self, element: Element, found: list[Record]) -> None:
@@ -245,14 +244,14 @@ class UnitReader:
         self.weapons.setdefault(name, profiles)
         return name
 
-    def _wargear(self, element: Element, stop_at_models: bool = False) -> tuple[list[str], list[Record]]:
-        """The default equipment below `element` and the swaps its choice groups allow."""
+    def _wargear(self, element: Element) -> tuple[list[str], list[Record]]:
+        """The default equipment below `element` (not below its models) and the swaps its choice groups allow."""
         equipment: list[str] = []
         options: list[Record] = []
         for link in self.data.children(element):
             entry = link.entry
             if tag(entry) == "selectionEntry":
-                if entry.get("type") == "model" and (stop_at_models or entry is not element):
+                if entry.get("type") == "model":
                     continue
                 name = self._weapon(entry)
                 inner, inner_options = self._wargear(entry)
@@ -260,20 +259,19 @@ class UnitReader:
                 if link.minimum >= 1:
                     equipment += [name] * link.minimum if name else inner
             else:
-                self._group(link, equipment, options, stop_at_models)
+                self._group(link, equipment, options)
         return equipment, options
 
-    def _group(self, link: Link, equipment: list[str], options: list[Record], stop_at_models: bool) -> None:
+    def _group(self, link: Link, equipment: list[str], options: list[Record]) -> None:
+        """A choice group's default wargear (added to `equipment`) and its other choices as a swap."""
         group = link.entry
         default_id = group.get("defaultSelectionEntryId")
         choices: list[tuple[Link, str | None, list[str]]] = []
         for child in self.data.children(group):
-            if child.entry.get("type") == "model":
-                if not stop_at_models:
-                    continue
-                return
+            if child.entry.get("type") == "model" or self._holds_models(child.entry):
+                continue  # models, and unit compositions: read by _find_models
             if tag(child.entry) == "selectionEntryGroup":
-                self._group(child, equipment, options, stop_at_models)
+                self._group(child, equipment, options)
                 continue
             name = self._weapon(child.entry)
             inner, inner_options = self._wargear(child.entry)
@@ -347,12 +345,8 @@ class UnitReader:
                 if label not in seen:
                     seen.add(label)
                     record["abilities"].append(label)
-                inv = invulnerable(name, text)
-                if inv and record["invulnerable"] is None:
-                    record["invulnerable"] = inv
-                fnp = feel_no_pain(name, suffix, text)
-                if fnp and record["feel_no_pain"] is None:
-                    record["feel_no_pain"] = fnp
+                record["invulnerable"] = best(record["invulnerable"], invulnerable(name, text))
+                record["feel_no_pain"] = best(record["feel_no_pain"], feel_no_pain(name, suffix, text))
                 record["leader_of"] = record["leader_of"] or leader_units(text)
 
 

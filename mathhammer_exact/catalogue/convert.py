@@ -148,14 +148,16 @@ def _composition(record: Mapping[str, Any], notes: list[str]) -> list[tuple[dict
     variable = [m for m in models if m["max"] != m["min"]]
     main: dict[str, Any] | None = max(variable, key=lambda m: m["max"] or largest, default=None)
     out: list[tuple[dict[str, Any], int, int | None]] = []
+    others = []
     for model in models:
         if main is not None and model is main:
             out.append((model, model["min"], model["max"] or largest))
         else:
             if main is not None and model in variable:
-                notes.append(f"up to {model['max'] or largest} {model['name']} (in place of {main['name']}) "
-                             "not in the default composition")
+                others.append(f"up to {model['max'] or largest} {model['name']}")
             out.append((model, model["min"], None))
+    if main is not None and others:
+        notes.append(f"not in the default composition (each in place of a {main['name']}): {', '.join(others)}")
     return out
 
 

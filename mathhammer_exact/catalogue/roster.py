@@ -21,7 +21,7 @@ from xml.etree.ElementTree import Element
 import attrs
 
 from ..errors import MathhammerError
-from .abilities import Record, feel_no_pain, invulnerable, leader_units
+from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
 from .battlescribe import WEAPON_TYPES, characteristics, kids, profile_label, read_xml, tag
 from .index import normalise
 
@@ -127,8 +127,8 @@ class _UnitReader:
             for name, text in found:
                 if name not in record["abilities"]:
                     record["abilities"].append(name)
-                record["invulnerable"] = record["invulnerable"] or invulnerable(name, text)
-                record["feel_no_pain"] = record["feel_no_pain"] or feel_no_pain(name, "", text)
+                record["invulnerable"] = best(record["invulnerable"], invulnerable(name, text))
+                record["feel_no_pain"] = best(record["feel_no_pain"], feel_no_pain(name, "", text))
                 record["leader_of"] = record["leader_of"] or leader_units(text)
 
 
