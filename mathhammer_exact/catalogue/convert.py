@@ -157,7 +157,7 @@ def _composition(record: Mapping[str, Any], notes: list[str]) -> list[tuple[dict
                 others.append(f"up to {model['max'] or largest} {model['name']}")
             out.append((model, model["min"], None))
     if main is not None and others:
-        notes.append(f"not in the default composition (each in place of a {main['name']}): {', '.join(others)}")
+        notes.append(f"not in the default composition (each in place of one {main['name']}): {', '.join(others)}")
     return out
 
 
