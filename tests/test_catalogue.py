@@ -300,13 +300,15 @@ def test_data_commands(data_dir):
 def test_unit_show_and_search_commands(indexed):
     out = run("unit", "Scree Walker", "--target", "gravel wardens", "--models", "5")
     assert out.exit_code == 0, out.output
-    assert out.output.startswith(
-        "Scree Walker  ->  gravel wardens\n  1 x Gravel flail (fling)\n  2 x Twin gravel cannon\n")
+    lines = out.output.splitlines()
+    assert lines[0] == "Scree Walker  ->  gravel wardens"
+    assert lines[1].startswith("  1 x Gravel flail (fling): Range 12\"") and "Torrent" in lines[1]
+    assert lines[2].startswith("  2 x Twin gravel cannon: Range 36\"") and "Twin-linked" in lines[2]
     assert run("unit", "Warden Captain", "--target", "MEQ", "--advanced").output.startswith(
         "error: Warden Captain has no ASSAULT weapons after Advancing to attack with (weapon Mirror lance left out")
     captain = run("unit", "Warden Captain", "--target", "MEQ").output.splitlines()
-    assert captain[:4] == [
-        "Warden Captain  ->  MEQ", "  1 x Shard pistol  (ignored: Zapblast)",
+    assert captain[1].startswith("  1 x Shard pistol: ") and captain[1].endswith(" | ignored: Zapblast")
+    assert captain[3:5] == [
         "  note: weapon Mirror lance left out: 'S*': this Strength is given elsewhere on the datasheet",
         "  note: invulnerable save 4+ inferred from the text of 'Stone Skin'"]
     assert run("datasheets").output.splitlines()[-1] == "Your indexed BSData units: 4 (find them with --search TEXT)"
