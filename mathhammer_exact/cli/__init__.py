@@ -26,6 +26,8 @@ COMMANDS = {  #: command name -> "module:object" under mathhammer_exact.cli
     "plan": "plan:plan",
     "turn": "turn:turn",
     "survive": "survive:survive",
+    "data": "data:data",
+    "roster": "roster:roster",
 }
 
 

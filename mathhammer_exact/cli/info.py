@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..catalogue import library
 from ..data import load
 from ..errors import MathhammerError
 from ..present.cards import card
@@ -14,10 +15,15 @@ from .options import RULES_DIR
 
 
 @click.command()
+@click.option("--search", help="Find units whose name has these words, among rules/ and your indexed BSData data.")
 @RULES_DIR
-def datasheets(rules_dir: str | None) -> None:
+def datasheets(search: str | None, rules_dir: str | None) -> None:
     """List the datasheets, standard targets and named abilities/stratagems in rules/."""
     lib = load.library(rules_dir)
+    if search is not None:
+        for name, faction in library.search(search, [(s.name, s.faction) for s in lib.sheets.values()]):
+            click.echo(f"{name} ({faction})")
+        return
     click.echo("Datasheets:")
     for sheet in lib.sheets.values():
         click.echo(f"  {sheet.name} ({sheet.faction})")
@@ -27,6 +33,9 @@ def datasheets(rules_dir: str | None) -> None:
     click.echo("Abilities, stratagems, Orders (use with --with):")
     for key, mod in lib.rules.items():
         click.echo(f"  {key}: {mod.name} ({mod.kind})")
+    indexed = library.describe()
+    if indexed:
+        click.echo(f"Your indexed BSData units: {indexed['units']} (find them with --search TEXT)")
 
 
 @click.command()

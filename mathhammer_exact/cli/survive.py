@@ -14,7 +14,8 @@ from .options import emit, output_options
 @click.command()
 @click.argument("unit")
 @click.option("--models", "-m", type=int, help="Models in the unit (default: as named or written).")
-@click.option("--leader", help="Attach a leader to the unit, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
+@click.option("--leader", help="Attach a leader to the unit: a CHARACTER unit by name, or a profile such as "
+                                "'T4 Sv3+ inv4+ W4 Ld6+'.")
 @click.option("--attacker", "-a", "attackers", multiple=True,
               help="Only these standard attackers (repeatable; default: all of them).")
 @click.option("--at-least", type=int,

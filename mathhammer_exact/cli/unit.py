@@ -23,7 +23,8 @@ from .options import RULES_DIR, context_from, emit, situation_options
 @click.option("--target", "-t", required=True,
               help="A datasheet ('Incursor Squad'), a standard target (MEQ, TEQ, ...) or a profile string.")
 @click.option("--models", "-m", type=int, help="Models in the target unit.")
-@click.option("--leader", help="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
+@click.option("--leader", help="Attach a leader to the target: a CHARACTER unit by name, or a profile such as "
+                                "'T4 Sv3+ inv4+ W4 Ld6+'.")
 @click.option("--with", "with_", multiple=True, help="A named ability, stratagem or Order (repeatable).")
 @click.option("--melee", is_flag=True, help="Fight with melee weapons instead of shooting.")
 @click.option("--pistols", is_flag=True, help="Models shoot their Pistols instead of their other ranged weapons.")

@@ -54,6 +54,8 @@ class Datasheet:
     always: tuple[str, ...] = ()  #: named rules always in force for this unit's attacks
     aliases: tuple[str, ...] = ()
     wargear: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)  #: wargear without a profile -> its rules
+    leader_of: tuple[str, ...] = ()  #: units this CHARACTER can join as a Leader
+    notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
 
     @property
     def unit_keywords(self) -> tuple[str, ...]:

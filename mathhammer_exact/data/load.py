@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 import attrs
 
+from ..catalogue.index import normalise
+from ..catalogue.library import close_names, find_unit
 from ..errors import MathhammerError
 from ..model import ModelProfile, Target, Weapon
 from .datasheet import Datasheet, ModelEntry, WargearOption
@@ -313,9 +315,25 @@ def find(name: str, table: Mapping[str, T], kind: str, aliases: Mapping[str, str
 
 
 def datasheet(name: str, user: str | Path | None = None) -> Datasheet:
+    """A datasheet of rules/, else a unit of the player's own data (docs/catalogue.md)."""
     sheets = datasheets(user)
     aliases = {alias: sheet.name for sheet in sheets.values() for alias in sheet.aliases}
-    return find(name, sheets, "datasheet", aliases)
+    try:
+        return find(name, sheets, "datasheet", aliases)
+    except MathhammerError as miss:
+        return players_unit(name, miss)
+
+
+def players_unit(name: str, miss: MathhammerError) -> Datasheet:
+    """A unit of an army list ('army.rosz#3') or of the BSData index; else `miss`, with the index's
+    closest name as the "did you mean"."""
+    sheet = find_unit(name)
+    if sheet is not None:
+        return sheet
+    close = close_names(name)
+    if close:
+        raise MathhammerError(f"unknown unit {name!r} (did you mean {close[0]!r}?)")
+    raise miss
 
 
 def modifier(name: str, user: str | Path | None = None) -> NamedRule:
@@ -326,22 +344,40 @@ def modifier(name: str, user: str | Path | None = None) -> NamedRule:
 def find_target(text: str, models: int | None = None, leader: str | None = None,
                 user: str | Path | None = None) -> Target:
     """A target by datasheet or standard-target name, or written as a profile; `models` sets the
-    size of a unit of alike models, `leader` attaches a CHARACTER written as a profile."""
+    size of a unit of alike models, `leader` attaches a CHARACTER written as a profile or by name."""
+    bodyguard = None
     if re.match(r"\s*T\d", text, re.IGNORECASE):
         target = Target.parse(text)
     else:
         sheets, standard = datasheets(user), standard_targets(user)
         names = {**{n: ("sheet", n) for n in sheets}, **{n: ("standard", n) for n in standard}}
         aliases = {a: s.name for s in sheets.values() for a in s.aliases}
-        kind, name = find(text, names, "target (datasheet or standard target)", aliases)
-        target = sheets[name].as_target(models) if kind == "sheet" else standard[name].target
+        try:
+            kind, name = find(text, names, "target (datasheet or standard target)", aliases)
+        except MathhammerError as miss:
+            kind, name, sheets = "sheet", text, {text: players_unit(text, miss)}
+        bodyguard = sheets[name] if kind == "sheet" else None
+        target = bodyguard.as_target(models) if bodyguard else standard[name].target
         models = None if kind == "sheet" else models
     if models is not None:
         if len(target.groups) != 1:
             raise MathhammerError("--models sets the size of a target whose models are all alike")
         target = Target.of(target.groups[0][0], models)
     if leader:
-        profile = ModelProfile.parse(leader, name="leader")
-        profile = attrs.evolve(profile, keywords=(*profile.keywords, "CHARACTER"))
-        target = Target((*target.groups, (profile, 1)), attached=True)
+        target = Target((*target.groups, *_leader(leader, bodyguard, user)), attached=True)
     return target
+
+
+def _leader(text: str, bodyguard: Datasheet | None, user: str | Path | None) -> tuple[tuple[ModelProfile, int], ...]:
+    """The models of a Leader: written as a profile, or a CHARACTER unit by name, which must be able to
+    lead the bodyguard unit when its datasheet says which units it can lead."""
+    groups: tuple[tuple[ModelProfile, int], ...]
+    if re.match(r"\s*T\d", text, re.IGNORECASE):
+        groups = ((ModelProfile.parse(text, name="leader"), 1),)
+    else:
+        sheet = datasheet(text, user)
+        if bodyguard and sheet.leader_of and normalise(bodyguard.name) not in map(normalise, sheet.leader_of):
+            raise MathhammerError(f"{sheet.name} cannot lead {bodyguard.name} (it can lead: "
+                                  f"{', '.join(sheet.leader_of)}); write the leader as a profile to attach it anyway")
+        groups = sheet.as_target().groups
+    return tuple((attrs.evolve(p, keywords=(*p.keywords, "CHARACTER")), n) for p, n in groups)

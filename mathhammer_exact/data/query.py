@@ -317,7 +317,12 @@ def unit_attack(
     own = [data.rules[key] for key in sheet.always]
     own += [data.rules[key] for item in sorted(carried) for key in sheet.wargear.get(item, ())]
     in_force, left_out = rules_in_force(sheet, given, own, target, "fight" if melee else "shooting", context)
-    shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
+    try:
+        shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
+    except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks
+        if not sheet.notes:
+            raise
+        raise MathhammerError(f"{exc} ({'; '.join(sheet.notes)})") from None
     near, near_lines = _half_range(half_range_for, shots, context)
     target, cover_lines = _covered(cover_for, target, context, melee)
     shots, order, precision_lines = _precision(shots, target, order, precision, precision_on)
@@ -329,6 +334,7 @@ def unit_attack(
         if _plan(others, shots, target, context, near) == plan:
             raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
     situation = [rule.header() for rule in in_force] + left_out + near_lines + cover_lines + precision_lines
+    situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from ..data import load
+from ..data.datasheet import Datasheet
+from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
 from .profiles import weapon_summary
 
@@ -22,7 +24,10 @@ def card(name: str, rules_dir: str | None = None) -> str:
     index.update({k: ("rule", k) for k in mods})
     aliases = {a: s.name for s in sheets.values() for a in s.aliases}
     aliases.update({m.name: k for k, m in mods.items()})
-    kind, key = load.find(name, index, "datasheet, target or rule", aliases)
+    try:
+        kind, key = load.find(name, index, "datasheet, target or rule", aliases)
+    except MathhammerError as miss:
+        return datasheet_card(load.players_unit(name, miss))
     if kind == "rule":
         rule = mods[key]
         phase = {"either": "either phase", "shooting": "Shooting phase", "fight": "Fight phase"}[rule.phase]
@@ -38,7 +43,10 @@ def card(name: str, rules_dir: str | None = None) -> str:
         std = targets[key]
         return f"{std.name}: {std.description}\n  " + "; ".join(
             f"{profile_text(p)} x{n}" for p, n in std.target.groups)
-    sheet = sheets[key]
+    return datasheet_card(sheets[key])
+
+
+def datasheet_card(sheet: Datasheet) -> str:
     lines = [f"{sheet.name} ({sheet.faction}; source: {sheet.source})"]
     for m in sheet.models:
         size = f"{m.count}" if m.max is None else f"{m.count}-{m.max}"
@@ -55,6 +63,9 @@ def card(name: str, rules_dir: str | None = None) -> str:
     lines.append("Keywords: " + ", ".join(sheet.keywords))
     if sheet.points:
         lines.append("Points: " + ", ".join(f"{n} models: {p}" for n, p in sheet.points.items()))
+    if sheet.leader_of:
+        lines.append("Leader of: " + ", ".join(sheet.leader_of))
+    lines += [f"Note: {note}" for note in sheet.notes]
     return "\n".join(lines)
 
 

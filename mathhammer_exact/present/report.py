@@ -259,7 +259,9 @@ def unit_report(report: UnitReport, title: str = "") -> Report:
     preface += [f"  {line}" for line in report.situation]
     details = {
         **base.details,
-        "firings": [{"weapon": f.weapon.name, "models": f.models} for f in report.firings],
+        "firings": [{"weapon": f.weapon.name, "models": f.models, **({"ignored": list(f.weapon.ignored)}
+                                                                    if f.weapon.ignored else {})}
+                    for f in report.firings],
         "modifiers": [m.name for m in report.modifiers],
         "situation": list(report.situation),
     }

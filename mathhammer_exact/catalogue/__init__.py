@@ -1,0 +1,2 @@
+"""Every unit in the game, read at run time from the player's own files: a BattleScribe data checkout
+(indexed once into SQLite) or an exported army list (.ros/.rosz). Nothing of that data ships with the program."""

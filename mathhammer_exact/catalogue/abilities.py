@@ -1,0 +1,89 @@
+"""What rules text tells about a unit: invulnerable saves, Feel No Pain, which units a Leader joins.
+
+BattleScribe data gives these as abilities written for people; what is read from prose is marked
+as inferred, so a player can check it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+Record = dict[str, Any]
+
+_SAVE = re.compile(r"\b([2-6])\+")
+_PROSE_INVULNERABLE = re.compile(r"ha(?:s|ve) an? ([2-6])\+ invulnerable save|invulnerable save of ([2-6])\+", re.I)
+_FNP = re.compile(r"feel no pain ([2-6])\+", re.I)
+_CONDITION = re.compile(r"\b(while|until|if|when|each time|during|instead)\b", re.I)
+
+
+def _conditional(text: str, at: int) -> bool:
+    """True if what `text` says at position `at` holds only under a condition: its sentence has one
+    ('while this unit is in cover, models have a 5+ invulnerable save'), or it is a bullet of a list
+    whose introduction has one ('... until your next Command phase: - models have a 5+ ...')."""
+    line = text.rfind("\n", 0, at) + 1
+    start = max(text.rfind(".", 0, at), line - 1) + 1
+    end = text.find(".", at)
+    if _CONDITION.search(text[start:end if end >= 0 else len(text)]):
+        return True
+    bullets = re.compile(r"^\s*[-■•*]", re.M)
+    first = bullets.search(text)
+    return bool(bullets.match(text, line)) and first is not None and bool(_CONDITION.search(text[:first.start()]))
+
+
+def invulnerable(name: str, text: str) -> Record | None:
+    """The invulnerable save an ability gives. An ability named 'Invulnerable Save' states it (its value
+    in its text or its name); in other abilities it is inferred from prose such as 'models in this unit
+    have a 4+ invulnerable save', and marked so."""
+    ranged = "ranged attacks" in text.lower()
+    if name.strip().lower().startswith("invulnerable save"):
+        match = _SAVE.search(text) or _SAVE.search(name)
+        return {"value": int(match.group(1)), "ranged_only": ranged, "from": name, "inferred": False} \
+            if match else None
+    match = _PROSE_INVULNERABLE.search(text)
+    if match is None:
+        return None
+    value = int(match.group(1) or match.group(2))
+    return {"value": value, "ranged_only": ranged, "from": name, "inferred": True,
+            "conditional": _conditional(text, match.start())}
+
+
+def feel_no_pain(name: str, suffix: str, text: str) -> Record | None:
+    """The Feel No Pain a rule gives: its name ('Feel No Pain' with '5+' appended by a link, or 'Feel No
+    Pain 5+' in a roster), else an ability's text (inferred)."""
+    label = f"{name} {suffix}".strip()
+    if label.lower().startswith("feel no pain"):
+        match = re.search(r"(\d)\+", label)
+        return {"value": int(match.group(1)), "from": label, "inferred": False} if match else None
+    match = _FNP.search(text)
+    if match:
+        against = " ".join(w for w in ("mortal", "psychic") if w in text.lower())
+        return {"value": int(match.group(1)), "from": name, "inferred": True, "against": against,
+                "conditional": _conditional(text, match.start())}
+    return None
+
+
+def leader_units(text: str) -> list[str]:
+    """The units a Leader ability names ('can be attached to the following units: ■ A ■ B'), one per
+    bullet or line; none from other text (such as the core rule called Leader)."""
+    head, found, rest = text.partition(":")
+    if not found or "attached to" not in head.lower():
+        return []
+    if "■" in rest:  # one unit per bullet, to the end of its line
+        items = [bullet.split("\n")[0] for bullet in rest.split("■")[1:]]
+    else:  # a list on the line after the colon
+        items = re.split(r"[,;]", rest.strip().split("\n")[0])
+    names = [re.sub(r"\s+", " ", item).strip(" .*^-") for item in items]
+    return [n for n in names if n and len(n) < 60]
+
+
+def best(current: Record | None, found: Record | None) -> Record | None:
+    """Of two readings of one kind (invulnerable save, Feel No Pain), the one to use: a stated one before
+    one inferred from prose, an unconditional one before one under a condition, else the first found."""
+    if found is None or current is None:
+        return current or found
+    return found if _rank(found) < _rank(current) else current
+
+
+def _rank(reading: Record) -> tuple[bool, bool]:
+    return bool(reading.get("conditional")), bool(reading.get("inferred"))

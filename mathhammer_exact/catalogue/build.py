@@ -1,0 +1,76 @@
+"""Indexing a BSData checkout: read every file, check every unit converts, write the index, report."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import attrs
+
+from ..errors import MathhammerError
+from . import bsdata
+from .convert import Tally, to_datasheet
+from .index import write_index
+
+
+@attrs.frozen
+class IndexReport:
+    """What `mathhammer data add` understood of a checkout."""
+
+    path: Path
+    files: int
+    units: int
+    unreadable: dict[str, str]  #: unit name -> why it could not be read
+    tally: Tally
+    seconds: float
+
+    def lines(self, top: int = 20) -> list[str]:
+        weapons, tally = self.tally.weapons, self.tally
+        out = [f"indexed {self.units} units from {self.files} files in {self.seconds:.1f} s into {self.path}",
+               f"weapon profiles: {weapons['found']} found, {weapons['parsed']} parsed, {weapons['failed']} not "
+               "readable yet",
+               f"model profiles: {tally.units['model profiles']} found, {tally.units['model profiles failed']} not "
+               "readable yet"]
+        if self.unreadable:
+            out.append(f"units not readable: {len(self.unreadable)} ({', '.join(sorted(self.unreadable)[:5])}"
+                       f"{', ...' if len(self.unreadable) > 5 else ''})")
+        if tally.failures:
+            out.append("profiles left out, by reason: " + ", ".join(
+                f"{reason} ({n})" for reason, n in tally.failures.most_common(top)))
+        if tally.unmodelled:
+            out.append("rules not modelled (reported when used), by profiles: " + ", ".join(
+                f"{rule} ({n})" for rule, n in tally.unmodelled.most_common(top)))
+        return out
+
+
+def _revision(folder: Path) -> str:
+    """The git commit of the checkout, if it is a git work tree (for `data list`)."""
+    try:
+        done = subprocess.run(["git", "-C", str(folder), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None) -> IndexReport:
+    """Index a BSData checkout into the data directory, replacing the previous index."""
+    start = time.perf_counter()
+    data = bsdata.load_checkout(folder, progress)
+    records, unreadable, tally = [], {}, Tally()
+    for record, name, problem in bsdata.units(data):
+        if record is None:
+            unreadable[name] = problem
+            continue
+        try:
+            to_datasheet(record, tally)
+        except MathhammerError as exc:
+            unreadable[name] = str(exc)
+            continue
+        records.append(record)
+    meta = {"source": str(folder.resolve()), "revision": _revision(folder), "indexed": time.strftime("%Y-%m-%d %H:%M"),
+            "units": len(records), "files": len(data.roots)}
+    path = write_index(records, meta)
+    return IndexReport(path, len(data.roots), len(records), unreadable, tally, time.perf_counter() - start)

@@ -1,0 +1,215 @@
+"""From profiles as BattleScribe prints them (characteristics as strings) to the project's weapon and
+model strings, parsed by `Weapon.parse` and `ModelProfile.parse`; and from a unit record to a `Datasheet`.
+
+A profile that does not parse is left out of the datasheet and named in its notes, with the reason,
+never a crash: one odd weapon must not hide the rest of the unit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from ..data.datasheet import Datasheet, ModelEntry, WargearOption
+from ..errors import MathhammerError
+from ..model import ModelProfile, Weapon
+
+_UNKNOWN = re.compile(r"unknown (?:weapon ability|weapon token|target token) '([^']*)'")
+
+
+def weapon_text(chars: Mapping[str, str], melee: bool) -> str:
+    """'24" A2 BS3+ S4 AP-1 D=1 [ASSAULT, HEAVY]' from a weapon profile's characteristics (Damage written
+    D=, so that a printed '3' and a printed 'D3' cannot be confused)."""
+    reach = chars.get("Range", "").strip()
+    if reach.isdigit():
+        reach += '"'
+    elif reach.upper() in ("N/A", "-"):  # no range printed
+        reach = ""
+    skill_name = "WS" if melee or "WS" in chars else "BS"
+    skill = chars.get(skill_name, chars.get("BS", chars.get("WS", ""))).replace(" ", "")
+    keywords = chars.get("Keywords", "").strip()
+    parts = [reach, f"A{chars.get('A', '')}", f"{skill_name}{skill}", f"S{chars.get('S', '')}",
+             f"AP{chars.get('AP', '')}", f"D={chars.get('D', '')}"]
+    text = " ".join(p.replace(" ", "") if i else p for i, p in enumerate(parts) if p)
+    return f"{text} [{keywords}]" if keywords and keywords != "-" else text
+
+
+def model_text(stats: Mapping[str, str], extra: str = "", keywords: tuple[str, ...] = ()) -> str:
+    """'M6" T4 Sv3+ W2 Ld6+ OC2 inv4+ [INFANTRY]' from a unit profile's characteristics."""
+    parts = [f"{label}{stats[key]}" for label, key in (("M", "M"), ("T", "T"), ("Sv", "SV"), ("W", "W"),
+                                                      ("Ld", "LD"), ("OC", "OC"))
+             if stats.get(key, "").strip() not in ("", "-")]
+    text = " ".join(p.replace(" ", "") for p in parts) + (f" {extra}" if extra else "")
+    return f"{text} [{', '.join(keywords)}]" if keywords else text
+
+
+def reason(error: MathhammerError) -> str:
+    """A short reason for the report: the unknown word, else the message up to its advice."""
+    match = _UNKNOWN.search(str(error))
+    return f"unknown {match.group(1)!r}" if match else str(error).split(";")[0]
+
+
+def parse_weapon(chars: Mapping[str, str], melee: bool, name: str) -> Weapon:
+    """A catalogue's weapon profile, read leniently: a rule the engine does not model is kept by name in
+    `Weapon.ignored` (and reported with the answer), not refused."""
+    return Weapon.parse(weapon_text(chars, melee), name=name, lenient=True)
+
+
+@attrs.frozen
+class Tally:
+    """Counts of what parsed, for the report of `mathhammer data add` and the whole-set test."""
+
+    weapons: Counter[str] = attrs.field(factory=Counter)  #: found, parsed, failed
+    units: Counter[str] = attrs.field(factory=Counter)
+    failures: Counter[str] = attrs.field(factory=Counter)  #: reason -> profiles
+    unmodelled: Counter[str] = attrs.field(factory=Counter)  #: rule name -> profiles that ignore it
+
+    def add(self, other: Tally) -> None:
+        for mine, theirs in ((self.weapons, other.weapons), (self.units, other.units),
+                             (self.failures, other.failures), (self.unmodelled, other.unmodelled)):
+            mine.update(theirs)
+
+
+def _weapons(record: Mapping[str, Any], notes: list[str],
+             tally: Tally) -> tuple[dict[str, dict[str, Weapon]], dict[str, tuple[str, ...]]]:
+    """The unit's weapons by name, and the names a piece of wargear stands for: a weapon with both ranged
+    and melee profiles becomes two ('the wailing doom' and 'the wailing doom (melee)'), so its bearer
+    shoots with one and fights with the other."""
+    weapons: dict[str, dict[str, Weapon]] = {}
+    names: dict[str, tuple[str, ...]] = {}
+    for weapon_name, profiles in record["weapons"].items():
+        parsed = {}
+        for entry in profiles:
+            profile = entry["profile"]
+            label = weapon_name if profile == "default" else f"{weapon_name} ({profile})"
+            tally.weapons["found"] += 1
+            try:
+                weapon = parse_weapon(entry["chars"], entry["melee"], label)
+            except MathhammerError as exc:
+                tally.weapons["failed"] += 1
+                tally.failures[reason(exc)] += 1
+                notes.append(f"weapon {label} left out: {reason(exc)}")
+                continue
+            tally.weapons["parsed"] += 1
+            for rule in getattr(weapon, "ignored", ()):
+                tally.unmodelled[rule] += 1
+            parsed[profile] = weapon
+        key = weapon_name.lower()
+        ranged = {p: w for p, w in parsed.items() if not w.melee}
+        melee = {p: w for p, w in parsed.items() if w.melee}
+        if ranged and melee:
+            weapons[key], weapons[f"{key} (melee)"] = ranged, melee
+            names[key] = (key, f"{key} (melee)")
+        elif parsed:
+            weapons[key] = parsed
+    return weapons, names
+
+
+def _defence(record: Mapping[str, Any], notes: list[str]) -> str:
+    """The invulnerable save, Feel No Pain and Stealth tokens the unit's abilities give. What is read from
+    prose is noted as inferred; what holds only under a condition is noted and not applied."""
+    tokens = []
+    inv = record.get("invulnerable")
+    if inv:
+        how = f"inferred from the text of {inv['from']!r}" if inv.get("inferred") else f"from {inv['from']!r}"
+        what = f"invulnerable save {inv['value']}+{' against ranged attacks' if inv.get('ranged_only') else ''}"
+        if inv.get("conditional"):
+            notes.append(f"{what} under a condition ({how}): not applied")
+        else:
+            tokens.append(f"inv{'-ranged' if inv.get('ranged_only') else ''}{inv['value']}+")
+            if inv.get("inferred"):
+                notes.append(f"{what} {how}")
+    fnp = record.get("feel_no_pain")
+    if fnp:
+        against = fnp.get("against", "").split()
+        victims = " and ".join({"mortal": "mortal wounds", "psychic": "psychic attacks"}[a] for a in against)
+        what = f"Feel No Pain {fnp['value']}+{' against ' + victims if against else ''}"
+        how = f"inferred from the text of {fnp['from']!r}" if fnp.get("inferred") else f"from {fnp['from']!r}"
+        if fnp.get("conditional"):
+            notes.append(f"{what} under a condition ({how}): not applied")
+        else:
+            tokens += [f"fnp{'-' + kind if kind else ''}{fnp['value']}+" for kind in against or [""]]
+            if fnp.get("inferred"):
+                notes.append(f"{what} {how}")
+    if "STEALTH" not in record["keywords"] and any(a.strip().lower() == "stealth" for a in record["abilities"]):
+        tokens.append("stealth")
+    return " ".join(tokens)
+
+
+def _composition(record: Mapping[str, Any], notes: list[str]) -> list[tuple[dict[str, Any], int, int | None]]:
+    """(model, default count, max) with at most one kind of model whose number follows the unit size:
+    the one that can be most numerous. Other optional kinds start at their minimum and are noted."""
+    models = record["models"]
+    largest = max(record["sizes"], default=1)
+    variable = [m for m in models if m["max"] != m["min"]]
+    main: dict[str, Any] | None = max(variable, key=lambda m: m["max"] or largest, default=None)
+    out: list[tuple[dict[str, Any], int, int | None]] = []
+    others = []
+    for model in models:
+        if main is not None and model is main:
+            out.append((model, model["min"], model["max"] or largest))
+        else:
+            if main is not None and model in variable:
+                others.append(f"up to {model['max'] or largest} {model['name']}")
+            out.append((model, model["min"], None))
+    if main is not None and others:
+        notes.append(f"not in the default composition (each in place of one {main['name']}): {', '.join(others)}")
+    return out
+
+
+def _sizes(record: Mapping[str, Any], models: list[ModelEntry],
+           notes: list[str]) -> tuple[tuple[int, ...], dict[int, int]]:
+    """The unit sizes the models can fill (the models of fixed number, plus at least the minimum of the
+    kind whose number follows the size), with their points."""
+    fixed = sum(m.count for m in models if m.max is None)
+    least = fixed + sum(m.count for m in models if m.max is not None)
+    most = fixed + sum(m.max for m in models if m.max is not None) if any(m.max for m in models) else fixed
+    sizes = tuple(size for size in record["sizes"] if least <= size <= most)
+    if not sizes:
+        notes.append(f"unit size read as {least} (the catalogue's sizes, {', '.join(map(str, record['sizes']))}, "
+                     "do not fit its models); points not read")
+        return (least,), {}
+    return sizes, {int(k): v for k, v in record["points"].items() if int(k) in sizes}
+
+
+def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datasheet:
+    """A `Datasheet` for an indexed unit record; what could not be read is named in its notes."""
+    tally = tally if tally is not None else Tally()
+    notes: list[str] = list(record.get("notes", ()))
+    weapons, names = _weapons(record, notes, tally)
+    defence = _defence(record, notes)
+    keywords = tuple(dict.fromkeys(record["keywords"]))  # once each, in order
+    models, options = [], []
+    for model, count, most in _composition(record, notes):
+        tally.units["model profiles"] += 1
+        try:
+            profile = ModelProfile.parse(model_text(model["stats"], defence, keywords), name=model["name"],
+                                         lenient=True)
+        except MathhammerError as exc:
+            tally.units["model profiles failed"] += 1
+            tally.failures[f"unit profile: {reason(exc)}"] += 1
+            notes.append(f"model {model['name']} left out: {reason(exc)}")
+            continue
+        for rule in profile.ignored:
+            tally.unmodelled[f"unit profile: {rule}"] += 1
+        if count or most:
+            gear = tuple(name for w in model["equipment"] for name in names.get(w.lower(), (w.lower(),)))
+            models.append(ModelEntry(model["name"], profile, count, gear, most))
+        for option in model["options"]:
+            options.append(WargearOption(model["name"], option["replaces"].lower(),
+                                         tuple(c.lower() for c in option["with"])))
+    if not models:
+        raise MathhammerError(f"{record['name']}: no model profile could be read ({'; '.join(notes)})")
+    sizes, points = _sizes(record, models, notes)
+    sheet = Datasheet(
+        name=record["name"], faction=record["faction"], source=record.get("source", "BSData"), keywords=keywords,
+        faction_keywords=tuple(record["faction_keywords"]), abilities=tuple(record["abilities"]),
+        models=tuple(models), weapons=weapons, options=tuple(options), sizes=sizes, points=points,
+        leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)))
+    # the most numerous kind first: the order a defender loses models in, among models of equal Wounds
+    counts = sheet.counts()
+    return attrs.evolve(sheet, models=tuple(sorted(sheet.models, key=lambda m: -counts[m.name])))

@@ -1,0 +1,143 @@
+"""The index of a BSData checkout: one SQLite file in the user's data directory.
+
+One row per unit (its record as JSON, found by a normalised name), so a query by name reads a few
+kilobytes instead of megabytes of XML. The index is written to a temporary file beside it and
+renamed into place; a file at that path that this program did not write is never replaced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import json
+import os
+import re
+import sqlite3
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..errors import MathhammerError
+
+ENVIRONMENT = "MATHHAMMER_DATA"  #: a data directory to use instead of the platform's
+FILENAME = "bsdata.sqlite"
+FORMAT = "mathhammer_exact BSData index 1"  #: what marks a file as ours; bump when the record layout changes
+_SCHEMA = """
+create table meta (key text primary key, value text not null);
+create table units (rowid integer primary key, key text not null, name text not null, faction text not null,
+                    record text not null);
+create index units_key on units (key);
+"""
+
+
+def data_dir() -> Path:
+    """Where the index lives: $MATHHAMMER_DATA, else the platform's user data directory."""
+    if os.environ.get(ENVIRONMENT):
+        return Path(os.environ[ENVIRONMENT])
+    import platformdirs  # only when no folder is given
+
+    return Path(platformdirs.user_data_dir("mathhammer_exact", appauthor=False))
+
+
+def index_path() -> Path:
+    return data_dir() / FILENAME
+
+
+def normalise(name: str) -> str:
+    """Names as players type them: case, apostrophes and punctuation do not matter ("T'au" = "tau")."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", re.sub(r"['’`]", "", name.lower())).split())
+
+
+def _ours(path: Path) -> bool:
+    """True if `path` is an index this program wrote."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            row = db.execute("select value from meta where key = 'format'").fetchone()
+    except sqlite3.DatabaseError:
+        return False
+    return row is not None and row[0].startswith("mathhammer_exact BSData index")
+
+
+def write_index(records: Iterable[dict[str, Any]], meta: dict[str, Any], path: Path | None = None) -> Path:
+    """Build a new index from unit records and put it in place atomically."""
+    path = path or index_path()
+    if path.exists() and not _ours(path):
+        raise MathhammerError(f"{path}: exists and was not written by mathhammer; move it away first")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=".bsdata-", suffix=".tmp", dir=path.parent)
+    os.close(handle)
+    try:
+        with contextlib.closing(sqlite3.connect(temporary)) as db:
+            db.executescript(_SCHEMA)
+            db.executemany("insert into units (key, name, faction, record) values (?, ?, ?, ?)",
+                           ((normalise(r["name"]), r["name"], r["faction"], json.dumps(r)) for r in records))
+            db.executemany("insert into meta values (?, ?)",
+                           [("format", FORMAT), *((k, json.dumps(v)) for k, v in meta.items())])
+            db.commit()
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+    return path
+
+
+def remove_index(path: Path | None = None) -> Path:
+    path = path or index_path()
+    if not path.exists():
+        raise MathhammerError(f"no index at {path}")
+    if not _ours(path):
+        raise MathhammerError(f"{path}: was not written by mathhammer; not removing it")
+    path.unlink()
+    return path
+
+
+class Index:
+    """A read-only view of an index file."""
+
+    def __init__(self, path: Path):
+        if not _ours(path):
+            raise MathhammerError(f"{path}: not a mathhammer index (run `mathhammer data add PATH` again)")
+        self.path = path
+        self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        if self._meta_value("format") != FORMAT:
+            raise MathhammerError(f"{path}: an index from another version of mathhammer; run `mathhammer data add` "
+                                  "again")
+
+    def _meta_value(self, key: str) -> str | None:
+        row = self.db.execute("select value from meta where key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def meta(self) -> dict[str, Any]:
+        return {k: (v if k == "format" else json.loads(v)) for k, v in self.db.execute("select key, value from meta")}
+
+    def names(self) -> list[tuple[str, str]]:
+        """(name, faction) of every unit, in catalogue order."""
+        return list(self.db.execute("select name, faction from units order by rowid"))
+
+    def search(self, text: str) -> list[tuple[str, str]]:
+        """Units whose name contains every word of `text`."""
+        words = normalise(text).split()
+        query = "select name, faction from units where " + " and ".join(["key like ?"] * len(words) or ["1"])
+        return list(self.db.execute(query + " order by name, rowid", [f"%{w}%" for w in words]))
+
+    def find(self, name: str) -> dict[str, Any] | None:
+        """The record of the unit called `name` (forgivingly), or None. 'NAME @ FACTION' picks one of
+        several units of the same name; without it the first is taken and a note names the others."""
+        wanted, _, faction = name.partition("@")
+        rows = self.db.execute("select faction, record from units where key = ? order by rowid",
+                               (normalise(wanted),)).fetchall()
+        if faction.strip():
+            rows = [r for r in rows if normalise(faction) in normalise(r[0])]
+        if not rows:
+            return None
+        record: dict[str, Any] = json.loads(rows[0][1])
+        others = sorted({f for f, _ in rows[1:]} - {rows[0][0]})
+        if others:
+            record["notes"].insert(0, f"the {rows[0][0]} unit of this name; also in {', '.join(others)} "
+                                      f"(ask for '{record['name']} @ FACTION')")
+        return record
+
+    def close_names(self, name: str) -> list[str]:
+        keys = {key: unit for key, unit in self.db.execute("select key, name from units")}
+        return [keys[k] for k in difflib.get_close_matches(normalise(name), list(keys), n=3, cutoff=0.6)]

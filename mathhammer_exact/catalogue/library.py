@@ -1,0 +1,61 @@
+"""What the rest of the program asks of the player's own data: a unit by name (from the BSData index,
+or FILE#UNIT from an army list) as a `Datasheet`, and a search of the index's names."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..data.datasheet import Datasheet
+from .convert import to_datasheet
+from .index import Index, index_path, normalise
+
+
+def is_reference(text: str) -> bool:
+    """True for 'FILE.ros#UNIT' or 'FILE.rosz#UNIT' (UNIT: a number from `mathhammer roster`, or a name)."""
+    file, sep, _ = text.partition("#")
+    return bool(sep) and file.strip().lower().endswith((".ros", ".rosz"))
+
+
+def current_index() -> Index | None:
+    """The index in the data directory (opened once per version of the file), or None."""
+    path = index_path()
+    return _open(path, path.stat().st_mtime_ns) if path.exists() else None
+
+
+@functools.lru_cache(maxsize=2)
+def _open(path: Path, version: int) -> Index:
+    return Index(path)
+
+
+def find_unit(name: str) -> Datasheet | None:
+    """A unit of an army list ('FILE.rosz#3', 'FILE.ros#Intercessor Squad') or the indexed unit called
+    `name`, as a Datasheet; None if there is no index or no such unit."""
+    if is_reference(name):
+        from .roster import roster_unit  # the XML reader, loaded only for an army list
+
+        return to_datasheet(roster_unit(name))
+    index = current_index()
+    record = index.find(name) if index else None
+    return to_datasheet(record) if record else None
+
+
+def close_names(name: str) -> list[str]:
+    index = current_index()
+    return index.close_names(name) if index else []
+
+
+def search(text: str, also: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    """(name, faction) of the units in `also` and in the index whose names hold every word of `text`."""
+    words = normalise(text).split()
+    index = current_index()
+    found = [(n, f) for n, f in also if all(w in normalise(n) for w in words)]
+    return found + (index.search(text) if index else [])
+
+
+def describe() -> dict[str, Any] | None:
+    """Where the index is and what it holds, or None."""
+    index = current_index()
+    return {"path": str(index_path()), **index.meta()} if index else None

@@ -1,0 +1,195 @@
+"""Army lists exported from BattleScribe or New Recruit (.ros XML, or .rosz: a zip holding one .ros).
+
+A roster copies every profile it uses, so it needs no catalogue. Each unit becomes the same kind of
+record the BSData index holds, with its models' real counts and wargear, and so a `Datasheet`.
+
+How counts are read (BattleScribe's convention, see the WarHub battlescribe-spec notes on the
+`collective` flag): a selection's `number` is its total over all copies of its parent. A model
+selection "Intercessor" number=4 with a child "Bolt rifle" number=4 is four models with one bolt
+rifle each; a child "Plasma gun" number=1 under it is one plasma gun among those four models. A
+weapon selection that carries several weapon profiles ("standard", "supercharge") is one weapon
+with several profiles, not several weapons.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from xml.etree.ElementTree import Element
+
+import attrs
+
+from ..errors import MathhammerError
+from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
+from .battlescribe import WEAPON_TYPES, characteristics, kids, profile_label, read_xml, tag
+from .index import normalise
+
+
+@attrs.frozen
+class Roster:
+    path: Path
+    name: str
+    units: tuple[Record, ...]
+
+
+def _number(selection: Element) -> int:
+    try:
+        return max(int(float(selection.get("number", "1"))), 0)
+    except ValueError:
+        raise MathhammerError(f"selection {selection.get('name')!r} has a number that is not a number") from None
+
+
+def _profiles(selection: Element) -> Iterator[Element]:
+    yield from kids(selection, "profiles", "profile")
+
+
+def _weapon_profiles(selection: Element) -> list[Record]:
+    name = selection.get("name", "")
+    return [{"profile": profile_label(name, p.get("name", "")), "melee": p.get("typeName") == "Melee Weapons",
+             "chars": characteristics(p)} for p in _profiles(selection) if p.get("typeName") in WEAPON_TYPES]
+
+
+class _UnitReader:
+    def __init__(self, unit: Element):
+        self.unit = unit
+        self.weapons: dict[str, list[Record]] = {}
+        self.notes: list[str] = []
+
+    def wargear(self, selection: Element) -> list[tuple[str, int]]:
+        """(weapon, how many) below `selection`, not descending into models."""
+        out = []
+        for child in kids(selection, "selections", "selection"):
+            if child.get("type") == "model":
+                continue
+            profiles = _weapon_profiles(child)
+            if profiles:
+                name = child.get("name", "").strip()
+                self.weapons.setdefault(name, profiles)
+                out.append((name, _number(child)))
+            out += self.wargear(child)
+        return out
+
+    def models(self, selection: Element) -> Iterator[Element]:
+        for child in kids(selection, "selections", "selection"):
+            if child.get("type") == "model":
+                yield child
+            else:
+                yield from self.models(child)
+
+    def stats(self, model: Element) -> dict[str, str]:
+        own = [p for p in _profiles(model) if p.get("typeName") == "Unit"]
+        if own:
+            return characteristics(own[0])
+        every = [p for s in self.unit.iter() for p in _profiles(s) if p.get("typeName") == "Unit"]
+        named = [p for p in every if normalise(p.get("name", "")) == normalise(model.get("name", ""))]
+        return characteristics((named or every)[0]) if every else {}
+
+    def read(self, faction: str, source: str) -> Record:
+        unit = self.unit
+        models = [unit] if unit.get("type") == "model" else list(self.models(unit))
+        if not models:
+            raise MathhammerError(f"unit {unit.get('name')!r} has no models")
+        shared = [] if unit.get("type") == "model" else self.wargear(unit)
+        groups: list[Record] = []
+        for i, model in enumerate(models):
+            count = _number(model)
+            gear = self.wargear(model) + (shared if i == 0 else [])
+            groups += _split(model.get("name", "").strip(), count, gear, self.stats(model))
+        if shared and len(models) > 1:
+            self.notes.append(f"wargear chosen for the whole unit given to {models[0].get('name')}: "
+                              + ", ".join(name for name, _ in shared))
+        record: Record = {
+            "id": unit.get("entryId", ""), "name": (unit.get("customName") or unit.get("name") or "").strip(),
+            "datasheet": (unit.get("name") or "").strip(),
+            "faction": faction, "source": source, "keywords": [], "faction_keywords": [], "abilities": [],
+            "models": groups, "weapons": self.weapons, "leader_of": [], "invulnerable": None, "feel_no_pain": None,
+            "notes": self.notes,
+        }
+        for category in kids(unit, "categories", "category"):
+            keyword = category.get("name", "").strip()
+            if keyword.lower().startswith("faction:"):
+                record["faction_keywords"].append(keyword.partition(":")[2].strip().upper())
+            elif keyword:
+                record["keywords"].append(keyword.upper())
+        self.abilities(record)
+        size = sum(g["min"] for g in groups)
+        points = sum(int(float(c.get("value", "0"))) for s in unit.iter() for c in kids(s, "costs", "cost")
+                     if c.get("name") == "pts")
+        record["sizes"], record["points"] = [size], ({str(size): points} if points else {})
+        return record
+
+    def abilities(self, record: Record) -> None:
+        for element in self.unit.iter():
+            found = [(r.get("name", ""), " ".join(d.text or "" for d in r)) for r in kids(element, "rules", "rule")]
+            found += [(p.get("name", ""), characteristics(p).get("Description", "")) for p in _profiles(element)
+                      if p.get("typeName") == "Abilities"]
+            for name, text in found:
+                if name not in record["abilities"]:
+                    record["abilities"].append(name)
+                record["invulnerable"] = best(record["invulnerable"], invulnerable(name, text))
+                record["feel_no_pain"] = best(record["feel_no_pain"], feel_no_pain(name, "", text))
+                record["leader_of"] = record["leader_of"] or leader_units(text)
+
+
+def _split(name: str, count: int, gear: list[tuple[str, int]], stats: dict[str, str]) -> list[Record]:
+    """Models of one selection as groups with the same wargear. `count` models share the weapons'
+    totals: each weapon goes round the models, starting where the previous weapon's remainder stopped,
+    so 'bolt rifle x3, plasma gun x2' on five models gives three rifles and two plasma guns."""
+    if count == 0:
+        return []
+    loadouts: list[list[str]] = [[] for _ in range(count)]
+    at = 0
+    for weapon, total in gear:
+        for _ in range(total):
+            loadouts[at % count].append(weapon)
+            at += 1
+    groups: dict[tuple[str, ...], int] = {}
+    for loadout in loadouts:
+        key = tuple(loadout)
+        groups[key] = groups.get(key, 0) + 1
+    out = []
+    for i, (kit, n) in enumerate(groups.items()):
+        label = name if len(groups) == 1 else f"{name} #{i + 1}"
+        out.append({"name": label, "min": n, "max": n, "stats": stats, "equipment": list(kit), "options": []})
+    return out
+
+
+def _has_models(selection: Element) -> bool:
+    return any(p.get("typeName") == "Unit" for s in selection.iter() for p in _profiles(s))
+
+
+def read_roster(path: Path) -> Roster:
+    """Every unit of an exported army list, in the order of the list."""
+    root = read_xml(path, ("roster",))
+    units = []
+    for force in (element for element in root.iter() if tag(element) == "force"):  # allied forces nest
+        faction = force.get("catalogueName", "")
+        faction = faction.rpartition(" - ")[2] if " - " in faction else faction
+        for selection in kids(force, "selections", "selection"):
+            if selection.get("type") in ("unit", "model") and _has_models(selection):
+                try:
+                    units.append(_UnitReader(selection).read(faction, f"army list {path.name}"))
+                except MathhammerError as exc:
+                    raise MathhammerError(f"{path}: {exc}") from None
+    if not units:
+        raise MathhammerError(f"{path}: no units in this roster")
+    return Roster(path, root.get("name", path.stem), tuple(units))
+
+
+def roster_unit(reference: str) -> Record:
+    """The unit a 'FILE.rosz#3' or 'FILE.rosz#Intercessor Squad' reference names."""
+    file, _, selector = reference.partition("#")
+    roster = read_roster(Path(file.strip()))
+    wanted = selector.strip()
+    listing = "; ".join(f"{i}: {u['name']}" for i, u in enumerate(roster.units, 1))
+    if re.fullmatch(r"\d+", wanted):
+        number = int(wanted)
+        if not 1 <= number <= len(roster.units):
+            raise MathhammerError(f"{file}: no unit #{number} (units: {listing})")
+        return roster.units[number - 1]
+    matches = [u for u in roster.units if normalise(wanted) in (normalise(u["name"]), normalise(u["datasheet"]))]
+    if len(matches) != 1:
+        problem = "several units are called" if matches else "no unit called"
+        raise MathhammerError(f"{file}: {problem} {wanted!r}; give its number (units: {listing})")
+    return matches[0]

@@ -1,0 +1,349 @@
+"""Indexing a BSData checkout and finding its units by name, on invented data in the same schema
+(tests/fixtures/bsdata: shared entries linked from a library, a multi-profile weapon, model groups,
+points brackets, an invulnerable save, a Feel No Pain link, a Leader)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact import MathhammerError, Weapon
+from mathhammer_exact.catalogue import build, index
+from mathhammer_exact.catalogue.abilities import best, feel_no_pain, invulnerable, leader_units
+from mathhammer_exact.catalogue.convert import _defence, model_text, to_datasheet, weapon_text
+from mathhammer_exact.cli import cli
+from mathhammer_exact.data import load
+from mathhammer_exact.data.query import volley
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CHECKOUT = FIXTURES / "bsdata"
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    """An empty data directory of our own, so no test touches the player's."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv(index.ENVIRONMENT, str(folder))
+    return folder
+
+
+@pytest.fixture
+def indexed(data_dir):
+    build.add_checkout(CHECKOUT)
+    return data_dir
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+# --------------------------------------------------------------------- strings from characteristics
+def test_weapon_text_from_characteristics():
+    chars = {"Range": '24"', "A": "D6+1", "BS": "3+", "S": "4", "AP": "-1", "D": "D3", "Keywords": "Heavy, Blast"}
+    assert weapon_text(chars, False) == '24" AD6+1 BS3+ S4 AP-1 D=D3 [Heavy, Blast]'
+    melee = {"Range": "Melee", "A": "3", "WS": "4+", "S": "4", "AP": "0", "D": "1", "Keywords": "-"}
+    assert weapon_text(melee, True) == "Melee A3 WS4+ S4 AP0 D=1"
+    assert weapon_text({**chars, "Range": "36", "Keywords": "-"}, False).startswith('36" ')  # inch mark added
+
+
+def test_model_text_from_characteristics():
+    stats = {"M": '6"', "T": "4", "SV": "3+", "W": "2", "LD": "6+", "OC": "2"}
+    assert model_text(stats, "inv5+", ("INFANTRY",)) == 'M6" T4 Sv3+ W2 Ld6+ OC2 inv5+ [INFANTRY]'
+    assert model_text({**stats, "M": "-", "OC": "-"}) == "T4 Sv3+ W2 Ld6+"  # fortifications print '-'
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), [
+    ("Invulnerable Save", "4+", (4, False, False)),
+    ("Invulnerable Save (5+)", "", (5, False, False)),
+    ("Invulnerable Save", "This model has a 5+ invulnerable save against ranged attacks.", (5, True, False)),
+    ("Iron Hide", "Models in this unit have a 4+ invulnerable save.", (4, False, True)),
+    ("Iron Hide", "This model has an invulnerable save of 6+.", (6, False, True)),
+    ("Melta Lance", "Attacks made with this weapon ignore invulnerable saves. Roll a D6: on a 4+ ...", None),
+])
+def test_invulnerable_saves_from_abilities(name, text, expected):
+    found = invulnerable(name, text)
+    assert (found and (found["value"], found["ranged_only"], found["inferred"])) == expected
+
+
+def test_a_save_under_a_condition_is_noted_not_applied():
+    text = "Invented text. While this unit is in cover, models in this unit have a 5+ invulnerable save."
+    found = invulnerable("Hunker", text)
+    assert found is not None and found["conditional"] and found["inferred"]
+    assert not invulnerable("Hunker", "Models in this unit have a 5+ invulnerable save.")["conditional"]
+    listed = "Once per battle you can shout. If you do, until your next turn:\n- Add 1 to Attacks.\n- Models " \
+             "from your army with this ability have a 5+ invulnerable save."
+    assert invulnerable("Shout", listed)["conditional"]
+    notes: list[str] = []
+    assert _defence({"invulnerable": found, "feel_no_pain": None, "keywords": [], "abilities": []}, notes) == ""
+    assert notes == ["invulnerable save 5+ under a condition (inferred from the text of 'Hunker'): not applied"]
+
+
+def _record(**changes):
+    """A one-model unit record as the index holds it."""
+    stats = {"M": '6"', "T": "4", "SV": "3+", "W": "2", "LD": "6+", "OC": "1"}
+    record = {"name": "Pebble", "faction": "Test", "keywords": ["INFANTRY"], "faction_keywords": [],
+              "abilities": [], "models": [{"name": "Pebble", "min": 1, "max": 1, "options": [], "equipment": [],
+                                           "stats": stats}],
+              "weapons": {}, "sizes": [1], "points": {}, "leader_of": [], "invulnerable": None,
+              "feel_no_pain": None, "notes": []}
+    return {**record, **changes}
+
+
+def test_saves_that_hold_against_some_attacks_only():
+    inv = invulnerable("Invulnerable Save", "Models in this unit have a 5+ invulnerable save against ranged attacks.")
+    fnp = feel_no_pain("Null Field", "", "Models in this unit have the Feel No Pain 4+ ability against Psychic "
+                                         "Attacks.")
+    profile = to_datasheet(_record(invulnerable=inv, feel_no_pain=fnp)).models[0].profile
+    assert (profile.invulnerable, profile.invulnerable_ranged) == (None, 5)
+    assert (profile.feel_no_pain, profile.feel_no_pain_psychic) == (None, 4)
+    assert (profile.movement, profile.objective_control) == (6, 1)
+
+
+def test_sizes_the_models_cannot_fill_are_replaced_and_said():
+    pebble = _record()["models"][0]
+    models = [{**pebble, "name": "Pack Leader"}, {**pebble, "name": "Hound", "min": 8, "max": 8}]
+    sheet = to_datasheet(_record(models=models, sizes=[8], points={"8": 65}))  # 1 + 8 models cannot make 8
+    assert (sheet.sizes, sheet.points) == ((9,), {})
+    assert sheet.notes == ("unit size read as 9 (the catalogue's sizes, 8, do not fit its models); points not read",)
+
+
+def test_stealth_ability_and_keywords_once_each():
+    sheet = to_datasheet(_record(abilities=["Stealth"], keywords=["INFANTRY", "SCOUT", "INFANTRY"]))
+    assert sheet.keywords == ("INFANTRY", "SCOUT")
+    assert "STEALTH" in sheet.models[0].profile.keywords
+    already = to_datasheet(_record(abilities=["Stealth"], keywords=["INFANTRY", "STEALTH"]))
+    assert "STEALTH" in already.models[0].profile.keywords
+
+
+def test_a_stated_save_wins_over_prose_and_conditions():
+    stated = invulnerable("Invulnerable Save", "4+")
+    prose = invulnerable("Iron Hide", "Models in this unit have a 5+ invulnerable save.")
+    conditional = invulnerable("Hunker", "While this unit is in cover, models in it have a 3+ invulnerable save.")
+    assert best(best(None, conditional), prose) is prose
+    assert best(best(conditional, prose), stated) is stated
+    assert best(stated, prose) is stated and best(stated, None) is stated
+
+
+@pytest.mark.parametrize(("name", "suffix", "text", "expected"), [
+    ("Feel No Pain", "5+", "", (5, False, "")),  # a rule link with its value appended
+    ("Feel No Pain 6+", "", "", (6, False, "")),  # as a roster prints it
+    ("Tough Hide", "", "This model has the Feel No Pain 4+ ability against mortal wounds.", (4, True, "mortal")),
+    ("Blessed", "", "Models in this unit have the Feel No Pain 5+ ability against Psychic Attacks.",
+     (5, True, "psychic")),
+    ("Tough Hide", "", "Add 1 to the Toughness characteristic.", None),
+])
+def test_feel_no_pain_from_rules(name, suffix, text, expected):
+    found = feel_no_pain(name, suffix, text)
+    assert (found and (found["value"], found["inferred"], found.get("against", ""))) == expected
+
+
+def test_leader_units_from_the_leader_ability():
+    text = "This model can be attached to the following units:\n■ Gravel Wardens\n■ Scree Walkers"
+    assert leader_units(text) == ["Gravel Wardens", "Scree Walkers"]
+
+
+# --------------------------------------------------------------------- indexing
+def test_add_reports_what_it_understood(data_dir):
+    report = build.add_checkout(CHECKOUT)
+    assert (report.files, report.units) == (4, 4)
+    assert report.tally.weapons == {"found": 11, "parsed": 10, "failed": 1}
+    assert report.tally.failures == {"'S*': this Strength is given elsewhere on the datasheet": 1}  # Mirror lance
+    assert report.tally.unmodelled == {"Zapblast": 1}  # the Shard pistol's invented rule, kept by name
+    assert report.path == data_dir / index.FILENAME
+    assert [p.name for p in data_dir.iterdir()] == [index.FILENAME]  # no temporary file left behind
+
+
+def test_unit_with_model_group_linked_weapons_and_points(indexed):
+    sheet = load.datasheet("Gravel Wardens")
+    assert sheet.faction == "Gravel Host" and sheet.source == "BSData Test - Gravel Host.cat"
+    assert sheet.keywords == ("INFANTRY", "BATTLELINE") and sheet.faction_keywords == ("GRAVEL HOST",)
+    assert sheet.sizes == (5, 10) and sheet.points == {5: 90, 10: 180}  # base cost, then 'set 180 at 6+ models'
+    warden, leader = sheet.models  # the most numerous first: the order a defender loses them in
+    assert (leader.name, leader.count, leader.max, leader.equipment) == ("Warden Leader", 1, None,
+                                                                         ("pebble rifle", "rock fist"))
+    assert (warden.name, warden.count, warden.max, warden.equipment) == ("Warden", 4, 9, ("pebble rifle", "rock fist"))
+    assert sheet.counts(10) == {"Warden Leader": 1, "Warden": 9}
+    # the Weapon group's default is the rifle; the other choice is an option
+    [option] = sheet.options
+    assert (option.model, option.replaces, option.choices) == ("Warden Leader", "pebble rifle", ("slingshot",))
+    # one weapon with two named profiles, linked from the library catalogue
+    assert sheet.weapons["slingshot"] == {
+        "pellet": Weapon.parse('18" AD3 BS3+ S4 AP0 D1 [BLAST]', name="Slingshot (pellet)"),
+        "boulder": Weapon.parse('18" A1 BS3+ S9 AP-2 DD3', name="Slingshot (boulder)")}
+    assert "glitter bomb" not in sheet.weapons  # Crusade-only wargear is left out
+    # invulnerable save from the shared ability, Feel No Pain from the rule link with '6+' appended
+    assert {(m.profile.invulnerable, m.profile.feel_no_pain) for m in sheet.models} == {(5, 6)}
+    assert "Feel No Pain 6+" in sheet.abilities
+
+
+def test_leader_and_inferred_invulnerable_save(indexed):
+    sheet = load.datasheet("warden captain")
+    assert sheet.leader_of == ("Gravel Wardens",)
+    assert sheet.models[0].profile.invulnerable == 4
+    assert "invulnerable save 4+ inferred from the text of 'Stone Skin'" in sheet.notes
+    assert "weapon Mirror lance left out: 'S*': this Strength is given elsewhere on the datasheet" in sheet.notes
+    assert sheet.weapons["shard pistol"]["default"].ignored == ("Zapblast",)
+    assert sheet.points == {1: 65}
+
+
+def test_single_model_vehicle_with_two_of_one_weapon(indexed):
+    sheet = load.datasheet("Scree Walker")
+    assert sheet.models[0].equipment == ("gravel flail", "gravel flail (melee)", "twin gravel cannon",
+                                         "twin gravel cannon")
+    assert sheet.weapons["twin gravel cannon"]["default"].range == 36
+    profile = sheet.models[0].profile
+    assert (profile.feel_no_pain, profile.feel_no_pain_mortal) == (None, 5)  # 'against mortal wounds'
+    # a VEHICLE shoots every ranged weapon: the flail's ranged profile and both cannons
+    shots = [(w.name, n) for w, n, _ in volley(sheet).weapons]
+    assert shots == [("Gravel flail (fling)", 1), ("Twin gravel cannon", 2)]
+
+
+def test_a_weapon_with_ranged_and_melee_profiles_is_shot_and_fought_with(indexed):
+    sheet = load.datasheet("Scree Walker")
+    assert list(sheet.weapons["gravel flail"]) == ["fling"]
+    assert list(sheet.weapons["gravel flail (melee)"]) == ["strike"]
+    assert [(w.name, n) for w, n, _ in volley(sheet, melee=True).weapons] == [("Gravel flail (strike)", 1)]
+
+
+@pytest.mark.parametrize("typed", ["gravel wardens", "GRAVEL-WARDENS", " Gravel  Wardens ", "Gravel Wardens @ gravel"])
+def test_names_are_matched_forgivingly(indexed, typed):
+    assert load.datasheet(typed).name == "Gravel Wardens"
+
+
+def test_units_of_one_name_in_several_factions(indexed):
+    gravel = load.datasheet("Scree Walker")
+    assert gravel.faction == "Gravel Host"
+    assert gravel.notes[0] == "the Gravel Host unit of this name; also in Sand Host (ask for 'Scree Walker @ FACTION')"
+    sand = load.datasheet("scree walker @ sand")
+    assert (sand.faction, sand.models[0].profile.toughness, sand.models[0].equipment) == (
+        "Sand Host", 8, ("pebble rifle",) * 3)  # a weapon linked from the library, three of it
+    assert sand.notes == ()
+
+
+def test_a_near_miss_says_did_you_mean(indexed):
+    with pytest.raises(MathhammerError, match=r"unknown unit 'Gravel Warden' \(did you mean 'Gravel Wardens'\?\)"):
+        load.datasheet("Gravel Warden")
+
+
+def test_indexed_unit_as_target(indexed):
+    target = load.find_target("Gravel Wardens")
+    assert target.model_count == 5 and target.groups[0][0].invulnerable == 5
+
+
+def test_a_leader_by_name_joins_a_unit_it_can_lead(indexed):
+    target = load.find_target("Gravel Wardens", leader="warden captain")
+    assert target.attached
+    assert [(p.name, n, p.character) for p, n in target.groups] == [
+        ("Warden", 4, False), ("Warden Leader", 1, False), ("Warden Captain", 1, True)]
+    with pytest.raises(MathhammerError, match=r"Warden Captain cannot lead Scree Walker \(it can lead: Gravel "):
+        load.find_target("Scree Walker", leader="Warden Captain")
+
+
+def test_without_an_index_names_are_unknown_as_before(data_dir):
+    with pytest.raises(MathhammerError, match="unknown datasheet 'Gravel Wardens'"):
+        load.datasheet("Gravel Wardens")
+
+
+# --------------------------------------------------------------------- never clobber, always atomic
+def test_a_file_the_program_did_not_write_is_never_replaced(data_dir):
+    data_dir.mkdir()
+    foreign = data_dir / index.FILENAME
+    foreign.write_text("my notes")
+    out = run("data", "add", str(CHECKOUT))
+    assert out.exit_code == 2 and "was not written by mathhammer" in out.output
+    assert foreign.read_text() == "my notes"
+    assert run("data", "remove").exit_code == 2 and foreign.read_text() == "my notes"
+
+
+def test_a_failed_rebuild_keeps_the_old_index(indexed):
+    path = indexed / index.FILENAME
+    before = path.read_bytes()
+
+    def records():
+        yield {"name": "Half", "faction": "x"}
+        raise MathhammerError("interrupted")
+
+    with pytest.raises(MathhammerError):
+        index.write_index(records(), {})
+    assert path.read_bytes() == before
+    assert sorted(os.listdir(indexed)) == [index.FILENAME]
+
+
+def test_an_index_from_another_version_asks_for_a_rebuild(indexed):
+    path = indexed / index.FILENAME
+    with sqlite3.connect(path) as db:
+        db.execute("update meta set value = 'mathhammer_exact BSData index 0' where key = 'format'")
+    db.close()
+    with pytest.raises(MathhammerError, match="another version"):
+        load.datasheet("Gravel Wardens")
+
+
+# --------------------------------------------------------------------- the commands
+def test_data_commands(data_dir):
+    assert "no index yet" in run("data", "list").output
+    out = run("data", "add", str(CHECKOUT))
+    assert out.exit_code == 0, out.output
+    assert "indexed 4 units from 4 files" in out.output
+    assert "weapon profiles: 11 found, 10 parsed, 1 not readable yet" in out.output
+    assert "profiles left out, by reason: 'S*': this Strength is given elsewhere on the datasheet (1)" in out.output
+    assert "rules not modelled (reported when used), by profiles: Zapblast (1)" in out.output
+    listed = run("data", "list").output
+    assert listed.startswith(f"4 units from {CHECKOUT.resolve()}")
+    assert run("data", "remove").exit_code == 0
+    assert not (data_dir / index.FILENAME).exists()
+
+
+def test_unit_show_and_search_commands(indexed):
+    out = run("unit", "Scree Walker", "--target", "gravel wardens", "--models", "5")
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0] == "Scree Walker  ->  gravel wardens"
+    assert lines[1].startswith("  1 x Gravel flail (fling): Range 12\"") and "Torrent" in lines[1]
+    assert lines[2].startswith("  2 x Twin gravel cannon: Range 36\"") and "Twin-linked" in lines[2]
+    assert run("unit", "Warden Captain", "--target", "MEQ", "--advanced").output.startswith(
+        "error: Warden Captain has no ASSAULT weapons after Advancing to attack with (weapon Mirror lance left out")
+    captain = run("unit", "Warden Captain", "--target", "MEQ").output.splitlines()
+    assert captain[1].startswith("  1 x Shard pistol: ") and captain[1].endswith(" | ignored: Zapblast")
+    assert captain[3:5] == [
+        "  note: weapon Mirror lance left out: 'S*': this Strength is given elsewhere on the datasheet",
+        "  note: invulnerable save 4+ inferred from the text of 'Stone Skin'"]
+    assert run("datasheets").output.splitlines()[-1] == "Your indexed BSData units: 4 (find them with --search TEXT)"
+    card = run("show", "Warden Captain").output
+    assert "Leader of: Gravel Wardens" in card and "Note: invulnerable save 4+ inferred" in card
+    assert run("datasheets", "--search", "warden").output.splitlines() == [
+        "Gravel Wardens (Gravel Host)", "Warden Captain (Gravel Host)"]
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"not xml at all", "not a readable BattleScribe XML file"),
+    (b'<?xml version="1.0"?><catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" '
+     b'battleScribeVersion="2.03"><sharedSelectionEntries>', "not a readable BattleScribe XML file"),  # truncated
+    (b'<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" battleScribeVersion="3.1"/>',
+     "unknown BattleScribe schema version '3.1'"),
+    (b'<html xmlns="http://www.w3.org/1999/xhtml"/>', "not a BattleScribe gameSystem or catalogue file"),
+])
+def test_a_bad_catalogue_file_is_named(tmp_path, data_dir, content, message):
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "game.gst").write_bytes((CHECKOUT / "Test System.gst").read_bytes())
+    (checkout / "broken.cat").write_bytes(content)
+    out = run("data", "add", str(checkout))
+    assert out.exit_code == 2
+    assert out.output.strip().splitlines()[-1].startswith(f"error: {checkout / 'broken.cat'}: {message}")
+
+
+def test_a_folder_that_is_not_a_checkout(tmp_path, data_dir):
+    out = run("data", "add", str(tmp_path))
+    assert out.exit_code == 2
+    assert out.output.strip().endswith(f"error: {tmp_path}: no .gst game system file here (is this a BSData checkout?)")
+
+
+def test_a_file_given_for_the_checkout(data_dir):
+    out = run("data", "add", str(CHECKOUT / "Test System.gst"))
+    assert out.exit_code == 2
+    assert out.output.strip().endswith(f"error: {CHECKOUT / 'Test System.gst'}: not a folder (give the path of a "
+                                       "BSData checkout)")

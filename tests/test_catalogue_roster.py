@@ -1,0 +1,190 @@
+"""Army lists: units of an exported roster (tests/fixtures/army.ros, invented) with their real model
+counts and wargear, used by `unit` and `--target` as FILE#NUMBER or FILE#NAME."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact import Firing, MathhammerError, Target, Weapon, attack
+from mathhammer_exact.catalogue import battlescribe
+from mathhammer_exact.catalogue.roster import _split, read_roster, roster_unit
+from mathhammer_exact.cli import cli
+from mathhammer_exact.data import load
+from mathhammer_exact.data.query import unit_attack, volley
+
+ARMY = Path(__file__).parent / "fixtures" / "army.ros"
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.fixture(autouse=True)
+def no_index(tmp_path, monkeypatch):
+    """A roster needs no catalogue: run without any index."""
+    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path / "data"))
+
+
+# --------------------------------------------------------------------- how counts are read
+def test_per_model_counts_are_totals_over_the_models():
+    # five models, one bolt rifle each: each model carries one
+    assert _split("M", 5, [("rifle", 5)], {}) == [
+        {"name": "M", "min": 5, "max": 5, "stats": {}, "equipment": ["rifle"], "options": []}]
+
+
+def test_a_replacement_weapon_goes_to_other_models():
+    # nine models: 7 rifles and 2 slingshots replace each other; every model has a fist
+    groups = _split("W", 9, [("rifle", 7), ("sling", 2), ("fist", 9)], {})
+    assert [(g["name"], g["min"], g["equipment"]) for g in groups] == [
+        ("W #1", 7, ["rifle", "fist"]), ("W #2", 2, ["sling", "fist"])]
+
+
+def test_two_of_one_weapon_on_one_model():
+    assert _split("Walker", 1, [("cannon", 2)], {})[0]["equipment"] == ["cannon", "cannon"]
+
+
+def test_no_models_no_groups():
+    assert _split("W", 0, [("rifle", 0)], {}) == []
+
+
+# --------------------------------------------------------------------- the fixture roster
+def test_roster_units_in_order_without_the_battle_size():
+    army = read_roster(ARMY)
+    assert army.name == "Gravel Host test list"
+    assert [u["name"] for u in army.units] == ["Gravel Wardens", "Warden Captain", "Rockbiter"]  # a custom name
+    assert army.units[2]["datasheet"] == "Scree Walker"
+
+
+def test_unit_models_wargear_and_defence():
+    sheet = load.datasheet(f"{ARMY}#1")
+    assert [(m.name, m.count, m.equipment) for m in sheet.models] == [  # the most numerous first
+        ("Warden #1", 7, ("pebble rifle", "rock fist")),
+        ("Warden #2", 2, ("slingshot", "rock fist")),
+        ("Warden Leader", 1, ("slingshot", "rock fist"))]
+    assert sheet.sizes == (10,) and sheet.points == {10: 180}
+    assert {(m.profile.invulnerable, m.profile.feel_no_pain) for m in sheet.models} == {(5, 6)}
+    # a selection with two weapon profiles is one weapon with two profiles
+    assert list(sheet.weapons["slingshot"]) == ["pellet", "boulder"]
+
+
+def test_volley_uses_the_selected_wargear_and_profile():
+    sheet = load.datasheet(f"{ARMY}#Gravel Wardens")
+    shots = {(w.name, n) for w, n, _ in volley(sheet, profiles=["boulder"]).weapons}
+    assert shots == {("Pebble rifle", 7), ("Slingshot (boulder)", 3)}
+    fists = {(w.name, n) for w, n, _ in volley(sheet, melee=True).weapons}
+    assert fists == {("Rock fist", 10)}
+
+
+def test_roster_unit_attacks_as_its_weapons_would():
+    """The Scree Walker's two cannons are two firings of the printed profile."""
+    target = Target.parse("T4 Sv3+ W2 x5")
+    report = unit_attack(f"{ARMY}#3", target, exact=True)
+    cannon = Weapon.parse('36" A3 BS4+ S7 AP-1 D2 [TWIN-LINKED]', name="Twin gravel cannon")
+    direct = attack([Firing(cannon, 2)], target, exact=True)
+    assert report.result.damage == direct.damage and report.result.models_destroyed == direct.models_destroyed
+
+
+def test_roster_unit_as_target():
+    target = load.find_target(f"{ARMY}#1")
+    assert [(p.name, n) for p, n in target.groups] == [("Warden #1", 7), ("Warden #2", 2), ("Warden Leader", 1)]
+
+
+def test_leader_and_unread_weapon_are_reported():
+    sheet = load.datasheet(f"{ARMY}#2")
+    assert sheet.leader_of == ("Gravel Wardens",)
+    assert "weapon Mirror lance left out: 'S*': this Strength is given elsewhere on the datasheet" in sheet.notes
+    assert sheet.weapons["shard pistol"]["default"].ignored == ("Zapblast",)
+    assert sheet.source == "army list army.ros"
+
+
+def test_rosz_is_a_zipped_ros(tmp_path):
+    packed = tmp_path / "army.rosz"
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.write(ARMY, "army.ros")
+    assert roster_unit(f"{packed}#3")["datasheet"] == "Scree Walker"
+
+
+@pytest.mark.parametrize(("selector", "message"), [
+    ("7", "no unit #7 (units: 1: Gravel Wardens; 2: Warden Captain; 3: Rockbiter)"),
+    ("Boyz", "no unit called 'Boyz'; give its number"),
+])
+def test_a_unit_that_is_not_there(selector, message):
+    with pytest.raises(MathhammerError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        roster_unit(f"{ARMY}#{selector}")
+
+
+# --------------------------------------------------------------------- commands
+def test_roster_command_lists_units():
+    out = run("roster", str(ARMY))
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0] == f"Gravel Host test list ({ARMY}): 3 units"
+    assert lines[1] == "#1 Gravel Wardens (Gravel Host, 180 pts): 10 models"
+    assert "    7 x Warden #1: T4 Sv3+ inv5+ W2 Ld6+ fnp6+ [BATTLELINE, INFANTRY]; pebble rifle, rock fist" in lines
+    assert "    can lead: Gravel Wardens" in lines
+    assert lines[-2:] == ["#3 Rockbiter (Scree Walker) (Gravel Host, 120 pts): 1 model",
+                          "    1 x Scree Walker: T9 Sv3+ W10 Ld7+ [VEHICLE]; twin gravel cannon, twin gravel cannon"]
+
+
+def test_a_unit_is_found_by_its_custom_name_or_its_datasheet_name():
+    assert roster_unit(f"{ARMY}#rockbiter") == roster_unit(f"{ARMY}#Scree Walker") == roster_unit(f"{ARMY}#3")
+
+
+def test_unit_command_between_two_roster_units():
+    out = run("unit", f"{ARMY}#1", "--target", f"{ARMY}#Scree Walker", "--profile", "boulder")
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith(f"Gravel Wardens  ->  {ARMY}#Scree Walker\n")
+
+
+def _zip_without_ros(path: Path) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("readme.txt", "hello")
+    return path
+
+
+def _writes(data: bytes):
+    def make(path: Path) -> Path:
+        path.write_bytes(data)
+        return path
+    return make
+
+
+def _folder(path: Path) -> Path:
+    path.mkdir()
+    return path
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (_writes(b"this is not xml"), "not a readable BattleScribe XML file"),
+    (_zip_without_ros, "a zipped file must hold exactly one .ros, .cat or .gst file, found 0"),
+    (_writes(ARMY.read_bytes().replace(b'battleScribeVersion="2.03"', b'battleScribeVersion="9.9"')),
+     "unknown BattleScribe schema version '9.9'"),
+    (_writes(ARMY.read_bytes()[:900]), "not a readable BattleScribe XML file"),  # truncated
+    (_writes((Path(__file__).parent / "fixtures/bsdata/Test System.gst").read_bytes()),
+     "not a BattleScribe roster file"),
+    (_folder, "is a folder, not a file"),
+    (_writes(b'<?xml version="1.0"?><!DOCTYPE roster [<!ENTITY lol "lol">]><roster>&lol;</roster>'),
+     "not a readable BattleScribe XML file"),  # entities are refused, never expanded
+    (lambda path: path, "cannot read"),  # no such file
+])
+def test_a_bad_roster_is_one_line_naming_the_file(tmp_path, make, message):
+    path = make(tmp_path / "bad.rosz")
+    out = run("roster", str(path))
+    assert out.exit_code == 2
+    [line] = out.output.strip().splitlines()
+    assert line.startswith(f"error: {path}: {message}")
+    assert run("unit", f"{path}#1", "--target", "MEQ").output.strip().startswith(f"error: {path}: {message}")
+
+
+def test_a_file_too_large_is_refused_before_it_is_unpacked(tmp_path, monkeypatch):
+    monkeypatch.setattr(battlescribe, "MAX_BYTES", 2**20)  # 1 MB here, so the test stays small
+    packed = tmp_path / "big.rosz"
+    with zipfile.ZipFile(packed, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("army.ros", b" " * 3 * 2**20)  # unpacks to 3 MB
+    out = run("roster", str(packed))
+    assert out.exit_code == 2
+    assert out.output.strip() == f"error: {packed}: 3 MB is too large for a BattleScribe file (at most 1 MB)"
