@@ -54,3 +54,20 @@ def test_command_reference_is_current():
 
     assert words((ROOT / "docs" / "commands.md").read_text()) == words(command_reference()), \
         "docs/commands.md is stale: python -m mathhammer_exact.reference > docs/commands.md"
+
+
+def commands_without_output() -> list[str]:
+    """Commands shown in the README without their output (`mathhammer ...` lines, `\\` continued)."""
+    found = []
+    for block in re.findall(r"```\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S):
+        for line in block.replace("\\\n", " ").split("\n"):
+            if line.startswith("mathhammer ") and " data add " not in f" {line} ":
+                found.append(line[len("mathhammer "):])
+    return found
+
+
+@pytest.mark.parametrize("command", commands_without_output())
+def test_readme_commands_answer(command):
+    out = CliRunner().invoke(cli, shlex.split(command))
+    assert out.exit_code == 0, out.output
+    assert "->" in out.output.splitlines()[0] or out.output.startswith(("Scenarios", "best", "Incursor")), out.output
