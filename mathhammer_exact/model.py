@@ -375,6 +375,13 @@ class DamageReroll(enum.Enum):
             allowed = ", ".join(k.value for k in cls)
             raise MathhammerError(f"damage re-roll must be one of {allowed}, got {value!r}") from None
 
+    @property
+    def words(self) -> str:
+        """The policy in a player's words."""
+        return {DamageReroll.NONE: "no damage re-roll", DamageReroll.ONES: "re-roll Damage rolls of 1",
+                DamageReroll.ONE_DIE: "re-roll the lowest Damage die when below average",
+                DamageReroll.BELOW_AVERAGE: "re-roll Damage rolls below average"}[self]
+
 
 def _damage_reroll(value: str | DamageReroll | None) -> DamageReroll:
     return DamageReroll.parse(value)

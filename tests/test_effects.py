@@ -288,3 +288,46 @@ def test_bad_input_is_one_clear_error():
         attack(Weapon.parse("A1 BS3+ S4 AP0 DD6"), Target.parse("T4 Sv3+ W3 x2"),
                context=Context(reroll_damage="ones", command_reroll="damage"))
     assert Context(reroll_saves=Reroll.ONES).reroll_saves is Reroll.ONES
+
+
+# --------------------------------------------------------------------- named rules (rules/ data) use them
+def _named(situation: str, effect: str):
+    import tomllib
+
+    from mathhammer_exact.data.load import READER
+    from mathhammer_exact.data.modifiers import NamedRule
+
+    text = (f'name = "X"\nkind = "ability"\nsource = "test"\nsummary = "s"\nphase = "either"\n'
+            f'situation = "{situation}"\neffect = {{ {effect} }}\n')
+    return READER.structure("modifiers.toml [x]", {"key": "x", **tomllib.loads(text)}, NamedRule)
+
+
+@pytest.mark.parametrize(("situation", "effect", "context", "words"), [
+    ("attacker", 'critical_wound = 5, critical_mortals = "hit 1"',
+     {"critical_wound": 5, "critical_mortals": "hit 1"}, "Critical Wounds on 5+, Critical Hits inflict 1 mortal"),
+    ("attacker", 'damage_bonus = 1, reroll_damage = "one-die"', {"damage_bonus": 1, "reroll_damage": "one-die"},
+     "+1 Damage, re-roll the lowest Damage die"),
+    ("target", 'wound_modifier_against = -1, worsen_ap = 1', {"wound_modifier_against": -1, "worsen_ap": 1},
+     "-1 to wound it, AP of attacks against it worsened by 1"),
+    ("target", 'save_modifier = 1, reroll_saves = "ones"', {"save_modifier": 1, "reroll_saves": "ones"},
+     "+1 to its saving throws, re-roll saving throw rolls of 1"),
+])
+def test_named_rules_set_the_same_situation_a_python_user_would(situation, effect, context, words):
+    from mathhammer_exact.data.modifiers import apply_modifiers
+
+    rule = _named(situation, effect)
+    assert words in rule.effect.describe()
+    weapon, target = Weapon.parse("A2 BS3+ S4 AP-1 DD3"), Target.parse("T4 Sv3+ W2 x5")
+    [(_, own)], _, _ = apply_modifiers([rule], [weapon], target, Context())
+    assert own == Context(**context)
+
+
+def test_named_rule_effects_are_checked_when_loaded():
+    with pytest.raises(MathhammerError, match="critical mortal wounds must be"):
+        _named("attacker", 'critical_mortals = "hit"')
+    with pytest.raises(MathhammerError, match="damage re-roll must be one of"):
+        _named("attacker", 'reroll_damage = "all"')
+    with pytest.raises(MathhammerError, match="no Critical result"):
+        _named("target", 'reroll_saves = "noncrit"')
+    with pytest.raises(MathhammerError, match="changes the target's models, so situation must be"):
+        _named("attacker", "worsen_ap = 1")
