@@ -331,3 +331,54 @@ def test_named_rule_effects_are_checked_when_loaded():
         _named("target", 'reroll_saves = "noncrit"')
     with pytest.raises(MathhammerError, match="changes the target's models, so situation must be"):
         _named("attacker", "worsen_ap = 1")
+
+
+# --------------------------------------------------------------------- the command line
+CLI_OPTIONS = [  # (options, the Context they describe, a header line naming it)
+    (["--far"], {"beyond_conversion_range": True}, "target beyond Conversion range"),
+    (["--crit-wound", "5", "--rules", "2023"], {"critical_wound": 5, "rules": Rules.named("2023")},
+     "Critical Wounds on 5+"),
+    (["--crit-mortals", "wound D3 instead"], {"critical_mortals": "wound D3 instead"},
+     "Critical Wounds inflict D3 mortal wounds instead of normal damage"),
+    (["--damage-bonus", "1", "--reroll-damage", "one-die"], {"damage_bonus": 1, "reroll_damage": "one-die"},
+     "Damage +1, re-roll the lowest Damage die when below average"),
+    (["--save-mod", "-1", "--reroll-saves", "failed", "--worsen-ap", "1", "--wound-mod-against", "-1"],
+     {"save_modifier": -1, "reroll_saves": "failed", "worsen_ap": 1, "wound_modifier_against": -1},
+     "against the target: wound roll -1, AP worsened by 1, saving throw -1, re-roll failed save rolls"),
+]
+
+
+@pytest.mark.parametrize(("options", "fields", "header"), CLI_OPTIONS)
+def test_cli_options_are_the_api_fields(options, fields, header):
+    import json
+
+    from click.testing import CliRunner
+
+    from mathhammer_exact.cli import cli
+
+    abilities = 'CONVERSION 12", LETHAL HITS' + (", DEVASTATING WOUNDS" if "rules" in fields else "")
+    weapon = f"A2 BS3+ S5 AP-2 DD3 [{abilities}]"
+    target = "T4 Sv3+ W2 x5"
+    base = ["attack", "-w", weapon, "-t", target, "-m", "5", "--exact"]
+    table = CliRunner().invoke(cli, [*base, *options], catch_exceptions=False)
+    assert table.exit_code == 0 and header in table.output
+    data = json.loads(CliRunner().invoke(cli, [*base, *options, "--json"], catch_exceptions=False).output)
+    api = attack(Weapon.parse(weapon), Target.parse(target), 5, Context(**fields), exact=True)
+    assert data["damage"]["mean"] == str(api.damage.mean)
+    plain = Context(rules=fields.get("rules", Rules()))
+    assert api.damage != attack(Weapon.parse(weapon), Target.parse(target), 5, plain, exact=True).damage  # it matters
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--crit-mortals", "save 1"], "error: critical mortal wounds must be hit|wound"),
+    (["--reroll-damage", "all"], "Invalid value for '--reroll-damage'"),
+    (["--worsen-ap", "-1"], "error: AP worsened by must be 0 to 6"),
+    (["--crit-mortals", "wound 1", "-w", "A1 BS3+ S4 AP0 D1 [DEVASTATING WOUNDS]"], "not modelled under the current"),
+])
+def test_cli_refuses_bad_effects_in_one_line(options, message):
+    from click.testing import CliRunner
+
+    from mathhammer_exact.cli import cli
+
+    out = CliRunner().invoke(cli, ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "T4 Sv3+ W1 x5", *options])
+    assert out.exit_code == 2 and message in out.output and "Traceback" not in out.output
