@@ -94,12 +94,19 @@ def _truth(firings, target, ctx, order=None):
      None),
     ([("A1 BS3+ S4 AP0 D1", 1)], "T4 Sv7+ W1 x3", {"command_reroll": "wound", "critical_mortals": "hit 1"}, None),
     ([("A1 BS2+ S4 AP0 D1", 2)], "T4 Sv4+ W1 x2", {"command_reroll": "save", "critical_mortals": "wound 1"}, None),
-    ([("A1 S8 AP0 DD3 [TORRENT]", 2)], "T4 Sv7+ W2 x1; T4 Sv7+ W3", {"reroll_damage": "below-average"}, None),
+    ([("A1 S8 AP0 D1 [TORRENT]", 1), ("A1 S8 AP0 DD3 [TORRENT]", 1)], "T4 Sv7+ W2 x1; T4 Sv7+ W3",
+     {"reroll_damage": "below-average"}, [1, 0]),
     ([("A1 BS2+ S8 AP-3 D1 [PSYCHIC]", 2)], "T4 Sv3+ W1 x1 inv-ranged5+; T4 Sv3+ W1 fnp-psychic5+", {}, None),
     ([("A1 BS2+ S4 AP-1 D1", 2)], "T4 Sv4+ W1 x1; T4 Sv3+ W1", {"worsen_ap": 1, "save_modifier": 1, "cover": True},
      None),
     ([("A1 BS2+ S4 AP0 D2 [DEVASTATING WOUNDS]", 1), ("A1 BS2+ S4 AP0 D1", 1)], "T4 Sv4+ W2 x1; T4 Sv6+ W1",
      {"critical_mortals": "wound 1", "rules": "2023"}, None),
+    ([("A1 S8 AP-6 DD3 [TORRENT]", 2)], "T4 Sv7+ W4 x1; T4 Sv7+ W2", {"command_reroll": "damage", "damage_bonus": 1},
+     None),
+    ([("AD3-1 S4 AP0 D1 [TORRENT]", 1)], "T4 Sv6+ W1 x1; T4 Sv6+ W2", {"command_reroll": "attacks",
+                                                                       "critical_mortals": "wound 1"}, None),
+    ([("A1 S4 AP0 DD3 [TORRENT]", 2)], "T4 Sv7+ W2 x1; T4 Sv7+ W3", {"command_reroll": "damage",
+                                                                     "critical_mortals": "wound 1 instead"}, None),
 ])
 def test_mixed_units_equal_enumeration(firings, target, options, order):
     fs = [(Weapon.parse(w), n) for w, n in firings]
