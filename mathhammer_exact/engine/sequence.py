@@ -22,7 +22,7 @@ from ..pmf import Pmf
 from ..stages.allocation import Track, Transition, after_events, after_two_kinds
 from ..stages.attacks import attacks_per_model
 from ..stages.damage import attack_threshold, damage_pmf, harm, mortal_threshold, wounds_lost
-from ..stages.hit import critical_mortals, hit_odds, per_attack, sustained_hits
+from ..stages.hit import counted, critical_mortals, hit_odds, per_attack, sustained_hits
 from ..stages.save import unsaved_chance
 from ..stages.wound import critical_wound, per_hit, wound_odds
 from .limits import check_counts
@@ -84,11 +84,6 @@ def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped:
 
     def attack(hit_yields: Pmf, auto_yields: Pmf, mortals: tuple[CriticalMortals, Pmf] | None = None) -> Pmf:
         return per_attack(hit, hit_yields, auto_yields, sustained, weapon.lethal_hits, mortals)
-
-    def counted(rule: CriticalMortals | None, scored: Pmf) -> tuple[CriticalMortals, Pmf] | None:
-        """In a count, a Critical roll that inflicts mortal wounds instead of its normal effects counts
-        as `scored`; one that inflicts them as well counts as the roll does without them."""
-        return None if rule is None else (rule, scored if rule.instead else scored.nothing())
 
     through = Pmf.bernoulli(save, exact)  # a Devastating Wounds Critical Wound allows no save, in every printing
     no_hit = counted(hit_rule, one.nothing())

@@ -105,14 +105,19 @@ def critical_mortals(weapon: Weapon, context: Context, roll: str) -> CriticalMor
     return rule if rule is not None and rule.roll == roll else None
 
 
+def counted(rule: CriticalMortals | None, scored: Pmf) -> tuple[CriticalMortals, Pmf] | None:
+    """`with_mortal_wounds` for a count (hits, wounds, unsaved): a Critical roll that inflicts mortal
+    wounds instead of its normal effects counts as `scored`; one that inflicts them as well counts as
+    the roll does without them."""
+    return None if rule is None else (rule, scored if rule.instead else scored.nothing())
+
+
 def hit_count(weapon: Weapon, target: ModelProfile, context: Context, attacks: Pmf) -> Pmf:
     """Hits scored by a random number of attacks, Sustained Hits' extra hits included (a Critical
     Hit that inflicts mortal wounds instead of its normal effects counts as one hit)."""
     one = Pmf.point(1, attacks.exact)
-    rule = critical_mortals(weapon, context, "hit")
-    mortals = None if rule is None else (rule, one if rule.instead else one.nothing())
     item = per_attack(hit_odds(weapon, target, context), one, one, sustained_hits(weapon, attacks.exact),
-                      weapon.lethal_hits, mortals)
+                      weapon.lethal_hits, counted(critical_mortals(weapon, context, "hit"), one))
     return attacks.compound(item)
 
 
