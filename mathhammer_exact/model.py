@@ -357,6 +357,77 @@ def _command_reroll(value: str | CommandReroll | None) -> CommandReroll | None:
     return CommandReroll.parse(value)
 
 
+class DamageReroll(enum.Enum):
+    """Which damage rolls the attacker re-rolls (a die is re-rolled at most once)."""
+
+    NONE = "none"
+    ONES = "ones"  #: re-roll a Damage roll of 1 (the roll's result before modifiers)
+    ONE_DIE = "one-die"  #: re-roll one die of the roll, the lowest, when it is below the die's average
+    BELOW_AVERAGE = "below-average"  #: re-roll the whole roll when it is below the roll's average
+
+    @classmethod
+    def parse(cls, value: str | DamageReroll | None) -> DamageReroll:
+        if value is None or isinstance(value, DamageReroll):
+            return value or cls.NONE
+        try:
+            return cls(str(value).strip().lower())
+        except ValueError:
+            allowed = ", ".join(k.value for k in cls)
+            raise MathhammerError(f"damage re-roll must be one of {allowed}, got {value!r}") from None
+
+    @property
+    def words(self) -> str:
+        """The policy in a player's words."""
+        return {DamageReroll.NONE: "no damage re-roll", DamageReroll.ONES: "re-roll Damage rolls of 1",
+                DamageReroll.ONE_DIE: "re-roll the lowest Damage die when below average",
+                DamageReroll.BELOW_AVERAGE: "re-roll Damage rolls below average"}[self]
+
+
+def _damage_reroll(value: str | DamageReroll | None) -> DamageReroll:
+    return DamageReroll.parse(value)
+
+
+def _save_reroll(value: str | Reroll) -> Reroll:
+    policy = Reroll.parse(value)
+    if policy is Reroll.NONCRIT:
+        raise MathhammerError("a saving throw has no Critical result: re-roll saves of 1 (ones) or failed ones")
+    return policy
+
+
+@attrs.frozen
+class CriticalMortals:
+    """Critical Hits (`roll` "hit") or Critical Wounds ("wound") that inflict `mortal_wounds`
+    mortal wounds: in addition to the attack's normal damage, or `instead` of it (the attack
+    sequence ends). The mortal wounds land after the unit's other attacks and spill over."""
+
+    roll: str = attrs.field(validator=attrs.validators.in_(("hit", "wound")))
+    mortal_wounds: Dice = attrs.field(default=Dice(0, 6, 1), converter=_dice)
+    instead: bool = False
+
+    @classmethod
+    def parse(cls, text: str | CriticalMortals) -> CriticalMortals:
+        """Read ``hit D3`` or ``wound 1 instead`` (the roll, the mortal wounds, and `instead`)."""
+        if isinstance(text, CriticalMortals):
+            return text
+        words = str(text).lower().split()
+        usage = "(e.g. 'hit 1', 'wound D3 instead')"
+        if not 2 <= len(words) <= 3 or words[0] not in ("hit", "wound") or words[2:] not in ([], ["instead"]):
+            raise MathhammerError(f"critical mortal wounds must be hit|wound, the mortal wounds, and optionally "
+                                  f"'instead' {usage}, got {text!r}")
+        dice = Dice.parse(words[1])
+        if dice.minimum < 1:
+            raise MathhammerError(f"critical mortal wounds must be at least 1, got {words[1]} {usage}")
+        return cls(words[0], dice, bool(words[2:]))
+
+    def describe(self) -> str:
+        how = "instead of normal damage" if self.instead else "as well as normal damage"
+        return f"Critical {self.roll.capitalize()}s inflict {self.mortal_wounds} mortal wounds {how}"
+
+
+def _critical_mortals(value: str | CriticalMortals | None) -> CriticalMortals | None:
+    return None if value is None else CriticalMortals.parse(value)
+
+
 @attrs.frozen
 class Context:
     """The situation of one attack: range, movement, modifiers and re-rolls.
@@ -382,6 +453,26 @@ class Context:
     rules: Rules = Rules()
     command_reroll: CommandReroll | None = attrs.field(default=None, converter=_command_reroll)
     """The kind of roll a Command Re-roll is kept for (see `CommandReroll`)."""
+    beyond_conversion_range: bool = False
+    """The target is beyond the range stated by the weapons' Conversion (Critical Hits on 4+)."""
+    critical_wound: int = attrs.field(default=6, validator=_between("critical wound threshold", 2, 6, "+"))
+    """Unmodified wound roll that is a Critical Wound (Anti-KEYWORD may lower it further)."""
+    critical_mortals: CriticalMortals | None = attrs.field(default=None, converter=_critical_mortals)
+    """Critical Hits or Critical Wounds that inflict mortal wounds (see `CriticalMortals`)."""
+    damage_bonus: int = attrs.field(default=0, validator=_between("damage bonus", 0, 6))
+    """Added to each attack's Damage (e.g. +1 Damage), after halving and before -1 Damage."""
+    reroll_damage: DamageReroll = attrs.field(default=DamageReroll.NONE, converter=_damage_reroll)
+    """The attacker's damage re-roll (see `DamageReroll`)."""
+    # against the target (the defender's abilities, or the attacker's on its saves)
+    wound_modifier_against: int = 0
+    """Wound roll modifier of attacks against the target (e.g. -1 from its ability), capped with
+    `wound_modifier` and the weapon's own to -1..+1."""
+    worsen_ap: int = attrs.field(default=0, validator=_between("AP worsened by", 0, 6))
+    """AP of attacks against the target worsened by this much (AP-2 becomes AP-1), to AP 0 at most."""
+    save_modifier: int = 0
+    """Saving throw modifier (armour and invulnerable); with AP and cover never more than +1 in total."""
+    reroll_saves: Reroll = attrs.field(default=Reroll.NONE, converter=_save_reroll)
+    """The target's saving throw re-roll: rolls of 1 (ones) or failed ones."""
 
 
 @attrs.frozen

@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable
 from fractions import Fraction
 
 from mathhammer_exact.dice import Dice
-from mathhammer_exact.model import Context, DevastatingWounds, IndirectFire, Target, Weapon
+from mathhammer_exact.model import Context, DamageReroll, DevastatingWounds, IndirectFire, Reroll, Target, Weapon
 
 Outcome = tuple[int, int, int, int, int, int]  # attacks, hits, wounds, unsaved, damage, models destroyed
 
@@ -87,16 +87,16 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
         wounded = [m for m in pool if m["left"] < groups[m["group"]][0].wounds]
         return (wounded or pool)[0]
 
-    def lose(points: int, precision: bool, spill: bool, mortal: bool) -> None:
+    def lose(points: int, weapon: Weapon, spill: bool, mortal: bool) -> None:
         """Points one at a time on one model; excess lost unless `spill` (then the next model takes them)."""
-        model = receiver(precision)
+        model = receiver(weapon.precision)
         for _ in range(points):
             if model is None:
                 return
             profile = groups[model["group"]][0]
-            fnp = profile.feel_no_pain
-            if mortal:
-                fnp = min([t for t in (profile.feel_no_pain, profile.feel_no_pain_mortal) if t], default=None)
+            options = [profile.feel_no_pain, profile.feel_no_pain_psychic if weapon.psychic else None,
+                       profile.feel_no_pain_mortal if mortal else None]
+            fnp = min([t for t in options if t], default=None)
             if fnp is not None and d6() >= fnp:
                 continue
             model["left"] -= 1
@@ -104,9 +104,9 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
             if model["left"] == 0:
                 if not spill:
                     return
-                model = receiver(precision)
+                model = receiver(weapon.precision)
 
-    deferred: list[tuple[Weapon, int]] = []
+    deferred: list[tuple[Weapon, int, str]] = []  # waiting: a Devastating Wounds attack's roll, or mortal wounds
 
     def damage_roll(weapon: Weapon, profile, roll: int | None = None, remaining: int | None = None) -> int:
         """An attack's damage; `profile` (the model it is allocated to) None for spilling mortal wounds.
@@ -119,17 +119,33 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
                 value /= 2
             if ctx.half_range:
                 value += weapon.melta
+            value += ctx.damage_bonus
             if profile is not None and profile.reduce_damage:
                 value = max(Fraction(1), value - 1)
             return max(1, math.ceil(value))
 
-        raw = roll_dice(weapon.damage, d6) if roll is None else roll
+        raw = rerolled_damage(weapon.damage) if roll is None else roll
         average = weapon.damage.count * Fraction(weapon.damage.sides + 1, 2) + weapon.damage.modifier
         if remaining is not None and command_reroll["left"] == "damage" and raw < average \
                 and modified(raw) < remaining:
             command_reroll["left"] = None
             raw = roll_dice(weapon.damage, d6)
         return modified(raw)
+
+    def rerolled_damage(dice: Dice) -> int:
+        """A damage roll, die by die, with the attacker's damage re-roll."""
+        def value(face: int) -> int:
+            return face if dice.sides == 6 else math.ceil(face / 2)
+
+        values = [value(d6()) for _ in range(dice.count)]
+        total = sum(values) + dice.modifier
+        average = dice.count * Fraction(dice.sides + 1, 2) + dice.modifier
+        policy = ctx.reroll_damage
+        if (policy is DamageReroll.ONES and total == 1) or (policy is DamageReroll.BELOW_AVERAGE and total < average):
+            return roll_dice(dice, d6)
+        if policy is DamageReroll.ONE_DIE and values and min(values) < Fraction(dice.sides + 1, 2):
+            return total - min(values) + value(d6())
+        return total
 
     def fire(weapon: Weapon, count: int) -> None:
         """Every attack of one weapon profile, one at a time."""
@@ -158,8 +174,11 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
         if indirect and rules.indirect_fire is IndirectFire.LAUNCH:
             hit_mod -= 1
         hit_mod = max(-1, min(1, hit_mod))
-        wound_mod = max(-1, min(1, ctx.wound_modifier + (1 if weapon.lance and ctx.charged else 0)))
-        crit_wound = min([6] + [x for kw, x in weapon.anti if kw in keywords])
+        wound_mod = max(-1, min(1, ctx.wound_modifier + ctx.wound_modifier_against
+                                + (1 if weapon.lance and ctx.charged else 0)))
+        crit_wound = min([ctx.critical_wound] + [x for kw, x in weapon.anti if kw in keywords])
+        crit_hit = min(ctx.critical_hit, 4 if weapon.conversion and ctx.beyond_conversion_range else 6)
+        mortals = ctx.critical_mortals
         reroll_wounds = max(ctx.reroll_wounds, 2 if weapon.twin_linked else 0)
 
         def test(classify: Callable[[int], str], policy: int, kind: str) -> str:
@@ -178,7 +197,7 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
                 return "fail"
             if ctx.overwatch:
                 return "crit" if face == 6 else "fail"
-            if face >= ctx.critical_hit:
+            if face >= crit_hit:
                 return "crit"
             return "hit" if face + hit_mod >= weapon.skill else "fail"
 
@@ -190,12 +209,17 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
             return "wound" if face + wound_mod >= wound_needed(weapon.strength, toughness) else "fail"
 
         def saved(profile) -> bool:
-            cover = (ctx.cover or indirect) and ranged and not weapon.ignores_cover \
-                and not (profile.save <= 3 and weapon.ap == 0)
-            armour_needed = max(2, profile.save - min(1, weapon.ap + (1 if cover else 0)))
-            needed = min(armour_needed, profile.invulnerable or 7)
+            ap = min(0, weapon.ap + ctx.worsen_ap)
+            cover = (ctx.cover or profile.cover or indirect) and ranged and not weapon.ignores_cover \
+                and not (profile.save <= 3 and ap == 0)
+            # the unmodified roll each save needs (at least 2: an unmodified 1 fails)
+            armour_needed = max(2, profile.save - min(1, ap + (1 if cover else 0) + ctx.save_modifier))
+            invulnerables = [x for x in (profile.invulnerable, profile.invulnerable_ranged if ranged else None) if x]
+            needed = min([armour_needed] + [max(2, x - min(1, ctx.save_modifier)) for x in invulnerables])
             face = d6()
-            if (face == 1 or face < needed) and command_reroll["left"] == "save":
+            if (ctx.reroll_saves is Reroll.ONES and face == 1) or (ctx.reroll_saves is Reroll.FAILED and face < needed):
+                return d6() >= needed
+            if face < needed and command_reroll["left"] == "save":
                 command_reroll["left"] = None
                 face = d6()
             return face != 1 and face >= needed
@@ -205,14 +229,19 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
             if verdict == "fail":
                 return
             totals["wounds"] += 1
+            if verdict == "crit" and mortals and mortals.roll == "wound":
+                deferred.append((weapon, roll_dice(mortals.mortal_wounds, d6), "mortal"))
+                if mortals.instead:
+                    totals["unsaved"] += 1
+                    return
             if verdict == "crit" and weapon.devastating_wounds:
                 totals["unsaved"] += 1
                 if rules.devastating_wounds is DevastatingWounds.UNSAVEABLE:
                     model = receiver(weapon.precision)
                     profile = groups[model["group"]][0] if model else groups[0][0]
-                    lose(damage_roll(weapon, profile), weapon.precision, spill=False, mortal=False)
+                    lose(damage_roll(weapon, profile), weapon, spill=False, mortal=False)
                 else:
-                    deferred.append((weapon, roll_dice(weapon.damage, d6)))
+                    deferred.append((weapon, rerolled_damage(weapon.damage), "devastating"))
                 return
             model = receiver(weapon.precision)
             profile = groups[model["group"]][0] if model else groups[0][0]
@@ -220,7 +249,7 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
                 return
             totals["unsaved"] += 1
             remaining = model["left"] if model else None
-            lose(damage_roll(weapon, profile, remaining=remaining), weapon.precision, spill=False, mortal=False)
+            lose(damage_roll(weapon, profile, remaining=remaining), weapon, spill=False, mortal=False)
 
         for _ in range(attacks):
             if weapon.torrent:
@@ -231,6 +260,10 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
             if verdict == "fail":
                 continue
             totals["hits"] += 1
+            if verdict == "crit" and mortals and mortals.roll == "hit":
+                deferred.append((weapon, roll_dice(mortals.mortal_wounds, d6), "mortal"))
+                if mortals.instead:
+                    continue
             extra = roll_dice(weapon.sustained_hits, d6) if verdict == "crit" and weapon.sustained_hits else 0
             to_wound(auto=verdict == "crit" and weapon.lethal_hits)
             for _ in range(extra):
@@ -240,10 +273,13 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
     for weapon, count in firings:
         fire(weapon, count)
     launch = rules.devastating_wounds is DevastatingWounds.LAUNCH
-    for weapon, roll in deferred:
+    for weapon, roll, kind in deferred:
+        if kind == "mortal":  # mortal wounds inflicted by a Critical Hit or Wound: they spill over
+            lose(roll, weapon, spill=True, mortal=True)
+            continue
         model = receiver(weapon.precision)
         profile = None if launch or model is None else groups[model["group"]][0]
-        lose(damage_roll(weapon, profile, roll), weapon.precision, spill=launch, mortal=True)
+        lose(damage_roll(weapon, profile, roll), weapon, spill=launch, mortal=True)
     per_group = [sum(1 for m in models if m["group"] == g and m["left"] == 0) for g in range(len(groups))]
     return {**{k: totals[k] for k in ("attacks", "hits", "wounds", "unsaved", "damage")},
             "destroyed": sum(per_group), "per_group": tuple(per_group)}

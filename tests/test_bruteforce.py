@@ -42,6 +42,33 @@ CASES = [
     ("A1 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS]", "T2 Sv3+ W2 x2 fnp-mortal5+", 1, {"rules": "launch"}),
     ("A1 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS]", "T2 Sv3+ W2 x2 fnp-mortal5+", 1, {"rules": "unsaveable"}),
     ("A2 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS]", "T2 Sv4+ W3 x1", 1, {}),  # normal damage, then the mortal wounds
+    # the generic effects of real units' rules
+    ("A1 BS2+ S8 AP0 D1", "T4 Sv4+ W1 x2", 1, {"reroll_saves": "ones"}),
+    ("A1 BS2+ S8 AP-1 D1", "T4 Sv4+ inv5+ W1 x2", 1, {"reroll_saves": "failed"}),
+    ("A1 BS2+ S8 AP0 D1", "T4 Sv5+ W1 x2", 1, {"save_modifier": 1, "cover": True}),  # +2 capped to +1
+    ("A1 BS2+ S8 AP-2 D1", "T4 Sv3+ inv5+ W1 x2", 1, {"save_modifier": -1}),  # the invulnerable save worsens too
+    ("A1 BS2+ S8 AP0 D1", "T4 Sv2+ W1 x2", 1, {"save_modifier": 1}),  # an unmodified 1 fails
+    ("A1 BS2+ S8 AP-1 D1", "T4 Sv3+ W1 x2", 1, {"worsen_ap": 1, "cover": True}),  # AP 0 now: no cover for Sv3+
+    ("A1 BS2+ S8 AP-2 D1", "T4 Sv4+ W1 x2", 1, {"worsen_ap": 3}),  # never better than AP 0
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv5+ W1 x2", 1, {"wound_modifier": 1, "wound_modifier_against": -2}),
+    ("A1 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS]", "T4 Sv3+ W2 x2", 1, {"critical_wound": 5}),
+    ("A1 BS3+ S4 AP0 D1 [ANTI-INFANTRY 4+]", "T4 Sv3+ W1 x2 [INFANTRY]", 1, {"critical_wound": 5,
+                                                                             "critical_mortals": "wound 1"}),
+    ("A1 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]", "T4 Sv4+ W1 x3", 1, {"critical_mortals": "hit 1"}),
+    ("A1 BS3+ S4 AP0 D1 [LETHAL HITS]", "T4 Sv4+ W2 x2", 1, {"critical_mortals": "hit D3 instead"}),
+    ("A1 BS3+ S4 AP0 D2", "T4 Sv4+ W2 x2 fnp-mortal5+", 1, {"critical_mortals": "wound 2 instead"}),
+    ("A1 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS]", "T4 Sv4+ W2 x2", 1, {"critical_mortals": "wound 1", "rules": "2023"}),
+    ("A1 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS]", "T4 Sv4+ W3 x1", 1, {"critical_mortals": "hit 1",
+                                                                    "rules": "unsaveable"}),
+    ("A1 BS2+ S8 AP0 DD3", "T4 Sv6+ W3 x2 halve dr1", 1, {"damage_bonus": 1}),
+    ("A1 S8 AP0 DD3 [TORRENT]", "T4 Sv7+ W3 x2", 1, {"reroll_damage": "ones"}),
+    ("A1 S8 AP0 DD6 [TORRENT]", "T4 Sv7+ W4 x2", 1, {"reroll_damage": "below-average"}),
+    ("A1 S8 AP0 D2D3 [TORRENT]", "T4 Sv7+ W5 x1", 1, {"reroll_damage": "one-die"}),
+    ("A1 BS3+ S8 AP0 DD3 [DEVASTATING WOUNDS]", "T4 Sv4+ W2 x2", 1, {"reroll_damage": "below-average"}),
+    ("A1 BS2+ S8 AP-4 D1", "T4 Sv3+ W1 x2 inv-ranged4+", 1, {}),
+    ("A1 WS2+ S8 AP-4 D1", "T4 Sv3+ W1 x2 inv-ranged4+", 1, {}),
+    ("A1 BS2+ S8 AP-6 D2 [PSYCHIC, DEVASTATING WOUNDS]", "T4 Sv3+ W2 x2 fnp-psychic4+", 1, {}),
+    ('A1 BS3+ S4 AP0 D1 [CONVERSION 12", LETHAL HITS]', "T4 Sv4+ W1 x2", 1, {"beyond_conversion_range": True}),
 ]
 
 

@@ -471,14 +471,9 @@ def test_a_parsed_target_reads_back_from_its_string(stats, keywords, bodyguards)
     assert Target.parse(profiles.target_string(target)) == target
 
 
-# ------------------------------------------------------- fields the engine does not act on yet (integrator)
+# ------------------------------------------------------- fields the parser reads, as the engine applies them
 # Hand-derived: BS2+/WS2+ hits 5/6; S8 wounds T4 on 2+ (5/6); the armour save is gone at AP-4/AP-6, so only the
 # invulnerable save (4+: fails 1/2) or the Feel No Pain (4+: the wound is lost 1/2) stands between hit and kill.
-# Each test fails (strict xfail) as soon as the engine applies the field: then remove its mark.
-WIRING = pytest.mark.xfail(strict=True, reason="the engine stage for this field is the integrator's to wire")
-
-
-@WIRING
 def test_ranged_only_invulnerable_save_holds_against_shooting_only():
     from fractions import Fraction
 
@@ -489,7 +484,6 @@ def test_ranged_only_invulnerable_save_holds_against_shooting_only():
     assert (shot, blow) == (Fraction(25, 72), Fraction(25, 36))
 
 
-@WIRING
 def test_psychic_feel_no_pain_holds_against_psychic_attacks_only():
     from fractions import Fraction
 

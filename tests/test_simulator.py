@@ -43,6 +43,18 @@ COMBOS = [
     ("A1 BS3+ S4 AP0 D=3 [DEVASTATING WOUNDS, LETHAL HITS]", "T4 Sv3+ W2 x5 fnp6+", 6, {"rules": "launch"}),
     ("A2 BS3+ S4 AP-1 D1 [BLAST, RAPID FIRE 1]", "T3 Sv5+ W1 x20", 4, {"half_range": True, "cover": True}),
     ("A3 BS3+ S3 AP0 D1", "T3 Sv4+ W1 x5", 4, {"extra_attacks": 1, "reroll_wounds": "noncrit"}),
+    # the generic effects of units' rules
+    ("A2 BS3+ S5 AP-2 DD3 [SUSTAINED HITS 1]", "T5 Sv3+ inv5+ W3 x5", 5,
+     {"reroll_saves": "ones", "save_modifier": 1, "cover": True, "worsen_ap": 1}),
+    ("A3 BS3+ S4 AP-1 D1", "T4 Sv3+ W2 x5", 5, {"wound_modifier": 1, "wound_modifier_against": -1, "critical_wound": 5,
+                                                "critical_mortals": "wound 1"}),
+    ("A2 BS3+ S5 AP-1 DD3 [LETHAL HITS, PRECISION]", "T5 Sv3+ W3 x3 fnp-mortal5+", 5, {"critical_mortals": "hit D3"}),
+    ("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]", "T5 Sv3+ W3 x3", 5, {"critical_mortals": "hit 1 instead",
+                                                                     "rules": "launch"}),
+    ("A2 BS3+ S6 AP-2 D2D3 [PSYCHIC]", "T5 Sv3+ W6 x2 fnp-psychic5+ halve", 4,
+     {"reroll_damage": "one-die", "damage_bonus": 1}),
+    ('A3 BS4+ S5 AP-1 DD6 [CONVERSION 24", SUSTAINED HITS 1]', "T6 Sv3+ W5 x2 inv-ranged4+", 4,
+     {"reroll_damage": "below-average", "beyond_conversion_range": True}),
 ]
 
 

@@ -30,6 +30,18 @@ def _context(options: dict) -> Context:
     ("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS, SUSTAINED HITS D3]", "T5 Sv2+ W3 x3 dr1 fnp5+", 5, {"rules": "launch"}),
     ("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]", "T5 Sv2+ inv4+ W3 x3 fnp-mortal5+", 5, {"rules": "unsaveable"}),
     ("AD6 S4 AP0 D1 [TORRENT, BLAST]", "T3 Sv5+ W1 x10 fnp6+", 2, {"cover": True}),
+    ("A2 BS3+ S5 AP-2 DD3 [SUSTAINED HITS 1]", "T5 Sv3+ inv5+ W3 x3", 4,
+     {"reroll_saves": "ones", "save_modifier": 1, "worsen_ap": 1, "wound_modifier_against": -1}),
+    ("A2 BS3+ S5 AP-1 DD3 [LETHAL HITS]", "T5 Sv3+ W3 x3 fnp-mortal5+", 4, {"critical_mortals": "hit D3"}),
+    ("A2 BS3+ S5 AP-1 D2", "T5 Sv3+ W3 x3", 4, {"critical_mortals": "hit 1 instead", "critical_hit": 5}),
+    ("A2 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS]", "T5 Sv3+ W3 x3 fnp-mortal5+", 4,
+     {"critical_mortals": "wound 1", "critical_wound": 5, "rules": "launch"}),
+    ("A2 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS]", "T5 Sv3+ W3 x3", 4, {"critical_mortals": "wound D3 instead",
+                                                                   "rules": "unsaveable"}),
+    ("A2 BS3+ S5 AP-1 D2D3 [PSYCHIC]", "T5 Sv3+ W6 x2 inv-ranged4+ fnp-psychic5+", 4,
+     {"reroll_damage": "one-die", "damage_bonus": 1}),
+    ('A2 BS3+ S5 AP-1 DD6 [CONVERSION 24"]', "T5 Sv3+ W4 x2 halve", 4,
+     {"reroll_damage": "below-average", "beyond_conversion_range": True}),
 ])
 def test_one_group_through_the_unit_path_is_the_attack_engine(weapon, target, models, options):
     w, t, ctx = Weapon.parse(weapon), Target.parse(target), _context(options)
@@ -72,6 +84,29 @@ def _truth(firings, target, ctx, order=None):
     ([("A1 S8 AP-6 D2 [TORRENT]", 2)], "T4 Sv7+ W2 x1", {"command_reroll": "damage"}, None),
     ([("A1 S8 AP0 D2 [TORRENT, DEVASTATING WOUNDS]", 2)], "T4 Sv6+ W2 x1", {"command_reroll": "save",
                                                                         "rules": "unsaveable"}, None),
+    # the generic effects of real units' rules, per model group and with a Command Re-roll
+    ([("A1 BS2+ S4 AP0 D2", 2)], "T4 Sv5+ W1 x1; T4 Sv3+ W2", {"command_reroll": "save", "reroll_saves": "ones"},
+     None),
+    ([("A1 BS2+ S4 AP0 D2", 2)], "T4 Sv5+ W1 x1; T4 Sv3+ W2", {"command_reroll": "save", "reroll_saves": "failed"},
+     None),  # every failed save is re-rolled already: the Command Re-roll is never spent
+    ([("A1 BS2+ S4 AP0 D1 [PRECISION]", 2)], "T4 Sv5+ W1 x1; T4 Sv5+ W2 leader", {"critical_mortals": "hit 1"}, None),
+    ([("A1 BS4+ S4 AP0 D1", 2)], "T4 Sv6+ W1 x2", {"command_reroll": "hit", "critical_mortals": "wound 1 instead"},
+     None),
+    ([("A1 BS3+ S4 AP0 D1", 1)], "T4 Sv7+ W1 x3", {"command_reroll": "wound", "critical_mortals": "hit 1"}, None),
+    ([("A1 BS2+ S4 AP0 D1", 2)], "T4 Sv4+ W1 x2", {"command_reroll": "save", "critical_mortals": "wound 1"}, None),
+    ([("A1 S8 AP0 D1 [TORRENT]", 1), ("A1 S8 AP0 DD3 [TORRENT]", 1)], "T4 Sv7+ W2 x1; T4 Sv7+ W3",
+     {"reroll_damage": "below-average"}, [1, 0]),
+    ([("A1 BS2+ S8 AP-3 D1 [PSYCHIC]", 2)], "T4 Sv3+ W1 x1 inv-ranged5+; T4 Sv3+ W1 fnp-psychic5+", {}, None),
+    ([("A1 BS2+ S4 AP-1 D1", 2)], "T4 Sv4+ W1 x1; T4 Sv3+ W1", {"worsen_ap": 1, "save_modifier": 1, "cover": True},
+     None),
+    ([("A1 BS2+ S4 AP0 D2 [DEVASTATING WOUNDS]", 1), ("A1 BS2+ S4 AP0 D1", 1)], "T4 Sv4+ W2 x1; T4 Sv6+ W1",
+     {"critical_mortals": "wound 1", "rules": "2023"}, None),
+    ([("A1 S8 AP-6 DD3 [TORRENT]", 2)], "T4 Sv7+ W4 x1; T4 Sv7+ W2", {"command_reroll": "damage", "damage_bonus": 1},
+     None),
+    ([("AD3-1 S4 AP0 D1 [TORRENT]", 1)], "T4 Sv6+ W1 x1; T4 Sv6+ W2", {"command_reroll": "attacks",
+                                                                       "critical_mortals": "wound 1"}, None),
+    ([("A1 S4 AP0 DD3 [TORRENT]", 2)], "T4 Sv7+ W2 x1; T4 Sv7+ W3", {"command_reroll": "damage",
+                                                                     "critical_mortals": "wound 1 instead"}, None),
 ])
 def test_mixed_units_equal_enumeration(firings, target, options, order):
     fs = [(Weapon.parse(w), n) for w, n in firings]
@@ -131,6 +166,14 @@ UNIT_COMBOS = [
     ([("AD6 S4 AP0 D1 [TORRENT]", 2), ("AD3 BS3+ S4 AP0 D1 [BLAST]", 2)], COMMAND_SQUAD,
      {"command_reroll": "attacks"}, None),
     ([("A2 BS3+ S5 AP-2 DD3", 4)], "T4 Sv3+ W3 x3; T4 Sv3+ W4 leader fnp5+", {"command_reroll": "damage"}, None),
+    ([("A2 BS3+ S5 AP-2 DD3 [SUSTAINED HITS 1]", 4)], INCURSORS_WITH_LEADER,
+     {"reroll_saves": "ones", "save_modifier": 1, "worsen_ap": 1, "command_reroll": "save"}, None),
+    ([("A3 WS3+ S5 AP-1 D2 [LETHAL HITS]", 4), ("A2 BS3+ S5 AP-1 D1 [PRECISION]", 4)], INCURSORS_WITH_LEADER,
+     {"critical_mortals": "hit 1", "critical_wound": 5, "wound_modifier_against": -1}, None),
+    ([("A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]", 4)], "T4 Sv3+ W2 x5 fnp-mortal5+; T4 Sv3+ W4 leader",
+     {"critical_mortals": "wound D3 instead", "rules": "launch"}, None),
+    ([("A2 BS3+ S6 AP-2 D2D3 [PSYCHIC]", 4)], "T4 Sv3+ W3 x3 inv-ranged5+; T4 Sv3+ W5 leader fnp-psychic5+",
+     {"reroll_damage": "one-die", "damage_bonus": 1, "command_reroll": "wound"}, None),
 ]
 
 

@@ -8,12 +8,14 @@ from typing import Any
 import attrs
 import click
 
-from ..model import CommandReroll, Context, Reroll, Rules
+from ..model import CommandReroll, Context, DamageReroll, Reroll, Rules
 from ..present import report as present
 from ..present.plot import save_plot
 from ..present.situation import situation
 
 REROLLS = click.Choice([r.name.lower() for r in Reroll if r is not Reroll.NONE], case_sensitive=False)
+SAVE_REROLLS = click.Choice([r.name.lower() for r in (Reroll.ONES, Reroll.FAILED)], case_sensitive=False)
+DAMAGE_REROLLS = click.Choice([r.value for r in DamageReroll if r is not DamageReroll.NONE], case_sensitive=False)
 
 
 def situation_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -33,6 +35,26 @@ def situation_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--reroll-wounds", type=REROLLS, help="Re-roll wound rolls of 1, failed ones, or all but crits."),
         click.option("--crit-hit", default=6, show_default=True, type=int,
                      help="Unmodified hit roll that is a Critical Hit."),
+        click.option("--far", is_flag=True,
+                     help="The target is beyond the range stated by CONVERSION: Critical Hits on 4+."),
+        click.option("--crit-wound", default=6, show_default=True, type=int,
+                     help="Unmodified wound roll that is a Critical Wound (Anti-X may lower it further)."),
+        click.option("--crit-mortals", metavar="hit|wound N [instead]",
+                     help="Critical Hits or Wounds inflict N mortal wounds (a number or dice), as well as normal "
+                          "damage or 'instead' of it; they land after the unit's other attacks and spill over. "
+                          "E.g. 'hit 1', 'wound D3 instead'."),
+        click.option("--damage-bonus", default=0, type=int, help="Add this to each attack's Damage (e.g. +1 Damage)."),
+        click.option("--reroll-damage", type=DAMAGE_REROLLS,
+                     help="Re-roll a Damage roll of 1, the lowest die when below a die's average (one-die), or the "
+                          "whole roll when below its average."),
+        click.option("--save-mod", default=0, type=int,
+                     help="Saving throw modifier; with AP and cover never more than +1 in total."),
+        click.option("--reroll-saves", type=SAVE_REROLLS,
+                     help="The target re-rolls saving throws of 1, or failed ones."),
+        click.option("--worsen-ap", default=0, type=int,
+                     help="Worsen the AP of attacks against the target by this much (never better than AP 0)."),
+        click.option("--wound-mod-against", default=0, type=int,
+                     help="Wound roll modifier from the target's rules, e.g. -1 (capped with --wound-mod to -1..+1)."),
         click.option("--command-reroll", type=click.Choice([k.value for k in CommandReroll], case_sensitive=False),
                      help="Keep a Command Re-roll for the first failed hit roll, wound roll or saving throw."),
         rules_option("Which printing of the rules that changed (Devastating Wounds, Indirect Fire, Hazardous): "
@@ -87,6 +109,11 @@ def context_from(options: dict[str, Any]) -> Context:
         reroll_wounds=options.pop("reroll_wounds") or Reroll.NONE,
         critical_hit=options.pop("crit_hit"), rules=options.pop("rules"),
         command_reroll=options.pop("command_reroll"),
+        beyond_conversion_range=options.pop("far"), critical_wound=options.pop("crit_wound"),
+        critical_mortals=options.pop("crit_mortals"), damage_bonus=options.pop("damage_bonus"),
+        reroll_damage=options.pop("reroll_damage"), save_modifier=options.pop("save_mod"),
+        reroll_saves=options.pop("reroll_saves") or Reroll.NONE, worsen_ap=options.pop("worsen_ap"),
+        wound_modifier_against=options.pop("wound_mod_against"),
     )
 
 

@@ -19,7 +19,17 @@ import attrs
 
 from ..dice import Dice
 from ..errors import MathhammerError
-from ..model import CommandReroll, Context, ModelProfile, MortalWounds, Reroll, Target, Weapon
+from ..model import (
+    CommandReroll,
+    Context,
+    CriticalMortals,
+    DamageReroll,
+    ModelProfile,
+    MortalWounds,
+    Reroll,
+    Target,
+    Weapon,
+)
 from ..parsing import ability_fields
 
 Phase = Literal["shooting", "fight", "either"]
@@ -113,7 +123,12 @@ class Effect:
     reroll_wounds: Reroll | None = None
     reroll_wounds_against: RerollAgainst | None = None
     critical_hit: int | None = attrs.field(default=None, validator=_between(2, 6))
+    critical_wound: int | None = attrs.field(default=None, validator=_between(2, 6))
+    #: Critical Hits or Wounds inflict mortal wounds, written as for --crit-mortals: "hit 1", "wound D3 instead"
+    critical_mortals: str = ""
     overwatch: bool = False
+    damage_bonus: int = attrs.field(default=0, validator=_between(0, 6))  #: +N Damage
+    reroll_damage: str = ""  #: "ones", "one-die" or "below-average" (as --reroll-damage)
     # the weapons' characteristics (improvements, not capped)
     skill_bonus: int = attrs.field(default=0, validator=_between(0, 5))
     attacks_bonus: int = 0
@@ -127,6 +142,11 @@ class Effect:
     feel_no_pain: int | None = attrs.field(default=None, validator=_between(2, 6))
     save_bonus: int = attrs.field(default=0, validator=_between(0, 5))
     save_limit: int = attrs.field(default=2, validator=_between(2, 6))
+    # attacks against the target's unit (they change each attack's situation, not the models)
+    wound_modifier_against: int = 0
+    worsen_ap: int = attrs.field(default=0, validator=_between(0, 6))
+    save_modifier: int = 0
+    reroll_saves: Reroll | None = None
     # the attacking unit's own models, and the query as a whole
     #: Feel No Pain of the attacking unit's own models (it reaches their Hazardous mortal wounds)
     bearer_feel_no_pain: int | None = attrs.field(default=None, validator=_between(2, 6))
@@ -135,7 +155,8 @@ class Effect:
     mortal_wounds: MortalWoundTest | None = None
     command_reroll: CommandReroll | None = None
 
-    TARGET_FIELDS = ("cover", "stealth", "invulnerable", "feel_no_pain", "save_bonus")
+    TARGET_FIELDS = ("cover", "stealth", "invulnerable", "feel_no_pain", "save_bonus", "wound_modifier_against",
+                     "worsen_ap", "save_modifier", "reroll_saves")
     OWN_FIELDS = ("bearer_feel_no_pain", "orders")
 
     def __attrs_post_init__(self) -> None:
@@ -143,6 +164,10 @@ class Effect:
             ability_fields(text)  # an unknown ability is an error here, when the data is loaded
         if self.mortal_wounds:
             MortalWounds(self.mortal_wounds.dice, self.mortal_wounds.success)
+        if self.critical_mortals:
+            CriticalMortals.parse(self.critical_mortals)
+        DamageReroll.parse(self.reroll_damage or None)
+        Context(reroll_saves=self.reroll_saves or Reroll.NONE)  # a saving throw has no Critical result
 
     def changes(self, fields: Sequence[str]) -> list[str]:
         """The fields of `fields` this effect sets."""
@@ -172,6 +197,14 @@ class Effect:
             parts.append(_REROLL_WORDS[against.policy].format("wound") + f" against {_words(against.keywords, 'or')}")
         if self.critical_hit is not None:
             parts.append(f"Critical Hits on {self.critical_hit}+")
+        if self.critical_wound is not None:
+            parts.append(f"Critical Wounds on {self.critical_wound}+")
+        if self.critical_mortals:
+            parts.append(CriticalMortals.parse(self.critical_mortals).describe())
+        if self.damage_bonus:
+            parts.append(f"{self.damage_bonus:+d} Damage")
+        if self.reroll_damage:
+            parts.append(DamageReroll.parse(self.reroll_damage).words)
         if self.overwatch:
             parts.append("only unmodified 6s hit")
         parts += [f"weapons gain {a}" for a in self.abilities]
@@ -182,6 +215,13 @@ class Effect:
             parts.append(f"Feel No Pain {self.feel_no_pain}+")
         if self.save_bonus:
             parts.append(f"Sv improved by {self.save_bonus} (not better than {self.save_limit}+)")
+        for value, text in ((self.wound_modifier_against, "{:+d} to wound it"),
+                            (self.worsen_ap, "AP of attacks against it worsened by {}"),
+                            (self.save_modifier, "{:+d} to its saving throws")):
+            if value:
+                parts.append(text.format(value))
+        if self.reroll_saves:
+            parts.append(_REROLL_WORDS[self.reroll_saves].format("saving throw"))
         if self.bearer_feel_no_pain:
             parts.append(f"the attacking unit's models have Feel No Pain {self.bearer_feel_no_pain}+ "
                          "(Hazardous mortal wounds included)")
@@ -282,6 +322,17 @@ def _improved_context(context: Context, weapon: Weapon, target: Target, effect: 
         changes["critical_hit"] = min(context.critical_hit, effect.critical_hit)
     if effect.overwatch:
         changes["overwatch"] = True
+    if effect.critical_wound is not None:
+        changes["critical_wound"] = min(context.critical_wound, effect.critical_wound)
+    if effect.critical_mortals:
+        changes["critical_mortals"] = effect.critical_mortals
+    if effect.reroll_damage:
+        changes["reroll_damage"] = effect.reroll_damage
+    if effect.reroll_saves:
+        changes["reroll_saves"] = max(context.reroll_saves, effect.reroll_saves)
+    for field in ("damage_bonus", "wound_modifier_against", "worsen_ap", "save_modifier"):
+        if getattr(effect, field):
+            changes[field] = getattr(context, field) + getattr(effect, field)
     return attrs.evolve(context, **changes) if changes else context
 
 

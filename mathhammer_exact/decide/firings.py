@@ -18,7 +18,8 @@ from ..model import Context, Firing, Weapon
 
 #: flag written after ``@`` -> the `Context` field it sets
 FLAGS = {"cover": "cover", "half-range": "half_range", "charged": "charged", "stationary": "stationary",
-         "advanced": "advanced", "overwatch": "overwatch", "indirect": "indirect", "engaged": "engaged"}
+         "advanced": "advanced", "overwatch": "overwatch", "indirect": "indirect", "engaged": "engaged",
+         "far": "beyond_conversion_range"}
 _COUNT = re.compile(r"\s*(\d+|\?)\s*x\s+(.*)", re.IGNORECASE | re.DOTALL)
 
 

@@ -24,12 +24,23 @@ from fractions import Fraction
 import attrs
 import numpy as np
 
-from ..model import CommandReroll, Context, DevastatingWounds, Firing, ModelProfile, MortalWounds, Reroll, Weapon
+from ..model import (
+    CommandReroll,
+    Context,
+    CriticalMortals,
+    DevastatingWounds,
+    Firing,
+    ModelProfile,
+    MortalWounds,
+    Reroll,
+    Weapon,
+)
 from ..pmf import Pmf
 from ..stages.attacks import attack_count, attack_count_with_one_reroll
-from ..stages.damage import damage_pmf, damage_with_one_reroll, mortal_threshold, wounds_lost
-from ..stages.hit import hit_count, hit_odds, per_attack, sustained_hits
-from ..stages.save import unsaved_chance
+from ..stages.d6 import RollOdds
+from ..stages.damage import attack_threshold, damage_pmf, damage_with_one_reroll, mortal_threshold, wounds_lost
+from ..stages.hit import critical_mortals, hit_count, hit_odds, per_attack, sustained_hits, with_mortal_wounds
+from ..stages.save import save_odds, unsaved_chance
 from ..stages.wound import critical_wound, per_hit, wound_odds
 from ..weights import Scaled
 from .layout import Layout
@@ -159,10 +170,25 @@ def _damage_rerolled(weapon: Weapon, groups: list[ModelProfile], unsaved: list[F
     for profile, q in zip(groups, unsaved):
         sides = [damage_with_one_reroll(weapon, profile, context, profile.wounds - w, exact)
                  for w in range(profile.wounds)]
-        kept.append(_effects([[(1 - q, zero), (q, wounds_lost(keep, profile.feel_no_pain))] for keep, _ in sides],
-                             exact))
-        spent.append(_effects([[(q, wounds_lost(spend, profile.feel_no_pain))] for _, spend in sides], exact))
+        fnp = attack_threshold(profile, weapon)
+        kept.append(_effects([[(1 - q, zero), (q, wounds_lost(keep, fnp))] for keep, _ in sides], exact))
+        spent.append(_effects([[(q, wounds_lost(spend, fnp))] for _, spend in sides], exact))
     return kept, spent
+
+
+def _saves_rerolled(weapon: Weapon, groups: list[ModelProfile], lost: list[Pmf], context: Context,
+                    exact: bool) -> tuple[list[Pmf], list[Pmf]]:
+    """Per group: a wound's effect when a Command Re-roll kept for saves stays at hand (the save is
+    made, or failed on a die already re-rolled), and when it is spent (on a failed save that no
+    ability re-rolled; the fresh roll is re-rolled by nothing)."""
+    zero = Pmf.point(0, exact)
+    kept, spent = [], []
+    for profile, hurt in zip(groups, lost):
+        keep, spend = save_odds(weapon, profile, context).split_for_one_reroll()
+        q = save_odds(weapon, profile, attrs.evolve(context, reroll_saves=Reroll.NONE)).fail
+        kept.append([(keep.passed, zero), (keep.fail, hurt)])
+        spent.append([(spend * (1 - q), zero), (spend * q, hurt)])
+    return _effects(kept, exact), _effects(spent, exact)
 
 
 def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _Profile:
@@ -179,53 +205,67 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
         return Operator.moving(layout.transition(effects, weapon.precision, destroyed))
 
     damage = [damage_pmf(weapon, p, context, exact) for p in groups]
-    lost = [wounds_lost(d, p.feel_no_pain) for p, d in zip(groups, damage)]
+    lost = [wounds_lost(d, attack_threshold(p, weapon)) for p, d in zip(groups, damage)]
     unsaved = [unsaved_chance(weapon, p, context) for p in groups]
     ordinary = moving(_effects([[(1 - q, zero), (q, hurt)] for q, hurt in zip(unsaved, lost)], exact))
     identity = ordinary.nothing().terms[0]
     mortal = damage_pmf(weapon, None, context, exact=True)  # launch wording: mortal wounds equal to the damage
+    rules = {roll: critical_mortals(weapon, context, roll) for roll in ("hit", "wound")}
+    mortals = {roll: None if rule is None else (rule, Operator.waiting(rule.mortal_wounds.pmf(exact=True), identity))
+               for roll, rule in rules.items()}
     critical = critical_wound(weapon, context.rules.devastating_wounds, ordinary, moving(lost),
-                              Operator.waiting(Pmf.point(1, exact=True), identity), Operator.waiting(mortal, identity))
+                              Operator.waiting(Pmf.point(1, exact=True), identity), Operator.waiting(mortal, identity),
+                              mortals["wound"])
     deferred = None
-    if weapon.devastating_wounds and context.rules.devastating_wounds is DevastatingWounds.SEED:
-        deferred = layout.transition([wounds_lost(d, mortal_threshold(p)) for p, d in zip(groups, damage)],
+    wording = context.rules.devastating_wounds
+    if weapon.devastating_wounds and wording is DevastatingWounds.SEED:
+        deferred = layout.transition([wounds_lost(d, mortal_threshold(p, weapon)) for p, d in zip(groups, damage)],
                                      weapon.precision)
-    elif weapon.devastating_wounds and context.rules.devastating_wounds is DevastatingWounds.LAUNCH:
-        deferred = layout.transition([wounds_lost(Pmf.point(1, exact), mortal_threshold(p)) for p in groups],
+    elif (weapon.devastating_wounds and wording is DevastatingWounds.LAUNCH) or any(rules.values()):
+        deferred = layout.transition([wounds_lost(Pmf.point(1, exact), mortal_threshold(p, weapon)) for p in groups],
                                      weapon.precision)
+
+    def per_attack_of(hit: RollOdds, rolled: Operator, auto: Operator) -> Operator:
+        return per_attack(hit, rolled, auto, sustained, weapon.lethal_hits, mortals["hit"])
+
     rolled = per_hit(wound, ordinary, critical)
-    attack = per_attack(hit, rolled, ordinary, sustained, weapon.lethal_hits)
+    attack = per_attack_of(hit, rolled, ordinary)
     kind = context.command_reroll
     if kind is CommandReroll.HIT:  # the state doubles: Command Re-roll at hand, or spent
         keep, spend = hit.split_for_one_reroll()
         fresh = hit_odds(weapon, unit_profile, attrs.evolve(context, reroll_hits=Reroll.NONE))
-        attack = Operator.tokened(per_attack(keep, rolled, ordinary, sustained, weapon.lethal_hits),
-                                  per_attack(fresh, rolled, ordinary, sustained, weapon.lethal_hits).scaled(spend),
-                                  attack)
+        attack = Operator.tokened(per_attack_of(keep, rolled, ordinary),
+                                  per_attack_of(fresh, rolled, ordinary).scaled(spend), attack)
     elif kind is CommandReroll.WOUND:
         keep, spend = wound.split_for_one_reroll()
         fresh = wound_odds(attrs.evolve(weapon, twin_linked=False), unit_profile,
                            attrs.evolve(context, reroll_wounds=Reroll.NONE))
         rolled = Operator.tokened(per_hit(keep, ordinary, critical),
                                   per_hit(fresh, ordinary, critical).scaled(spend), rolled)
-        attack = per_attack(hit, rolled, ordinary.lifted(), sustained, weapon.lethal_hits)
+        attack = per_attack(hit, rolled, ordinary.lifted(), sustained, weapon.lethal_hits, _lifted(mortals["hit"]))
     elif kind in (CommandReroll.SAVE, CommandReroll.DAMAGE):  # spent within one wound's allocation
         kept_effects: Sequence[Pmf | Sequence[Pmf]]
         spent_effects: Sequence[Pmf | Sequence[Pmf]]
         if kind is CommandReroll.SAVE:
-            kept_effects = _effects([[(1 - q, zero)] for q in unsaved], exact)
-            spent_effects = _effects([[(q * (1 - q), zero), (q * q, hurt)] for q, hurt in zip(unsaved, lost)], exact)
+            kept_effects, spent_effects = _saves_rerolled(weapon, groups, lost, context, exact)
         else:
             kept_effects, spent_effects = _damage_rerolled(weapon, groups, unsaved, context, exact)
         # at the destroyed state no wound is allocated, so the re-roll stays at hand
         saving = Operator.tokened(moving(kept_effects), moving(spent_effects, destroyed=False), ordinary)
-        lifted_critical = saving if not weapon.devastating_wounds else critical.lifted()
-        attack = per_attack(hit, per_hit(wound, saving, lifted_critical), saving, sustained, weapon.lethal_hits)
+        lifted_critical = (critical.lifted() if weapon.devastating_wounds
+                           else with_mortal_wounds(saving, _lifted(mortals["wound"])))
+        attack = per_attack(hit, per_hit(wound, saving, lifted_critical), saving, sustained, weapon.lethal_hits,
+                            _lifted(mortals["hit"]))
     if kind is not None and deferred is not None:  # (a re-roll of the attacks roll: see whole_unit)
         deferred = Operator.moving(deferred).lifted().terms[0]
     attacks = attack_count(weapon, target, firing.models, context, exact=True)
     hits = hit_count(weapon, unit_profile, context, attack_count(weapon, target, firing.models, context, exact))
     return _Profile(attack, deferred, attacks, hits)
+
+
+def _lifted(mortals: tuple[CriticalMortals, Operator] | None) -> tuple[CriticalMortals, Operator] | None:
+    """Critical mortal wounds on the doubled state of a Command Re-roll (they never use it)."""
+    return None if mortals is None else (mortals[0], mortals[1].lifted())
 
 
 def _deferred_capacity(profile: _Profile) -> int:

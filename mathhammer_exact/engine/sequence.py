@@ -17,12 +17,12 @@ from collections.abc import Callable
 
 import attrs
 
-from ..model import Context, DevastatingWounds, Target, Weapon
+from ..model import Context, CriticalMortals, DevastatingWounds, Target, Weapon
 from ..pmf import Pmf
 from ..stages.allocation import Track, Transition, after_events, after_two_kinds
 from ..stages.attacks import attacks_per_model
-from ..stages.damage import damage_pmf, harm, mortal_threshold, wounds_lost
-from ..stages.hit import hit_odds, per_attack, sustained_hits
+from ..stages.damage import attack_threshold, damage_pmf, harm, mortal_threshold, wounds_lost
+from ..stages.hit import counted, critical_mortals, hit_odds, per_attack, sustained_hits
 from ..stages.save import unsaved_chance
 from ..stages.wound import critical_wound, per_hit, wound_odds
 from .limits import check_counts
@@ -38,7 +38,7 @@ class _Plan:
     cap: tuple[int, ...] | None  #: where the allocation's counts fold (the unit's wounds)
     track: Track
     normal: Transition  #: one attack that costs a wound
-    second: Transition | None  #: one waiting Devastating Wounds event that costs a wound, if any wait
+    second: Transition | None  #: one waiting event (Devastating Wounds, mortal wounds) that costs a wound, if any
 
 
 def identical_models(
@@ -80,37 +80,49 @@ def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped:
     wording = context.rules.devastating_wounds
     one = Pmf.point(1, exact)
 
-    def attack(hit_yields: Pmf, auto_yields: Pmf) -> Pmf:
-        return per_attack(hit, hit_yields, auto_yields, sustained, weapon.lethal_hits)
+    hit_rule, wound_rule = critical_mortals(weapon, context, "hit"), critical_mortals(weapon, context, "wound")
+
+    def attack(hit_yields: Pmf, auto_yields: Pmf, mortals: tuple[CriticalMortals, Pmf] | None = None) -> Pmf:
+        return per_attack(hit, hit_yields, auto_yields, sustained, weapon.lethal_hits, mortals)
 
     through = Pmf.bernoulli(save, exact)  # a Devastating Wounds Critical Wound allows no save, in every printing
-    items = {"hits": attack(one, one), "wounds": attack(per_hit(wound, one, one), one),
-             "unsaved": attack(per_hit(wound, through, critical_wound(weapon, wording, through, one, one, one)),
-                               through)}
+    no_hit = counted(hit_rule, one.nothing())
+    items = {"hits": attack(one, one, counted(hit_rule, one)), "wounds": attack(per_hit(wound, one, one), one, no_hit),
+             "unsaved": attack(per_hit(wound, through, critical_wound(weapon, wording, through, one, one, one,
+                                                                      counted(wound_rule, one))), through, no_hit)}
     track = Track((profile.wounds,) * target.model_count)
     cap = track.total if capped else None
     damage = damage_pmf(weapon, profile, context, exact=True)
-    normal_harms, normal_lost = harm(wounds_lost(damage, profile.feel_no_pain))
+    normal_harms, normal_lost = harm(wounds_lost(damage, attack_threshold(profile, weapon)))
     normal = Transition.build(track, [normal_lost.in_mode(exact)] * target.model_count)
-    if not weapon.devastating_wounds or wording is DevastatingWounds.UNSAVEABLE:
+    waits = weapon.devastating_wounds and wording is not DevastatingWounds.UNSAVEABLE
+    if not (waits or hit_rule or wound_rule):
         harmed = Pmf.bernoulli(save * normal_harms, exact)
         unsaveable = Pmf.bernoulli(normal_harms, exact)
         critical = critical_wound(weapon, wording, harmed, unsaveable, unsaveable, unsaveable)
         caps: tuple[int, ...] | None = None if cap is None else (cap,)
         harmful = per_model.compound(attack(per_hit(wound, harmed, critical), harmed), caps)
         return _Plan(per_model, items, harmful, caps, track, normal, None)
-    # Devastating Wounds that land after all other attacks: count them on a second axis.
-    if wording is DevastatingWounds.SEED:  # second count: Devastating Wounds attacks
-        waiting_harms, waiting_lost = harm(wounds_lost(damage, mortal_threshold(profile)))
+    # Mortal wounds that land after all other attacks: count them on a second axis.
+    harmed = Pmf.grid({(0, 0): 1 - save * normal_harms, (1, 0): save * normal_harms}, exact)
+    unsaveable = Pmf.grid({(0, 0): 1 - normal_harms, (1, 0): normal_harms}, exact)
+    mortals: dict[str, tuple[CriticalMortals, Pmf] | None] = {"hit": None, "wound": None}
+    if waits and wording is DevastatingWounds.SEED:  # second count: Devastating Wounds attacks
+        waiting_harms, waiting_lost = harm(wounds_lost(damage, mortal_threshold(profile, weapon)))
         waiting = Pmf.grid({(0, 0): 1 - waiting_harms, (0, 1): waiting_harms}, exact)
         second = Transition.build(track, [waiting_lost.in_mode(exact)] * target.model_count)
-    else:  # launch wording, second count: mortal wounds, one wound each, spilling over
-        mortal_harms, _ = harm(wounds_lost(Pmf.point(1, exact=True), mortal_threshold(profile)))
-        mortal = damage_pmf(weapon, None, context, exact=True).compound(Pmf.bernoulli(mortal_harms, exact=True))
-        waiting = Pmf.grid({(0, k): p for k, p in mortal.fractions().items()}, exact)
+    else:  # second count: mortal wounds, one wound each, spilling over (launch wording, Critical mortal wounds)
+        mortal_harms, _ = harm(wounds_lost(Pmf.point(1, exact=True), mortal_threshold(profile, weapon)))
+
+        def mortal_wounds(number: Pmf) -> Pmf:
+            felt = number.compound(Pmf.bernoulli(mortal_harms, exact=True))
+            return Pmf.grid({(0, k): p for k, p in felt.fractions().items()}, exact)
+
+        waiting = mortal_wounds(damage_pmf(weapon, None, context, exact=True))
         second = Transition.build(track, [one] * target.model_count)
-    harmed = Pmf.grid({(0, 0): 1 - save * normal_harms, (1, 0): save * normal_harms}, exact)
-    critical = critical_wound(weapon, wording, harmed, harmed, waiting, waiting)
+        mortals = {roll: None if rule is None else (rule, mortal_wounds(rule.mortal_wounds.pmf(exact=True)))
+                   for roll, rule in (("hit", hit_rule), ("wound", wound_rule))}
+    critical = critical_wound(weapon, wording, harmed, unsaveable, waiting, waiting, mortals["wound"])
     caps = None if cap is None else (cap, cap)
-    harmful = per_model.compound(attack(per_hit(wound, harmed, critical), harmed), caps)
+    harmful = per_model.compound(attack(per_hit(wound, harmed, critical), harmed, mortals["hit"]), caps)
     return _Plan(per_model, items, harmful, caps, track, normal, second)

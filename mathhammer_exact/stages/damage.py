@@ -1,26 +1,29 @@
-"""Damage of one attack (dice, Melta, damage reduction, halving) and Feel No Pain."""
+"""Damage of one attack (dice, re-rolls, Melta, +1 damage, damage reduction, halving) and Feel No Pain."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from fractions import Fraction
 
-from ..model import Context, ModelProfile, Weapon
+from ..dice import Dice
+from ..errors import MathhammerError
+from ..model import Context, DamageReroll, ModelProfile, Weapon
 from ..pmf import Pmf
 
 
 def damage_modifier(weapon: Weapon, target: ModelProfile | None, context: Context) -> Callable[[int], int]:
-    """The damage an attack deals for a rolled Damage, in the commentary's order: halve, add (Melta),
-    subtract (-1 damage, never below 1), rounding up at the end. Adding whole numbers commutes
-    with rounding up, so rounding the halved roll first gives the same result.
+    """The damage an attack deals for a rolled Damage, in the commentary's order: halve, add (Melta,
+    +1 damage), subtract (-1 damage, never below 1), rounding up at the end. Adding whole numbers
+    commutes with rounding up, so rounding the halved roll first gives the same result.
 
     With no `target`, only the attacker's modifiers apply (mortal wounds that spill over under
     the launch wording of Devastating Wounds are not an attack allocated to a model)."""
-    melta = weapon.melta if context.half_range else 0
+    bonus = (weapon.melta if context.half_range else 0) + context.damage_bonus
 
     def modified(roll: int) -> int:
         value = (roll + 1) // 2 if target and target.halve_damage else roll
-        value += melta
+        value += bonus
         if target and target.reduce_damage:
             value -= 1
         return max(1, value)
@@ -29,8 +32,47 @@ def damage_modifier(weapon: Weapon, target: ModelProfile | None, context: Contex
 
 
 def damage_pmf(weapon: Weapon, target: ModelProfile | None, context: Context, exact: bool = False) -> Pmf:
-    """Damage of one attack after modifiers (see `damage_modifier`)."""
-    return weapon.damage.pmf(exact).map(damage_modifier(weapon, target, context))
+    """Damage of one attack after the attacker's re-roll and the modifiers (see `damage_modifier`)."""
+    roll = damage_roll(weapon.damage, context.reroll_damage).in_mode(exact)
+    return roll.map(damage_modifier(weapon, target, context))
+
+
+@functools.lru_cache(maxsize=256)
+def damage_roll(dice: Dice, policy: DamageReroll) -> Pmf:
+    """The Damage roll before modifiers, after the attacker's re-roll (exact). A re-roll is decided on
+    the roll itself: a roll of 1 (`ONES`), a roll below the roll's average (`BELOW_AVERAGE`), or the
+    lowest die when it is below a die's average (`ONE_DIE`: that die alone is rolled again)."""
+    roll = dice.pmf(exact=True)
+    if policy is DamageReroll.NONE or dice.count == 0:
+        return roll
+    if policy is DamageReroll.ONE_DIE:
+        return _one_die_rerolled(dice)
+    chances: dict[int, Fraction] = {}
+    for x, p in roll.fractions().items():
+        again = x == 1 if policy is DamageReroll.ONES else x < roll.mean
+        for y, q in (roll.fractions().items() if again else [(x, Fraction(1))]):
+            chances[y] = chances.get(y, Fraction(0)) + p * q
+    return Pmf.from_mapping(chances, exact=True)
+
+
+def _one_die_rerolled(dice: Dice) -> Pmf:
+    """`dice` with its lowest die rolled again when that die is below a die's average."""
+    die = Pmf.uniform(1, dice.sides, exact=True).fractions()
+    average = Fraction(dice.sides + 1, 2)
+    spread: dict[tuple[int, int], Fraction] = {(0, dice.sides + 1): Fraction(1)}  # (sum of dice, lowest die)
+    for _ in range(dice.count):
+        grown: dict[tuple[int, int], Fraction] = {}
+        for (total, low), p in spread.items():
+            for x, q in die.items():
+                key = (total + x, min(low, x))
+                grown[key] = grown.get(key, Fraction(0)) + p * q
+        spread = grown
+    chances: dict[int, Fraction] = {}
+    for (total, low), p in spread.items():
+        for x, q in (die.items() if low < average else [(low, Fraction(1))]):
+            value = total - low + x + dice.modifier
+            chances[value] = chances.get(value, Fraction(0)) + p * q
+    return Pmf.from_mapping(chances, exact=True)
 
 
 def damage_with_one_reroll(weapon: Weapon, target: ModelProfile, context: Context, remaining: int,
@@ -38,6 +80,9 @@ def damage_with_one_reroll(weapon: Weapon, target: ModelProfile, context: Contex
     """Damage against a model with `remaining` wounds when a Command Re-roll is at hand: it is spent
     on a roll below the dice's average that would not already destroy the model. Returns the damage
     when it is kept and when it is spent, each weighted by its chance (together they sum to 1)."""
+    if context.reroll_damage is not DamageReroll.NONE:
+        raise MathhammerError("a Command Re-roll kept for damage with a damage re-roll ability is not modelled "
+                              "(a die is re-rolled at most once): give one of them")
     modified = damage_modifier(weapon, target, context)
     rolls = weapon.damage.pmf(exact=True)
     average = rolls.mean
@@ -73,10 +118,19 @@ def feel_no_pain(threshold: int | None) -> Fraction:
     return Fraction(1) if threshold is None else Fraction(threshold - 1, 6)
 
 
-def mortal_threshold(target: ModelProfile) -> int | None:
-    """The best Feel No Pain a model has against mortal wounds (a model uses one per wound)."""
-    options = [t for t in (target.feel_no_pain, target.feel_no_pain_mortal) if t is not None]
-    return min(options, default=None)
+def attack_threshold(target: ModelProfile, weapon: Weapon) -> int | None:
+    """The best Feel No Pain a model has against an attack's normal damage (psychic attacks included)."""
+    return _best(target.feel_no_pain, target.feel_no_pain_psychic if weapon.psychic else None)
+
+
+def mortal_threshold(target: ModelProfile, weapon: Weapon | None = None) -> int | None:
+    """The best Feel No Pain a model has against mortal wounds (from `weapon`'s attacks, if any;
+    a model uses one per wound)."""
+    return _best(attack_threshold(target, weapon) if weapon else target.feel_no_pain, target.feel_no_pain_mortal)
+
+
+def _best(*thresholds: int | None) -> int | None:
+    return min((t for t in thresholds if t is not None), default=None)
 
 
 def wounds_lost(damage: Pmf, threshold: int | None) -> Pmf:

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
-from ..model import Context, IndirectFire, ModelProfile, Weapon
+from ..errors import MathhammerError
+from ..model import Context, CriticalMortals, DevastatingWounds, IndirectFire, ModelProfile, Weapon
 from ..pmf import Pmf
 from .d6 import Outcome, RollOdds, capped, roll_odds
 
@@ -29,6 +30,12 @@ def indirect(weapon: Weapon, context: Context) -> bool:
     return weapon.indirect_fire and context.indirect and not weapon.melee
 
 
+def critical_hit_threshold(weapon: Weapon, context: Context) -> int:
+    """`context.critical_hit` (6 unless changed), or 4 with Conversion beyond its stated range."""
+    conversion = 4 if weapon.conversion is not None and context.beyond_conversion_range else 6
+    return min(context.critical_hit, conversion)
+
+
 def hit_odds(weapon: Weapon, target: ModelProfile, context: Context) -> RollOdds:
     """Odds that one attack misses, hits, or scores a Critical Hit."""
     if weapon.torrent:
@@ -37,7 +44,7 @@ def hit_odds(weapon: Weapon, target: ModelProfile, context: Context) -> RollOdds
     assert skill is not None
     modifier = hit_modifier(weapon, target, context)
     always_fails = 3 if indirect(weapon, context) and context.rules.indirect_fire is IndirectFire.LATER else 1
-    critical = 6 if context.overwatch else context.critical_hit
+    critical = 6 if context.overwatch else critical_hit_threshold(weapon, context)
 
     def classify(face: int) -> Outcome:
         if face <= always_fails:
@@ -68,19 +75,49 @@ class Yields(Protocol):
 Y = TypeVar("Y", bound=Yields)
 
 
-def per_attack(hit: RollOdds, per_hit: Y, per_auto: Y, sustained: Pmf, lethal: bool) -> Y:
+def per_attack(hit: RollOdds, per_hit: Y, per_auto: Y, sustained: Pmf, lethal: bool,
+               mortals: tuple[CriticalMortals, Y] | None = None) -> Y:
     """What one attack does: nothing (a miss), one hit's worth (`per_hit`: it rolls to wound), or a
     Critical Hit's worth: with Lethal Hits an automatic wound (`per_auto`, not a Critical Wound),
-    and Sustained Hits' extra hits, each an ordinary hit that rolls to wound."""
-    critical = (per_auto if lethal else per_hit).then(per_hit.repeated(sustained))
+    and Sustained Hits' extra hits, each an ordinary hit that rolls to wound. With `mortals`
+    (Critical Hits that inflict mortal wounds, and what those do), see `with_mortal_wounds`."""
+    critical = with_mortal_wounds((per_auto if lethal else per_hit).then(per_hit.repeated(sustained)), mortals)
     return type(per_hit).mixture([(hit.fail, per_hit.nothing()), (hit.success, per_hit), (hit.critical, critical)])
 
 
+def with_mortal_wounds(normal: Y, mortals: tuple[CriticalMortals, Y] | None) -> Y:
+    """What a Critical Hit or Wound does when it inflicts mortal wounds (`mortals`: the rule, and
+    `mortal`, the mortal wounds it leaves waiting): `mortal` then its `normal` effect, or with
+    `instead` `mortal` alone (the attack sequence ends there). Without `mortals`, `normal`."""
+    if mortals is None:
+        return normal
+    rule, mortal = mortals
+    return mortal if rule.instead else mortal.then(normal)
+
+
+def critical_mortals(weapon: Weapon, context: Context, roll: str) -> CriticalMortals | None:
+    """The rule by which Critical `roll`s ("hit" or "wound") inflict mortal wounds, if any."""
+    rule = context.critical_mortals
+    if rule is not None and weapon.devastating_wounds and context.rules.devastating_wounds is DevastatingWounds.SEED:
+        raise MathhammerError("mortal wounds on Critical Hits or Wounds with a DEVASTATING WOUNDS weapon are not "
+                              "modelled under the current printing (which of the waiting mortal wounds land first "
+                              "is not settled); use --rules 2023 or unsaveable-devastating")
+    return rule if rule is not None and rule.roll == roll else None
+
+
+def counted(rule: CriticalMortals | None, scored: Pmf) -> tuple[CriticalMortals, Pmf] | None:
+    """`with_mortal_wounds` for a count (hits, wounds, unsaved): a Critical roll that inflicts mortal
+    wounds instead of its normal effects counts as `scored`; one that inflicts them as well counts as
+    the roll does without them."""
+    return None if rule is None else (rule, scored if rule.instead else scored.nothing())
+
+
 def hit_count(weapon: Weapon, target: ModelProfile, context: Context, attacks: Pmf) -> Pmf:
-    """Hits scored by a random number of attacks, Sustained Hits' extra hits included."""
+    """Hits scored by a random number of attacks, Sustained Hits' extra hits included (a Critical
+    Hit that inflicts mortal wounds instead of its normal effects counts as one hit)."""
     one = Pmf.point(1, attacks.exact)
     item = per_attack(hit_odds(weapon, target, context), one, one, sustained_hits(weapon, attacks.exact),
-                      weapon.lethal_hits)
+                      weapon.lethal_hits, counted(critical_mortals(weapon, context, "hit"), one))
     return attacks.compound(item)
 
 

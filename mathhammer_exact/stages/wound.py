@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..model import Context, DevastatingWounds, ModelProfile, Reroll, Weapon
+from ..model import Context, CriticalMortals, DevastatingWounds, ModelProfile, Reroll, Weapon
 from .d6 import Outcome, RollOdds, capped, roll_odds
-from .hit import Y
+from .hit import Y, with_mortal_wounds
 
 
 def required_roll(strength: int, toughness: int) -> int:
@@ -20,18 +20,19 @@ def required_roll(strength: int, toughness: int) -> int:
     return 5
 
 
-def critical_wound_threshold(weapon: Weapon, target: ModelProfile) -> int:
-    """6, or lower when an Anti-KEYWORD X+ ability matches the target."""
+def critical_wound_threshold(weapon: Weapon, target: ModelProfile, context: Context) -> int:
+    """`context.critical_wound` (6 unless changed), or lower when an Anti-KEYWORD X+ ability
+    matches the target."""
     matches = [x for keyword, x in weapon.anti if keyword in target.keywords]
-    return min([6, *matches])
+    return min([context.critical_wound, *matches])
 
 
 def wound_odds(weapon: Weapon, target: ModelProfile, context: Context) -> RollOdds:
     """Odds that one hit fails to wound, wounds, or scores a Critical Wound."""
     needed = required_roll(weapon.strength, target.toughness)
-    modifier = context.wound_modifier + (1 if weapon.lance and context.charged else 0)
+    modifier = context.wound_modifier + context.wound_modifier_against + (1 if weapon.lance and context.charged else 0)
     modifier = capped(modifier)
-    critical = critical_wound_threshold(weapon, target)
+    critical = critical_wound_threshold(weapon, target, context)
 
     def classify(face: int) -> Outcome:
         if face == 1:
@@ -52,13 +53,14 @@ def per_hit(wound: RollOdds, ordinary: Y, critical: Y) -> Y:
 
 
 def critical_wound(weapon: Weapon, wording: DevastatingWounds, ordinary: Y, unsaveable: Y, waiting_attack: Y,
-                   waiting_mortal: Y) -> Y:
+                   waiting_mortal: Y, mortals: tuple[CriticalMortals, Y] | None = None) -> Y:
     """What a Critical Wound does. Without Devastating Wounds it is an ordinary wound. With it, by
     printing: `unsaveable`, an attack with no saving throw, allocated as normal; current wording,
     `waiting_attack`, an attack whose damage lands as mortal wounds after all other attacks, excess
     lost; launch wording, `waiting_mortal`, mortal wounds equal to the damage, landing after all
-    other attacks and spilling over."""
+    other attacks and spilling over. With `mortals` (Critical Wounds that inflict mortal wounds),
+    see `with_mortal_wounds`."""
     if not weapon.devastating_wounds:
-        return ordinary
-    return {DevastatingWounds.UNSAVEABLE: unsaveable, DevastatingWounds.SEED: waiting_attack,
-            DevastatingWounds.LAUNCH: waiting_mortal}[wording]
+        return with_mortal_wounds(ordinary, mortals)
+    return with_mortal_wounds({DevastatingWounds.UNSAVEABLE: unsaveable, DevastatingWounds.SEED: waiting_attack,
+                               DevastatingWounds.LAUNCH: waiting_mortal}[wording], mortals)
