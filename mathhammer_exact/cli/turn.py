@@ -32,9 +32,10 @@ from .options import context_from, emit, situation_options
 def turn(target: str, shooting: tuple[str, ...], fighting: tuple[str, ...], distance: int, charge_reroll: bool,
          charge_mod: int, watching: tuple[str, ...], charger: str | None, exact: bool, fmt: str, as_json: bool,
          plot: str | None, **situation: Any) -> None:
-    """P(target destroyed by the end of the Fight phase): the shooting, then the charge (its exact
-    chance), then the fight from the state the shooting left. The situation options are the shooting's;
-    fighting models have charged. Models lost to Fire Overwatch are taken from the last --fight weapon first."""
+    """P(target destroyed by the end of the Fight phase), and Below Half-strength and Battle-shocked by
+    then: the shooting, then the charge (its exact chance), then the fight from the state the shooting
+    left, on any target (alike, mixed or Attached). The situation options are the shooting's; fighting
+    models have charged. Models lost to Fire Overwatch are taken from the last --fight weapon first."""
     context = context_from(situation)
     shots = loadout(shooting, 1, context) if shooting else []
     blows = loadout(fighting)

@@ -52,37 +52,20 @@ class Overwatch:
 class Turn:
     """The target's losses by the end of the Fight phase, and what led to them."""
 
-    end: AttackResult  #: the target's state by the end of the Fight phase, and what it means (no dice counts)
+    target: Target
+    state: Pmf  #: the target's state by the end of the Fight phase (as `AttackResult.state`)
+    models_destroyed: Pmf
+    damage: Pmf
+    p_below_half: Number  #: the target ends the Fight phase Below Half-strength, not destroyed
+    p_battle_shocked: Number | None  #: ... and then fails its Battle-shock test (None: no Ld)
     shooting: AttackResult | None  #: None when nothing shoots first
     p_charge: Fraction
     fighters: Pmf  #: charging models left to fight after Fire Overwatch (all of them without it)
     fights: int  #: fights resolved: one per number of charging models left to fight
 
     @property
-    def target(self) -> Target:
-        return self.end.target
-
-    @property
-    def models_destroyed(self) -> Pmf:
-        return self.end.models_destroyed
-
-    @property
-    def damage(self) -> Pmf:
-        return self.end.damage
-
-    @property
     def p_destroyed(self) -> Number:
-        return self.end.p_destroyed
-
-    @property
-    def p_below_half(self) -> Number:
-        """The target ends the Fight phase Below Half-strength, not destroyed."""
-        return self.end.p_below_half
-
-    @property
-    def p_battle_shocked(self) -> Number | None:
-        """... and then fails its Battle-shock test (None: the target has no Leadership)."""
-        return self.end.p_battle_shocked
+        return self.models_destroyed.p(self.target.model_count)
 
     @property
     def p_destroyed_by_shooting(self) -> Number:
@@ -103,7 +86,10 @@ def losing(fighting: Sequence[Firing], lost: int) -> list[Firing]:
 def given(state: Pmf, where: np.ndarray) -> tuple[Fraction, Pmf]:
     """The chance of the states `where` marks (a mask over every state; some of them possible), and the
     distribution of the states given them."""
-    weights = np.where(where[state.min : state.max + 1], state.weights, 0)
+    inside = where[state.min : state.max + 1]
+    if inside.all():
+        return Fraction(1), state
+    weights = np.where(inside, state.weights, 0)
     total = weights.sum()
     if state.exact:
         return Fraction(int(total), state.denominator), Pmf(weights, int(total), state.min)
@@ -131,14 +117,15 @@ def whole_turn(target: Target, shooting: Sequence[Firing], fighting: Sequence[Fi
     shot = attack(list(shooting), target, context=context, exact=exact, order=order) if shooting else None
     shot_state = shot.state if shot else Pmf.point(0, exact)  # state 0: unharmed
 
-    # the chance of each number of charging models lost to Fire Overwatch, by the target's models left
-    # (the losses are worked out once per volley: per number of survivors when they are the ones firing)
-    survivors = target.model_count - layout.losses[1]
-    watched: dict[int, Pmf] = {}
-    parts: list[tuple[Fraction, Pmf, Pmf]] = []  #: (chance, shooting's end state given it, losses)
-    for left in np.unique(survivors[shot_state.min : shot_state.max + 1][shot_state.weights != 0]).tolist():
-        p, state = given(shot_state, survivors == left)
-        parts.append((p, state, _overwatch_losses(overwatch, left, charger, size, context, exact, watched)))
+    # Fire Overwatch depends on the shooting only through the target's models left: all of them fire it, or
+    # another unit does unless the target is gone. The shooting's end states are split by that, and the
+    # charging models lost worked out once for each part.
+    left = target.model_count - layout.losses[1]
+    fire = np.zeros_like(left) if overwatch is None else left if overwatch.by_survivors else np.minimum(left, 1)
+    parts: list[tuple[Fraction, Pmf, Pmf]] = []  #: (chance, shooting's end state given it, chargers lost)
+    for firing in np.unique(fire[shot_state.min : shot_state.max + 1][shot_state.weights != 0]).tolist():
+        p, state = given(shot_state, fire == firing)
+        parts.append((p, state, _overwatch_losses(overwatch, firing, charger, size, context, exact)))
     by_fighters: dict[int, list[tuple[Fraction, Pmf]]] = {}
     for p, state, losses in parts:
         for gone, q in enumerate(losses.probabilities(), losses.min):
@@ -160,21 +147,18 @@ def whole_turn(target: Target, shooting: Sequence[Firing], fighting: Sequence[Fi
             fights += 1
             start = attack(volley, target, context=fight_context, exact=exact, order=order, start=start).state
         ends.append((p_charge * p, start))
-    end = result_of(layout, Pmf.mixture(ends), lambda _stage: None)  # no dice counts for a whole turn
-    return Turn(end, shot, p_charge, Pmf.from_mapping(chances, exact), fights)
+    end = result_of(layout, Pmf.mixture(ends), lambda _stage: None)  # what the state means; no dice counts
+    return Turn(target, end.state, end.models_destroyed, end.damage, end.p_below_half, end.p_battle_shocked, shot,
+                p_charge, Pmf.from_mapping(chances, exact), fights)
 
 
 def _overwatch_losses(overwatch: Overwatch | None, survivors: int, charger: ModelProfile | None, size: int,
-                      context: Context, exact: bool, watched: dict[int, Pmf]) -> Pmf:
+                      context: Context, exact: bool) -> Pmf:
     """Charging models destroyed by Fire Overwatch when `survivors` models of the target are left
-    (none fire once it is destroyed); `watched` keeps the losses already worked out, by volley."""
+    (none fire once it is destroyed)."""
     volley = overwatch.volley(survivors) if overwatch and survivors else []
     if not volley or charger is None:
         return Pmf.point(0, exact)
-    key = survivors if overwatch and overwatch.by_survivors else 0
-    if key not in watched:
-        volley = [attrs.evolve(f, context=attrs.evolve(f.context, overwatch=True) if f.context else None)
-                  for f in volley]
-        watched[key] = attack(volley, Target.of(charger, size), context=Context(overwatch=True, rules=context.rules),
-                              exact=exact).models_destroyed
-    return watched[key]
+    volley = [attrs.evolve(f, context=attrs.evolve(f.context, overwatch=True) if f.context else None) for f in volley]
+    return attack(volley, Target.of(charger, size), context=Context(overwatch=True, rules=context.rules),
+                  exact=exact).models_destroyed
