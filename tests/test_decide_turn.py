@@ -205,9 +205,10 @@ def test_turn_command_and_errors():
     assert out.exit_code == 0, out.output
     assert "P(unit destroyed by the end of the Fight phase) = 29.1667%  (exactly 7/24)" in out.output
     assert "Battle-shock" not in out.output  # the target has no Leadership
-    led = CliRunner().invoke(cli, ["turn", "-t", "T4 Sv7+ W1 x2 Ld6+; T4 Sv7+ W3 Ld7+ leader", "-s", f"2x {COIN}",
-                                   "-f", "2x Melee A1 WS2+ S4 AP0 D2 [LETHAL HITS]", "-d", "7", "--exact"])
+    led = CliRunner().invoke(cli, ["turn", "-t", "T4 Sv7+ W1 x2 Ld6+", "--leader", "T4 Sv7+ W3 Ld7+", "-s",
+                                   f"2x {COIN}", "-f", "2x Melee A1 WS2+ S4 AP0 D2 [LETHAL HITS]", "-d", "7", "--exact"])
     assert led.exit_code == 0, led.output  # the Attached unit pinned above
+    assert "1 model (attached leader)" in led.output and "Lethal Hits (situation: attacker charged)" in led.output
     assert "P(target Below Half-strength by then, not destroyed) = 14.5833%  (exactly 7/48)" in led.output
     assert "P(target then fails its Battle-shock test) = 6.0764%  (exactly 35/576)" in led.output
     bad = CliRunner().invoke(cli, [*args, "--fire-overwatch", COIN])

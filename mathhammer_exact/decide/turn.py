@@ -83,6 +83,13 @@ def losing(fighting: Sequence[Firing], lost: int) -> list[Firing]:
     return left[::-1]
 
 
+def charging(fighting: Sequence[Firing], context: Context) -> list[Firing]:
+    """The fighting models as they fight: each weapon in its own situation (the query's rules printing,
+    and any flags written on it), having charged."""
+    return [attrs.evolve(f, context=attrs.evolve(f.context or Context(rules=context.rules), charged=True))
+            for f in fighting]
+
+
 def given(state: Pmf, where: np.ndarray) -> tuple[Fraction, Pmf]:
     """The chance of the states `where` marks (a mask over every state; some of them possible), and the
     distribution of the states given them."""
@@ -110,8 +117,7 @@ def whole_turn(target: Target, shooting: Sequence[Firing], fighting: Sequence[Fi
     if overwatch is not None and charger is None:
         raise MathhammerError("Fire Overwatch needs the charging models' profile (T, Sv, W)")
     size = sum(f.models for f in fighting)
-    fighting = [attrs.evolve(f, context=attrs.evolve(f.context, charged=True) if f.context else None)
-                for f in fighting]
+    fighting = charging(fighting, context)
     p_charge = Fraction(charge(distance, reroll, modifier, exact=True).p_success)
     layout = Layout.of(target, order)
     shot = attack(list(shooting), target, context=context, exact=exact, order=order) if shooting else None
