@@ -198,6 +198,16 @@ def test_losses_come_from_the_last_weapon_first():
     assert losing([fist, sword], 5) == []
 
 
+def test_turn_command_finds_the_target_by_name_in_a_users_rules(tmp_path):
+    # the pin of the first test, with the target PAIR named in a user's targets.toml (and sized by --models)
+    (tmp_path / "targets.toml").write_text('[pair]\ndescription = "two"\nprofile = "T4 Sv7+ W1 x5"\n')
+    args = ["turn", "-t", "pair", "--models", "2", "--rules-dir", str(tmp_path), "-s", COIN, "-f",
+            "Melee A2 WS2+ S4 AP0 D1 [LETHAL HITS]", "-d", "7", "--exact"]
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    assert "target: 2 models" in out.output and "(exactly 7/24)" in out.output
+
+
 def test_turn_command_and_errors():
     args = ["turn", "-t", "T4 Sv7+ W1 x2", "-s", COIN, "-f", "Melee A2 WS2+ S4 AP0 D1 [LETHAL HITS]", "-d", "7",
             "--exact"]
@@ -205,8 +215,9 @@ def test_turn_command_and_errors():
     assert out.exit_code == 0, out.output
     assert "P(unit destroyed by the end of the Fight phase) = 29.1667%  (exactly 7/24)" in out.output
     assert "Battle-shock" not in out.output  # the target has no Leadership
-    led = CliRunner().invoke(cli, ["turn", "-t", "T4 Sv7+ W1 x2 Ld6+", "--leader", "T4 Sv7+ W3 Ld7+", "-s",
-                                   f"2x {COIN}", "-f", "2x Melee A1 WS2+ S4 AP0 D2 [LETHAL HITS]", "-d", "7", "--exact"])
+    led = CliRunner().invoke(cli, ["turn", "-t", "T4 Sv7+ W1 x2 Ld6+", "--leader", "T4 Sv7+ W3 Ld7+",
+                                   "-s", f"2x {COIN}", "-f", "2x Melee A1 WS2+ S4 AP0 D2 [LETHAL HITS]", "-d", "7",
+                                   "--exact"])
     assert led.exit_code == 0, led.output  # the Attached unit pinned above
     assert "1 model (attached leader)" in led.output and "Lethal Hits (situation: attacker charged)" in led.output
     assert "P(target Below Half-strength by then, not destroyed) = 14.5833%  (exactly 7/48)" in led.output
