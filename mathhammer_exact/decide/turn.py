@@ -149,7 +149,7 @@ def whole_turn(target: Target, shooting: Sequence[Firing], fighting: Sequence[Fi
         chances[fighters] = p = sum((q for q, _ in weighted), Fraction(0))
         start = Pmf.mixture((q / p, state) for q, state in weighted)  # the shooting's end, given these fighters
         volley = losing(fighting, size - fighters)
-        if volley:
+        if volley and p_charge:
             fights += 1
             start = attack(volley, target, context=fight_context, exact=exact, order=order, start=start).state
         ends.append((p_charge * p, start))
