@@ -1,4 +1,4 @@
-"""`compare` (scenarios side by side) and `survive` (a unit against the standard attackers)."""
+"""`compare`: scenarios side by side."""
 
 from __future__ import annotations
 
@@ -10,12 +10,11 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from mathhammer_exact import Context, Firing, Reroll, Target, Weapon, attack
+from mathhammer_exact import Context, Reroll, Target, Weapon, attack
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.load import find_target
 from mathhammer_exact.data.query import unit_attack
-from mathhammer_exact.decide.compare import Scenario, below_half, compare
-from mathhammer_exact.decide.survive import panel, survive
+from mathhammer_exact.decide.compare import Scenario, compare
 from mathhammer_exact.errors import MathhammerError
 
 BOLTERS = "-w '10x 24\" A2 BS3+ S4 AP0 D1' -t 'T4 Sv3+ W2 x5'"
@@ -108,44 +107,3 @@ def test_plot_overlays_the_scenarios(tmp_path):
 def test_bad_scenarios_are_one_line_errors(args, message):
     out = run(["compare", "-s", args])
     assert out.exit_code == 2 and message in out.output and len(out.output.strip().splitlines()) == 1
-
-
-# --------------------------------------------------------------------- survive
-def test_survive_rows_equal_single_queries():
-    target = find_target("MEQ")
-    attackers = panel()
-    rows = survive(target, exact=True)
-    assert len(rows) == len(attackers) >= 6
-    for row, attacker in zip(rows, attackers.values()):
-        single = attack(list(attacker.firings), target, exact=True)
-        assert row.kills == single.models_destroyed.mean and row.p_destroyed == single.p_destroyed
-        assert row.k == below_half(5) == 3
-
-
-def test_survive_command(tmp_path):
-    out = run(["survive", "MEQ", "-a", "lasguns", "-a", "power fists", "--json"])
-    assert out.exit_code == 0, out.output
-    labels = [s["label"] for s in json.loads(out.output)["rows"]]
-    assert labels == [panel()["lasguns"].description, panel()["power fists"].description]
-    assert "kills_change" not in json.loads(out.output)["rows"][0]
-    assert run(["survive", "MEQ", "--plot", str(tmp_path / "s.svg")]).exit_code == 0
-    wrong = run(["survive", "MEQ", "-a", "lasgun"])
-    assert wrong.exit_code == 2 and "did you mean 'lasguns'" in wrong.output
-
-
-def test_panel_per_weapon_situation_is_kept():
-    lasguns = panel()["lasguns"].firings[0]
-    assert lasguns.models == 20 and lasguns.context == Context(half_range=True)
-    assert isinstance(lasguns, Firing)
-
-
-@pytest.mark.parametrize(("text", "message"), [
-    ('[a]\ndescription = "x"\n', "exactly the keys"),
-    ('[a]\ndescription = "x"\nweapons = ["A1 BS7+ S4 AP0 D1"]\n', r"attackers.toml \[a\]: BS/WS"),
-    ('[a]\ndescription = "x"\nweapons = "A1 BS3+ S4 AP0 D1"\n', "list of strings"),
-    ("[a\n", "not valid TOML"),
-])
-def test_panel_errors_name_the_file_and_entry(tmp_path, text, message):
-    (tmp_path / "attackers.toml").write_text(text)
-    with pytest.raises(MathhammerError, match=message):
-        panel(tmp_path)

@@ -8,7 +8,7 @@ from ..data.load import find, find_target
 from ..decide.survive import panel
 from ..decide.survive import survive as against_panel
 from ..present.decisions import comparison_report
-from .options import emit, output_options
+from .options import RULES_DIR, emit, output_options
 
 
 @click.command()
@@ -20,12 +20,14 @@ from .options import emit, output_options
               help="Only these standard attackers (repeatable; default: all of them).")
 @click.option("--at-least", type=int,
               help="k of P(at least k models destroyed) (default: the number that leaves it Below Half-strength).")
+@RULES_DIR
 @output_options
 def survive(unit: str, models: int | None, leader: str | None, attackers: tuple[str, ...], at_least: int | None,
-            exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
-    """How UNIT (a datasheet, a standard target or a profile) fares against each standard attacker."""
-    target = find_target(unit, models, leader)
-    known = panel()
+            rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
+    """How UNIT (a datasheet, a standard target or a profile) fares against each standard attacker
+    (rules/attackers.toml, and your own rules folder's)."""
+    target = find_target(unit, models, leader, rules_dir)
+    known = panel(rules_dir)
     chosen = [find(name, known, "standard attacker") for name in attackers] or list(known.values())
     rows = against_panel(target, chosen, at_least, exact)
     emit(comparison_report(rows, f"{unit.strip()} against the standard attackers", differences=False),

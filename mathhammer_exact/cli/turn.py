@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import click
 
 from ..data.load import find_target
 from ..decide.firings import describe, loadout
-from ..decide.turn import Overwatch, whole_turn
+from ..decide.turn import Overwatch, charging, whole_turn
 from ..errors import MathhammerError
 from ..model import ModelProfile
 from ..present.decisions import turn_report
-from .options import context_from, emit, situation_options
+from ..present.profiles import header
+from .options import RULES_DIR, context_from, emit, situation_options
 
 
 @click.command()
 @click.option("--target", "-t", required=True, help="The target (a datasheet, a standard target or a profile).")
+@click.option("--models", "-m", type=int, help="Models in the target (default: as named or written).")
+@click.option("--leader", help="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
 @click.option("--shoot", "-s", "shooting", multiple=True,
               help="A ranged weapon fired first, with its models ('9x 24\" A2 BS3+ ...'); repeatable.")
 @click.option("--fight", "-f", "fighting", required=True, multiple=True,
@@ -28,13 +32,15 @@ from .options import context_from, emit, situation_options
               help="The target's side fires Overwatch at the charger: weapons with their models ('10x ...'), or one "
                    "weapon without a count, fired by each model of the target left after the shooting.")
 @click.option("--charger", help="One charging model's profile for Fire Overwatch, e.g. 'T4 Sv3+ W2'.")
+@RULES_DIR
 @situation_options
-def turn(target: str, shooting: tuple[str, ...], fighting: tuple[str, ...], distance: int, charge_reroll: bool,
-         charge_mod: int, watching: tuple[str, ...], charger: str | None, exact: bool, fmt: str, as_json: bool,
-         plot: str | None, **situation: Any) -> None:
-    """P(target destroyed by the end of the Fight phase): the shooting, then the charge (its exact
-    chance), then the fight from the state the shooting left. The situation options are the shooting's;
-    fighting models have charged. Models lost to Fire Overwatch are taken from the last --fight weapon first."""
+def turn(target: str, models: int | None, leader: str | None, shooting: tuple[str, ...], fighting: tuple[str, ...],
+         distance: int, charge_reroll: bool, charge_mod: int, watching: tuple[str, ...], charger: str | None,
+         rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
+    """P(target destroyed by the end of the Fight phase), and Below Half-strength and Battle-shocked by
+    then: the shooting, then the charge (its exact chance), then the fight from the state the shooting
+    left, on any target (alike, mixed or Attached). The situation options are the shooting's; fighting
+    models have charged. Models lost to Fire Overwatch are taken from the last --fight weapon first."""
     context = context_from(situation)
     shots = loadout(shooting, 1, context) if shooting else []
     blows = loadout(fighting)
@@ -48,9 +54,10 @@ def turn(target: str, shooting: tuple[str, ...], fighting: tuple[str, ...], dist
         watch = Overwatch(tuple(w.firing for w in weapons), by_survivors)
     elif charger:
         raise MathhammerError("--charger goes with --fire-overwatch")
-    unit = find_target(target)
+    unit = find_target(target, models, leader, rules_dir)
     found = whole_turn(unit, [w.firing for w in shots], [w.firing for w in blows], distance, charge_reroll,
                        charge_mod, watch, ModelProfile.parse(charger) if charger else None, context, exact)
     title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
              f"  ->  {target.strip()}")
-    emit(turn_report(found, title), fmt, as_json, plot)
+    asked = header([*(w.firing for w in shots), *charging([w.firing for w in blows], context)], unit, context)
+    emit(attrs.evolve(turn_report(found, title), preface=asked), fmt, as_json, plot, context)

@@ -1,4 +1,4 @@
-"""Loading the rules folders (datasheets, named rules, standard targets), validated on load.
+"""Loading the rules folders (datasheets, named rules, standard targets and attackers), validated on load.
 
 The shipped rules/ comes first; a user's own folder (`--rules-dir`, or the environment variable
 MATHHAMMER_RULES) is layered over it with the same validation: its entries add to or replace the
@@ -14,7 +14,7 @@ import functools
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -91,6 +91,19 @@ class TargetRow:
     profile: str
 
 
+@attrs.frozen
+class AttackerRow:
+    """One standard attacker in attackers.toml: weapons written as for `mathhammer attack -w`."""
+
+    description: str
+    weapons: tuple[str, ...] = attrs.field()
+
+    @weapons.validator
+    def _some(self, _attribute: attrs.Attribute, value: tuple[str, ...]) -> None:
+        if not value:
+            raise MathhammerError("weapons must list one or more weapons")
+
+
 READER = Reader()
 READER.rename(OptionRow, with_="with")
 
@@ -127,6 +140,7 @@ class Folder:
     rules: dict[str, tuple[str, Any]]  #: key -> (where, table)
     sheets: list[tuple[str, SheetFile]]  #: (where, file)
     targets: dict[str, tuple[str, TargetRow]]
+    attackers: dict[str, tuple[str, AttackerRow]]
 
     @classmethod
     def read(cls, folder: Path, shipped: bool) -> Folder:
@@ -134,23 +148,28 @@ class Folder:
         if not folder.is_dir():
             raise MathhammerError(f"rules folder {folder} does not exist or is not a folder")
         rules: dict[str, tuple[str, Any]] = {}
-        targets: dict[str, tuple[str, TargetRow]] = {}
         sheets: list[tuple[str, SheetFile]] = []
         path = folder / "modifiers.toml"
         if shipped or path.exists():
             rules = {key: (f"{label(path)} [{key}]", table) for key, table in _read(path, label(path)).items()}
-        path = folder / "targets.toml"
-        if shipped or path.exists():
-            targets = {name: (where, READER.structure(where, table, TargetRow))
-                       for name, table in _read(path, label(path)).items()
-                       for where in [f"{label(path)} [{name}]"]}
+        targets = _entries(folder / "targets.toml", label, shipped, TargetRow)
+        attackers = _entries(folder / "attackers.toml", label, shipped, AttackerRow)
         sheet_dir = folder / "datasheets"
         if sheet_dir.exists():
             if not sheet_dir.is_dir():
                 raise MathhammerError(f"{label(sheet_dir)}: is a file; a folder of datasheet files belongs here")
             for path in sorted(sheet_dir.glob("*.toml")):
                 sheets.append((label(path), READER.structure(label(path), _read(path, label(path)), SheetFile)))
-        return cls(rules, sheets, targets)
+        return cls(rules, sheets, targets, attackers)
+
+
+def _entries(path: Path, label: Callable[[Path], str], shipped: bool, row: type[T]) -> dict[str, tuple[str, T]]:
+    """Each table of a file of named entries (standard targets, standard attackers) as a `row`, with
+    where it was read; the shipped file must be there, a user's may be left out."""
+    if not shipped and not path.exists():
+        return {}
+    return {name: (where, READER.structure(where, table, row))
+            for name, table in _read(path, label(path)).items() for where in [f"{label(path)} [{name}]"]}
 
 
 # --------------------------------------------------------------------- building the library
@@ -161,13 +180,26 @@ class StandardTarget:
     target: Target
 
 
+@attrs.frozen
+class StandardAttacker:
+    """A standard attacker of `mathhammer survive`. Its weapons are written in the command line's
+    syntax (``10x PROFILE @half-range``), which the decision layer reads; `where` names the file and
+    entry for its messages."""
+
+    name: str
+    description: str
+    weapons: tuple[str, ...]
+    where: str
+
+
 @attrs.frozen(eq=False)
 class Library:
-    """Everything the rules folders hold, by name: named rules, datasheets, standard targets."""
+    """Everything the rules folders hold, by name: named rules, datasheets, standard targets and attackers."""
 
     rules: Mapping[str, NamedRule]
     sheets: Mapping[str, Datasheet]
     targets: Mapping[str, StandardTarget]
+    attackers: Mapping[str, StandardAttacker]
     folders: tuple[Path, ...]
 
     @classmethod
@@ -179,7 +211,9 @@ class Library:
         targets = {name: _target(where, name, row) for folder in raw for name, (where, row) in folder.targets.items()}
         files = {sheet.name: (where, sheet) for folder in raw for where, sheet in folder.sheets}
         sheets = {name: build_sheet(where, sheet, rules) for name, (where, sheet) in files.items()}
-        return cls(rules, sheets, targets, folders)
+        attackers = {name: StandardAttacker(name, row.description, row.weapons, where)
+                     for folder in raw for name, (where, row) in folder.attackers.items()}
+        return cls(rules, sheets, targets, attackers, folders)
 
 
 def _rule(where: str, key: str, table: Any) -> NamedRule:
@@ -299,6 +333,11 @@ def datasheets(user: str | Path | None = None) -> Mapping[str, Datasheet]:
 def standard_targets(user: str | Path | None = None) -> Mapping[str, StandardTarget]:
     """Every standard target by name."""
     return library(user).targets
+
+
+def standard_attackers(user: str | Path | None = None) -> Mapping[str, StandardAttacker]:
+    """Every standard attacker by name, in the files' order (the shipped ones first)."""
+    return library(user).attackers
 
 
 # --------------------------------------------------------------------- lookup by name

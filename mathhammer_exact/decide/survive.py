@@ -1,20 +1,18 @@
 """How a unit fares against a panel of standard attackers (rules/attackers.toml).
 
-The panel is data: each attacker is a description and weapons written as for `mathhammer attack -w`.
-This loader is small and separate from data/load.py on purpose; it checks every key and names the
-file and the entry in each error.
+The panel is data, loaded and validated with the other rules files (`data.load`, layered under a
+user's rules folder); each attacker's weapons are written as for `mathhammer attack -w`, and read
+here, where that syntax lives, naming the file, the entry and the weapon in any error.
 """
 
 from __future__ import annotations
 
-import functools
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
 
-from ..data.load import shipped_dir
+from ..data.load import StandardAttacker, standard_attackers
 from ..engine.resolve import attack
 from ..errors import MathhammerError
 from ..model import Firing, Target
@@ -31,39 +29,26 @@ class Attacker:
     firings: tuple[Firing, ...]
 
 
-def _attacker(where: str, name: str, table: object) -> Attacker:
-    if not isinstance(table, dict):
-        raise MathhammerError(f"{where}: expected a table with description and weapons")
-    keys = {"description", "weapons"}
-    if set(table) != keys:
-        raise MathhammerError(f"{where}: needs exactly the keys description and weapons, got {', '.join(table)}")
-    weapons = table["weapons"]
-    if not isinstance(table["description"], str) or not isinstance(weapons, list) \
-            or not all(isinstance(w, str) for w in weapons):
-        raise MathhammerError(f"{where}: description is a string and weapons a list of strings")
-    try:
-        firings = tuple(w.firing for w in loadout(weapons))
-    except MathhammerError as exc:
-        raise MathhammerError(f"{where}: {exc}") from None
-    return Attacker(name, table["description"], firings)
+def _attacker(entry: StandardAttacker) -> Attacker:
+    firings = []
+    for i, text in enumerate(entry.weapons):
+        try:
+            firings.append(loadout([text])[0].firing)
+        except MathhammerError as exc:
+            raise MathhammerError(f"{entry.where} weapons[{i}]: {exc}") from None
+    return Attacker(entry.name, entry.description, tuple(firings))
 
 
-@functools.lru_cache(maxsize=4)
-def panel(directory: Path | None = None) -> dict[str, Attacker]:
-    """The standard attackers in rules/attackers.toml, by name, in the file's order."""
-    path = (directory or shipped_dir()) / "attackers.toml"
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise MathhammerError(f"{path.name}: not valid TOML: {exc}") from None
-    return {name: _attacker(f"{path.name} [{name}]", name, table) for name, table in data.items()}
+def panel(user: str | Path | None = None) -> dict[str, Attacker]:
+    """The standard attackers by name, in the files' order: rules/attackers.toml with the user's
+    rules folder (`user`, else $MATHHAMMER_RULES) layered over it. Every weapon is read before any is used."""
+    return {name: _attacker(entry) for name, entry in standard_attackers(user).items()}
 
 
 def survive(target: Target, attackers: Sequence[Attacker] | None = None, at_least: int | None = None,
-            exact: bool = False) -> tuple[Row, ...]:
-    """Each standard attacker against `target`: one row each (mean damage and kills, P(destroyed),
-    P(at least k destroyed))."""
-    chosen = list(panel().values()) if attackers is None else list(attackers)
+            exact: bool = False, user: str | Path | None = None) -> tuple[Row, ...]:
+    """Each standard attacker against `target` (default: the whole panel, with the user's rules folder):
+    one row each (mean damage and kills, P(destroyed), P(at least k destroyed))."""
+    chosen = list(panel(user).values()) if attackers is None else list(attackers)
     scenarios = [Scenario(a.description, attack(list(a.firings), target, exact=exact)) for a in chosen]
     return compare(scenarios, at_least)

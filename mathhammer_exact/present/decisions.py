@@ -142,10 +142,15 @@ def plan_report(found: Plan, names: Sequence[str], title: str = "", top: int = 1
 
 
 def turn_report(turn: Turn, title: str = "") -> Report:
-    """The target's losses by the end of the Fight phase, the charge's chance and the shooting's share."""
-    chances: dict[str, Number] = {"p_destroyed": turn.p_destroyed,
-                                  "p_destroyed_by_shooting": turn.p_destroyed_by_shooting, "p_charge": turn.p_charge}
+    """The target's losses by the end of the Fight phase (Below Half-strength and Battle-shock too), the
+    charge's chance and the shooting's share."""
+    chances: dict[str, Number] = {"p_destroyed": turn.p_destroyed, "p_below_half": turn.p_below_half}
+    if turn.p_battle_shocked is not None:
+        chances["p_battle_shocked"] = turn.p_battle_shocked
+    chances |= {"p_destroyed_by_shooting": turn.p_destroyed_by_shooting, "p_charge": turn.p_charge}
     labels = {"p_destroyed": "P(unit destroyed by the end of the Fight phase)",
+              "p_below_half": "P(target Below Half-strength by then, not destroyed)",
+              "p_battle_shocked": "P(target then fails its Battle-shock test)",
               "p_destroyed_by_shooting": "P(destroyed by the shooting alone)", "p_charge": "P(charge succeeds)",
               "models_destroyed": "models destroyed (shooting and fight)",
               "damage": "damage dealt (shooting and fight)"}
