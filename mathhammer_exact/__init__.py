@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from .model import (
         CommandReroll,
         Context,
+        CriticalMortals,
+        DamageReroll,
         DevastatingWounds,
         Firing,
         Hazardous,
@@ -37,7 +39,8 @@ if TYPE_CHECKING:
 _HOMES = {
     "Dice": "dice", "attack": "engine.resolve", "AttackResult": "engine.results", "GroupLosses": "engine.results",
     "MathhammerError": "errors", "Pmf": "pmf",
-    **{name: "model" for name in ("CommandReroll", "Context", "DevastatingWounds", "Firing", "Hazardous",
+    **{name: "model" for name in ("CommandReroll", "Context", "CriticalMortals", "DamageReroll", "DevastatingWounds",
+                                  "Firing", "Hazardous",
                                   "IndirectFire", "ModelProfile", "MortalWounds", "Reroll", "Rules", "Target",
                                   "Weapon")},
 }
@@ -53,6 +56,8 @@ __all__ = [
     "AttackResult",
     "CommandReroll",
     "Context",
+    "CriticalMortals",
+    "DamageReroll",
     "DevastatingWounds",
     "Dice",
     "Firing",

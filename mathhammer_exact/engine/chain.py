@@ -16,7 +16,6 @@ of that axis, with a matrix for each power. What one attack does is written once
 from __future__ import annotations
 
 import functools
-import math
 import operator
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
@@ -42,7 +41,7 @@ from ..stages.damage import attack_threshold, damage_pmf, damage_with_one_reroll
 from ..stages.hit import critical_mortals, hit_count, hit_odds, per_attack, sustained_hits, with_mortal_wounds
 from ..stages.save import save_odds, unsaved_chance
 from ..stages.wound import critical_wound, per_hit, wound_odds
-from ..weights import Scaled
+from ..weights import Scaled, common, dtype
 from .layout import Layout
 
 
@@ -131,11 +130,11 @@ class Operator:
             parts = [keep.terms.get(k), spend.terms.get(k), none.terms.get(k)]
             present = [m for m in parts if m is not None]
             size = present[0].array.shape[0]
-            den = math.lcm(*(m.denominator for m in present)) if present[0].exact else 1
+            aligned, den = common([(m.array, m.denominator) for m in present], present[0].exact)
             grid = np.zeros((2 * size, 2 * size), dtype=present[0].array.dtype)
-            for m, (rows, cols) in zip(parts, ((0, 0), (0, size), (size, size))):
-                if m is not None:
-                    grid[rows:rows + size, cols:cols + size] = m.array * (den // m.denominator)
+            corners = ((0, 0), (0, size), (size, size))  # keep: at hand -> at hand; spend: -> spent; none
+            for array, (rows, cols) in zip(aligned, (c for m, c in zip(parts, corners) if m is not None)):
+                grid[rows:rows + size, cols:cols + size] = array
             out[k] = Scaled(grid, den)
         return Operator(out)
 
@@ -156,7 +155,7 @@ class _Profile:
 
 def _effects(parts_of_group: list[list[tuple[Fraction, Pmf]]], exact: bool) -> list[Pmf]:
     """Per group, a (possibly partial) mixture of wounds-lost distributions."""
-    zero = Pmf(np.zeros(1, dtype=object if exact else np.float64))
+    zero = Pmf(np.zeros(1, dtype=dtype(exact)))
     return [Pmf.mixture(parts) if any(p for p, _ in parts) else zero for parts in parts_of_group]
 
 
@@ -318,9 +317,9 @@ def whole_unit(
             gone = Scaled(state.array[..., size:], state.denominator)
             still = _after(at_hand, profile.attack, kept)
             used = _after(gone, profile.attack, profile.attacks) + _after(at_hand, profile.attack, spent)
-            den = math.lcm(still.denominator, used.denominator) if exact else 1
-            state = Scaled(np.concatenate([still.array * (den // still.denominator),
-                                           used.array * (den // used.denominator)], axis=-1), den)
+            (kept_array, spent_array), den = common([(still.array, still.denominator),
+                                                     (used.array, used.denominator)], exact)
+            state = Scaled(np.concatenate([kept_array, spent_array], axis=-1), den)
         else:
             state = _after(state, profile.attack, profile.attacks)
         attacks = attacks + (profile.attacks if exact else profile.attacks.to_float())

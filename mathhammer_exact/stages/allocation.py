@@ -10,7 +10,6 @@ powers, accumulated in one forward pass.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from itertools import accumulate
 
@@ -18,6 +17,7 @@ import attrs
 import numpy as np
 
 from ..pmf import Pmf
+from ..weights import common, dtype
 
 
 @attrs.frozen
@@ -37,7 +37,7 @@ class Track:
 
     def unharmed(self, exact: bool = False) -> Pmf:
         """The state before any damage: certainly 0 wounds lost."""
-        weights = np.zeros(self.total + 1, dtype=object if exact else np.float64)
+        weights = np.zeros(self.total + 1, dtype=dtype(exact))
         weights[0] = 1
         return Pmf(weights)
 
@@ -69,15 +69,14 @@ class Transition:
             else:
                 raise ValueError("a model's effects by wounds lost must cover each of its wounds")
         exact = rows[0].exact
-        den = math.lcm(*(e.denominator for e in rows)) if exact else 1
+        aligned, den = common([(e.weights, e.denominator) for e in rows], exact)
         size = track.total + 1
         low = min(e.offset for e in rows)
         width = max(e.max for e in rows) - low + 1
         # chance[s, j]: the model worked on at state s loses low + j wounds
-        table = np.zeros((len(rows), width), dtype=object if exact else np.float64)
-        for r, effect in enumerate(rows):
-            scale = den // effect.denominator if exact else 1
-            table[r, effect.offset - low : effect.max - low + 1] = effect.weights * scale
+        table = np.zeros((len(rows), width), dtype=dtype(exact))
+        for r, (effect, weights) in enumerate(zip(rows, aligned)):
+            table[r, effect.offset - low : effect.max - low + 1] = weights
         chance = table if per_state else np.repeat(table, track.wounds, axis=0)
         states = np.arange(size - 1)
         ends = np.repeat(np.array(track.starts[1:]), track.wounds)
