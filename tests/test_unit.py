@@ -312,3 +312,17 @@ def test_a_later_phase_starts_from_the_state_an_earlier_one_left(target):
     assert abs(float(floats.models_destroyed.mean) - float(second.models_destroyed.mean)) < 1e-12
     with pytest.raises(MathhammerError, match="exact start state"):
         attack([fight], unit, exact=True, start=attack([shoot], unit).state)
+
+
+def test_counts_a_command_reroll_would_change_are_not_given():
+    # Hits before a Command Re-roll of a hit roll are not the hits scored (issue: 4/3 shown where 46/27 is
+    # true), so they are left out rather than answered wrongly; a re-roll of a wound roll leaves hits alone.
+    weapon, target = Weapon.parse("A2 BS3+ S4 AP0 D1"), Target.parse("T4 Sv7+ W10")
+    hit = attack(weapon, target, context=Context(command_reroll="hit"), exact=True)
+    assert hit.hits is None and hit.attacks == attack(weapon, target, exact=True).attacks
+    assert "hits" not in hit.stages()
+    both = attack(Weapon.parse("AD6 BS3+ S4 AP0 D1"), target, context=Context(command_reroll="attacks"), exact=True)
+    assert both.attacks is None and both.hits is None
+    wound = attack(weapon, target, context=Context(command_reroll="wound"), exact=True)
+    assert wound.hits == attack(weapon, target, exact=True).hits  # 2 attacks at 2/3: hits Binomial(2, 2/3)
+    assert wound.hits is not None and wound.hits.mean == Fraction(4, 3)

@@ -56,7 +56,8 @@ def situation_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--wound-mod-against", default=0, type=int,
                      help="Wound roll modifier from the target's rules, e.g. -1 (capped with --wound-mod to -1..+1)."),
         click.option("--command-reroll", type=click.Choice([k.value for k in CommandReroll], case_sensitive=False),
-                     help="Keep a Command Re-roll for the first failed hit roll, wound roll or saving throw."),
+                     help="Keep a Command Re-roll for one roll: the attacks roll, the first failed hit roll, wound "
+                          "roll or saving throw, or a poor damage roll."),
         rules_option("Which printing of the rules that changed (Devastating Wounds, Indirect Fire, Hazardous): "
                      "current, 2023 (at the edition's launch), or unsaveable-devastating (current, with "
                      "Devastating Wounds as unsaveable normal damage). Old names seed, launch, unsaveable."),

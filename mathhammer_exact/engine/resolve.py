@@ -15,7 +15,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from ..errors import MathhammerError
-from ..model import Context, Firing, MortalWounds, Target, Weapon
+from ..model import CommandReroll, Context, Firing, MortalWounds, Target, Weapon
 from ..pmf import Pmf
 from ..weights import dtype
 from .chain import whole_unit
@@ -81,7 +81,13 @@ def attack(
     else:
         with _one_blas_thread():
             state, attacks, hits = whole_unit(firings, layout, context, exact, start)
-        counts = {"attacks": attacks, "hits": hits}.get
+        kept_for = context.command_reroll
+        known = {"attacks": attacks, "hits": hits}
+        if kept_for is CommandReroll.ATTACKS:  # these count the dice before the re-roll: not the answer
+            known = {}
+        elif kept_for is CommandReroll.HIT:
+            known = {"attacks": attacks}
+        counts = known.get
 
     return result_of(layout, state, counts, _hazardous(firings, context, exact))
 

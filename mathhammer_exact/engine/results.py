@@ -35,8 +35,9 @@ class AttackResult:
     `damage` is the damage dealt: wounds the target actually lost, after Feel No Pain and with
     excess damage lost. `groups` gives each model group's losses (one group for identical
     models). `wounds` and `unsaved` are defined for one weapon profile against identical models
-    without a Command Re-roll (else None); `attacks` and `hits` count the dice as first rolled,
-    before any Command Re-roll. `hits`, `wounds` and `unsaved` are worked out when first read.
+    without a Command Re-roll (else None), and likewise `attacks` and `hits` where a Command Re-roll
+    could change them (kept for the attacks roll or a hit roll): a count is given only where it is
+    the count asked for. `attacks`, `hits`, `wounds` and `unsaved` are worked out when first read.
     """
 
     target: Target
@@ -53,18 +54,16 @@ class AttackResult:
     STAGES = ("attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed")
 
     @cached_property
-    def attacks(self) -> Pmf:
-        """Attacks made (each model's attacks roll, Rapid Fire and Blast included)."""
-        attacks = self._counts("attacks")
-        assert attacks is not None
-        return attacks
+    def attacks(self) -> Pmf | None:
+        """Attacks made (each model's attacks roll, Rapid Fire and Blast included); None with a
+        Command Re-roll kept for the attacks roll, which the chain resolves without counting them."""
+        return self._counts("attacks")
 
     @cached_property
-    def hits(self) -> Pmf:
-        """Hits scored, Sustained Hits' extra hits included."""
-        hits = self._counts("hits")
-        assert hits is not None
-        return hits
+    def hits(self) -> Pmf | None:
+        """Hits scored, Sustained Hits' extra hits included; None with a Command Re-roll kept for
+        the attacks roll or a hit roll."""
+        return self._counts("hits")
 
     @cached_property
     def wounds(self) -> Pmf | None:
