@@ -1,0 +1,289 @@
+"""The API's requests and answers as pydantic models: FastAPI validates requests with them and
+documents both in /openapi.json.
+
+Requests carry size limits the engine does not need to enforce for Python callers (how many
+weapons, how long a string); the rules themselves (BS 2+ to 6+, a dice expression) are checked
+by the engine, which gives the same one-line messages as the CLI. Unknown keys are refused, so a
+misspelled option is never silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..model import Context, Rules
+from ..present import rolls
+from ..present.report import Report
+
+MAX_TEXT = 300  #: characters in a weapon, target or name string
+MAX_MODELS = 1000  #: models in one firing or one target unit
+MAX_ITEMS = 30  #: weapons in one attack, named rules or loadout entries in one query
+
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
+Count = Annotated[int, Field(le=MAX_MODELS)]
+RerollPolicy = Literal["none", "ones", "failed", "noncrit"]  #: `Reroll` members, lower case
+RulesWording = Literal["seed", "launch", "unsaveable"]  #: `Rules.PRESETS`
+CommandRerollKind = Literal["attacks", "hit", "wound", "save", "damage"]  #: `CommandReroll` values
+Probability = Annotated[float | str, Field(description='a number, or with "exact": true a fraction "p/q"')]
+
+
+class Query(BaseModel):
+    """What every question has: no unknown keys, and exact fractions on request."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    exact: bool = Field(default=False, description='Exact fractions ("p/q" strings) instead of floating point.')
+
+
+class Situation(BaseModel):
+    """The situation of an attack: the fields of `mathhammer_exact.Context` (the CLI's situation options)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    half_range: bool = Field(default=False, description="Within half range (Rapid Fire, Melta).")
+    charged: bool = Field(default=False, description="The attacker charged this turn (Lance).")
+    stationary: bool = Field(default=False, description="The attacker Remained Stationary (Heavy).")
+    advanced: bool = Field(default=False, description="The attacker Advanced: only Assault weapons shoot.")
+    overwatch: bool = Field(default=False, description="Fire Overwatch: only unmodified 6s hit.")
+    cover: bool = Field(default=False, description="The target has the Benefit of Cover.")
+    indirect: bool = Field(default=False, description="Indirect Fire at a target that is not visible.")
+    engaged: bool = Field(default=False, description="The target is within Engagement Range of your army (no Blast).")
+    extra_attacks: Count = Field(default=0, description="Attacks added to each model's characteristic.")
+    hit_modifier: int = Field(default=0, ge=-6, le=6, description="Hit roll modifier (the net is capped to -1..+1).")
+    wound_modifier: int = Field(
+        default=0, ge=-6, le=6, description="Wound roll modifier (the net is capped to -1..+1).")
+    reroll_hits: RerollPolicy = Field(
+        default="none", description="Re-roll hit rolls of 1, failed ones, or all but crits.")
+    reroll_wounds: RerollPolicy = Field(
+        default="none", description="Re-roll wound rolls of 1, failed ones, or all but crits.")
+    critical_hit: int = Field(default=6, description="Unmodified hit roll that is a Critical Hit (2 to 6).")
+    command_reroll: CommandRerollKind | None = Field(
+        default=None, description="Keep a Command Re-roll for the first failed roll of this kind.")
+    rules: RulesWording = Field(default="seed", description="Which printing of changed rules to apply.")
+
+    def context(self) -> Context:
+        """The engine's `Context` (which checks the rules, e.g. the critical hit threshold)."""
+        return Context(**self.model_dump(exclude={"rules"}), rules=Rules.named(self.rules))
+
+
+class FiringQuery(BaseModel):
+    """One weapon profile and how many models use it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    weapon: Text = Field(description="Weapon profile in datasheet notation, e.g. 'A2 BS3+ S4 AP-1 D1 [LETHAL HITS]'.")
+    models: Count = Field(default=1, description="Models attacking with this weapon.")
+    situation: Situation | None = Field(default=None, description="This weapon's own situation (default: the query's).")
+
+
+class TargetFields(Query):
+    """The target: written out, or a datasheet or standard target by name."""
+
+    target: Text = Field(description="A profile ('T4 Sv3+ W2 x5', groups separated by ';'), a datasheet "
+                                     "('Incursor Squad') or a standard target (MEQ, TEQ, ...).")
+    target_models: Count | None = Field(
+        default=None, description="Models in the target unit (one whose models are alike).")
+    leader: Text | None = Field(
+        default=None, description="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
+    order: Annotated[list[int], Field(max_length=MAX_ITEMS)] | None = Field(
+        default=None, description="Defender's allocation order of the target's model groups, e.g. [1, 0].")
+    situation: Situation = Field(default_factory=Situation)
+
+
+class AttackQuery(TargetFields):
+    """Weapon profiles, written out, fired in the order given at one target (the CLI's `attack`)."""
+
+    weapons: Annotated[list[FiringQuery], Field(min_length=1, max_length=MAX_ITEMS)]
+
+
+class UnitQuery(TargetFields):
+    """A datasheet unit, by name, attacks with its whole loadout (the CLI's `unit`)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    attacker: Text = Field(description="Datasheet name, e.g. 'Tempestus Command Squad'.")
+    loadout: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, description="Wargear choices, e.g. ['plasma gun', 'meltagun'].")
+    size: Count | None = Field(default=None, description="Models in the attacking unit (default: its smallest size).")
+    named_rules: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, alias="with", description="Named abilities, stratagems or Orders, e.g. ['take-aim'].")
+    melee: bool = Field(default=False, description="Fight with melee weapons instead of shooting.")
+    pistols: bool = Field(
+        default=False, description="Models shoot their Pistols instead of their other ranged weapons.")
+    profiles: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, description="Weapon profiles to use, e.g. ['supercharge'].")
+    insane_bravery: bool = Field(default=False, description="The target passes its Battle-shock test.")
+
+
+# --------------------------------------------------------------------- answers (the CLI's --json)
+class Distribution(BaseModel):
+    """A distribution of a count: pmf[k] = P(X = k), from k = 0."""
+
+    mean: Probability
+    sd: float
+    pmf: list[Probability]
+
+
+class GroupAnswer(BaseModel):
+    name: str
+    models: int
+    models_destroyed: Distribution
+    p_destroyed: Probability
+
+
+class AttackAnswer(BaseModel):
+    """`mathhammer attack --json`. `wounds` and `unsaved` are there where they are defined."""
+
+    attacks: Distribution
+    hits: Distribution
+    wounds: Distribution | None = None
+    unsaved: Distribution | None = None
+    damage: Distribution
+    models_destroyed: Distribution
+    p_destroyed: Probability
+    p_below_half: Probability
+    p_battle_shocked: Probability | None = None
+    groups: list[GroupAnswer]
+    hazardous_tests_failed: Distribution | None = None
+    hazardous_models_lost: Distribution | None = None
+
+
+class FiringAnswer(BaseModel):
+    weapon: str
+    models: int
+
+
+class UnitAnswer(AttackAnswer):
+    """`mathhammer unit --json`: the attack's answer plus what fired under which named rules."""
+
+    firings: list[FiringAnswer]
+    modifiers: list[str]
+
+
+class TestAnswer(BaseModel):
+    """A test that passes or fails: the final roll and P(success)."""
+
+    __test__ = False  # not a pytest test class
+
+    roll: Distribution
+    p_success: Probability
+
+
+class CountAnswer(Distribution):
+    """A count (advance roll, models lost or destroyed); P(unit destroyed) for a grenade."""
+
+    p_destroyed: Probability | None = None
+
+
+class ErrorAnswer(BaseModel):
+    """A question the server does not answer, and why, in one line."""
+
+    error: str
+
+
+class DatasheetInfo(BaseModel):
+    name: str
+    faction: str
+    sizes: list[int]
+    weapons: list[str]
+
+
+class TargetInfo(BaseModel):
+    name: str
+    description: str
+
+
+class RuleInfo(BaseModel):
+    key: str
+    name: str
+    kind: str
+    side: str
+    summary: str
+
+
+class Catalogue(BaseModel):
+    """What the rules data holds: datasheets, standard targets and named rules (for `with`)."""
+
+    datasheets: list[DatasheetInfo]
+    targets: list[TargetInfo]
+    rules: list[RuleInfo]
+
+
+# --------------------------------------------------------------------- dice tests
+class RollQuery(Query):
+    """A dice test outside the attack sequence (the CLI's `roll ...`); `answer` is the answer's schema."""
+
+    answer: ClassVar[type[BaseModel]] = CountAnswer
+
+    def report(self) -> Report:
+        raise NotImplementedError
+
+
+class ChargeQuery(RollQuery):
+    """Charge roll: 2D6 (plus modifier) at least the distance."""
+
+    answer = TestAnswer
+
+    distance: int = Field(le=100, description="Inches the charge must cover (9 after Deep Strike).")
+    reroll: bool = Field(default=False, description="Re-roll the whole roll when it fails (e.g. Command Re-roll).")
+    modifier: int = Field(default=0, ge=-12, le=12, description="Added to the roll, e.g. -2.")
+
+    def report(self) -> Report:
+        return rolls.charge_report(self.distance, self.reroll, self.modifier, self.exact)
+
+
+class AdvanceQuery(RollQuery):
+    """Advance roll: D6 inches added to Move."""
+
+    def report(self) -> Report:
+        return rolls.advance_report(self.exact)
+
+
+class BattleShockQuery(RollQuery):
+    """Battle-shock test: 2D6 at least Leadership passes."""
+
+    answer = TestAnswer
+
+    ld: int = Field(description="The unit's best Leadership, e.g. 7 for Ld7+.")
+    insane_bravery: bool = Field(default=False, description="The stratagem: the test is passed.")
+
+    def report(self) -> Report:
+        return rolls.battle_shock_report(self.ld, self.insane_bravery, self.exact)
+
+
+class DesperateEscapeQuery(RollQuery):
+    """Desperate Escape: each test fails on a 1-2 and a model is destroyed."""
+
+    tests: Count = Field(description="Number of Desperate Escape tests.")
+
+    def report(self) -> Report:
+        return rolls.desperate_escape_report(self.tests, self.exact)
+
+
+class HazardousQuery(RollQuery):
+    """Hazardous tests: one D6 per weapon, each 1 costs a model."""
+
+    weapons: Count = Field(description="Hazardous weapons used.")
+    bearer: Text = Field(default="T3 Sv4+ W1", description="Profile of the models carrying them.")
+    rules: RulesWording = Field(
+        default="seed", description="seed: 3 mortal wounds (seed 002); launch: the model is destroyed.")
+
+    def report(self) -> Report:
+        return rolls.hazardous_report(self.weapons, self.bearer, self.rules, self.exact)
+
+
+class GrenadeQuery(RollQuery):
+    """Grenade stratagem: six D6, each 4+ is a mortal wound (spilling over, Feel No Pain applies)."""
+
+    target: Text = Field(description="The target unit, e.g. 'T3 Sv5+ W1 x10' or GEQ.")
+
+    def report(self) -> Report:
+        return rolls.grenade_report(self.target, self.exact)
+
+
+ROLLS: dict[str, type[RollQuery]] = {  #: the CLI's `roll` subcommands
+    "charge": ChargeQuery, "advance": AdvanceQuery, "battle-shock": BattleShockQuery,
+    "desperate-escape": DesperateEscapeQuery, "hazardous": HazardousQuery, "grenade": GrenadeQuery,
+}

@@ -1,0 +1,135 @@
+"""Worker processes that compute answers, each under a time limit and a memory limit.
+
+A query runs in a worker process, not in the server: one that runs past the time limit is
+killed (a thread could not be) and replaced, so a hostile or simply huge query costs at most
+the limit and never slows the next one. The memory limit turns a query that would exhaust the
+machine into a one-line refusal. Each worker is a fresh Python process (`python -m
+mathhammer_exact.web.workers`) talking over a socket pair: nothing is forked from the
+threaded server, and nothing depends on how the server itself was started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import socket
+import subprocess
+import sys
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+from ..errors import MathhammerError
+
+
+class Refused(Exception):
+    """A query the server will not finish: too slow, too big, or the server is busy. `status` is the HTTP status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _work(conn: Connection, memory: int) -> None:
+    """A worker's life: receive (function, argument), send back ("ok", text) or ("error", message)."""
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    while True:
+        try:
+            function, argument = conn.recv()
+        except EOFError:  # the server closed the pipe: stop
+            return
+        try:
+            reply = ("ok", function(argument))
+        except MathhammerError as exc:
+            reply = ("error", str(exc))
+        except MemoryError:
+            reply = ("memory", "")
+        conn.send(reply)
+
+
+class Worker:
+    """One worker process and the pipe to it."""
+
+    def __init__(self, memory: int) -> None:
+        self.memory = memory
+        self.start()
+
+    def start(self) -> None:
+        ours, theirs = socket.socketpair()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", __name__, str(theirs.fileno()), str(self.memory)],
+            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        theirs.close()
+        self.conn = Connection(ours.detach())
+
+    def stop(self) -> None:
+        self.conn.close()
+        self.process.kill()
+        self.process.wait()
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def call(self, job: tuple[Callable[[Any], str], Any], seconds: float) -> tuple[str, str]:
+        """Send a job and wait at most `seconds` for its reply (blocking: run it in a thread)."""
+        conn = self.conn  # a restart from another thread replaces self.conn; this call keeps its own pipe
+        conn.send(job)
+        if not conn.poll(seconds):
+            raise TimeoutError
+        reply: tuple[str, str] = conn.recv()
+        return reply
+
+
+class Workers:
+    """A fixed number of workers; `run` answers a job on the first one free, within `seconds`."""
+
+    def __init__(self, count: int, seconds: float, memory: int) -> None:
+        self.count, self.seconds, self.memory = count, seconds, memory
+        self._idle: asyncio.Queue[Worker] = asyncio.Queue()
+        self._all: list[Worker] = []
+
+    def start(self) -> None:
+        for _ in range(self.count):
+            worker = Worker(self.memory)
+            self._all.append(worker)
+            self._idle.put_nowait(worker)
+
+    def close(self) -> None:
+        for worker in self._all:
+            worker.stop()
+        self._all.clear()
+
+    async def run(self, function: Callable[[Any], str], argument: Any) -> str:
+        """`function(argument)` in a worker: its text, or `MathhammerError`, or `Refused`."""
+        try:
+            worker = await asyncio.wait_for(self._idle.get(), self.seconds)
+        except TimeoutError:
+            raise Refused(f"the server is busy: no worker was free within {self.seconds:g} s; try again", 503) \
+                from None
+        try:
+            status, value = await asyncio.to_thread(worker.call, (function, argument), self.seconds)
+        except TimeoutError:
+            worker.restart()
+            raise Refused(f"the query took longer than this server's limit of {self.seconds:g} s per request; "
+                          "ask a smaller one", 422) from None
+        except (EOFError, OSError):
+            worker.restart()
+            raise Refused("the worker computing this query stopped unexpectedly", 500) from None
+        except asyncio.CancelledError:  # the client went away mid-query: the worker is still busy with it
+            worker.restart()
+            raise
+        finally:
+            self._idle.put_nowait(worker)
+        if status == "error":
+            raise MathhammerError(value)
+        if status == "memory":
+            raise Refused(f"the query needs more than this server's {self.memory // 2**20} MiB of memory "
+                          "per request; ask a smaller one", 422)
+        return value
+
+
+if __name__ == "__main__":  # a worker: python -m mathhammer_exact.web.workers FD MEMORY
+    from . import answers  # noqa: F401  (loads the engine before the first job, not during it)
+
+    _work(Connection(int(sys.argv[1])), int(sys.argv[2]))
