@@ -130,6 +130,10 @@ class Workers:
 
 
 if __name__ == "__main__":  # a worker: python -m mathhammer_exact.web.workers FD MEMORY
+    import signal
+
     from . import answers  # noqa: F401  (loads the engine before the first job, not during it)
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which then stops its workers
 
     _work(Connection(int(sys.argv[1])), int(sys.argv[2]))

@@ -1,0 +1,81 @@
+"""A real `mathhammer serve` on a free loopback port, for the browser and documentation tests."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the server needs the [web] extra")
+pytest.importorskip("uvicorn", reason="the server needs the [web] extra")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def children(pid: int) -> set[int]:
+    """Processes whose parent is `pid` (Linux /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists()
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+@contextlib.contextmanager
+def running_server(*options: str) -> Iterator[str]:
+    """`mathhammer serve` on a free port until the block ends; yields its base URL. On leaving, the
+    server must stop cleanly on SIGTERM, its worker processes with it, and leave
+    nothing listening on the port."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "mathhammer_exact", "serve", "--port", str(port), *options],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/openapi.json", timeout=2) as response:
+                    json.load(response)
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not start: {server.communicate()[0]}") from None
+                time.sleep(0.1)
+        workers = children(server.pid)
+        yield url
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            output = server.communicate(timeout=20)[0]
+        except subprocess.TimeoutExpired:
+            server.kill()
+            output = server.communicate()[0]
+            raise AssertionError(f"the server did not stop within 20 s: {output}") from None
+    # uvicorn shuts down (lifespan included), then re-raises the signal so the exit status says how it ended
+    assert server.returncode in (0, -signal.SIGTERM) and "Traceback" not in output, output
+    assert not listening(port), f"port {port} still listening after the server stopped"
+    assert workers and not any(alive(pid) for pid in workers), "worker processes outlived the server"
