@@ -1,0 +1,253 @@
+"""The JSON API through FastAPI's test client: every endpoint, the CLI's JSON shape and one-line
+errors, exact fractions as strings, the numbers of `attack()` called directly, and the limits."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from fractions import Fraction
+from typing import get_args
+
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact import CommandReroll, Context, Firing, Reroll, Rules, Target, Weapon, attack
+from mathhammer_exact.cli import cli
+from mathhammer_exact.errors import MathhammerError
+
+pytest.importorskip("fastapi", reason="the server needs the [web] extra")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from mathhammer_exact.data.load import find_target  # noqa: E402
+from mathhammer_exact.data.query import unit_attack  # noqa: E402
+from mathhammer_exact.web import schemas  # noqa: E402
+from mathhammer_exact.web.app import create_app  # noqa: E402
+from mathhammer_exact.web.workers import Refused, Workers  # noqa: E402
+
+TEN_SHOTS = {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 10}], "target": "T4 Sv3+ W2 x5"}
+UNIT = {"attacker": "Tempestus Command Squad", "loadout": ["plasma gun", "meltagun"], "target": "Incursor Squad",
+        "with": ["take-aim", "go-to-ground"], "situation": {"cover": True, "half_range": True}}
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(workers=2, time_limit=1.0)) as client:
+        yield client
+
+
+def post(client, path: str, body: dict, status: int = 200) -> dict:
+    response = client.post(path, json=body)
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    return response.json()
+
+
+def cli_json(args: list[str]) -> dict:
+    out = CliRunner().invoke(cli, [*args, "--json"], catch_exceptions=False)
+    assert out.exit_code == 0, out.output
+    return json.loads(out.output)
+
+
+def cli_error(args: list[str]) -> str:
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 2
+    return out.output.strip().removeprefix("error: ")
+
+
+def fractions(pmf: list[str]) -> list[Fraction]:
+    assert all(isinstance(p, str) for p in pmf), "exact answers are strings"
+    return [Fraction(p) for p in pmf]
+
+
+# --------------------------------------------------------------------- answers
+def test_attack_pins_the_hand_derived_fraction(client):
+    # DESIGN.md check 1: 10 x BS3+ S4 AP-1 D1 vs T4 Sv3+ W2 x5. Each attack hits 2/3, wounds 1/2 (S4 vs T4),
+    # is unsaved 1/2 (3+ save at AP-1: 4+): 1/6 per attack; damage 1 per unsaved, so E[damage] = 10/6 = 5/3.
+    # E[models destroyed] = 138805/236196 is the pinned value from enumerating the W2 allocation chain.
+    data = post(client, "/api/attack", {**TEN_SHOTS, "exact": True})
+    assert data["damage"]["mean"] == "5/3"
+    assert data["models_destroyed"]["mean"] == "138805/236196"
+    for key in ("attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed"):
+        assert isinstance(data[key]["mean"], str) and sum(fractions(data[key]["pmf"])) == 1
+    assert isinstance(data["p_destroyed"], str) and isinstance(data["damage"]["sd"], float)
+
+
+def test_attack_equals_the_engine_called_directly(client):
+    body = {"weapons": [{"weapon": "A2 BS3+ S4 AP-1 D1 [SUSTAINED HITS 1]", "models": 5},
+                        {"weapon": "A1 BS3+ S8 AP-2 DD3 [LETHAL HITS]", "models": 2,
+                         "situation": {"reroll_hits": "ones"}}],
+            "target": "T4 Sv3+ W2 x5", "situation": {"cover": True, "reroll_hits": "failed"}, "exact": True}
+    data = post(client, "/api/attack", body)
+    context = Context(cover=True, reroll_hits=Reroll.FAILED)
+    result = attack([Firing(Weapon.parse(body["weapons"][0]["weapon"]), 5),
+                     Firing(Weapon.parse(body["weapons"][1]["weapon"]), 2, Context(reroll_hits=Reroll.ONES))],
+                    Target.parse("T4 Sv3+ W2 x5"), context=context, exact=True)
+    for key, pmf in result.stages().items():
+        zeros = [Fraction(0)] * pmf.min
+        assert fractions(data[key]["pmf"]) == zeros + pmf.probabilities(), key
+        assert Fraction(data[key]["mean"]) == pmf.mean
+    assert Fraction(data["p_destroyed"]) == result.p_destroyed
+    # float mode agrees with exact mode to 1e-12
+    floats = post(client, "/api/attack", {**body, "exact": False})
+    for key in result.stages():
+        assert floats[key]["pmf"] == pytest.approx([float(p) for p in fractions(data[key]["pmf"])], abs=1e-12)
+
+
+def test_attack_and_unit_give_the_cli_json(client):
+    assert post(client, "/api/attack", TEN_SHOTS) == cli_json(
+        ["attack", "-w", "A1 BS3+ S4 AP-1 D1", "-m", "10", "-t", "T4 Sv3+ W2 x5"])
+    args = ["unit", "Tempestus Command Squad", "--loadout", "plasma gun, meltagun", "--target", "Incursor Squad",
+            "--with", "take-aim", "--with", "go-to-ground", "--cover", "--half-range", "--exact"]
+    data = post(client, "/api/unit", {**UNIT, "exact": True})
+    assert data == cli_json(args)
+    assert data["modifiers"] == ["Tempestor Prime", "Take Aim!", "Go to Ground"]
+    report = unit_attack("Tempestus Command Squad", find_target("Incursor Squad"), ["plasma gun", "meltagun"],
+                         modifiers=["take-aim", "go-to-ground"], context=Context(cover=True, half_range=True),
+                         exact=True)
+    assert Fraction(data["damage"]["mean"]) == report.result.damage.mean
+
+
+@pytest.mark.parametrize(("kind", "body", "key", "expected"), [
+    ("charge", {"distance": 9}, "p_success", "5/18"),  # 2D6 >= 9: 10 of 36 rolls
+    ("charge", {"distance": 9, "reroll": True}, "p_success", "155/324"),  # 1 - (13/18)^2
+    ("battle-shock", {"ld": 7}, "p_success", "7/12"),  # 2D6 >= 7: 21 of 36
+    ("advance", {}, "mean", "7/2"),  # mean of a D6
+    ("desperate-escape", {"tests": 3}, "pmf", ["8/27", "4/9", "2/9", "1/27"]),  # binomial(3, 1/3)
+    ("hazardous", {"weapons": 1}, "pmf", ["5/6", "1/6"]),  # a 1 in 6 costs the W1 bearer (3 mortal wounds)
+    ("grenade", {"target": "T3 Sv5+ W1 x10"}, "mean", "3"),  # six D6, each 4+ kills a W1 model: 6/2
+])
+def test_rolls_pin_hand_derived_fractions(client, kind, body, key, expected):
+    data = post(client, f"/api/roll/{kind}", {**body, "exact": True})
+    assert data[key] == expected
+    args = ["roll", kind, "--exact"] + [f"--{k.replace('_', '-')}={v}" for k, v in body.items() if v is not True]
+    args += [f"--{k}" for k, v in body.items() if v is True]
+    assert data == cli_json(args)
+
+
+def test_answers_follow_their_documented_schemas(client):
+    schemas.AttackAnswer.model_validate(post(client, "/api/attack", TEN_SHOTS))
+    schemas.UnitAnswer.model_validate(post(client, "/api/unit", UNIT))
+    for kind, query in schemas.ROLLS.items():
+        body = {"charge": {"distance": 7}, "battle-shock": {"ld": 6}, "desperate-escape": {"tests": 2},
+                "hazardous": {"weapons": 2}, "grenade": {"target": "GEQ"}}.get(kind, {})
+        query.answer.model_validate(post(client, f"/api/roll/{kind}", body))
+
+
+def test_catalogue_lists_the_rules_data(client):
+    data = client.get("/api/catalogue").json()
+    assert "Incursor Squad" in [s["name"] for s in data["datasheets"]]
+    assert "MEQ" in [t["name"] for t in data["targets"]]
+    assert "take-aim" in [r["key"] for r in data["rules"]]
+
+
+# --------------------------------------------------------------------- refusals
+@pytest.mark.parametrize(("body", "cli_args"), [
+    ({"weapons": [{"weapon": "A1 BS7+ S4 AP0 D1"}], "target": "T4 Sv3+ W2 x5"},
+     ["attack", "-w", "A1 BS7+ S4 AP0 D1", "-t", "T4 Sv3+ W2 x5"]),
+    ({"weapons": [{"weapon": "A1 BS3+ S4 AP0 D7D"}], "target": "MEQ"},
+     ["attack", "-w", "A1 BS3+ S4 AP0 D7D", "-t", "MEQ"]),
+    ({"weapons": [{"weapon": "A1 BS3+ S4 AP0 D1"}], "target": "T4 Sv9+ W2"},
+     ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "T4 Sv9+ W2"]),
+    ({"weapons": [{"weapon": "A1 BS3+ S4 AP0 D1"}], "target": "T4 Sv3+ W2", "situation": {"critical_hit": 7}},
+     ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "T4 Sv3+ W2", "--crit-hit", "7"]),
+])
+def test_bad_attack_is_422_with_the_cli_message(client, body, cli_args):
+    assert post(client, "/api/attack", body, 422) == {"error": cli_error(cli_args)}
+
+
+def test_bad_unit_and_roll_are_422_with_the_cli_message(client):
+    unknown = post(client, "/api/unit", {**UNIT, "with": ["take-aimm"]}, 422)["error"]
+    assert unknown == cli_error(["unit", "Tempestus Command Squad", "-t", "MEQ", "--with", "take-aimm"])
+    assert "did you mean 'take-aim'" in unknown
+    assert post(client, "/api/roll/battle-shock", {"ld": 13}, 422) == {
+        "error": cli_error(["roll", "battle-shock", "--ld", "13"])}
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({**TEN_SHOTS, "exactt": True}, "exactt: Extra inputs are not permitted"),
+    ({"target": "MEQ"}, "weapons: Field required"),
+    ({**TEN_SHOTS, "weapons": []}, "weapons: List should have at least 1 item after validation, not 0"),
+    ({**TEN_SHOTS, "situation": {"reroll_hits": "twice"}},
+     "situation.reroll_hits: Input should be 'none', 'ones', 'failed' or 'noncrit'"),
+    ({**TEN_SHOTS, "weapons": [{"weapon": "A1 BS3+ S4 AP0 D1", "models": 10**9}]},
+     "weapons.0.models: Input should be less than or equal to 1000"),
+    ({**TEN_SHOTS, "target": "T4 " * 200}, "target: String should have at most 300 characters"),
+])
+def test_malformed_or_oversized_request_is_422_at_once(client, body, message):
+    start = time.perf_counter()
+    assert post(client, "/api/attack", body, 422) == {"error": message}
+    assert time.perf_counter() - start < 0.5
+
+
+def test_every_validation_error_is_one_line(client):
+    response = client.post("/api/attack", content=b"{not json", headers={"Content-Type": "application/json"})
+    assert response.status_code == 422 and "\n" not in response.json()["error"]
+    several = post(client, "/api/attack", {"weapons": [{"models": 0}], "x": 1}, 422)["error"]
+    assert "\n" not in several and several.endswith("more)")
+
+
+def test_over_large_query_is_refused_within_the_time_limit(client):
+    # Far too much to work out exactly: refused by the engine's size limits, or else by the 1 s time limit.
+    huge = {"weapons": [{"weapon": "A10D6 BS3+ S4 AP-1 DD6", "models": 1000}],
+            "target": "T4 Sv3+ W1000000 x1000", "exact": True}
+    start = time.perf_counter()
+    error = post(client, "/api/attack", huge, 422)["error"]
+    assert time.perf_counter() - start < 3
+    assert "\n" not in error
+    # the worker that was stopped is replaced: the next question is answered
+    assert post(client, "/api/attack", {**TEN_SHOTS, "exact": True})["damage"]["mean"] == "5/3"
+
+
+def test_workers_enforce_the_time_and_memory_limits():
+    async def scenario() -> None:
+        workers = Workers(1, seconds=0.5, memory=512 * 2**20)
+        workers.start()
+        try:
+            assert await workers.run(str, 42) == "42"
+            start = time.perf_counter()
+            with pytest.raises(Refused, match="longer than this server's limit of 0.5 s") as slow:
+                await workers.run(time.sleep, 30)
+            assert slow.value.status == 422 and time.perf_counter() - start < 1.5
+            with pytest.raises(Refused, match="more than this server's 512 MiB") as big:
+                await workers.run(bytearray, 2**30)
+            assert big.value.status == 422
+            with pytest.raises(MathhammerError, match="D must be at least 1"):
+                await workers.run(Weapon.parse, "A1 BS3+ S4 AP0 D0")
+            assert await workers.run(str, "still here") == "still here"
+        finally:
+            workers.close()
+
+    asyncio.run(scenario())
+
+
+# --------------------------------------------------------------------- the description and the page
+def test_openapi_describes_every_question(client):
+    spec = client.get("/openapi.json").json()
+    assert set(spec["paths"]) == {"/api/attack", "/api/unit", "/api/catalogue",
+                                  *(f"/api/roll/{kind}" for kind in schemas.ROLLS)}
+    attack_op = spec["paths"]["/api/attack"]["post"]
+    assert attack_op["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("/AttackQuery")
+    assert attack_op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/AttackAnswer")
+    assert attack_op["responses"]["422"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorAnswer")
+    situation = spec["components"]["schemas"]["Situation"]["properties"]
+    assert situation["cover"]["description"] == "The target has the Benefit of Cover."
+    assert "with" in spec["components"]["schemas"]["UnitQuery"]["properties"]
+
+
+def test_schema_choices_are_the_engines():
+    assert set(get_args(schemas.RerollPolicy)) == {r.name.lower() for r in Reroll}
+    assert set(get_args(schemas.RulesWording)) == set(Rules.PRESETS)
+    assert set(get_args(schemas.CommandRerollKind)) == {k.value for k in CommandReroll}
+    assert set(schemas.Situation.model_fields) == {f.name for f in Context.__attrs_attrs__}
+
+
+def test_page_is_served_with_everything_it_needs_from_this_server(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "default-src 'self'" in page.headers["content-security-policy"]
+    links = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert links and all(link.startswith("/") for link in links), links
+    for link in links:
+        assert client.get(link).status_code == 200, link
+    assert client.get("/docs").status_code == 404  # Swagger UI would load scripts from a CDN
