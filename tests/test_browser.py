@@ -141,6 +141,10 @@ def test_weapons_question_shared_and_reopened(server, browser, tmp_path):
     assert browser.find_element(By.NAME, "cover").is_selected()
     screenshot(browser, tmp_path / "web-phone.png", PHONE[0])
     assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]  # no sideways scroll
+    browser.set_window_size(*PHONE)  # what a phone shows of the answer: headline numbers and chart at once
+    browser.execute_script("document.getElementById('answer').scrollIntoView()")
+    assert browser.find_element(By.ID, "chart").location["y"] < browser.execute_script("return scrollY") + PHONE[1]
+    assert browser.save_screenshot(str(tmp_path / "web-phone-answer.png"))
 
 
 def test_unit_by_name_from_a_link(server, browser):

@@ -72,7 +72,7 @@ function addWeaponRow(weapon = "", models = "1") {
   li.className = "weapon-row";
   li.innerHTML =
     `<label for="w${n}">Weapon ${n}</label><input id="w${n}" name="w" required>` +
-    `<label for="m${n}">Models with it</label><input id="m${n}" name="m" type="number" min="1" inputmode="numeric">` +
+    `<label for="m${n}">Models</label><input id="m${n}" name="m" type="number" min="1" inputmode="numeric">` +
     `<button type="button" class="remove">Remove weapon ${n}</button>`;
   li.querySelector("[name=w]").value = weapon;
   li.querySelector("[name=m]").value = models;
