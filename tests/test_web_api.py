@@ -178,7 +178,7 @@ def test_bad_unit_and_roll_are_422_with_the_cli_message(client):
 def test_malformed_or_oversized_request_is_422_at_once(client, body, message):
     start = time.perf_counter()
     assert post(client, "/api/attack", body, 422) == {"error": message}
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < 1.0  # well under the 1 s time limit: no worker was asked
 
 
 def test_every_validation_error_is_one_line(client):

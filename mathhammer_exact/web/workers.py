@@ -21,6 +21,8 @@ from typing import Any
 
 from ..errors import MathhammerError
 
+STARTUP = 60.0  #: seconds a new worker may take to load the engine
+
 
 class Refused(Exception):
     """A query the server will not finish: too slow, too big, or the server is busy. `status` is the HTTP status."""
@@ -31,8 +33,10 @@ class Refused(Exception):
 
 
 def _work(conn: Connection, memory: int) -> None:
-    """A worker's life: receive (function, argument), send back ("ok", text) or ("error", message)."""
+    """A worker's life: say it is ready, then receive (function, argument) and send back ("ok", text),
+    ("error", message) or ("memory", "")."""
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    conn.send(("ready", ""))
     while True:
         try:
             function, argument = conn.recv()
@@ -48,7 +52,8 @@ def _work(conn: Connection, memory: int) -> None:
 
 
 class Worker:
-    """One worker process and the pipe to it."""
+    """One worker process and the pipe to it. A new worker loads the engine before it says it is
+    ready; that time is not counted against the first question it gets."""
 
     def __init__(self, memory: int) -> None:
         self.memory = memory
@@ -61,6 +66,13 @@ class Worker:
             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         theirs.close()
         self.conn = Connection(ours.detach())
+        self.ready = False
+
+    def wait_ready(self, conn: Connection) -> None:
+        if not self.ready:
+            if not conn.poll(STARTUP) or conn.recv() != ("ready", ""):
+                raise OSError("the worker did not start")
+            self.ready = True
 
     def stop(self) -> None:
         self.conn.close()
@@ -74,6 +86,7 @@ class Worker:
     def call(self, job: tuple[Callable[[Any], str], Any], seconds: float) -> tuple[str, str]:
         """Send a job and wait at most `seconds` for its reply (blocking: run it in a thread)."""
         conn = self.conn  # a restart from another thread replaces self.conn; this call keeps its own pipe
+        self.wait_ready(conn)
         conn.send(job)
         if not conn.poll(seconds):
             raise TimeoutError
@@ -90,9 +103,10 @@ class Workers:
         self._all: list[Worker] = []
 
     def start(self) -> None:
-        for _ in range(self.count):
-            worker = Worker(self.memory)
-            self._all.append(worker)
+        """Start the workers and wait until each is ready (at server start-up, before any question)."""
+        self._all = [Worker(self.memory) for _ in range(self.count)]
+        for worker in self._all:
+            worker.wait_ready(worker.conn)
             self._idle.put_nowait(worker)
 
     def close(self) -> None:
@@ -115,7 +129,7 @@ class Workers:
                           "ask a smaller one", 422) from None
         except (EOFError, OSError):
             worker.restart()
-            raise Refused("the worker computing this query stopped unexpectedly", 500) from None
+            raise Refused("the worker computing this query failed; try again", 500) from None
         except asyncio.CancelledError:  # the client went away mid-query: the worker is still busy with it
             worker.restart()
             raise
