@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import socket
 import time
 from fractions import Fraction
 from typing import get_args
@@ -186,6 +187,26 @@ def test_every_validation_error_is_one_line(client):
     assert response.status_code == 422 and "\n" not in response.json()["error"]
     several = post(client, "/api/attack", {"weapons": [{"models": 0}], "x": 1}, 422)["error"]
     assert "\n" not in several and several.endswith("more)")
+
+
+def test_unbounded_or_long_bodies_and_unknown_paths_are_refused_in_one_line(client):
+    chunked = client.post("/api/attack", content=iter([json.dumps(TEN_SHOTS).encode()]))  # no Content-Length
+    assert chunked.status_code == 411 and chunked.json() == {"error": "a request body needs a Content-Length header"}
+    long = client.post("/api/attack", content=b" " * 70_000, headers={"Content-Type": "application/json"})
+    assert long.status_code == 413 and long.json() == {"error": "a request body may have at most 65536 bytes"}
+    assert client.get("/api/nothing").json() == {"error": "Not Found"}
+    assert client.get("/api/attack").json() == {"error": "Method Not Allowed"}
+    # one spelling for each key: the named rules are "with", as on the command line
+    assert post(client, "/api/unit", {**UNIT, "named_rules": ["take-aim"]}, 422) == {
+        "error": "named_rules: Extra inputs are not permitted"}
+
+
+def test_serve_refuses_a_port_in_use_in_one_line():
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        out = CliRunner().invoke(cli, ["serve", "--port", str(port)])
+    assert out.exit_code == 2
+    assert out.output.startswith(f"error: cannot listen on 127.0.0.1:{port}: ") and out.output.count("\n") == 1
 
 
 def test_over_large_query_is_refused_within_the_time_limit(client):

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import select
 import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,12 +18,6 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the server needs the [web] extra")
 pytest.importorskip("uvicorn", reason="the server needs the [web] extra")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def children(pid: int) -> set[int]:
@@ -46,34 +41,32 @@ def listening(port: int) -> bool:
 
 @contextlib.contextmanager
 def running_server(*options: str) -> Iterator[str]:
-    """`mathhammer serve` on a free port until the block ends; yields its base URL. On leaving, the
-    server must stop cleanly on SIGTERM, its worker processes with it, and leave
+    """`mathhammer serve --port 0` (any free loopback port) until the block ends; yields its base URL.
+    On leaving, the server must stop cleanly on SIGTERM, its worker processes with it, and leave
     nothing listening on the port."""
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "mathhammer_exact", "serve", "--port", str(port), *options],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([sys.executable, "-m", "mathhammer_exact", "serve", "--port", "0", *options],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert server.stderr is not None
     workers: set[int] = set()
+    port = 0
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/openapi.json", timeout=2) as response:
-                    json.load(response)
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start: {server.communicate()[0]}") from None
-                time.sleep(0.1)
+        ready, _, _ = select.select([server.stderr], [], [], 60)
+        first = server.stderr.readline() if ready else ""
+        found = re.match(r"mathhammer: serving (http://127\.0\.0\.1:(\d+))/", first)
+        if not found:
+            raise RuntimeError(f"the server did not start: {first}")
+        url, port = found.group(1), int(found.group(2))
+        with urllib.request.urlopen(f"{url}/openapi.json", timeout=30) as response:
+            json.load(response)
         workers = children(server.pid)
         yield url
     finally:
         server.send_signal(signal.SIGTERM)
         try:
-            output = server.communicate(timeout=20)[0]
+            output = server.communicate(timeout=20)[1]
         except subprocess.TimeoutExpired:
             server.kill()
-            output = server.communicate()[0]
+            output = server.communicate()[1]
             raise AssertionError(f"the server did not stop within 20 s: {output}") from None
     # uvicorn shuts down (lifespan included), then re-raises the signal so the exit status says how it ended
     assert server.returncode in (0, -signal.SIGTERM) and "Traceback" not in output, output

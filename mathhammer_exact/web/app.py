@@ -17,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from ..errors import MathhammerError
 from . import answers
@@ -26,6 +27,7 @@ from .workers import Refused, Workers
 TIME_LIMIT = 10.0  #: seconds one question may take
 WORKERS = 2  #: worker processes
 MEMORY_LIMIT = 2 * 2**30  #: bytes of address space for each worker
+MAX_BODY = 64 * 1024  #: bytes in one request (a question is a few hundred)
 #: The page may load only what this server sends: no CDN, no inline script.
 PAGE_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -69,6 +71,22 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
     @app.exception_handler(RequestValidationError)
     async def refuse_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"error": _one_line(exc)}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def refuse_http(request: Request, exc: HTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.middleware("http")
+    async def bounded_body(request: Request, call_next: Callable[[Request], Any]) -> Response:
+        """A question's body must say its length, and be short: the server never reads an unbounded body."""
+        if request.method in ("POST", "PUT", "PATCH"):
+            length = request.headers.get("content-length")
+            if length is None or not length.isdigit():
+                return JSONResponse({"error": "a request body needs a Content-Length header"}, status_code=411)
+            if int(length) > MAX_BODY:
+                return JSONResponse({"error": f"a request body may have at most {MAX_BODY} bytes"}, status_code=413)
+        response: Response = await call_next(request)
+        return response
 
     @app.exception_handler(Refused)
     async def refuse_query(request: Request, exc: Refused) -> JSONResponse:

@@ -101,8 +101,6 @@ class AttackQuery(TargetFields):
 class UnitQuery(TargetFields):
     """A datasheet unit, by name, attacks with its whole loadout (the CLI's `unit`)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
     attacker: Text = Field(description="Datasheet name, e.g. 'Tempestus Command Squad'.")
     loadout: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=list, description="Wargear choices, e.g. ['plasma gun', 'meltagun'].")
