@@ -236,6 +236,9 @@ def test_workers_enforce_the_time_and_memory_limits():
             assert big.value.status == 422
             with pytest.raises(MathhammerError, match="D must be at least 1"):
                 await workers.run(Weapon.parse, "A1 BS3+ S4 AP0 D0")
+            with pytest.raises(Refused, match=r"program failed on this question \(ValueError: invalid lit") as fault:
+                await workers.run(int, "not a number")  # a ValueError that is not a MathhammerError: a bug
+            assert fault.value.status == 500
             assert await workers.run(str, "still here") == "still here"
         finally:
             workers.close()

@@ -32,6 +32,9 @@ MAX_BODY = 64 * 1024  #: bytes in one request (a question is a few hundred)
 PAGE_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 REFUSALS: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorAnswer, "description": "A question the rules or the server's limits do not allow."},
+    411: {"model": ErrorAnswer, "description": "The request did not say its length."},
+    413: {"model": ErrorAnswer, "description": "The request is longer than a question can be."},
+    500: {"model": ErrorAnswer, "description": "The program failed on this question (a bug: please report it)."},
     503: {"model": ErrorAnswer, "description": "Every worker stayed busy for the whole time limit."},
 }
 

@@ -15,6 +15,7 @@ import resource
 import socket
 import subprocess
 import sys
+import traceback
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
@@ -34,7 +35,8 @@ class Refused(Exception):
 
 def _work(conn: Connection, memory: int) -> None:
     """A worker's life: say it is ready, then receive (function, argument) and send back ("ok", text),
-    ("error", message) or ("memory", "")."""
+    ("error", message), ("memory", "") or, for a fault in the program, ("fault", what) with the
+    traceback on stderr for whoever runs the server."""
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     conn.send(("ready", ""))
     while True:
@@ -48,6 +50,9 @@ def _work(conn: Connection, memory: int) -> None:
             reply = ("error", str(exc))
         except MemoryError:
             reply = ("memory", "")
+        except Exception as exc:  # a bug, not the user's fault: report it and keep serving
+            traceback.print_exc()
+            reply = ("fault", f"{type(exc).__name__}: {exc}")
         conn.send(reply)
 
 
@@ -137,6 +142,8 @@ class Workers:
             self._idle.put_nowait(worker)
         if status == "error":
             raise MathhammerError(value)
+        if status == "fault":
+            raise Refused(f"the program failed on this question ({value}); please report it", 500)
         if status == "memory":
             raise Refused(f"the query needs more than this server's {self.memory // 2**20} MiB of memory "
                           "per request; ask a smaller one", 422)
