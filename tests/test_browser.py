@@ -147,7 +147,7 @@ def test_weapons_question_shared_and_reopened(server, browser, tmp_path):
     assert browser.save_screenshot(str(tmp_path / "web-phone-answer.png"))
 
 
-def test_unit_by_name_from_a_link(server, browser):
+def test_unit_by_name_from_a_link(server, browser, tmp_path):
     from selenium.webdriver.common.by import By
 
     query = {"mode": "unit", "attacker": "Tempestus Command Squad", "loadout": "plasma gun, meltagun",
@@ -161,6 +161,7 @@ def test_unit_by_name_from_a_link(server, browser):
     exact = api(server, "/api/unit", {**body, "exact": True})
     first_row = browser.find_element(By.CSS_SELECTOR, "#tables details[open] tbody tr td")
     assert f"({exact['models_destroyed']['pmf'][0]})" in first_row.text or len(exact["models_destroyed"]["pmf"][0]) > 24
+    screenshot(browser, tmp_path / "web-unit.png", 1000)
 
 
 def test_bad_input_shows_the_cli_message(server, browser):

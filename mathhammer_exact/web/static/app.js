@@ -132,6 +132,7 @@ function paramsToForm(params) {
     else if (params.has(el.name)) el.value = params.get(el.name);
   }
   if (Object.keys(SITUATION).some((name) => params.has(name))) byId("situation").open = true;
+  if (named.size) byId("named-rules-box").open = true;
 }
 
 // The API request a query string asks: [path, body].
@@ -330,7 +331,9 @@ async function loadCatalogue() {
     label.title = rule.summary;
     const box = document.createElement("input");
     Object.assign(box, { type: "checkbox", name: "with", value: rule.key });
-    label.append(box, ` ${rule.name} `, cell("span", `(${rule.kind}, ${rule.side})`, "hint"));
+    const text = document.createElement("span");
+    text.append(`${rule.name} `, cell("span", `(${rule.kind}, ${rule.side})`, "hint"));
+    label.append(box, text);
     rules.append(label);
   }
 }
