@@ -56,6 +56,13 @@ def api(url: str, path: str, body: dict) -> dict:
         return json.load(response)
 
 
+def wait_for(driver, by: str, what: str):
+    """The element once the page has made it (the page builds some controls after loading)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, 30).until(lambda d: d.find_elements(by, what) and d.find_element(by, what))
+
+
 def wait_for_answer(driver) -> dict[str, str]:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -107,7 +114,7 @@ def test_weapons_question_shared_and_reopened(server, browser, tmp_path):
     from selenium.webdriver.common.keys import Keys
 
     browser.get(f"{server}/")
-    browser.find_element(By.ID, "w1").send_keys("A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]")
+    wait_for(browser, By.ID, "w1").send_keys("A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]")
     models = browser.find_element(By.ID, "m1")
     models.clear()
     models.send_keys("20")
@@ -156,7 +163,7 @@ def test_unit_by_name_from_a_link(server, browser, tmp_path):
     body = {"attacker": "Tempestus Command Squad", "loadout": ["plasma gun", "meltagun"], "with": ["take-aim"],
             "target": "Incursor Squad", "situation": {"half_range": True}}
     check_headline(browser, api(server, "/api/unit", body))
-    assert browser.find_element(By.CSS_SELECTOR, "input[name=with][value=take-aim]").is_selected()
+    assert wait_for(browser, By.CSS_SELECTOR, "input[name=with][value=take-aim]").is_selected()
     # exact mode: the table shows P(=0) as a fraction too, the same one the API gives
     exact = api(server, "/api/unit", {**body, "exact": True})
     first_row = browser.find_element(By.CSS_SELECTOR, "#tables details[open] tbody tr td")

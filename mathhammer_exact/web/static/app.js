@@ -237,10 +237,10 @@ function drawTables(answer, exact) {
     const thead = document.createElement("thead");
     thead.append(tableRow(["k", "P(=k)", "P(>=k)"], "th"));
     const tbody = document.createElement("tbody");
-    const { p, tail } = describe(answer[key]);
+    const { p, tail, first } = describe(answer[key]);
     let hidden = 0, hiddenTotal = 0;
     answer[key].pmf.forEach((raw, k) => {
-      if (k < describe(answer[key]).first) return;
+      if (k < first) return;
       if (p[k] < SHOWN) { hidden += 1; hiddenTotal += p[k]; return; }
       tbody.append(tableRow([String(k), cellPercent(raw, exact), cellPercent(tail[k], false)]));
     });
@@ -325,12 +325,13 @@ async function loadCatalogue() {
     ...catalogue.targets.map((t) => option(t.name, t.description)),
     ...catalogue.datasheets.map((s) => option(s.name, s.faction)));
   const rules = byId("named-rules");
+  const chosen = new URLSearchParams(location.search).getAll("with");
   for (const rule of catalogue.rules) {
     const label = document.createElement("label");
     label.className = "check";
     label.title = rule.summary;
     const box = document.createElement("input");
-    Object.assign(box, { type: "checkbox", name: "with", value: rule.key });
+    Object.assign(box, { type: "checkbox", name: "with", value: rule.key, checked: chosen.includes(rule.key) });
     const text = document.createElement("span");
     text.append(`${rule.name} `, cell("span", `(${rule.kind}, ${rule.side})`, "hint"));
     label.append(box, text);
@@ -359,4 +360,5 @@ byId("add-weapon").addEventListener("click", () => {
 });
 window.addEventListener("popstate", openFromUrl);
 window.addEventListener("resize", () => { if (shown && !byId("answer").hidden) drawChart(shown.models_destroyed); });
-loadCatalogue().finally(openFromUrl);
+openFromUrl();  // the form and the answer need nothing but the URL; the named rules' boxes come with the catalogue
+loadCatalogue();
