@@ -134,6 +134,10 @@ def test_weapons_question_shared_and_reopened(server, browser, tmp_path):
     check_chart(browser, answer)
     screenshot(browser, tmp_path / "web-desktop.png", 1200)
 
+    unlabelled = browser.execute_script(
+        "return [...document.querySelectorAll('input, select')].filter(e => !e.labels.length).map(e => e.name)")
+    assert unlabelled == []  # every control has a label a screen reader reads out
+
     shared = browser.find_element(By.ID, "share").get_attribute("href")
     assert browser.current_url == shared
     query = urllib.parse.parse_qs(urllib.parse.urlsplit(shared).query)

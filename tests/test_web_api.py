@@ -9,6 +9,7 @@ import re
 import socket
 import time
 from fractions import Fraction
+from pathlib import Path
 from typing import get_args
 
 import pytest
@@ -275,3 +276,25 @@ def test_page_is_served_with_everything_it_needs_from_this_server(client):
     for link in links:
         assert client.get(link).status_code == 200, link
     assert client.get("/docs").status_code == 404  # Swagger UI would load scripts from a CDN
+
+
+def contrast(one: str, two: str) -> float:
+    """WCAG 2 contrast ratio of two #rrggbb colours."""
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_page_text_has_aa_contrast_in_light_and_dark_schemes():
+    css = (Path(schemas.__file__).parent / "static" / "app.css").read_text()
+    schemes = re.findall(r":root \{([^}]*)\}", css)
+    assert len(schemes) == 2  # light, and dark under prefers-color-scheme
+    for scheme in schemes:
+        colours = dict(re.findall(r"--([a-z]+): (#[0-9a-f]{6})", scheme))
+        for text in ("ink", "muted", "accent", "error"):
+            assert contrast(colours[text], colours["paper"]) >= 4.5, (text, scheme)
+        assert contrast(colours["bar"], colours["track"]) >= 3  # the chart's bars against their tracks
