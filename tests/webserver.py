@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import select
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,11 +43,15 @@ def listening(port: int) -> bool:
 
 @contextlib.contextmanager
 def running_server(*options: str) -> Iterator[str]:
-    """`mathhammer serve --port 0` (any free loopback port) until the block ends; yields its base URL.
-    On leaving, the server must stop cleanly on SIGTERM, its worker processes with it, and leave
-    nothing listening on the port."""
+    """`mathhammer serve --port 0` (any free loopback port), run in an empty folder, until the block
+    ends; yields its base URL. On leaving, the server must stop cleanly on SIGTERM, its worker
+    processes with it, leave nothing listening on the port and no file in its folder."""
+    folder = tempfile.TemporaryDirectory()  # the server's working folder, which must stay empty
+    root = Path(__file__).resolve().parent.parent
     server = subprocess.Popen([sys.executable, "-m", "mathhammer_exact", "serve", "--port", "0", *options],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=folder.name,
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                                  filter(None, [str(root), os.environ.get("PYTHONPATH")]))})
     assert server.stderr is not None
     workers: set[int] = set()
     port = 0
@@ -72,3 +78,5 @@ def running_server(*options: str) -> Iterator[str]:
     assert server.returncode in (0, -signal.SIGTERM) and "Traceback" not in output, output
     assert not listening(port), f"port {port} still listening after the server stopped"
     assert workers and not any(alive(pid) for pid in workers), "worker processes outlived the server"
+    with folder:
+        assert not any(Path(folder.name).iterdir()), "the server wrote a file"

@@ -4,7 +4,7 @@ A query runs in a worker process, not in the server: one that runs past the time
 killed (a thread could not be) and replaced, so a hostile or simply huge query costs at most
 the limit and never slows the next one. The memory limit turns a query that would exhaust the
 machine into a one-line refusal. Each worker is a fresh Python process (`python -m
-mathhammer_exact.web.workers`) talking over a socket pair: nothing is forked from the
+-B mathhammer_exact.web.workers`) talking over a socket pair: nothing is forked from the
 threaded server, and nothing depends on how the server itself was started.
 """
 
@@ -67,7 +67,7 @@ class Worker:
     def start(self) -> None:
         ours, theirs = socket.socketpair()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", __name__, str(theirs.fileno()), str(self.memory)],
+            [sys.executable, "-B", "-m", __name__, str(theirs.fileno()), str(self.memory)],  # -B: no .pyc written
             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         theirs.close()
         self.conn = Connection(ours.detach())
