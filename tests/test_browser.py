@@ -119,7 +119,7 @@ def test_weapons_question_shared_and_reopened(server, browser, tmp_path):
     models.clear()
     models.send_keys("20")
     browser.find_element(By.ID, "add-weapon").click()
-    browser.find_element(By.ID, "w2").send_keys("A1 BS4+ S9 AP-3 D3")
+    browser.find_element(By.ID, "w2").send_keys("A1 BS4+ S9 AP-3 D=3")
     browser.find_element(By.ID, "situation").click()  # open the Situation controls
     browser.find_element(By.NAME, "cover").click()
     target = browser.find_element(By.ID, "target")
@@ -127,7 +127,7 @@ def test_weapons_question_shared_and_reopened(server, browser, tmp_path):
     target.send_keys(Keys.ENTER)  # the keyboard submits the form
 
     body = {"weapons": [{"weapon": "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]", "models": 20},
-                        {"weapon": "A1 BS4+ S9 AP-3 D3", "models": 1}],
+                        {"weapon": "A1 BS4+ S9 AP-3 D=3", "models": 1}],
             "target": "T4 Sv4+ W3 x5", "situation": {"cover": True}}
     answer = api(server, "/api/attack", body)
     first = check_headline(browser, answer)
@@ -148,7 +148,7 @@ def test_weapons_question_shared_and_reopened(server, browser, tmp_path):
     browser.get(shared)  # a fresh page from the link alone
     assert check_headline(browser, answer) == first
     check_chart(browser, answer)
-    assert browser.find_element(By.ID, "w2").get_attribute("value") == "A1 BS4+ S9 AP-3 D3"
+    assert browser.find_element(By.ID, "w2").get_attribute("value") == "A1 BS4+ S9 AP-3 D=3"
     assert browser.find_element(By.NAME, "cover").is_selected()
     screenshot(browser, tmp_path / "web-phone.png", PHONE[0])
     assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]  # no sideways scroll

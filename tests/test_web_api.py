@@ -111,6 +111,63 @@ def test_attack_and_unit_give_the_cli_json(client):
     assert Fraction(data["damage"]["mean"]) == report.result.damage.mean
 
 
+def test_unit_options_and_attack_points_give_the_cli_json(client):
+    body = {**UNIT, "situation": {}, "half_range_for": ["meltagun"], "cover_for": ["0"]}
+    args = ["unit", "Tempestus Command Squad", "--loadout", "plasma gun, meltagun", "--target", "Incursor Squad",
+            "--with", "take-aim", "--with", "go-to-ground", "--half-range-for", "meltagun", "--cover-for", "0"]
+    data = post(client, "/api/unit", body)
+    assert data == cli_json(args)
+    assert "within half range: meltagun; other weapons are not" in data["situation"]
+    assert post(client, "/api/unit", {**body, "precision": False}, 422) == {
+        "error": cli_error([*args, "--no-precision"])}
+    # 10 shots at 20 points each kill 138805/236196 models worth 90/5 points: kills per 100 points 138805/472392
+    priced = post(client, "/api/attack", {**TEN_SHOTS, "points": 200, "target_points": 90, "exact": True})
+    assert priced == cli_json(["attack", "-w", "A1 BS3+ S4 AP-1 D1", "-m", "10", "-t", "T4 Sv3+ W2 x5",
+                               "--points", "200", "--target-points", "90", "--exact"])
+    assert priced["kills_per_100_points"] == str(Fraction(138805, 236196) / 2)
+    assert post(client, "/api/attack", {**TEN_SHOTS, "target_points": 90}, 422) == {
+        "error": "target_points needs the attacker's points"}
+
+
+COMPARED = {"scenarios": [{"label": "plain", "attack": TEN_SHOTS},
+                          {"label": "sq", "unit": {"attacker": "Tempestus Command Squad",
+                                                   "loadout": ["plasma gun", "meltagun"],
+                                                   "target": "Incursor Squad", "with": ["take-aim"]}}],
+            "exact": True}
+
+
+def test_compare_gives_the_cli_json_and_the_single_answers(client):
+    data = post(client, "/api/compare", COMPARED)
+    assert data == cli_json(["compare", "-s", "plain: -w 'A1 BS3+ S4 AP-1 D1' -m 10 -t 'T4 Sv3+ W2 x5'",
+                             "-s", "sq: unit 'Tempestus Command Squad' -l 'plasma gun, meltagun' -t 'Incursor Squad' "
+                                   "--with take-aim", "--exact"])
+    plain, squad = data["rows"]
+    single = post(client, "/api/attack", {**TEN_SHOTS, "exact": True})
+    assert plain["kills"] == single["models_destroyed"]["mean"] == "138805/236196"
+    assert plain["k"] == 3 and plain["kills_change"] == "0"  # Below Half-strength of 5 models: 3 destroyed
+    assert squad["points"] == 70  # the datasheet's points, as on the command line
+    assert Fraction(squad["kills_change"]) == Fraction(squad["kills"]) - Fraction(plain["kills"])
+    assert data["models_destroyed_1"] == single["models_destroyed"]
+
+
+@pytest.mark.parametrize(("scenario", "message"), [
+    ({"label": "x"}, "scenarios.0: Value error, give a scenario either an attack or a unit question"),
+    ({"attack": TEN_SHOTS, "unit": COMPARED["scenarios"][1]["unit"]},
+     "scenarios.0: Value error, give a scenario either an attack or a unit question"),
+    ({"attack": {**TEN_SHOTS, "exact": True}}, 'scenarios.0: Value error, "exact" goes on the comparison, not in '
+                                               "a scenario"),
+])
+def test_bad_scenario_is_422_in_one_line(client, scenario, message):
+    assert post(client, "/api/compare", {"scenarios": [scenario]}, 422) == {"error": message}
+
+
+def test_compare_refuses_what_the_cli_refuses(client):
+    error = post(client, "/api/compare", {**COMPARED, "at_least": 6}, 422)["error"]
+    assert error == cli_error(["compare", "-s", "plain: -w 'A1 BS3+ S4 AP-1 D1' -m 10 -t 'T4 Sv3+ W2 x5'",
+                               "--at-least", "6"])
+    assert error == "at least must be 1 to 5 for 'plain' (its target's models), got 6"
+
+
 @pytest.mark.parametrize(("kind", "body", "key", "expected"), [
     ("charge", {"distance": 9}, "p_success", "5/18"),  # 2D6 >= 9: 10 of 36 rolls
     ("charge", {"distance": 9, "reroll": True}, "p_success", "155/324"),  # 1 - (13/18)^2
@@ -131,6 +188,8 @@ def test_rolls_pin_hand_derived_fractions(client, kind, body, key, expected):
 def test_answers_follow_their_documented_schemas(client):
     schemas.AttackAnswer.model_validate(post(client, "/api/attack", TEN_SHOTS))
     schemas.UnitAnswer.model_validate(post(client, "/api/unit", UNIT))
+    schemas.CompareAnswer.model_validate(post(client, "/api/compare", COMPARED))
+    schemas.AttackAnswer.model_validate(post(client, "/api/attack", {**TEN_SHOTS, "points": 100}))
     for kind, query in schemas.ROLLS.items():
         body = {"charge": {"distance": 7}, "battle-shock": {"ld": 6}, "desperate-escape": {"tests": 2},
                 "hazardous": {"weapons": 2}, "grenade": {"target": "GEQ"}}.get(kind, {})
@@ -250,7 +309,7 @@ def test_workers_enforce_the_time_and_memory_limits():
 # --------------------------------------------------------------------- the description and the page
 def test_openapi_describes_every_question(client):
     spec = client.get("/openapi.json").json()
-    assert set(spec["paths"]) == {"/api/attack", "/api/unit", "/api/catalogue",
+    assert set(spec["paths"]) == {"/api/attack", "/api/unit", "/api/compare", "/api/catalogue",
                                   *(f"/api/roll/{kind}" for kind in schemas.ROLLS)}
     attack_op = spec["paths"]["/api/attack"]["post"]
     assert attack_op["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("/AttackQuery")

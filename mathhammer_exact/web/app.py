@@ -21,7 +21,18 @@ from starlette.exceptions import HTTPException
 
 from ..errors import MathhammerError
 from . import answers
-from .schemas import ROLLS, AttackAnswer, AttackQuery, Catalogue, ErrorAnswer, RollQuery, UnitAnswer, UnitQuery
+from .schemas import (
+    ROLLS,
+    AttackAnswer,
+    AttackQuery,
+    Catalogue,
+    CompareAnswer,
+    CompareQuery,
+    ErrorAnswer,
+    RollQuery,
+    UnitAnswer,
+    UnitQuery,
+)
 from .workers import Refused, Workers
 
 TIME_LIMIT = 10.0  #: seconds one question may take
@@ -119,6 +130,11 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
     async def unit(query: UnitQuery, request: Request) -> Response:
         """A datasheet unit, by name, attacks with its whole loadout under named rules (`mathhammer unit`)."""
         return await answer(request, answers.unit_answer, query)
+
+    @app.post("/api/compare", response_model=CompareAnswer, responses=REFUSALS)
+    async def compare(query: CompareQuery, request: Request) -> Response:
+        """Attack or unit questions side by side, the first the baseline (`mathhammer compare`)."""
+        return await answer(request, answers.compare_answer, query)
 
     for kind, query_type in ROLLS.items():
         app.post(f"/api/roll/{kind}", response_model=query_type.answer, responses=REFUSALS,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..model import Context, Rules
 from ..present import rolls
@@ -20,11 +20,12 @@ from ..present.report import Report
 MAX_TEXT = 300  #: characters in a weapon, target or name string
 MAX_MODELS = 1000  #: models in one firing or one target unit
 MAX_ITEMS = 30  #: weapons in one attack, named rules or loadout entries in one query
+MAX_SCENARIOS = 10  #: scenarios in one comparison
 
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
 Count = Annotated[int, Field(le=MAX_MODELS)]
 RerollPolicy = Literal["none", "ones", "failed", "noncrit"]  #: `Reroll` members, lower case
-RulesWording = Literal["seed", "launch", "unsaveable"]  #: `Rules.PRESETS`
+RulesWording = Literal["current", "2023", "unsaveable-devastating"]  #: `Rules.PRESETS`
 CommandRerollKind = Literal["attacks", "hit", "wound", "save", "damage"]  #: `CommandReroll` values
 Probability = Annotated[float | str, Field(description='a number, or with "exact": true a fraction "p/q"')]
 
@@ -61,7 +62,9 @@ class Situation(BaseModel):
     critical_hit: int = Field(default=6, description="Unmodified hit roll that is a Critical Hit (2 to 6).")
     command_reroll: CommandRerollKind | None = Field(
         default=None, description="Keep a Command Re-roll for the first failed roll of this kind.")
-    rules: RulesWording = Field(default="seed", description="Which printing of changed rules to apply.")
+    rules: RulesWording = Field(
+        default="current", description="Which printing of the rules that changed (Devastating Wounds, Indirect "
+                                       "Fire, Hazardous): current, 2023 (the edition's launch), unsaveable-devastating")
 
     def context(self) -> Context:
         """The engine's `Context` (which checks the rules, e.g. the critical hit threshold)."""
@@ -96,6 +99,9 @@ class AttackQuery(TargetFields):
     """Weapon profiles, written out, fired in the order given at one target (the CLI's `attack`)."""
 
     weapons: Annotated[list[FiringQuery], Field(min_length=1, max_length=MAX_ITEMS)]
+    points: int | None = Field(
+        default=None, description="The attacker's points: the answer adds kills and points destroyed per 100 points.")
+    target_points: int | None = Field(default=None, description="The target's points (each model an equal share).")
 
 
 class UnitQuery(TargetFields):
@@ -113,10 +119,49 @@ class UnitQuery(TargetFields):
     profiles: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=list, description="Weapon profiles to use, e.g. ['supercharge'].")
     insane_bravery: bool = Field(default=False, description="The target passes its Battle-shock test.")
+    half_range_for: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, description="Weapons within half range when the others are not, e.g. ['meltagun'].")
+    cover_for: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, description="Target model groups (number or model name) with the Benefit of Cover.")
+    precision: bool = Field(default=True, description="false: decline Precision (wounds allocated as any other).")
+    precision_on: Text | None = Field(default=None, description="Precision wounds go to this leader group first.")
+
+
+class ScenarioQuery(BaseModel):
+    """One compared scenario: an `attack` or a `unit` question (its `exact` is the comparison's)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    label: Text | None = Field(default=None, description="Its name in the answer (default: what it asks).")
+    attack: AttackQuery | None = None
+    unit: UnitQuery | None = None
+
+    @model_validator(mode="after")
+    def one_question(self) -> ScenarioQuery:
+        question = self.attack or self.unit
+        if question is None or (self.attack and self.unit):
+            raise ValueError("give a scenario either an attack or a unit question")
+        if question.exact:
+            raise ValueError('"exact" goes on the comparison, not in a scenario')
+        return self
+
+
+class CompareQuery(Query):
+    """Scenarios side by side, the first the baseline (the CLI's `compare`)."""
+
+    scenarios: Annotated[list[ScenarioQuery], Field(min_length=1, max_length=MAX_SCENARIOS)]
+    at_least: Count | None = Field(
+        default=None, description="k of P(at least k models destroyed) (default: the number that leaves each "
+                                  "target Below Half-strength).")
 
 
 # --------------------------------------------------------------------- answers (the CLI's --json)
-class Distribution(BaseModel):
+class Answer(BaseModel):
+    """An answer's schema lists every key it has (the tests hold the answers to it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+class Distribution(Answer):
     """A distribution of a count: pmf[k] = P(X = k), from k = 0."""
 
     mean: Probability
@@ -124,14 +169,14 @@ class Distribution(BaseModel):
     pmf: list[Probability]
 
 
-class GroupAnswer(BaseModel):
+class GroupAnswer(Answer):
     name: str
     models: int
     models_destroyed: Distribution
     p_destroyed: Probability
 
 
-class AttackAnswer(BaseModel):
+class AttackAnswer(Answer):
     """`mathhammer attack --json`. `wounds` and `unsaved` are there where they are defined."""
 
     attacks: Distribution
@@ -146,21 +191,27 @@ class AttackAnswer(BaseModel):
     groups: list[GroupAnswer]
     hazardous_tests_failed: Distribution | None = None
     hazardous_models_lost: Distribution | None = None
+    points: int | None = None
+    target_points: int | None = None
+    kills_per_100_points: Probability | None = None
+    points_destroyed_per_100_points: Probability | None = None
 
 
-class FiringAnswer(BaseModel):
+class FiringAnswer(Answer):
     weapon: str
     models: int
 
 
 class UnitAnswer(AttackAnswer):
-    """`mathhammer unit --json`: the attack's answer plus what fired under which named rules."""
+    """`mathhammer unit --json`: the attack's answer plus what fired under which named rules, and the
+    situation each rule stands for."""
 
     firings: list[FiringAnswer]
     modifiers: list[str]
+    situation: list[str]
 
 
-class TestAnswer(BaseModel):
+class TestAnswer(Answer):
     """A test that passes or fails: the final roll and P(success)."""
 
     __test__ = False  # not a pytest test class
@@ -175,7 +226,38 @@ class CountAnswer(Distribution):
     p_destroyed: Probability | None = None
 
 
-class ErrorAnswer(BaseModel):
+class CompareRow(Answer):
+    """One scenario's numbers, their changes from the first scenario's, and where every scenario's points
+    are known its efficiency and rank (1: the most efficient)."""
+
+    label: str
+    k: int
+    damage: Probability
+    kills: Probability
+    p_destroyed: Probability
+    p_at_least: Probability
+    damage_change: Probability
+    kills_change: Probability
+    p_destroyed_change: Probability
+    p_at_least_change: Probability
+    points: int | None = None
+    target_points: int | None = None
+    kills_per_100_points: Probability | None = None
+    points_destroyed_per_100_points: Probability | None = None
+    rank: int | None = None
+
+
+class CompareAnswer(BaseModel):
+    """`mathhammer compare --json`: a row per scenario, and each scenario's models destroyed as
+    `models_destroyed_1`, `models_destroyed_2`, ..."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, Distribution] = Field(init=False)
+
+    rows: list[CompareRow]
+
+
+class ErrorAnswer(Answer):
     """A question the server does not answer, and why, in one line."""
 
     error: str
@@ -198,6 +280,7 @@ class RuleInfo(BaseModel):
     name: str
     kind: str
     side: str
+    phase: str
     summary: str
 
 
@@ -266,10 +349,11 @@ class HazardousQuery(RollQuery):
     weapons: Count = Field(description="Hazardous weapons used.")
     bearer: Text = Field(default="T3 Sv4+ W1", description="Profile of the models carrying them.")
     rules: RulesWording = Field(
-        default="seed", description="seed: 3 mortal wounds (seed 002); launch: the model is destroyed.")
+        default="current", description="current: a failed test inflicts 3 mortal wounds on a bearer; 2023: it "
+                                       "destroys one (CHARACTER, MONSTER, VEHICLE: 3 mortal wounds).")
 
     def report(self) -> Report:
-        return rolls.hazardous_report(self.weapons, self.bearer, self.rules, self.exact)
+        return rolls.hazardous_report(self.weapons, self.bearer, Rules.named(self.rules), self.exact)
 
 
 class GrenadeQuery(RollQuery):

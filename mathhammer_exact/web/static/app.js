@@ -284,6 +284,7 @@ function show(answer, params) {
                             "on average"));
   }
   if (answer.modifiers && answer.modifiers.length) notes.append(cell("li", `with: ${answer.modifiers.join(", ")}`));
+  for (const line of answer.situation || []) notes.append(cell("li", line));
   drawChart(answer.models_destroyed);
   drawTables(answer, exact);
   byId("share").href = `${location.pathname}?${params}`;
