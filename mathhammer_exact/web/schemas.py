@@ -1,10 +1,10 @@
 """The API's requests and answers as pydantic models: FastAPI validates requests with them and
 documents both in /openapi.json.
 
-Requests carry size limits the engine does not need to enforce for Python callers (how many
-weapons, how long a string); the rules themselves (BS 2+ to 6+, a dice expression) are checked
-by the engine, which gives the same one-line messages as the CLI. Unknown keys are refused, so a
-misspelled option is never silently ignored.
+Requests carry size limits of their own only where the engine has none (how many weapons, how
+long a string, how many dice tests); the rules (BS 2+ to 6+, a dice expression) and the engine's
+size limits (models, wounds, work) are checked by the engine, with the CLI's one-line messages.
+Unknown keys are refused, so a misspelled option is never silently ignored.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from ..present import rolls
 from ..present.report import Report
 
 MAX_TEXT = 300  #: characters in a weapon, target or name string
-MAX_MODELS = 1000  #: models in one firing or one target unit
+MAX_TESTS = 1000  #: dice tests (Desperate Escape, Hazardous) and extra attacks in one question
 MAX_ITEMS = 30  #: weapons in one attack, named rules or loadout entries in one query
 MAX_SCENARIOS = 10  #: scenarios in one comparison
 
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
-Count = Annotated[int, Field(le=MAX_MODELS)]
+Count = Annotated[int, Field(le=MAX_TESTS)]
 RerollPolicy = Literal["none", "ones", "failed", "noncrit"]  #: `Reroll` members, lower case
 RulesWording = Literal["current", "2023", "unsaveable-devastating"]  #: `Rules.PRESETS`
 CommandRerollKind = Literal["attacks", "hit", "wound", "save", "damage"]  #: `CommandReroll` values
@@ -77,7 +77,7 @@ class FiringQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     weapon: Text = Field(description="Weapon profile in datasheet notation, e.g. 'A2 BS3+ S4 AP-1 D1 [LETHAL HITS]'.")
-    models: Count = Field(default=1, description="Models attacking with this weapon.")
+    models: int = Field(default=1, description="Models attacking with this weapon.")
     situation: Situation | None = Field(default=None, description="This weapon's own situation (default: the query's).")
 
 
@@ -86,7 +86,7 @@ class TargetFields(Query):
 
     target: Text = Field(description="A profile ('T4 Sv3+ W2 x5', groups separated by ';'), a datasheet "
                                      "('Incursor Squad') or a standard target (MEQ, TEQ, ...).")
-    target_models: Count | None = Field(
+    target_models: int | None = Field(
         default=None, description="Models in the target unit (one whose models are alike).")
     leader: Text | None = Field(
         default=None, description="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
@@ -110,7 +110,7 @@ class UnitQuery(TargetFields):
     attacker: Text = Field(description="Datasheet name, e.g. 'Tempestus Command Squad'.")
     loadout: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=list, description="Wargear choices, e.g. ['plasma gun', 'meltagun'].")
-    size: Count | None = Field(default=None, description="Models in the attacking unit (default: its smallest size).")
+    size: int | None = Field(default=None, description="Models in the attacking unit (default: its smallest size).")
     named_rules: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=list, alias="with", description="Named abilities, stratagems or Orders, e.g. ['take-aim'].")
     melee: bool = Field(default=False, description="Fight with melee weapons instead of shooting.")
@@ -150,7 +150,7 @@ class CompareQuery(Query):
     """Scenarios side by side, the first the baseline (the CLI's `compare`)."""
 
     scenarios: Annotated[list[ScenarioQuery], Field(min_length=1, max_length=MAX_SCENARIOS)]
-    at_least: Count | None = Field(
+    at_least: int | None = Field(
         default=None, description="k of P(at least k models destroyed) (default: the number that leaves each "
                                   "target Below Half-strength).")
 
