@@ -283,14 +283,19 @@ def test_the_engines_size_limits_refuse_at_once_with_the_cli_message(client, bod
     assert time.perf_counter() - start < 1.0  # well under the 1 s time limit
 
 
-def test_over_large_query_is_refused_within_the_time_limit(client):
-    # Far too much to work out exactly: refused by the engine's size limits, or else by the 1 s time limit.
-    huge = {"weapons": [{"weapon": "A10D6 BS3+ S4 AP-1 DD6", "models": 1000}],
-            "target": "T4 Sv3+ W1000000 x1000", "exact": True}
+def test_slow_query_is_refused_within_the_time_limit(client):
+    # Within the engine's size limits, yet far more than a second of exact work here (over a minute when
+    # this test was written): the 1 s time limit stops it. Should the engine one day answer it in time,
+    # the answer is simply given; either way the request ends within the limit.
+    slow = {"weapons": [{"weapon": "A3D6 BS3+ S5 AP-1 DD6 [SUSTAINED HITS 1, DEVASTATING WOUNDS]", "models": 40}],
+            "target": "T5 Sv2+ inv4+ W6 x20", "exact": True}
     start = time.perf_counter()
-    error = post(client, "/api/attack", huge, 422)["error"]
+    response = client.post("/api/attack", json=slow)
     assert time.perf_counter() - start < 3
-    assert "\n" not in error
+    if response.status_code != 200:
+        assert response.status_code == 422
+        assert response.json() == {"error": "the query took longer than this server's limit of 1 s per request; "
+                                            "ask a smaller one"}
     # the worker that was stopped is replaced: the next question is answered
     assert post(client, "/api/attack", {**TEN_SHOTS, "exact": True})["damage"]["mean"] == "5/3"
 
