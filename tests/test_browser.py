@@ -162,12 +162,15 @@ def test_unit_by_name_from_a_link(server, browser, tmp_path):
     from selenium.webdriver.common.by import By
 
     query = {"mode": "unit", "attacker": "Tempestus Command Squad", "loadout": "plasma gun, meltagun",
-             "with": "take-aim", "target": "Incursor Squad", "half_range": "1", "exact": "1"}
+             "with": "take-aim", "target": "Incursor Squad", "half_range": "1", "critical_wound": "5",
+             "reroll_damage": "ones", "exact": "1"}
     browser.get(f"{server}/?{urllib.parse.urlencode(query)}")
     body = {"attacker": "Tempestus Command Squad", "loadout": ["plasma gun", "meltagun"], "with": ["take-aim"],
-            "target": "Incursor Squad", "situation": {"half_range": True}}
+            "target": "Incursor Squad",
+            "situation": {"half_range": True, "critical_wound": 5, "reroll_damage": "ones"}}
     check_headline(browser, api(server, "/api/unit", body))
     assert wait_for(browser, By.CSS_SELECTOR, "input[name=with][value=take-aim]").is_selected()
+    assert browser.find_element(By.ID, "critical_wound").get_attribute("value") == "5"
     # exact mode: the table shows P(=0) as a fraction too, the same one the API gives
     exact = api(server, "/api/unit", {**body, "exact": True})
     first_row = browser.find_element(By.CSS_SELECTOR, "#tables details[open] tbody tr td")

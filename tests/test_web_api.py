@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from mathhammer_exact import CommandReroll, Context, Firing, Reroll, Rules, Target, Weapon, attack
 from mathhammer_exact.cli import cli
 from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.model import DamageReroll
 
 pytest.importorskip("fastapi", reason="the server needs the [web] extra")
 from fastapi.testclient import TestClient  # noqa: E402
@@ -109,6 +110,25 @@ def test_attack_and_unit_give_the_cli_json(client):
                          modifiers=["take-aim", "go-to-ground"], context=Context(cover=True, half_range=True),
                          exact=True)
     assert Fraction(data["damage"]["mean"]) == report.result.damage.mean
+
+
+def test_every_situation_field_gives_the_cli_json(client):
+    situation = {"cover": True, "half_range": True, "hit_modifier": 1, "wound_modifier": -1, "reroll_hits": "ones",
+                 "reroll_wounds": "failed", "critical_hit": 5, "critical_wound": 5, "critical_mortals": "hit 1",
+                 "damage_bonus": 1, "reroll_damage": "ones", "wound_modifier_against": -1, "worsen_ap": 1,
+                 "save_modifier": -1, "reroll_saves": "ones", "rules": "2023"}
+    body = {"weapons": [{"weapon": "A2 BS3+ S5 AP-2 DD3 [RAPID FIRE 1]", "models": 3}], "target": "MEQ",
+            "situation": situation, "exact": True}
+    args = ["attack", "-w", "A2 BS3+ S5 AP-2 DD3 [RAPID FIRE 1]", "-m", "3", "-t", "MEQ", "--cover", "--half-range",
+            "--hit-mod", "1", "--wound-mod", "-1", "--reroll-hits", "ones", "--reroll-wounds", "failed",
+            "--crit-hit", "5", "--crit-wound", "5", "--crit-mortals", "hit 1", "--damage-bonus", "1",
+            "--reroll-damage", "ones", "--wound-mod-against", "-1", "--worsen-ap", "1", "--save-mod", "-1",
+            "--reroll-saves", "ones", "--rules", "2023", "--exact"]
+    assert post(client, "/api/attack", body) == cli_json(args)
+    assert post(client, "/api/attack", {**body, "situation": {"beyond_conversion_range": True, "engaged": True,
+                                                              "stationary": True, "charged": True}}) == cli_json(
+        ["attack", "-w", "A2 BS3+ S5 AP-2 DD3 [RAPID FIRE 1]", "-m", "3", "-t", "MEQ", "--far", "--engaged",
+         "--stationary", "--charged", "--exact"])
 
 
 def test_unit_options_and_attack_points_give_the_cli_json(client):
@@ -343,6 +363,8 @@ def test_schema_choices_are_the_engines():
     assert set(get_args(schemas.RerollPolicy)) == {r.name.lower() for r in Reroll}
     assert set(get_args(schemas.RulesWording)) == set(Rules.PRESETS)
     assert set(get_args(schemas.CommandRerollKind)) == {k.value for k in CommandReroll}
+    assert set(get_args(schemas.DamageRerollPolicy)) == {k.value for k in DamageReroll}
+    assert set(get_args(schemas.SaveRerollPolicy)) == {r.name.lower() for r in Reroll if r is not Reroll.NONCRIT}
     assert set(schemas.Situation.model_fields) == {f.name for f in Context.__attrs_attrs__}
 
 

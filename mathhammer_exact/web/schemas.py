@@ -27,6 +27,8 @@ Count = Annotated[int, Field(le=MAX_TESTS)]
 RerollPolicy = Literal["none", "ones", "failed", "noncrit"]  #: `Reroll` members, lower case
 RulesWording = Literal["current", "2023", "unsaveable-devastating"]  #: `Rules.PRESETS`
 CommandRerollKind = Literal["attacks", "hit", "wound", "save", "damage"]  #: `CommandReroll` values
+DamageRerollPolicy = Literal["none", "ones", "one-die", "below-average"]  #: `DamageReroll` values
+SaveRerollPolicy = Literal["none", "ones", "failed"]  #: the `Reroll` members a saving throw can have
 Probability = Annotated[float | str, Field(description='a number, or with "exact": true a fraction "p/q"')]
 
 
@@ -62,6 +64,24 @@ class Situation(BaseModel):
     critical_hit: int = Field(default=6, description="Unmodified hit roll that is a Critical Hit (2 to 6).")
     command_reroll: CommandRerollKind | None = Field(
         default=None, description="Keep a Command Re-roll for the first failed roll of this kind.")
+    beyond_conversion_range: bool = Field(
+        default=False, description="The target is beyond the range stated by CONVERSION: Critical Hits on 4+.")
+    critical_wound: int = Field(
+        default=6, description="Unmodified wound roll that is a Critical Wound (Anti-X may lower it further).")
+    critical_mortals: Text | None = Field(
+        default=None, description="Critical Hits or Wounds inflict mortal wounds, as well as normal damage or "
+                                  "instead of it, e.g. 'hit 1', 'wound D3 instead'.")
+    damage_bonus: int = Field(default=0, description="Added to each attack's Damage (e.g. +1 Damage).")
+    reroll_damage: DamageRerollPolicy = Field(
+        default="none", description="Re-roll a Damage roll of 1, the lowest die when below a die's average "
+                                    "(one-die), or the whole roll when below its average.")
+    wound_modifier_against: int = Field(
+        default=0, ge=-6, le=6, description="Wound roll modifier from the target's rules, e.g. -1.")
+    worsen_ap: int = Field(default=0, description="Worsen the AP of attacks against the target by this much.")
+    save_modifier: int = Field(
+        default=0, ge=-6, le=6, description="Saving throw modifier; with AP and cover never more than +1 in total.")
+    reroll_saves: SaveRerollPolicy = Field(
+        default="none", description="The target re-rolls saving throws of 1, or failed ones.")
     rules: RulesWording = Field(
         default="current", description="Which printing of the rules that changed (Devastating Wounds, Indirect "
                                        "Fire, Hazardous): current, 2023 (the edition's launch), unsaveable-devastating")

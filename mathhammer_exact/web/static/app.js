@@ -6,9 +6,11 @@
 const SVG = "http://www.w3.org/2000/svg";
 const SITUATION = {  // the API's situation fields and their JSON types (the rest are strings)
   half_range: "bool", charged: "bool", stationary: "bool", advanced: "bool", overwatch: "bool",
-  cover: "bool", indirect: "bool", engaged: "bool",
-  hit_modifier: "int", wound_modifier: "int", critical_hit: "int",
-  reroll_hits: "text", reroll_wounds: "text", command_reroll: "text", rules: "text",
+  cover: "bool", indirect: "bool", engaged: "bool", beyond_conversion_range: "bool",
+  hit_modifier: "int", wound_modifier: "int", critical_hit: "int", critical_wound: "int", damage_bonus: "int",
+  save_modifier: "int", worsen_ap: "int", wound_modifier_against: "int",
+  reroll_hits: "text", reroll_wounds: "text", reroll_damage: "text", reroll_saves: "text",
+  critical_mortals: "text", command_reroll: "text", rules: "text",
 };
 const LABELS = {  // as in the CLI's table
   attacks: "attacks", hits: "hits", wounds: "wounds", unsaved: "unsaved wounds",
