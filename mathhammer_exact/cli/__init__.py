@@ -28,6 +28,7 @@ COMMANDS = {  #: command name -> "module:object" under mathhammer_exact.cli
     "survive": "survive:survive",
     "data": "data:data",
     "roster": "roster:roster",
+    "serve": "serve:serve",
 }
 
 

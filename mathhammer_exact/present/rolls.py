@@ -1,0 +1,65 @@
+"""Reports of the dice tests outside the attack sequence, one function per test.
+
+`mathhammer roll ...` and the server's `/api/roll/...` both call these, so a test's answer has
+one shape (see docs/json.md) whichever way it is asked.
+"""
+
+from __future__ import annotations
+
+from .. import rolls
+from ..model import Hazardous, ModelProfile, Rules
+from ..pmf import Number, Pmf
+from .report import Report
+
+
+def _test_report(title: str, test: rolls.PassFail, roll_label: str) -> Report:
+    roll_pmf = {"roll": test.roll} if test.roll is not None else {}
+    return Report(title, roll_pmf, {"p_success": test.p_success}, {"roll": roll_label})
+
+
+def _count_report(title: str, key: str, pmf: Pmf, chances: dict[str, Number] | None = None) -> Report:
+    return Report(title, {key: pmf}, chances or {}, flat=True)
+
+
+def charge_report(distance: int, reroll: bool = False, modifier: int = 0, exact: bool = False) -> Report:
+    """Charge roll: 2D6 (plus modifier) at least the distance, the whole roll re-rolled if asked."""
+    test = rolls.charge(distance, reroll, modifier, exact)
+    title = f"charge {distance}\"" + (f" with {modifier:+d}" if modifier else "") + (", re-rolled" if reroll else "")
+    return _test_report(title, test, "charge roll")
+
+
+def advance_report(exact: bool = False) -> Report:
+    """Advance roll: D6 inches added to Move."""
+    return _count_report("advance roll", "advance", rolls.advance(exact))
+
+
+def battle_shock_report(ld: int, insane_bravery: bool = False, exact: bool = False) -> Report:
+    """Battle-shock test: 2D6 at least Leadership passes."""
+    return _test_report(f"Battle-shock test at Ld{ld}+", rolls.battle_shock_test(ld, insane_bravery, exact), "2D6")
+
+
+def desperate_escape_report(tests: int, exact: bool = False) -> Report:
+    """Desperate Escape: models lost to `tests` tests, each failed on a 1-2."""
+    pmf = rolls.desperate_escape(tests, exact)
+    return _count_report(f"{tests} Desperate Escape tests", "models_lost", pmf)
+
+
+def hazardous_report(weapons: int, bearer: str = "T3 Sv4+ W1", rules: Rules | None = None,
+                     exact: bool = False) -> Report:
+    """Hazardous tests: models lost when `weapons` Hazardous weapons carried by `bearer` models are used."""
+    rules = rules or Rules()
+    pmf = rolls.hazardous(weapons, ModelProfile.parse(bearer, name="bearer"), rules, exact)
+    title = f"Hazardous tests for {weapons} weapons"
+    if rules.hazardous is Hazardous.DESTROY:
+        title += " (2023 rules: a failed test destroys a model)"
+    return _count_report(title, "models_lost", pmf)
+
+
+def grenade_report(target: str, exact: bool = False) -> Report:
+    """Grenade stratagem against `target` (a profile or a name): models destroyed, and P(unit destroyed)."""
+    from ..data.load import find_target  # the rules data load only for a target given by name
+
+    unit = find_target(target)
+    pmf = rolls.grenade(unit, exact)
+    return _count_report(f"Grenade against {target.strip()}", "models_destroyed", pmf,
+                         {"p_destroyed": pmf.p(unit.model_count)})

@@ -1,0 +1,96 @@
+"""Each API question answered as the CLI's JSON text (`present.report.to_json`).
+
+These run in a worker process (see `workers`): they take a validated request and return the
+answer's text, or raise `MathhammerError` with the CLI's one-line message.
+"""
+
+from __future__ import annotations
+
+from ..data import load
+from ..data.query import UnitReport, unit_attack
+from ..decide.compare import Scenario, compare
+from ..decide.points import Efficiency, named_points
+from ..engine.resolve import attack
+from ..engine.results import AttackResult
+from ..errors import MathhammerError
+from ..model import Firing, MortalWounds, Target, Weapon
+from ..present.decisions import comparison_report, with_efficiency
+from ..present.report import attack_report, to_json, unit_report
+from .schemas import (
+    AttackQuery,
+    Catalogue,
+    CompareQuery,
+    DatasheetInfo,
+    RollQuery,
+    RuleInfo,
+    TargetFields,
+    TargetInfo,
+    UnitQuery,
+)
+
+
+def _target(query: TargetFields) -> Target:
+    return load.find_target(query.target, query.target_models, query.leader)
+
+
+def _attack(query: AttackQuery, exact: bool) -> AttackResult:
+    if query.target_points is not None and query.points is None:
+        raise MathhammerError("target_points needs the attacker's points")
+    firings: list[Firing | MortalWounds] = [
+        Firing(Weapon.parse(f.weapon), f.models, f.situation.context() if f.situation else None)
+        for f in query.weapons]
+    return attack(firings, _target(query), context=query.situation.context(), exact=exact, order=query.order)
+
+
+def _unit(query: UnitQuery, exact: bool) -> UnitReport:
+    return unit_attack(query.attacker, _target(query), query.loadout, query.size, query.named_rules,
+                       query.situation.context(), query.melee, query.pistols, query.profiles, exact, query.order,
+                       query.insane_bravery, half_range_for=query.half_range_for, cover_for=query.cover_for,
+                       precision=query.precision, precision_on=query.precision_on)
+
+
+def attack_answer(query: AttackQuery) -> str:
+    """Weapon profiles fired in turn at the target: `mathhammer attack --json`, with `--points` if given."""
+    result = _attack(query, query.exact)
+    report = attack_report(result)
+    if query.points is not None:
+        report = with_efficiency(report, Efficiency.of(result, query.points, query.target_points))
+    return to_json(report)
+
+
+def unit_answer(query: UnitQuery) -> str:
+    """A datasheet unit's whole loadout: `mathhammer unit --json`."""
+    return to_json(unit_report(_unit(query, query.exact)))
+
+
+def compare_answer(query: CompareQuery) -> str:
+    """Scenarios side by side: `mathhammer compare --json`. An attack scenario's points are its own;
+    a unit scenario's come from the datasheets, as on the command line."""
+    scenarios = []
+    for s in query.scenarios:
+        if s.attack is not None:
+            fired = " + ".join(f"{f.models} x [{f.weapon.strip()}]" for f in s.attack.weapons)
+            scenarios.append(Scenario(s.label or f"{fired}  ->  {s.attack.target.strip()}",
+                                      _attack(s.attack, query.exact), s.attack.points, s.attack.target_points))
+        elif s.unit is not None:
+            report = _unit(s.unit, query.exact)
+            scenarios.append(Scenario(s.label or f"{report.name}  ->  {s.unit.target.strip()}", report.result,
+                                      named_points(s.unit.attacker, s.unit.size),
+                                      named_points(s.unit.target, s.unit.target_models)))
+    return to_json(comparison_report(compare(scenarios, query.at_least), "Scenarios compared"))
+
+
+def roll_answer(query: RollQuery) -> str:
+    """One of the dice tests outside the attack sequence: `mathhammer roll ... --json`."""
+    return to_json(query.report())
+
+
+def catalogue() -> Catalogue:
+    """The datasheets, standard targets and named rules in rules/, for the page's controls."""
+    return Catalogue(
+        datasheets=[DatasheetInfo(name=s.name, faction=s.faction, sizes=list(s.sizes), weapons=list(s.weapons))
+                    for s in load.datasheets().values()],
+        targets=[TargetInfo(name=t.name, description=t.description) for t in load.standard_targets().values()],
+        rules=[RuleInfo(key=key, name=m.name, kind=m.kind, side=m.side, phase=m.phase, summary=m.summary)
+               for key, m in load.modifiers().items()],
+    )

@@ -1,0 +1,155 @@
+"""The FastAPI application: the page at `/`, the JSON API under `/api/`, its description at `/openapi.json`.
+
+Each question is validated by its schema (`schemas`), answered in a worker process under the
+time and memory limits (`workers`), and sent as the CLI's JSON text. Every refusal is an HTTP
+4xx (or 503 when busy) with ``{"error": "one line"}``, the line the CLI prints after ``error:``.
+The server keeps nothing and writes no file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from ..errors import MathhammerError
+from . import answers
+from .schemas import (
+    ROLLS,
+    AttackAnswer,
+    AttackQuery,
+    Catalogue,
+    CompareAnswer,
+    CompareQuery,
+    ErrorAnswer,
+    RollQuery,
+    UnitAnswer,
+    UnitQuery,
+)
+from .workers import Refused, Workers
+
+TIME_LIMIT = 10.0  #: seconds one question may take
+WORKERS = 2  #: worker processes
+MEMORY_LIMIT = 2 * 2**30  #: bytes of address space for each worker
+MAX_BODY = 64 * 1024  #: bytes in one request (a question is a few hundred)
+#: The page may load only what this server sends: no CDN, no inline script.
+PAGE_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    422: {"model": ErrorAnswer, "description": "A question the rules or the server's limits do not allow."},
+    411: {"model": ErrorAnswer, "description": "The request did not say its length."},
+    413: {"model": ErrorAnswer, "description": "The request is longer than a question can be."},
+    500: {"model": ErrorAnswer, "description": "The program failed on this question (a bug: please report it)."},
+    503: {"model": ErrorAnswer, "description": "Every worker stayed busy for the whole time limit."},
+}
+
+
+def _one_line(exc: RequestValidationError) -> str:
+    """The first problem with a request, as `where: what` (the CLI's one-line style)."""
+    errors = exc.errors()
+    first = errors[0]
+    where = ".".join(str(part) for part in first["loc"] if part != "body") or "request body"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {first['msg']}{more}"
+
+
+def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_limit: int = MEMORY_LIMIT) -> FastAPI:
+    """The application, with `workers` worker processes answering each question within `time_limit` seconds."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.workers = Workers(workers, time_limit, memory_limit)
+        app.state.workers.start()
+        try:
+            yield
+        finally:
+            app.state.workers.close()
+
+    app = FastAPI(
+        title="mathhammer_exact", version="0.1.0", lifespan=lifespan,
+        description="Exact Warhammer 40,000 (10th edition) attack probabilities: every outcome, no sampling. "
+                    "Answers have the shape of the `mathhammer` command's `--json` output.",
+        docs_url=None, redoc_url=None,  # their pages load scripts from a CDN; the description is at /openapi.json
+    )
+
+    @app.exception_handler(MathhammerError)
+    async def refuse_input(request: Request, exc: MathhammerError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def refuse_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": _one_line(exc)}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def refuse_http(request: Request, exc: HTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.middleware("http")
+    async def bounded_body(request: Request, call_next: Callable[[Request], Any]) -> Response:
+        """A question's body must say its length, and be short: the server never reads an unbounded body."""
+        if request.method in ("POST", "PUT", "PATCH"):
+            length = request.headers.get("content-length")
+            if length is None or not length.isdigit():
+                return JSONResponse({"error": "a request body needs a Content-Length header"}, status_code=411)
+            if int(length) > MAX_BODY:
+                return JSONResponse({"error": f"a request body may have at most {MAX_BODY} bytes"}, status_code=413)
+        response: Response = await call_next(request)
+        return response
+
+    @app.exception_handler(Refused)
+    async def refuse_query(request: Request, exc: Refused) -> JSONResponse:
+        headers = {"Retry-After": "1"} if exc.status == 503 else None
+        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
+
+    async def answer(request: Request, function: Callable[[Any], str], query: Any) -> Response:
+        text = await request.app.state.workers.run(function, query)
+        return Response(text, media_type="application/json")
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def page() -> HTMLResponse:
+        html = files(__package__).joinpath("static", "index.html").read_text(encoding="utf-8")
+        return HTMLResponse(html, headers={"Content-Security-Policy": PAGE_POLICY})
+
+    @app.get("/api/catalogue", response_model=Catalogue)
+    async def catalogue() -> Catalogue:
+        """The datasheets, standard targets and named rules (for `with`) that questions may name."""
+        return answers.catalogue()
+
+    @app.post("/api/attack", response_model=AttackAnswer, responses=REFUSALS)
+    async def attack(query: AttackQuery, request: Request) -> Response:
+        """Weapon profiles, written out, fired in turn at one target (`mathhammer attack`, with several weapons)."""
+        return await answer(request, answers.attack_answer, query)
+
+    @app.post("/api/unit", response_model=UnitAnswer, responses=REFUSALS)
+    async def unit(query: UnitQuery, request: Request) -> Response:
+        """A datasheet unit, by name, attacks with its whole loadout under named rules (`mathhammer unit`)."""
+        return await answer(request, answers.unit_answer, query)
+
+    @app.post("/api/compare", response_model=CompareAnswer, responses=REFUSALS)
+    async def compare(query: CompareQuery, request: Request) -> Response:
+        """Attack or unit questions side by side, the first the baseline (`mathhammer compare`)."""
+        return await answer(request, answers.compare_answer, query)
+
+    for kind, query_type in ROLLS.items():
+        app.post(f"/api/roll/{kind}", response_model=query_type.answer, responses=REFUSALS,
+                 summary=f"Roll {kind}", description=query_type.__doc__ or "")(_roll_endpoint(query_type, answer))
+
+    app.mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static")
+    return app
+
+
+def _roll_endpoint(query_type: type[RollQuery], answer: Callable[..., Any]) -> Callable[..., Any]:
+    """The endpoint of one dice test; its `query` parameter is typed with the test's schema."""
+
+    async def endpoint(query: RollQuery, request: Request) -> Response:
+        return await answer(request, answers.roll_answer, query)
+
+    endpoint.__annotations__ = {"query": query_type, "request": Request, "return": Response}
+    endpoint.__name__ = f"roll_{query_type.__name__.removesuffix('Query').lower()}"
+    return endpoint

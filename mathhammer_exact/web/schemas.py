@@ -1,0 +1,391 @@
+"""The API's requests and answers as pydantic models: FastAPI validates requests with them and
+documents both in /openapi.json.
+
+Requests carry size limits of their own only where the engine has none (how many weapons, how
+long a string, how many dice tests); the rules (BS 2+ to 6+, a dice expression) and the engine's
+size limits (models, wounds, work) are checked by the engine, with the CLI's one-line messages.
+Unknown keys are refused, so a misspelled option is never silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ..model import Context, Rules
+from ..present import rolls
+from ..present.report import Report
+
+MAX_TEXT = 300  #: characters in a weapon, target or name string
+MAX_TESTS = 1000  #: dice tests (Desperate Escape, Hazardous) and extra attacks in one question
+MAX_ITEMS = 30  #: weapons in one attack, named rules or loadout entries in one query
+MAX_SCENARIOS = 10  #: scenarios in one comparison
+
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
+Count = Annotated[int, Field(le=MAX_TESTS)]
+RerollPolicy = Literal["none", "ones", "failed", "noncrit"]  #: `Reroll` members, lower case
+RulesWording = Literal["current", "2023", "unsaveable-devastating"]  #: `Rules.PRESETS`
+CommandRerollKind = Literal["attacks", "hit", "wound", "save", "damage"]  #: `CommandReroll` values
+DamageRerollPolicy = Literal["none", "ones", "one-die", "below-average"]  #: `DamageReroll` values
+SaveRerollPolicy = Literal["none", "ones", "failed"]  #: the `Reroll` members a saving throw can have
+Probability = Annotated[float | str, Field(description='a number, or with "exact": true a fraction "p/q"')]
+
+
+class Query(BaseModel):
+    """What every question has: no unknown keys, and exact fractions on request."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    exact: bool = Field(default=False, description='Exact fractions ("p/q" strings) instead of floating point.')
+
+
+class Situation(BaseModel):
+    """The situation of an attack: the fields of `mathhammer_exact.Context` (the CLI's situation options)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    half_range: bool = Field(default=False, description="Within half range (Rapid Fire, Melta).")
+    charged: bool = Field(default=False, description="The attacker charged this turn (Lance).")
+    stationary: bool = Field(default=False, description="The attacker Remained Stationary (Heavy).")
+    advanced: bool = Field(default=False, description="The attacker Advanced: only Assault weapons shoot.")
+    overwatch: bool = Field(default=False, description="Fire Overwatch: only unmodified 6s hit.")
+    cover: bool = Field(default=False, description="The target has the Benefit of Cover.")
+    indirect: bool = Field(default=False, description="Indirect Fire at a target that is not visible.")
+    engaged: bool = Field(default=False, description="The target is within Engagement Range of your army (no Blast).")
+    extra_attacks: Count = Field(default=0, description="Attacks added to each model's characteristic.")
+    hit_modifier: int = Field(default=0, ge=-6, le=6, description="Hit roll modifier (the net is capped to -1..+1).")
+    wound_modifier: int = Field(
+        default=0, ge=-6, le=6, description="Wound roll modifier (the net is capped to -1..+1).")
+    reroll_hits: RerollPolicy = Field(
+        default="none", description="Re-roll hit rolls of 1, failed ones, or all but crits.")
+    reroll_wounds: RerollPolicy = Field(
+        default="none", description="Re-roll wound rolls of 1, failed ones, or all but crits.")
+    critical_hit: int = Field(default=6, description="Unmodified hit roll that is a Critical Hit (2 to 6).")
+    command_reroll: CommandRerollKind | None = Field(
+        default=None, description="Keep a Command Re-roll for the first failed roll of this kind.")
+    beyond_conversion_range: bool = Field(
+        default=False, description="The target is beyond the range stated by CONVERSION: Critical Hits on 4+.")
+    critical_wound: int = Field(
+        default=6, description="Unmodified wound roll that is a Critical Wound (Anti-X may lower it further).")
+    critical_mortals: Text | None = Field(
+        default=None, description="Critical Hits or Wounds inflict mortal wounds, as well as normal damage or "
+                                  "instead of it, e.g. 'hit 1', 'wound D3 instead'.")
+    damage_bonus: int = Field(default=0, description="Added to each attack's Damage (e.g. +1 Damage).")
+    reroll_damage: DamageRerollPolicy = Field(
+        default="none", description="Re-roll a Damage roll of 1, the lowest die when below a die's average "
+                                    "(one-die), or the whole roll when below its average.")
+    wound_modifier_against: int = Field(
+        default=0, ge=-6, le=6, description="Wound roll modifier from the target's rules, e.g. -1.")
+    worsen_ap: int = Field(default=0, description="Worsen the AP of attacks against the target by this much.")
+    save_modifier: int = Field(
+        default=0, ge=-6, le=6, description="Saving throw modifier; with AP and cover never more than +1 in total.")
+    reroll_saves: SaveRerollPolicy = Field(
+        default="none", description="The target re-rolls saving throws of 1, or failed ones.")
+    rules: RulesWording = Field(
+        default="current", description="Which printing of the rules that changed (Devastating Wounds, Indirect "
+                                       "Fire, Hazardous): current, 2023 (the edition's launch), unsaveable-devastating")
+
+    def context(self) -> Context:
+        """The engine's `Context` (which checks the rules, e.g. the critical hit threshold)."""
+        return Context(**self.model_dump(exclude={"rules"}), rules=Rules.named(self.rules))
+
+
+class FiringQuery(BaseModel):
+    """One weapon profile and how many models use it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    weapon: Text = Field(description="Weapon profile in datasheet notation, e.g. 'A2 BS3+ S4 AP-1 D1 [LETHAL HITS]'.")
+    models: int = Field(default=1, description="Models attacking with this weapon.")
+    situation: Situation | None = Field(default=None, description="This weapon's own situation (default: the query's).")
+
+
+class TargetFields(Query):
+    """The target: written out, or a datasheet or standard target by name."""
+
+    target: Text = Field(description="A profile ('T4 Sv3+ W2 x5', groups separated by ';'), a datasheet "
+                                     "('Incursor Squad') or a standard target (MEQ, TEQ, ...).")
+    target_models: int | None = Field(
+        default=None, description="Models in the target unit (one whose models are alike).")
+    leader: Text | None = Field(
+        default=None, description="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
+    order: Annotated[list[int], Field(max_length=MAX_ITEMS)] | None = Field(
+        default=None, description="Defender's allocation order of the target's model groups, e.g. [1, 0].")
+    situation: Situation = Field(default_factory=Situation)
+
+
+class AttackQuery(TargetFields):
+    """Weapon profiles, written out, fired in the order given at one target (the CLI's `attack`)."""
+
+    weapons: Annotated[list[FiringQuery], Field(min_length=1, max_length=MAX_ITEMS)]
+    points: int | None = Field(
+        default=None, description="The attacker's points: the answer adds kills and points destroyed per 100 points.")
+    target_points: int | None = Field(default=None, description="The target's points (each model an equal share).")
+
+
+class UnitQuery(TargetFields):
+    """A datasheet unit, by name, attacks with its whole loadout (the CLI's `unit`)."""
+
+    attacker: Text = Field(description="Datasheet name, e.g. 'Tempestus Command Squad'.")
+    loadout: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, description="Wargear choices, e.g. ['plasma gun', 'meltagun'].")
+    size: int | None = Field(default=None, description="Models in the attacking unit (default: its smallest size).")
+    named_rules: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, alias="with", description="Named abilities, stratagems or Orders, e.g. ['take-aim'].")
+    melee: bool = Field(default=False, description="Fight with melee weapons instead of shooting.")
+    pistols: bool = Field(
+        default=False, description="Models shoot their Pistols instead of their other ranged weapons.")
+    profiles: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, description="Weapon profiles to use, e.g. ['supercharge'].")
+    insane_bravery: bool = Field(default=False, description="The target passes its Battle-shock test.")
+    half_range_for: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, description="Weapons within half range when the others are not, e.g. ['meltagun'].")
+    cover_for: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, description="Target model groups (number or model name) with the Benefit of Cover.")
+    precision: bool = Field(default=True, description="false: decline Precision (wounds allocated as any other).")
+    precision_on: Text | None = Field(default=None, description="Precision wounds go to this leader group first.")
+
+
+class ScenarioQuery(BaseModel):
+    """One compared scenario: an `attack` or a `unit` question (its `exact` is the comparison's)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    label: Text | None = Field(default=None, description="Its name in the answer (default: what it asks).")
+    attack: AttackQuery | None = None
+    unit: UnitQuery | None = None
+
+    @model_validator(mode="after")
+    def one_question(self) -> ScenarioQuery:
+        question = self.attack or self.unit
+        if question is None or (self.attack and self.unit):
+            raise ValueError("give a scenario either an attack or a unit question")
+        if question.exact:
+            raise ValueError('"exact" goes on the comparison, not in a scenario')
+        return self
+
+
+class CompareQuery(Query):
+    """Scenarios side by side, the first the baseline (the CLI's `compare`)."""
+
+    scenarios: Annotated[list[ScenarioQuery], Field(min_length=1, max_length=MAX_SCENARIOS)]
+    at_least: int | None = Field(
+        default=None, description="k of P(at least k models destroyed) (default: the number that leaves each "
+                                  "target Below Half-strength).")
+
+
+# --------------------------------------------------------------------- answers (the CLI's --json)
+class Answer(BaseModel):
+    """An answer's schema lists every key it has (the tests hold the answers to it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+class Distribution(Answer):
+    """A distribution of a count: pmf[k] = P(X = k), from k = 0."""
+
+    mean: Probability
+    sd: float
+    pmf: list[Probability]
+
+
+class GroupAnswer(Answer):
+    name: str
+    models: int
+    models_destroyed: Distribution
+    p_destroyed: Probability
+
+
+class AttackAnswer(Answer):
+    """`mathhammer attack --json`. `wounds` and `unsaved` are there where they are defined."""
+
+    attacks: Distribution
+    hits: Distribution
+    wounds: Distribution | None = None
+    unsaved: Distribution | None = None
+    damage: Distribution
+    models_destroyed: Distribution
+    p_destroyed: Probability
+    p_below_half: Probability
+    p_battle_shocked: Probability | None = None
+    groups: list[GroupAnswer]
+    hazardous_tests_failed: Distribution | None = None
+    hazardous_models_lost: Distribution | None = None
+    points: int | None = None
+    target_points: int | None = None
+    kills_per_100_points: Probability | None = None
+    points_destroyed_per_100_points: Probability | None = None
+
+
+class FiringAnswer(Answer):
+    weapon: str
+    models: int
+
+
+class UnitAnswer(AttackAnswer):
+    """`mathhammer unit --json`: the attack's answer plus what fired under which named rules, and the
+    situation each rule stands for."""
+
+    firings: list[FiringAnswer]
+    modifiers: list[str]
+    situation: list[str]
+
+
+class TestAnswer(Answer):
+    """A test that passes or fails: the final roll and P(success)."""
+
+    __test__ = False  # not a pytest test class
+
+    roll: Distribution
+    p_success: Probability
+
+
+class CountAnswer(Distribution):
+    """A count (advance roll, models lost or destroyed); P(unit destroyed) for a grenade."""
+
+    p_destroyed: Probability | None = None
+
+
+class CompareRow(Answer):
+    """One scenario's numbers, their changes from the first scenario's, and where every scenario's points
+    are known its efficiency and rank (1: the most efficient)."""
+
+    label: str
+    k: int
+    damage: Probability
+    kills: Probability
+    p_destroyed: Probability
+    p_at_least: Probability
+    damage_change: Probability
+    kills_change: Probability
+    p_destroyed_change: Probability
+    p_at_least_change: Probability
+    points: int | None = None
+    target_points: int | None = None
+    kills_per_100_points: Probability | None = None
+    points_destroyed_per_100_points: Probability | None = None
+    rank: int | None = None
+
+
+class CompareAnswer(BaseModel):
+    """`mathhammer compare --json`: a row per scenario, and each scenario's models destroyed as
+    `models_destroyed_1`, `models_destroyed_2`, ..."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, Distribution] = Field(init=False)
+
+    rows: list[CompareRow]
+
+
+class ErrorAnswer(Answer):
+    """A question the server does not answer, and why, in one line."""
+
+    error: str
+
+
+class DatasheetInfo(BaseModel):
+    name: str
+    faction: str
+    sizes: list[int]
+    weapons: list[str]
+
+
+class TargetInfo(BaseModel):
+    name: str
+    description: str
+
+
+class RuleInfo(BaseModel):
+    key: str
+    name: str
+    kind: str
+    side: str
+    phase: str
+    summary: str
+
+
+class Catalogue(BaseModel):
+    """What the rules data holds: datasheets, standard targets and named rules (for `with`)."""
+
+    datasheets: list[DatasheetInfo]
+    targets: list[TargetInfo]
+    rules: list[RuleInfo]
+
+
+# --------------------------------------------------------------------- dice tests
+class RollQuery(Query):
+    """A dice test outside the attack sequence (the CLI's `roll ...`); `answer` is the answer's schema."""
+
+    answer: ClassVar[type[BaseModel]] = CountAnswer
+
+    def report(self) -> Report:
+        raise NotImplementedError
+
+
+class ChargeQuery(RollQuery):
+    """Charge roll: 2D6 (plus modifier) at least the distance."""
+
+    answer = TestAnswer
+
+    distance: int = Field(le=100, description="Inches the charge must cover (9 after Deep Strike).")
+    reroll: bool = Field(default=False, description="Re-roll the whole roll when it fails (e.g. Command Re-roll).")
+    modifier: int = Field(default=0, ge=-12, le=12, description="Added to the roll, e.g. -2.")
+
+    def report(self) -> Report:
+        return rolls.charge_report(self.distance, self.reroll, self.modifier, self.exact)
+
+
+class AdvanceQuery(RollQuery):
+    """Advance roll: D6 inches added to Move."""
+
+    def report(self) -> Report:
+        return rolls.advance_report(self.exact)
+
+
+class BattleShockQuery(RollQuery):
+    """Battle-shock test: 2D6 at least Leadership passes."""
+
+    answer = TestAnswer
+
+    ld: int = Field(description="The unit's best Leadership, e.g. 7 for Ld7+.")
+    insane_bravery: bool = Field(default=False, description="The stratagem: the test is passed.")
+
+    def report(self) -> Report:
+        return rolls.battle_shock_report(self.ld, self.insane_bravery, self.exact)
+
+
+class DesperateEscapeQuery(RollQuery):
+    """Desperate Escape: each test fails on a 1-2 and a model is destroyed."""
+
+    tests: Count = Field(description="Number of Desperate Escape tests.")
+
+    def report(self) -> Report:
+        return rolls.desperate_escape_report(self.tests, self.exact)
+
+
+class HazardousQuery(RollQuery):
+    """Hazardous tests: one D6 per weapon, each 1 costs a model."""
+
+    weapons: Count = Field(description="Hazardous weapons used.")
+    bearer: Text = Field(default="T3 Sv4+ W1", description="Profile of the models carrying them.")
+    rules: RulesWording = Field(
+        default="current", description="current: a failed test inflicts 3 mortal wounds on a bearer; 2023: it "
+                                       "destroys one (CHARACTER, MONSTER, VEHICLE: 3 mortal wounds).")
+
+    def report(self) -> Report:
+        return rolls.hazardous_report(self.weapons, self.bearer, Rules.named(self.rules), self.exact)
+
+
+class GrenadeQuery(RollQuery):
+    """Grenade stratagem: six D6, each 4+ is a mortal wound (spilling over, Feel No Pain applies)."""
+
+    target: Text = Field(description="The target unit, e.g. 'T3 Sv5+ W1 x10' or GEQ.")
+
+    def report(self) -> Report:
+        return rolls.grenade_report(self.target, self.exact)
+
+
+ROLLS: dict[str, type[RollQuery]] = {  #: the CLI's `roll` subcommands
+    "charge": ChargeQuery, "advance": AdvanceQuery, "battle-shock": BattleShockQuery,
+    "desperate-escape": DesperateEscapeQuery, "hazardous": HazardousQuery, "grenade": GrenadeQuery,
+}
