@@ -445,8 +445,8 @@ class Context:
     engaged: bool = False  #: the target is within Engagement Range of the firer's army (no Blast)
     advanced: bool = False  #: the attacking unit Advanced this turn (only Assault weapons shoot)
     extra_attacks: int = attrs.field(default=0, validator=_at_least("extra attacks", 0))
-    hit_modifier: int = 0
-    wound_modifier: int = 0
+    hit_modifier: int = attrs.field(default=0, validator=_between("hit roll modifier", -6, 6))
+    wound_modifier: int = attrs.field(default=0, validator=_between("wound roll modifier", -6, 6))
     reroll_hits: Reroll = attrs.field(default=Reroll.NONE, converter=lambda v: Reroll.parse(v))
     reroll_wounds: Reroll = attrs.field(default=Reroll.NONE, converter=lambda v: Reroll.parse(v))
     critical_hit: int = attrs.field(default=6, validator=_between("critical hit threshold", 2, 6, "+"))
@@ -464,15 +464,19 @@ class Context:
     reroll_damage: DamageReroll = attrs.field(default=DamageReroll.NONE, converter=_damage_reroll)
     """The attacker's damage re-roll (see `DamageReroll`)."""
     # against the target (the defender's abilities, or the attacker's on its saves)
-    wound_modifier_against: int = 0
+    wound_modifier_against: int = attrs.field(default=0, validator=_between("wound roll modifier", -6, 6))
     """Wound roll modifier of attacks against the target (e.g. -1 from its ability), capped with
     `wound_modifier` and the weapon's own to -1..+1."""
     worsen_ap: int = attrs.field(default=0, validator=_between("AP worsened by", 0, 6))
     """AP of attacks against the target worsened by this much (AP-2 becomes AP-1), to AP 0 at most."""
-    save_modifier: int = 0
+    save_modifier: int = attrs.field(default=0, validator=_between("saving throw modifier", -6, 6))
     """Saving throw modifier (armour and invulnerable); with AP and cover never more than +1 in total."""
     reroll_saves: Reroll = attrs.field(default=Reroll.NONE, converter=_save_reroll)
     """The target's saving throw re-roll: rolls of 1 (ones) or failed ones."""
+
+    def __attrs_post_init__(self) -> None:
+        if self.stationary and self.advanced:
+            raise MathhammerError("a unit that Advanced did not Remain Stationary: give --stationary or --advanced")
 
 
 @attrs.frozen

@@ -16,7 +16,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from mathhammer_exact import Context, ModelProfile, Reroll, Rules, Weapon
+from mathhammer_exact import MathhammerError, Context, ModelProfile, Reroll, Rules, Weapon
 from mathhammer_exact.stages.d6 import Outcome, roll_odds
 from mathhammer_exact.stages.hit import hit_odds
 from mathhammer_exact.stages.save import unsaved_chance
@@ -164,6 +164,10 @@ def test_hit_odds(situation, policy):
     for skill, modifier, critical, overwatch in itertools.product(range(2, 7), range(-2, 3), range(2, 7),
                                                                   (False, True)):
         weapon = Weapon(attacks=1, skill=None if torrent else skill, strength=4, ap=0, damage=1, **fields)
+        if overwatch and weapon.melee:  # Fire Overwatch is a shooting attack: refused for a melee weapon
+            with pytest.raises(MathhammerError, match="Fire Overwatch is a shooting attack"):
+                hit_odds(weapon, target, Context(overwatch=True))
+            continue
         context = Context(hit_modifier=modifier, critical_hit=critical, overwatch=overwatch,
                           reroll_hits=Reroll[policy.upper()], **context_fields)
         expected = bf_hit(None if torrent else skill, net(modifier, extra), critical, policy, overwatch, torrent,

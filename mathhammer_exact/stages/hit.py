@@ -38,6 +38,8 @@ def critical_hit_threshold(weapon: Weapon, context: Context) -> int:
 
 def hit_odds(weapon: Weapon, target: ModelProfile, context: Context) -> RollOdds:
     """Odds that one attack misses, hits, or scores a Critical Hit."""
+    if context.overwatch and weapon.melee:
+        raise MathhammerError(f"Fire Overwatch is a shooting attack: {weapon.name or 'a melee weapon'} cannot fire it")
     if weapon.torrent:
         return RollOdds(Fraction(0), Fraction(1))
     skill = weapon.skill
