@@ -16,7 +16,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from mathhammer_exact import MathhammerError, Context, ModelProfile, Reroll, Rules, Weapon
+from mathhammer_exact import Context, MathhammerError, ModelProfile, Reroll, Rules, Weapon
 from mathhammer_exact.stages.d6 import Outcome, roll_odds
 from mathhammer_exact.stages.hit import hit_odds
 from mathhammer_exact.stages.save import unsaved_chance
