@@ -326,3 +326,19 @@ def test_counts_a_command_reroll_would_change_are_not_given():
     wound = attack(weapon, target, context=Context(command_reroll="wound"), exact=True)
     assert wound.hits == attack(weapon, target, exact=True).hits  # 2 attacks at 2/3: hits Binomial(2, 2/3)
     assert wound.hits is not None and wound.hits.mean == Fraction(4, 3)
+
+
+@pytest.mark.parametrize("wording", ["current", "2023"])
+def test_waiting_devastating_wounds_capped_at_the_units_wounds_change_nothing(monkeypatch, wording):
+    # Each waiting event costs a wound here (no Feel No Pain), so the chain keeps at most W of them;
+    # counting them all (the uncapped axis) must give the same exact answer.
+    from mathhammer_exact.engine import chain
+
+    firings = [Firing(Weapon.parse("A2 BS3+ S5 AP-1 DD3 [SUSTAINED HITS 1, DEVASTATING WOUNDS]"), 2)]
+    target = Target.parse("T5 Sv3+ W2 x2; T5 Sv3+ W3 leader")
+    context = Context(rules=Rules.named(wording))
+    capped = attack(firings, target, context=context, exact=True)
+    monkeypatch.setattr(chain, "_deferred_capacity", lambda profile, wounds: profile.attacks.max * max(
+        profile.attack.terms))
+    uncapped = attack(firings, target, context=context, exact=True)
+    assert capped.state == uncapped.state

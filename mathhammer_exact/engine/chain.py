@@ -109,13 +109,16 @@ class Operator:
         return out
 
     def apply(self, state: Scaled) -> Scaled:
-        """The state after one event; axis 0 of the state counts the waiting Devastating Wounds."""
+        """The state after one event; axis 0 of the state counts the waiting Devastating Wounds, and
+        a count beyond its last value is folded into it (see `whole_unit`: the last value can stand
+        for "that many or more" when more would change nothing)."""
         result: Scaled | None = None
         for k, matrix in self.terms.items():
             moved = state @ matrix
             if k:
                 shifted = np.zeros_like(moved.array)
                 shifted[k:] = moved.array[:-k]
+                shifted[-1] += moved.array[-k:].sum(axis=0)
                 moved = Scaled(shifted, moved.denominator)
             result = moved if result is None else result + moved
         assert result is not None
@@ -149,6 +152,7 @@ class _Profile:
 
     attack: Operator
     deferred: Scaled | None  # transition of one waiting Devastating Wounds event, if any wait
+    always_harms: bool  # every waiting event costs the unit a wound, whatever its state
     attacks: Pmf  # number of attacks, exact
     hits: Pmf  # number of hits, in the query's mode
 
@@ -215,14 +219,13 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
     critical = critical_wound(weapon, context.rules.devastating_wounds, ordinary, moving(lost),
                               Operator.waiting(Pmf.point(1, exact=True), identity), Operator.waiting(mortal, identity),
                               mortals["wound"])
-    deferred = None
+    waiting: list[Pmf] = []  # what one waiting event costs each group
     wording = context.rules.devastating_wounds
     if weapon.devastating_wounds and wording is DevastatingWounds.SEED:
-        deferred = layout.transition([wounds_lost(d, mortal_threshold(p, weapon)) for p, d in zip(groups, damage)],
-                                     weapon.precision)
+        waiting = [wounds_lost(d, mortal_threshold(p, weapon)) for p, d in zip(groups, damage)]
     elif (weapon.devastating_wounds and wording is DevastatingWounds.LAUNCH) or any(rules.values()):
-        deferred = layout.transition([wounds_lost(Pmf.point(1, exact), mortal_threshold(p, weapon)) for p in groups],
-                                     weapon.precision)
+        waiting = [wounds_lost(Pmf.point(1, exact), mortal_threshold(p, weapon)) for p in groups]
+    deferred = layout.transition(waiting, weapon.precision) if waiting else None
 
     def per_attack_of(hit: RollOdds, rolled: Operator, auto: Operator) -> Operator:
         return per_attack(hit, rolled, auto, sustained, weapon.lethal_hits, mortals["hit"])
@@ -259,7 +262,7 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
         deferred = Operator.moving(deferred).lifted().terms[0]
     attacks = attack_count(weapon, target, firing.models, context, exact=True)
     hits = hit_count(weapon, unit_profile, context, attack_count(weapon, target, firing.models, context, exact))
-    return _Profile(attack, deferred, attacks, hits)
+    return _Profile(attack, deferred, all(lost.min >= 1 for lost in waiting), attacks, hits)
 
 
 def _lifted(mortals: tuple[CriticalMortals, Operator] | None) -> tuple[CriticalMortals, Operator] | None:
@@ -267,9 +270,11 @@ def _lifted(mortals: tuple[CriticalMortals, Operator] | None) -> tuple[CriticalM
     return None if mortals is None else (mortals[0], mortals[1].lifted())
 
 
-def _deferred_capacity(profile: _Profile) -> int:
-    """The most Devastating Wounds events this profile can leave waiting."""
-    return profile.attacks.max * max(profile.attack.terms)
+def _deferred_capacity(profile: _Profile, wounds: int) -> int:
+    """The most Devastating Wounds events this profile can leave waiting; when each costs a wound,
+    the unit's `wounds` of them destroy it, so the count stops there ("that many or more")."""
+    most = profile.attacks.max * max(profile.attack.terms)
+    return min(most, wounds) if profile.always_harms else most
 
 
 def _after(state: Scaled, op: Operator, count: Pmf) -> Scaled:
@@ -306,7 +311,8 @@ def whole_unit(
             continue
         profile = _profile(firing, layout, firing.context or context, exact)
         if profile.deferred is not None:
-            grown = np.zeros((_deferred_capacity(profile) + 1, *state.array.shape), dtype=state.array.dtype)
+            capacity = _deferred_capacity(profile, target.total_wounds)
+            grown = np.zeros((capacity + 1, *state.array.shape), dtype=state.array.dtype)
             grown[0] = state.array
             state = Scaled(grown, state.denominator)
             waiting.append(profile.deferred)

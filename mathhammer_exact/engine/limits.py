@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ..dice import Dice
 from ..errors import MathhammerError
-from ..model import Context, Firing, MortalWounds, Target
+from ..model import Context, DevastatingWounds, Firing, MortalWounds, Target
 from .layout import Layout
 
 MAX_TARGET_MODELS = 1_000  #: models in the target unit
@@ -55,6 +55,7 @@ def check_size(firings: Sequence[Firing | MortalWounds], target: Target, context
         if profile.wounds > MAX_MODEL_WOUNDS:
             raise MathhammerError(f"W{profile.wounds} is too large (at most W{MAX_MODEL_WOUNDS})")
     attacks = 0
+    waiting = 1  # the values of the axes that count waiting Devastating Wounds (the chain's state grows by them)
     for firing in firings:
         if isinstance(firing, MortalWounds):
             attacks += firing.dice
@@ -63,17 +64,24 @@ def check_size(firings: Sequence[Firing | MortalWounds], target: Target, context
         if firing.models > MAX_ATTACKING_MODELS:
             raise MathhammerError(
                 f"{firing.models} attacking models is too many (at most {MAX_ATTACKING_MODELS} per weapon)")
-        for label, dice in (("Attacks", weapon.attacks), ("Damage", weapon.damage)):
-            if _highest(dice) > MAX_ROLL:
-                raise MathhammerError(f"{label} {dice} can roll {_highest(dice)}, too large (at most {MAX_ROLL})")
+        for label, roll in (("Attacks", weapon.attacks), ("Damage", weapon.damage)):
+            if _highest(roll) > MAX_ROLL:
+                raise MathhammerError(f"{label} {roll} can roll {_highest(roll)}, too large (at most {MAX_ROLL})")
         bonus = _highest(weapon.rapid_fire) + (target.model_count // 5 if weapon.blast else 0) \
             + (firing.context or context).extra_attacks
-        attacks += firing.models * (_highest(weapon.attacks) + bonus) * (1 + _highest(weapon.sustained_hits))
+        dice = firing.models * (_highest(weapon.attacks) + bonus) * (1 + _highest(weapon.sustained_hits))
+        attacks += dice
+        rules = (firing.context or context).rules
+        if weapon.devastating_wounds and rules.devastating_wounds is not DevastatingWounds.UNSAVEABLE:
+            harm_always = not any(p.feel_no_pain or p.feel_no_pain_mortal for p, _ in target.groups)
+            per_attack = _highest(weapon.damage) if rules.devastating_wounds is DevastatingWounds.LAUNCH else 1
+            waiting *= 1 + (min(dice * per_attack, target.total_wounds) if harm_always else dice * per_attack)
     rows, cols = Layout.of(target).shape
     states = rows * cols * (2 if context.command_reroll else 1)
     # the allocation: the pipeline steps a state of `rows` values at most `rows` times; the chain
-    # steps `states` values once per attack, and works out its attacks and hits as it goes
-    work = rows**3 if fast_path else attacks * states**2
+    # steps `states` values (times the waiting counts) once per attack, and works out its attacks and
+    # hits as it goes
+    work = rows**3 if fast_path else attacks * states**2 * waiting
     if work > MAX_WORK[exact]:
         raise _too_large(work, exact, MAX_WORK, f"up to {attacks} attack dice against {states} target states")
     if not fast_path:
