@@ -61,8 +61,8 @@ def identical_models(
 
     def counts(name: str) -> Pmf:
         if name not in cache:
-            check_counts(models * (plan.per_model.max + 1) * (plan.items["hits"].max + 1), exact)
             per_model = plan.per_model if name == "attacks" else plan.per_model.compound(plan.items[name])
+            check_counts(models * per_model.max, exact)  # the most this count can be
             cache[name] = everyone.compound(per_model)
         return cache[name]
 
