@@ -7,7 +7,9 @@ in the same run: the same numbers worked out by hand-written numpy (float64, or 
 one common denominator for exact mode) from odds derived by hand, with none of the engine's
 set-up, checks or result objects. Each figure is the median of repeated calls (best call in brackets).
 "engine" is a query whose plan (odds and transitions for that weapon and target) is already cached,
-as when a player varies the number of models; "cold" clears that cache before every call.
+as when a player varies the number of models; "cold" clears that cache before every call (as a
+command-line run does), and both are given as ratios to the kernel. S3's kernel is the whole-unit
+chain's stepping alone, with its transition matrices worked out beforehand.
 """
 
 from __future__ import annotations
@@ -221,19 +223,51 @@ LED = Target((*INCURSORS.groups, (Target.parse("T4 Sv3+ W3 Ld6+ [CHARACTER]").si
 LOADOUT = ["plasma gun", "meltagun", "flamer", "hot-shot volley gun"]
 
 
+def bare_chain(steps: list[tuple[np.ndarray, list[float]]], size: int) -> np.ndarray:
+    """The whole-unit chain's own work: for each weapon profile, the state mixed over its number of
+    attacks, stepping one attack's transition matrix at a time (matrices worked out beforehand)."""
+    state = np.zeros(size)
+    state[0] = 1.0
+    for matrix, counts in steps:
+        total = np.zeros(size)
+        for u, p in enumerate(counts):
+            total += p * state
+            if u < len(counts) - 1:
+                state = state @ matrix
+        state = total
+    return state
+
+
+def s3_kernel_inputs() -> tuple[list[tuple[np.ndarray, list[float]]], int]:
+    """S3's transition matrices and attack counts, from the engine (so the kernel times only the stepping)."""
+    from mathhammer_exact.engine.chain import _profile
+    from mathhammer_exact.engine.layout import Layout
+
+    report = unit_attack("Tempestus Command Squad", LED, LOADOUT, context=Context(half_range=True))
+    layout = Layout.of(LED)
+    steps = []
+    for firing in report.firings:
+        profile = _profile(firing, layout, firing.context or Context(half_range=True), False)
+        steps.append((profile.attack.terms[0].array, [float(p) for p in profile.attacks.probabilities()]))
+    return steps, layout.size
+
+
 def main() -> None:
     check_kernels()
-    print(f"{'scenario':44s} {'engine':>18s} {'cold plan':>18s} {'bare kernel':>18s} {'ratio':>6s}")
+    print(f"{'scenario':44s} {'engine':>18s} {'cold plan':>18s} {'bare kernel':>18s} {'ratio':>6s} {'cold':>6s}")
     for label, engine, cold, bare in pipeline_rows():
         (em, eb), (cm, cb), (bm, bb) = timed(engine), timed(cold), timed(bare)
         print(f"{label:44s} {em:8.3f} ({eb:6.3f}) ms {cm:8.3f} ({cb:6.3f}) ms {bm:8.3f} ({bb:6.3f}) ms "
-              f"{em / bm:6.2f}")
+              f"{em / bm:6.2f} {cm / bm:6.2f}")
+    steps, size = s3_kernel_inputs()
+    bare_median, bare_best = timed(lambda: bare_chain(steps, size))
     for exact in (False, True):
         median, best = timed(lambda e=exact: unit_attack("Tempestus Command Squad", LED, LOADOUT,
                                                           context=Context(half_range=True), exact=e))
+        kernel = f"{bare_median:8.3f} ({bare_best:6.3f}) ms {median / bare_median:6.2f}" if not exact else ""
         print(f"{'S3: Command Squad vs led Incursors, ' + ('exact' if exact else 'float'):44s} "
-              f"{median:8.3f} ({best:6.3f}) ms")
-    launch = Context(rules=Rules.named("launch"))
+              f"{median:8.3f} ({best:6.3f}) ms {'':18s} {kernel}")
+    launch = Context(rules=Rules.named("2023"))
     for exact in (False, True):
         median, best = timed(lambda e=exact: attack(VOLLEY, TOUGH, 60, launch, exact=e).models_destroyed)
         print(f"{'DW volley, 2023 wording, ' + ('exact' if exact else 'float'):44s} {median:8.3f} ({best:6.3f}) ms")

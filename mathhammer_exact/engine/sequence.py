@@ -33,7 +33,6 @@ class _Plan:
     """What one attacking model does to a unit of identical models, in the query's number mode."""
 
     per_model: Pmf  #: the attacks one model makes
-    items: dict[str, Pmf]  #: what one attack yields, for each count shown: hits, wounds, unsaved
     harmful: Pmf  #: attacks of one model that cost the unit a wound (a pair of counts: see `second`)
     cap: tuple[int, ...] | None  #: where the allocation's counts fold (the unit's wounds)
     track: Track
@@ -61,7 +60,8 @@ def identical_models(
 
     def counts(name: str) -> Pmf:
         if name not in cache:
-            per_model = plan.per_model if name == "attacks" else plan.per_model.compound(plan.items[name])
+            per_model = plan.per_model if name == "attacks" else plan.per_model.compound(
+                _shown(weapon, target, context, exact, name))
             check_counts(models * per_model.max, exact)  # the most this count can be
             cache[name] = everyone.compound(per_model)
         return cache[name]
@@ -85,11 +85,6 @@ def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped:
     def attack(hit_yields: Pmf, auto_yields: Pmf, mortals: tuple[CriticalMortals, Pmf] | None = None) -> Pmf:
         return per_attack(hit, hit_yields, auto_yields, sustained, weapon.lethal_hits, mortals)
 
-    through = Pmf.bernoulli(save, exact)  # a Devastating Wounds Critical Wound allows no save, in every printing
-    no_hit = counted(hit_rule, one.nothing())
-    items = {"hits": attack(one, one, counted(hit_rule, one)), "wounds": attack(per_hit(wound, one, one), one, no_hit),
-             "unsaved": attack(per_hit(wound, through, critical_wound(weapon, wording, through, one, one, one,
-                                                                      counted(wound_rule, one))), through, no_hit)}
     track = Track((profile.wounds,) * target.model_count)
     cap = track.total if capped else None
     damage = damage_pmf(weapon, profile, context, exact=True)
@@ -102,7 +97,7 @@ def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped:
         critical = critical_wound(weapon, wording, harmed, unsaveable, unsaveable, unsaveable)
         caps: tuple[int, ...] | None = None if cap is None else (cap,)
         harmful = per_model.compound(attack(per_hit(wound, harmed, critical), harmed), caps)
-        return _Plan(per_model, items, harmful, caps, track, normal, None)
+        return _Plan(per_model, harmful, caps, track, normal, None)
     # Mortal wounds that land after all other attacks: count them on a second axis.
     harmed = Pmf.grid({(0, 0): 1 - save * normal_harms, (1, 0): save * normal_harms}, exact)
     unsaveable = Pmf.grid({(0, 0): 1 - normal_harms, (1, 0): normal_harms}, exact)
@@ -125,4 +120,27 @@ def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped:
     critical = critical_wound(weapon, wording, harmed, unsaveable, waiting, waiting, mortals["wound"])
     caps = None if cap is None else (cap, cap)
     harmful = per_model.compound(attack(per_hit(wound, harmed, critical), harmed, mortals["hit"]), caps)
-    return _Plan(per_model, items, harmful, caps, track, normal, second)
+    return _Plan(per_model, harmful, caps, track, normal, second)
+
+
+@functools.lru_cache(maxsize=512)
+def _shown(weapon: Weapon, target: Target, context: Context, exact: bool, name: str) -> Pmf:
+    """What one attack yields for a count shown (hits, wounds or unsaved), worked out when first asked for."""
+    profile = target.single
+    hit, wound = hit_odds(weapon, profile, context), wound_odds(weapon, profile, context)
+    hit_rule, wound_rule = critical_mortals(weapon, context, "hit"), critical_mortals(weapon, context, "wound")
+    one = Pmf.point(1, exact)
+
+    def attack(hit_yields: Pmf, auto_yields: Pmf, mortals: tuple[CriticalMortals, Pmf] | None) -> Pmf:
+        return per_attack(hit, hit_yields, auto_yields, sustained_hits(weapon, exact), weapon.lethal_hits, mortals)
+
+    no_hit = counted(hit_rule, one.nothing())
+    if name == "hits":
+        return attack(one, one, counted(hit_rule, one))
+    if name == "wounds":
+        return attack(per_hit(wound, one, one), one, no_hit)
+    # unsaved: a Devastating Wounds Critical Wound allows no save, in every printing
+    through = Pmf.bernoulli(unsaved_chance(weapon, profile, context), exact)
+    critical = critical_wound(weapon, context.rules.devastating_wounds, through, one, one, one,
+                              counted(wound_rule, one))
+    return attack(per_hit(wound, through, critical), through, no_hit)
