@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .pmf import Pmf
 
 #: where each public name lives; a name's module loads on first use (PEP 562), so that a command
-#: that needs only the dice (``mathhammer roll charge``) does not load the engine or the rules data
+#: that needs only the dice (``mathhammer roll charge``) loads neither the attack engine nor the rules data
 _HOMES = {
     "Dice": "dice", "attack": "engine.resolve", "AttackResult": "engine.results", "GroupLosses": "engine.results",
     "MathhammerError": "errors", "Pmf": "pmf",
@@ -44,6 +44,10 @@ _HOMES = {
                                   "IndirectFire", "ModelProfile", "MortalWounds", "Reroll", "Rules", "Target",
                                   "Weapon")},
 }
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
 
 
 def __getattr__(name: str) -> Any:
