@@ -47,7 +47,7 @@ _HOMES = {
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOMES})
+    return sorted(_HOMES)
 
 
 def __getattr__(name: str) -> Any:
