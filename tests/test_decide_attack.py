@@ -193,3 +193,10 @@ def test_need_on_the_command_line():
 def test_need_errors_are_one_line(args, message):
     out = run(["attack", "-w", COIN, "-t", "T4 Sv7+ W1 x5", *args])
     assert out.exit_code == 2 and message in out.output and len(out.output.strip().splitlines()) == 1
+
+
+def test_points_of_a_unit_from_an_army_list():
+    # tests/fixtures/army.ros prices the Gravel Wardens (10 models) at 180 points and the Warden Captain at 65.
+    roster = "tests/fixtures/army.ros"
+    assert named_points(f"{roster}#1") == 180 and named_points(f"{roster}#2") == 65
+    assert named_points("T4 Sv3+ W2 x5") is None and named_points("MEQ") is None

@@ -13,11 +13,12 @@ are the target's points times the expected fraction of its models destroyed.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import attrs
 
-from ..data.load import datasheets
+from ..data.load import datasheet
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..pmf import Number
@@ -51,7 +52,10 @@ class Efficiency:
 def named_points(name: str, size: int | None = None) -> int | None:
     """The points of the datasheet called `name` at `size` models (default: its smallest size); None
     when no datasheet has that name (a standard target, a profile) or the data leaves its points out."""
-    sheets = datasheets().values()
-    known = {key.lower(): sheet for sheet in sheets for key in (sheet.name, *sheet.aliases)}
-    sheet = known.get(" ".join(name.lower().split()))
-    return None if sheet is None else sheet.points.get(sum(sheet.counts(size).values()))
+    if re.match(r"\s*T\d", name, re.IGNORECASE):  # a profile written out has no points
+        return None
+    try:  # a built-in or indexed datasheet, or a unit of an army list (FILE#N)
+        sheet = datasheet(name)
+    except MathhammerError:
+        return None
+    return sheet.points.get(sum(sheet.counts(size).values()))
