@@ -400,7 +400,7 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
         models = None if kind == "sheet" else models
     if models is not None:
         if len(target.groups) != 1:
-            raise MathhammerError("--models sets the size of a target whose models are all alike")
+            raise MathhammerError("--target-models sets the size of a target whose models are all alike")
         target = Target.of(target.groups[0][0], models)
     if leader:
         target = Target((*target.groups, *_leader(leader, bodyguard, user)), attached=True)
