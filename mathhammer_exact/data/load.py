@@ -24,7 +24,7 @@ from ..catalogue.index import normalise
 from ..catalogue.library import close_names, find_unit
 from ..errors import MathhammerError
 from ..model import ModelProfile, Target, Weapon
-from .datasheet import Datasheet, ModelEntry, WargearOption
+from .datasheet import Datasheet, ModelEntry, WargearOption, either
 from .modifiers import NamedRule
 from .schema import Reader
 
@@ -158,8 +158,14 @@ class Folder:
         if sheet_dir.exists():
             if not sheet_dir.is_dir():
                 raise MathhammerError(f"{label(sheet_dir)}: is a file; a folder of datasheet files belongs here")
+            named: dict[str, str] = {}  # one datasheet per name in a folder: which of two would be meant?
             for path in sorted(sheet_dir.glob("*.toml")):
-                sheets.append((label(path), READER.structure(label(path), _read(path, label(path)), SheetFile)))
+                sheet = READER.structure(label(path), _read(path, label(path)), SheetFile)
+                if normalise(sheet.name) in named:
+                    raise MathhammerError(f"{label(path)} name: {sheet.name!r} is already the name of the datasheet "
+                                          f"in {named[normalise(sheet.name)]}; give each datasheet its own name")
+                named[normalise(sheet.name)] = label(path)
+                sheets.append((label(path), sheet))
         return cls(rules, sheets, targets, attackers)
 
 
@@ -209,8 +215,8 @@ class Library:
         rule_tables = {key: entry for folder in raw for key, entry in folder.rules.items()}
         rules = {key: _rule(where, key, table) for key, (where, table) in rule_tables.items()}
         targets = {name: _target(where, name, row) for folder in raw for name, (where, row) in folder.targets.items()}
-        files = {sheet.name: (where, sheet) for folder in raw for where, sheet in folder.sheets}
-        sheets = {name: build_sheet(where, sheet, rules) for name, (where, sheet) in files.items()}
+        files = {normalise(sheet.name): (where, sheet) for folder in raw for where, sheet in folder.sheets}
+        sheets = {sheet.name: build_sheet(where, sheet, rules) for where, sheet in files.values()}
         attackers = {name: StandardAttacker(name, row.description, row.weapons, where)
                      for folder in raw for name, (where, row) in folder.attackers.items()}
         return cls(rules, sheets, targets, attackers, folders)
@@ -296,16 +302,24 @@ def build_sheet(where: str, raw: SheetFile, rules: Mapping[str, NamedRule]) -> D
     for key in raw.always:
         if key not in rules:
             raise fail("always", f"no named rule {key!r}")
+    sheet = Datasheet(
+        name=raw.name, faction=raw.faction, source=raw.source, keywords=raw.keywords,
+        faction_keywords=raw.faction_keywords, abilities=raw.abilities, models=tuple(models), weapons=weapons,
+        options=tuple(options), sizes=raw.sizes, always=raw.always, aliases=raw.aliases, wargear=wargear)
+    fillable = sheet.fillable_sizes()
+    for size in raw.sizes:
+        if size not in fillable:
+            raise fail("sizes", f"its models make units of {either(fillable)} models, not {size}")
     points = {}
     for size, cost in raw.points.items():
         if not size.isascii() or not size.isdigit():
             raise fail("points", f"unit sizes are whole numbers of models, got {size!r}")
+        if int(size) not in sheet.allowed_sizes():
+            raise fail(f"points.{size}", f"the unit comes in units of {either(sheet.allowed_sizes())} models, not {size}")
+        if cost < 1:
+            raise fail(f"points.{size}", f"a unit costs 1 point or more, got {cost}")
         points[int(size)] = cost
-    return Datasheet(
-        name=raw.name, faction=raw.faction, source=raw.source, keywords=raw.keywords,
-        faction_keywords=raw.faction_keywords, abilities=raw.abilities, models=tuple(models), weapons=weapons,
-        options=tuple(options), sizes=raw.sizes, points=points, always=raw.always, aliases=raw.aliases,
-        wargear=wargear)
+    return attrs.evolve(sheet, points=points)
 
 
 @functools.lru_cache(maxsize=8)
