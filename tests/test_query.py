@@ -93,7 +93,7 @@ def test_unit_query_matches_the_engine_directly():
     assert report.result.hazardous_tests_failed is None
 
 
-RUN = ["unit", TCS, "--loadout", "plasma gun, meltagun", "--target", "Incursor Squad", "--models", "10",
+RUN = ["unit", TCS, "--loadout", "plasma gun, meltagun", "--target", "Incursor Squad", "--target-models", "10",
        "--with", "take-aim", "--with", "go-to-ground", "--cover", "--half-range"]
 
 

@@ -9,7 +9,6 @@ Every unknown name asked for says what is known, with a "did you mean" when some
 
 from __future__ import annotations
 
-import difflib
 import functools
 import os
 import re
@@ -22,7 +21,7 @@ import attrs
 
 from ..catalogue.index import normalise
 from ..catalogue.library import close_names, find_unit
-from ..errors import MathhammerError
+from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target, Weapon
 from .datasheet import Datasheet, ModelEntry, WargearOption, either
 from .modifiers import NamedRule
@@ -356,14 +355,20 @@ def standard_attackers(user: str | Path | None = None) -> Mapping[str, StandardA
 
 # --------------------------------------------------------------------- lookup by name
 def find(name: str, table: Mapping[str, T], kind: str, aliases: Mapping[str, str] | None = None) -> T:
-    """Case-insensitive lookup with a "did you mean" on a miss."""
-    index = {key.lower(): key for key in table}
-    index.update({alias.lower(): key for alias, key in (aliases or {}).items()})
-    wanted = " ".join(name.strip().lower().split())
-    if wanted in index:
-        return table[index[wanted]]
-    close = difflib.get_close_matches(wanted, list(index), n=1, cutoff=0.6)
-    hint = f" (did you mean {index[close[0]]!r}?)" if close else ""
+    """Lookup by name or alias as players type names: case, punctuation and spaces or hyphens do not
+    matter ('take aim' finds Take Aim!); a name that could mean two entries is refused, an unknown
+    one gets a "did you mean"."""
+    names = [(key, key) for key in table] + list((aliases or {}).items())
+    meant: dict[str, set[str]] = {}
+    for written, key in names:
+        meant.setdefault(normalise(written), set()).add(key)
+    keys = sorted(meant.get(normalise(name), ()))
+    if len(keys) == 1:
+        return table[keys[0]]
+    if keys:
+        raise MathhammerError(f"{kind} {name!r} could be any of {', '.join(keys)}: write its name exactly")
+    shown = {normalise(written): key for written, key in names}
+    hint = did_you_mean([normalise(name)], shown)
     raise MathhammerError(f"unknown {kind} {name!r}{hint}; known: {', '.join(sorted(table))}")
 
 
@@ -383,9 +388,9 @@ def players_unit(name: str, miss: MathhammerError) -> Datasheet:
     sheet = find_unit(name)
     if sheet is not None:
         return sheet
-    close = close_names(name)
-    if close:
-        raise MathhammerError(f"unknown unit {name!r} (did you mean {close[0]!r}?)")
+    hint = did_you_mean([normalise(name)], {normalise(close): close for close in close_names(name)})
+    if hint:
+        raise MathhammerError(f"unknown unit {name!r}{hint}")
     raise miss
 
 
