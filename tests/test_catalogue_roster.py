@@ -127,8 +127,9 @@ def test_roster_command_lists_units():
     assert ('    7 x Warden #1: M6" T4 Sv3+ inv5+ W2 Ld6+ OC2 fnp6+ [BATTLELINE, INFANTRY]; pebble rifle, rock fist'
             in lines)
     assert "    can lead: Gravel Wardens" in lines
-    assert lines[-2:] == ["#3 Rockbiter (Scree Walker) (Gravel Host, 120 pts): 1 model",
-                          '    1 x Scree Walker: M8" T9 Sv3+ W10 Ld7+ OC3 [VEHICLE]; twin gravel cannon, twin gravel cannon']
+    assert lines[-2:] == [
+        "#3 Rockbiter (Scree Walker) (Gravel Host, 120 pts): 1 model",
+        '    1 x Scree Walker: M8" T9 Sv3+ W10 Ld7+ OC3 [VEHICLE]; twin gravel cannon, twin gravel cannon']
 
 
 def test_a_unit_is_found_by_its_custom_name_or_its_datasheet_name():

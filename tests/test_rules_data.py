@@ -314,7 +314,7 @@ def test_unknown_names_suggest_the_closest():
     with pytest.raises(MathhammerError, match="did you mean 'Incursor Squad'"):
         data.datasheet("incursor squadd")
     with pytest.raises(MathhammerError, match="did you mean 'take-aim'"):
-        data.modifier("take aim")
+        data.modifier("take aimm")
     assert data.datasheet("TEMPESTUS COMMAND SQUAD").name == "Militarum Tempestus Command Squad"
     assert data.modifier("Take Aim!").key == "take-aim"
 

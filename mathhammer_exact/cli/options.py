@@ -74,6 +74,12 @@ def rules_option(help_text: str) -> Callable[..., Any]:
                         callback=lambda _ctx, _param, name: Rules.named(name), help=help_text)
 
 
+def _plot_path(_ctx: click.Context, _param: click.Parameter, path: str | None) -> str | None:
+    if path is not None and not path.strip():
+        raise click.BadParameter("the path is empty; give a file such as odds.png or odds.svg")
+    return path
+
+
 def output_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """--exact, --format, --json and --plot, shared by every command that answers with odds."""
     options = [
@@ -81,7 +87,7 @@ def output_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--format", "fmt", default="table", show_default=True,
                      type=click.Choice(present.FORMATS, case_sensitive=False), help="How to print the answer."),
         click.option("--json", "as_json", is_flag=True, help="Shortcut for --format json."),
-        click.option("--plot", type=click.Path(dir_okay=False),
+        click.option("--plot", type=click.Path(dir_okay=False), callback=_plot_path,
                      help="Also draw the odds to FILE.png or FILE.svg (needs the [plot] extra)."),
     ]
     for option in reversed(options):

@@ -36,9 +36,10 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_
 @ORDER
 @RULES_DIR
 @situation_options
-def turn(target: str, target_models: int | None, leader: str | None, shooting: tuple[str, ...], fighting: tuple[str, ...],
-         distance: int, charge_reroll: bool, charge_mod: int, watching: tuple[str, ...], charger: str | None,
-         order: tuple[int, ...] | None, rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
+def turn(target: str, target_models: int | None, leader: str | None, shooting: tuple[str, ...],
+         fighting: tuple[str, ...], distance: int, charge_reroll: bool, charge_mod: int, watching: tuple[str, ...],
+         charger: str | None, order: tuple[int, ...] | None, rules_dir: str | None, exact: bool, fmt: str,
+         as_json: bool, plot: str | None, **situation: Any) -> None:
     """P(target destroyed by the end of the Fight phase), and Below Half-strength and Battle-shocked by
     then: the shooting, then the charge (its exact chance), then the fight from the state the shooting
     left, on any target (alike, mixed or Attached). The situation options are the shooting's; fighting

@@ -37,7 +37,8 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_
                    "Benefit of Cover (repeatable).")
 @click.option("--no-precision", "precision", flag_value=False, default=True,
               help="Decline Precision: wounds are allocated as for any other attack.")
-@click.option("--precision-on", metavar="GROUP", help="Precision wounds go to this leader group (number or model name) first.")
+@click.option("--precision-on", metavar="GROUP",
+              help="Precision wounds go to this leader group (number or model name) first.")
 @RULES_DIR
 @situation_options
 def unit(attacker: str, loadout: str, size: int | None, target: str, target_models: int | None, leader: str | None,
@@ -49,9 +50,10 @@ def unit(attacker: str, loadout: str, size: int | None, target: str, target_mode
 
     Each named rule (--with) is checked against the two units and the phase (--melee is the
     Fight phase); the answer's header says which situation each rule stands for."""
-    report, title, context = run(attacker, loadout, size, target, target_models, leader, with_, melee, pistols, profiles,
-                                 order, insane_bravery, exact, half_range_for=half_range_for, cover_for=cover_for,
-                                 precision=precision, precision_on=precision_on, rules_dir=rules_dir, **situation)
+    report, title, context = run(attacker, loadout, size, target, target_models, leader, with_, melee, pistols,
+                                 profiles, order, insane_bravery, exact, half_range_for=half_range_for,
+                                 cover_for=cover_for, precision=precision, precision_on=precision_on,
+                                 rules_dir=rules_dir, **situation)
     emit(unit_report(report, title), fmt, as_json, plot, context)
 
 
@@ -65,8 +67,8 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
     target_unit = find_target(target, target_models, leader, rules_dir)
     items = [item for item in loadout.split(",") if item.strip()]
     report = unit_attack(attacker, target_unit, items, size, with_, context, melee, pistols, profiles, exact,
-                         allocation_order(order, target_unit), insane_bravery, half_range_for=half_range_for, cover_for=cover_for,
-                         precision=precision, precision_on=precision_on, rules_dir=rules_dir)
+                         allocation_order(order, target_unit), insane_bravery, half_range_for=half_range_for,
+                         cover_for=cover_for, precision=precision, precision_on=precision_on, rules_dir=rules_dir)
     return report, f"{report.name}  ->  {target.strip()}", context
 
 

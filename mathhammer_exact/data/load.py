@@ -305,19 +305,19 @@ def build_sheet(where: str, raw: SheetFile, rules: Mapping[str, NamedRule]) -> D
         name=raw.name, faction=raw.faction, source=raw.source, keywords=raw.keywords,
         faction_keywords=raw.faction_keywords, abilities=raw.abilities, models=tuple(models), weapons=weapons,
         options=tuple(options), sizes=raw.sizes, always=raw.always, aliases=raw.aliases, wargear=wargear)
-    fillable = sheet.fillable_sizes()
+    fillable, allowed = sheet.fillable_sizes(), sheet.allowed_sizes()
     for size in raw.sizes:
         if size not in fillable:
             raise fail("sizes", f"its models make units of {either(fillable)} models, not {size}")
     points = {}
-    for size, cost in raw.points.items():
-        if not size.isascii() or not size.isdigit():
-            raise fail("points", f"unit sizes are whole numbers of models, got {size!r}")
-        if int(size) not in sheet.allowed_sizes():
-            raise fail(f"points.{size}", f"the unit comes in units of {either(sheet.allowed_sizes())} models, not {size}")
+    for written, cost in raw.points.items():
+        if not written.isascii() or not written.isdigit():
+            raise fail("points", f"unit sizes are whole numbers of models, got {written!r}")
+        if int(written) not in allowed:
+            raise fail(f"points.{written}", f"the unit comes in units of {either(allowed)} models, not {written}")
         if cost < 1:
-            raise fail(f"points.{size}", f"a unit costs 1 point or more, got {cost}")
-        points[int(size)] = cost
+            raise fail(f"points.{written}", f"a unit costs 1 point or more, got {cost}")
+        points[int(written)] = cost
     return attrs.evolve(sheet, points=points)
 
 
@@ -403,6 +403,8 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
                 user: str | Path | None = None) -> Target:
     """A target by datasheet or standard-target name, or written as a profile; `models` sets the
     size of a unit of alike models, `leader` attaches a CHARACTER written as a profile or by name."""
+    if models is not None and models < 1:
+        raise MathhammerError(f"--target-models must be at least 1, got {models}")
     bodyguard = None
     if re.match(r"\s*T\d", text, re.IGNORECASE):
         target = Target.parse(text)

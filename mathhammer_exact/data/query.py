@@ -313,8 +313,9 @@ def unit_attack(
 
     `half_range_for` names weapons within half range when the others are not; `cover_for` names
     target model groups (numbered from 1, as the answer lists them, or by model name) that have the
-    Benefit of Cover; `order` is the defender's allocation order as 0-based group indices, as for `attack`; `precision=False`
-    declines Precision, `precision_on` sends Precision wounds to that CHARACTER group first;
+    Benefit of Cover; `order` is the defender's allocation order as 0-based group indices, as for
+    `attack`; `precision=False` declines Precision, `precision_on` sends Precision wounds to that
+    CHARACTER group (numbered from 1, or by model name) first;
     `rules_dir` layers a user's rules folder over the shipped one (default: $MATHHAMMER_RULES).
     """
     data = library(rules_dir)
@@ -344,7 +345,8 @@ def unit_attack(
         others.remove(rule)
         if _plan(others, shots, target, context, near) == plan:
             raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
-    situation = [rule.header() for rule in in_force] + left_out + near_lines + cover_lines + order_lines + precision_lines
+    situation = [rule.header() for rule in in_force] + left_out + near_lines + cover_lines + order_lines
+    situation += precision_lines
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
