@@ -278,6 +278,9 @@ def build_sheet(where: str, raw: SheetFile, rules: Mapping[str, NamedRule]) -> D
     unit_keywords = [*raw.keywords, *raw.faction_keywords]
     models = []
     for i, row in enumerate(raw.models):
+        if row.max is not None and row.max < row.count:
+            raise fail(f"models[{i}].max", f"the most models of this kind is at least its count ({row.count}), "
+                                           f"got {row.max}")
         try:
             model = _model_profile(row.stats, [*unit_keywords, *row.keywords], row.name)
         except MathhammerError as exc:
