@@ -83,6 +83,8 @@ def test_each_option_changes_the_answer_as_derived(weapon, options, stat, expect
     ("A1 BS3+ S4 AP0 D1", "T4 W2", [], "missing Sv"),
     ("A1 BS3+ S4 AP0 D1 [BLAST]", "T4 Sv3+ W2 x5", ["--engaged"], "BLAST"),
     ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", ["--models", "-1"], "at least 1"),
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", ["-m", "0"], "the number of attacking models must be at least 1, got 0"),
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", ["--plot", ""], "the path is empty"),
     ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", ["--reroll-hits", "twice"], "twice"),
     ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", ["--crit-hit", "1"], "critical hit"),
     ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", ["--rules", "2019"], "2019"),
