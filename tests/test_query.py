@@ -175,6 +175,9 @@ def test_group_numbers_count_from_1_as_the_answer_lists_them(tmp_path):
     covered = gunner(tmp_path, "--cover-for", "1")
     assert "  Benefit of Cover: group 1\n" in covered and "group 1 (1): 0.556 destroyed on average" in covered
     assert json.loads(gunner(tmp_path, "--cover-for", "1", "--json"))["models_destroyed"]["mean"] == "5/9"
+    # named groups: the header and the losses give the same number with the model's name
+    named = CliRunner().invoke(cli, ["unit", TCS, "-t", TCS, "--cover-for", "tempestus scion"]).output
+    assert "  Benefit of Cover: group 2 (Tempestus Scion)\n" in named and "\ngroup 2, Tempestus Scion (4): " in named
     # group 2 in cover changes nothing for the model wounded first
     assert json.loads(gunner(tmp_path, "--cover-for", "2", "--json"))["models_destroyed"]["mean"] == "25/36"
     # --order 2,1: the W2 model takes the one damage and survives: nothing destroyed
