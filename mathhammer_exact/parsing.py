@@ -14,12 +14,11 @@ instead of refused.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any
 
 from .dice import Dice
-from .errors import MathhammerError
+from .errors import MathhammerError, did_you_mean
 
 _INCHES = r'(?:"|IN|”|″)'
 _SEP = "[=:]?"  # `A=2D6` and `A:2D6` are accepted as well as `A2D6`
@@ -87,16 +86,6 @@ def _split_brackets(text: str) -> tuple[str, list[str]]:
     return text[: match.start()] + " " + text[match.end() :], [part for part in inner if part]
 
 
-def _suggest(word: str, known: list[str]) -> str:
-    """`` (did you mean 'X'?)`` for the closest known name, or nothing."""
-    candidates = [word, word.rsplit(" ", 1)[0]]
-    for candidate in candidates:
-        close = difflib.get_close_matches(candidate, known, n=1, cutoff=0.6)
-        if close:
-            return f" (did you mean {close[0]!r}?)"
-    return ""
-
-
 def _ability(token: str) -> tuple[str, dict[str, Any]] | None:
     """The slot (what it sets, for spotting repeats) and `Weapon` fields of one printed ability,
     or None if it is not a known ability."""
@@ -126,7 +115,8 @@ def _unknown_ability(token: str) -> MathhammerError:
     word = " ".join(token.upper().replace("-", " ").split())
     if word == "CONVERSION":
         return MathhammerError(f"{token!r} needs the distance its datasheet gives (12\" or 24\"), e.g. CONVERSION 12\"")
-    return MathhammerError(f"unknown weapon ability {token!r}{_suggest(word, _ABILITY_NAMES)}; {_ABILITY_HELP}")
+    hint = did_you_mean([word, word.rsplit(" ", 1)[0]], {name: name for name in _ABILITY_NAMES})
+    return MathhammerError(f"unknown weapon ability {token!r}{hint}; {_ABILITY_HELP}")
 
 
 def ability_fields(token: str) -> dict[str, Any]:
@@ -302,7 +292,7 @@ def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict
             if lenient:
                 fields["ignored"] += (token,)
                 continue
-            hint = _suggest(re.sub(r"[0-9+\"]", "", up), _MODEL_NAMES)
+            hint = did_you_mean([re.sub(r"[0-9+\"]", "", up)], {name: name for name in _MODEL_NAMES})
             raise MathhammerError(f"unknown target token {token!r}{hint} ({_TARGET_HELP})")
     if "stealth" in words:
         if "STEALTH" in upper:

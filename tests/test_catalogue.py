@@ -298,7 +298,7 @@ def test_data_commands(data_dir):
 
 
 def test_unit_show_and_search_commands(indexed):
-    out = run("unit", "Scree Walker", "--target", "gravel wardens", "--models", "5")
+    out = run("unit", "Scree Walker", "--target", "gravel wardens", "--target-models", "5")
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
     assert lines[0] == "Scree Walker  ->  gravel wardens"

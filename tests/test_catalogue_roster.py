@@ -124,10 +124,12 @@ def test_roster_command_lists_units():
     lines = out.output.splitlines()
     assert lines[0] == f"Gravel Host test list ({ARMY}): 3 units"
     assert lines[1] == "#1 Gravel Wardens (Gravel Host, 180 pts): 10 models"
-    assert "    7 x Warden #1: T4 Sv3+ inv5+ W2 Ld6+ fnp6+ [BATTLELINE, INFANTRY]; pebble rifle, rock fist" in lines
+    assert ('    7 x Warden #1: M6" T4 Sv3+ inv5+ W2 Ld6+ OC2 fnp6+ [BATTLELINE, INFANTRY]; pebble rifle, rock fist'
+            in lines)
     assert "    can lead: Gravel Wardens" in lines
-    assert lines[-2:] == ["#3 Rockbiter (Scree Walker) (Gravel Host, 120 pts): 1 model",
-                          "    1 x Scree Walker: T9 Sv3+ W10 Ld7+ [VEHICLE]; twin gravel cannon, twin gravel cannon"]
+    assert lines[-2:] == [
+        "#3 Rockbiter (Scree Walker) (Gravel Host, 120 pts): 1 model",
+        '    1 x Scree Walker: M8" T9 Sv3+ W10 Ld7+ OC3 [VEHICLE]; twin gravel cannon, twin gravel cannon']
 
 
 def test_a_unit_is_found_by_its_custom_name_or_its_datasheet_name():

@@ -47,12 +47,28 @@ def test_float_json_indexes_pmf_by_value():
     assert abs(sum(data["hits"]["pmf"]) - 1) < 1e-12
 
 
-@pytest.mark.parametrize("options", [
-    ["--reroll-hits", "failed", "--reroll-wounds", "ones", "--hit-mod", "-1", "--wound-mod", "1"],
-    ["--rules", "2023", "--crit-hit", "5", "--stationary", "--overwatch", "--indirect"],
+PLAIN = "A1 BS4+ S4 AP0 D1"  # against T4 with no save: hits 1/2, wounds 1/2 * 1/2 = 1/4
+
+
+@pytest.mark.parametrize(("weapon", "options", "stat", "expected", "why"), [
+    (PLAIN, [], "wounds", Fraction(1, 4), "hit 4+, wound S4 v T4 on 4+"),
+    (PLAIN, ["--reroll-hits", "failed"], "hits", Fraction(3, 4), "1/2 + 1/2 * 1/2"),
+    (PLAIN, ["--reroll-wounds", "ones"], "wounds", Fraction(7, 24), "hit 1/2, wound 1/2 + 1/6 * 1/2 = 7/12"),
+    (PLAIN, ["--hit-mod", "-1"], "hits", Fraction(1, 3), "hits on 5+"),
+    (PLAIN, ["--wound-mod", "1"], "wounds", Fraction(1, 3), "hit 1/2, wound on 3+: 2/3"),
+    (PLAIN + " [LETHAL HITS]", [], "wounds", Fraction(1, 3), "a 6 wounds by itself (1/6), a 4 or 5 wounds on 4+ (1/6)"),
+    (PLAIN + " [LETHAL HITS]", ["--crit-hit", "5"], "wounds", Fraction(5, 12), "5 and 6 wound by themselves (1/3), "
+                                                                           "a 4 wounds on 4+ (1/12)"),
+    (PLAIN + " [HEAVY]", ["--stationary"], "hits", Fraction(2, 3), "Heavy: +1 to hit, 3+"),
+    (PLAIN, ["--overwatch"], "hits", Fraction(1, 6), "only unmodified 6s hit"),
+    ("A1 BS2+ S4 AP0 D1 [INDIRECT FIRE]", ["--indirect"], "hits", Fraction(1, 2), "current: hit rolls of 1-3 fail"),
+    ("A1 BS2+ S4 AP0 D1 [INDIRECT FIRE]", ["--indirect", "--rules", "2023"], "hits", Fraction(2, 3),
+     "2023: -1 to hit, BS2+ hits on 3+"),
 ])
-def test_options_are_accepted(options):
-    assert run(ISSUE_QUERY + options).exit_code == 0
+def test_each_option_changes_the_answer_as_derived(weapon, options, stat, expected, why):
+    out = run(["attack", "-w", weapon, "-t", "T4 Sv7+ W1 x5", "--exact", "--json", *options])
+    assert out.exit_code == 0, out.output
+    assert Fraction(json.loads(out.output)[stat]["mean"]) == expected, why
 
 
 @pytest.mark.parametrize(("weapon", "target", "extra", "fragment"), [
@@ -67,6 +83,8 @@ def test_options_are_accepted(options):
     ("A1 BS3+ S4 AP0 D1", "T4 W2", [], "missing Sv"),
     ("A1 BS3+ S4 AP0 D1 [BLAST]", "T4 Sv3+ W2 x5", ["--engaged"], "BLAST"),
     ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", ["--models", "-1"], "at least 1"),
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", ["-m", "0"], "the number of attacking models must be at least 1, got 0"),
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", ["--plot", ""], "the path is empty"),
     ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", ["--reroll-hits", "twice"], "twice"),
     ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", ["--crit-hit", "1"], "critical hit"),
     ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", ["--rules", "2019"], "2019"),

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from mathhammer_exact import Context, Reroll, Target, Weapon, attack
+from mathhammer_exact import Context, Reroll, Rules, Target, Weapon, attack
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.load import find_target
 from mathhammer_exact.data.query import unit_attack
@@ -65,11 +65,15 @@ def test_rank_by_points_destroyed_per_100_points():
 
 def test_labels_rules_wordings_and_named_rules():
     dev = "-w '5x 24\" A1 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]' -t 'T5 Sv2+ W3 x3'"
-    out = run(["compare", "-s", f"seed: {dev}", "-s", f"launch: {dev} --rules launch", "--exact", "--json"])
+    out = run(["compare", "-s", f"current: {dev}", "-s", f"2023: {dev} --rules 2023", "--exact", "--json"])
     assert out.exit_code == 0, out.output
-    seed, launch = json.loads(out.output)["rows"]
-    assert (seed["label"], launch["label"]) == ("seed", "launch")
-    assert seed["kills"] != launch["kills"]
+    current, older = json.loads(out.output)["rows"]
+    assert (current["label"], older["label"]) == ("current", "2023")
+    weapon, target = Weapon.parse('24" A1 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]'), Target.parse("T5 Sv2+ W3 x3")
+    for row, rules in ((current, "current"), (older, "2023")):  # each scenario under the wording it names
+        assert Fraction(row["kills"]) == attack(weapon, target, 5, Context(rules=Rules.named(rules)),
+                                                exact=True).models_destroyed.mean
+    assert current["kills"] != older["kills"]
     named = run(["compare", "--all", "-t MEQ", "-s", 'unit "Tempestus Command Squad"',
                  "-s", 'Take Aim: unit "Tempestus Command Squad" --with take-aim', "--exact", "--json"])
     assert named.exit_code == 0, named.output

@@ -199,9 +199,9 @@ def test_losses_come_from_the_last_weapon_first():
 
 
 def test_turn_command_finds_the_target_by_name_in_a_users_rules(tmp_path):
-    # the pin of the first test, with the target PAIR named in a user's targets.toml (and sized by --models)
+    # the pin of the first test, with the target PAIR named in a user's targets.toml (and sized by --target-models)
     (tmp_path / "targets.toml").write_text('[pair]\ndescription = "two"\nprofile = "T4 Sv7+ W1 x5"\n')
-    args = ["turn", "-t", "pair", "--models", "2", "--rules-dir", str(tmp_path), "-s", COIN, "-f",
+    args = ["turn", "-t", "pair", "--target-models", "2", "--rules-dir", str(tmp_path), "-s", COIN, "-f",
             "Melee A2 WS2+ S4 AP0 D1 [LETHAL HITS]", "-d", "7", "--exact"]
     out = CliRunner().invoke(cli, args)
     assert out.exit_code == 0, out.output

@@ -93,7 +93,7 @@ def test_unit_query_matches_the_engine_directly():
     assert report.result.hazardous_tests_failed is None
 
 
-RUN = ["unit", TCS, "--loadout", "plasma gun, meltagun", "--target", "Incursor Squad", "--models", "10",
+RUN = ["unit", TCS, "--loadout", "plasma gun, meltagun", "--target", "Incursor Squad", "--target-models", "10",
        "--with", "take-aim", "--with", "go-to-ground", "--cover", "--half-range"]
 
 
@@ -138,3 +138,117 @@ def test_cli_lists_and_shows():
     card = runner.invoke(cli, ["show", "tempestus command squad"]).output
     assert "meltagun" in card and "Points: 5 models: 70" in card
     assert "Take Aim!" in runner.invoke(cli, ["show", "take-aim"]).output
+
+
+# --------------------------------------------------------------------- group numbers, sizes, names
+GUNNER = '''name = "Gunner"
+faction = "Test"
+source = "test"
+keywords = ["INFANTRY"]
+sizes = [1]
+points = { 1 = 10 }
+[[models]]
+name = "Gunner"
+count = 1
+stats = 'T3 Sv5+ W1'
+equipment = ["gun"]
+[weapons.gun]
+default = '24" A1 S8 AP0 D1 [TORRENT]'
+'''
+TWO = "T1 Sv6+ W1; T1 Sv6+ W2"  # group 1: a W1 model, allocated first by default (fewest wounds); group 2: a W2 model
+
+
+def gunner(tmp_path, *options):
+    """One automatic hit, S8 v T1 wounds on 2+ (5/6), at TWO; the answer as JSON, exactly."""
+    (tmp_path / "datasheets").mkdir(exist_ok=True)
+    (tmp_path / "datasheets" / "gunner.toml").write_text(GUNNER)
+    out = CliRunner().invoke(cli, ["unit", "Gunner", "-t", TWO, "--rules-dir", str(tmp_path), "--exact", *options])
+    assert out.exit_code == 0, out.output
+    return out.output
+
+
+def test_group_numbers_count_from_1_as_the_answer_lists_them(tmp_path):
+    # default: the W1 model takes the wound, saved on 6 (Sv6+, AP0): destroyed 5/6 * 5/6 = 25/36
+    assert json.loads(gunner(tmp_path, "--json"))["models_destroyed"]["mean"] == "25/36"
+    # group 1 (the W1 model) in cover: saved on 5+, destroyed 5/6 * 4/6 = 5/9; the header names group 1,
+    # and the losses list that same group as group 1
+    covered = gunner(tmp_path, "--cover-for", "1")
+    assert "  Benefit of Cover: group 1\n" in covered and "group 1 (1): 0.556 destroyed on average" in covered
+    assert json.loads(gunner(tmp_path, "--cover-for", "1", "--json"))["models_destroyed"]["mean"] == "5/9"
+    # named groups: the header and the losses give the same number with the model's name
+    named = CliRunner().invoke(cli, ["unit", TCS, "-t", TCS, "--cover-for", "tempestus scion"]).output
+    assert "  Benefit of Cover: group 2 (Tempestus Scion)\n" in named and "\ngroup 2, Tempestus Scion (4): " in named
+    # group 2 in cover changes nothing for the model wounded first
+    assert json.loads(gunner(tmp_path, "--cover-for", "2", "--json"))["models_destroyed"]["mean"] == "25/36"
+    # --order 2,1: the W2 model takes the one damage and survives: nothing destroyed
+    ordered = gunner(tmp_path, "--order", "2,1")
+    assert "  allocation order: group 2, then group 1\n" in ordered
+    assert json.loads(gunner(tmp_path, "--order", "2,1", "--json"))["models_destroyed"]["mean"] == "0"
+    assert json.loads(gunner(tmp_path, "--order", "1,2", "--json"))["models_destroyed"]["mean"] == "25/36"
+
+
+def test_turn_takes_the_same_order():
+    # 2D6 >= 2 always charges; WS2+ hits 5/6, S8 v T1 wounds 5/6, no save: 25/36 for the W1 model, none for W2
+    args = ["turn", "-t", "T1 Sv7+ W1; T1 Sv7+ W2", "-f", "Melee A1 WS2+ S8 AP0 D1", "-d", "2", "--exact"]
+    assert json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)["models_destroyed"]["mean"] == "25/36"
+    out = CliRunner().invoke(cli, [*args, "--json", "--order", "2,1"])
+    assert json.loads(out.output)["models_destroyed"]["mean"] == "0"
+    assert "  allocation order: group 2, then group 1\n" in CliRunner().invoke(cli, [*args, "--order", "2,1"]).output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--order", "0,1"], "--order lists each of the target's model groups once, numbered 1 to 2, got 0,1"),
+    (["--order", "2"], "--order lists each of the target's model groups once, numbered 1 to 2, got 2"),
+    (["--order", "1,1"], "--order lists each of the target's model groups once, numbered 1 to 2, got 1,1"),
+    (["--order", "one"], "Invalid value for '--order': group numbers separated by commas, e.g. '2,1', got 'one'"),
+    (["--cover-for", "0"], "--cover-for: no target model group '0' (groups: 1, 2)"),
+    (["--cover-for", "3"], "--cover-for: no target model group '3' (groups: 1, 2)"),
+    (["--size", "0"], "Militarum Tempestus Command Squad comes in units of 5 models, not 0"),
+    (["--size", "7"], "Militarum Tempestus Command Squad comes in units of 5 models, not 7"),
+    (["-m", "10"], "No such option '-m'."),
+    (["--models", "10"], "No such option '--models'. (Did you mean one of: '--melee', '--order', '--target-models'?)"),
+    (["--target-models", "0"], "--target-models must be at least 1, got 0"),
+    (["--plot", ""], "Invalid value for '--plot': the path is empty; give a file such as odds.png or odds.svg"),
+])
+def test_unit_refuses_group_numbers_sizes_and_options_it_does_not_know(args, message):
+    out = CliRunner().invoke(cli, ["unit", TCS, "-t", "T4 Sv4+ W1 x5; T4 Sv4+ W2 x3", *args])
+    assert out.exit_code == 2 and out.output == f"error: {message}\n"
+
+
+def test_a_datasheet_target_is_sized_as_its_datasheet_allows():
+    # Incursor Squad: 5 or 10 models
+    out = CliRunner().invoke(cli, ["unit", TCS, "-t", "Incursor Squad", "--target-models", "7"])
+    assert out.exit_code == 2 and out.output == "error: Incursor Squad comes in units of 5 or 10 models, not 7\n"
+    assert data.datasheet("Incursor Squad").as_target(10).model_count == 10
+    assert data.datasheet("Incursor Squad").as_target().model_count == 5  # the default: the smallest size
+
+
+@pytest.mark.parametrize("command", [["survive", "MEQ"], ["turn", "-t", "MEQ", "-f", "Melee A1 WS3+ S4 AP0 D1",
+                                                          "-d", "6"]])
+def test_target_models_is_one_name_everywhere(command):
+    # MEQ resized to 1 model: every models-destroyed distribution is over 0 or 1 model
+    out = CliRunner().invoke(cli, [*command, "--target-models", "1", "--json"])
+    assert out.exit_code == 0, out.output
+    answers = [value for key, value in json.loads(out.output).items() if key.startswith("models_destroyed")]
+    assert answers and all(len(answer["pmf"]) == 2 for answer in answers)
+    assert CliRunner().invoke(cli, [*command, "-m", "1"]).output == "error: No such option '-m'.\n"
+
+
+@pytest.mark.parametrize("name", ["take aim", "Take Aim!", "TAKE-AIM", "take_aim", " take   aim "])
+def test_names_are_matched_as_players_type_them(name):
+    assert CliRunner().invoke(cli, ["show", name]).output.startswith("Take Aim! (order, ")
+    assert data.modifier(name).key == "take-aim"
+
+
+def test_a_name_two_entries_share_is_refused():
+    with pytest.raises(MathhammerError, match="thing 'a b' could be any of a-b, a_b: write its name exactly"):
+        data.find("a b", {"a-b": 1, "a_b": 2}, "thing")
+
+
+def test_the_card_shows_every_target_field(tmp_path):
+    profile = "T5 Sv3+ inv-ranged4+ W3 fnp-mortal5+ fnp-psychic6+ dr1 halve x2"
+    (tmp_path / "targets.toml").write_text(f'[odd]\ndescription = "every field"\nprofile = "{profile}"\n')
+    card = CliRunner().invoke(cli, ["show", "odd", "--rules-dir", str(tmp_path)]).output
+    assert card == ("odd: every field\n  2 models: Toughness 5 | Save 3+ | Invulnerable save 4+ against ranged attacks"
+                    " | Wounds 3 | Feel No Pain 5+ against mortal wounds | Feel No Pain 6+ against psychic attacks"
+                    " | damage reduced by 1 | damage halved\n")

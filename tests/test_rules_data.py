@@ -231,6 +231,17 @@ default = '24" A1 BS4+ S3 AP0 D1'
      "broken.toml always: no named rule 'no-such-rule'"),
     (SHEET.replace('source = "test"\n', 'source = "test"\npoints = { five = 70 }\n'),
      "broken.toml points: unit sizes are whole numbers of models, got 'five'"),
+    # points and sizes the models cannot make (5 Troopers, none of them optional)
+    (SHEET.replace('source = "test"\n', 'source = "test"\npoints = { 5 = -70 }\n'),
+     "broken.toml points.5: a unit costs 1 point or more, got -70"),
+    (SHEET.replace('source = "test"\n', 'source = "test"\nsizes = [7]\n'),
+     "broken.toml sizes: its models make units of 5 models, not 7"),
+    (SHEET.replace("count = 5", "count = 5\nmax = 10").replace('source = "test"\n', 'source = "test"\nsizes = [12]\n'),
+     "broken.toml sizes: its models make units of 5, 6, 7, 8, 9 or 10 models, not 12"),
+    (SHEET.replace("count = 5", "count = 5\nmax = 4"),
+     "broken.toml models[0].max: the most models of this kind is at least its count (5), got 4"),
+    (SHEET.replace('source = "test"\n', 'source = "test"\npoints = { 7 = 70 }\n'),
+     "broken.toml points.7: the unit comes in units of 5 models, not 7"),
     (SHEET + '[[options]]\nmodel = "Sergeant"\nreplaces = "rifle"\nwith = ["rifle"]\n',
      "broken.toml options[0].model: no model named 'Sergeant' on this datasheet"),
     ("name = [\n", "broken.toml: not valid TOML"),
@@ -239,6 +250,16 @@ def test_invalid_datasheets_name_the_file_and_field(tmp_path, sheet, fragment):
     with pytest.raises(MathhammerError) as err:
         data.library(_write(tmp_path, sheet=sheet))
     assert fragment in str(err.value)
+
+
+def test_two_datasheets_of_one_name_in_a_folder_are_refused(tmp_path):
+    # the names differ only in case and punctuation, which a lookup by name ignores
+    folder = _write(tmp_path, sheet=SHEET)
+    (folder / "datasheets" / "copy.toml").write_text(SHEET.replace('"Broken"', '"broken!"'))
+    with pytest.raises(MathhammerError) as err:
+        data.library(folder)
+    assert str(err.value).endswith(f"copy.toml name: 'broken!' is already the name of the datasheet in "
+                                   f"{folder / 'datasheets' / 'broken.toml'}; give each datasheet its own name")
 
 
 def test_a_file_that_is_not_utf8_is_named(tmp_path):
@@ -297,7 +318,7 @@ def test_unknown_names_suggest_the_closest():
     with pytest.raises(MathhammerError, match="did you mean 'Incursor Squad'"):
         data.datasheet("incursor squadd")
     with pytest.raises(MathhammerError, match="did you mean 'take-aim'"):
-        data.modifier("take aim")
+        data.modifier("take aimm")
     assert data.datasheet("TEMPESTUS COMMAND SQUAD").name == "Militarum Tempestus Command Squad"
     assert data.modifier("Take Aim!").key == "take-aim"
 

@@ -226,15 +226,19 @@ def test_half_range_for_one_weapon():
 
 def test_cover_for_a_model_group():
     # the GEQ's only group in cover: as --cover, 25/18 (see go-to-ground)
-    report = unit(TCS, cover_for=["0"])
+    report = unit(TCS, cover_for=["1"])  # groups are numbered from 1, as the answer lists them
     assert report.result.damage.mean == F(25, 18)
     assert report.result.damage == unit(TCS, context=Context(cover=True)).result.damage
     mixed = Target.parse("T3 Sv5+ W1 x5; T3 Sv5+ W1 x5")
-    assert unit(TCS, mixed, cover_for=["1"]).result.damage.mean < unit(TCS, mixed).result.damage.mean
+    assert unit(TCS, mixed, cover_for=["2"]).result.damage.mean < unit(TCS, mixed).result.damage.mean
     covered = find_target(TCS)
-    assert "Benefit of Cover: group 1 (Tempestus Scion)" in unit(TCS, covered, cover_for=["tempestus scion"]).situation
-    refused("no target model group '7' (groups: 0)", TCS, cover_for=["7"])
-    refused("only helps against ranged attacks", TCS, cover_for=["0"], melee=True)
+    # the datasheet's groups: 1 Tempestor Prime, then 4 Tempestus Scions (group 2, counted from 1)
+    assert [p.name for p, _ in covered.groups] == ["Tempestor Prime", "Tempestus Scion"]
+    assert "Benefit of Cover: group 2 (Tempestus Scion)" in unit(TCS, covered, cover_for=["tempestus scion"]).situation
+    assert unit(TCS, covered, cover_for=["2"]).situation == unit(TCS, covered, cover_for=["tempestus scion"]).situation
+    refused("no target model group '7' (groups: 1)", TCS, cover_for=["7"])
+    refused("no target model group '0' (groups: 1)", TCS, cover_for=["0"])
+    refused("only helps against ranged attacks", TCS, cover_for=["1"], melee=True)
 
 
 SHEETS = {
@@ -281,12 +285,14 @@ def test_precision_declined_or_aimed_at_one_leader(tmp_path):
     assert "Precision declined: wounds are allocated as for any other attack" in declined.situation
     two = Target.parse("T3 Sv7+ W1 x2; T3 Sv7+ W1 leader; T3 Sv7+ W1 leader")
     first = unit("Sniper Team", two, rules_dir=rules).result
-    chosen = unit("Sniper Team", two, rules_dir=rules, precision_on="2").result
+    chosen = unit("Sniper Team", two, rules_dir=rules, precision_on="3")  # the second leader: group 3 from 1
+    assert "Precision wounds go to group 3 (leader) first" in chosen.situation
+    chosen = chosen.result
     assert (first.groups[1].p_destroyed, first.groups[2].p_destroyed) == (F(5, 6), 0)
     assert (chosen.groups[1].p_destroyed, chosen.groups[2].p_destroyed) == (0, F(5, 6))
     refused("no weapon attacking in this query has PRECISION", TCS, precision=False)
     refused("--precision-on names a CHARACTER model group of an Attached target", "Sniper Team", two,
-            rules_dir=rules, precision_on="0")
+            rules_dir=rules, precision_on="1")
 
 
 # ---------------------------------------------------------------- strict options

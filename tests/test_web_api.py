@@ -132,9 +132,9 @@ def test_every_situation_field_gives_the_cli_json(client):
 
 
 def test_unit_options_and_attack_points_give_the_cli_json(client):
-    body = {**UNIT, "situation": {}, "half_range_for": ["meltagun"], "cover_for": ["0"]}
+    body = {**UNIT, "situation": {}, "half_range_for": ["meltagun"], "cover_for": ["1"]}
     args = ["unit", "Tempestus Command Squad", "--loadout", "plasma gun, meltagun", "--target", "Incursor Squad",
-            "--with", "take-aim", "--with", "go-to-ground", "--half-range-for", "meltagun", "--cover-for", "0"]
+            "--with", "take-aim", "--with", "go-to-ground", "--half-range-for", "meltagun", "--cover-for", "1"]
     data = post(client, "/api/unit", body)
     assert data == cli_json(args)
     assert "within half range: meltagun; other weapons are not" in data["situation"]
@@ -295,7 +295,7 @@ def test_serve_refuses_a_port_in_use_in_one_line():
     ({"weapons": [{"weapon": "A1 BS3+ S4 AP0 D1"}], "target": "T4 Sv3+ W2 x100000"},
      ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "T4 Sv3+ W2 x100000"]),
     ({"weapons": [{"weapon": "A1 BS3+ S4 AP0 D1"}], "target": "MEQ", "target_models": 10**6},
-     ["unit", "Tempestus Command Squad", "-t", "MEQ", "--models", str(10**6)]),
+     ["unit", "Tempestus Command Squad", "-t", "MEQ", "--target-models", str(10**6)]),
 ])
 def test_the_engines_size_limits_refuse_at_once_with_the_cli_message(client, body, cli_args):
     start = time.perf_counter()

@@ -8,7 +8,8 @@ from typing import Any
 import attrs
 import click
 
-from ..model import CommandReroll, Context, DamageReroll, Reroll, Rules
+from ..errors import MathhammerError
+from ..model import CommandReroll, Context, DamageReroll, Reroll, Rules, Target
 from ..present import report as present
 from ..present.plot import save_plot
 from ..present.situation import situation
@@ -73,6 +74,12 @@ def rules_option(help_text: str) -> Callable[..., Any]:
                         callback=lambda _ctx, _param, name: Rules.named(name), help=help_text)
 
 
+def _plot_path(_ctx: click.Context, _param: click.Parameter, path: str | None) -> str | None:
+    if path is not None and not path.strip():
+        raise click.BadParameter("the path is empty; give a file such as odds.png or odds.svg")
+    return path
+
+
 def output_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """--exact, --format, --json and --plot, shared by every command that answers with odds."""
     options = [
@@ -80,7 +87,7 @@ def output_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--format", "fmt", default="table", show_default=True,
                      type=click.Choice(present.FORMATS, case_sensitive=False), help="How to print the answer."),
         click.option("--json", "as_json", is_flag=True, help="Shortcut for --format json."),
-        click.option("--plot", type=click.Path(dir_okay=False),
+        click.option("--plot", type=click.Path(dir_okay=False), callback=_plot_path,
                      help="Also draw the odds to FILE.png or FILE.svg (needs the [plot] extra)."),
     ]
     for option in reversed(options):
@@ -121,3 +128,32 @@ def context_from(options: dict[str, Any]) -> Context:
 RULES_DIR = click.option(  # the environment variable is data.load.ENVIRONMENT (not imported: it loads the data layer)
     "--rules-dir", type=click.Path(file_okay=False), envvar="MATHHAMMER_RULES", show_envvar=True,
     help="Your own rules folder, layered over the shipped rules/ (see docs/data.md).")
+
+TARGET_MODELS = click.option(  # no short form: -m counts the attacking models in `attack` and `plan`
+    "--target-models", type=int, help="Models in the target unit (default: as named or written).")
+
+
+def _order_numbers(_ctx: click.Context, _param: click.Parameter, text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    try:
+        return tuple(int(number) for number in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"group numbers separated by commas, e.g. '2,1', got {text!r}") from None
+
+
+ORDER = click.option(
+    "--order", callback=_order_numbers, metavar="GROUPS",
+    help="The defender's allocation order of the target's model groups, numbered from 1 as the answer lists "
+         "them, e.g. '2,1'.")
+
+
+def allocation_order(numbers: tuple[int, ...] | None, target: Target) -> tuple[int, ...] | None:
+    """The group indices (from 0, as the API counts them) of an --order given from 1; every group once."""
+    if numbers is None:
+        return None
+    groups = len(target.groups)
+    if sorted(numbers) != list(range(1, groups + 1)):
+        raise MathhammerError(f"--order lists each of the target's model groups once, numbered 1 to {groups}, "
+                              f"got {','.join(map(str, numbers))}")
+    return tuple(number - 1 for number in numbers)

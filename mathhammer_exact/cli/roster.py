@@ -8,7 +8,8 @@ import click
 
 from ..catalogue.convert import to_datasheet
 from ..catalogue.roster import read_roster
-from ..present.cards import profile_text
+from ..model import Target
+from ..present.profiles import target_string
 
 
 @click.command()
@@ -27,7 +28,8 @@ def roster(file: Path) -> None:
         called = f" ({record['datasheet']})" if record["datasheet"] != sheet.name else ""
         click.echo(f"#{number} {sheet.name}{called} ({sheet.faction}{points}): {size} model{'s' * (size != 1)}")
         for model in sheet.models:
-            click.echo(f"    {model.count} x {model.name}: {profile_text(model.profile)}; {', '.join(model.equipment)}")
+            profile = target_string(Target.of(model.profile, 1))  # as a profile string, to copy into --target
+            click.echo(f"    {model.count} x {model.name}: {profile}; {', '.join(model.equipment)}")
         if sheet.leader_of:
             click.echo(f"    can lead: {', '.join(sheet.leader_of)}")
         for note in sheet.notes:

@@ -8,12 +8,12 @@ from ..data.load import find, find_target
 from ..decide.survive import panel
 from ..decide.survive import survive as against_panel
 from ..present.decisions import comparison_report
-from .options import RULES_DIR, emit, output_options
+from .options import RULES_DIR, TARGET_MODELS, emit, output_options
 
 
 @click.command()
 @click.argument("unit")
-@click.option("--models", "-m", type=int, help="Models in the unit (default: as named or written).")
+@TARGET_MODELS
 @click.option("--leader", help="Attach a leader to the unit: a CHARACTER unit by name, or a profile such as "
                                 "'T4 Sv3+ inv4+ W4 Ld6+'.")
 @click.option("--attacker", "-a", "attackers", multiple=True,
@@ -22,11 +22,11 @@ from .options import RULES_DIR, emit, output_options
               help="k of P(at least k models destroyed) (default: the number that leaves it Below Half-strength).")
 @RULES_DIR
 @output_options
-def survive(unit: str, models: int | None, leader: str | None, attackers: tuple[str, ...], at_least: int | None,
+def survive(unit: str, target_models: int | None, leader: str | None, attackers: tuple[str, ...], at_least: int | None,
             rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
     """How UNIT (a datasheet, a standard target or a profile) fares against each standard attacker
     (rules/attackers.toml, and your own rules folder's)."""
-    target = find_target(unit, models, leader, rules_dir)
+    target = find_target(unit, target_models, leader, rules_dir)
     known = panel(rules_dir)
     chosen = [find(name, known, "standard attacker") for name in attackers] or list(known.values())
     rows = against_panel(target, chosen, at_least, exact)

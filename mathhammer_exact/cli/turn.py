@@ -8,18 +8,19 @@ import attrs
 import click
 
 from ..data.load import find_target
+from ..data.query import order_line
 from ..decide.firings import describe, loadout
 from ..decide.turn import Overwatch, charging, whole_turn
 from ..errors import MathhammerError
 from ..model import ModelProfile
 from ..present.decisions import turn_report
 from ..present.profiles import header
-from .options import RULES_DIR, context_from, emit, situation_options
+from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_from, emit, situation_options
 
 
 @click.command()
 @click.option("--target", "-t", required=True, help="The target (a datasheet, a standard target or a profile).")
-@click.option("--models", "-m", type=int, help="Models in the target (default: as named or written).")
+@TARGET_MODELS
 @click.option("--leader", help="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
 @click.option("--shoot", "-s", "shooting", multiple=True,
               help="A ranged weapon fired first, with its models ('9x 24\" A2 BS3+ ...'); repeatable.")
@@ -32,11 +33,13 @@ from .options import RULES_DIR, context_from, emit, situation_options
               help="The target's side fires Overwatch at the charger: weapons with their models ('10x ...'), or one "
                    "weapon without a count, fired by each model of the target left after the shooting.")
 @click.option("--charger", help="One charging model's profile for Fire Overwatch, e.g. 'T4 Sv3+ W2'.")
+@ORDER
 @RULES_DIR
 @situation_options
-def turn(target: str, models: int | None, leader: str | None, shooting: tuple[str, ...], fighting: tuple[str, ...],
-         distance: int, charge_reroll: bool, charge_mod: int, watching: tuple[str, ...], charger: str | None,
-         rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
+def turn(target: str, target_models: int | None, leader: str | None, shooting: tuple[str, ...],
+         fighting: tuple[str, ...], distance: int, charge_reroll: bool, charge_mod: int, watching: tuple[str, ...],
+         charger: str | None, order: tuple[int, ...] | None, rules_dir: str | None, exact: bool, fmt: str,
+         as_json: bool, plot: str | None, **situation: Any) -> None:
     """P(target destroyed by the end of the Fight phase), and Below Half-strength and Battle-shocked by
     then: the shooting, then the charge (its exact chance), then the fight from the state the shooting
     left, on any target (alike, mixed or Attached). The situation options are the shooting's; fighting
@@ -54,10 +57,12 @@ def turn(target: str, models: int | None, leader: str | None, shooting: tuple[st
         watch = Overwatch(tuple(w.firing for w in weapons), by_survivors)
     elif charger:
         raise MathhammerError("--charger goes with --fire-overwatch")
-    unit = find_target(target, models, leader, rules_dir)
+    unit = find_target(target, target_models, leader, rules_dir)
+    groups = allocation_order(order, unit)
     found = whole_turn(unit, [w.firing for w in shots], [w.firing for w in blows], distance, charge_reroll,
-                       charge_mod, watch, ModelProfile.parse(charger) if charger else None, context, exact)
+                       charge_mod, watch, ModelProfile.parse(charger) if charger else None, context, exact, groups)
     title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
              f"  ->  {target.strip()}")
     asked = header([*(w.firing for w in shots), *charging([w.firing for w in blows], context)], unit, context)
+    asked += tuple(f"  {line}" for line in order_line(unit, groups))
     emit(attrs.evolve(turn_report(found, title), preface=asked), fmt, as_json, plot, context)

@@ -11,6 +11,12 @@ from ..errors import MathhammerError
 from ..model import ModelProfile, Target, Weapon
 
 
+def either(numbers: Sequence[int]) -> str:
+    """``5``, ``5 or 10``, ``5, 6 or 7``."""
+    words = [str(n) for n in numbers]
+    return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+
+
 @attrs.frozen
 class ModelEntry:
     """One kind of model on a datasheet, with its default count and equipment."""
@@ -63,11 +69,23 @@ class Datasheet:
         return tuple(sorted({*self.keywords, *self.faction_keywords, *(k for m in self.models
                                                                         for k in m.profile.keywords)}))
 
+    def fillable_sizes(self) -> tuple[int, ...]:
+        """Every unit size the models can fill: the fixed models, plus between the default and the
+        most of each kind that may vary."""
+        fixed = sum(m.count for m in self.models if m.max is None)
+        varying = [m for m in self.models if m.max is not None]
+        return tuple(range(fixed + sum(m.count for m in varying), fixed + sum(m.max or 0 for m in varying) + 1))
+
+    def allowed_sizes(self) -> tuple[int, ...]:
+        """The unit sizes the datasheet allows: its `sizes`, else every size its models can fill."""
+        return self.sizes or self.fillable_sizes()
+
     def counts(self, size: int | None = None) -> dict[str, int]:
         """Models of each kind in a unit of `size` models (default: the smallest size)."""
-        size = size or (self.sizes[0] if self.sizes else sum(m.count for m in self.models))
-        if self.sizes and size not in self.sizes:
-            raise MathhammerError(f"{self.name} comes in units of {', '.join(map(str, self.sizes))} models, not {size}")
+        allowed = self.allowed_sizes()
+        size = allowed[0] if size is None else size
+        if size not in allowed:
+            raise MathhammerError(f"{self.name} comes in units of {either(allowed)} models, not {size}")
         fixed = sum(m.count for m in self.models if m.max is None)
         return {m.name: (m.count if m.max is None else size - fixed) for m in self.models}
 

@@ -9,7 +9,6 @@ Every unknown name asked for says what is known, with a "did you mean" when some
 
 from __future__ import annotations
 
-import difflib
 import functools
 import os
 import re
@@ -22,9 +21,9 @@ import attrs
 
 from ..catalogue.index import normalise
 from ..catalogue.library import close_names, find_unit
-from ..errors import MathhammerError
+from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target, Weapon
-from .datasheet import Datasheet, ModelEntry, WargearOption
+from .datasheet import Datasheet, ModelEntry, WargearOption, either
 from .modifiers import NamedRule
 from .schema import Reader
 
@@ -158,8 +157,14 @@ class Folder:
         if sheet_dir.exists():
             if not sheet_dir.is_dir():
                 raise MathhammerError(f"{label(sheet_dir)}: is a file; a folder of datasheet files belongs here")
+            named: dict[str, str] = {}  # one datasheet per name in a folder: which of two would be meant?
             for path in sorted(sheet_dir.glob("*.toml")):
-                sheets.append((label(path), READER.structure(label(path), _read(path, label(path)), SheetFile)))
+                sheet = READER.structure(label(path), _read(path, label(path)), SheetFile)
+                if normalise(sheet.name) in named:
+                    raise MathhammerError(f"{label(path)} name: {sheet.name!r} is already the name of the datasheet "
+                                          f"in {named[normalise(sheet.name)]}; give each datasheet its own name")
+                named[normalise(sheet.name)] = label(path)
+                sheets.append((label(path), sheet))
         return cls(rules, sheets, targets, attackers)
 
 
@@ -209,8 +214,8 @@ class Library:
         rule_tables = {key: entry for folder in raw for key, entry in folder.rules.items()}
         rules = {key: _rule(where, key, table) for key, (where, table) in rule_tables.items()}
         targets = {name: _target(where, name, row) for folder in raw for name, (where, row) in folder.targets.items()}
-        files = {sheet.name: (where, sheet) for folder in raw for where, sheet in folder.sheets}
-        sheets = {name: build_sheet(where, sheet, rules) for name, (where, sheet) in files.items()}
+        files = {normalise(sheet.name): (where, sheet) for folder in raw for where, sheet in folder.sheets}
+        sheets = {sheet.name: build_sheet(where, sheet, rules) for where, sheet in files.values()}
         attackers = {name: StandardAttacker(name, row.description, row.weapons, where)
                      for folder in raw for name, (where, row) in folder.attackers.items()}
         return cls(rules, sheets, targets, attackers, folders)
@@ -273,6 +278,9 @@ def build_sheet(where: str, raw: SheetFile, rules: Mapping[str, NamedRule]) -> D
     unit_keywords = [*raw.keywords, *raw.faction_keywords]
     models = []
     for i, row in enumerate(raw.models):
+        if row.max is not None and row.max < row.count:
+            raise fail(f"models[{i}].max", f"the most models of this kind is at least its count ({row.count}), "
+                                           f"got {row.max}")
         try:
             model = _model_profile(row.stats, [*unit_keywords, *row.keywords], row.name)
         except MathhammerError as exc:
@@ -296,16 +304,24 @@ def build_sheet(where: str, raw: SheetFile, rules: Mapping[str, NamedRule]) -> D
     for key in raw.always:
         if key not in rules:
             raise fail("always", f"no named rule {key!r}")
-    points = {}
-    for size, cost in raw.points.items():
-        if not size.isascii() or not size.isdigit():
-            raise fail("points", f"unit sizes are whole numbers of models, got {size!r}")
-        points[int(size)] = cost
-    return Datasheet(
+    sheet = Datasheet(
         name=raw.name, faction=raw.faction, source=raw.source, keywords=raw.keywords,
         faction_keywords=raw.faction_keywords, abilities=raw.abilities, models=tuple(models), weapons=weapons,
-        options=tuple(options), sizes=raw.sizes, points=points, always=raw.always, aliases=raw.aliases,
-        wargear=wargear)
+        options=tuple(options), sizes=raw.sizes, always=raw.always, aliases=raw.aliases, wargear=wargear)
+    fillable, allowed = sheet.fillable_sizes(), sheet.allowed_sizes()
+    for size in raw.sizes:
+        if size not in fillable:
+            raise fail("sizes", f"its models make units of {either(fillable)} models, not {size}")
+    points = {}
+    for written, cost in raw.points.items():
+        if not written.isascii() or not written.isdigit():
+            raise fail("points", f"unit sizes are whole numbers of models, got {written!r}")
+        if int(written) not in allowed:
+            raise fail(f"points.{written}", f"the unit comes in units of {either(allowed)} models, not {written}")
+        if cost < 1:
+            raise fail(f"points.{written}", f"a unit costs 1 point or more, got {cost}")
+        points[int(written)] = cost
+    return attrs.evolve(sheet, points=points)
 
 
 @functools.lru_cache(maxsize=8)
@@ -342,14 +358,20 @@ def standard_attackers(user: str | Path | None = None) -> Mapping[str, StandardA
 
 # --------------------------------------------------------------------- lookup by name
 def find(name: str, table: Mapping[str, T], kind: str, aliases: Mapping[str, str] | None = None) -> T:
-    """Case-insensitive lookup with a "did you mean" on a miss."""
-    index = {key.lower(): key for key in table}
-    index.update({alias.lower(): key for alias, key in (aliases or {}).items()})
-    wanted = " ".join(name.strip().lower().split())
-    if wanted in index:
-        return table[index[wanted]]
-    close = difflib.get_close_matches(wanted, list(index), n=1, cutoff=0.6)
-    hint = f" (did you mean {index[close[0]]!r}?)" if close else ""
+    """Lookup by name or alias as players type names: case, punctuation and spaces or hyphens do not
+    matter ('take aim' finds Take Aim!); a name that could mean two entries is refused, an unknown
+    one gets a "did you mean"."""
+    names = [(key, key) for key in table] + list((aliases or {}).items())
+    meant: dict[str, set[str]] = {}
+    for written, key in names:
+        meant.setdefault(normalise(written), set()).add(key)
+    keys = sorted(meant.get(normalise(name), ()))
+    if len(keys) == 1:
+        return table[keys[0]]
+    if keys:
+        raise MathhammerError(f"{kind} {name!r} could be any of {', '.join(keys)}: write its name exactly")
+    shown = {normalise(written): key for written, key in names}
+    hint = did_you_mean([normalise(name)], shown)
     raise MathhammerError(f"unknown {kind} {name!r}{hint}; known: {', '.join(sorted(table))}")
 
 
@@ -369,9 +391,9 @@ def players_unit(name: str, miss: MathhammerError) -> Datasheet:
     sheet = find_unit(name)
     if sheet is not None:
         return sheet
-    close = close_names(name)
-    if close:
-        raise MathhammerError(f"unknown unit {name!r} (did you mean {close[0]!r}?)")
+    hint = did_you_mean([normalise(name)], {normalise(close): close for close in close_names(name)})
+    if hint:
+        raise MathhammerError(f"unknown unit {name!r}{hint}")
     raise miss
 
 
@@ -384,6 +406,8 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
                 user: str | Path | None = None) -> Target:
     """A target by datasheet or standard-target name, or written as a profile; `models` sets the
     size of a unit of alike models, `leader` attaches a CHARACTER written as a profile or by name."""
+    if models is not None and models < 1:
+        raise MathhammerError(f"--target-models must be at least 1, got {models}")
     bodyguard = None
     if re.match(r"\s*T\d", text, re.IGNORECASE):
         target = Target.parse(text)
@@ -400,7 +424,7 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
         models = None if kind == "sheet" else models
     if models is not None:
         if len(target.groups) != 1:
-            raise MathhammerError("--models sets the size of a target whose models are all alike")
+            raise MathhammerError("--target-models sets the size of a target whose models are all alike")
         target = Target.of(target.groups[0][0], models)
     if leader:
         target = Target((*target.groups, *_leader(leader, bodyguard, user)), attached=True)

@@ -154,15 +154,26 @@ def _check_counts(rules: Sequence[NamedRule], own: set[str]) -> None:
                               f"got {', '.join(orders)}{more}")
 
 
+def group_label(target: Target, index: int) -> str:
+    """A target model group as the answer names it: numbered from 1, with its model name if it has one."""
+    name = target.groups[index][0].name
+    return f"group {index + 1}" + (f" ({name})" if name else "")
+
+
+def order_line(target: Target, order: Sequence[int] | None) -> list[str]:
+    """The header line naming an allocation order chosen by the defender (none for the default)."""
+    return [] if order is None else ["allocation order: " + ", then ".join(group_label(target, i) for i in order)]
+
+
 def _group(text: str, target: Target, what: str) -> int:
-    """A target model group by number (as --order counts them) or by model name."""
+    """The index of a target model group given by number (from 1, as the answer lists them) or by model name."""
     names = {p.name.lower(): i for i, (p, _) in enumerate(target.groups) if p.name}
     key = text.strip().lower()
-    if key.isascii() and key.isdigit() and int(key) < len(target.groups):
-        return int(key)
+    if key.isascii() and key.isdigit() and 1 <= int(key) <= len(target.groups):
+        return int(key) - 1
     if key in names:
         return names[key]
-    known = [f"{i}" + (f" ({p.name})" if p.name else "") for i, (p, _) in enumerate(target.groups)]
+    known = [f"{i + 1}" + (f" ({p.name})" if p.name else "") for i, (p, _) in enumerate(target.groups)]
     raise MathhammerError(f"{what}: no target model group {text!r} (groups: {', '.join(known)})")
 
 
@@ -253,8 +264,7 @@ def _covered(groups: Sequence[str], target: Target, context: Context, melee: boo
     covered = sorted({_group(text, target, "--cover-for") for text in groups})
     target = attrs.evolve(target, groups=tuple((attrs.evolve(p, cover=True) if i in covered else p, n)
                                                for i, (p, n) in enumerate(target.groups)))
-    names = [f"group {i}" + (f" ({target.groups[i][0].name})" if target.groups[i][0].name else "") for i in covered]
-    return target, ["Benefit of Cover: " + ", ".join(names)]
+    return target, ["Benefit of Cover: " + ", ".join(group_label(target, i) for i in covered)]
 
 
 def _precision(shots: Volley, target: Target, order: Sequence[int] | None, precision: bool,
@@ -276,8 +286,7 @@ def _precision(shots: Volley, target: Target, order: Sequence[int] | None, preci
     chosen = [g for g in (order if order is not None else default_order(target)) if g != leader]
     first = next((i for i, g in enumerate(chosen) if target.groups[g][0].character), len(chosen))
     chosen.insert(first, leader)
-    name = target.groups[leader][0].name or "leader"
-    return shots, chosen, [f"Precision wounds go to group {leader} ({name}) first"]
+    return shots, chosen, [f"Precision wounds go to {group_label(target, leader)} first"]
 
 
 def unit_attack(
@@ -303,8 +312,10 @@ def unit_attack(
     """A datasheet unit (by name) attacks `target` with its loadout under named rules.
 
     `half_range_for` names weapons within half range when the others are not; `cover_for` names
-    target model groups (number or model name) that have the Benefit of Cover; `precision=False`
-    declines Precision, `precision_on` sends Precision wounds to that CHARACTER group first;
+    target model groups (numbered from 1, as the answer lists them, or by model name) that have the
+    Benefit of Cover; `order` is the defender's allocation order as 0-based group indices, as for
+    `attack`; `precision=False` declines Precision, `precision_on` sends Precision wounds to that
+    CHARACTER group (numbered from 1, or by model name) first;
     `rules_dir` layers a user's rules folder over the shipped one (default: $MATHHAMMER_RULES).
     """
     data = library(rules_dir)
@@ -325,6 +336,7 @@ def unit_attack(
         raise MathhammerError(f"{exc} ({'; '.join(sheet.notes)})") from None
     near, near_lines = _half_range(half_range_for, shots, context)
     target, cover_lines = _covered(cover_for, target, context, melee)
+    order_lines = order_line(target, order)
     shots, order, precision_lines = _precision(shots, target, order, precision, precision_on)
 
     plan = _plan(in_force, shots, target, context, near)
@@ -333,7 +345,8 @@ def unit_attack(
         others.remove(rule)
         if _plan(others, shots, target, context, near) == plan:
             raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
-    situation = [rule.header() for rule in in_force] + left_out + near_lines + cover_lines + precision_lines
+    situation = [rule.header() for rule in in_force] + left_out + near_lines + cover_lines + order_lines
+    situation += precision_lines
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)

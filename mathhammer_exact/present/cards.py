@@ -5,8 +5,8 @@ from __future__ import annotations
 from ..data import load
 from ..data.datasheet import Datasheet
 from ..errors import MathhammerError
-from ..model import ModelProfile, Weapon
-from .profiles import weapon_summary
+from ..model import Weapon
+from .profiles import model_summary, target_summary, weapon_summary
 
 
 def _weapon_line(name: str, profile: str, weapon: Weapon) -> str:
@@ -41,8 +41,7 @@ def card(name: str, rules_dir: str | None = None) -> str:
         return "\n".join(lines)
     if kind == "target":
         std = targets[key]
-        return f"{std.name}: {std.description}\n  " + "; ".join(
-            f"{profile_text(p)} x{n}" for p, n in std.target.groups)
+        return f"{std.name}: {std.description}\n  {target_summary(std.target)}"
     return datasheet_card(sheets[key])
 
 
@@ -50,7 +49,7 @@ def datasheet_card(sheet: Datasheet) -> str:
     lines = [f"{sheet.name} ({sheet.faction}; source: {sheet.source})"]
     for m in sheet.models:
         size = f"{m.count}" if m.max is None else f"{m.count}-{m.max}"
-        lines.append(f"  {size} x {m.name}: {profile_text(m.profile)}  equipped with {', '.join(m.equipment)}")
+        lines.append(f"  {size} x {m.name}: {model_summary(m.profile)}; equipped with {', '.join(m.equipment)}")
     lines.append("Weapons:")
     for weapon_name, profiles in sheet.weapons.items():
         for profile, weapon in profiles.items():
@@ -68,16 +67,3 @@ def datasheet_card(sheet: Datasheet) -> str:
     lines += [f"Note: {note}" for note in sheet.notes]
     return "\n".join(lines)
 
-
-def profile_text(profile: ModelProfile) -> str:
-    parts = [f"T{profile.toughness}", f"Sv{profile.save}+"]
-    if profile.invulnerable:
-        parts.append(f"inv{profile.invulnerable}+")
-    parts.append(f"W{profile.wounds}")
-    if profile.leadership:
-        parts.append(f"Ld{profile.leadership}+")
-    if profile.feel_no_pain:
-        parts.append(f"fnp{profile.feel_no_pain}+")
-    if profile.keywords:
-        parts.append(f"[{', '.join(profile.keywords)}]")
-    return " ".join(parts)

@@ -231,8 +231,10 @@ def attack_report(result: AttackResult, title: str = "") -> Report:
         chances["p_battle_shocked"] = result.p_battle_shocked
     names = [g.profile.name or f"group {i + 1}" for i, g in enumerate(result.groups)]
     if len(result.groups) > 1:
-        notes += [f"{name} ({g.count}): {float(g.models_destroyed.mean):.3f} destroyed on average, "
-                  f"P(all destroyed) = {percent(g.p_destroyed)}" for name, g in zip(names, result.groups)]
+        # numbered from 1 as --order, --cover-for and --precision-on take them, with the model name if any
+        notes += [f"group {i}{', ' + g.profile.name if g.profile.name else ''} ({g.count}): "
+                  f"{float(g.models_destroyed.mean):.3f} destroyed on average, "
+                  f"P(all destroyed) = {percent(g.p_destroyed)}" for i, g in enumerate(result.groups, 1)]
     if result.hazardous_models_lost is not None:
         notes.append(f"Hazardous: {float(result.hazardous_models_lost.mean):.3f} attacking models lost on average, "
                      f"P(at least one) = {percent(result.hazardous_models_lost.at_least(1))}")
