@@ -363,3 +363,17 @@ def test_any_table_is_read_or_refused_with_one_clear_error(rule, sheet):
             build()
         except MathhammerError as exc:
             assert str(exc).startswith("f") and "\n" not in str(exc)
+
+
+def test_a_size_fills_the_kinds_that_vary_in_order():
+    # 1 sergeant, 4 to 9 troopers and 0 to 2 gunners: a unit of 12 has 9 troopers (their max) and the
+    # other 2 as gunners; a unit of 7 has 6 troopers and no gunner.
+    from mathhammer_exact import ModelProfile
+    from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
+
+    profile = ModelProfile.parse("T3 Sv5+ W1")
+    sheet = Datasheet("Squad", "Test", "test", (), (), (), (
+        ModelEntry("sergeant", profile, 1, ()), ModelEntry("trooper", profile, 4, (), 9),
+        ModelEntry("gunner", profile, 0, (), 2)), {})
+    assert sheet.counts(12) == {"sergeant": 1, "trooper": 9, "gunner": 2}
+    assert sheet.counts(7) == {"sergeant": 1, "trooper": 6, "gunner": 0}

@@ -86,8 +86,14 @@ class Datasheet:
         size = allowed[0] if size is None else size
         if size not in allowed:
             raise MathhammerError(f"{self.name} comes in units of {either(allowed)} models, not {size}")
-        fixed = sum(m.count for m in self.models if m.max is None)
-        return {m.name: (m.count if m.max is None else size - fixed) for m in self.models}
+        counts = {m.name: m.count for m in self.models}
+        extra = size - sum(counts.values())  # filled by the kinds that vary, in order, each up to its max
+        for m in self.models:
+            if m.max is not None:
+                added = min(extra, m.max - m.count)
+                counts[m.name] += added
+                extra -= added
+        return counts
 
     def as_target(self, size: int | None = None) -> Target:
         counts = self.counts(size)
