@@ -142,9 +142,11 @@ class UnitQuery(TargetFields):
     half_range_for: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=list, description="Weapons within half range when the others are not, e.g. ['meltagun'].")
     cover_for: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
-        default_factory=list, description="Target model groups (numbered from 1, or a model name) with the Benefit of Cover.")
+        default_factory=list,
+        description="Target model groups (numbered from 1, or a model name) with the Benefit of Cover.")
     precision: bool = Field(default=True, description="false: decline Precision (wounds allocated as any other).")
-    precision_on: Text | None = Field(default=None, description="Precision wounds go to this leader group (numbered from 1, or a model name) first.")
+    precision_on: Text | None = Field(
+        default=None, description="Precision wounds go to this leader group (numbered from 1, or a model name) first.")
 
 
 class ScenarioQuery(BaseModel):
