@@ -7,6 +7,7 @@ from fractions import Fraction
 from ..errors import MathhammerError
 from ..model import Context, Target, Weapon
 from ..pmf import Pmf
+from .d6 import lowest_rerolled
 
 
 def attacks_per_model(weapon: Weapon, target: Target, context: Context, exact: bool = False) -> Pmf:
@@ -40,23 +41,7 @@ def attack_count_with_one_reroll(weapon: Weapon, target: Target, models: int, co
     per_model = attacks_per_model(weapon, target, context, exact=True)
     bonus = per_model.min - weapon.attacks.minimum
     rolls = weapon.attacks.pmf(exact=True)
-    odds = {x: Fraction(rolls.p(x)) for x in range(rolls.min, rolls.max + 1)}
-    spread: dict[tuple[int, int], Fraction] = {(0, rolls.max + 1): Fraction(1)}  # (sum of rolls, lowest roll)
-    for _ in range(models):
-        grown: dict[tuple[int, int], Fraction] = {}
-        for (total, low), p in spread.items():
-            for x, q in odds.items():
-                key = (total + x, min(low, x))
-                grown[key] = grown.get(key, Fraction(0)) + p * q
-        spread = grown
-    kept: dict[int, Fraction] = {}
-    spent: dict[int, Fraction] = {}
-    for (total, low), p in spread.items():
-        if low < rolls.mean:
-            for x, q in odds.items():
-                spent[total - low + x] = spent.get(total - low + x, Fraction(0)) + p * q
-        else:
-            kept[total] = kept.get(total, Fraction(0)) + p
+    kept, spent = lowest_rerolled(rolls.fractions(), models, Fraction(rolls.mean))
     shift = bonus * models
     return _counts(kept, shift), _counts(spent, shift)
 

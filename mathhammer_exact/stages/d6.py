@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 
 import attrs
@@ -80,3 +80,28 @@ def _odds(outcomes: tuple[Outcome, ...], policy: Reroll) -> RollOdds:
 def capped(modifier: int) -> int:
     """Hit and wound roll modifiers never add up to more than +1 or less than -1."""
     return max(-1, min(1, modifier))
+
+
+def lowest_rerolled(roll: Mapping[int, Fraction], count: int,
+                    below: Fraction) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+    """The sum of `count` independent rolls (each `roll`: {value: chance}) when the lowest of them is
+    rolled again if it is below `below` (one re-roll, after seeing the rolls: a Command Re-roll of the
+    attacks roll, a damage re-roll of one die). Returns {sum: chance} where no roll was re-rolled,
+    and where one was; together the chances sum to 1."""
+    spread: dict[tuple[int, int], Fraction] = {(0, max(roll) + 1): Fraction(1)}  # (sum so far, lowest so far)
+    for _ in range(count):
+        grown: dict[tuple[int, int], Fraction] = {}
+        for (total, low), p in spread.items():
+            for x, q in roll.items():
+                key = (total + x, min(low, x))
+                grown[key] = grown.get(key, Fraction(0)) + p * q
+        spread = grown
+    kept: dict[int, Fraction] = {}
+    spent: dict[int, Fraction] = {}
+    for (total, low), p in spread.items():
+        if low < below:
+            for x, q in roll.items():
+                spent[total - low + x] = spent.get(total - low + x, Fraction(0)) + p * q
+        else:
+            kept[total] = kept.get(total, Fraction(0)) + p
+    return kept, spent

@@ -10,6 +10,7 @@ from ..dice import Dice
 from ..errors import MathhammerError
 from ..model import Context, DamageReroll, ModelProfile, Weapon
 from ..pmf import Pmf
+from .d6 import lowest_rerolled
 
 
 def damage_modifier(weapon: Weapon, target: ModelProfile | None, context: Context) -> Callable[[int], int]:
@@ -57,21 +58,11 @@ def damage_roll(dice: Dice, policy: DamageReroll) -> Pmf:
 
 def _one_die_rerolled(dice: Dice) -> Pmf:
     """`dice` with its lowest die rolled again when that die is below a die's average."""
-    die = Pmf.uniform(1, dice.sides, exact=True).fractions()
-    average = Fraction(dice.sides + 1, 2)
-    spread: dict[tuple[int, int], Fraction] = {(0, dice.sides + 1): Fraction(1)}  # (sum of dice, lowest die)
-    for _ in range(dice.count):
-        grown: dict[tuple[int, int], Fraction] = {}
-        for (total, low), p in spread.items():
-            for x, q in die.items():
-                key = (total + x, min(low, x))
-                grown[key] = grown.get(key, Fraction(0)) + p * q
-        spread = grown
+    die = Pmf.uniform(1, dice.sides, exact=True)
     chances: dict[int, Fraction] = {}
-    for (total, low), p in spread.items():
-        for x, q in (die.items() if low < average else [(low, Fraction(1))]):
-            value = total - low + x + dice.modifier
-            chances[value] = chances.get(value, Fraction(0)) + p * q
+    for branch in lowest_rerolled(die.fractions(), dice.count, Fraction(die.mean)):
+        for total, p in branch.items():
+            chances[total + dice.modifier] = chances.get(total + dice.modifier, Fraction(0)) + p
     return Pmf.from_mapping(chances, exact=True)
 
 
