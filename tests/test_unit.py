@@ -342,3 +342,15 @@ def test_waiting_devastating_wounds_capped_at_the_units_wounds_change_nothing(mo
         profile.attack.terms))
     uncapped = attack(firings, target, context=context, exact=True)
     assert capped.state == uncapped.state
+
+
+def test_a_command_reroll_named_in_one_firings_situation_is_the_querys():
+    # One Command Re-roll per query: named in a firing's own situation it is the same re-roll as named
+    # for the whole query (it used to meet a state that was not doubled and fail with a numpy error).
+    weapon, target = Weapon.parse("A2 BS3+ S4 AP0 D1"), Target.parse("T4 Sv4+ W1 x3")
+    own = attack([Firing(weapon, 2, Context(command_reroll="hit"))], target, exact=True)
+    shared = attack([Firing(weapon, 2)], target, context=Context(command_reroll="hit"), exact=True)
+    assert own.damage == shared.damage and own.damage.total() == 1
+    with pytest.raises(MathhammerError, match="one Command Re-roll per query"):
+        attack([Firing(weapon, 1, Context(command_reroll="hit")), Firing(weapon, 1, Context(command_reroll="wound"))],
+               target)

@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import attrs
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
@@ -60,6 +61,7 @@ def attack(
             raise MathhammerError("give each Firing its own number of models (`models` is for a single Weapon)")
     if not firings:
         raise MathhammerError("an attack needs at least one weapon profile or mortal wound test")
+    context, firings = _one_command_reroll(context, firings)
     first = firings[0]
     fast = (len(firings) == 1 and isinstance(first, Firing) and len(target.groups) == 1
             and context.command_reroll is None and (first.context or context).command_reroll is None)
@@ -90,6 +92,22 @@ def attack(
         counts = known.get
 
     return result_of(layout, state, counts, _hazardous(firings, context, exact))
+
+
+def _one_command_reroll(context: Context, firings: list[Firing | MortalWounds]
+                        ) -> tuple[Context, list[Firing | MortalWounds]]:
+    """A Command Re-roll is one per query, whichever firing's situation names it: the query and every
+    firing then share it (two different kinds are refused)."""
+    own = [f.context for f in firings if isinstance(f, Firing) and f.context is not None]
+    kinds = {c.command_reroll for c in (context, *own) if c.command_reroll is not None}
+    if len(kinds) > 1:
+        raise MathhammerError(f"one Command Re-roll per query, got {', '.join(sorted(k.value for k in kinds))}")
+    if not kinds:
+        return context, firings
+    kind = kinds.pop()
+    shared = [attrs.evolve(f, context=attrs.evolve(f.context, command_reroll=kind))
+              if isinstance(f, Firing) and f.context is not None else f for f in firings]
+    return attrs.evolve(context, command_reroll=kind), shared
 
 
 @functools.cache
