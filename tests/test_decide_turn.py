@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import attrs
@@ -231,3 +232,23 @@ def test_turn_command_and_errors():
     volley = Overwatch((Firing(Weapon.parse('24" A1 BS3+ S8 AP0 D1'), 300),))  # 0 to 120 chargers lost
     with pytest.raises(MathhammerError, match="at most 100 fights .* needs 121"):
         whole_turn(PAIR, [], many, 7, overwatch=volley, charger=ModelProfile.parse("T1 Sv7+ W1"))
+
+
+def test_the_querys_modifiers_and_the_targets_rules_carry_into_the_fight():
+    # One WS3+ S4 D1 attack after a charge of 7" (2D6 >= 7: 21/36 = 7/12) at one T4 Sv6+ W1 model that
+    # re-rolls failed saves: hit 2/3, wound 1/2, the 6+ save fails 5/6 and again 5/6 (25/36).
+    # P(destroyed) = 7/12 * 2/3 * 1/2 * 25/36 = 175/1296 (it was 35/216: the re-roll was dropped in the fight).
+    out = CliRunner().invoke(cli, ["turn", "-t", "T4 Sv6+ W1 x1", "-f", "1x Melee A1 WS3+ S4 AP0 D=1", "-d", "7",
+                                   "--exact", "--reroll-saves", "failed", "--json"])
+    assert out.exit_code == 0, out.output
+    assert Fraction(json.loads(out.output)["p_destroyed"]) == Fraction(175, 1296)
+
+
+@pytest.mark.parametrize(("args", "reason"), [
+    (["-f", '1x 24" A1 BS3+ S4 AP0 D=1'], "is not a melee weapon"),
+    (["-s", "1x Melee A1 WS3+ S4 AP0 D=1", "-f", "1x Melee A1 WS3+ S4 AP0 D=1"], "is a melee weapon"),
+    (["-f", "1x Melee A1 WS3+ S4 AP0 D=1", "--advanced"], "cannot charge"),
+])
+def test_a_turn_that_cannot_happen_is_refused(args, reason):
+    out = CliRunner().invoke(cli, ["turn", "-t", "MEQ", "-d", "7", *args])
+    assert out.exit_code == 2 and reason in out.output and out.output.count("\n") == 1, out.output

@@ -42,8 +42,10 @@ def turn(target: str, target_models: int | None, leader: str | None, shooting: t
          as_json: bool, plot: str | None, **situation: Any) -> None:
     """P(target destroyed by the end of the Fight phase), and Below Half-strength and Battle-shocked by
     then: the shooting, then the charge (its exact chance), then the fight from the state the shooting
-    left, on any target (alike, mixed or Attached). The situation options are the shooting's; fighting
-    models have charged. Models lost to Fire Overwatch are taken from the last --fight weapon first."""
+    left, on any target (alike, mixed or Attached). The situation options hold for the shooting; in the
+    fight its modifiers, re-rolls and the target's rules carry on (range, cover, movement and Fire
+    Overwatch do not), and the fighting models have charged. Models lost to Fire Overwatch are taken
+    from the last --fight weapon first."""
     context = context_from(situation)
     shots = loadout(shooting, 1, context) if shooting else []
     blows = loadout(fighting)

@@ -83,10 +83,18 @@ def losing(fighting: Sequence[Firing], lost: int) -> list[Firing]:
     return left[::-1]
 
 
+def in_the_fight(context: Context) -> Context:
+    """The query's situation as it stands in the Fight phase, after a charge: its modifiers, re-rolls
+    and the target's own rules carry on; the shooting's circumstances (range, cover, movement, Fire
+    Overwatch, visibility) do not."""
+    return attrs.evolve(context, charged=True, half_range=False, cover=False, stationary=False, advanced=False,
+                        overwatch=False, indirect=False, engaged=False, beyond_conversion_range=False)
+
+
 def charging(fighting: Sequence[Firing], context: Context) -> list[Firing]:
-    """The fighting models as they fight: each weapon in its own situation (the query's rules printing,
-    and any flags written on it), having charged."""
-    return [attrs.evolve(f, context=attrs.evolve(f.context or Context(rules=context.rules), charged=True))
+    """The fighting models as they fight: each weapon in its own situation (the query's as it stands in
+    the fight, or the flags written on the weapon), having charged."""
+    return [attrs.evolve(f, context=attrs.evolve(f.context, charged=True) if f.context else in_the_fight(context))
             for f in fighting]
 
 
@@ -116,6 +124,16 @@ def whole_turn(target: Target, shooting: Sequence[Firing], fighting: Sequence[Fi
         raise MathhammerError("a whole turn needs the charging unit's melee weapons")
     if overwatch is not None and charger is None:
         raise MathhammerError("Fire Overwatch needs the charging models' profile (T, Sv, W)")
+    if context.advanced:
+        raise MathhammerError("a unit that Advanced cannot charge this turn: leave out --advanced")
+    for firing in fighting:
+        if not firing.weapon.melee:
+            raise MathhammerError(f"{firing.weapon.name or 'a ranged weapon'} is not a melee weapon: "
+                                  "the fight uses melee weapons (write them 'Melee A.. WS..')")
+    for firing in shooting:
+        if firing.weapon.melee:
+            raise MathhammerError(f"{firing.weapon.name or 'a melee weapon'} is a melee weapon: "
+                                  "the shooting uses ranged weapons")
     size = sum(f.models for f in fighting)
     fighting = charging(fighting, context)
     p_charge = Fraction(charge(distance, reroll, modifier, exact=True).p_success)
@@ -141,7 +159,7 @@ def whole_turn(target: Target, shooting: Sequence[Firing], fighting: Sequence[Fi
         raise MathhammerError(f"a whole turn resolves at most {LIMIT} fights (one per number of charging models "
                               f"left after Fire Overwatch); this one needs {len(by_fighters)}")
 
-    fight_context = Context(charged=True, rules=context.rules)
+    fight_context = in_the_fight(context)
     ends = [(1 - p_charge, shot_state)]
     chances: dict[int, Fraction] = {}
     fights = 0

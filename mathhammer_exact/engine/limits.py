@@ -20,7 +20,7 @@ MAX_TARGET_MODELS = 1_000  #: models in the target unit
 MAX_MODEL_WOUNDS = 1_000  #: W of one model
 MAX_ATTACKING_MODELS = 10_000  #: models using one weapon profile
 MAX_ROLL = 1_000  #: the largest Attacks or Damage one roll can give
-MAX_WORK = {False: 4e9, True: 4e7}  #: steps of arithmetic, float and exact (a few seconds each here)
+MAX_WORK = {False: 1e9, True: 4e7}  #: steps of arithmetic, float and exact (a few seconds each here)
 MAX_COUNT_WORK = {False: 4e9, True: 1e7}  #: the same for the counts shown (attacks, hits, wounds, unsaved)
 
 
@@ -55,7 +55,8 @@ def check_size(firings: Sequence[Firing | MortalWounds], target: Target, context
         if profile.wounds > MAX_MODEL_WOUNDS:
             raise MathhammerError(f"W{profile.wounds} is too large (at most W{MAX_MODEL_WOUNDS})")
     attacks = 0
-    waiting = 1  # the values of the axes that count waiting Devastating Wounds (the chain's state grows by them)
+    waiting = 1  # the values of the axes that count waiting mortal wounds (the chain's state grows by them)
+    spread = 1  # the most waiting wounds one attack die can add (the width of what one attack yields)
     for firing in firings:
         if isinstance(firing, MortalWounds):
             attacks += firing.dice
@@ -71,18 +72,31 @@ def check_size(firings: Sequence[Firing | MortalWounds], target: Target, context
             + (firing.context or context).extra_attacks
         dice = firing.models * (_highest(weapon.attacks) + bonus) * (1 + _highest(weapon.sustained_hits))
         attacks += dice
-        rules = (firing.context or context).rules
-        if weapon.devastating_wounds and rules.devastating_wounds is not DevastatingWounds.UNSAVEABLE:
+        own = firing.context or context
+        wording = own.rules.devastating_wounds
+        per_event = []  # the most wounds one waiting event of each kind can leave waiting, per attack die
+        if weapon.devastating_wounds and wording is not DevastatingWounds.UNSAVEABLE:
+            per_event.append(_highest(weapon.damage) if wording is DevastatingWounds.LAUNCH else 1)
+        if own.critical_mortals is not None:
+            per_event.append(_highest(own.critical_mortals.mortal_wounds))
+        if per_event:  # the chain counts waiting events on an extra axis; the pipeline on a second count
             harm_always = not any(p.feel_no_pain or p.feel_no_pain_mortal for p, _ in target.groups)
-            per_attack = _highest(weapon.damage) if rules.devastating_wounds is DevastatingWounds.LAUNCH else 1
-            waiting *= 1 + (min(dice * per_attack, target.total_wounds) if harm_always else dice * per_attack)
+            most = dice * sum(per_event)
+            waiting *= 1 + (min(most, target.total_wounds) if harm_always else most)
+            spread = max(spread, 1 + sum(per_event))
     rows, cols = Layout.of(target).shape
     states = rows * cols * (2 if context.command_reroll else 1)
-    # the allocation: the pipeline steps a state of `rows` values at most `rows` times; the chain
-    # steps `states` values (times the waiting counts) once per attack, and works out its attacks and
-    # hits as it goes
-    work = rows**3 if fast_path else attacks * states**2 * waiting
+    # Exact numbers grow with the dice (their denominators are powers of 6), so each step costs more.
+    growth = max(1, attacks / 100) if exact else 1
+    # The pipeline sums the dice into counts folded at the unit's wounds (a pair of counts when events
+    # wait), then steps a state of `rows` values at most `rows` times; the chain steps `states` values
+    # (times the waiting counts) once per attack die, working out its attacks and hits as it goes.
+    if fast_path:
+        work = (attacks * rows * min(waiting, rows) * spread + rows**3) * growth
+    else:
+        work = attacks * states**2 * waiting * growth
     if work > MAX_WORK[exact]:
-        raise _too_large(work, exact, MAX_WORK, f"up to {attacks} attack dice against {states} target states")
+        raise _too_large(work, exact, MAX_WORK, f"up to {attacks} attack dice against {states} target states"
+                         + (f" and {waiting} counts of waiting mortal wounds" if waiting > 1 else ""))
     if not fast_path:
         check_counts(attacks, exact)

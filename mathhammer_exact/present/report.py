@@ -10,6 +10,7 @@ import csv
 import html
 import io
 import json
+import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -37,16 +38,38 @@ BAR_WIDTH = 30
 SHOWN = 0.00005  # rows with P(=k) below this are counted in one line, not printed one by one
 
 
+def _decimal(n: int) -> str:
+    """`str(n)` for an integer of any size: Python refuses more than 4,300 digits by default (a guard
+    against parsing huge input), and an exact answer to a big volley has numbers that long."""
+    limit = sys.get_int_max_str_digits()
+    if not limit or abs(n).bit_length() < 14_000:  # 4,300 digits are about 14,280 bits
+        return str(n)
+    sys.set_int_max_str_digits(0)
+    try:
+        return str(n)
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
+def short(value: Number, length: int) -> bool:
+    """Whether `value` is a fraction that prints in at most `length` characters (checked without
+    printing a huge one)."""
+    return (isinstance(value, Fraction) and value.numerator.bit_length() + value.denominator.bit_length() < 4 * length
+            and len(str(value)) <= length)
+
+
 def number(value: Number) -> str | float:
     """A probability or mean for JSON and CSV: a float, or "p/q" in exact mode."""
     if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
+        if value.denominator == 1:
+            return _decimal(value.numerator)
+        return f"{_decimal(value.numerator)}/{_decimal(value.denominator)}"
     return float(value)
 
 
 def readable(value: Number, digits: int = 3) -> str:
     """A mean for people: the fraction when it is short, else a decimal."""
-    if isinstance(value, Fraction) and len(str(value)) <= 12:
+    if isinstance(value, Fraction) and short(value, 12):
         return f"{value} (={float(value):.{digits}f})" if value.denominator != 1 else str(value)
     return f"{float(value):.{digits}f}"
 
@@ -142,7 +165,7 @@ def percent(p: Number) -> str:
 
 
 def _chance(label: str, p: Number) -> str:
-    exact = f"  (exactly {p})" if isinstance(p, Fraction) and len(str(p)) < 40 else ""
+    exact = f"  (exactly {p})" if isinstance(p, Fraction) and short(p, 39) else ""
     return f"{label} = {percent(p)}{exact}"
 
 
@@ -177,7 +200,7 @@ def to_table(report: Report) -> str:
 
 def _fraction_cell(p: Number) -> str:
     text = f"{float(p):.4%}"
-    return text + (f" ({p})" if isinstance(p, Fraction) and len(str(p)) <= 24 else "")
+    return text + (f" ({p})" if isinstance(p, Fraction) and short(p, 24) else "")
 
 
 def to_markdown(report: Report) -> str:

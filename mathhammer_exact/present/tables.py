@@ -23,6 +23,7 @@ from ..stages.hit import hit_odds
 from ..stages.save import unsaved_chance
 from ..stages.wound import wound_odds
 from .files import write_files
+from .report import short
 
 READABLE = 9  #: longest fraction printed as a fraction; longer ones are decimals
 
@@ -51,7 +52,7 @@ class Table:
 
 def cell(p: Number) -> str:
     """A probability: the exact fraction if short, else a decimal."""
-    if isinstance(p, Fraction) and len(str(p)) <= READABLE:
+    if isinstance(p, Fraction) and short(p, READABLE):
         return str(p)
     return f"{float(p):.6f}"
 
