@@ -20,7 +20,7 @@ MAX_TARGET_MODELS = 1_000  #: models in the target unit
 MAX_MODEL_WOUNDS = 1_000  #: W of one model
 MAX_ATTACKING_MODELS = 10_000  #: models using one weapon profile
 MAX_ROLL = 1_000  #: the largest Attacks or Damage one roll can give
-MAX_WORK = {False: 1e9, True: 4e7}  #: steps of arithmetic, float and exact (a few seconds each here)
+MAX_WORK = {False: 1e9, True: 1e8}  #: steps of arithmetic, float and exact (a few seconds each here)
 MAX_COUNT_WORK = {False: 4e9, True: 1e7}  #: the same for the counts shown (attacks, hits, wounds, unsaved)
 
 
