@@ -347,3 +347,24 @@ def test_a_file_given_for_the_checkout(data_dir):
     assert out.exit_code == 2
     assert out.output.strip().endswith(f"error: {CHECKOUT / 'Test System.gst'}: not a folder (give the path of a "
                                        "BSData checkout)")
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo"])
+def test_a_catalogue_that_is_not_a_regular_file_refuses_the_whole_add(tmp_path, indexed, kind):
+    # a link to /dev/zero would be read for ever, a pipe waited on for ever: both are named at once,
+    # nothing is indexed from the checkout, and the index already there is kept
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    for part in CHECKOUT.iterdir():
+        (checkout / part.name).write_bytes(part.read_bytes())
+    evil = checkout / "evil.cat"
+    if kind == "device":
+        evil.symlink_to("/dev/zero")
+    else:
+        os.mkfifo(evil)
+    before = index.index_path().read_bytes()
+    out = run("data", "add", str(checkout))
+    assert out.exit_code == 2
+    assert out.output.strip().splitlines()[-1] == (f"error: {evil}: not a regular file (a device, pipe or socket); "
+                                                   "give a file")
+    assert index.index_path().read_bytes() == before

@@ -73,20 +73,23 @@ def check_schema(root: Element, where: str, kinds: tuple[str, ...]) -> str:
     return kind
 
 
-def whole(text: str | None, what: str, default: int = 0, most: int | None = None, limit: str = "") -> int:
-    """The whole number 0 or more that a file gives as `text` ("4", or "85.0" as costs are written),
-    refusing fractions, infinities, words and (if `most` is given) more than `most`, named by `limit`."""
+def whole(text: str | None, what: str, default: int = 0, most: int | None = None, limit: str = "",
+          signed: bool = False) -> int:
+    """The whole number that a file gives as `text` ("4", or "85.0" as costs are written), 0 or more
+    unless `signed` (constraints write -1 for "no limit"), refusing fractions, infinities, words and
+    (if `most` is given) more than `most`, the limit that `limit` names."""
     if text is None:
         return default
-    found = re.fullmatch(r"\s*\+?0*(\d+)(?:\.0*)?\s*", text)
-    if not found:
-        raise MathhammerError(f"{what} is {text!r}, not a whole number 0 or more")
-    digits = found[1]
+    found = re.fullmatch(r"\s*([+-]?)0*(\d+)(?:\.0*)?\s*", text)
+    if not found or (found[1] == "-" and not signed and found[2] != "0"):
+        wanted = "a whole number" if signed else "a whole number 0 or more"
+        raise MathhammerError(f"{what} is {text!r}, not {wanted}")
+    digits = found[2]
     if most is not None and (len(digits) > len(str(most)) or int(digits) > most):
         raise MathhammerError(f"{what} is {digits}, more than {most} ({limit})")
-    if len(digits) > 18:  # far beyond any count or cost, and kept short of Python's long-integer limits
+    if len(digits) > 18:  # far beyond any count or cost, and short of Python's limit on long integer strings
         raise MathhammerError(f"{what} is {digits}, too large")
-    return int(digits)
+    return -int(digits) if found[1] == "-" else int(digits)
 
 
 def _check_size(where: str, size: int, measured: bool = True) -> None:
