@@ -368,3 +368,19 @@ def test_a_catalogue_that_is_not_a_regular_file_refuses_the_whole_add(tmp_path, 
     assert out.output.strip().splitlines()[-1] == (f"error: {evil}: not a regular file (a device, pipe or socket); "
                                                    "give a file")
     assert index.index_path().read_bytes() == before
+
+
+@pytest.mark.parametrize("folder", ["my#data", "my?data", "what?#%20 data"])
+def test_a_data_directory_with_uri_characters_in_its_name(tmp_path, monkeypatch, folder):
+    # the index is opened through a file: URI; unquoted, '#' or '?' would end the path there and SQLite
+    # would open (and create) a file named by its first part
+    home = tmp_path / "home"
+    data = home / folder
+    monkeypatch.setenv(index.ENVIRONMENT, str(data))
+    build.add_checkout(CHECKOUT)
+    assert run("data", "list").output.splitlines()[1] == f"index: {data / index.FILENAME}"
+    assert run("show", "Warden Captain").exit_code == 0
+    build.add_checkout(CHECKOUT)  # replacing it checks first that the file there is ours
+    assert sorted(p.relative_to(home).as_posix() for p in home.rglob("*")) == [folder, f"{folder}/{index.FILENAME}"]
+    assert run("data", "remove").exit_code == 0
+    assert list(home.rglob("*")) == [data]
