@@ -384,3 +384,13 @@ def test_a_data_directory_with_uri_characters_in_its_name(tmp_path, monkeypatch,
     assert sorted(p.relative_to(home).as_posix() for p in home.rglob("*")) == [folder, f"{folder}/{index.FILENAME}"]
     assert run("data", "remove").exit_code == 0
     assert list(home.rglob("*")) == [data]
+
+
+def test_a_search_that_finds_nothing_says_so(indexed):
+    # nothing found is an answer, not an error (exit 0), but it is said, with the nearest name if one is close
+    out = run("datasheets", "--search", "zzz")
+    assert (out.exit_code, out.output) == (0, "no unit's name has every word of 'zzz'\n")
+    out = run("datasheets", "--search", "warden captian")  # an indexed unit, misspelt
+    assert (out.exit_code, out.output) == (0, "no unit's name has every word of 'warden captian' (did you mean "
+                                              "'Warden Captain'?)\n")
+    assert run("datasheets", "--search", "incursr squad").output.endswith("(did you mean 'Incursor Squad'?)\n")
