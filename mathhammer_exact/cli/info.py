@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from ..catalogue import library
-from ..data import load
 from ..catalogue.index import normalise
+from ..data import load
 from ..errors import MathhammerError, did_you_mean
 from ..present.cards import card
 from ..present.tables import write_tables
