@@ -212,7 +212,8 @@ class UnitReader:
                 bundles.append(link)
         if bundles:
             chosen = next((b for b in bundles if default_id in (b.link_id, b.entry.get("id"))), bundles[0])
-            self.bundle_size = sum(int(n) for n in re.findall(r"\d+", chosen.entry.get("name", "")))
+            self.bundle_size = sum(whole(n, "a number in a unit composition's name")
+                                   for n in re.findall(r"\d+", chosen.entry.get("name", "")))
             self._find_models(chosen.entry, found)
             if len(bundles) > 1:
                 self.notes.append(f"unit composition {chosen.entry.get('name', '')!r} read; also offered: "
