@@ -347,3 +347,50 @@ def test_a_file_given_for_the_checkout(data_dir):
     assert out.exit_code == 2
     assert out.output.strip().endswith(f"error: {CHECKOUT / 'Test System.gst'}: not a folder (give the path of a "
                                        "BSData checkout)")
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo"])
+def test_a_catalogue_that_is_not_a_regular_file_refuses_the_whole_add(tmp_path, indexed, kind):
+    # a link to /dev/zero would be read for ever, a pipe waited on for ever: both are named at once,
+    # nothing is indexed from the checkout, and the index already there is kept
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    for part in CHECKOUT.iterdir():
+        (checkout / part.name).write_bytes(part.read_bytes())
+    evil = checkout / "evil.cat"
+    if kind == "device":
+        evil.symlink_to("/dev/zero")
+    else:
+        os.mkfifo(evil)
+    before = index.index_path().read_bytes()
+    out = run("data", "add", str(checkout))
+    assert out.exit_code == 2
+    assert out.output.strip().splitlines()[-1] == (f"error: {evil}: not a regular file (a device, pipe or socket); "
+                                                   "give a file")
+    assert index.index_path().read_bytes() == before
+
+
+@pytest.mark.parametrize("folder", ["my#data", "my?data", "what?#%20 data"])
+def test_a_data_directory_with_uri_characters_in_its_name(tmp_path, monkeypatch, folder):
+    # the index is opened through a file: URI; unquoted, '#' or '?' would end the path there and SQLite
+    # would open (and create) a file named by its first part
+    home = tmp_path / "home"
+    data = home / folder
+    monkeypatch.setenv(index.ENVIRONMENT, str(data))
+    build.add_checkout(CHECKOUT)
+    assert run("data", "list").output.splitlines()[1] == f"index: {data / index.FILENAME}"
+    assert run("show", "Warden Captain").exit_code == 0
+    build.add_checkout(CHECKOUT)  # replacing it checks first that the file there is ours
+    assert sorted(p.relative_to(home).as_posix() for p in home.rglob("*")) == [folder, f"{folder}/{index.FILENAME}"]
+    assert run("data", "remove").exit_code == 0
+    assert list(home.rglob("*")) == [data]
+
+
+def test_a_search_that_finds_nothing_says_so(indexed):
+    # nothing found is an answer, not an error (exit 0), but it is said, with the nearest name if one is close
+    out = run("datasheets", "--search", "zzz")
+    assert (out.exit_code, out.output) == (0, "no unit's name has every word of 'zzz'\n")
+    out = run("datasheets", "--search", "warden captian")  # an indexed unit, misspelt
+    assert (out.exit_code, out.output) == (0, "no unit's name has every word of 'warden captian' (did you mean "
+                                              "'Warden Captain'?)\n")
+    assert run("datasheets", "--search", "incursr squad").output.endswith("(did you mean 'Incursor Squad'?)\n")

@@ -3,6 +3,7 @@ counts and wargear, used by `unit` and `--target` as FILE#NUMBER or FILE#NAME.""
 
 from __future__ import annotations
 
+import os
 import zipfile
 from pathlib import Path
 
@@ -190,3 +191,72 @@ def test_a_file_too_large_is_refused_before_it_is_unpacked(tmp_path, monkeypatch
     out = run("roster", str(packed))
     assert out.exit_code == 2
     assert out.output.strip() == f"error: {packed}: 3 MB is too large for a BattleScribe file (at most 1 MB)"
+
+
+def _army_with(old: bytes, new: bytes):
+    def make(path: Path) -> Path:
+        data = ARMY.read_bytes()
+        assert old in data
+        path.write_bytes(data.replace(old, new, 1))
+        return path
+    return make
+
+
+_WARDENS = b'name="Warden" entryId="se-warden" number="9"'
+_POINTS = b'value="180"'
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (_army_with(_WARDENS, _WARDENS.replace(b'"9"', b'"inf"')), "the number of 'Warden' is 'inf', not a whole number"),
+    (_army_with(_WARDENS, _WARDENS.replace(b'"9"', b'"2.7"')), "the number of 'Warden' is '2.7', not a whole number"),
+    (_army_with(_WARDENS, _WARDENS.replace(b'"9"', b'"-3"')), "the number of 'Warden' is '-3', not a whole number"),
+    (_army_with(_WARDENS, _WARDENS.replace(b'"9"', b'"100000000"')),
+     "the number of 'Warden' is 100000000, more than 1000 (the most models a unit may have here)"),
+    (_army_with(_WARDENS, _WARDENS.replace(b'"9"', b'"1' + b"0" * 5000 + b'"')),
+     "the number of 'Warden' is 1" + "0" * 5000 + ", more than 1000"),
+    (_army_with(_WARDENS, _WARDENS.replace(b'"9"', b'"1000"')),  # with the Warden Leader: 1001
+     "unit 'Gravel Wardens' has more than 1000 models (the most a unit may have here)"),
+    (_army_with(b'name="Slingshot" entryId="se-slingshot" number="1"',
+                b'name="Slingshot" entryId="se-slingshot" number="10001"'),
+     "the number of 'Slingshot' is 10001, more than 10000 (the most models that may use one weapon here)"),
+    (_army_with(_POINTS, b'value="lots"'), "is 'lots', not a whole number"),
+    (_army_with(_POINTS, b'value="nan"'), "is 'nan', not a whole number"),
+])
+def test_a_bad_number_in_a_roster_is_refused_naming_the_file(tmp_path, make, message):
+    path = make(tmp_path / "bad.ros")
+    with pytest.raises(MathhammerError, match=f"^{path}: .*") as caught:
+        read_roster(path)
+    assert message in str(caught.value)
+    out = run("roster", str(path))
+    assert out.exit_code == 2
+    assert out.output.strip() == f"error: {caught.value}"
+
+
+def test_whole_numbers_as_battlescribe_writes_them():
+    assert [battlescribe.whole(text, "n") for text in ("4", "0", "85.0", "007", " 12 ", "3.")] == [4, 0, 85, 7, 12, 3]
+    assert battlescribe.whole(None, "n", default=1) == 1
+    assert battlescribe.whole("1000", "n", most=1000) == 1000
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo"])
+def test_a_file_that_is_not_a_regular_file_is_refused_at_once(tmp_path, kind):
+    # /dev/zero never ends and a pipe with no writer never answers: both are refused before reading
+    path = tmp_path / "evil.rosz"
+    if kind == "device":
+        path.symlink_to("/dev/zero")
+    else:
+        os.mkfifo(path)
+    out = run("roster", str(path))
+    assert out.exit_code == 2
+    assert out.output.strip() == f"error: {path}: not a regular file (a device, pipe or socket); give a file"
+
+
+def test_a_file_larger_than_its_size_said_is_read_no_further(tmp_path, monkeypatch):
+    # files under /proc state a size of 0 whatever they hold: reading stops at MAX_BYTES + 1
+    monkeypatch.setattr(battlescribe, "MAX_BYTES", 10)
+    path = tmp_path / "status.ros"
+    path.symlink_to("/proc/self/status")
+    assert path.stat().st_size == 0 and len(Path("/proc/self/status").read_bytes()) > 10
+    out = run("roster", str(path))
+    assert out.exit_code == 2
+    assert out.output.strip() == f"error: {path}: too large for a BattleScribe file (at most 10 bytes)"

@@ -6,7 +6,12 @@ entities), and every problem ends in one `MathhammerError` that names the file.
 
 from __future__ import annotations
 
+import io
+import os
+import re
+import stat
 import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from xml.etree.ElementTree import Element, ParseError
@@ -68,30 +73,69 @@ def check_schema(root: Element, where: str, kinds: tuple[str, ...]) -> str:
     return kind
 
 
-def _check_size(where: str, size: int) -> None:
+def whole(text: str | None, what: str, default: int = 0, most: int | None = None, limit: str = "",
+          signed: bool = False) -> int:
+    """The whole number that a file gives as `text` ("4", or "85.0" as costs are written), 0 or more
+    unless `signed` (constraints write -1 for "no limit"), refusing fractions, infinities, words and
+    (if `most` is given) more than `most`, the limit that `limit` names."""
+    if text is None:
+        return default
+    found = re.fullmatch(r"\s*([+-]?)0*(\d+)(?:\.0*)?\s*", text)
+    if not found or (found[1] == "-" and not signed and found[2] != "0"):
+        wanted = "a whole number" if signed else "a whole number 0 or more"
+        raise MathhammerError(f"{what} is {text!r}, not {wanted}")
+    digits = found[2]
+    if most is not None and (len(digits) > len(str(most)) or int(digits) > most):
+        raise MathhammerError(f"{what} is {digits}, more than {most} ({limit})")
+    if len(digits) > 18:  # far beyond any count or cost, and short of Python's limit on long integer strings
+        raise MathhammerError(f"{what} is {digits}, too large")
+    return -int(digits) if found[1] == "-" else int(digits)
+
+
+def _check_size(where: str, size: int, measured: bool = True) -> None:
+    """Refuse more than MAX_BYTES: `size` as the file or zip states it, or (not `measured`) as read."""
     if size > MAX_BYTES:
-        raise MathhammerError(f"{where}: {size / 2**20:.0f} MB is too large for a BattleScribe file (at most "
-                              f"{MAX_BYTES // 2**20} MB)")
+        amount = f"{size / 2**20:.0f} MB is " if measured else ""
+        raise MathhammerError(f"{where}: {amount}too large for a BattleScribe file (at most "
+                              f"{MAX_BYTES // 2**20 or MAX_BYTES} {'MB' if MAX_BYTES >= 2**20 else 'bytes'})")
+
+
+def _read_file(path: Path) -> bytes:
+    """The bytes of a regular file (after following links), at most MAX_BYTES of them. Devices, pipes
+    and sockets are refused before a byte is read: /dev/zero never ends and a pipe may never answer.
+    The file is opened without blocking and checked through its handle, so it cannot be swapped."""
+    where = str(path)
+    if path.is_dir():
+        raise MathhammerError(f"{where}: is a folder, not a file")
+    if path.exists() and not path.is_file():  # checked before opening: opening a pipe would wait for a writer
+        raise MathhammerError(f"{where}: not a regular file (a device, pipe or socket); give a file")
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise MathhammerError(f"{where}: not a regular file (a device, pipe or socket); give a file")
+        _check_size(where, info.st_size)
+        data = handle.read(MAX_BYTES + 1)
+    _check_size(where, len(data), measured=False)  # a file that grew, or one that states no size (/proc)
+    return data
 
 
 def read_xml(path: Path, kinds: tuple[str, ...]) -> Element:
     """The checked root element of a .gst/.cat/.ros file, or of the one .ros inside a .rosz/.catz zip."""
     where = str(path)
-    if path.is_dir():
-        raise MathhammerError(f"{where}: is a folder, not a file")
     try:
-        if zipfile.is_zipfile(path):
-            with zipfile.ZipFile(path) as archive:
+        data = _read_file(path)
+        if zipfile.is_zipfile(io.BytesIO(data)):
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
                 members = [m for m in archive.infolist() if m.filename.lower().endswith((".ros", ".cat", ".gst"))]
                 if len(members) != 1:
                     raise MathhammerError(f"{where}: a zipped file must hold exactly one .ros, .cat or .gst "
                                           f"file, found {len(members)}")
                 _check_size(where, members[0].file_size)
-                data = archive.read(members[0])
-        else:
-            _check_size(where, path.stat().st_size)
-            data = path.read_bytes()
-    except (OSError, zipfile.BadZipFile, EOFError) as exc:
+                with archive.open(members[0]) as member:
+                    data = member.read(MAX_BYTES + 1)  # the size a zip states may be a lie
+                _check_size(where, len(data), measured=False)
+    except (OSError, zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError) as exc:
         raise MathhammerError(f"{where}: cannot read ({exc})") from None
     root = _root(data, where)
     check_schema(root, where, kinds)

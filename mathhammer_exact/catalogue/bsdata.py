@@ -22,7 +22,7 @@ import attrs
 
 from ..errors import MathhammerError
 from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
-from .battlescribe import WEAPON_TYPES, characteristics, hidden, kids, profile_label, read_xml, tag
+from .battlescribe import WEAPON_TYPES, characteristics, hidden, kids, profile_label, read_xml, tag, whole
 
 
 @attrs.frozen
@@ -43,7 +43,7 @@ def _limits(*elements: Element | None) -> tuple[int, int | None]:
         for c in kids(element, "constraints", "constraint"):
             if c.get("field") != "selections" or c.get("scope") != "parent":
                 continue
-            value = int(float(c.get("value", "0")))
+            value = whole(c.get("value"), "a constraint's number of selections", signed=True)
             if c.get("type") == "min" and low is None:
                 low = value
             elif c.get("type") == "max" and high is None:
@@ -212,7 +212,8 @@ class UnitReader:
                 bundles.append(link)
         if bundles:
             chosen = next((b for b in bundles if default_id in (b.link_id, b.entry.get("id"))), bundles[0])
-            self.bundle_size = sum(int(n) for n in re.findall(r"\d+", chosen.entry.get("name", "")))
+            self.bundle_size = sum(whole(n, "a number in a unit composition's name")
+                                   for n in re.findall(r"\d+", chosen.entry.get("name", "")))
             self._find_models(chosen.entry, found)
             if len(bundles) > 1:
                 self.notes.append(f"unit composition {chosen.entry.get('name', '')!r} read; also offered: "
@@ -322,10 +323,11 @@ class UnitReader:
                 continue
             for condition in modifier.iter():
                 if tag(condition) == "condition" and condition.get("field") == "selections":
-                    kind, value = condition.get("type"), int(float(condition.get("value", "0")))
+                    kind = condition.get("type")
+                    value = whole(condition.get("value"), "a points condition's number of models", signed=True)
                     start = value if kind == "atLeast" else value + 1 if kind == "greaterThan" else None
                     if start is not None:
-                        brackets[start] = int(float(modifier.get("value", "0")))
+                        brackets[start] = whole(modifier.get("value"), f"the points of {self.entry.get('name')!r}")
         ends = sorted({start - 1 for start in brackets if low < start <= high} | {low, high})
         if len(ends) > 2:  # brackets: each one's largest size (the smallest size is one only if it is a bracket)
             ends = [end for end in ends if end != low or end + 1 in brackets]
@@ -351,7 +353,8 @@ class UnitReader:
 
 
 def _cost(entry: Element) -> int:
-    return sum(int(float(c.get("value", "0"))) for c in kids(entry, "costs", "cost") if c.get("name") == "pts")
+    return sum(whole(c.get("value"), f"the points of {entry.get('name')!r}") for c in kids(entry, "costs", "cost")
+               if c.get("name") == "pts")
 
 
 def faction_name(catalogue: Element) -> str:

@@ -49,10 +49,16 @@ def normalise(name: str) -> str:
     return " ".join(re.sub(r"[^0-9a-z]+", " ", re.sub(r"['’`]", "", name.lower())).split())
 
 
+def _read_only(path: Path, **options: Any) -> sqlite3.Connection:
+    """A read-only connection to `path`. The name goes in a file: URI, so it is quoted there: a '#' or
+    '?' in a folder name would otherwise end the path and have SQLite open (and create) another file."""
+    return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, **options)
+
+
 def _ours(path: Path) -> bool:
     """True if `path` is an index this program wrote."""
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        with contextlib.closing(_read_only(path)) as db:
             row = db.execute("select value from meta where key = 'format'").fetchone()
     except sqlite3.DatabaseError:
         return False
@@ -99,7 +105,7 @@ class Index:
         if not _ours(path):
             raise MathhammerError(f"{path}: not a mathhammer index (run `mathhammer data add PATH` again)")
         self.path = path
-        self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        self.db = _read_only(path, check_same_thread=False)
         if self._meta_value("format") != FORMAT:
             raise MathhammerError(f"{path}: an index from another version of mathhammer; run `mathhammer data add` "
                                   "again")

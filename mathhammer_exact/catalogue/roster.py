@@ -20,9 +20,10 @@ from xml.etree.ElementTree import Element
 
 import attrs
 
+from ..engine.limits import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
-from .battlescribe import WEAPON_TYPES, characteristics, kids, profile_label, read_xml, tag
+from .battlescribe import WEAPON_TYPES, characteristics, kids, profile_label, read_xml, tag, whole
 from .index import normalise
 
 
@@ -33,11 +34,21 @@ class Roster:
     units: tuple[Record, ...]
 
 
-def _number(selection: Element) -> int:
-    try:
-        return max(int(float(selection.get("number", "1"))), 0)
-    except ValueError:
-        raise MathhammerError(f"selection {selection.get('name')!r} has a number that is not a number") from None
+_WEAPON_LIMIT = "the most models that may use one weapon here"
+
+
+def _number(selection: Element, most: int, limit: str) -> int:
+    """How many of `selection` (its `number`), a whole number from 0 to `most`."""
+    return whole(selection.get("number"), f"the number of {selection.get('name')!r}", 1, most, limit)
+
+
+def _models(selection: Element) -> int:
+    return _number(selection, MAX_TARGET_MODELS, "the most models a unit may have here")
+
+
+def _points(unit: Element) -> int:
+    return sum(whole(c.get("value"), f"the points of {s.get('name')!r}") for s in unit.iter()
+               for c in kids(s, "costs", "cost") if c.get("name") == "pts")
 
 
 def _profiles(selection: Element) -> Iterator[Element]:
@@ -66,7 +77,7 @@ class _UnitReader:
             if profiles:
                 name = child.get("name", "").strip()
                 self.weapons.setdefault(name, profiles)
-                out.append((name, _number(child)))
+                out.append((name, _number(child, MAX_ATTACKING_MODELS, _WEAPON_LIMIT)))
             out += self.wargear(child)
         return out
 
@@ -92,9 +103,17 @@ class _UnitReader:
             raise MathhammerError(f"unit {unit.get('name')!r} has no models")
         shared = [] if unit.get("type") == "model" else self.wargear(unit)
         groups: list[Record] = []
+        total = 0
         for i, model in enumerate(models):
-            count = _number(model)
+            count = _models(model)
+            total += count
+            if total > MAX_TARGET_MODELS:
+                raise MathhammerError(f"unit {unit.get('name')!r} has more than {MAX_TARGET_MODELS} models (the most a "
+                                      "unit may have here)")
             gear = self.wargear(model) + (shared if i == 0 else [])
+            if sum(n for _, n in gear) > MAX_ATTACKING_MODELS:
+                raise MathhammerError(f"the models {model.get('name')!r} carry more than {MAX_ATTACKING_MODELS} "
+                                      f"weapons in all ({_WEAPON_LIMIT})")
             groups += _split(model.get("name", "").strip(), count, gear, self.stats(model))
         if shared and len(models) > 1:
             self.notes.append(f"wargear chosen for the whole unit given to {models[0].get('name')}: "
@@ -114,8 +133,7 @@ class _UnitReader:
                 record["keywords"].append(keyword.upper())
         self.abilities(record)
         size = sum(g["min"] for g in groups)
-        points = sum(int(float(c.get("value", "0"))) for s in unit.iter() for c in kids(s, "costs", "cost")
-                     if c.get("name") == "pts")
+        points = _points(unit)
         record["sizes"], record["points"] = [size], ({str(size): points} if points else {})
         return record
 

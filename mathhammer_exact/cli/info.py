@@ -7,8 +7,9 @@ from pathlib import Path
 import click
 
 from ..catalogue import library
+from ..catalogue.index import normalise
 from ..data import load
-from ..errors import MathhammerError
+from ..errors import MathhammerError, did_you_mean
 from ..present.cards import card
 from ..present.tables import write_tables
 from .options import RULES_DIR
@@ -21,8 +22,13 @@ def datasheets(search: str | None, rules_dir: str | None) -> None:
     """List the datasheets, standard targets and named abilities/stratagems in rules/."""
     lib = load.library(rules_dir)
     if search is not None:
-        for name, faction in library.search(search, [(s.name, s.faction) for s in lib.sheets.values()]):
+        built_in = [(s.name, s.faction) for s in lib.sheets.values()]
+        found = library.search(search, built_in)
+        for name, faction in found:
             click.echo(f"{name} ({faction})")
+        if not found:  # an empty search is an answer, not an error: exit 0, but say so
+            known = {normalise(name): name for name in [n for n, _ in built_in] + library.close_names(search)}
+            click.echo(f"no unit's name has every word of {search!r}{did_you_mean([normalise(search)], known)}")
         return
     click.echo("Datasheets:")
     for sheet in lib.sheets.values():
