@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import socket
 import time
@@ -85,7 +86,8 @@ def test_attack_equals_the_engine_called_directly(client):
     data = post(client, "/api/attack", body)
     context = Context(cover=True, reroll_hits=Reroll.FAILED)
     result = attack([Firing(Weapon.parse(body["weapons"][0]["weapon"]), 5),
-                     Firing(Weapon.parse(body["weapons"][1]["weapon"]), 2, Context(reroll_hits=Reroll.ONES))],
+                     Firing(Weapon.parse(body["weapons"][1]["weapon"]), 2,
+                            Context(cover=True, reroll_hits=Reroll.ONES))],  # the query's cover still holds
                     Target.parse("T4 Sv3+ W2 x5"), context=context, exact=True)
     for key, pmf in result.stages().items():
         zeros = [Fraction(0)] * pmf.min
@@ -171,10 +173,10 @@ def test_compare_gives_the_cli_json_and_the_single_answers(client):
 
 
 @pytest.mark.parametrize(("scenario", "message"), [
-    ({"label": "x"}, "scenarios.0: Value error, give a scenario either an attack or a unit question"),
+    ({"label": "x"}, "scenarios.0: give a scenario either an attack or a unit question"),
     ({"attack": TEN_SHOTS, "unit": COMPARED["scenarios"][1]["unit"]},
-     "scenarios.0: Value error, give a scenario either an attack or a unit question"),
-    ({"attack": {**TEN_SHOTS, "exact": True}}, 'scenarios.0: Value error, "exact" goes on the comparison, not in '
+     "scenarios.0: give a scenario either an attack or a unit question"),
+    ({"attack": {**TEN_SHOTS, "exact": True}}, 'scenarios.0: "exact" goes on the comparison, not in '
                                                "a scenario"),
 ])
 def test_bad_scenario_is_422_in_one_line(client, scenario, message):
@@ -279,6 +281,102 @@ def test_unbounded_or_long_bodies_and_unknown_paths_are_refused_in_one_line(clie
     # one spelling for each key: the named rules are "with", as on the command line
     assert post(client, "/api/unit", {**UNIT, "named_rules": ["take-aim"]}, 422) == {
         "error": "named_rules: Extra inputs are not permitted"}
+
+
+NO_FILES = ("target: the server reads no files: army lists (FILE#UNIT) are for the command line; give a datasheet "
+            "or standard target by name, or a profile")
+
+
+def test_no_name_is_read_as_a_file(client, tmp_path):
+    # An army list, a FIFO (whose opening would hang a worker past the 1 s limit), a missing file and paths:
+    # each refused with the same line before any file is touched, so the answers say nothing of the disk.
+    (tmp_path / "real.ros").write_text("<roster/>")
+    os.mkfifo(tmp_path / "fifo.ros")
+    names = [f"{tmp_path}/real.ros#1", f"{tmp_path}/fifo.ros#1", f"{tmp_path}/missing.rosz#Intercessors",
+             "army.ros#1", "army.rosz", "/etc/passwd", "..\\rules", "Intercessor Squad#2"]
+    for name in names:
+        start = time.perf_counter()
+        for path, body, where in [
+                ("/api/attack", {**TEN_SHOTS, "target": name}, "target"),
+                ("/api/attack", {**TEN_SHOTS, "leader": name}, "leader"),
+                ("/api/unit", {**UNIT, "attacker": name}, "attacker"),
+                ("/api/unit", {**UNIT, "target": name}, "target"),
+                ("/api/compare", {"scenarios": [{"unit": {**UNIT, "attacker": name}}]}, "scenarios.0.unit.attacker"),
+                ("/api/roll/grenade", {"target": name}, "target")]:
+            assert post(client, path, body, 422) == {"error": NO_FILES.replace("target", where, 1)}, (path, name)
+        assert time.perf_counter() - start < 1.0  # no worker was asked
+    assert "File" not in NO_FILES and "exist" not in NO_FILES
+
+
+def test_a_weapons_situation_is_merged_over_the_querys(client):
+    # A1 BS3+ S4 AP-1 D1 at T4 Sv3+ W1, within half range, the target re-rolling saves of 1: it hits 2/3,
+    # wounds 1/2; the 3+ save at AP-1 needs 4+ and fails 1/2, and with 1s re-rolled fails 1/2 - 1/6 + 1/6 x 1/2
+    # = 5/12. P(the one model destroyed) = 2/3 x 1/2 x 5/12 = 5/36 (the weapon's half range does not drop the
+    # query's re-rolled saves).
+    weapon = {"weapon": "A1 BS3+ S4 AP-1 D=1", "situation": {"half_range": True}}
+    body = {"weapons": [weapon], "target": "T4 Sv3+ W1", "situation": {"reroll_saves": "ones"}, "exact": True}
+    data = post(client, "/api/attack", body)
+    assert data["p_destroyed"] == "5/36"
+    assert data == cli_json(["attack", "-w", "A1 BS3+ S4 AP-1 D=1 @half-range", "-t", "T4 Sv3+ W1",
+                             "--reroll-saves", "ones", "--exact"])
+    # a field the weapon gives replaces the query's: with cover the save is 3+ and fails 1/3 (2/3 x 1/2 x 1/3
+    # = 1/9); the weapon's "cover": false takes it away again (2/3 x 1/2 x 1/2 = 1/6)
+    covered = {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D=1"}], "target": "T4 Sv3+ W1", "situation": {"cover": True},
+               "exact": True}
+    assert post(client, "/api/attack", covered)["p_destroyed"] == "1/9"
+    uncovered = {**covered, "weapons": [{"weapon": "A1 BS3+ S4 AP-1 D=1", "situation": {"cover": False}}]}
+    assert post(client, "/api/attack", uncovered)["p_destroyed"] == "1/6"
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"weapons": [{"weapon": "A1 BS3+ S4 AP0 D1", "models": True}]},
+     "weapons.0.models: Input should be a valid integer"),
+    ({"weapons": [{"weapon": "A1 BS3+ S4 AP0 D1", "models": "5"}]},
+     "weapons.0.models: Input should be a valid integer"),
+    ({"weapons": [{"weapon": "A1 BS3+ S4 AP0 D1", "models": 1e3}]},
+     "weapons.0.models: Input should be a valid integer"),
+    ({"situation": {"critical_hit": True}}, "situation.critical_hit: Input should be a valid integer"),
+    ({"situation": {"cover": 1}}, "situation.cover: Input should be a valid boolean"),
+    ({"situation": {"cover": "yes"}}, "situation.cover: Input should be a valid boolean"),
+    ({"exact": "true"}, "exact: Input should be a valid boolean"),
+    ({"target_models": 5.0}, "target_models: Input should be a valid integer"),
+    ({"target": 5}, "target: Input should be a valid string"),
+])
+def test_values_of_the_wrong_type_are_refused_not_converted(client, change, message):
+    assert post(client, "/api/attack", {**TEN_SHOTS, **change}, 422) == {"error": message}
+
+
+def test_strict_requests_still_take_the_documented_strings(client):
+    # the choices (re-rolls, command re-roll, rules wording) are JSON strings, as documented
+    situation = {"reroll_hits": "ones", "reroll_saves": "failed", "reroll_damage": "one-die",
+                 "command_reroll": "wound", "rules": "2023"}
+    data = post(client, "/api/attack", {**TEN_SHOTS, "situation": situation})
+    assert data == cli_json(["attack", "-w", "A1 BS3+ S4 AP-1 D1", "-m", "10", "-t", "T4 Sv3+ W2 x5",
+                             "--reroll-hits", "ones", "--reroll-saves", "failed", "--reroll-damage", "one-die",
+                             "--command-reroll", "wound", "--rules", "2023"])
+    assert post(client, "/api/roll/charge", {"distance": 9, "reroll": True, "modifier": -1})["p_success"] > 0
+
+
+def test_a_body_that_is_not_json_is_said_so_in_one_line(client):
+    response = client.post("/api/attack", content=b'{"target": MEQ}', headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    assert response.json() == {"error": "the request body is not valid JSON: Expecting value (at character 11)"}
+
+
+@pytest.mark.parametrize(("body", "message", "cli_args"), [
+    ({"weapons": [{"weapon": "A1 BS3+ S4 AP0 D1"}], "target": "MEQ", "target_models": 0},
+     '"target_models" must be at least 1, got 0', ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "MEQ",
+                                                   "--target-models", "0"]),
+    ({"attacker": "Tempestus Command Squad", "target": "MEQ", "pistols": True, "melee": True},
+     '"pistols" chooses what a unit shoots; it cannot go with "melee" (the Fight phase)',
+     ["unit", "Tempestus Command Squad", "-t", "MEQ", "--pistols", "--melee"]),
+    ({**UNIT, "situation": {"cover": True}, "cover_for": ["1"]}, None,
+     ["unit", "Tempestus Command Squad", "-t", "Incursor Squad", "--cover", "--cover-for", "1"]),
+])
+def test_api_messages_name_the_requests_keys_not_the_commands_options(client, body, message, cli_args):
+    error = post(client, "/api/unit" if "attacker" in body else "/api/attack", body, 422)["error"]
+    assert "--" not in error and (message is None or error == message)
+    assert "--" in cli_error(cli_args)  # the command's own message is unchanged
 
 
 def test_serve_refuses_a_port_in_use_in_one_line():

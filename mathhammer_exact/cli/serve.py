@@ -36,7 +36,7 @@ def serve(host: str, port: int, workers: int, time_limit: float, memory_limit: i
     try:
         import uvicorn
 
-        from ..web.app import create_app
+        from ..web.app import KEEP_ALIVE, create_app
     except ImportError:
         raise MathhammerError("the server needs the [web] extra: pip install 'mathhammer_exact[web]'") from None
     app = create_app(workers=workers, time_limit=time_limit, memory_limit=memory_limit << 20)
@@ -44,4 +44,4 @@ def serve(host: str, port: int, workers: int, time_limit: float, memory_limit: i
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         click.echo(f"mathhammer: serving http://{shown}:{bound}/ (Ctrl-C stops)", err=True)
-        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+        uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_keep_alive=KEEP_ALIVE)).run(sockets=[sock])

@@ -37,7 +37,7 @@ def _attack(query: AttackQuery, exact: bool) -> AttackResult:
     if query.target_points is not None and query.points is None:
         raise MathhammerError("target_points needs the attacker's points")
     firings: list[Firing | MortalWounds] = [
-        Firing(Weapon.parse(f.weapon), f.models, f.situation.context() if f.situation else None)
+        Firing(Weapon.parse(f.weapon), f.models, f.situation.over(query.situation).context() if f.situation else None)
         for f in query.weapons]
     return attack(firings, _target(query), context=query.situation.context(), exact=exact, order=query.order)
 

@@ -8,6 +8,8 @@ The server keeps nothing and writes no file.
 
 from __future__ import annotations
 
+import asyncio
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -39,10 +41,13 @@ TIME_LIMIT = 10.0  #: seconds one question may take
 WORKERS = 2  #: worker processes
 MEMORY_LIMIT = 2 * 2**30  #: bytes of address space for each worker
 MAX_BODY = 64 * 1024  #: bytes in one request (a question is a few hundred)
+BODY_TIME = 5.0  #: seconds the whole body of a request may take to arrive once its headers have
+KEEP_ALIVE = 5  #: seconds an idle connection is kept open between requests
 #: The page may load only what this server sends: no CDN, no inline script.
 PAGE_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 REFUSALS: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorAnswer, "description": "A question the rules or the server's limits do not allow."},
+    408: {"model": ErrorAnswer, "description": "The request's body did not arrive in time."},
     411: {"model": ErrorAnswer, "description": "The request did not say its length."},
     413: {"model": ErrorAnswer, "description": "The request is longer than a question can be."},
     500: {"model": ErrorAnswer, "description": "The program failed on this question (a bug: please report it)."},
@@ -50,13 +55,30 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 }
 
 
+#: the command's options that the engine's messages name -> the request's keys that do the same
+KEYS = {"--target-models": "target_models", "--loadout": "loadout", "--with": "with", "--profile": "profiles",
+        "--melee": "melee", "--pistols": "pistols", "--half-range": "situation.half_range",
+        "--half-range-for": "half_range_for", "--cover": "situation.cover", "--cover-for": "cover_for",
+        "--no-precision": "precision: false", "--precision-on": "precision_on",
+        "--stationary": "situation.stationary", "--advanced": "situation.advanced"}
+
+
+def in_keys(message: str) -> str:
+    """An engine message with each command option it names written as the request key, e.g. `--cover-for`
+    as "cover_for" (the command prints the message as it is)."""
+    return re.sub(r"--[a-z][a-z-]*", lambda flag: f'"{KEYS[flag[0]]}"' if flag[0] in KEYS else flag[0], message)
+
+
 def _one_line(exc: RequestValidationError) -> str:
     """The first problem with a request, as `where: what` (the CLI's one-line style)."""
     errors = exc.errors()
     first = errors[0]
+    if first["type"] == "json_invalid":
+        error = first.get("ctx", {}).get("error", first["msg"])
+        return f"the request body is not valid JSON: {error} (at character {first['loc'][-1]})"
     where = ".".join(str(part) for part in first["loc"] if part != "body") or "request body"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{where}: {first['msg']}{more}"
+    return f"{where}: {first['msg'].removeprefix('Value error, ')}{more}"
 
 
 def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_limit: int = MEMORY_LIMIT) -> FastAPI:
@@ -80,7 +102,7 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
 
     @app.exception_handler(MathhammerError)
     async def refuse_input(request: Request, exc: MathhammerError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=422)
+        return JSONResponse({"error": in_keys(str(exc))}, status_code=422)
 
     @app.exception_handler(RequestValidationError)
     async def refuse_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -92,13 +114,19 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
 
     @app.middleware("http")
     async def bounded_body(request: Request, call_next: Callable[[Request], Any]) -> Response:
-        """A question's body must say its length, and be short: the server never reads an unbounded body."""
+        """A question's body must say its length, be short and arrive in time: the server never waits for
+        an unbounded body, nor holds a connection open for one that never comes."""
         if request.method in ("POST", "PUT", "PATCH"):
             length = request.headers.get("content-length")
             if length is None or not length.isdigit():
                 return JSONResponse({"error": "a request body needs a Content-Length header"}, status_code=411)
             if int(length) > MAX_BODY:
                 return JSONResponse({"error": f"a request body may have at most {MAX_BODY} bytes"}, status_code=413)
+            try:
+                await asyncio.wait_for(request.body(), BODY_TIME)  # read here, handed on to the endpoint
+            except TimeoutError:
+                return JSONResponse({"error": f"the request body did not arrive within {BODY_TIME:g} s"},
+                                    status_code=408, headers={"Connection": "close"})
         response: Response = await call_next(request)
         return response
 

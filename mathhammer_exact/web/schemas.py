@@ -4,14 +4,17 @@ documents both in /openapi.json.
 Requests carry size limits of their own only where the engine has none (how many weapons, how
 long a string, how many dice tests); the rules (BS 2+ to 6+, a dice expression) and the engine's
 size limits (models, wounds, work) are checked by the engine, with the CLI's one-line messages.
-Unknown keys are refused, so a misspelled option is never silently ignored.
+Unknown keys are refused, so a misspelled option is never silently ignored, and requests are strict:
+a value of the wrong JSON type (`true` or `"5"` for a number, `1e3` for a count) is refused, never
+converted. Names are never read as files: the server reads no file a client names.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from ..model import Context, Rules
 from ..present import rolls
@@ -23,6 +26,19 @@ MAX_ITEMS = 30  #: weapons in one attack, named rules or loadout entries in one 
 MAX_SCENARIOS = 10  #: scenarios in one comparison
 
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
+
+
+def _no_file(text: str) -> str:
+    """A name the server may look up: never an army list (`FILE#UNIT`) or anything like a path, refused
+    before any file is touched, with the same line whether or not such a file exists."""
+    if any(mark in text for mark in "#/\\") or text.strip().lower().endswith((".ros", ".rosz")):
+        raise PydanticCustomError("file_name", "the server reads no files: army lists (FILE#UNIT) are for the "
+                                               "command line; give a datasheet or standard target by name, or "
+                                               "a profile")
+    return text
+
+
+Name = Annotated[Text, AfterValidator(_no_file)]  #: a datasheet or standard target by name, or a profile
 Count = Annotated[int, Field(le=MAX_TESTS)]
 RerollPolicy = Literal["none", "ones", "failed", "noncrit"]  #: `Reroll` members, lower case
 RulesWording = Literal["current", "2023", "unsaveable-devastating"]  #: `Rules.PRESETS`
@@ -32,10 +48,13 @@ SaveRerollPolicy = Literal["none", "ones", "failed"]  #: the `Reroll` members a 
 Probability = Annotated[float | str, Field(description='a number, or with "exact": true a fraction "p/q"')]
 
 
+STRICT = ConfigDict(extra="forbid", strict=True)  #: a request's keys: none unknown, no value converted
+
+
 class Query(BaseModel):
     """What every question has: no unknown keys, and exact fractions on request."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     exact: bool = Field(default=False, description='Exact fractions ("p/q" strings) instead of floating point.')
 
@@ -43,7 +62,7 @@ class Query(BaseModel):
 class Situation(BaseModel):
     """The situation of an attack: the fields of `mathhammer_exact.Context` (the CLI's situation options)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     half_range: bool = Field(default=False, description="Within half range (Rapid Fire, Melta).")
     charged: bool = Field(default=False, description="The attacker charged this turn (Lance).")
@@ -90,25 +109,32 @@ class Situation(BaseModel):
         """The engine's `Context` (which checks the rules, e.g. the critical hit threshold)."""
         return Context(**self.model_dump(exclude={"rules"}), rules=Rules.named(self.rules))
 
+    def over(self, query: Situation) -> Situation:
+        """This weapon's situation: the fields given here, the query's for the rest (so the target's
+        re-rolled saves, say, still hold for a weapon within half range)."""
+        return query.model_copy(update={name: getattr(self, name) for name in self.model_fields_set})
+
 
 class FiringQuery(BaseModel):
     """One weapon profile and how many models use it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     weapon: Text = Field(description="Weapon profile in datasheet notation, e.g. 'A2 BS3+ S4 AP-1 D1 [LETHAL HITS]'.")
     models: int = Field(default=1, description="Models attacking with this weapon.")
-    situation: Situation | None = Field(default=None, description="This weapon's own situation (default: the query's).")
+    situation: Situation | None = Field(
+        default=None, description="This weapon's own situation: the fields given replace the query's, the others "
+                                  "are the query's (as a weapon's @flags on the command line).")
 
 
 class TargetFields(Query):
     """The target: written out, or a datasheet or standard target by name."""
 
-    target: Text = Field(description="A profile ('T4 Sv3+ W2 x5', groups separated by ';'), a datasheet "
+    target: Name = Field(description="A profile ('T4 Sv3+ W2 x5', groups separated by ';'), a datasheet "
                                      "('Incursor Squad') or a standard target (MEQ, TEQ, ...).")
     target_models: int | None = Field(
         default=None, description="Models in the target unit (one whose models are alike).")
-    leader: Text | None = Field(
+    leader: Name | None = Field(
         default=None, description="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
     order: Annotated[list[int], Field(max_length=MAX_ITEMS)] | None = Field(
         default=None, description="Defender's allocation order of the target's model groups, e.g. [1, 0].")
@@ -127,7 +153,7 @@ class AttackQuery(TargetFields):
 class UnitQuery(TargetFields):
     """A datasheet unit, by name, attacks with its whole loadout (the CLI's `unit`)."""
 
-    attacker: Text = Field(description="Datasheet name, e.g. 'Tempestus Command Squad'.")
+    attacker: Name = Field(description="Datasheet name, e.g. 'Tempestus Command Squad'.")
     loadout: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=list, description="Wargear choices, e.g. ['plasma gun', 'meltagun'].")
     size: int | None = Field(default=None, description="Models in the attacking unit (default: its smallest size).")
@@ -152,7 +178,7 @@ class UnitQuery(TargetFields):
 class ScenarioQuery(BaseModel):
     """One compared scenario: an `attack` or a `unit` question (its `exact` is the comparison's)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     label: Text | None = Field(default=None, description="Its name in the answer (default: what it asks).")
     attack: AttackQuery | None = None
@@ -381,7 +407,7 @@ class HazardousQuery(RollQuery):
 class GrenadeQuery(RollQuery):
     """Grenade stratagem: six D6, each 4+ is a mortal wound (spilling over, Feel No Pain applies)."""
 
-    target: Text = Field(description="The target unit, e.g. 'T3 Sv5+ W1 x10' or GEQ.")
+    target: Name = Field(description="The target unit, e.g. 'T3 Sv5+ W1 x10' or GEQ.")
 
     def report(self) -> Report:
         return rolls.grenade_report(self.target, self.exact)
