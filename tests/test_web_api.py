@@ -27,7 +27,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from mathhammer_exact.data.load import find_target  # noqa: E402
 from mathhammer_exact.data.query import unit_attack  # noqa: E402
 from mathhammer_exact.web import schemas  # noqa: E402
-from mathhammer_exact.web.app import create_app  # noqa: E402
+from mathhammer_exact.web.app import KEYS, create_app, in_keys  # noqa: E402
 from mathhammer_exact.web.workers import Refused, Workers  # noqa: E402
 
 TEN_SHOTS = {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 10}], "target": "T4 Sv3+ W2 x5"}
@@ -377,6 +377,16 @@ def test_api_messages_name_the_requests_keys_not_the_commands_options(client, bo
     error = post(client, "/api/unit" if "attacker" in body else "/api/attack", body, 422)["error"]
     assert "--" not in error and (message is None or error == message)
     assert "--" in cli_error(cli_args)  # the command's own message is unchanged
+
+
+def test_every_option_named_in_a_message_becomes_a_request_key():
+    for option, key in KEYS.items():
+        name = key.split('"')[1]
+        owner = schemas.Situation if name.startswith("situation.") else schemas.UnitQuery
+        field = name.removeprefix("situation.")
+        assert field in owner.model_fields or field in {f.alias for f in owner.model_fields.values()}, option
+    assert in_keys("leave out --exact; --cover-for 1 --with x --nothing") == (
+        'leave out "exact"; "cover_for" 1 "with" x --nothing')
 
 
 def test_serve_refuses_a_port_in_use_in_one_line():

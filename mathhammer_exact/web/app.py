@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
+from ..data.modifiers import FLAG_OPTION
 from ..errors import MathhammerError
 from . import answers
 from .schemas import (
@@ -56,17 +57,17 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 
 
 #: the command's options that the engine's messages name -> the request's keys that do the same
-KEYS = {"--target-models": "target_models", "--loadout": "loadout", "--with": "with", "--profile": "profiles",
-        "--melee": "melee", "--pistols": "pistols", "--half-range": "situation.half_range",
-        "--half-range-for": "half_range_for", "--cover": "situation.cover", "--cover-for": "cover_for",
-        "--no-precision": "precision: false", "--precision-on": "precision_on",
-        "--stationary": "situation.stationary", "--advanced": "situation.advanced"}
+KEYS = {"--target-models": '"target_models"', "--loadout": '"loadout"', "--with": '"with"', "--profile": '"profiles"',
+        "--melee": '"melee"', "--pistols": '"pistols"', "--half-range-for": '"half_range_for"',
+        "--cover-for": '"cover_for"', "--no-precision": '"precision": false', "--precision-on": '"precision_on"',
+        "--exact": '"exact"', "--rules": '"situation.rules"',
+        **{option: f'"situation.{field}"' for field, option in FLAG_OPTION.items()}}
 
 
 def in_keys(message: str) -> str:
-    """An engine message with each command option it names written as the request key, e.g. `--cover-for`
+    """An engine message with each command option it names written as the request's key, e.g. `--cover-for`
     as "cover_for" (the command prints the message as it is)."""
-    return re.sub(r"--[a-z][a-z-]*", lambda flag: f'"{KEYS[flag[0]]}"' if flag[0] in KEYS else flag[0], message)
+    return re.sub(r"--[a-z][a-z-]*", lambda flag: KEYS.get(flag[0], flag[0]), message)
 
 
 def _one_line(exc: RequestValidationError) -> str:
