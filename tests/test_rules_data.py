@@ -377,3 +377,15 @@ def test_a_size_fills_the_kinds_that_vary_in_order():
         ModelEntry("gunner", profile, 0, (), 2)), {})
     assert sheet.counts(12) == {"sergeant": 1, "trooper": 9, "gunner": 2}
     assert sheet.counts(7) == {"sergeant": 1, "trooper": 6, "gunner": 0}
+
+
+def test_a_kind_without_a_limit_fills_sizes_up_to_the_largest_target():
+    # A catalogue may give a model kind a maximum of "no limit": the sizes stop at the engine's largest
+    # target unit (1,000 models) instead of building a range of a hundred million.
+    from mathhammer_exact import ModelProfile
+    from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
+    from mathhammer_exact.engine.limits import MAX_TARGET_MODELS
+
+    profile = ModelProfile.parse("T3 Sv5+ W1")
+    sheet = Datasheet("Horde", "Test", "test", (), (), (), (ModelEntry("one", profile, 10, (), 100_000_000),), {})
+    assert sheet.fillable_sizes() == tuple(range(10, MAX_TARGET_MODELS + 1))

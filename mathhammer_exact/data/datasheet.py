@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
+from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from ..model import ModelProfile, Target, Weapon
 
@@ -74,7 +75,8 @@ class Datasheet:
         most of each kind that may vary."""
         fixed = sum(m.count for m in self.models if m.max is None)
         varying = [m for m in self.models if m.max is not None]
-        return tuple(range(fixed + sum(m.count for m in varying), fixed + sum(m.max or 0 for m in varying) + 1))
+        most = min(fixed + sum(m.max or 0 for m in varying), MAX_TARGET_MODELS)  # a catalogue may say "no limit"
+        return tuple(range(fixed + sum(m.count for m in varying), most + 1))
 
     def allowed_sizes(self) -> tuple[int, ...]:
         """The unit sizes the datasheet allows: its `sizes`, else every size its models can fill."""
