@@ -382,3 +382,17 @@ def test_cli_refuses_bad_effects_in_one_line(options, message):
 
     out = CliRunner().invoke(cli, ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "T4 Sv3+ W1 x5", *options])
     assert out.exit_code == 2 and message in out.output and "Traceback" not in out.output
+
+
+def test_a_named_rule_does_not_silently_replace_a_damage_reroll_or_critical_mortal_wounds_already_given():
+    from mathhammer_exact.data.modifiers import Effect, _improved_context
+
+    weapon, target = Weapon.parse("A1 BS3+ S4 AP0 DD3"), Target.parse("T4 Sv3+ W2 x5")
+    given = Context(reroll_damage="one-die", critical_mortals="hit 1")
+    with pytest.raises(MathhammerError, match="reroll damage is set twice"):
+        _improved_context(given, weapon, target, Effect(reroll_damage="ones"))
+    with pytest.raises(MathhammerError, match="critical mortals is set twice"):
+        _improved_context(given, weapon, target, Effect(critical_mortals="wound 1"))
+    same = _improved_context(given, weapon, target, Effect(reroll_damage="one-die"))  # the same one: no conflict
+    assert same.reroll_damage == given.reroll_damage
+    assert _improved_context(Context(), weapon, target, Effect(reroll_damage="ones")).reroll_damage.value == "ones"

@@ -324,10 +324,14 @@ def _improved_context(context: Context, weapon: Weapon, target: Target, effect: 
         changes["overwatch"] = True
     if effect.critical_wound is not None:
         changes["critical_wound"] = min(context.critical_wound, effect.critical_wound)
-    if effect.critical_mortals:
-        changes["critical_mortals"] = effect.critical_mortals
-    if effect.reroll_damage:
-        changes["reroll_damage"] = effect.reroll_damage
+    for field in ("critical_mortals", "reroll_damage"):  # one of each per attack: two would be a guess
+        given = getattr(effect, field)
+        if given:
+            already = getattr(context, field)
+            if already not in (None, DamageReroll.NONE) and already != type(already).parse(given):
+                raise MathhammerError(f"{field.replace('_', ' ')} is set twice ({given!r} by a named rule, and "
+                                      "by an option or another rule): give one")
+            changes[field] = given
     if effect.reroll_saves:
         changes["reroll_saves"] = max(context.reroll_saves, effect.reroll_saves)
     for field in ("damage_bonus", "wound_modifier_against", "worsen_ap", "save_modifier"):
