@@ -394,3 +394,17 @@ def test_a_search_that_finds_nothing_says_so(indexed):
     assert (out.exit_code, out.output) == (0, "no unit's name has every word of 'warden captian' (did you mean "
                                               "'Warden Captain'?)\n")
     assert run("datasheets", "--search", "incursr squad").output.endswith("(did you mean 'Incursor Squad'?)\n")
+
+
+def test_a_target_read_at_run_time_says_what_was_inferred(indexed):
+    # The fixture's Scree Walker is in two factions and its Feel No Pain comes from the text of 'Packed
+    # Gravel': both notes appear in the header when it is the target, as when it attacks.
+    expected = ["  target note (Scree Walker): the Gravel Host unit of this name; also in Sand Host (ask for "
+                "'Scree Walker @ FACTION')",
+                "  target note (Scree Walker): Feel No Pain 5+ against mortal wounds inferred from the text of "
+                "'Packed Gravel'"]
+    for command in (["attack", "-w", "A1 BS3+ S4 AP0 D1"], ["unit", "Gravel Wardens"]):
+        out = run(*command, "--target", "Scree Walker")
+        assert out.exit_code == 0, out.output
+        assert [line for line in out.output.splitlines() if "target note" in line] == expected
+    assert load.target_notes("MEQ") == () and load.target_notes("T4 Sv3+ W2 x5") == ()

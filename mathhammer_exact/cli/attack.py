@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 import click
 
-from ..data.load import find_target
+from ..data.load import find_target, target_notes
 from ..decide.compare import Scenario
 from ..decide.firings import Written, describe, loadout
 from ..decide.need import need as fewest
@@ -72,7 +72,8 @@ def scenario(params: dict[str, Any], exact: bool | None = None, label: str | Non
     written, unit, context, title = _read(dict(params), sought=False)
     firings = [w.firing for w in written]
     result = resolve(firings, unit, context=context, exact=params["exact"] if exact is None else exact)
-    return Scenario(label or title, result, params["points"], params["target_points"], header(firings, unit, context))
+    asked = (*header(firings, unit, context), *(f"  {note}" for note in target_notes(params["target"])))
+    return Scenario(label or title, result, params["points"], params["target_points"], asked)
 
 
 def _read(params: dict[str, Any], sought: bool = True) -> tuple[list[Written], Target, Context, str]:

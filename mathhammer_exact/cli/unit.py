@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import click
 
-from ..data.load import find_target
+from ..data.load import find_target, target_notes
 from ..data.query import UnitReport, unit_attack
 from ..decide.compare import Scenario
 from ..decide.points import named_points
@@ -69,6 +70,7 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
     report = unit_attack(attacker, target_unit, items, size, with_, context, melee, pistols, profiles, exact,
                          allocation_order(order, target_unit), insane_bravery, half_range_for=half_range_for,
                          cover_for=cover_for, precision=precision, precision_on=precision_on, rules_dir=rules_dir)
+    report = attrs.evolve(report, situation=(*report.situation, *target_notes(target, leader, rules_dir)))
     return report, f"{report.name}  ->  {target.strip()}", context
 
 

@@ -431,6 +431,20 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
     return target
 
 
+def target_notes(text: str, leader: str | None = None, user: str | Path | None = None) -> tuple[str, ...]:
+    """What the datasheets of a target given by name (and of its leader) say was inferred from rules
+    text or left out, for the answer's header: a target read at run time is shown as read."""
+    notes: list[str] = []
+    for name in (text, leader):
+        if name and not re.match(r"\s*T\d", name, re.IGNORECASE):
+            try:
+                sheet = datasheet(name, user)
+            except MathhammerError:  # a standard target: nothing was inferred
+                continue
+            notes += [f"target note ({sheet.name}): {note}" for note in sheet.notes]
+    return tuple(notes)
+
+
 def _leader(text: str, bodyguard: Datasheet | None, user: str | Path | None) -> tuple[tuple[ModelProfile, int], ...]:
     """The models of a Leader: written as a profile, or a CHARACTER unit by name, which must be able to
     lead the bodyguard unit when its datasheet says which units it can lead."""
