@@ -171,7 +171,8 @@ def _damage_rerolled(weapon: Weapon, groups: list[ModelProfile], unsaved: list[F
     kept: list[list[Pmf]] = []
     spent: list[list[Pmf]] = []
     for profile, q in zip(groups, unsaved):
-        sides = [damage_with_one_reroll(weapon, profile, context, profile.wounds - w, exact)
+        sides = [tuple(side.in_mode(exact) for side in damage_with_one_reroll(weapon, profile, context,
+                                                                             profile.wounds - w))
                  for w in range(profile.wounds)]
         fnp = attack_threshold(profile, weapon)
         kept.append(_effects([[(1 - q, zero), (q, wounds_lost(keep, fnp))] for keep, _ in sides], exact))
@@ -201,18 +202,18 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
     unit_profile = attrs.evolve(groups[0], toughness=target.toughness, keywords=target.keywords)
     hit = hit_odds(weapon, unit_profile, context)
     wound = wound_odds(weapon, unit_profile, context)
-    sustained = sustained_hits(weapon, exact=True)
+    sustained = sustained_hits(weapon)
     zero = Pmf.point(0, exact)
 
     def moving(effects: Sequence[Pmf | Sequence[Pmf]], destroyed: bool = True) -> Operator:
         return Operator.moving(layout.transition(effects, weapon.precision, destroyed))
 
-    damage = [damage_pmf(weapon, p, context, exact) for p in groups]
+    damage = [damage_pmf(weapon, p, context).in_mode(exact) for p in groups]
     lost = [wounds_lost(d, attack_threshold(p, weapon)) for p, d in zip(groups, damage)]
     unsaved = [unsaved_chance(weapon, p, context) for p in groups]
     ordinary = moving(_effects([[(1 - q, zero), (q, hurt)] for q, hurt in zip(unsaved, lost)], exact))
     identity = ordinary.nothing().terms[0]
-    mortal = damage_pmf(weapon, None, context, exact=True)  # launch wording: mortal wounds equal to the damage
+    mortal = damage_pmf(weapon, None, context)  # launch wording: mortal wounds equal to the damage
     rules = {roll: critical_mortals(weapon, context, roll) for roll in ("hit", "wound")}
     mortals = {roll: None if rule is None else (rule, Operator.waiting(rule.mortal_wounds.pmf(exact=True), identity))
                for roll, rule in rules.items()}
@@ -260,8 +261,8 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
                             _lifted(mortals["hit"]))
     if kind is not None and deferred is not None:  # (a re-roll of the attacks roll: see whole_unit)
         deferred = Operator.moving(deferred).lifted().terms[0]
-    attacks = attack_count(weapon, target, firing.models, context, exact=True)
-    hits = hit_count(weapon, unit_profile, context, attack_count(weapon, target, firing.models, context, exact))
+    attacks = attack_count(weapon, target, firing.models, context)
+    hits = hit_count(weapon, unit_profile, context, attacks.in_mode(exact))
     return _Profile(attack, deferred, all(lost.min >= 1 for lost in waiting), attacks, hits)
 
 

@@ -75,8 +75,8 @@ def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped:
     hit = hit_odds(weapon, profile, context)
     wound = wound_odds(weapon, profile, context)
     save = unsaved_chance(weapon, profile, context)
-    per_model = attacks_per_model(weapon, target, context, exact)
-    sustained = sustained_hits(weapon, exact)
+    per_model = attacks_per_model(weapon, target, context).in_mode(exact)  # the rules are exact; the
+    sustained = sustained_hits(weapon).in_mode(exact)  # query's number mode is taken here, once
     wording = context.rules.devastating_wounds
     one = Pmf.point(1, exact)
 
@@ -87,7 +87,7 @@ def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped:
 
     track = Track((profile.wounds,) * target.model_count)
     cap = track.total if capped else None
-    damage = damage_pmf(weapon, profile, context, exact=True)
+    damage = damage_pmf(weapon, profile, context)
     normal_harms, normal_lost = harm(wounds_lost(damage, attack_threshold(profile, weapon)))
     normal = Transition.build(track, [normal_lost.in_mode(exact)] * target.model_count)
     waits = weapon.devastating_wounds and wording is not DevastatingWounds.UNSAVEABLE
@@ -113,7 +113,7 @@ def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped:
             felt = number.compound(Pmf.bernoulli(mortal_harms, exact=True))
             return Pmf.grid({(0, k): p for k, p in felt.fractions().items()}, exact)
 
-        waiting = mortal_wounds(damage_pmf(weapon, None, context, exact=True))
+        waiting = mortal_wounds(damage_pmf(weapon, None, context))
         second = Transition.build(track, [one] * target.model_count)
         mortals = {roll: None if rule is None else (rule, mortal_wounds(rule.mortal_wounds.pmf(exact=True)))
                    for roll, rule in (("hit", hit_rule), ("wound", wound_rule))}
@@ -132,7 +132,8 @@ def _shown(weapon: Weapon, target: Target, context: Context, exact: bool, name: 
     one = Pmf.point(1, exact)
 
     def attack(hit_yields: Pmf, auto_yields: Pmf, mortals: tuple[CriticalMortals, Pmf] | None) -> Pmf:
-        return per_attack(hit, hit_yields, auto_yields, sustained_hits(weapon, exact), weapon.lethal_hits, mortals)
+        return per_attack(hit, hit_yields, auto_yields, sustained_hits(weapon).in_mode(exact), weapon.lethal_hits,
+                          mortals)
 
     no_hit = counted(hit_rule, one.nothing())
     if name == "hits":

@@ -10,8 +10,8 @@ from ..pmf import Pmf
 from .d6 import lowest_rerolled
 
 
-def attacks_per_model(weapon: Weapon, target: Target, context: Context, exact: bool = False) -> Pmf:
-    """The attacks one model makes with `weapon`: its A roll plus fixed bonuses."""
+def attacks_per_model(weapon: Weapon, target: Target, context: Context) -> Pmf:
+    """The attacks one model makes with `weapon`: its A roll plus fixed bonuses (exact)."""
     if context.advanced and not weapon.melee and not weapon.assault:
         raise MathhammerError(f"after Advancing only ASSAULT weapons can shoot, not {weapon.name or 'this weapon'}")
     bonus = 0
@@ -21,15 +21,15 @@ def attacks_per_model(weapon: Weapon, target: Target, context: Context, exact: b
         bonus += target.model_count // 5
     bonus += context.extra_attacks
     if weapon.rapid_fire and context.half_range:
-        return weapon.attacks.pmf(exact) + weapon.rapid_fire.pmf(exact) + bonus
-    return weapon.attacks.pmf(exact) + bonus
+        return weapon.attacks.pmf(exact=True) + weapon.rapid_fire.pmf(exact=True) + bonus
+    return weapon.attacks.pmf(exact=True) + bonus
 
 
-def attack_count(weapon: Weapon, target: Target, models: int, context: Context, exact: bool = False) -> Pmf:
-    """Total attacks of `models` models, each rolling its own attacks independently."""
+def attack_count(weapon: Weapon, target: Target, models: int, context: Context) -> Pmf:
+    """Total attacks of `models` models, each rolling its own attacks independently (exact)."""
     if models < 1:
         raise MathhammerError(f"the number of attacking models must be at least 1, got {models}")
-    return attacks_per_model(weapon, target, context, exact).repeat(models)
+    return attacks_per_model(weapon, target, context).repeat(models)
 
 
 def attack_count_with_one_reroll(weapon: Weapon, target: Target, models: int, context: Context) -> tuple[Pmf, Pmf]:
@@ -38,7 +38,7 @@ def attack_count_with_one_reroll(weapon: Weapon, target: Target, models: int, co
     and when it is spent, each weighted by its chance (exact; together they sum to 1)."""
     if weapon.rapid_fire and weapon.rapid_fire.count and context.half_range:
         raise MathhammerError("a Command Re-roll of the attacks roll with a rolled Rapid Fire is not modelled")
-    per_model = attacks_per_model(weapon, target, context, exact=True)
+    per_model = attacks_per_model(weapon, target, context)
     bonus = per_model.min - weapon.attacks.minimum
     rolls = weapon.attacks.pmf(exact=True)
     kept, spent = lowest_rerolled(rolls.fractions(), models, Fraction(rolls.mean))

@@ -32,10 +32,9 @@ def damage_modifier(weapon: Weapon, target: ModelProfile | None, context: Contex
     return modified
 
 
-def damage_pmf(weapon: Weapon, target: ModelProfile | None, context: Context, exact: bool = False) -> Pmf:
-    """Damage of one attack after the attacker's re-roll and the modifiers (see `damage_modifier`)."""
-    roll = damage_roll(weapon.damage, context.reroll_damage).in_mode(exact)
-    return roll.map(damage_modifier(weapon, target, context))
+def damage_pmf(weapon: Weapon, target: ModelProfile | None, context: Context) -> Pmf:
+    """Damage of one attack after the attacker's re-roll and the modifiers (see `damage_modifier`; exact)."""
+    return damage_roll(weapon.damage, context.reroll_damage).map(damage_modifier(weapon, target, context))
 
 
 @functools.lru_cache(maxsize=256)
@@ -66,11 +65,11 @@ def _one_die_rerolled(dice: Dice) -> Pmf:
     return Pmf.from_mapping(chances, exact=True)
 
 
-def damage_with_one_reroll(weapon: Weapon, target: ModelProfile, context: Context, remaining: int,
-                           exact: bool = False) -> tuple[Pmf, Pmf]:
+def damage_with_one_reroll(weapon: Weapon, target: ModelProfile, context: Context,
+                           remaining: int) -> tuple[Pmf, Pmf]:
     """Damage against a model with `remaining` wounds when a Command Re-roll is at hand: it is spent
     on a roll below the dice's average that would not already destroy the model. Returns the damage
-    when it is kept and when it is spent, each weighted by its chance (together they sum to 1)."""
+    when it is kept and when it is spent, each weighted by its chance (exact; together they sum to 1)."""
     if context.reroll_damage is not DamageReroll.NONE:
         raise MathhammerError("a Command Re-roll kept for damage with a damage re-roll ability is not modelled "
                               "(a die is re-rolled at most once): give one of them")
@@ -83,15 +82,9 @@ def damage_with_one_reroll(weapon: Weapon, target: ModelProfile, context: Contex
     for x in range(rolls.min, rolls.max + 1):
         if x not in rerolled:
             kept[modified(x)] = kept.get(modified(x), Fraction(0)) + Fraction(rolls.p(x))
-    fresh = damage_pmf(weapon, target, context, exact=True)
+    fresh = damage_pmf(weapon, target, context)
     spent = {d: p_reroll * Fraction(fresh.p(d)) for d in range(fresh.min, fresh.max + 1)}
-    return _partial(kept, exact), _partial(spent, exact)
-
-
-def _partial(chances: dict[int, Fraction], exact: bool) -> Pmf:
-    """A distribution whose chances may sum to less than 1 (one branch of a choice)."""
-    low, high = min(chances, default=0), max(chances, default=0)
-    return Pmf.from_probs([chances.get(v, Fraction(0)) for v in range(low, high + 1)], low, exact)
+    return Pmf.from_mapping(kept, exact=True), Pmf.from_mapping(spent, exact=True)
 
 
 def harm(lost: Pmf) -> tuple[Fraction, Pmf]:

@@ -118,11 +118,11 @@ def hit_count(weapon: Weapon, target: ModelProfile, context: Context, attacks: P
     """Hits scored by a random number of attacks, Sustained Hits' extra hits included (a Critical
     Hit that inflicts mortal wounds instead of its normal effects counts as one hit)."""
     one = Pmf.point(1, attacks.exact)
-    item = per_attack(hit_odds(weapon, target, context), one, one, sustained_hits(weapon, attacks.exact),
+    item = per_attack(hit_odds(weapon, target, context), one, one, sustained_hits(weapon).in_mode(attacks.exact),
                       weapon.lethal_hits, counted(critical_mortals(weapon, context, "hit"), one))
     return attacks.compound(item)
 
 
-def sustained_hits(weapon: Weapon, exact: bool) -> Pmf:
-    """Extra hits a Critical Hit scores (0 without Sustained Hits)."""
-    return weapon.sustained_hits.pmf(exact) if weapon.sustained_hits else Pmf.point(0, exact)
+def sustained_hits(weapon: Weapon) -> Pmf:
+    """Extra hits a Critical Hit scores (0 without Sustained Hits; exact)."""
+    return weapon.sustained_hits.pmf(exact=True) if weapon.sustained_hits else Pmf.point(0, exact=True)
