@@ -192,8 +192,7 @@ def test_leader_and_inferred_invulnerable_save(indexed):
 
 def test_single_model_vehicle_with_two_of_one_weapon(indexed):
     sheet = load.datasheet("Scree Walker")
-    assert sheet.models[0].equipment == ("gravel flail", "gravel flail (melee)", "twin gravel cannon",
-                                         "twin gravel cannon")
+    assert sheet.models[0].equipment == ("gravel flail", "twin gravel cannon", "twin gravel cannon")
     assert sheet.weapons["twin gravel cannon"]["default"].range == 36
     profile = sheet.models[0].profile
     assert (profile.feel_no_pain, profile.feel_no_pain_mortal) == (None, 5)  # 'against mortal wounds'
@@ -204,8 +203,8 @@ def test_single_model_vehicle_with_two_of_one_weapon(indexed):
 
 def test_a_weapon_with_ranged_and_melee_profiles_is_shot_and_fought_with(indexed):
     sheet = load.datasheet("Scree Walker")
-    assert list(sheet.weapons["gravel flail"]) == ["fling"]
-    assert list(sheet.weapons["gravel flail (melee)"]) == ["strike"]
+    assert list(sheet.kind_of("gravel flail", melee=False)) == ["fling"]
+    assert list(sheet.kind_of("gravel flail", melee=True)) == ["strike"]
     assert [(w.name, n) for w, n, _ in volley(sheet, melee=True).weapons] == [("Gravel flail (strike)", 1)]
 
 

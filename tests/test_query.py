@@ -49,8 +49,10 @@ def test_blast_cannot_target_a_unit_in_engagement_range():
 
 def test_wargear_limits():
     tcs = data.datasheet(TCS)
-    with pytest.raises(MathhammerError, match="no model left"):
+    with pytest.raises(MathhammerError, match="at most 1 model of a unit of 5 can take 'plasma gun' .each once"):
         tcs.equip(["plasma gun", "plasma gun"])  # each special weapon once per unit
+    with pytest.raises(MathhammerError, match="at most 1 model .* 'plasma gun' .each once per unit; asked: '2x plasma"):
+        tcs.equip(["2x plasma gun"])
     with pytest.raises(MathhammerError, match="cannot take 'lascannon'"):
         tcs.equip(["lascannon"])
     gear = [g for _, g in tcs.equip(["flamer", "grenade launcher", "hot-shot volley gun", "meltagun"])]

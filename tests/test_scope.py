@@ -200,8 +200,11 @@ def test_the_medi_pack_options():
     gear = [g for _, g in find_sheet().equip(["medi-pack and hot-shot lasgun", "master vox"])]
     assert gear[1] == ["hot-shot lasgun", "hot-shot laspistol", "medi-pack", "close combat weapon"]
     assert gear[2] == ["hot-shot laspistol", "master vox", "close combat weapon"]
-    with pytest.raises(MathhammerError, match="no model left that can take another 'medi-pack'"):
+    with pytest.raises(MathhammerError, match="at most 1 model .* 'medi-pack' .Tempestus Scion: hot-shot lasgun for "
+                                              "medi-pack at most 1"):
         find_sheet().equip(["medi-pack", "medi-pack"])
+    with pytest.raises(MathhammerError, match="no model of a unit of 5 can take 'medi-pack' .Tempestus Scion"):
+        find_sheet().equip(["medi-pack and hot-shot lasgun", "medi-pack"])  # one option, either choice
 
 
 def find_sheet():

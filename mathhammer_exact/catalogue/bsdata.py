@@ -33,6 +33,63 @@ class Link:
     minimum: int
     maximum: int | None
     link_id: str
+    link: Element | None = None  #: the entryLink that reached `entry`, if any (its modifiers count too)
+
+    def most_by_size(self, high: int, models: set[str]) -> list[list[int]] | None:
+        """The most selections as steps of the unit's size ([[0, 1], [20, 2]]: 1, and 2 from 20 models),
+        where the catalogue raises or lowers it with the number of models in the unit; else None."""
+        if self.maximum is None:
+            return None
+        wanted = {c.get("id") for e in (self.link, self.entry) for c in kids(e, "constraints", "constraint")
+                  if c.get("type") == "max" and c.get("field") == "selections" and c.get("scope") == "parent"}
+        changes = [m for e in (self.link, self.entry) for m in _modifiers(e) if m.get("field") in wanted]
+        if not changes:
+            return None
+        steps: list[list[int]] = []
+        for size in range(1, high + 1):
+            most = self.maximum
+            for modifier in changes:
+                most = _changed(most, modifier, size, models)
+            if not steps or steps[-1][1] != most:
+                steps.append([size if steps else 0, most])
+        return steps if len(steps) > 1 or steps[0][1] != self.maximum else None
+
+
+def _modifiers(element: Element | None) -> Iterator[Element]:
+    """The modifiers of an entry or link, those of its modifier groups included."""
+    if element is None:
+        return
+    yield from kids(element, "modifiers", "modifier")
+    for group in kids(element, "modifierGroups", "modifierGroup"):
+        yield from _modifiers(group)
+
+
+_ARMY_SCOPES = ("force", "roster", "primary-catalogue")  #: conditions that count more than the unit's models
+_SIZE_TESTS = {"atLeast": int.__ge__, "greaterThan": int.__gt__, "atMost": int.__le__, "lessThan": int.__lt__,
+               "equalTo": int.__eq__}
+
+
+def _size_test(condition: Element, size: int, models: set[str]) -> bool | None:
+    """Whether a condition on the number of models in the unit holds for `size` models; None for a
+    condition of another kind (the army, other selections, a repeat). It counts models where it counts
+    'model' or a group of the unit's models (ids in `models`)."""
+    if tag(condition) != "condition" or condition.get("childId") not in models \
+            or condition.get("field") != "selections" or condition.get("scope") in _ARMY_SCOPES \
+            or condition.get("type") not in _SIZE_TESTS:
+        return None
+    return bool(_SIZE_TESTS[condition.get("type", "")](size, whole(condition.get("value"), "a number of models")))
+
+
+def _changed(value: int, modifier: Element, size: int, models: set[str]) -> int:
+    """`value` after `modifier` in a unit of `size` models, where every condition it has counts the
+    unit's models (any other condition, such as the army's detachment, leaves the value as it is)."""
+    tests = [_size_test(c, size, models) for c in modifier.iter() if tag(c) in ("condition", "repeat")]
+    if not tests or not all(tests):  # no condition, one of another kind (None), or one that fails
+        return value
+    amount = whole(modifier.get("value"), "a modifier's number of selections")
+    kind = modifier.get("type")
+    return value + amount if kind == "increment" else max(value - amount, 0) if kind == "decrement" \
+        else amount if kind == "set" else value
 
 
 def _limits(*elements: Element | None) -> tuple[int, int | None]:
@@ -83,7 +140,7 @@ class Data:
         for link in kids(entry, "entryLinks", "entryLink"):
             target = self.ids.get(link.get("targetId", ""))
             if target is not None and _wanted(link, target):
-                yield Link(target, *_limits(link, target), link.get("id", ""))
+                yield Link(target, *_limits(link, target), link.get("id", ""), link)
 
     def profiles(self, entry: Element) -> Iterator[tuple[Element, str]]:
         """The profiles of `entry` (its own, through infoLinks and infoGroups) with a name suffix
@@ -161,6 +218,10 @@ class UnitReader:
         self.weapons: dict[str, list[Record]] = {}
         self.notes: list[str] = []
         self.bundle_size = 0  #: the size of the unit-composition bundle read ('1 X and 9 Y': 10), if any
+        self.pools: list[tuple[Link, list[str]]] = []  #: groups of model kinds with a most, and their kinds
+        self.groups: set[str] = {"model"}  #: ids that count the unit's models in a condition
+        self.items: dict[str, Record] = {}  #: the most of a piece of wargear in the unit, by name
+        self.capped: list[tuple[str, int, list[Element]]] = []  #: wargear, its most, the unit sizes it holds at
 
     def read(self) -> Record:
         entry = self.entry
@@ -181,9 +242,33 @@ class UnitReader:
                 record["keywords"].append(keyword.upper())
         self._abilities(record, [entry, *(m["_entry"] for m in models)])
         record["sizes"], record["points"] = self._points(size_low, size_high, models)
+        record["limits"] = self._size_limits(models, size_high)
         for model in models:
-            del model["_entry"]
+            del model["_entry"], model["_link"]
         return record
+
+    def _size_limits(self, models: list[Record], high: int) -> list[Record]:
+        """The most models of a group of kinds ('Special Weapons: 1, and 2 from 20 models'), and of a kind
+        whose most follows the unit's size."""
+        limits = []
+        ids = self.groups
+        for link, kinds in self.pools:
+            steps = link.most_by_size(high, ids) or [[0, link.maximum or 0]]
+            limits.append({"what": link.entry.get("name", "").strip(), "kinds": kinds, "most": steps})
+        for model in models:
+            steps = model["_link"].most_by_size(high, ids)
+            if steps:
+                limits.append({"what": model["name"], "kinds": [model["name"]], "most": steps})
+        for name, most, sizes in self.capped:
+            if any(_size_test(c, 1, ids) is None for c in sizes):
+                continue
+            steps = []
+            for size in range(1, high + 1):
+                value = most if all(_size_test(c, size, ids) for c in sizes) else size
+                if not steps or steps[-1][1] != value:
+                    steps.append([size if steps else 0, value])
+            limits.append({"what": name, "items": [name.lower()], "most": steps})
+        return limits + list(self.items.values())
 
     # ---- models and their wargear
     def _models(self) -> list[Record]:
@@ -207,7 +292,12 @@ class UnitReader:
             if tag(link.entry) == "selectionEntry" and link.entry.get("type") == "model":
                 found.append(self._model(link))
             elif tag(link.entry) == "selectionEntryGroup":
+                before = len(found)
                 self._find_models(link.entry, found)
+                if len(found) > before:
+                    self.groups.add(link.entry.get("id", ""))
+                if link.maximum is not None and len(found) > before:
+                    self.pools.append((link, [m["name"] for m in found[before:]]))
             elif self._holds_models(link.entry):
                 bundles.append(link)
         if bundles:
@@ -234,16 +324,35 @@ class UnitReader:
         equipment, options = self._wargear(entry)
         return {"name": entry.get("name", "").strip(), "min": link.minimum, "max": link.maximum,
                 "stats": characteristics(stats[0]) if stats else {}, "equipment": equipment, "options": options,
-                "_entry": entry}
+                "_entry": entry, "_link": link}
 
-    def _weapon(self, entry: Element) -> str | None:
-        """Register an entry's weapon profiles; its name, or None if it carries no weapon."""
-        profiles = weapon_profiles(self.data, entry)
+    def _weapon(self, link: Link) -> str | None:
+        """Register an entry's weapon profiles and the most of it a unit may have; its name, or None if it
+        carries no weapon."""
+        profiles = weapon_profiles(self.data, link.entry)
         if not profiles:
             return None
-        name = entry.get("name", "").strip()
+        name = link.entry.get("name", "").strip()
         self.weapons.setdefault(name, profiles)
+        for element in (link.link, link.entry):
+            for c in kids(element, "constraints", "constraint"):
+                if c.get("type") == "max" and c.get("field") == "selections" and c.get("scope") == "unit":
+                    self.items.setdefault(name, {"what": name, "items": [name.lower()],
+                                                 "most": [[0, whole(c.get("value"), "a unit's most of a weapon")]]})
+            for modifier in _modifiers(element):
+                if modifier.get("field") == "error" and modifier.get("type") == "add":
+                    self._capped(modifier, name, {link.entry.get("id"), link.link_id})
         return name
+
+    def _capped(self, modifier: Element, name: str, ids: set[str | None]) -> None:
+        """An error a catalogue raises ('Max 1 per 5 models') when a unit of some sizes has more than K of
+        `name`: read as at most K at those sizes."""
+        conditions = [c for c in modifier.iter() if tag(c) in ("condition", "repeat")]
+        counted = [c for c in conditions if c.get("childId") in ids and c.get("type") in ("greaterThan", "atLeast")]
+        sizes = [c for c in conditions if c not in counted]
+        if len(counted) == 1 and sizes:
+            most = whole(counted[0].get("value"), "a number of selections") - (counted[0].get("type") == "atLeast")
+            self.capped.append((name, most, sizes))
 
     def _wargear(self, element: Element) -> tuple[list[str], list[Record]]:
         """The default equipment below `element` (not below its models) and the swaps its choice groups allow."""
@@ -254,7 +363,7 @@ class UnitReader:
             if tag(entry) == "selectionEntry":
                 if entry.get("type") == "model":
                     continue
-                name = self._weapon(entry)
+                name = self._weapon(link)
                 inner, inner_options = self._wargear(entry)
                 options += inner_options
                 if link.minimum >= 1:
@@ -274,7 +383,7 @@ class UnitReader:
             if tag(child.entry) == "selectionEntryGroup":
                 self._group(child, equipment, options)
                 continue
-            name = self._weapon(child.entry)
+            name = self._weapon(child)
             inner, inner_options = self._wargear(child.entry)
             options += inner_options
             choices.append((child, name, [name] if name else inner))

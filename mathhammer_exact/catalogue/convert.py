@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from ..data.datasheet import Datasheet, ModelEntry, WargearOption
+from ..data.datasheet import Datasheet, Limit, ModelEntry, WargearOption
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
 
@@ -74,15 +74,13 @@ class Tally:
             mine.update(theirs)
 
 
-def _weapons(record: Mapping[str, Any], notes: list[str],
-             tally: Tally) -> tuple[dict[str, dict[str, Weapon]], dict[str, tuple[str, ...]]]:
-    """The unit's weapons by name, and the names a piece of wargear stands for: a weapon with both ranged
-    and melee profiles becomes two ('the wailing doom' and 'the wailing doom (melee)'), so its bearer
-    shoots with one and fights with the other."""
+def _weapons(record: Mapping[str, Any], notes: list[str], tally: Tally) -> dict[str, dict[str, Weapon]]:
+    """The unit's weapons by name (lower case), each with its profiles by name (lower case, as players type
+    them). A weapon with a ranged and a melee profile keeps both, so its bearer shoots with one and
+    fights with the other; a melee profile named like a ranged one is called 'melee' ('X melee')."""
     weapons: dict[str, dict[str, Weapon]] = {}
-    names: dict[str, tuple[str, ...]] = {}
     for weapon_name, profiles in record["weapons"].items():
-        parsed = {}
+        parsed: dict[tuple[str, bool], Weapon] = {}
         for entry in profiles:
             profile = entry["profile"]
             label = weapon_name if profile == "default" else f"{weapon_name} ({profile})"
@@ -97,16 +95,12 @@ def _weapons(record: Mapping[str, Any], notes: list[str],
             tally.weapons["parsed"] += 1
             for rule in getattr(weapon, "ignored", ()):
                 tally.unmodelled[rule] += 1
-            parsed[profile] = weapon
-        key = weapon_name.lower()
-        ranged = {p: w for p, w in parsed.items() if not w.melee}
-        melee = {p: w for p, w in parsed.items() if w.melee}
-        if ranged and melee:
-            weapons[key], weapons[f"{key} (melee)"] = ranged, melee
-            names[key] = (key, f"{key} (melee)")
-        elif parsed:
-            weapons[key] = parsed
-    return weapons, names
+            parsed[profile.lower(), weapon.melee] = weapon  # one name may have a ranged and a melee profile
+        if parsed:
+            weapons[weapon_name.lower()] = {
+                (("melee" if name == "default" else f"{name} melee") if melee and (name, False) in parsed else name): w
+                for (name, melee), w in parsed.items()}
+    return weapons
 
 
 def _defence(record: Mapping[str, Any], notes: list[str]) -> str:
@@ -140,25 +134,15 @@ def _defence(record: Mapping[str, Any], notes: list[str]) -> str:
     return " ".join(tokens)
 
 
-def _composition(record: Mapping[str, Any], notes: list[str]) -> list[tuple[dict[str, Any], int, int | None]]:
-    """(model, default count, max) with at most one kind of model whose number follows the unit size:
-    the one that can be most numerous. Other optional kinds start at their minimum and are noted."""
-    models = record["models"]
+def _composition(record: Mapping[str, Any]) -> list[tuple[dict[str, Any], int, int | None]]:
+    """(model, default count, most) for every kind of model, the kind whose number follows the unit size
+    (the one that can be most numerous) first among those that vary; the others start at their least
+    and join the unit in its place when a loadout names their wargear."""
     largest = max(record["sizes"], default=1)
-    variable = [m for m in models if m["max"] != m["min"]]
-    main: dict[str, Any] | None = max(variable, key=lambda m: m["max"] or largest, default=None)
-    out: list[tuple[dict[str, Any], int, int | None]] = []
-    others = []
-    for model in models:
-        if main is not None and model is main:
-            out.append((model, model["min"], model["max"] or largest))
-        else:
-            if main is not None and model in variable:
-                others.append(f"up to {model['max'] or largest} {model['name']}")
-            out.append((model, model["min"], None))
-    if main is not None and others:
-        notes.append(f"not in the default composition (each in place of one {main['name']}): {', '.join(others)}")
-    return out
+    variable = [m for m in record["models"] if m["max"] != m["min"]]
+    main = max(variable, key=lambda m: m["max"] or largest, default=None)
+    ordered = sorted(record["models"], key=lambda m: m is not main)
+    return [(m, m["min"], None if m["max"] == m["min"] else m["max"] or largest) for m in ordered]
 
 
 def _sizes(record: Mapping[str, Any], models: list[ModelEntry],
@@ -176,15 +160,23 @@ def _sizes(record: Mapping[str, Any], models: list[ModelEntry],
     return sizes, {int(k): v for k, v in record["points"].items() if int(k) in sizes}
 
 
+def _size_limits(record: Mapping[str, Any], models: list[ModelEntry]) -> tuple[Limit, ...]:
+    """The record's limits on kinds of model, for the kinds that were read."""
+    read = {m.name for m in models}
+    return tuple(Limit(limit["what"], tuple((start, most) for start, most in limit["most"]),
+                       tuple(k for k in limit.get("kinds", ()) if k in read), tuple(limit.get("items", ())))
+                 for limit in record.get("limits", ()))
+
+
 def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datasheet:
     """A `Datasheet` for an indexed unit record; what could not be read is named in its notes."""
     tally = tally if tally is not None else Tally()
     notes: list[str] = list(record.get("notes", ()))
-    weapons, names = _weapons(record, notes, tally)
+    weapons = _weapons(record, notes, tally)
     defence = _defence(record, notes)
     keywords = tuple(dict.fromkeys(record["keywords"]))  # once each, in order
     models, options = [], []
-    for model, count, most in _composition(record, notes):
+    for model, count, most in _composition(record):
         tally.units["model profiles"] += 1
         try:
             profile = ModelProfile.parse(model_text(model["stats"], defence, keywords), name=model["name"],
@@ -197,8 +189,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         for rule in profile.ignored:
             tally.unmodelled[f"unit profile: {rule}"] += 1
         if count or most:
-            gear = tuple(name for w in model["equipment"] for name in names.get(w.lower(), (w.lower(),)))
-            models.append(ModelEntry(model["name"], profile, count, gear, most))
+            models.append(ModelEntry(model["name"], profile, count, tuple(w.lower() for w in model["equipment"]), most))
         for option in model["options"]:
             options.append(WargearOption(model["name"], option["replaces"].lower(),
                                          tuple(c.lower() for c in option["with"])))
@@ -209,6 +200,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         name=record["name"], faction=record["faction"], source=record.get("source", "BSData"), keywords=keywords,
         faction_keywords=tuple(record["faction_keywords"]), abilities=tuple(record["abilities"]),
         models=tuple(models), weapons=weapons, options=tuple(options), sizes=sizes, points=points,
+        limits=_size_limits(record, models),
         leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)))
     # the most numerous kind first: the order a defender loses models in, among models of equal Wounds
     counts = sheet.counts()

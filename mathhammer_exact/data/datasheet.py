@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -46,6 +47,35 @@ class WargearOption:
 
 
 @attrs.frozen
+class Limit:
+    """At most `most` models of the kinds `kinds`, plus models carrying one of `items`, in a unit:
+    `most` is a step function of the unit's size, ((0, 1), (20, 2)) meaning 1, and 2 from 20 models up
+    (how datasheets write '1 per 10 models')."""
+
+    what: str  #: its name in a refusal ('Special Weapons')
+    most: tuple[tuple[int, int], ...]
+    kinds: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+
+    def at(self, size: int) -> int:
+        return max((n for start, n in self.most if start <= size), default=0)
+
+    def count(self, models: Sequence[tuple[ModelEntry, Sequence[str]]]) -> int:
+        return sum(1 for m, gear in models if m.name in self.kinds or set(self.items) & set(gear))
+
+
+_COUNTED = re.compile(r"([0-9]+)(?:\s*[x×]\s+|\s+)(.+)|([0-9]+)[x×](\S.*)", re.I)  #: '4 lascannon', '4x lascannon'
+
+
+def counted(raw: str) -> tuple[int, str]:
+    """A loadout entry as (models, wargear): '4 lascannon', '4x lascannon' and '4 x Lascannon' are
+    (4, 'lascannon'); 'lascannon' is (1, 'lascannon')."""
+    match = _COUNTED.fullmatch(raw.strip())
+    wanted, item = (int(match[1] or match[3]), match[2] or match[4]) if match else (1, raw)
+    return wanted, " ".join(item.lower().split())
+
+
+@attrs.frozen
 class Datasheet:
     name: str
     faction: str
@@ -56,6 +86,7 @@ class Datasheet:
     models: tuple[ModelEntry, ...]
     weapons: Mapping[str, Mapping[str, Weapon]]  #: weapon name -> profile name -> profile
     options: tuple[WargearOption, ...] = ()
+    limits: tuple[Limit, ...] = ()  #: the most models of some kinds, or with some wargear, by unit size
     sizes: tuple[int, ...] = ()
     points: Mapping[int, int] = attrs.field(factory=dict)
     always: tuple[str, ...] = ()  #: named rules always in force for this unit's attacks
@@ -102,45 +133,128 @@ class Datasheet:
         return Target(tuple((m.profile, counts[m.name]) for m in self.models if counts[m.name]))
 
     def equip(self, loadout: Sequence[str], size: int | None = None) -> list[tuple[ModelEntry, list[str]]]:
-        """Every model with its wargear after the wargear choices in `loadout` (weapon names)."""
+        """Every model with its wargear after the wargear choices in `loadout`.
+
+        Each choice is a piece of wargear with how many models take it ('lascannon', '4 lascannon',
+        '4x lascannon'). A model takes it by a swap its kind allows, or by being a model of the kind that
+        carries it, in place of one model of a kind that may vary ('each in place of one Devastator
+        Marine'); every choice is checked against the most the datasheet allows (per kind, per group,
+        per option), and a refusal names the limit.
+        """
         counts = self.counts(size)
+        size = sum(counts.values())
         models = [(m, list(m.equipment)) for m in self.models for _ in range(counts[m.name])]
-        changed: set[int] = set()  # a model takes at most one option
+        changed: set[int] = set()  # a model takes at most one choice
         taken: Counter[int] = Counter()  # models that took each option, by its place in `options`
         chosen: Counter[str] = Counter()
         for raw in loadout:
-            item = raw.strip().lower()
-            options = [(n, o) for n, o in enumerate(self.options) if item in o.choices]
-            if not options:
-                choices = sorted({c for o in self.options for c in o.choices})
-                raise MathhammerError(f"{self.name} cannot take {raw.strip()!r} (options: {', '.join(choices)})")
-            for n, option in options:
-                if option.each_once and chosen[item]:
-                    continue
-                if option.max is not None and taken[n] >= option.max:
-                    continue
-                index = next((i for i, (m, gear) in enumerate(models) if m.name == option.model
-                              and option.replaces in gear and i not in changed), None)
-                if index is None:
-                    continue
-                gear = models[index][1]
-                at = gear.index(option.replaces)
-                gear[at:at + 1] = option.items(item)
-                changed.add(index)
-                taken[n] += 1
-                chosen[item] += 1
-                break
-            else:
-                raise MathhammerError(f"{self.name}: no model left that can take another {raw.strip()!r}")
+            wanted, item = self._choice(raw, size)
+            for _ in range(wanted):
+                if not (self._swap(models, item, changed, taken, chosen)
+                        or self._convert(models, item, changed, taken, chosen)):
+                    raise MathhammerError(self._refusal(raw, item, chosen[item], models, size))
         return models
 
-    def profile(self, weapon: str, choice: Sequence[str] = ()) -> Weapon | None:
-        """The profile of `weapon` to use: the first of `choice` it has, else its first profile;
-        None for wargear without a profile (e.g. a command rod)."""
-        profiles = self.weapons.get(weapon)
-        if not profiles:
-            return None
+    def _choice(self, raw: str, size: int) -> tuple[int, str]:
+        """('4 lascannon' or '4x lascannon') -> (4, 'lascannon'); a known piece of wargear, or refused."""
+        wanted, item = counted(raw)
+        if not 1 <= wanted <= size:
+            raise MathhammerError(f"{raw.strip()!r}: a unit of {size} models can give it to 1 to {size} models")
+        if item not in self.choices():
+            raise MathhammerError(f"{self.name} cannot take {item!r} (options: {', '.join(sorted(self.choices()))})")
+        return wanted, item
+
+    def choices(self) -> set[str]:
+        """Every piece of wargear a loadout may name: the swaps' choices, and the wargear of the kinds of
+        model that may join the unit in place of another."""
+        found = {c for o in self.options for c in o.choices}
+        varying = [m for m in self.models if m.max is not None]
+        if len(varying) < 2:
+            return found
+        fills, *others = varying
+        shared = set.intersection(*(set(m.equipment) for m in others)) if len(others) > 1 else set()
+        return found | ({item for m in others for item in m.equipment} - set(fills.equipment) - shared)
+
+    def _swap(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: set[int],
+              taken: Counter[int], chosen: Counter[str], only: int | None = None) -> bool:
+        """Give `item` to one unchanged model (model `only`, if given) by a swap its kind allows."""
+        for n, option in enumerate(self.options):
+            if item not in option.choices or (option.each_once and chosen[item]) or (
+                    option.max is not None and taken[n] >= option.max):
+                continue
+            index = next((i for i, (m, gear) in enumerate(models) if m.name == option.model and option.replaces in gear
+                          and i not in changed and only in (None, i)), None)
+            if index is None:
+                continue
+            gear = models[index][1]
+            at = gear.index(option.replaces)
+            gear[at:at + 1] = option.items(item)
+            if not self._within_limits(models):
+                gear[at:at + len(option.items(item))] = [option.replaces]
+                continue
+            changed.add(index)
+            taken[n] += 1
+            chosen[item] += 1
+            return True
+        return False
+
+    def _convert(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: set[int],
+                 taken: Counter[int], chosen: Counter[str]) -> bool:
+        """Give `item` to a model of a kind that carries it (or may swap to it), in place of one unchanged
+        model of the most numerous kind that may vary: the kind that fills the unit, or another above its
+        least (a special-weapon model counts among the rank and file it replaces)."""
+        here = Counter(m.name for m, _ in models)
+        fills = next((m.name for m in self.models if m.max is not None), None)  # it follows the unit's size
+        donors = sorted((i for i, (m, _) in enumerate(models) if i not in changed and m.max is not None
+                         and (here[m.name] > m.count or m.name == fills)), key=lambda i: -here[models[i][0].name])
+        for kind in self.models:
+            swaps = any(o.model == kind.name and item in o.choices for o in self.options)
+            if kind.max is None or (item not in kind.equipment and not swaps) or here[kind.name] >= kind.max:
+                continue
+            for donor in donors:
+                if models[donor][0].name == kind.name:
+                    continue
+                before = models[donor]
+                models[donor] = (kind, list(kind.equipment))
+                if item in kind.equipment and self._within_limits(models):
+                    changed.add(donor)
+                    chosen[item] += 1
+                    return True
+                if swaps and self._swap(models, item, changed, taken, chosen, only=donor):
+                    return True
+                models[donor] = before
+                break  # the most numerous donor refused: another donor is no better for this kind
+        return False
+
+    def _within_limits(self, models: list[tuple[ModelEntry, list[str]]]) -> bool:
+        return all(limit.count(models) <= limit.at(len(models)) for limit in self.limits)
+
+    def _refusal(self, raw: str, item: str, done: int, models: list[tuple[ModelEntry, list[str]]],
+                 size: int) -> str:
+        """Why one more model cannot take `item`: the limit it meets, named."""
+        carriers = [m for m in self.models if item in m.equipment or any(
+            o.model == m.name and item in o.choices for o in self.options)]
+        bounds = [f"{limit.what}: at most {limit.at(size)}" for limit in self.limits
+                  if limit.count(models) >= limit.at(size) and (set(limit.kinds) & {m.name for m in carriers}
+                                                                 or item in limit.items)]
+        bounds += [f"{m.name}: at most {m.max}" for m in carriers if m.max is not None
+                   and sum(1 for k, _ in models if k.name == m.name) >= m.max]
+        bounds += [f"{o.model}: {o.replaces} for {item} at most {o.max}" for o in self.options
+                   if item in o.choices and o.max is not None]
+        bounds += ["each once per unit"] * any(item in o.choices and o.each_once for o in self.options)
+        why = "; ".join(dict.fromkeys(bounds)) or "no model left that can take it, with the other choices made"
+        most = f"at most {done} model{'s' * (done > 1)}" if done else "no model"
+        return f"{self.name}: {most} of a unit of {size} can take {item!r} ({why}; asked: {raw.strip()!r})"
+
+    def profile(self, weapon: str, choice: Sequence[str] = (), melee: bool = False) -> Weapon | None:
+        """The melee (or ranged) profile of `weapon` to use: the first of `choice` it has, else its first;
+        None for wargear without one (e.g. a command rod, or a melee weapon when shooting)."""
+        profiles = self.kind_of(weapon, melee)
         for name in choice:
             if name in profiles:
                 return profiles[name]
-        return next(iter(profiles.values()))
+        return next(iter(profiles.values()), None)
+
+    def kind_of(self, weapon: str, melee: bool) -> dict[str, Weapon]:
+        """The melee (or ranged) profiles of `weapon`, by name."""
+        return {name: w for name, w in self.weapons.get(weapon, {}).items() if w.melee == melee}

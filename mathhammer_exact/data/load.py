@@ -258,7 +258,7 @@ def build_sheet(where: str, raw: SheetFile, rules: Mapping[str, NamedRule]) -> D
         for profile, text in profiles.items():
             label = weapon_name if profile == "default" else f"{weapon_name} ({profile})"
             try:
-                weapons[weapon_name.lower()][profile] = Weapon.parse(text, name=label)
+                weapons[weapon_name.lower()][profile.lower()] = Weapon.parse(text, name=label)
             except MathhammerError as exc:
                 raise fail(f"weapons.{weapon_name!r}.{profile}", str(exc)) from None
     wargear = {item.lower(): keys for item, keys in raw.wargear.items()}

@@ -18,7 +18,7 @@ from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon
-from .datasheet import Datasheet
+from .datasheet import Datasheet, counted
 from .load import datasheet as find_datasheet
 from .load import find, library
 from .modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
@@ -57,7 +57,7 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
     equipped = sheet.equip(loadout, size)
     carried = {name for _, gear in equipped for name in gear}
     profiles = [p.strip().lower() for p in profiles]
-    several = {name: list(p) for name, p in sheet.weapons.items() if len(p) > 1}
+    several = {name: list(sheet.kind_of(name, melee)) for name in sheet.weapons if len(sheet.kind_of(name, melee)) > 1}
     for wanted in profiles:
         if not any(wanted in several.get(name, ()) for name in carried):
             bearers = [name for name, p in several.items() if wanted in p]
@@ -67,11 +67,11 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
             find(wanted, {p: p for names in several.values() for p in names}, f"weapon profile of {sheet.name}")
     counts: dict[tuple[Weapon, ModelProfile | None], int] = {}
     for entry, gear in equipped:
-        weapons = [w for w in (sheet.profile(name, profiles) for name in gear) if w is not None]
-        if melee:
-            chosen = [w for w in weapons if w.melee][:1]
+        weapons = [w for w in (sheet.profile(name, profiles, melee) for name in gear) if w is not None]
+        if melee:  # one melee weapon, and every Extra Attacks weapon beside it
+            chosen = [w for w in weapons if not w.extra_attacks][:1] + [w for w in weapons if w.extra_attacks]
         else:
-            ranged = [w for w in weapons if not w.melee]
+            ranged = weapons
             if advanced:
                 ranged = [w for w in ranged if w.assault]
             big = {"MONSTER", "VEHICLE"} & set(entry.profile.keywords)
@@ -84,7 +84,7 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
     if not counts:
         what = "melee weapons" if melee else ("ASSAULT weapons after Advancing" if advanced else "ranged weapons")
         raise MathhammerError(f"{sheet.name} has no {what} to attack with")
-    named = [item.strip().lower() for item in loadout]
+    named = [counted(item)[1] for item in loadout]
 
     def rank(weapon: Weapon) -> tuple[int, int]:
         base = base_name(weapon)

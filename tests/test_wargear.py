@@ -1,0 +1,98 @@
+"""Fielding a catalogue unit as its datasheet allows: special weapons that come as kinds of model, limits
+per group and by unit size, a weapon with a ranged and a melee profile of one name, Extra Attacks, and
+profile names as players type them. The fixture (tests/fixtures/bsdata-wargear) is invented; every
+expected value is read off it by hand."""
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact import Target
+from mathhammer_exact.catalogue.build import add_checkout
+from mathhammer_exact.cli import cli
+from mathhammer_exact.data import load
+from mathhammer_exact.data.query import unit_attack, volley
+from mathhammer_exact.errors import MathhammerError
+
+CHECKOUT = "tests/fixtures/bsdata-wargear"
+
+
+@pytest.fixture
+def squad(tmp_path, monkeypatch):
+    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
+    add_checkout(__import__("pathlib").Path(CHECKOUT))
+    return load.datasheet("Quarry Squad")
+
+
+def kinds(sheet, loadout, size=None):
+    return Counter(m.name for m, _ in sheet.equip(loadout, size))
+
+
+def test_both_profiles_of_one_weapon_and_extra_attacks(squad):
+    # every model fights with the hewing spear's melee profile, and with its grinding jaws beside it
+    fought = [(w.name, str(w.attacks), n) for w, n, _ in volley(squad, melee=True).weapons]
+    assert fought == [("Hewing spear", "2", 5), ("Grinding jaws", "1", 5)]
+    shot = [(w.name, w.range, n) for w, n, _ in volley(squad).weapons]
+    assert shot == [("Hewing spear", 24, 5)]
+    # by hand, against W1 models (no overkill): a spear attack hits on 3+ (2/3), wounds S5 v T4 on 3+ (2/3) and
+    # gets past Sv3+ at AP-1 on 1-3 (1/2): 2/9; the jaws hit on 4+ (1/2), wound S3 v T4 on 5+ (1/3), Sv3+ fails 1/3
+    result = unit_attack(squad, Target.parse("T4 Sv3+ W1 x20"), melee=True, exact=True).result
+    assert result.damage.mean == 10 * Fraction(2, 9) + 5 * Fraction(1, 18) == Fraction(5, 2)
+
+
+def test_special_weapon_models_join_in_place_of_rank_and_file(squad):
+    assert kinds(squad, []) == {"Quarryman": 4, "Quarry Foreman": 1}
+    two = {"Quarryman": 2, "Quarryman w/ Heavy Weapon": 2, "Quarry Foreman": 1}
+    for written in ("2 heavy drill", "2x heavy drill", "2 x Heavy Drill", " 2X  heavy   drill "):
+        assert kinds(squad, [written]) == two
+    assert kinds(squad, ["heavy drill", "heavy drill"]) == two
+    # the rock cannon is the heavy kind's other choice: a model joins, then swaps
+    gear = [g for m, g in squad.equip(["rock cannon"]) if m.name == "Quarryman w/ Heavy Weapon"]
+    assert gear == [["rock cannon", "close combat weapon"]]
+    assert kinds(squad, ["heavy drill", "rock cannon"])["Quarryman w/ Heavy Weapon"] == 2
+    gear = [g for m, g in squad.equip(["stone maul"]) if m.name == "Quarry Foreman"]
+    assert gear == [["stone maul", "grinding jaws"]]  # both profiles of the spear go with it
+
+
+@pytest.mark.parametrize(("loadout", "size", "limit"), [
+    (["3 heavy drill"], None, "at most 2 models of a unit of 5 can take 'heavy drill' .Quarryman w/ Heavy Weapon: "
+                              "at most 2"),
+    (["2 heavy drill", "rock cannon"], None, "no model of a unit of 5 can take 'rock cannon' .Quarryman w/ Heavy "
+                                             "Weapon: at most 2"),
+    (["2 blast charge"], None, "at most 1 model of a unit of 5 can take 'blast charge' .Special Weapons: at most 1"),
+    (["3 blast charge"], 10, "at most 2 models of a unit of 10 can take 'blast charge' .Special Weapons: at most 2"),
+    (["2 quarry sling"], None, "at most 1 model of a unit of 5 can take 'quarry sling' .Quarry sling: at most 1"),
+    (["6 heavy drill"], None, "'6 heavy drill': a unit of 5 models can give it to 1 to 5 models"),
+    (["lascannon"], None, "Quarry Squad cannot take 'lascannon' .options: blast charge, heavy drill, quarry sling, "
+                          "rock cannon, stone maul"),
+])
+def test_each_limit_is_named(squad, loadout, size, limit):
+    with pytest.raises(MathhammerError, match=limit):
+        squad.equip(loadout, size)
+
+
+def test_limits_that_grow_with_the_unit(squad):
+    assert kinds(squad, ["2 blast charge"], 10)["Quarryman w/ Blast Charge"] == 2  # 1, and 2 from 10 models
+    assert kinds(squad, ["2 quarry sling"], 10)["Quarryman w/ Sling"] == 2  # '1 per 5 models' below 10
+
+
+def test_profile_names_as_players_type_them(squad):
+    loadout = ["rock cannon"]
+    for typed in ("focused", "FOCUSED", " Focused "):
+        fired = [w.name for w, _, _ in volley(squad, loadout, profiles=[typed]).weapons]
+        assert fired == ["Rock cannon (Focused)", "Hewing spear"]
+    with pytest.raises(MathhammerError, match="known: focused, scatter$"):  # each once
+        volley(squad, loadout, profiles=["krak"])
+
+
+def test_the_header_counts_each_weapon(tmp_path):
+    player = CliRunner(env={"MATHHAMMER_DATA": str(tmp_path)})
+    assert player.invoke(cli, ["data", "add", CHECKOUT]).exit_code == 0
+    out = player.invoke(cli, ["unit", "Quarry Squad", "-l", "2x heavy drill", "-t", "MEQ"])
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    assert lines[1].startswith("  2 x Heavy drill: Range 24\"") and lines[2].startswith("  3 x Hewing spear:")
+    refused = player.invoke(cli, ["unit", "Quarry Squad", "-l", "3 heavy drill", "-t", "MEQ"])
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1 and "at most 2 models" in refused.output
