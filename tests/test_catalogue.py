@@ -78,7 +78,8 @@ def test_a_save_under_a_condition_is_noted_not_applied():
              "from your army with this ability have a 5+ invulnerable save."
     assert invulnerable("Shout", listed)["conditional"]
     notes: list[str] = []
-    assert _defence({"invulnerable": found, "feel_no_pain": None, "keywords": [], "abilities": []}, notes) == ""
+    assert _defence({"invulnerable": found, "feel_no_pain": None, "keywords": [], "abilities": []}, {"name": "X"},
+                    notes) == ""
     assert notes == ["invulnerable save 5+ under a condition (inferred from the text of 'Hunker'): not applied"]
 
 

@@ -1,7 +1,10 @@
 """What rules text tells about a unit: invulnerable saves, Feel No Pain, which units a Leader joins.
 
 BattleScribe data gives these as abilities written for people; what is read from prose is marked
-as inferred, so a player can check it.
+as inferred, so a player can check it. Each reading says whom it is for (`scope`): the bearer of the
+wargear or the model that has the ability ("the bearer has...", "this model has..."), the whole unit
+("models in this unit", "the bearer's unit"), or the unit a CHARACTER leads ("while this model is
+leading a unit"), so a bearer's save is never given to the whole unit.
 """
 
 from __future__ import annotations
@@ -15,6 +18,27 @@ _SAVE = re.compile(r"\b([2-6])\+")
 _PROSE_INVULNERABLE = re.compile(r"ha(?:s|ve) an? ([2-6])\+ invulnerable save|invulnerable save of ([2-6])\+", re.I)
 _FNP = re.compile(r"feel no pain ([2-6])\+", re.I)
 _CONDITION = re.compile(r"\b(while|until|if|when|each time|during|instead)\b", re.I)
+
+
+_LEADING = re.compile(r"while this model is leading a unit|while this model leads a unit", re.I)
+_UNIT = re.compile(r"\b(?:bearer['’]?s unit|models? in (?:this|that|the bearer['’]?s|its) unit|this unit|that unit)\b",
+                   re.I)
+_BEARER = re.compile(r"\b(?:the bearer|this model|that model)\b", re.I)
+
+
+def scope(text: str, at: int) -> str:
+    """Whom what `text` says at `at` is for: 'leading' (the unit this CHARACTER leads), 'unit', or 'model'
+    (the bearer of the wargear, or the model whose ability it is), read from the subject of its sentence
+    (or of the list a bullet belongs to); 'unit' where the text names none."""
+    start = max(text.rfind(".", 0, at), text.rfind("\n", 0, at)) + 1
+    end = text.find(".", at)
+    sentence = text[start:end if end >= 0 else len(text)]
+    head = text[:at]
+    if _LEADING.search(sentence) or (_LEADING.search(head) and not _BEARER.search(sentence)):
+        return "leading"
+    if _UNIT.search(sentence):
+        return "unit"
+    return "model" if _BEARER.search(sentence) else "unit"
 
 
 def _conditional(text: str, at: int) -> bool:
@@ -38,14 +62,14 @@ def invulnerable(name: str, text: str) -> Record | None:
     ranged = "ranged attacks" in text.lower()
     if name.strip().lower().startswith("invulnerable save"):
         match = _SAVE.search(text) or _SAVE.search(name)
-        return {"value": int(match.group(1)), "ranged_only": ranged, "from": name, "inferred": False} \
-            if match else None
+        return {"value": int(match.group(1)), "ranged_only": ranged, "from": name, "inferred": False,
+                "scope": "unit"} if match else None
     match = _PROSE_INVULNERABLE.search(text)
     if match is None:
         return None
     value = int(match.group(1) or match.group(2))
     return {"value": value, "ranged_only": ranged, "from": name, "inferred": True,
-            "conditional": _conditional(text, match.start())}
+            "conditional": _conditional(text, match.start()), "scope": scope(text, match.start())}
 
 
 def feel_no_pain(name: str, suffix: str, text: str) -> Record | None:
@@ -54,12 +78,12 @@ def feel_no_pain(name: str, suffix: str, text: str) -> Record | None:
     label = f"{name} {suffix}".strip()
     if label.lower().startswith("feel no pain"):
         match = re.search(r"(\d)\+", label)
-        return {"value": int(match.group(1)), "from": label, "inferred": False} if match else None
+        return {"value": int(match.group(1)), "from": label, "inferred": False, "scope": "unit"} if match else None
     match = _FNP.search(text)
     if match:
         against = " ".join(w for w in ("mortal", "psychic") if w in text.lower())
         return {"value": int(match.group(1)), "from": name, "inferred": True, "against": against,
-                "conditional": _conditional(text, match.start())}
+                "conditional": _conditional(text, match.start()), "scope": scope(text, match.start())}
     return None
 
 
@@ -75,6 +99,12 @@ def leader_units(text: str) -> list[str]:
         items = re.split(r"[,;]", rest.strip().split("\n")[0])
     names = [re.sub(r"\s+", " ", item).strip(" .*^-") for item in items]
     return [n for n in names if n and len(n) < 60]
+
+
+def for_the_led(kind: str, name: str, reading: Record) -> str:
+    """The note for a reading that is for the unit a CHARACTER leads, not for its own unit."""
+    what = {"invulnerable": "invulnerable save", "feel_no_pain": "Feel No Pain"}[kind]
+    return f"{what} {reading['value']}+ in {name!r} is for the unit this model leads: not applied"
 
 
 def best(current: Record | None, found: Record | None) -> Record | None:

@@ -21,7 +21,7 @@ from xml.etree.ElementTree import Element
 import attrs
 
 from ..errors import MathhammerError
-from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
+from .abilities import Record, best, feel_no_pain, for_the_led, invulnerable, leader_units
 from .battlescribe import WEAPON_TYPES, characteristics, hidden, kids, profile_label, read_xml, tag, whole
 
 
@@ -240,7 +240,7 @@ class UnitReader:
                 record["faction_keywords"].append(keyword.partition(":")[2].strip().upper())
             elif keyword:
                 record["keywords"].append(keyword.upper())
-        self._abilities(record, [entry, *(m["_entry"] for m in models)])
+        self._abilities(record, models)
         record["sizes"], record["points"] = self._points(size_low, size_high, models)
         record["limits"] = self._size_limits(models, size_high)
         for model in models:
@@ -448,17 +448,41 @@ class UnitReader:
         return ends, {str(size): brackets[max(s for s in brackets if s <= size)] for size in ends}
 
     # ---- abilities
-    def _abilities(self, record: Record, entries: list[Element]) -> None:
+    def _abilities(self, record: Record, models: list[Record]) -> None:
+        """The unit's abilities by name and the units it can lead; the invulnerable saves and Feel No Pain
+        they give, each to whom its text gives it: the whole unit, or the model whose ability (or default
+        wargear's) it is. For a unit of one model, that model's are the unit's."""
         seen: set[str] = set()
-        for element in entries:
+        single = len(models) == 1 and models[0]["max"] in (1, models[0]["min"])
+        places = [(self.entry, None), *((e, m) for m in models for e in self._own(m["_entry"]))]
+        for element, model in places:
             for name, suffix, text in self.data.rules(element):
                 label = f"{name} {suffix}".strip()
                 if label not in seen:
                     seen.add(label)
                     record["abilities"].append(label)
-                record["invulnerable"] = best(record["invulnerable"], invulnerable(name, text))
-                record["feel_no_pain"] = best(record["feel_no_pain"], feel_no_pain(name, suffix, text))
                 record["leader_of"] = record["leader_of"] or leader_units(text)
+                for kind, reading in (("invulnerable", invulnerable(name, text)),
+                                      ("feel_no_pain", feel_no_pain(name, suffix, text))):
+                    if reading is None:
+                        continue
+                    if reading["scope"] == "leading":
+                        self.notes.append(for_the_led(kind, name, reading))
+                        continue
+                    if reading["scope"] == "model" and model is None and not single:
+                        self.notes.append(f"{kind.replace('_', ' ')} {reading['value']}+ in {name!r} is for one model "
+                                          "(its bearer), which the datasheet does not name: not applied")
+                        continue
+                    holder = model if reading["scope"] == "model" and not single else record
+                    assert holder is not None
+                    holder[kind] = best(holder.get(kind), reading)
+
+    def _own(self, model: Element) -> Iterator[Element]:
+        """A model entry and the wargear it carries by default (its ability is its bearer's)."""
+        yield model
+        if model is not self.entry:
+            yield from (link.entry for link in self.data.children(model) if tag(link.entry) == "selectionEntry"
+                        and link.minimum >= 1 and link.entry.get("type") != "model")
 
 
 def _cost(entry: Element) -> int:

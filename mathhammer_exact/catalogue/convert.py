@@ -17,6 +17,7 @@ import attrs
 from ..data.datasheet import Datasheet, Limit, ModelEntry, WargearOption
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
+from .abilities import best
 
 _UNKNOWN = re.compile(r"unknown (?:weapon ability|weapon token|target token) '([^']*)'")
 
@@ -103,32 +104,35 @@ def _weapons(record: Mapping[str, Any], notes: list[str], tally: Tally) -> dict[
     return weapons
 
 
-def _defence(record: Mapping[str, Any], notes: list[str]) -> str:
-    """The invulnerable save, Feel No Pain and Stealth tokens the unit's abilities give. What is read from
-    prose is noted as inferred; what holds only under a condition is noted and not applied."""
+def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[str]) -> str:
+    """The invulnerable save, Feel No Pain and Stealth tokens of one model: what the unit's abilities give
+    every model, and what its own abilities and wargear give it (the bearer). What is read from prose
+    is noted as inferred; what holds only under a condition is noted and not applied."""
     tokens = []
-    inv = record.get("invulnerable")
+    inv = best(record.get("invulnerable"), model.get("invulnerable"))
+    whose = f" (the bearer: {model['name']})" if inv and inv is model.get("invulnerable") else ""
     if inv:
         how = f"inferred from the text of {inv['from']!r}" if inv.get("inferred") else f"from {inv['from']!r}"
         what = f"invulnerable save {inv['value']}+{' against ranged attacks' if inv.get('ranged_only') else ''}"
         if inv.get("conditional"):
-            notes.append(f"{what} under a condition ({how}): not applied")
+            notes.append(f"{what}{whose} under a condition ({how}): not applied")
         else:
             tokens.append(f"inv{'-ranged' if inv.get('ranged_only') else ''}{inv['value']}+")
-            if inv.get("inferred"):
-                notes.append(f"{what} {how}")
-    fnp = record.get("feel_no_pain")
+            if inv.get("inferred") or whose:
+                notes.append(f"{what}{whose} {how}")
+    fnp = best(record.get("feel_no_pain"), model.get("feel_no_pain"))
+    whose = f" (the bearer: {model['name']})" if fnp and fnp is model.get("feel_no_pain") else ""
     if fnp:
         against = fnp.get("against", "").split()
         victims = " and ".join({"mortal": "mortal wounds", "psychic": "psychic attacks"}[a] for a in against)
         what = f"Feel No Pain {fnp['value']}+{' against ' + victims if against else ''}"
         how = f"inferred from the text of {fnp['from']!r}" if fnp.get("inferred") else f"from {fnp['from']!r}"
         if fnp.get("conditional"):
-            notes.append(f"{what} under a condition ({how}): not applied")
+            notes.append(f"{what}{whose} under a condition ({how}): not applied")
         else:
             tokens += [f"fnp{'-' + kind if kind else ''}{fnp['value']}+" for kind in against or [""]]
-            if fnp.get("inferred"):
-                notes.append(f"{what} {how}")
+            if fnp.get("inferred") or whose:
+                notes.append(f"{what}{whose} {how}")
     if "STEALTH" not in record["keywords"] and any(a.strip().lower() == "stealth" for a in record["abilities"]):
         tokens.append("stealth")
     return " ".join(tokens)
@@ -173,13 +177,13 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     tally = tally if tally is not None else Tally()
     notes: list[str] = list(record.get("notes", ()))
     weapons = _weapons(record, notes, tally)
-    defence = _defence(record, notes)
     keywords = tuple(dict.fromkeys(record["keywords"]))  # once each, in order
     models, options = [], []
     for model, count, most in _composition(record):
         tally.units["model profiles"] += 1
         try:
-            profile = ModelProfile.parse(model_text(model["stats"], defence, keywords), name=model["name"],
+            profile = ModelProfile.parse(model_text(model["stats"], _defence(record, model, notes), keywords),
+                                         name=model["name"],
                                          lenient=True)
         except MathhammerError as exc:
             tally.units["model profiles failed"] += 1

@@ -22,7 +22,7 @@ import attrs
 
 from ..engine.limits import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from ..errors import MathhammerError
-from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
+from .abilities import Record, best, feel_no_pain, for_the_led, invulnerable, leader_units
 from .battlescribe import WEAPON_TYPES, characteristics, kids, profile_label, read_xml, tag, whole
 from .index import normalise
 
@@ -66,17 +66,23 @@ class _UnitReader:
         self.unit = unit
         self.weapons: dict[str, list[Record]] = {}
         self.notes: list[str] = []
+        self.bearers: dict[str, Record] = {}  #: wargear -> what it gives its bearer (invulnerable save, Feel No Pain)
 
     def wargear(self, selection: Element) -> list[tuple[str, int]]:
-        """(weapon, how many) below `selection`, not descending into models."""
+        """(weapon, how many) below `selection`, not descending into models; wargear that gives its bearer
+        an invulnerable save or Feel No Pain counts too, so that its bearer is a model of its own."""
         out = []
         for child in kids(selection, "selections", "selection"):
             if child.get("type") == "model":
                 continue
             profiles = _weapon_profiles(child)
+            name = child.get("name", "").strip()
             if profiles:
-                name = child.get("name", "").strip()
                 self.weapons.setdefault(name, profiles)
+            readings = _defence_readings(_rules(child), "model")
+            if readings:
+                self.bearers[name.lower()] = readings
+            if profiles or readings:
                 out.append((name, _number(child, MAX_ATTACKING_MODELS, _WEAPON_LIMIT)))
             out += self.wargear(child)
         return out
@@ -114,7 +120,12 @@ class _UnitReader:
             if sum(n for _, n in gear) > MAX_ATTACKING_MODELS:
                 raise MathhammerError(f"the models {model.get('name')!r} carry more than {MAX_ATTACKING_MODELS} "
                                       f"weapons in all ({_WEAPON_LIMIT})")
-            groups += _split(model.get("name", "").strip(), count, gear, self.stats(model))
+            own = _defence_readings(_rules(model), "model")  # this model's own abilities
+            for group in _split(model.get("name", "").strip(), count, gear, self.stats(model)):
+                for item in [None, *group["equipment"]]:
+                    for kind, reading in (own if item is None else self.bearers.get(item.lower(), {})).items():
+                        group[kind] = best(group.get(kind), reading)
+                groups.append(group)
         if shared and len(models) > 1:
             self.notes.append(f"wargear chosen for the whole unit given to {models[0].get('name')}: "
                               + ", ".join(name for name, _ in shared))
@@ -138,16 +149,37 @@ class _UnitReader:
         return record
 
     def abilities(self, record: Record) -> None:
+        """The unit's abilities by name, the units it can lead, and the invulnerable save and Feel No Pain
+        given to the whole unit (a single model's own are the unit's; a bearer's go to its model)."""
+        single = self.unit.get("type") == "model"
         for element in self.unit.iter():
-            found = [(r.get("name", ""), " ".join(d.text or "" for d in r)) for r in kids(element, "rules", "rule")]
-            found += [(p.get("name", ""), characteristics(p).get("Description", "")) for p in _profiles(element)
-                      if p.get("typeName") == "Abilities"]
-            for name, text in found:
+            for name, text in _rules(element):
                 if name not in record["abilities"]:
                     record["abilities"].append(name)
-                record["invulnerable"] = best(record["invulnerable"], invulnerable(name, text))
-                record["feel_no_pain"] = best(record["feel_no_pain"], feel_no_pain(name, "", text))
                 record["leader_of"] = record["leader_of"] or leader_units(text)
+            for kind, reading in _defence_readings(_rules(element), "unit", single).items():
+                record[kind] = best(record[kind], reading)
+            for kind, reading in _defence_readings(_rules(element), "leading").items():
+                self.notes.append(for_the_led(kind, reading["from"], reading))
+
+
+def _rules(element: Element) -> list[tuple[str, str]]:
+    """(name, text) of the rules and abilities written on one selection."""
+    found = [(r.get("name", ""), " ".join(d.text or "" for d in r)) for r in kids(element, "rules", "rule")]
+    return found + [(p.get("name", ""), characteristics(p).get("Description", "")) for p in _profiles(element)
+                    if p.get("typeName") == "Abilities"]
+
+
+def _defence_readings(rules: list[tuple[str, str]], wanted: str, single: bool = False) -> dict[str, Record]:
+    """The best invulnerable save and Feel No Pain in `rules` that are for `wanted` ('unit' or 'model');
+    for a unit of a single model, what is for that model is for the unit."""
+    out: dict[str, Record | None] = {}
+    for name, text in rules:
+        for kind, reading in (("invulnerable", invulnerable(name, text)),
+                              ("feel_no_pain", feel_no_pain(name, "", text))):
+            if reading and (reading["scope"] == wanted or (single and reading["scope"] == "model")):
+                out[kind] = best(out.get(kind), reading)
+    return {kind: reading for kind, reading in out.items() if reading}
 
 
 def _split(name: str, count: int, gear: list[tuple[str, int]], stats: dict[str, str]) -> list[Record]:

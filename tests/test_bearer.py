@@ -1,0 +1,51 @@
+"""Whom a rule read from text is for: the bearer, the bearer's unit, the models of the unit, or the unit a
+CHARACTER leads. A bearer's invulnerable save goes to its model alone, which becomes a group of its own."""
+
+from pathlib import Path
+
+import pytest
+
+from mathhammer_exact.catalogue.abilities import feel_no_pain, invulnerable, scope
+from mathhammer_exact.catalogue.build import add_checkout
+from mathhammer_exact.catalogue.convert import to_datasheet
+from mathhammer_exact.catalogue.roster import read_roster
+from mathhammer_exact.data import load
+
+
+@pytest.mark.parametrize(("text", "whom"), [
+    ("The bearer has a 4+ invulnerable save.", "model"),
+    ("This model has a 4+ invulnerable save.", "model"),
+    ("Models in the bearer's unit have a 5+ invulnerable save.", "unit"),
+    ("Models in the bearer’s unit have a 5+ invulnerable save.", "unit"),  # a typographic apostrophe
+    ("Models in this unit have a 5+ invulnerable save.", "unit"),
+    ("Shots at this unit are hard. It has a 5+ invulnerable save.", "unit"),  # no subject named: the unit
+    ("While this model is leading a unit, models in that unit have a 4+ invulnerable save.", "leading"),
+])
+def test_the_subject_of_the_sentence_decides(text, whom):
+    assert scope(text, text.index("+") - 1) == whom
+    assert invulnerable("Some ability", text)["scope"] == whom
+
+
+def test_feel_no_pain_readings_say_whom_too():
+    assert feel_no_pain("Kit", "", "The bearer has the Feel No Pain 5+ ability.")["scope"] == "model"
+    assert feel_no_pain("Kit", "", "Models in the bearer's unit have the Feel No Pain 6+ ability.")["scope"] == "unit"
+
+
+def test_an_army_list_bearer_is_a_group_of_its_own():
+    unit = to_datasheet(read_roster(Path("tests/fixtures/bearer.ros")).units[0])
+    # four Quarrymen, one of them carrying the shield crest; the foreman's field kit is for the whole unit
+    groups = [(m.name, m.count, m.profile.invulnerable, m.profile.feel_no_pain) for m in unit.models]
+    assert groups == [("Quarryman #2", 3, None, 6), ("Quarryman #1", 1, 4, 6), ("Quarry Foreman", 1, None, 6)]
+    assert "invulnerable save 4+ (the bearer: Quarryman #1) inferred from the text of 'Shield crest'" in unit.notes
+    assert "invulnerable save 5+ in \"Foreman's ward\" is for the unit this model leads: not applied" in unit.notes
+
+
+def test_a_datasheet_bearer_keeps_its_save(tmp_path, monkeypatch):
+    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
+    add_checkout(Path("tests/fixtures/bsdata-wargear"))
+    sheet = load.datasheet("Quarry Squad")
+    saves = {m.name: m.profile.invulnerable for m in sheet.models}
+    assert saves == {"Quarryman": None, "Quarry Foreman": None, "Quarryman w/ Heavy Weapon": None,
+                     "Quarryman w/ Sling": None, "Quarryman w/ Blast Charge": 5}
+    target = sheet.as_target(5)
+    assert all(p.invulnerable is None for p, _ in target.groups)
