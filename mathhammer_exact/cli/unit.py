@@ -25,6 +25,9 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_
 @TARGET_MODELS
 @click.option("--leader", help="Attach a leader to the target: a CHARACTER unit by name, or a profile such as "
                                 "'T4 Sv3+ inv4+ W4 Ld6+'.")
+@click.option("--target-loadout", default="", help="The target's wargear choices, comma separated, e.g. 'medi-pack'.")
+@click.option("--led-by", help="A Leader attached to the attacking unit (a CHARACTER unit by name): its weapons "
+                               "attack with the unit's.")
 @click.option("--with", "with_", multiple=True, help="A named ability, stratagem or Order (repeatable).")
 @click.option("--melee", is_flag=True, help="Fight with melee weapons instead of shooting.")
 @click.option("--pistols", is_flag=True, help="Models shoot their Pistols instead of their other ranged weapons.")
@@ -43,7 +46,8 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_
 @RULES_DIR
 @situation_options
 def unit(attacker: str, loadout: str, size: int | None, target: str, target_models: int | None, leader: str | None,
-         with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: tuple[int, ...] | None,
+         target_loadout: str, led_by: str | None, with_: tuple[str, ...], melee: bool, pistols: bool,
+         profiles: tuple[str, ...], order: tuple[int, ...] | None,
          insane_bravery: bool, half_range_for: tuple[str, ...], cover_for: tuple[str, ...], precision: bool,
          precision_on: str | None, rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None,
          **situation: Any) -> None:
@@ -54,7 +58,7 @@ def unit(attacker: str, loadout: str, size: int | None, target: str, target_mode
     report, title, context = run(attacker, loadout, size, target, target_models, leader, with_, melee, pistols,
                                  profiles, order, insane_bravery, exact, half_range_for=half_range_for,
                                  cover_for=cover_for, precision=precision, precision_on=precision_on,
-                                 rules_dir=rules_dir, **situation)
+                                 rules_dir=rules_dir, target_loadout=target_loadout, led_by=led_by, **situation)
     emit(unit_report(report, title), fmt, as_json, plot, context)
 
 
@@ -62,15 +66,17 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
         with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: tuple[int, ...] | None,
         insane_bravery: bool, exact: bool, half_range_for: tuple[str, ...] = (), cover_for: tuple[str, ...] = (),
         precision: bool = True, precision_on: str | None = None, rules_dir: str | None = None,
-        **situation: Any) -> tuple[UnitReport, str, Context]:
+        target_loadout: str = "", led_by: str | None = None, **situation: Any) -> tuple[UnitReport, str, Context]:
     """The unit query the options describe, answered, its title, and its situation."""
     context = context_from(situation)
-    target_unit = find_target(target, target_models, leader, rules_dir)
+    worn = [item for item in target_loadout.split(",") if item.strip()]
+    target_unit = find_target(target, target_models, leader, rules_dir, worn)
     items = [item for item in loadout.split(",") if item.strip()]
     report = unit_attack(attacker, target_unit, items, size, with_, context, melee, pistols, profiles, exact,
                          allocation_order(order, target_unit), insane_bravery, half_range_for=half_range_for,
-                         cover_for=cover_for, precision=precision, precision_on=precision_on, rules_dir=rules_dir)
-    report = attrs.evolve(report, situation=(*report.situation, *target_notes(target, leader, rules_dir)))
+                         cover_for=cover_for, precision=precision, precision_on=precision_on, rules_dir=rules_dir,
+                         led_by=led_by)
+    report = attrs.evolve(report, situation=(*report.situation, *target_notes(target, leader, rules_dir, worn)))
     return report, f"{report.name}  ->  {target.strip()}", context
 
 

@@ -128,9 +128,11 @@ class Datasheet:
                 extra -= added
         return counts
 
-    def as_target(self, size: int | None = None) -> Target:
-        counts = self.counts(size)
-        return Target(tuple((m.profile, counts[m.name]) for m in self.models if counts[m.name]))
+    def as_target(self, size: int | None = None, loadout: Sequence[str] = ()) -> Target:
+        """The unit as a target, its models as the wargear choices in `loadout` make them (a model that
+        joins in place of another is of its own kind, with its own profile)."""
+        equipped = Counter(m.name for m, _ in self.equip(loadout, size))
+        return Target(tuple((m.profile, equipped[m.name]) for m in self.models if equipped[m.name]))
 
     def equip(self, loadout: Sequence[str], size: int | None = None) -> list[tuple[ModelEntry, list[str]]]:
         """Every model with its wargear after the wargear choices in `loadout`.

@@ -13,7 +13,7 @@ import functools
 import os
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -24,7 +24,7 @@ from ..catalogue.library import close_names, find_unit
 from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target, Weapon
 from .datasheet import Datasheet, ModelEntry, WargearOption, either
-from .modifiers import NamedRule
+from .modifiers import NamedRule, improved_bearer
 from .schema import Reader
 
 T = TypeVar("T")
@@ -403,9 +403,11 @@ def modifier(name: str, user: str | Path | None = None) -> NamedRule:
 
 
 def find_target(text: str, models: int | None = None, leader: str | None = None,
-                user: str | Path | None = None) -> Target:
+                user: str | Path | None = None, loadout: Sequence[str] = ()) -> Target:
     """A target by datasheet or standard-target name, or written as a profile; `models` sets the
-    size of a unit of alike models, `leader` attaches a CHARACTER written as a profile or by name."""
+    size of a unit of alike models, `leader` attaches a CHARACTER written as a profile or by name;
+    `loadout` chooses a datasheet target's wargear, as for an attacking unit (a medi-pack's Feel No
+    Pain, a model that joins with its own profile)."""
     if models is not None and models < 1:
         raise MathhammerError(f"--target-models must be at least 1, got {models}")
     bodyguard = None
@@ -420,8 +422,11 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
         except MathhammerError as miss:
             kind, name, sheets = "sheet", text, {text: players_unit(text, miss)}
         bodyguard = sheets[name] if kind == "sheet" else None
-        target = bodyguard.as_target(models) if bodyguard else standard[name].target
+        target = _equipped(bodyguard, models, loadout, user) if bodyguard else standard[name].target
         models = None if kind == "sheet" else models
+    if loadout and bodyguard is None:
+        raise MathhammerError("--target-loadout chooses the wargear of a target named by its datasheet; "
+                              f"{text.strip()!r} is not one")
     if models is not None:
         if len(target.groups) != 1:
             raise MathhammerError("--target-models sets the size of a target whose models are all alike")
@@ -431,7 +436,23 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
     return target
 
 
-def target_notes(text: str, leader: str | None = None, user: str | Path | None = None) -> tuple[str, ...]:
+def _equipped(sheet: Datasheet, size: int | None, loadout: Sequence[str], user: str | Path | None) -> Target:
+    """A datasheet target with its wargear: the wargear's rules that protect the bearer's unit apply."""
+    target = sheet.as_target(size, loadout)
+    for rule in _wargear_rules(sheet, loadout, size, user):
+        target = attrs.evolve(target, groups=tuple((improved_bearer(p, rule.effect), n) for p, n in target.groups))
+    return target
+
+
+def _wargear_rules(sheet: Datasheet, loadout: Sequence[str], size: int | None,
+                   user: str | Path | None) -> list[NamedRule]:
+    rules = modifiers(user)
+    carried = sorted({item for _, gear in sheet.equip(loadout, size) for item in gear})
+    return [rules[key] for item in carried for key in sheet.wargear.get(item, ())]
+
+
+def target_notes(text: str, leader: str | None = None, user: str | Path | None = None,
+                 loadout: Sequence[str] = ()) -> tuple[str, ...]:
     """What the datasheets of a target given by name (and of its leader) say was inferred from rules
     text or left out, for the answer's header: a target read at run time is shown as read."""
     notes: list[str] = []
@@ -442,7 +463,18 @@ def target_notes(text: str, leader: str | None = None, user: str | Path | None =
             except MathhammerError:  # a standard target: nothing was inferred
                 continue
             notes += [f"target note ({sheet.name}): {note}" for note in sheet.notes]
+            if loadout and name == text:
+                notes.append(f"target wargear ({sheet.name}): {', '.join(item.strip() for item in loadout)}")
+                notes += [f"target wargear rule: {rule.name}: {rule.summary}"
+                          for rule in _wargear_rules(sheet, loadout, None, user)]
     return tuple(notes)
+
+
+def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:
+    """Why the CHARACTER `leader` cannot lead `bodyguard`, or None if it can (or its datasheet names no units)."""
+    if not leader.leader_of or normalise(bodyguard.name) in map(normalise, leader.leader_of):
+        return None
+    return f"{leader.name} cannot lead {bodyguard.name} (it can lead: {', '.join(leader.leader_of)})"
 
 
 def _leader(text: str, bodyguard: Datasheet | None, user: str | Path | None) -> tuple[tuple[ModelProfile, int], ...]:
@@ -453,8 +485,8 @@ def _leader(text: str, bodyguard: Datasheet | None, user: str | Path | None) -> 
         groups = ((ModelProfile.parse(text, name="leader"), 1),)
     else:
         sheet = datasheet(text, user)
-        if bodyguard and sheet.leader_of and normalise(bodyguard.name) not in map(normalise, sheet.leader_of):
-            raise MathhammerError(f"{sheet.name} cannot lead {bodyguard.name} (it can lead: "
-                                  f"{', '.join(sheet.leader_of)}); write the leader as a profile to attach it anyway")
+        problem = bodyguard and leading_problem(sheet, bodyguard)
+        if problem:
+            raise MathhammerError(f"{problem}; write the leader as a profile to attach it anyway")
         groups = sheet.as_target().groups
     return tuple((attrs.evolve(p, keywords=(*p.keywords, "CHARACTER")), n) for p, n in groups)

@@ -20,7 +20,7 @@ from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon
 from .datasheet import Datasheet, counted
 from .load import datasheet as find_datasheet
-from .load import find, library
+from .load import find, leading_problem, library
 from .modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
 
 FLAG_WORDS = {"stationary": "the attacking unit Remained Stationary", "advanced": "the attacking unit Advanced",
@@ -289,6 +289,26 @@ def _precision(shots: Volley, target: Target, order: Sequence[int] | None, preci
     return shots, chosen, [f"Precision wounds go to {group_label(target, leader)} first"]
 
 
+def _led(led_by: str | Datasheet | None, sheet: Datasheet, melee: bool, pistols: bool, advanced: bool,
+         profiles: Sequence[str], rules_dir: str | Path | None) -> tuple[Volley | None, list[str]]:
+    """What a Leader attached to the attacking unit attacks with (its datasheet must allow it to lead
+    the unit), and the header lines that say so."""
+    if led_by is None:
+        return None, []
+    leader = led_by if isinstance(led_by, Datasheet) else find_datasheet(led_by, rules_dir)
+    if "CHARACTER" not in leader.unit_keywords:
+        raise MathhammerError(f"--led-by names a CHARACTER that leads the unit; {leader.name} is not one")
+    problem = leading_problem(leader, sheet)
+    if problem:
+        raise MathhammerError(problem)
+    own = [p for p in profiles if any(p.strip().lower() in leader.kind_of(w, melee) for w in leader.weapons)]
+    shots = volley(leader, (), None, melee, pistols, advanced, own)
+    fired = ", ".join(f"{n} x {w.name}" for w, n, _ in shots.weapons)
+    lines = [f"led by {leader.name} ({leader.faction}): {fired} attack with the unit",
+             f"not applied: the abilities {leader.name} gives the unit it leads are not read (add them with --with)"]
+    return shots, lines + [f"note ({leader.name}): {note}" for note in leader.notes]
+
+
 def unit_attack(
     attacker: str | Datasheet,
     target: Target,
@@ -308,6 +328,7 @@ def unit_attack(
     precision: bool = True,
     precision_on: str | None = None,
     rules_dir: str | Path | None = None,
+    led_by: str | Datasheet | None = None,
 ) -> UnitReport:
     """A datasheet unit (by name) attacks `target` with its loadout under named rules.
 
@@ -316,7 +337,9 @@ def unit_attack(
     Benefit of Cover; `order` is the defender's allocation order as 0-based group indices, as for
     `attack`; `precision=False` declines Precision, `precision_on` sends Precision wounds to that
     CHARACTER group (numbered from 1, or by model name) first;
-    `rules_dir` layers a user's rules folder over the shipped one (default: $MATHHAMMER_RULES).
+    `rules_dir` layers a user's rules folder over the shipped one (default: $MATHHAMMER_RULES);
+    `led_by` attaches a Leader (a CHARACTER datasheet that can lead this unit), whose weapons attack
+    with the unit's.
     """
     data = library(rules_dir)
     sheet = attacker if isinstance(attacker, Datasheet) else find_datasheet(attacker, rules_dir)
@@ -334,6 +357,9 @@ def unit_attack(
         if not sheet.notes:
             raise
         raise MathhammerError(f"{exc} ({'; '.join(sheet.notes)})") from None
+    leader, led_lines = _led(led_by, sheet, melee, pistols, context.advanced, profiles, rules_dir)
+    if leader is not None:
+        shots = Volley(shots.weapons + leader.weapons)
     near, near_lines = _half_range(half_range_for, shots, context)
     target, cover_lines = _covered(cover_for, target, context, melee)
     order_lines = order_line(target, order)
@@ -345,7 +371,7 @@ def unit_attack(
         others.remove(rule)
         if _plan(others, shots, target, context, near) == plan:
             raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
-    situation = [rule.header() for rule in in_force] + left_out + near_lines + cover_lines + order_lines
+    situation = led_lines + [rule.header() for rule in in_force] + left_out + near_lines + cover_lines + order_lines
     situation += precision_lines
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
 

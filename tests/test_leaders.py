@@ -1,0 +1,67 @@
+"""A Leader attached to the attacking unit (--led-by), and a target's own wargear (--target-loadout)."""
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact import Target
+from mathhammer_exact.catalogue.build import add_checkout
+from mathhammer_exact.cli import cli
+from mathhammer_exact.data import load
+from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.errors import MathhammerError
+
+TCS = "Militarum Tempestus Command Squad"
+
+
+@pytest.fixture
+def gravel(tmp_path, monkeypatch):
+    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
+    add_checkout(Path("tests/fixtures/bsdata"))
+    return tmp_path
+
+
+def test_a_leader_fires_with_its_unit(gravel):
+    report = unit_attack("Gravel Wardens", Target.parse("T4 Sv6+ W1 x40"), led_by="Warden Captain", exact=True)
+    assert [(f.weapon.name, f.models) for f in report.firings] == [("Pebble rifle", 5), ("Shard pistol", 1)]
+    # by hand, W1 models (no overkill, 11 attacks at most): a rifle attack hits on 3+ (2/3), wounds S4 v T4 on 4+
+    # (1/2), and Sv6+ at AP-1 never saves: 1/3 each of 10; the pistol hits on 2+ (5/6), wounds S5 v T4 on 3+ (2/3)
+    assert report.result.damage.mean == 10 * Fraction(1, 3) + Fraction(5, 6) * Fraction(2, 3) == Fraction(35, 9)
+    assert report.situation[0].startswith("led by Warden Captain (Gravel Host): 1 x Shard pistol attack with")
+
+
+def test_a_leader_that_cannot_lead_the_unit_is_refused(gravel):
+    with pytest.raises(MathhammerError, match="Warden Captain cannot lead Scree Walker .it can lead: Gravel Wardens"):
+        unit_attack("Scree Walker", Target.parse("T4 Sv3+ W2 x5"), led_by="Warden Captain")
+    with pytest.raises(MathhammerError, match="--led-by names a CHARACTER .* Gravel Wardens is not one"):
+        unit_attack("Scree Walker", Target.parse("T4 Sv3+ W2 x5"), led_by="Gravel Wardens")
+
+
+def test_the_cli_names_the_leader(gravel):
+    player = CliRunner(env={"MATHHAMMER_DATA": str(gravel)})
+    out = player.invoke(cli, ["unit", "Gravel Wardens", "--led-by", "warden captain", "-t", "MEQ"])
+    assert out.exit_code == 0, out.output
+    assert "  led by Warden Captain (Gravel Host): 1 x Shard pistol attack with the unit" in out.stdout
+
+
+def test_a_targets_wargear_protects_it():
+    plain = load.find_target(TCS)
+    kitted = load.find_target(TCS, loadout=["medi-pack"])
+    # the medi-pack: the bearer's unit has Feel No Pain 6+: the Tempestor Prime and the four Scions alike
+    assert [p.feel_no_pain for p, _ in plain.groups] == [None, None]
+    assert [(p.feel_no_pain, n) for p, n in kitted.groups] == [(6, 1), (6, 4)]
+    assert [p.toughness for p, _ in kitted.groups] == [p.toughness for p, _ in plain.groups]
+    notes = load.target_notes(TCS, loadout=["medi-pack"])
+    assert "target wargear rule: Medi-pack: The bearer's unit has Feel No Pain 6+." in notes
+    with pytest.raises(MathhammerError, match="--target-loadout chooses the wargear of a target named by its"):
+        load.find_target("MEQ", loadout=["medi-pack"])
+
+
+def test_a_target_model_that_joins_with_its_own_save(tmp_path, monkeypatch):
+    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
+    add_checkout(Path("tests/fixtures/bsdata-wargear"))
+    target = load.find_target("Quarry Squad", 10, loadout=["2 blast charge"])
+    assert [(p.name, n, p.invulnerable) for p, n in target.groups] == [
+        ("Quarryman", 7, None), ("Quarry Foreman", 1, None), ("Quarryman w/ Blast Charge", 2, 5)]
