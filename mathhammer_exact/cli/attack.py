@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -19,7 +18,7 @@ from ..model import Context, Target
 from ..present.decisions import need_report, with_efficiency
 from ..present.profiles import header
 from ..present.report import attack_report
-from .options import context_from, emit, situation_options
+from .options import chance, context_from, emit, situation_options
 
 
 @click.command()
@@ -54,7 +53,7 @@ def attack(**params: Any) -> None:
             raise MathhammerError("--points goes with a single answer, not with --need")
         written, unit, context, _ = _read(dict(params))
         sought = _sought(written)
-        found_need = fewest([w.firing for w in written], sought, unit, _chance(params["need"]),
+        found_need = fewest([w.firing for w in written], sought, unit, chance(params["need"]),
                             params["at_least"], context, params["exact"])
         answer = attrs.evolve(written[sought], firing=attrs.evolve(written[sought].firing, models=found_need.models),
                               sought=False)
@@ -95,14 +94,3 @@ def _sought(written: list[Written]) -> int:
     if written[0].counted:
         raise MathhammerError("--need looks for the number of models: leave out the weapon's 'Nx' (or write '?x')")
     return 0
-
-
-def _chance(text: str) -> Fraction:
-    """A wanted chance as written, exactly: 0.9, 9/10 or 90%."""
-    try:
-        value = Fraction(text.strip().removesuffix("%")) / (100 if text.strip().endswith("%") else 1)
-    except (ValueError, ZeroDivisionError):
-        raise MathhammerError(f"--need takes a chance such as 0.9, 9/10 or 90%, got {text!r}") from None
-    if not 0 < value <= 1:
-        raise MathhammerError(f"--need takes a chance above 0 and at most 1, got {text!r}")
-    return value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -157,3 +158,14 @@ def allocation_order(numbers: tuple[int, ...] | None, target: Target) -> tuple[i
         raise MathhammerError(f"--order lists each of the target's model groups once, numbered 1 to {groups}, "
                               f"got {','.join(map(str, numbers))}")
     return tuple(number - 1 for number in numbers)
+
+
+def chance(text: str) -> Fraction:
+    """A wanted chance as written, exactly: 0.9, 9/10 or 90%."""
+    try:
+        value = Fraction(text.strip().removesuffix("%")) / (100 if text.strip().endswith("%") else 1)
+    except (ValueError, ZeroDivisionError):
+        raise MathhammerError(f"--need takes a chance such as 0.9, 9/10 or 90%, got {text!r}") from None
+    if not 0 < value <= 1:
+        raise MathhammerError(f"--need takes a chance above 0 and at most 1, got {text!r}")
+    return value

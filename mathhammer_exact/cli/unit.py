@@ -7,19 +7,26 @@ from typing import Any
 import attrs
 import click
 
-from ..data.load import find_target, target_notes
+from ..data.load import datasheet, find_target, target_notes
 from ..data.query import UnitReport, unit_attack
 from ..decide.compare import Scenario
+from ..decide.need import need_size
 from ..decide.points import named_points
+from ..engine.results import AttackResult
+from ..errors import MathhammerError
 from ..model import Context
+from ..present.decisions import need_report
 from ..present.report import unit_report
-from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_from, emit, situation_options
+from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, chance, context_from, emit, situation_options
 
 
 @click.command()
 @click.argument("attacker")
 @click.option("--loadout", "-l", default="", help="Wargear choices, comma separated, e.g. 'plasma gun, meltagun'.")
 @click.option("--size", type=int, help="Models in the attacking unit (default: its smallest size).")
+@click.option("--need", help="Find the smallest unit size its datasheet allows that reaches this chance, e.g. 0.9 or "
+                             "90%.")
+@click.option("--at-least", type=int, help="With --need: models destroyed that count (default: the whole target).")
 @click.option("--target", "-t", required=True,
               help="A datasheet ('Incursor Squad'), a standard target (MEQ, TEQ, ...) or a profile string.")
 @TARGET_MODELS
@@ -45,7 +52,8 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_
               help="Precision wounds go to this leader group (number or model name) first.")
 @RULES_DIR
 @situation_options
-def unit(attacker: str, loadout: str, size: int | None, target: str, target_models: int | None, leader: str | None,
+def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_least: int | None, target: str,
+         target_models: int | None, leader: str | None,
          target_loadout: str, led_by: str | None, with_: tuple[str, ...], melee: bool, pistols: bool,
          profiles: tuple[str, ...], order: tuple[int, ...] | None,
          insane_bravery: bool, half_range_for: tuple[str, ...], cover_for: tuple[str, ...], precision: bool,
@@ -54,12 +62,33 @@ def unit(attacker: str, loadout: str, size: int | None, target: str, target_mode
     """A datasheet unit (by name) attacks a target with its whole loadout.
 
     Each named rule (--with) is checked against the two units and the phase (--melee is the
-    Fight phase); the answer's header says which situation each rule stands for."""
-    report, title, context = run(attacker, loadout, size, target, target_models, leader, with_, melee, pistols,
-                                 profiles, order, insane_bravery, exact, half_range_for=half_range_for,
-                                 cover_for=cover_for, precision=precision, precision_on=precision_on,
-                                 rules_dir=rules_dir, target_loadout=target_loadout, led_by=led_by, **situation)
-    emit(unit_report(report, title), fmt, as_json, plot, context)
+    Fight phase); the answer's header says which situation each rule stands for. With --need, the
+    smallest unit size that reaches the chance."""
+    def ask(models: int | None) -> tuple[UnitReport, str, Context]:
+        return run(attacker, loadout, models, target, target_models, leader, with_, melee, pistols, profiles, order,
+                   insane_bravery, exact, half_range_for=half_range_for, cover_for=cover_for, precision=precision,
+                   precision_on=precision_on, rules_dir=rules_dir, target_loadout=target_loadout, led_by=led_by,
+                   **situation)
+
+    if need is None:
+        if at_least is not None:
+            raise MathhammerError("--at-least goes with --need")
+        report, title, context = ask(size)
+        emit(unit_report(report, title), fmt, as_json, plot, context)
+        return
+    if size is not None:
+        raise MathhammerError("--need finds the unit's size: leave out --size")
+    answered: dict[int, tuple[UnitReport, str, Context]] = {}
+
+    def answer(models: int) -> AttackResult:
+        answered[models] = ask(models)
+        return answered[models][0].result
+
+    found = need_size(answer, datasheet(attacker, rules_dir).allowed_sizes(), chance(need), at_least)
+    report, title, context = answered[found.models]
+    shown, needed = unit_report(report, title), need_report(found, title)
+    emit(attrs.evolve(shown, preface=(*needed.preface, *shown.preface),
+                      details={**shown.details, "need": needed.details["need"]}), fmt, as_json, plot, context)
 
 
 def run(attacker: str, loadout: str, size: int | None, target: str, target_models: int | None, leader: str | None,

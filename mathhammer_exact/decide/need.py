@@ -40,17 +40,14 @@ class Need:
     at_least: int
     result: AttackResult
     queries: int
+    below: int | None = None  #: the models `p_below` is for (one fewer, or a unit's next smaller size)
 
 
 def need(firings: Sequence[Firing | MortalWounds], sought: int, target: Target, wanted: Number,
          at_least: int | None = None, context: Context | None = None, exact: bool = False) -> Need:
     """The fewest models for ``firings[sought]`` (the others as given) such that P(at least
     `at_least` models destroyed) >= `wanted` (default: the whole target destroyed)."""
-    k = target.model_count if at_least is None else at_least
-    if not 1 <= k <= target.model_count:
-        raise MathhammerError(f"at least must be 1 to {target.model_count} (the target's models), got {k}")
-    if not 0 < wanted <= 1:
-        raise MathhammerError(f"the wanted chance must be above 0 and at most 1, got {wanted}")
+    k = _goal(target, wanted, at_least)
     chosen = firings[sought]
     if not isinstance(chosen, Firing):
         raise MathhammerError("only a weapon's number of models can be sought")
@@ -70,7 +67,36 @@ def need(firings: Sequence[Firing | MortalWounds], sought: int, target: Target, 
     n = _fewest(chance, wanted, 0 if others else 1)
     result = results[n]
     assert result is not None
-    return Need(n, chance(n), chance(n - 1) if n else None, wanted, k, result, len(results))
+    return Need(n, chance(n), chance(n - 1) if n else None, wanted, k, result, len(results), n - 1 if n else None)
+
+
+def need_size(answer: Callable[[int], AttackResult], sizes: Sequence[int], wanted: Number,
+              at_least: int | None = None) -> Need:
+    """The smallest of a datasheet unit's `sizes` whose attack (`answer(size)`) gives P(at least
+    `at_least` models destroyed) >= `wanted`: a unit comes in the sizes its datasheet allows, so each
+    is tried in turn, smallest first."""
+    below: tuple[int, Number] | None = None
+    for queries, size in enumerate(sorted(sizes), 1):
+        result = answer(size)
+        k = _goal(result.target, wanted, at_least)
+        p = result.models_destroyed.at_least(k)
+        if p >= wanted:
+            return Need(size, p, below and below[1], wanted, k, result, queries, below and below[0])
+        below = (size, p)
+    assert below is not None
+    found = float(below[1])
+    shown = f"{found:.4%}" if found >= 5e-7 else "below 0.0001%"
+    raise MathhammerError(f"even {below[0]} models (the largest unit its datasheet allows) give only P = {shown}")
+
+
+def _goal(target: Target, wanted: Number, at_least: int | None) -> int:
+    """The models destroyed that count (default: the whole target), checked with the wanted chance."""
+    k = target.model_count if at_least is None else at_least
+    if not 1 <= k <= target.model_count:
+        raise MathhammerError(f"at least must be 1 to {target.model_count} (the target's models), got {k}")
+    if not 0 < wanted <= 1:
+        raise MathhammerError(f"the wanted chance must be above 0 and at most 1, got {wanted}")
+    return k
 
 
 def _fewest(chance: Callable[[int], Number], wanted: Number, low: int) -> int:

@@ -99,7 +99,7 @@ def need_report(found: Need, title: str = "") -> Report:
     what = f"P(at least {found.at_least} destroyed)"
     lines = [f"fewest models: {found.models}  ({what} = {percent(found.p)} >= {percent(found.wanted)})"]
     if found.p_below is not None:
-        lines.append(f"with {found.models - 1}: {what} = {percent(found.p_below)}")
+        lines.append(f"with {found.below}: {what} = {percent(found.p_below)}")
     lines.append(f"({found.queries} exact queries)")
     need = {"models": found.models, "at_least": found.at_least, "wanted": number(found.wanted),
             "p": number(found.p), "p_below": None if found.p_below is None else number(found.p_below)}
