@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import click
 
 from ..data.load import find_target
-from ..decide.firings import loadout
+from ..decide.firings import unit_lines, weapons_or_units
 from ..decide.plan import GOALS
 from ..decide.plan import plan as best_plan
 from ..present.decisions import plan_report
@@ -16,7 +17,8 @@ from .options import context_from, emit, situation_options
 
 @click.command()
 @click.option("--weapon", "-w", "weapons", required=True, multiple=True,
-              help="A weapon profile of the attacking unit, with its models ('9x 24\" A2 BS3+ ...'); repeat for each.")
+              help="A weapon profile of the attacking unit, with its models ('9x 24\" A2 BS3+ ...'), or a unit by name "
+                   "(every ranged weapon it fires); repeat for each.")
 @click.option("--target", "-t", "targets", required=True, multiple=True,
               help="The target (a datasheet, a standard target or a profile); give it twice to split between two.")
 @click.option("--models", "-m", default=1, show_default=True, type=int,
@@ -30,8 +32,9 @@ def plan(weapons: tuple[str, ...], targets: tuple[str, ...], models: int, goal: 
     """Every firing order of the weapons (and every split of them between two targets), exactly,
     best first: how much the choice matters."""
     context = context_from(situation)
-    written = loadout(weapons, models, context)
+    written = weapons_or_units(weapons, models, context)
     found = best_plan([w.firing for w in written], [find_target(t) for t in targets], goal.lower(), context, exact)
     names = [f"{w.firing.models} x [{w.text}]" for w in written]
     title = f"best order{' and split' if len(targets) > 1 else ''}  ->  {'  |  '.join(t.strip() for t in targets)}"
-    emit(plan_report(found, names, title, top), fmt, as_json, plot)
+    report = plan_report(found, names, title, top)
+    emit(attrs.evolve(report, preface=(*report.preface, *unit_lines(written))), fmt, as_json, plot)

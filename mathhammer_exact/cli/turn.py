@@ -9,7 +9,7 @@ import click
 
 from ..data.load import find_target
 from ..data.query import order_line
-from ..decide.firings import describe, loadout
+from ..decide.firings import describe, loadout, unit_lines, weapons_or_units
 from ..decide.turn import Overwatch, charging, whole_turn
 from ..errors import MathhammerError
 from ..model import ModelProfile
@@ -23,9 +23,11 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_
 @TARGET_MODELS
 @click.option("--leader", help="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
 @click.option("--shoot", "-s", "shooting", multiple=True,
-              help="A ranged weapon fired first, with its models ('9x 24\" A2 BS3+ ...'); repeatable.")
+              help="A ranged weapon fired first, with its models ('9x 24\" A2 BS3+ ...'), or a unit by name (its "
+                   "ranged weapons); repeatable.")
 @click.option("--fight", "-f", "fighting", required=True, multiple=True,
-              help="A melee weapon of the charging unit, with its models ('5x Melee A3 WS3+ ...'); repeatable.")
+              help="A melee weapon of the charging unit, with its models ('5x Melee A3 WS3+ ...'), or a unit by name "
+                   "(its melee weapons); repeatable.")
 @click.option("--distance", "-d", required=True, type=int, help="Charge distance needed, in inches (2D6 >= it).")
 @click.option("--charge-reroll", is_flag=True, help="Re-roll the charge roll when it fails (e.g. Command Re-roll).")
 @click.option("--charge-mod", default=0, type=int, help="Charge roll modifier, e.g. -2.")
@@ -47,8 +49,8 @@ def turn(target: str, target_models: int | None, leader: str | None, shooting: t
     Overwatch do not), and the fighting models have charged. Models lost to Fire Overwatch are taken
     from the last --fight weapon first."""
     context = context_from(situation)
-    shots = loadout(shooting, 1, context) if shooting else []
-    blows = loadout(fighting)
+    shots = weapons_or_units(shooting, 1, context) if shooting else []
+    blows = weapons_or_units(fighting, melee=True)
     watch = None
     if watching:
         weapons = loadout(watching)
@@ -66,5 +68,5 @@ def turn(target: str, target_models: int | None, leader: str | None, shooting: t
     title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
              f"  ->  {target.strip()}")
     asked = header([*(w.firing for w in shots), *charging([w.firing for w in blows], context)], unit, context)
-    asked += tuple(f"  {line}" for line in order_line(unit, groups))
+    asked += tuple(f"  {line}" for line in order_line(unit, groups)) + unit_lines([*shots, *blows])
     emit(attrs.evolve(turn_report(found, title), preface=asked), fmt, as_json, plot, context)

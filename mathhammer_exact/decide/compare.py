@@ -48,6 +48,12 @@ class Row:
     efficiency: Efficiency | None
     rank: int | None = None  #: 1 = most efficient (alike ones share a rank), when every scenario's points are known
 
+    @property
+    def hazardous(self) -> Number | None:
+        """The attacker's mean models lost to Hazardous tests (None: no Hazardous weapon)."""
+        lost = self.scenario.result.hazardous_models_lost
+        return None if lost is None else lost.mean
+
     def measures(self) -> dict[str, Number]:
         """The numbers whose differences to the first scenario each row gives, by name."""
         return {"damage": self.damage, "kills": self.kills, "p_destroyed": self.p_destroyed,

@@ -31,6 +31,7 @@ class Written:
     text: str  #: the weapon profile as written, without the count and flags
     counted: bool = False  #: the number of models was written (``Nx`` or ``?x``)
     sought: bool = False  #: written ``?x``
+    unit: str = ""  #: the unit by name whose default loadout this weapon is of, if any
 
 
 def written(text: str, models: int = 1, context: Context | None = None) -> Written:
@@ -65,6 +66,36 @@ def loadout(texts: Sequence[str], models: int = 1, context: Context | None = Non
     if not sought and any(w.sought for w in found):
         raise MathhammerError("a weapon written '?x' goes with `attack --need`")
     return found
+
+
+def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | None = None,
+                     melee: bool = False) -> list[Written]:
+    """Several weapons as written, or units by name ('Intercessor Squad', 'army.rosz#3'): a unit
+    brings every weapon its default loadout attacks with (its melee weapons with `melee`)."""
+    from ..data.load import datasheet  # the data layer, only when a unit is named
+    from ..data.query import volley
+
+    found: list[Written] = []
+    for text in texts:
+        try:
+            found += loadout([text], models, context)
+            continue
+        except MathhammerError as not_weapon:
+            try:
+                sheet = datasheet(text)
+            except MathhammerError as not_unit:
+                raise MathhammerError(f"{text.strip()!r} is neither a weapon profile ({not_weapon}) nor a unit "
+                                      f"({not_unit})") from None
+        found += [Written(Firing(weapon, n, context, bearer), f"{sheet.name}: {weapon.name}", True, unit=sheet.name)
+                  for weapon, n, bearer in volley(sheet, melee=melee).weapons]
+    return found
+
+
+def unit_lines(weapons: Sequence[Written]) -> tuple[str, ...]:
+    """The header lines saying what a unit named among the weapons stands for."""
+    return tuple(f"  {name}: the weapons of its default loadout; its datasheet's abilities and wargear rules are "
+                 "not applied here (`mathhammer unit` applies them)" for name in dict.fromkeys(w.unit for w in weapons)
+                 if name)
 
 
 def describe(weapons: Sequence[Written]) -> str:

@@ -63,6 +63,8 @@ def comparison_report(rows: Sequence[Row], title: str = "", differences: bool = 
     head = ["scenario", "mean damage", "mean kills", "P(destroyed)",
             f"P(>={next(iter(ks))} destroyed)" if common else "P(>=k destroyed)"]
     head += [] if common else ["k"]
+    hazardous = any(r.hazardous is not None for r in rows)
+    head += ["own models lost (Hazardous)"] if hazardous else []
     points = any(r.efficiency is not None for r in rows)
     if points:
         head += ["points", "kills/100pts", "pts destroyed/100pts", "rank"]
@@ -72,6 +74,9 @@ def comparison_report(rows: Sequence[Row], title: str = "", differences: bool = 
         cells = [r.scenario.label, _mean(r.damage, diff.get("damage")), _mean(r.kills, diff.get("kills")),
                  _chance(r.p_destroyed, diff.get("p_destroyed")), _chance(r.p_at_least, diff.get("p_at_least"))]
         cells += [] if common else [str(r.k)]
+        if hazardous:
+            lost = r.hazardous
+            cells.append("-" if lost is None else _mean(lost))
         if points:
             e = r.efficiency
             destroyed = None if e is None else e.points_destroyed_per_100
@@ -85,6 +90,7 @@ def comparison_report(rows: Sequence[Row], title: str = "", differences: bool = 
     keys = [f"models_destroyed_{i + 1}" for i in range(len(rows))]
     records = [{"label": r.scenario.label, "k": r.k, "damage": number(r.damage), "kills": number(r.kills),
                 "p_destroyed": number(r.p_destroyed), "p_at_least": number(r.p_at_least),
+                "hazardous_models_lost": None if r.hazardous is None else number(r.hazardous),
                 **({f"{m}_change": number(v) for m, v in r.differences.items()} if differences else {}),
                 **(efficiency_json(r.efficiency) if points else {}), **({"rank": r.rank} if points else {})}
                for r in rows]
