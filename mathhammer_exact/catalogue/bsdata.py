@@ -398,12 +398,12 @@ class UnitReader:
         if default is None:
             return
         equipment += default[2]
-        swaps = [name for child, name, _ in choices if name and child is not default[0]]
-        bundles = [child.entry.get("name", "") for child, name, _ in choices if not name and child is not default[0]]
-        if default[1] and swaps:
-            options.append({"replaces": default[1], "with": swaps, "max": link.maximum})
-        if bundles:
-            self.notes.append(f"wargear bundles not offered as options: {', '.join(bundles)}")
+        others = [(child, name, gear) for child, name, gear in choices if child is not default[0] and gear]
+        if default[2] and others:  # a bundle ('Diresword and Shuriken Pistol') gives each of its pieces
+            options.append({"replaces": default[2], "with": [name or child.entry.get("name", "").strip()
+                                                             for child, name, _ in others],
+                            "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others
+                                      if not name}})
 
     # ---- unit size and points
     def _size(self, models: list[Record]) -> tuple[int, int]:

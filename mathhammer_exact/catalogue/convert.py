@@ -195,8 +195,11 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         if count or most:
             models.append(ModelEntry(model["name"], profile, count, tuple(w.lower() for w in model["equipment"]), most))
         for option in model["options"]:
-            options.append(WargearOption(model["name"], option["replaces"].lower(),
-                                         tuple(c.lower() for c in option["with"])))
+            replaces = option["replaces"]  # one piece of wargear, or a bundle of several
+            options.append(WargearOption(
+                model["name"], tuple(r.lower() for r in ([replaces] if isinstance(replaces, str) else replaces)),
+                tuple(c.lower() for c in option["with"]),
+                gives={c.lower(): tuple(i.lower() for i in items) for c, items in option.get("gives", {}).items()}))
     if not models:
         raise MathhammerError(f"{record['name']}: no model profile could be read ({'; '.join(notes)})")
     sizes, points = _sizes(record, models, notes)

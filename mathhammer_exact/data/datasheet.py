@@ -32,10 +32,11 @@ class ModelEntry:
 
 @attrs.frozen
 class WargearOption:
-    """Models of kind `model` may swap `replaces` for one of `choices`."""
+    """Models of kind `model` may swap `replaces` (one piece of wargear, or several: '2 starcannons') for
+    one of `choices`."""
 
     model: str
-    replaces: str
+    replaces: tuple[str, ...] = attrs.field(converter=lambda v: (v,) if isinstance(v, str) else tuple(v))
     choices: tuple[str, ...]
     each_once: bool = False  #: no weapon from this list twice in the unit
     max: int | None = None  #: at most this many models may take this option
@@ -44,6 +45,15 @@ class WargearOption:
     def items(self, choice: str) -> tuple[str, ...]:
         """The equipment a model has instead of `replaces` after taking `choice`."""
         return self.gives.get(choice, (choice,))
+
+    def fits(self, gear: Sequence[str]) -> bool:
+        """The model's `gear` holds everything this swap gives up."""
+        held = Counter(gear)
+        return all(held[item] >= n for item, n in Counter(self.replaces).items())
+
+    @property
+    def replaced(self) -> str:
+        return " and ".join(self.replaces)
 
 
 @attrs.frozen
@@ -158,8 +168,17 @@ class Datasheet:
         return models
 
     def _choice(self, raw: str, size: int) -> tuple[int, str]:
-        """('4 lascannon' or '4x lascannon') -> (4, 'lascannon'); a known piece of wargear, or refused."""
-        wanted, item = counted(raw)
+        """('4 lascannon' or '4x lascannon') -> (4, 'lascannon'); a known piece of wargear, or refused. A
+        choice named as a whole ('2 bright lances') is that choice; a weapon that comes only as part of
+        one ('bright lance') names it."""
+        whole = " ".join(raw.lower().split())
+        wanted, item = (1, whole) if whole in self.choices() else counted(raw)
+        if item not in self.choices():
+            within = sorted(c for o in self.options for c, items in o.gives.items() if item in items)
+            if len(within) > 1:
+                raise MathhammerError(f"{self.name}: {item!r} comes with several choices; name one of: "
+                                      + ", ".join(within))
+            item = within[0] if within else item
         if not 1 <= wanted <= size:
             raise MathhammerError(f"{raw.strip()!r}: a unit of {size} models can give it to 1 to {size} models")
         if item not in self.choices():
@@ -184,15 +203,18 @@ class Datasheet:
             if item not in option.choices or (option.each_once and chosen[item]) or (
                     option.max is not None and taken[n] >= option.max):
                 continue
-            index = next((i for i, (m, gear) in enumerate(models) if m.name == option.model and option.replaces in gear
+            index = next((i for i, (m, gear) in enumerate(models) if m.name == option.model and option.fits(gear)
                           and i not in changed and only in (None, i)), None)
             if index is None:
                 continue
+            before = list(models[index][1])
             gear = models[index][1]
-            at = gear.index(option.replaces)
-            gear[at:at + 1] = option.items(item)
+            at = gear.index(option.replaces[0])
+            for given_up in option.replaces:
+                gear.remove(given_up)
+            gear[at:at] = option.items(item)
             if not self._within_limits(models):
-                gear[at:at + len(option.items(item))] = [option.replaces]
+                gear[:] = before
                 continue
             changed.add(index)
             taken[n] += 1
@@ -241,7 +263,7 @@ class Datasheet:
                                                                  or item in limit.items)]
         bounds += [f"{m.name}: at most {m.max}" for m in carriers if m.max is not None
                    and sum(1 for k, _ in models if k.name == m.name) >= m.max]
-        bounds += [f"{o.model}: {o.replaces} for {item} at most {o.max}" for o in self.options
+        bounds += [f"{o.model}: {o.replaced} for {item} at most {o.max}" for o in self.options
                    if item in o.choices and o.max is not None]
         bounds += ["each once per unit"] * any(item in o.choices and o.each_once for o in self.options)
         why = "; ".join(dict.fromkeys(bounds)) or "no model left that can take it, with the other choices made"

@@ -67,6 +67,8 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
             find(wanted, {p: p for names in several.values() for p in names}, f"weapon profile of {sheet.name}")
     counts: dict[tuple[Weapon, ModelProfile | None], int] = {}
     for entry, gear in equipped:
+        # wargear the loadout gave this model first: a model fights with the melee weapon it was given
+        gear = sorted(gear, key=lambda name: name in entry.equipment)
         weapons = [w for w in (sheet.profile(name, profiles, melee) for name in gear) if w is not None]
         if melee:  # one melee weapon, and every Extra Attacks weapon beside it
             chosen = [w for w in weapons if not w.extra_attacks][:1] + [w for w in weapons if w.extra_attacks]
@@ -77,7 +79,7 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
             big = {"MONSTER", "VEHICLE"} & set(entry.profile.keywords)
             pistol_only = [w for w in ranged if w.pistol]
             others = [w for w in ranged if not w.pistol]
-            chosen = ranged if big else (pistol_only if pistols or not others else others)
+            chosen = ranged if big else (pistol_only if (pistols and pistol_only) or not others else others)
         for weapon in chosen:
             key = (weapon, entry.profile if weapon.hazardous else None)
             counts[key] = counts.get(key, 0) + 1

@@ -56,7 +56,7 @@ def datasheet_card(sheet: Datasheet) -> str:
             lines.append(_weapon_line(weapon_name, profile, weapon))
     for option in sheet.options:
         limit = " (each once per unit)" if option.each_once else (f" (up to {option.max})" if option.max else "")
-        lines.append(f"Option: a {option.model} may replace its {option.replaces} with "
+        lines.append(f"Option: a {option.model} may replace its {option.replaced} with "
                      f"{' / '.join(option.choices)}{limit}")
     lines.append("Abilities: " + ", ".join(sheet.abilities))
     lines.append("Keywords: " + ", ".join(sheet.keywords))
