@@ -324,7 +324,7 @@ def test_unit_show_and_search_commands(indexed):
      b'battleScribeVersion="2.03"><sharedSelectionEntries>', "not a readable BattleScribe XML file"),  # truncated
     (b'<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" battleScribeVersion="3.1"/>',
      "unknown BattleScribe schema version '3.1'"),
-    (b'<html xmlns="http://www.w3.org/1999/xhtml"/>', "not a BattleScribe gameSystem or catalogue file"),
+    (b'<html xmlns="http://www.w3.org/1999/xhtml"/>', "not a BattleScribe catalogue file"),
 ])
 def test_a_bad_catalogue_file_is_named(tmp_path, data_dir, content, message):
     checkout = tmp_path / "checkout"
