@@ -138,6 +138,17 @@ def _read_file(path: Path) -> bytes:
     return data
 
 
+def check_depth(root: Element, where: str) -> None:
+    """Refuse a document nested more than MAX_DEPTH levels deep, before a reader descending level by level
+    meets it."""
+    level, depth = [root], 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise MathhammerError(f"{where}: nested more than {MAX_DEPTH} levels deep (a real file has about 20)")
+        level = [child for element in level for child in element]
+
+
 def read_bytes(path: Path) -> bytes:
     """The bytes of a file, or of the one .ros/.cat/.gst inside a .rosz/.catz zip."""
     where = str(path)
