@@ -170,7 +170,7 @@ def test_unit_with_model_group_linked_weapons_and_points(indexed):
     assert sheet.counts(10) == {"Warden Leader": 1, "Warden": 9}
     # the Weapon group's default is the rifle; the other choice is an option
     [option] = sheet.options
-    assert (option.model, option.replaces, option.choices) == ("Warden Leader", "pebble rifle", ("slingshot",))
+    assert (option.model, option.replaces, option.choices) == ("Warden Leader", ("pebble rifle",), ("slingshot",))
     # one weapon with two named profiles, linked from the library catalogue
     assert sheet.weapons["slingshot"] == {
         "pellet": Weapon.parse('18" AD3 BS3+ S4 AP0 D1 [BLAST]', name="Slingshot (pellet)"),
@@ -324,7 +324,7 @@ def test_unit_show_and_search_commands(indexed):
      b'battleScribeVersion="2.03"><sharedSelectionEntries>', "not a readable BattleScribe XML file"),  # truncated
     (b'<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" battleScribeVersion="3.1"/>',
      "unknown BattleScribe schema version '3.1'"),
-    (b'<html xmlns="http://www.w3.org/1999/xhtml"/>', "not a BattleScribe gameSystem or catalogue file"),
+    (b'<html xmlns="http://www.w3.org/1999/xhtml"/>', "not a BattleScribe catalogue file"),
 ])
 def test_a_bad_catalogue_file_is_named(tmp_path, data_dir, content, message):
     checkout = tmp_path / "checkout"

@@ -48,10 +48,6 @@ def test_two_of_one_weapon_on_one_model():
     assert _split("Walker", 1, [("cannon", 2)], {})[0]["equipment"] == ["cannon", "cannon"]
 
 
-def test_no_models_no_groups():
-    assert _split("W", 0, [("rifle", 0)], {}) == []
-
-
 # --------------------------------------------------------------------- the fixture roster
 def test_roster_units_in_order_without_the_battle_size():
     army = read_roster(ARMY)

@@ -23,8 +23,11 @@ from ..errors import MathhammerError
 
 SCHEMA = "http://www.battlescribe.net/schema/"
 SCHEMAS = {"gameSystem": "gameSystemSchema", "catalogue": "catalogueSchema", "roster": "rosterSchema"}
+KINDS = {"gameSystem": ("game system", ".gst"), "catalogue": ("catalogue", ".cat"), "roster": ("roster", ".ros")}
+TENTH_EDITION = "sys-352e-adc2-7639-d6a9"  #: BSData's id of the Warhammer 40,000 10th Edition game system
 SUPPORTED_VERSIONS = ("2.",)  #: battleScribeVersion prefixes read here (2.00 to 2.03 are in use)
 WEAPON_TYPES = ("Ranged Weapons", "Melee Weapons")
+MAX_DEPTH = 100  #: levels of nesting read: elements of an army list, entries below entries of a unit (real: about 20)
 MAX_BYTES = 64 * 2**20  #: the largest file read (the largest catalogue is about 4 MB, a roster well under 1 MB)
 
 
@@ -51,7 +54,7 @@ def hidden(element: Element) -> bool:
     return element.get("hidden") == "true"
 
 
-def _root(data: bytes, where: str) -> Element:
+def parse_xml(data: bytes, where: str) -> Element:
     try:
         root = SafeET.fromstring(data)
     except (ParseError, DefusedXmlException) as exc:
@@ -64,13 +67,28 @@ def check_schema(root: Element, where: str, kinds: tuple[str, ...]) -> str:
     """The root's kind (gameSystem, catalogue or roster), refusing other documents and schema versions."""
     kind = tag(root)
     namespace = root.tag[1:].partition("}")[0] if root.tag.startswith("{") else ""
+    wanted = " or ".join(KINDS[k][0] for k in kinds)
+    if kind in KINDS and kind not in kinds and namespace == SCHEMA + SCHEMAS[kind]:
+        name, suffix = KINDS[kind]
+        raise MathhammerError(f"{where}: not a BattleScribe {wanted} file: it is a {name} file (named {suffix})")
     if kind not in kinds or namespace != SCHEMA + SCHEMAS[kind]:
-        wanted = " or ".join(kinds)
         raise MathhammerError(f"{where}: not a BattleScribe {wanted} file (root element {root.tag!r})")
     version = root.get("battleScribeVersion", "")
     if not version.startswith(SUPPORTED_VERSIONS):
         raise MathhammerError(f"{where}: unknown BattleScribe schema version {version!r} (this program reads 2.x)")
     return kind
+
+
+def check_edition(system_id: str, system_name: str, where: str) -> None:
+    """Refuse a file of another game or edition (8th and 9th share one id; their names tell them apart),
+    saying which it is, so that no profile of another edition is read as a 10th-edition one."""
+    name = " ".join(system_name.split())
+    if system_id == TENTH_EDITION or re.search(r"40,?000\b.*\b10th edition", name, re.IGNORECASE):
+        return
+    edition = re.search(r"40,?000\b.*\b(\d+)(?:st|nd|rd|th) edition", name, re.IGNORECASE)
+    called = f"{name!r}" if name else f"an unnamed game system (id {system_id!r})"
+    other = "another edition" if edition else "another game"
+    raise MathhammerError(f"{where}: made for {called}, {other}; this program reads Warhammer 40,000 10th Edition")
 
 
 def whole(text: str | None, what: str, default: int = 0, most: int | None = None, limit: str = "",
@@ -80,7 +98,7 @@ def whole(text: str | None, what: str, default: int = 0, most: int | None = None
     (if `most` is given) more than `most`, the limit that `limit` names."""
     if text is None:
         return default
-    found = re.fullmatch(r"\s*([+-]?)0*(\d+)(?:\.0*)?\s*", text)
+    found = re.fullmatch(r"\s*([+-]?)0*([0-9]+)(?:\.0*)?\s*", text)  # ASCII digits only: '٣' is no number here
     if not found or (found[1] == "-" and not signed and found[2] != "0"):
         wanted = "a whole number" if signed else "a whole number 0 or more"
         raise MathhammerError(f"{what} is {text!r}, not {wanted}")
@@ -120,8 +138,19 @@ def _read_file(path: Path) -> bytes:
     return data
 
 
-def read_xml(path: Path, kinds: tuple[str, ...]) -> Element:
-    """The checked root element of a .gst/.cat/.ros file, or of the one .ros inside a .rosz/.catz zip."""
+def check_depth(root: Element, where: str) -> None:
+    """Refuse a document nested more than MAX_DEPTH levels deep, before a reader descending level by level
+    meets it."""
+    level, depth = [root], 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise MathhammerError(f"{where}: nested more than {MAX_DEPTH} levels deep (a real file has about 20)")
+        level = [child for element in level for child in element]
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of a file, or of the one .ros/.cat/.gst inside a .rosz/.catz zip."""
     where = str(path)
     try:
         data = _read_file(path)
@@ -131,14 +160,22 @@ def read_xml(path: Path, kinds: tuple[str, ...]) -> Element:
                 if len(members) != 1:
                     raise MathhammerError(f"{where}: a zipped file must hold exactly one .ros, .cat or .gst "
                                           f"file, found {len(members)}")
+                if members[0].flag_bits & 0x1:
+                    raise MathhammerError(f"{where}: {members[0].filename} in this zip is encrypted (it has a "
+                                          "password); export the list again without one")
                 _check_size(where, members[0].file_size)
                 with archive.open(members[0]) as member:
                     data = member.read(MAX_BYTES + 1)  # the size a zip states may be a lie
                 _check_size(where, len(data), measured=False)
     except (OSError, zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError) as exc:
         raise MathhammerError(f"{where}: cannot read ({exc})") from None
-    root = _root(data, where)
-    check_schema(root, where, kinds)
+    return data
+
+
+def read_xml(path: Path, kinds: tuple[str, ...]) -> Element:
+    """The checked root element of a .gst/.cat/.ros file, or of the one .ros inside a .rosz/.catz zip."""
+    root = parse_xml(read_bytes(path), str(path))
+    check_schema(root, str(path), kinds)
     return root
 
 

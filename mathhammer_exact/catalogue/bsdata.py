@@ -20,9 +20,21 @@ from xml.etree.ElementTree import Element
 
 import attrs
 
+from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from .abilities import Record, best, feel_no_pain, for_the_led, invulnerable, leader_units
-from .battlescribe import WEAPON_TYPES, characteristics, hidden, kids, profile_label, read_xml, tag, whole
+from .battlescribe import (
+    MAX_DEPTH,
+    WEAPON_TYPES,
+    characteristics,
+    check_edition,
+    hidden,
+    kids,
+    profile_label,
+    read_xml,
+    tag,
+    whole,
+)
 
 
 @attrs.frozen
@@ -93,7 +105,9 @@ def _changed(value: int, modifier: Element, size: int, models: set[str]) -> int:
 
 
 def _limits(*elements: Element | None) -> tuple[int, int | None]:
-    """min and max selections per parent from the constraints of a link and of its target (the link's win)."""
+    """min and max selections per parent from the constraints of a link and of its target (the link's win).
+    A negative number is BattleScribe's "no limit", and so is a maximum beyond the largest unit the engine
+    takes (MAX_TARGET_MODELS; no real entry has one); a minimum beyond it is refused."""
     low: int | None = None
     high: int | None = None
     for element in elements:
@@ -105,7 +119,11 @@ def _limits(*elements: Element | None) -> tuple[int, int | None]:
                 low = value
             elif c.get("type") == "max" and high is None:
                 high = value
-    return low or 0, high
+    if low is not None and low > MAX_TARGET_MODELS:
+        name = next((e.get("name") for e in reversed(elements) if e is not None), "")
+        raise MathhammerError(f"a constraint asks for at least {low} of {name!r}, more than a unit may have here "
+                              f"(at most {MAX_TARGET_MODELS} models: MAX_TARGET_MODELS)")
+    return max(low or 0, 0), None if high is None or not 0 <= high <= MAX_TARGET_MODELS else high
 
 
 _CRUSADE = ("crusade", "weapon modifications")  #: groups that only Crusade play uses: left out
@@ -116,21 +134,44 @@ def _wanted(*elements: Element) -> bool:
 
 
 class Data:
-    """Every file of a checkout, with an index of ids so links resolve across files."""
+    """Every file of a checkout, with an index of ids so links resolve across files. Two files with the
+    same catalogue, or defining one entry each, are refused: their units would be listed twice, and
+    which file is the current one cannot be told."""
 
     def __init__(self, roots: list[tuple[Path, Element]]):
         self.roots = roots
         self.ids: dict[str, Element] = {}
+        self.files: dict[str, Path] = {}  #: the file of each entry, by id
+        self._children: dict[Element, tuple[Link, ...]] = {}
+        self._checked: set[Element] = set()  #: entries whose links and numbers are checked
         self.points_types = {c.get("id", "") for _, root in roots for c in kids(root, "costTypes", "costType")
                              if c.get("name") == "pts"}
-        for _, root in roots:
+        catalogues: dict[str, tuple[Path, Element]] = {}
+        for path, root in roots:
+            first, other = catalogues.setdefault(root.get("id", ""), (path, root))
+            if first != path:
+                raise MathhammerError(f"{path}: the same catalogue (id {root.get('id')!r}) as {first.name}, revision "
+                                      f"{root.get('revision')} here and {other.get('revision')} there: its units "
+                                      "would be listed twice; keep one of the two files")
             for element in root.iter():
                 ident = element.get("id")
                 if ident and tag(element) in ("selectionEntry", "selectionEntryGroup", "profile", "rule"):
                     self.ids.setdefault(ident, element)
+                    first = self.files.setdefault(ident, path)
+                    if first != path and tag(element) in ("selectionEntry", "selectionEntryGroup"):
+                        raise MathhammerError(f"{path}: defines {element.get('name')!r} (id {ident!r}) again, as "
+                                              f"{first.name} does: its units would be listed twice; keep one of "
+                                              "the two files")
 
     def children(self, entry: Element) -> Iterator[Link]:
-        """The entries and groups directly below `entry`, links resolved, hidden ones left out."""
+        """The entries and groups directly below `entry`, links resolved, hidden ones left out (worked out
+        once per entry: the walk asks again and again)."""
+        found = self._children.get(entry)
+        if found is None:
+            found = self._children[entry] = tuple(self._links(entry))
+        return iter(found)
+
+    def _links(self, entry: Element) -> Iterator[Link]:
         for child in kids(entry, "selectionEntries", "selectionEntry"):
             if _wanted(child):
                 yield Link(child, *_limits(child), child.get("id", ""))
@@ -141,6 +182,37 @@ class Data:
             target = self.ids.get(link.get("targetId", ""))
             if target is not None and _wanted(link, target):
                 yield Link(target, *_limits(link, target), link.get("id", ""), link)
+
+    def check(self, entry: Element, path: Path) -> None:
+        """Refuse, naming the file, a unit (`entry`, defined in `path`) whose links lead back into an entry
+        they are inside (reading it would never end), nested beyond MAX_DEPTH, or with a number of selections
+        that cannot be read. Walks what `children` gives, without recursion; each entry is checked once."""
+        trail: list[Element] = []  # the entries from the unit down to the one being looked below
+        below: list[Iterator[Link]] = [iter([Link(entry, 1, 1, "")])]  # the unit itself, then what is below each
+        while below:
+            step = next(below[-1], None)
+            if step is None:
+                below.pop()
+                if trail:
+                    self._checked.add(trail.pop())
+                continue
+            child = step.entry
+            where = self.files.get(child.get("id", ""), path)
+            if child in trail:
+                loop = " -> ".join(repr(e.get("name", "")) for e in [*trail[trail.index(child):], child])
+                raise MathhammerError(f"{self.files.get(trail[-1].get('id', ''), path)}: a link cycle among entries, "
+                                      f"{loop} (an entryLink leads back to an entry it is inside); reading it would "
+                                      "never end")
+            if child in self._checked:
+                continue
+            if len(trail) >= MAX_DEPTH:
+                raise MathhammerError(f"{where}: entries nested more than {MAX_DEPTH} levels deep below "
+                                      f"{entry.get('name')!r} (a real unit has about 10)")
+            try:
+                below.append(self.children(child))
+            except MathhammerError as exc:
+                raise MathhammerError(f"{where}: {exc}") from None
+            trail.append(child)
 
     def profiles(self, entry: Element) -> Iterator[tuple[Element, str]]:
         """The profiles of `entry` (its own, through infoLinks and infoGroups) with a name suffix
@@ -177,15 +249,27 @@ def _text(rule: Element) -> str:
 
 
 def load_checkout(folder: Path, progress: Callable[[Path], None] | None = None) -> Data:
-    """Parse every .gst and .cat file of a checkout (calling `progress` after each)."""
+    """Parse the one .gst game system (of the 10th edition) and every .cat catalogue (of that game system)
+    of a checkout, calling `progress` after each file."""
     if not folder.is_dir():
         raise MathhammerError(f"{folder}: not a folder (give the path of a BSData checkout)")
-    paths = sorted(folder.glob("*.gst")) + sorted(folder.glob("*.cat"))
-    if not any(p.suffix == ".gst" for p in paths):
+    systems = sorted(folder.glob("*.gst"))
+    if not systems:
         raise MathhammerError(f"{folder}: no .gst game system file here (is this a BSData checkout?)")
-    roots = []
-    for path in paths:
-        roots.append((path, read_xml(path, ("gameSystem", "catalogue"))))
+    roots = [(path, read_xml(path, ("gameSystem",))) for path in systems]
+    if len(systems) > 1:
+        raise MathhammerError(f"{folder}: {len(systems)} game system files here ({', '.join(p.name for p in systems)});"
+                              " a checkout has one")
+    system = roots[0][1]
+    check_edition(system.get("id", ""), system.get("name", ""), str(systems[0]))
+    if progress:
+        progress(systems[0])
+    for path in sorted(folder.glob("*.cat")):
+        root = read_xml(path, ("catalogue",))
+        if root.get("gameSystemId") != system.get("id"):
+            raise MathhammerError(f"{path}: a catalogue of another game system (id {root.get('gameSystemId')!r}; "
+                                  f"{systems[0].name} is {system.get('id')!r})")
+        roots.append((path, root))
         if progress:
             progress(path)
     return Data(roots)
@@ -520,6 +604,7 @@ def units(data: Data) -> Iterator[tuple[Record | None, str, str]]:
                 if entry.get("type") == "model" and not _has_unit_profile(data, entry):
                     continue
                 name = entry.get("name", "").strip()
+                data.check(entry, path)  # outside the try: a defect of the files refuses the whole checkout
                 try:
                     yield UnitReader(data, entry, faction, source).read(), name, ""
                 except MathhammerError as exc:

@@ -12,7 +12,7 @@ import attrs
 from ..errors import MathhammerError
 from . import bsdata
 from .convert import Tally, to_datasheet
-from .index import write_index
+from .index import ready_folder, write_index
 
 
 @attrs.frozen
@@ -56,8 +56,10 @@ def _revision(folder: Path) -> str:
 
 
 def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None) -> IndexReport:
-    """Index a BSData checkout into the data directory, replacing the previous index."""
+    """Index a BSData checkout into the data directory, replacing the previous index only once the new one
+    is complete. The data directory is checked first, so that a bad one is said before the reading."""
     start = time.perf_counter()
+    ready_folder()
     data = bsdata.load_checkout(folder, progress)
     records, unreadable, tally = [], {}, Tally()
     for record, name, problem in bsdata.units(data):

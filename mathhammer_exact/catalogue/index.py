@@ -65,13 +65,36 @@ def _ours(path: Path) -> bool:
     return row is not None and row[0].startswith("mathhammer_exact BSData index")
 
 
+def ready_folder(path: Path | None = None) -> Path:
+    """The folder of the index at `path` (the data directory by default), made if it is missing; refused,
+    naming it, where it is a file, lies below a file, or cannot be written."""
+    folder = (path or index_path()).parent
+    blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        problem = "is a file" if blocker == folder else f"lies below {blocker}, which is a file"
+        raise MathhammerError(f"{folder}: cannot be the data folder: it {problem} (set ${ENVIRONMENT} to a folder)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise MathhammerError(f"{folder}: cannot make the data folder ({exc.strerror or exc}); set ${ENVIRONMENT} "
+                              "to a folder you can write") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise MathhammerError(f"{folder}: the data folder is not writable; set ${ENVIRONMENT} to a folder you can "
+                              "write")
+    return folder
+
+
 def write_index(records: Iterable[dict[str, Any]], meta: dict[str, Any], path: Path | None = None) -> Path:
     """Build a new index from unit records and put it in place atomically."""
     path = path or index_path()
     if path.exists() and not _ours(path):
         raise MathhammerError(f"{path}: exists and was not written by mathhammer; move it away first")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=".bsdata-", suffix=".tmp", dir=path.parent)
+    folder = ready_folder(path)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=".bsdata-", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise MathhammerError(f"{folder}: cannot write in the data folder ({exc.strerror or exc}); set "
+                              f"${ENVIRONMENT} to a folder you can write") from None
     os.close(handle)
     try:
         with contextlib.closing(sqlite3.connect(temporary)) as db:
@@ -82,6 +105,8 @@ def write_index(records: Iterable[dict[str, Any]], meta: dict[str, Any], path: P
                            [("format", FORMAT), *((k, json.dumps(v)) for k, v in meta.items())])
             db.commit()
         os.replace(temporary, path)
+    except (OSError, sqlite3.Error) as exc:  # a full disk, a folder made read-only meanwhile
+        raise MathhammerError(f"{path}: cannot write the index ({exc}); the previous one is kept") from None
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)

@@ -9,14 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from ..data.datasheet import Datasheet
+from . import ARMY_LISTS
 from .convert import to_datasheet
 from .index import Index, index_path, normalise
 
 
 def is_reference(text: str) -> bool:
-    """True for 'FILE.ros#UNIT' or 'FILE.rosz#UNIT' (UNIT: a number from `mathhammer roster`, or a name)."""
+    """True for 'FILE.rosz#UNIT' (or .ros, .json; UNIT: a number from `mathhammer roster`, or a name)."""
     file, sep, _ = text.partition("#")
-    return bool(sep) and file.strip().lower().endswith((".ros", ".rosz"))
+    return bool(sep) and file.strip().lower().endswith(ARMY_LISTS)
 
 
 def current_index() -> Index | None:

@@ -1,4 +1,5 @@
-"""Army lists exported from BattleScribe or New Recruit (.ros XML, or .rosz: a zip holding one .ros).
+"""Army lists exported from BattleScribe or New Recruit (.ros XML, .rosz: a zip holding one .ros, or New
+Recruit's .json, the same roster written as JSON and read through the same elements).
 
 A roster copies every profile it uses, so it needs no catalogue. Each unit becomes the same kind of
 record the BSData index holds, with its models' real counts and wargear, and so a `Datasheet`.
@@ -8,7 +9,9 @@ How counts are read (BattleScribe's convention, see the WarHub battlescribe-spec
 selection "Intercessor" number=4 with a child "Bolt rifle" number=4 is four models with one bolt
 rifle each; a child "Plasma gun" number=1 under it is one plasma gun among those four models. A
 weapon selection that carries several weapon profiles ("standard", "supercharge") is one weapon
-with several profiles, not several weapons.
+with several profiles, not several weapons. A number 0 is refused (a roster holds only what was taken),
+and so is a weapon count that cannot be shared out evenly when there are more weapons than models (7
+rifles on 5 models: which models carry two cannot be read).
 """
 
 from __future__ import annotations
@@ -23,8 +26,21 @@ import attrs
 from ..engine.limits import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from .abilities import Record, best, feel_no_pain, for_the_led, invulnerable, leader_units
-from .battlescribe import WEAPON_TYPES, characteristics, kids, profile_label, read_xml, tag, whole
+from .battlescribe import (
+    WEAPON_TYPES,
+    characteristics,
+    check_depth,
+    check_edition,
+    check_schema,
+    kids,
+    parse_xml,
+    profile_label,
+    read_bytes,
+    tag,
+    whole,
+)
 from .index import normalise
+from .newrecruit import is_json, roster_element
 
 
 @attrs.frozen
@@ -38,8 +54,12 @@ _WEAPON_LIMIT = "the most models that may use one weapon here"
 
 
 def _number(selection: Element, most: int, limit: str) -> int:
-    """How many of `selection` (its `number`), a whole number from 0 to `most`."""
-    return whole(selection.get("number"), f"the number of {selection.get('name')!r}", 1, most, limit)
+    """How many of `selection` (its `number`), a whole number from 1 to `most`."""
+    number = whole(selection.get("number"), f"the number of {selection.get('name')!r}", 1, most, limit)
+    if number == 0:
+        raise MathhammerError(f"the number of {selection.get('name')!r} is 0: an army list holds only what was "
+                              "taken (at least 1)")
+    return number
 
 
 def _models(selection: Element) -> int:
@@ -185,9 +205,15 @@ def _defence_readings(rules: list[tuple[str, str]], wanted: str, single: bool = 
 def _split(name: str, count: int, gear: list[tuple[str, int]], stats: dict[str, str]) -> list[Record]:
     """Models of one selection as groups with the same wargear. `count` models share the weapons'
     totals: each weapon goes round the models, starting where the previous weapon's remainder stopped,
-    so 'bolt rifle x3, plasma gun x2' on five models gives three rifles and two plasma guns."""
-    if count == 0:
-        return []
+    so 'bolt rifle x3, plasma gun x2' on five models gives three rifles and two plasma guns. More of one
+    weapon than models must be the same number on each ('twin cannon x2' on one walker)."""
+    totals: dict[str, int] = {}
+    for weapon, total in gear:
+        totals[weapon] = totals.get(weapon, 0) + total
+    for weapon, total in totals.items():
+        if total > count and total % count:
+            raise MathhammerError(f"{count} {name!r} carry {total} {weapon!r}: more than one each, but not the same "
+                                  "number each, so which models carry more cannot be read")
     loadouts: list[list[str]] = [[] for _ in range(count)]
     at = 0
     for weapon, total in gear:
@@ -209,9 +235,20 @@ def _has_models(selection: Element) -> bool:
     return any(p.get("typeName") == "Unit" for s in selection.iter() for p in _profiles(s))
 
 
+def _document(path: Path) -> Element:
+    """The roster element of a .ros or .rosz (XML) or of a New Recruit export (JSON), checked: a roster of
+    the 10th edition, nested no deeper than a reader may descend."""
+    where, data = str(path), read_bytes(path)
+    root = roster_element(data, where) if is_json(data) else parse_xml(data, where)
+    check_schema(root, where, ("roster",))
+    check_edition(root.get("gameSystemId", ""), root.get("gameSystemName", ""), where)
+    check_depth(root, where)
+    return root
+
+
 def read_roster(path: Path) -> Roster:
     """Every unit of an exported army list, in the order of the list."""
-    root = read_xml(path, ("roster",))
+    root = _document(path)
     units = []
     for force in (element for element in root.iter() if tag(element) == "force"):  # allied forces nest
         faction = force.get("catalogueName", "")

@@ -15,7 +15,8 @@ from ..present.profiles import target_string
 @click.command()
 @click.argument("file", type=click.Path(path_type=Path))
 def roster(file: Path) -> None:
-    """List the units of an army list exported from BattleScribe or New Recruit (FILE.ros or FILE.rosz).
+    """List the units of an army list exported from BattleScribe or New Recruit (FILE.ros, FILE.rosz, or New
+    Recruit's JSON export, FILE.json).
 
     Use a unit as FILE#NUMBER or FILE#NAME wherever a unit name goes, e.g.
     `mathhammer unit 'army.rosz#2' --target 'army.rosz#Boyz'`."""

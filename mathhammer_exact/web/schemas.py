@@ -16,6 +16,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from ..catalogue import ARMY_LISTS
 from ..model import Context, Rules
 from ..present import rolls
 from ..present.report import Report
@@ -31,7 +32,7 @@ Text = Annotated[str, Field(max_length=MAX_TEXT)]
 def _no_file(text: str) -> str:
     """A name the server may look up: never an army list (`FILE#UNIT`) or anything like a path, refused
     before any file is touched, with the same line whether or not such a file exists."""
-    if any(mark in text for mark in "#/\\") or text.strip().lower().endswith((".ros", ".rosz")):
+    if any(mark in text for mark in "#/\\") or text.strip().lower().endswith(ARMY_LISTS):
         raise PydanticCustomError("file_name", "the server reads no files: army lists (FILE#UNIT) are for the "
                                                "command line; give a datasheet or standard target by name, or "
                                                "a profile")
