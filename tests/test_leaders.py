@@ -65,3 +65,16 @@ def test_a_target_model_that_joins_with_its_own_save(tmp_path, monkeypatch):
     target = load.find_target("Quarry Squad", 10, loadout=["2 blast charge"])
     assert [(p.name, n, p.invulnerable) for p, n in target.groups] == [
         ("Quarryman", 7, None), ("Quarry Foreman", 1, None), ("Quarryman w/ Blast Charge", 2, 5)]
+
+
+def test_turn_with_a_leader(gravel):
+    player = CliRunner(env={"MATHHAMMER_DATA": str(gravel)})
+    out = player.invoke(cli, ["turn", "-t", "MEQ", "-s", "Gravel Wardens", "-f", "Gravel Wardens", "--led-by",
+                              "Warden Captain", "-d", "6"])
+    assert out.exit_code == 0, out.output
+    assert out.stdout.splitlines()[0] == ("5 x [Gravel Wardens: Pebble rifle] + 1 x [Warden Captain: Shard pistol], "
+                                          "then charge 6\", then 5 x [Gravel Wardens: Rock fist] + 1 x [Warden "
+                                          "Captain: Boulder maul]  ->  MEQ")
+    refused = player.invoke(cli, ["turn", "-t", "MEQ", "-f", "Scree Walker", "--led-by", "Warden Captain", "-d", "6"])
+    assert (refused.exit_code, refused.output) == (2, "error: Warden Captain cannot lead Scree Walker (it can lead: "
+                                                      "Gravel Wardens)\n")

@@ -35,13 +35,15 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_
               help="The target's side fires Overwatch at the charger: weapons with their models ('10x ...'), or one "
                    "weapon without a count, fired by each model of the target left after the shooting.")
 @click.option("--charger", help="One charging model's profile for Fire Overwatch, e.g. 'T4 Sv3+ W2'.")
+@click.option("--led-by", help="A Leader (a CHARACTER unit by name) joined to the unit named in --shoot/--fight: its "
+                               "weapons shoot and fight with it.")
 @ORDER
 @RULES_DIR
 @situation_options
 def turn(target: str, target_models: int | None, leader: str | None, shooting: tuple[str, ...],
          fighting: tuple[str, ...], distance: int, charge_reroll: bool, charge_mod: int, watching: tuple[str, ...],
-         charger: str | None, order: tuple[int, ...] | None, rules_dir: str | None, exact: bool, fmt: str,
-         as_json: bool, plot: str | None, **situation: Any) -> None:
+         charger: str | None, led_by: str | None, order: tuple[int, ...] | None, rules_dir: str | None, exact: bool,
+         fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
     """P(target destroyed by the end of the Fight phase), and Below Half-strength and Battle-shocked by
     then: the shooting, then the charge (its exact chance), then the fight from the state the shooting
     left, on any target (alike, mixed or Attached). The situation options hold for the shooting; in the
@@ -49,8 +51,8 @@ def turn(target: str, target_models: int | None, leader: str | None, shooting: t
     Overwatch do not), and the fighting models have charged. Models lost to Fire Overwatch are taken
     from the last --fight weapon first."""
     context = context_from(situation)
-    shots = weapons_or_units(shooting, 1, context) if shooting else []
-    blows = weapons_or_units(fighting, melee=True)
+    shots = weapons_or_units(shooting, 1, context, led_by=led_by) if shooting else []
+    blows = weapons_or_units(fighting, melee=True, led_by=led_by)
     watch = None
     if watching:
         weapons = loadout(watching)

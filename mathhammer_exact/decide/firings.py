@@ -69,10 +69,11 @@ def loadout(texts: Sequence[str], models: int = 1, context: Context | None = Non
 
 
 def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | None = None,
-                     melee: bool = False) -> list[Written]:
+                     melee: bool = False, led_by: str | None = None) -> list[Written]:
     """Several weapons as written, or units by name ('Intercessor Squad', 'army.rosz#3'): a unit
-    brings every weapon its default loadout attacks with (its melee weapons with `melee`)."""
-    from ..data.load import datasheet  # the data layer, only when a unit is named
+    brings every weapon its default loadout attacks with (its melee weapons with `melee`), and
+    `led_by` a Leader that joins the first unit named (checked that it can lead it)."""
+    from ..data.load import datasheet, leading_problem  # the data layer, only when a unit is named
     from ..data.query import volley
 
     found: list[Written] = []
@@ -88,6 +89,16 @@ def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | N
                                       f"({not_unit})") from None
         found += [Written(Firing(weapon, n, context, bearer), f"{sheet.name}: {weapon.name}", True, unit=sheet.name)
                   for weapon, n, bearer in volley(sheet, melee=melee).weapons]
+    if led_by is not None:
+        units = [w.unit for w in found if w.unit]
+        if not units:
+            raise MathhammerError("--led-by attaches a Leader to a unit named by its datasheet; name the unit")
+        leader, led = datasheet(led_by), datasheet(units[0])
+        problem = leading_problem(leader, led)
+        if problem:
+            raise MathhammerError(problem)
+        found += [Written(Firing(weapon, n, context, bearer), f"{leader.name}: {weapon.name}", True, unit=leader.name)
+                  for weapon, n, bearer in volley(leader, melee=melee).weapons]
     return found
 
 
