@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -23,6 +22,7 @@ from ..catalogue.index import normalise
 from ..catalogue.library import close_names, find_unit
 from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target, Weapon
+from ..parsing import is_profile
 from .datasheet import Datasheet, ModelEntry, WargearOption, either
 from .modifiers import NamedRule
 from .schema import Reader
@@ -409,7 +409,7 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
     if models is not None and models < 1:
         raise MathhammerError(f"--target-models must be at least 1, got {models}")
     bodyguard = None
-    if re.match(r"\s*T\d", text, re.IGNORECASE):
+    if is_profile(text):
         target = Target.parse(text)
     else:
         sheets, standard = datasheets(user), standard_targets(user)
@@ -436,7 +436,7 @@ def target_notes(text: str, leader: str | None = None, user: str | Path | None =
     text or left out, for the answer's header: a target read at run time is shown as read."""
     notes: list[str] = []
     for name in (text, leader):
-        if name and not re.match(r"\s*T\d", name, re.IGNORECASE):
+        if name and not is_profile(name):
             try:
                 sheet = datasheet(name, user)
             except MathhammerError:  # a standard target: nothing was inferred
@@ -449,7 +449,7 @@ def _leader(text: str, bodyguard: Datasheet | None, user: str | Path | None) -> 
     """The models of a Leader: written as a profile, or a CHARACTER unit by name, which must be able to
     lead the bodyguard unit when its datasheet says which units it can lead."""
     groups: tuple[tuple[ModelProfile, int], ...]
-    if re.match(r"\s*T\d", text, re.IGNORECASE):
+    if is_profile(text):
         groups = ((ModelProfile.parse(text, name="leader"), 1),)
     else:
         sheet = datasheet(text, user)
