@@ -23,6 +23,7 @@ import attrs
 from ..errors import MathhammerError
 from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
 from .battlescribe import WEAPON_TYPES, characteristics, hidden, kids, profile_label, read_xml, tag, whole
+from .factions import Catalogues
 
 
 @attrs.frozen
@@ -357,12 +358,6 @@ def _cost(entry: Element) -> int:
                if c.get("name") == "pts")
 
 
-def faction_name(catalogue: Element) -> str:
-    """'Imperium - Space Marines' -> 'Space Marines'; library catalogues keep their name."""
-    name = catalogue.get("name", "")
-    return name.rpartition(" - ")[2].strip() if " - " in name else name
-
-
 def _has_unit_profile(data: Data, entry: Element) -> bool:
     """A 'Unit' profile on or below `entry`, written there or linked."""
     for element in entry.iter():
@@ -375,10 +370,10 @@ def _has_unit_profile(data: Data, entry: Element) -> bool:
 
 def units(data: Data) -> Iterator[tuple[Record | None, str, str]]:
     """(record or None, unit name, problem) for every unit defined at the top of a catalogue."""
+    catalogues = Catalogues.read(root for _, root in data.roots)
     for path, root in data.roots:
         if tag(root) != "catalogue":
             continue
-        faction = faction_name(root)
         source = f"BSData {path.name}"
         for container in ("sharedSelectionEntries", "selectionEntries"):
             for entry in kids(root, container, "selectionEntry"):
@@ -388,6 +383,6 @@ def units(data: Data) -> Iterator[tuple[Record | None, str, str]]:
                     continue
                 name = entry.get("name", "").strip()
                 try:
-                    yield UnitReader(data, entry, faction, source).read(), name, ""
+                    yield UnitReader(data, entry, catalogues.faction(root, entry), source).read(), name, ""
                 except MathhammerError as exc:
                     yield None, name, str(exc)

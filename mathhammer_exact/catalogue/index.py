@@ -1,7 +1,8 @@
 """The index of a BSData checkout: one SQLite file in the user's data directory.
 
 One row per unit (its record as JSON, found by a normalised name), so a query by name reads a few
-kilobytes instead of megabytes of XML. The index is written to a temporary file beside it and
+kilobytes instead of megabytes of XML; the meta table holds how the factions draw on each other
+(`factions.Factions`). The index is written to a temporary file beside it and
 renamed into place; a file at that path that this program did not write is never replaced.
 """
 
@@ -9,9 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import json
 import os
-import re
 import sqlite3
 import tempfile
 from collections.abc import Iterable
@@ -19,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MathhammerError
+from .factions import Factions
+from .names import normalise
 
 ENVIRONMENT = "MATHHAMMER_DATA"  #: a data directory to use instead of the platform's
 FILENAME = "bsdata.sqlite"
-FORMAT = "mathhammer_exact BSData index 1"  #: what marks a file as ours; bump when the record layout changes
+FORMAT = "mathhammer_exact BSData index 2"  #: what marks a file as ours; bump when the record layout changes
 _SCHEMA = """
 create table meta (key text primary key, value text not null);
 create table units (rowid integer primary key, key text not null, name text not null, faction text not null,
@@ -42,11 +45,6 @@ def data_dir() -> Path:
 
 def index_path() -> Path:
     return data_dir() / FILENAME
-
-
-def normalise(name: str) -> str:
-    """Names as players type them: case, apostrophes and punctuation do not matter ("T'au" = "tau")."""
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", re.sub(r"['’`]", "", name.lower())).split())
 
 
 def _read_only(path: Path, **options: Any) -> sqlite3.Connection:
@@ -143,6 +141,11 @@ class Index:
             record["notes"].insert(0, f"the {rows[0][0]} unit of this name; also in {', '.join(others)} "
                                       f"(ask for '{record['name']} @ FACTION')")
         return record
+
+    @functools.cached_property
+    def factions(self) -> Factions:
+        """How the indexed factions draw on each other."""
+        return Factions.from_json(json.loads(self._meta_value("factions") or "{}"))
 
     def close_names(self, name: str) -> list[str]:
         keys = {key: unit for key, unit in self.db.execute("select key, name from units")}

@@ -10,7 +10,9 @@ from typing import Any
 
 from ..data.datasheet import Datasheet
 from .convert import to_datasheet
-from .index import Index, index_path, normalise
+from .factions import Factions
+from .index import Index, index_path
+from .names import normalise
 
 
 def is_reference(text: str) -> bool:
@@ -40,6 +42,12 @@ def find_unit(name: str) -> Datasheet | None:
     index = current_index()
     record = index.find(name) if index else None
     return to_datasheet(record) if record else None
+
+
+def factions() -> Factions:
+    """How the indexed factions draw on each other (nothing is related without an index)."""
+    index = current_index()
+    return index.factions if index else Factions()
 
 
 def close_names(name: str) -> list[str]:

@@ -24,6 +24,7 @@ from ..engine.limits import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
 from .battlescribe import WEAPON_TYPES, characteristics, kids, profile_label, read_xml, tag, whole
+from .factions import faction_name
 from .index import normalise
 
 
@@ -182,8 +183,7 @@ def read_roster(path: Path) -> Roster:
     root = read_xml(path, ("roster",))
     units = []
     for force in (element for element in root.iter() if tag(element) == "force"):  # allied forces nest
-        faction = force.get("catalogueName", "")
-        faction = faction.rpartition(" - ")[2] if " - " in faction else faction
+        faction = faction_name(force.get("catalogueName", ""))
         for selection in kids(force, "selections", "selection"):
             if selection.get("type") in ("unit", "model") and _has_models(selection):
                 try:
