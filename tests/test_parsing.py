@@ -298,6 +298,7 @@ def test_a_target_written_with_its_move_is_a_profile(text):
     moved = 5 if "M5" in text.upper() else None
     assert load.find_target(text) == Target.of(model(movement=moved), 5)
     assert load.find_target("T4 Sv3+ W2", leader=text.replace(" x5", "")).groups[1][0].movement == moved
+    assert load.target_unit(text).label == " ".join(text.split())
 
 
 def test_lenient_model_keeps_unknown_tokens():

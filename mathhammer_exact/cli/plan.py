@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from ..data.load import find_target
+from ..data.load import target_unit
 from ..decide.firings import loadout
 from ..decide.plan import GOALS
 from ..decide.plan import plan as best_plan
@@ -31,7 +31,8 @@ def plan(weapons: tuple[str, ...], targets: tuple[str, ...], models: int, goal: 
     best first: how much the choice matters."""
     context = context_from(situation)
     written = loadout(weapons, models, context)
-    found = best_plan([w.firing for w in written], [find_target(t) for t in targets], goal.lower(), context, exact)
+    units = [target_unit(t) for t in targets]
+    found = best_plan([w.firing for w in written], [u.target for u in units], goal.lower(), context, exact)
     names = [f"{w.firing.models} x [{w.text}]" for w in written]
-    title = f"best order{' and split' if len(targets) > 1 else ''}  ->  {'  |  '.join(t.strip() for t in targets)}"
+    title = f"best order{' and split' if len(targets) > 1 else ''}  ->  {'  |  '.join(u.label for u in units)}"
     emit(plan_report(found, names, title, top), fmt, as_json, plot)
