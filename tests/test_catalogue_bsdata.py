@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from mathhammer_exact.catalogue import bsdata, build, index
+from mathhammer_exact.catalogue import bsdata, build, index, library
 from mathhammer_exact.catalogue.convert import Tally, parse_weapon, reason, to_datasheet
 from mathhammer_exact.data import load
+from mathhammer_exact.data.lookup import named
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.model import Weapon
 
@@ -143,6 +144,13 @@ def test_real_names_that_nothing_settles_are_refused(indexed_checkout, attacker,
     with pytest.raises(MathhammerError) as refused:
         load.matchup(attacker, target)
     assert str(refused.value).startswith(message)
+
+
+def test_every_entry_of_the_names_table_names_real_units_and_factions(indexed_checkout):
+    lib = load.library()
+    for meant, where in lib.names.units.values():
+        assert named(meant, lib.sheets, lib.names).options, where  # a unit (of one faction or several)
+    assert {meant for meant, _ in lib.names.factions.values()} <= set(library.factions().names)
 
 
 @pytest.fixture(scope="module")
