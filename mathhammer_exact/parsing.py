@@ -257,6 +257,13 @@ _MODEL_NAMES = ["T", "SV", "W", "INV", "INV-RANGED", "FNP", "FNP-MORTAL", "FNP-P
                 *_MODEL_WORDS]
 
 
+def is_profile(text: str) -> bool:
+    """Whether `text` is a target written as a profile (its first word a characteristic, as in
+    ``T4 Sv3+ W2`` or a pasted stat line ``M6" T4 ...``) rather than a unit's name."""
+    first = _ascii_digits(text.split(maxsplit=1)[0]).upper() if text.strip() else ""
+    return first in ("M-", 'M-"') or any(re.fullmatch(pattern, first) for pattern in _MODEL_TOKENS)
+
+
 def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict[str, Any], int, bool]:
     """The `ModelProfile` fields of one model group, its count, and whether it is an attached leader,
     from ``T4 Sv3+ W2 x5 ...``. With `lenient`, an unknown token is kept by name in ``ignored``."""

@@ -214,19 +214,17 @@ def test_names_are_matched_forgivingly(indexed, typed):
     assert load.datasheet(typed).name == "Gravel Wardens"
 
 
-def test_units_of_one_name_in_several_factions(indexed):
-    gravel = load.datasheet("Scree Walker")
-    assert gravel.faction == "Gravel Host"
-    assert gravel.notes[0] == "the Gravel Host unit of this name; also in Sand Host (ask for 'Scree Walker @ FACTION')"
-    sand = load.datasheet("scree walker @ sand")
+def test_a_unit_whose_weapons_are_linked_from_the_library(indexed):
+    sand = load.datasheet("dune walker")
     assert (sand.faction, sand.models[0].profile.toughness, sand.models[0].equipment) == (
         "Sand Host", 8, ("pebble rifle",) * 3)  # a weapon linked from the library, three of it
     assert sand.notes == ()
 
 
 def test_a_near_miss_says_did_you_mean(indexed):
-    with pytest.raises(MathhammerError, match=r"unknown unit 'Gravel Warden' \(did you mean 'Gravel Wardens'\?\)"):
-        load.datasheet("Gravel Warden")
+    assert load.datasheet("Gravel Warden").name == "Gravel Wardens"  # the singular is the unit (test_catalogue_names)
+    with pytest.raises(MathhammerError, match=r"unknown unit 'Gravel Wadrens' \(did you mean 'Gravel Wardens'\?\)"):
+        load.datasheet("Gravel Wadrens")
 
 
 def test_indexed_unit_as_target(indexed):
@@ -301,7 +299,7 @@ def test_unit_show_and_search_commands(indexed):
     out = run("unit", "Scree Walker", "--target", "gravel wardens", "--target-models", "5")
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
-    assert lines[0] == "Scree Walker  ->  gravel wardens"
+    assert lines[0] == "Scree Walker (Gravel Host)  ->  Gravel Wardens (Gravel Host)"
     assert lines[1].startswith("  1 x Gravel flail (fling): Range 12\"") and "Torrent" in lines[1]
     assert lines[2].startswith("  2 x Twin gravel cannon: Range 36\"") and "Twin-linked" in lines[2]
     assert run("unit", "Warden Captain", "--target", "MEQ", "--advanced").output.startswith(
@@ -397,14 +395,13 @@ def test_a_search_that_finds_nothing_says_so(indexed):
 
 
 def test_a_target_read_at_run_time_says_what_was_inferred(indexed):
-    # The fixture's Scree Walker is in two factions and its Feel No Pain comes from the text of 'Packed
-    # Gravel': both notes appear in the header when it is the target, as when it attacks.
-    expected = ["  target note (Scree Walker): the Gravel Host unit of this name; also in Sand Host (ask for "
-                "'Scree Walker @ FACTION')",
-                "  target note (Scree Walker): Feel No Pain 5+ against mortal wounds inferred from the text of "
+    # The fixture's Scree Walker has its Feel No Pain from the text of 'Packed Gravel': the note appears in
+    # the header when it is the target, as when it attacks.
+    expected = ["  target note (Scree Walker): Feel No Pain 5+ against mortal wounds inferred from the text of "
                 "'Packed Gravel'"]
     for command in (["attack", "-w", "A1 BS3+ S4 AP0 D1"], ["unit", "Gravel Wardens"]):
         out = run(*command, "--target", "Scree Walker")
         assert out.exit_code == 0, out.output
+        assert out.output.splitlines()[0].endswith("  ->  Scree Walker (Gravel Host)")
         assert [line for line in out.output.splitlines() if "target note" in line] == expected
-    assert load.target_notes("MEQ") == () and load.target_notes("T4 Sv3+ W2 x5") == ()
+    assert load.target_unit("MEQ").notes == () and load.target_unit("T4 Sv3+ W2 x5").notes == ()

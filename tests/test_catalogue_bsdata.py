@@ -17,6 +17,7 @@ import pytest
 from mathhammer_exact.catalogue import bsdata, build, index, library
 from mathhammer_exact.catalogue.convert import Tally, parse_weapon, reason, to_datasheet
 from mathhammer_exact.data import load
+from mathhammer_exact.data.lookup import named
 from mathhammer_exact.data.query import volley
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.model import Weapon
@@ -58,9 +59,10 @@ def test_every_profile_of_the_real_data(tmp_path, monkeypatch):
         except MathhammerError:
             tally.units["units not convertible"] += 1
 
+    load.library()  # the rules folders, read once per process (timed below as the cold seed datasheet)
     started = time.perf_counter()
     for name in ("Intercessor Squad", "boyz", "Captain", "Leman Russ Battle Tank"):
-        library.find_unit(name)
+        load.datasheet(name)
     query = (time.perf_counter() - started) / 4
     load._cached.cache_clear()  # the seed datasheets read from their TOML files, as on a first query
     started = time.perf_counter()
@@ -88,7 +90,8 @@ def test_every_profile_of_the_real_data(tmp_path, monkeypatch):
 
 
 # Well-known units as the real files give them, as numbers only: each kind of model's (T, Sv, W,
-# invulnerable save), those that join in place of the rank and file included, and the unit sizes. These are stable across 10th edition balance updates (points are not).
+# invulnerable save), those that join in place of the rank and file included, and the unit sizes. These are
+# stable across 10th edition balance updates (points are not).
 @pytest.mark.parametrize(("name", "models", "sizes"), [
     ("Intercessor Squad", [(4, 3, 2, None), (4, 3, 2, None), (4, 3, 2, None)], (5, 10)),
     ("Terminator Squad @ Space Marines", [(5, 2, 3, 4)] * 4, (5, 10)),  # power fist, sergeant, chainfist, heavy
@@ -96,16 +99,14 @@ def test_every_profile_of_the_real_data(tmp_path, monkeypatch):
     ("Leman Russ Battle Tank", [(11, 2, 13, None)], (1,)),
 ])
 def test_real_units_read_as_their_datasheets_give_them(indexed_checkout, name, models, sizes):
-    sheet = library.find_unit(name)
-    assert sheet is not None
+    sheet = load.datasheet(name)
     assert [(m.profile.toughness, m.profile.save, m.profile.wounds, m.profile.invulnerable) for m in sheet.models] \
         == models
     assert sheet.sizes == sizes
 
 
 def test_a_real_weapon_profile(indexed_checkout):
-    sheet = library.find_unit("Intercessor Squad")
-    assert sheet is not None
+    sheet = load.datasheet("Intercessor Squad")
     rifle = sheet.weapons["bolt rifle"]["default"]
     assert (rifle.range, rifle.attacks.modifier, rifle.skill, rifle.strength, rifle.ap, rifle.damage.modifier) == \
         (24, 2, 3, 4, -1, 1)
@@ -149,9 +150,50 @@ def test_every_unit_fights_and_fields_its_wargear(indexed_checkout):
     ("Thunderwolf Cavalry", [], True, [("Wolf Guard Weapon", "4", 3), ("Crushing teeth and claws", "3", 3)]),
 ])
 def test_special_weapons_and_both_profiles_in_real_units(indexed_checkout, unit, loadout, melee, fired):
-    sheet = library.find_unit(unit)
-    assert sheet is not None
+    sheet = load.datasheet(unit)
     assert [(w.name, str(w.attacks), n) for w, n, _ in volley(sheet, loadout, melee=melee).weapons] == fired
+
+
+# Names as players type them, and names that several factions use (Rhino and Land Raider are Space Marines and
+# Grey Knights units, Plague Marines Death Guard and Chaos Space Marines ones): settled by the other unit's
+# faction, else refused.
+@pytest.mark.parametrize(("attacker", "target", "title"), [
+    ("Ork Boyz", "Guardsmen", "Boyz (Orks)  ->  Cadian Shock Troops (Astra Militarum)"),
+    ("Eradicators", "Carnifex", "Eradicator Squad (Space Marines)  ->  Carnifexes (Tyranids)"),
+    ("Space Marine Intercessors", "Termagants", "Intercessor Squad (Space Marines)  ->  Termagants (Tyranids)"),
+    ("Intercessors", "Rhino", "Intercessor Squad (Space Marines)  ->  Rhino (Space Marines)"),
+    ("Strike Squad", "Land Raider", "Strike Squad (Grey Knights)  ->  Land Raider (Grey Knights)"),
+    ("Death Company Marines with Jump Packs", "Land Raider",  # a chapter fields Space Marines units
+     "Death Company Marines with Jump Packs (Blood Angels)  ->  Land Raider (Space Marines)"),
+    ("Death Company Marines with Jump Packs", "Venerable Dreadnought",  # two chapters of the Space Marines
+     "Death Company Marines with Jump Packs (Blood Angels)  ->  Venerable Dreadnought (Space Wolves)"),
+    ("Plague Marines", "Plaguebearers", "Plague Marines (Death Guard)  ->  Plaguebearers (Death Guard)"),
+    ("Rhino @ space marines", "Land Raider", "Rhino (Space Marines)  ->  Land Raider (Space Marines)"),
+])
+def test_real_names_and_factions(indexed_checkout, attacker, target, title):
+    sheet, found = load.matchup(attacker, target)
+    assert f"{load.label(sheet)}  ->  {found.label}" == title
+
+
+@pytest.mark.parametrize(("attacker", "target", "message"), [
+    ("Rhino", "MEQ", "'Rhino' is a unit of several factions (Grey Knights, Space Marines): write 'Rhino @ FACTION'"),
+    ("Plague Marines", "MEQ", "'Plague Marines' is a unit of several factions (Chaos Space Marines, Death Guard)"),
+    ("Cadian Shock Troops", "Land Raider", "'Land Raider' is a unit of several factions (Grey Knights, Space "
+                                           "Marines), and Cadian Shock Troops (Astra Militarum) does not decide"),
+    ("Rhino", "Plague Marines @ Death Guard", "'Rhino' is a unit of several factions (Grey Knights, Space Marines), "
+                                              "and Plague Marines (Death Guard) does not decide"),
+])
+def test_real_names_that_nothing_settles_are_refused(indexed_checkout, attacker, target, message):
+    with pytest.raises(MathhammerError) as refused:
+        load.matchup(attacker, target)
+    assert str(refused.value).startswith(message)
+
+
+def test_every_entry_of_the_names_table_names_real_units_and_factions(indexed_checkout):
+    lib = load.library()
+    for meant, where in lib.names.units.values():
+        assert named(meant, lib.sheets, lib.names).options, where  # a unit (of one faction or several)
+    assert {meant for meant, _ in lib.names.factions.values()} <= set(library.factions().names)
 
 
 @pytest.fixture(scope="module")

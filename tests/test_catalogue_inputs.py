@@ -347,7 +347,7 @@ def test_a_new_recruit_export_wherever_an_army_list_goes():
     assert from_json.damage == from_xml.damage
     out = run("unit", f"{ARMY_JSON}#1", "--target", f"{ARMY_JSON}#3", "--profile", "boulder")
     assert out.exit_code == 0, out.output
-    assert out.output.startswith(f"Gravel Wardens  ->  {ARMY_JSON}#3\n")
+    assert out.output.startswith("Gravel Wardens (Gravel Host)  ->  Rockbiter (Gravel Host)\n")
 
 
 def _json_with(tmp_path: Path, old: str, new: str) -> Path:

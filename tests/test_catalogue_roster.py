@@ -136,7 +136,7 @@ def test_a_unit_is_found_by_its_custom_name_or_its_datasheet_name():
 def test_unit_command_between_two_roster_units():
     out = run("unit", f"{ARMY}#1", "--target", f"{ARMY}#Scree Walker", "--profile", "boulder")
     assert out.exit_code == 0, out.output
-    assert out.output.startswith(f"Gravel Wardens  ->  {ARMY}#Scree Walker\n")
+    assert out.output.startswith("Gravel Wardens (Gravel Host)  ->  Rockbiter (Gravel Host)\n")
 
 
 def _zip_without_ros(path: Path) -> Path:

@@ -27,6 +27,13 @@ def test_table_output_lists_means_then_tables():
     assert "P(unit destroyed)" in text and "#" in text
 
 
+def test_a_target_with_its_move_is_answered_as_without():
+    # docs/cli.md says Move is read and kept; the answer is the pinned one for 'T4 Sv3+ W2 x5' (DESIGN.md)
+    out = run(["attack", "-w", "A1 BS3+ S4 AP-1 D1", "-m", "10", "-t", 'M5" T4 Sv3+ W2 x5', "--exact", "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["models_destroyed"]["mean"] == "138805/236196"
+
+
 def test_json_matches_the_api_exactly():
     out = run(["attack", "-w", "A1 BS3+ S4 AP-1 D1", "-m", "10", "-t", "T4 Sv3+ W2 x5", "--exact", "--json"])
     assert out.exit_code == 0

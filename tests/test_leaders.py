@@ -53,7 +53,7 @@ def test_a_targets_wargear_protects_it():
     assert [p.feel_no_pain for p, _ in plain.groups] == [None, None]
     assert [(p.feel_no_pain, n) for p, n in kitted.groups] == [(6, 1), (6, 4)]
     assert [p.toughness for p, _ in kitted.groups] == [p.toughness for p, _ in plain.groups]
-    notes = load.target_notes(TCS, loadout=["medi-pack"])
+    notes = load.target_unit(TCS, loadout=["medi-pack"]).notes
     assert "target wargear rule: Medi-pack: The bearer's unit has Feel No Pain 6+." in notes
     with pytest.raises(MathhammerError, match="--target-loadout chooses the wargear of a target named by its"):
         load.find_target("MEQ", loadout=["medi-pack"])

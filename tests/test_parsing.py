@@ -292,6 +292,15 @@ def test_model_count_leader_and_groups():
     assert Target.parse("T4 Sv3+ W2 x=5") == Target.of(model(), 5)
 
 
+@pytest.mark.parametrize("text", ['M5" T4 Sv3+ W2 x5', 'm5" t4 sv3+ w2 x5', 'Sv3+ T4 W2 x5 M5"', 'M- T4 Sv3+ W2 x5'])
+def test_a_target_written_with_its_move_is_a_profile(text):
+    # docs/cli.md: Move is read and kept; a target string may begin with it (a pasted stat line), or with any stat
+    moved = 5 if "M5" in text.upper() else None
+    assert load.find_target(text) == Target.of(model(movement=moved), 5)
+    assert load.find_target("T4 Sv3+ W2", leader=text.replace(" x5", "")).groups[1][0].movement == moved
+    assert load.target_unit(text).label == " ".join(text.split())
+
+
 def test_lenient_model_keeps_unknown_tokens():
     assert ModelProfile.parse("T4 Sv3+ W2 Bubble", lenient=True) == model(ignored=("Bubble",))
     assert Target.parse("T4 Sv3+ W2 x2 Bubble", lenient=True) == Target.of(model(ignored=("Bubble",)), 2)

@@ -54,6 +54,13 @@ def hidden(element: Element) -> bool:
     return element.get("hidden") == "true"
 
 
+def unit_entries(catalogue: Element) -> Iterator[Element]:
+    """The entries defined at the top of a catalogue that may be units (a "unit", or a single "model")."""
+    for container in ("sharedSelectionEntries", "selectionEntries"):
+        yield from (entry for entry in kids(catalogue, container, "selectionEntry")
+                    if entry.get("type") in ("unit", "model") and not hidden(entry))
+
+
 def parse_xml(data: bytes, where: str) -> Element:
     try:
         root = SafeET.fromstring(data)

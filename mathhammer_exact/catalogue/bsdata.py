@@ -35,6 +35,7 @@ from .battlescribe import (
     tag,
     whole,
 )
+from .factions import Catalogues
 
 
 @attrs.frozen
@@ -574,12 +575,6 @@ def _cost(entry: Element) -> int:
                if c.get("name") == "pts")
 
 
-def faction_name(catalogue: Element) -> str:
-    """'Imperium - Space Marines' -> 'Space Marines'; library catalogues keep their name."""
-    name = catalogue.get("name", "")
-    return name.rpartition(" - ")[2].strip() if " - " in name else name
-
-
 def _has_unit_profile(data: Data, entry: Element) -> bool:
     """A 'Unit' profile on or below `entry`, written there or linked."""
     for element in entry.iter():
@@ -592,10 +587,10 @@ def _has_unit_profile(data: Data, entry: Element) -> bool:
 
 def units(data: Data) -> Iterator[tuple[Record | None, str, str]]:
     """(record or None, unit name, problem) for every unit defined at the top of a catalogue."""
+    catalogues = Catalogues.read(root for _, root in data.roots)
     for path, root in data.roots:
         if tag(root) != "catalogue":
             continue
-        faction = faction_name(root)
         source = f"BSData {path.name}"
         for container in ("sharedSelectionEntries", "selectionEntries"):
             for entry in kids(root, container, "selectionEntry"):
@@ -606,6 +601,6 @@ def units(data: Data) -> Iterator[tuple[Record | None, str, str]]:
                 name = entry.get("name", "").strip()
                 data.check(entry, path)  # outside the try: a defect of the files refuses the whole checkout
                 try:
-                    yield UnitReader(data, entry, faction, source).read(), name, ""
+                    yield UnitReader(data, entry, catalogues.faction(root, entry), source).read(), name, ""
                 except MathhammerError as exc:
                     yield None, name, str(exc)

@@ -12,6 +12,7 @@ import attrs
 from ..errors import MathhammerError
 from . import bsdata
 from .convert import Tally, to_datasheet
+from .factions import Catalogues
 from .index import ready_folder, write_index
 
 
@@ -73,6 +74,7 @@ def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None) -
             continue
         records.append(record)
     meta = {"source": str(folder.resolve()), "revision": _revision(folder), "indexed": time.strftime("%Y-%m-%d %H:%M"),
-            "units": len(records), "files": len(data.roots)}
+            "units": len(records), "files": len(data.roots),
+            "factions": Catalogues.read(root for _, root in data.roots).relations().to_json()}
     path = write_index(records, meta)
     return IndexReport(path, len(data.roots), len(records), unreadable, tally, time.perf_counter() - start)

@@ -1,7 +1,8 @@
 """The index of a BSData checkout: one SQLite file in the user's data directory.
 
-One row per unit (its record as JSON, found by a normalised name), so a query by name reads a few
-kilobytes instead of megabytes of XML. The index is written to a temporary file beside it and
+One row per unit (its record as JSON, found by a normalised name or by its loose form), so a query by
+name reads a few kilobytes instead of megabytes of XML; the meta table holds how the factions draw on
+each other (`factions.Factions`). The index is written to a temporary file beside it and
 renamed into place; a file at that path that this program did not write is never replaced.
 """
 
@@ -9,9 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import json
 import os
-import re
 import sqlite3
 import tempfile
 from collections.abc import Iterable
@@ -19,15 +20,18 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MathhammerError
+from .factions import Factions
+from .names import loose, normalise
 
 ENVIRONMENT = "MATHHAMMER_DATA"  #: a data directory to use instead of the platform's
 FILENAME = "bsdata.sqlite"
 FORMAT = "mathhammer_exact BSData index 2"  #: what marks a file as ours; bump when the record layout changes
 _SCHEMA = """
 create table meta (key text primary key, value text not null);
-create table units (rowid integer primary key, key text not null, name text not null, faction text not null,
-                    record text not null);
+create table units (rowid integer primary key, key text not null, loose text not null, name text not null,
+                    faction text not null, record text not null);
 create index units_key on units (key);
+create index units_loose on units (loose);
 """
 
 
@@ -42,11 +46,6 @@ def data_dir() -> Path:
 
 def index_path() -> Path:
     return data_dir() / FILENAME
-
-
-def normalise(name: str) -> str:
-    """Names as players type them: case, apostrophes and punctuation do not matter ("T'au" = "tau")."""
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", re.sub(r"['’`]", "", name.lower())).split())
 
 
 def _read_only(path: Path, **options: Any) -> sqlite3.Connection:
@@ -99,8 +98,9 @@ def write_index(records: Iterable[dict[str, Any]], meta: dict[str, Any], path: P
     try:
         with contextlib.closing(sqlite3.connect(temporary)) as db:
             db.executescript(_SCHEMA)
-            db.executemany("insert into units (key, name, faction, record) values (?, ?, ?, ?)",
-                           ((normalise(r["name"]), r["name"], r["faction"], json.dumps(r)) for r in records))
+            db.executemany("insert into units (key, loose, name, faction, record) values (?, ?, ?, ?, ?)",
+                           ((normalise(r["name"]), loose(r["name"]), r["name"], r["faction"], json.dumps(r))
+                            for r in records))
             db.executemany("insert into meta values (?, ?)",
                            [("format", FORMAT), *((k, json.dumps(v)) for k, v in meta.items())])
             db.commit()
@@ -152,22 +152,23 @@ class Index:
         query = "select name, faction from units where " + " and ".join(["key like ?"] * len(words) or ["1"])
         return list(self.db.execute(query + " order by name, rowid", [f"%{w}%" for w in words]))
 
-    def find(self, name: str) -> dict[str, Any] | None:
-        """The record of the unit called `name` (forgivingly), or None. 'NAME @ FACTION' picks one of
-        several units of the same name; without it the first is taken and a note names the others."""
-        wanted, _, faction = name.partition("@")
-        rows = self.db.execute("select faction, record from units where key = ? order by rowid",
-                               (normalise(wanted),)).fetchall()
-        if faction.strip():
-            rows = [r for r in rows if normalise(faction) in normalise(r[0])]
-        if not rows:
-            return None
-        record: dict[str, Any] = json.loads(rows[0][1])
-        others = sorted({f for f, _ in rows[1:]} - {rows[0][0]})
-        if others:
-            record["notes"].insert(0, f"the {rows[0][0]} unit of this name; also in {', '.join(others)} "
-                                      f"(ask for '{record['name']} @ FACTION')")
-        return record
+    def named(self, name: str) -> list[dict[str, Any]]:
+        """The records of the units called `name`, matched forgivingly: its normalised name, else its
+        loose form; one per name and faction (the first in catalogue order)."""
+        for column, key in (("key", normalise(name)), ("loose", loose(name))):
+            rows = self.db.execute(f"select name, faction, record from units where {column} = ? order by rowid",
+                                   (key,)).fetchall() if key else []
+            if rows:
+                first: dict[tuple[str, str], str] = {}
+                for unit, faction, record in rows:
+                    first.setdefault((unit, faction), record)
+                return [json.loads(record) for record in first.values()]
+        return []
+
+    @functools.cached_property
+    def factions(self) -> Factions:
+        """How the indexed factions draw on each other."""
+        return Factions.from_json(json.loads(self._meta_value("factions") or "{}"))
 
     def close_names(self, name: str) -> list[str]:
         keys = {key: unit for key, unit in self.db.execute("select key, name from units")}

@@ -1,5 +1,6 @@
-"""What the rest of the program asks of the player's own data: a unit by name (from the BSData index,
-or FILE#UNIT from an army list) as a `Datasheet`, and a search of the index's names."""
+"""What the rest of the program asks of the player's own data: a unit of an army list (FILE#UNIT), the
+indexed units a name may mean, how the indexed factions draw on each other, and a search of the index's
+names."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from typing import Any
 from ..data.datasheet import Datasheet
 from . import ARMY_LISTS
 from .convert import to_datasheet
-from .index import Index, index_path, normalise
+from .factions import Factions
+from .index import Index, index_path
+from .names import normalise
 
 
 def is_reference(text: str) -> bool:
@@ -31,16 +34,23 @@ def _open(path: Path, version: int) -> Index:
     return Index(path)
 
 
-def find_unit(name: str) -> Datasheet | None:
-    """A unit of an army list ('FILE.rosz#3', 'FILE.ros#Intercessor Squad') or the indexed unit called
-    `name`, as a Datasheet; None if there is no index or no such unit."""
-    if is_reference(name):
-        from .roster import roster_unit  # the XML reader, loaded only for an army list
+def army_unit(reference: str) -> Datasheet:
+    """The unit of an army list a reference names ('FILE.rosz#3', 'FILE.ros#Intercessor Squad')."""
+    from .roster import roster_unit  # the XML reader, loaded only for an army list
 
-        return to_datasheet(roster_unit(name))
+    return to_datasheet(roster_unit(reference))
+
+
+def indexed(name: str) -> list[dict[str, Any]]:
+    """The records of the indexed units called `name` (`Index.named`); none without an index."""
     index = current_index()
-    record = index.find(name) if index else None
-    return to_datasheet(record) if record else None
+    return index.named(name) if index else []
+
+
+def factions() -> Factions:
+    """How the indexed factions draw on each other (nothing is related without an index)."""
+    index = current_index()
+    return index.factions if index else Factions()
 
 
 def close_names(name: str) -> list[str]:

@@ -39,6 +39,7 @@ from .battlescribe import (
     tag,
     whole,
 )
+from .factions import faction_name
 from .index import normalise
 from .newrecruit import is_json, roster_element
 
@@ -251,8 +252,7 @@ def read_roster(path: Path) -> Roster:
     root = _document(path)
     units = []
     for force in (element for element in root.iter() if tag(element) == "force"):  # allied forces nest
-        faction = force.get("catalogueName", "")
-        faction = faction.rpartition(" - ")[2] if " - " in faction else faction
+        faction = faction_name(force.get("catalogueName", ""))
         for selection in kids(force, "selections", "selection"):
             if selection.get("type") in ("unit", "model") and _has_models(selection):
                 try:

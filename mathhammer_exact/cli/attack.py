@@ -7,14 +7,14 @@ from typing import Any
 import attrs
 import click
 
-from ..data.load import find_target, target_notes
+from ..data.load import TargetUnit, target_unit
 from ..decide.compare import Scenario
 from ..decide.firings import Written, describe, loadout
 from ..decide.need import need as fewest
 from ..decide.points import Efficiency
 from ..engine.resolve import attack as resolve
 from ..errors import MathhammerError
-from ..model import Context, Target
+from ..model import Context
 from ..present.decisions import need_report, with_efficiency
 from ..present.profiles import header
 from ..present.report import attack_report
@@ -53,11 +53,11 @@ def attack(**params: Any) -> None:
             raise MathhammerError("--points goes with a single answer, not with --need")
         written, unit, context, _ = _read(dict(params))
         sought = _sought(written)
-        found_need = fewest([w.firing for w in written], sought, unit, chance(params["need"]),
+        found_need = fewest([w.firing for w in written], sought, unit.target, chance(params["need"]),
                             params["at_least"], context, params["exact"])
         answer = attrs.evolve(written[sought], firing=attrs.evolve(written[sought].firing, models=found_need.models),
                               sought=False)
-        title = f"{describe([*written[:sought], answer, *written[sought + 1:]])}  ->  {params['target'].strip()}"
+        title = f"{describe([*written[:sought], answer, *written[sought + 1:]])}  ->  {unit.label}"
         report = need_report(found_need, title)
     emit(report, params["fmt"], params["as_json"], params["plot"], context_from(dict(params)))
 
@@ -68,18 +68,19 @@ def scenario(params: dict[str, Any], exact: bool | None = None, label: str | Non
         raise MathhammerError("--need and --at-least find a number of models: not in a compared scenario")
     if params["target_points"] is not None and params["points"] is None:
         raise MathhammerError("--target-points needs the attacker's --points")
-    written, unit, context, title = _read(dict(params), sought=False)
+    written, found, context, title = _read(dict(params), sought=False)
     firings = [w.firing for w in written]
-    result = resolve(firings, unit, context=context, exact=params["exact"] if exact is None else exact)
-    asked = (*header(firings, unit, context), *(f"  {note}" for note in target_notes(params["target"])))
+    result = resolve(firings, found.target, context=context, exact=params["exact"] if exact is None else exact)
+    asked = (*header(firings, found.target, context), *(f"  {note}" for note in found.notes))
     return Scenario(label or title, result, params["points"], params["target_points"], asked)
 
 
-def _read(params: dict[str, Any], sought: bool = True) -> tuple[list[Written], Target, Context, str]:
+def _read(params: dict[str, Any], sought: bool = True) -> tuple[list[Written], TargetUnit, Context, str]:
     """The weapons, target, situation and title the options describe (the situation's are taken out)."""
     context = context_from(params)
     written = loadout(params["weapons"], params["models"], context, sought)
-    return written, find_target(params["target"]), context, f"{describe(written)}  ->  {params['target'].strip()}"
+    found = target_unit(params["target"])
+    return written, found, context, f"{describe(written)}  ->  {found.label}"
 
 
 def _sought(written: list[Written]) -> int:

@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 import click
 
-from ..data.load import find_target
+from ..data.load import target_unit
 from ..decide.firings import unit_lines, weapons_or_units
 from ..decide.plan import GOALS
 from ..decide.plan import plan as best_plan
@@ -33,8 +33,9 @@ def plan(weapons: tuple[str, ...], targets: tuple[str, ...], models: int, goal: 
     best first: how much the choice matters."""
     context = context_from(situation)
     written = weapons_or_units(weapons, models, context)
-    found = best_plan([w.firing for w in written], [find_target(t) for t in targets], goal.lower(), context, exact)
+    units = [target_unit(t) for t in targets]
+    found = best_plan([w.firing for w in written], [u.target for u in units], goal.lower(), context, exact)
     names = [f"{w.firing.models} x [{w.text}]" for w in written]
-    title = f"best order{' and split' if len(targets) > 1 else ''}  ->  {'  |  '.join(t.strip() for t in targets)}"
+    title = f"best order{' and split' if len(targets) > 1 else ''}  ->  {'  |  '.join(u.label for u in units)}"
     report = plan_report(found, names, title, top)
     emit(attrs.evolve(report, preface=(*report.preface, *unit_lines(written))), fmt, as_json, plot)

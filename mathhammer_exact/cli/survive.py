@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..data.load import find, find_target
+from ..data.load import find, target_unit
 from ..decide.survive import panel
 from ..decide.survive import survive as against_panel
 from ..present.decisions import comparison_report
@@ -26,9 +26,9 @@ def survive(unit: str, target_models: int | None, leader: str | None, attackers:
             rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
     """How UNIT (a datasheet, a standard target or a profile) fares against each standard attacker
     (rules/attackers.toml, and your own rules folder's)."""
-    target = find_target(unit, target_models, leader, rules_dir)
+    found = target_unit(unit, target_models, leader, rules_dir)
     known = panel(rules_dir)
     chosen = [find(name, known, "standard attacker") for name in attackers] or list(known.values())
-    rows = against_panel(target, chosen, at_least, exact)
-    emit(comparison_report(rows, f"{unit.strip()} against the standard attackers", differences=False),
+    rows = against_panel(found.target, chosen, at_least, exact)
+    emit(comparison_report(rows, f"{found.label} against the standard attackers", differences=False),
          fmt, as_json, plot)

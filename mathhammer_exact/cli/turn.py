@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 import click
 
-from ..data.load import find_target
+from ..data.load import target_unit
 from ..data.query import order_line
 from ..decide.firings import describe, loadout, unit_lines, weapons_or_units
 from ..decide.turn import Overwatch, charging, whole_turn
@@ -63,12 +63,13 @@ def turn(target: str, target_models: int | None, leader: str | None, shooting: t
         watch = Overwatch(tuple(w.firing for w in weapons), by_survivors)
     elif charger:
         raise MathhammerError("--charger goes with --fire-overwatch")
-    unit = find_target(target, target_models, leader, rules_dir)
+    named = target_unit(target, target_models, leader, rules_dir)
+    unit = named.target
     groups = allocation_order(order, unit)
     found = whole_turn(unit, [w.firing for w in shots], [w.firing for w in blows], distance, charge_reroll,
                        charge_mod, watch, ModelProfile.parse(charger) if charger else None, context, exact, groups)
     title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
-             f"  ->  {target.strip()}")
+             f"  ->  {named.label}")
     asked = header([*(w.firing for w in shots), *charging([w.firing for w in blows], context)], unit, context)
-    asked += tuple(f"  {line}" for line in order_line(unit, groups)) + unit_lines([*shots, *blows])
+    asked += tuple(f"  {line}" for line in (*order_line(unit, groups), *named.notes)) + unit_lines([*shots, *blows])
     emit(attrs.evolve(turn_report(found, title), preface=asked), fmt, as_json, plot, context)

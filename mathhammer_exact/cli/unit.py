@@ -7,7 +7,8 @@ from typing import Any
 import attrs
 import click
 
-from ..data.load import datasheet, find_target, target_notes
+from ..data.datasheet import Datasheet
+from ..data.load import datasheet, label, matchup
 from ..data.query import UnitReport, unit_attack
 from ..decide.compare import Scenario
 from ..decide.need import need_size
@@ -28,7 +29,8 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, chance, 
                              "90%.")
 @click.option("--at-least", type=int, help="With --need: models destroyed that count (default: the whole target).")
 @click.option("--target", "-t", required=True,
-              help="A datasheet ('Incursor Squad'), a standard target (MEQ, TEQ, ...) or a profile string.")
+              help="A unit by name ('Incursor Squad', 'Intercessors', 'Rhino @ Space Marines'), a standard target "
+                   "(MEQ, TEQ, ...) or a profile string.")
 @TARGET_MODELS
 @click.option("--leader", help="Attach a leader to the target: a CHARACTER unit by name, or a profile such as "
                                 "'T4 Sv3+ inv4+ W4 Ld6+'.")
@@ -61,14 +63,18 @@ def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_lea
          **situation: Any) -> None:
     """A datasheet unit (by name) attacks a target with its whole loadout.
 
+    Names are matched forgivingly (plurals, 'Squad', a faction in front: 'Ork Boyz'); a name that
+    several factions use is taken from the faction of the other unit, or written 'NAME @ FACTION'.
     Each named rule (--with) is checked against the two units and the phase (--melee is the
     Fight phase); the answer's header says which situation each rule stands for. With --need, the
     smallest unit size that reaches the chance."""
     def ask(models: int | None) -> tuple[UnitReport, str, Context]:
-        return run(attacker, loadout, models, target, target_models, leader, with_, melee, pistols, profiles, order,
-                   insane_bravery, exact, half_range_for=half_range_for, cover_for=cover_for, precision=precision,
-                   precision_on=precision_on, rules_dir=rules_dir, target_loadout=target_loadout, led_by=led_by,
-                   **situation)
+        report, title, context, _, _ = run(
+            attacker, loadout, models, target, target_models, leader, with_, melee, pistols, profiles, order,
+            insane_bravery, exact, half_range_for=half_range_for, cover_for=cover_for, precision=precision,
+            precision_on=precision_on, rules_dir=rules_dir, target_loadout=target_loadout, led_by=led_by,
+            **situation)
+        return report, title, context
 
     if need is None:
         if at_least is not None:
@@ -84,7 +90,7 @@ def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_lea
         answered[models] = ask(models)
         return answered[models][0].result
 
-    found = need_size(answer, datasheet(attacker, rules_dir).allowed_sizes(), chance(need), at_least)
+    found = need_size(answer, datasheet(attacker, rules_dir, near=target).allowed_sizes(), chance(need), at_least)
     report, title, context = answered[found.models]
     shown, needed = unit_report(report, title), need_report(found, title)
     emit(attrs.evolve(shown, preface=(*needed.preface, *shown.preface),
@@ -95,23 +101,25 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
         with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: tuple[int, ...] | None,
         insane_bravery: bool, exact: bool, half_range_for: tuple[str, ...] = (), cover_for: tuple[str, ...] = (),
         precision: bool = True, precision_on: str | None = None, rules_dir: str | None = None,
-        target_loadout: str = "", led_by: str | None = None, **situation: Any) -> tuple[UnitReport, str, Context]:
-    """The unit query the options describe, answered, its title, and its situation."""
+        target_loadout: str = "", led_by: str | None = None,
+        **situation: Any) -> tuple[UnitReport, str, Context, Datasheet, Datasheet | None]:
+    """The unit query the options describe, answered, its title, its situation, and the datasheets of the
+    attacker and of the target (None for a standard target or a profile)."""
     context = context_from(situation)
     worn = [item for item in target_loadout.split(",") if item.strip()]
-    target_unit = find_target(target, target_models, leader, rules_dir, worn)
+    sheet, found = matchup(attacker, target, target_models, leader, rules_dir, worn)
     items = [item for item in loadout.split(",") if item.strip()]
-    report = unit_attack(attacker, target_unit, items, size, with_, context, melee, pistols, profiles, exact,
-                         allocation_order(order, target_unit), insane_bravery, half_range_for=half_range_for,
+    report = unit_attack(sheet, found.target, items, size, with_, context, melee, pistols, profiles, exact,
+                         allocation_order(order, found.target), insane_bravery, half_range_for=half_range_for,
                          cover_for=cover_for, precision=precision, precision_on=precision_on, rules_dir=rules_dir,
                          led_by=led_by)
-    report = attrs.evolve(report, situation=(*report.situation, *target_notes(target, leader, rules_dir, worn)))
-    return report, f"{report.name}  ->  {target.strip()}", context
+    report = attrs.evolve(report, situation=(*report.situation, *found.notes))
+    return report, f"{label(sheet)}  ->  {found.label}", context, sheet, found.sheet
 
 
-def scenario(params: dict[str, Any], exact: bool, label: str | None = None) -> Scenario:
+def scenario(params: dict[str, Any], exact: bool, title: str | None = None) -> Scenario:
     """The unit query `params` describe as a compared scenario, with the points its datasheets give."""
     options = {key: value for key, value in params.items() if key not in ("exact", "fmt", "as_json", "plot")}
-    report, title, _ = run(**options, exact=exact)
-    return Scenario(label or title, report.result, named_points(params["attacker"], params["size"]),
-                    named_points(params["target"], params["target_models"]))
+    report, asked, _, sheet, target_sheet = run(**options, exact=exact)
+    return Scenario(title or asked, report.result, named_points(sheet, params["size"]),
+                    named_points(target_sheet, params["target_models"]))

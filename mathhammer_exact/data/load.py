@@ -1,4 +1,4 @@
-"""Loading the rules folders (datasheets, named rules, standard targets and attackers), validated on load.
+"""Loading the rules folders (datasheets, named rules, standard targets and attackers, names), validated on load.
 
 The shipped rules/ comes first; a user's own folder (`--rules-dir`, or the environment variable
 MATHHAMMER_RULES) is layered over it with the same validation: its entries add to or replace the
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -19,11 +18,13 @@ from typing import Any, TypeVar
 
 import attrs
 
-from ..catalogue.index import normalise
-from ..catalogue.library import close_names, find_unit
+from ..catalogue.library import close_names
+from ..catalogue.names import loose, normalise
 from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target, Weapon
+from ..parsing import is_profile
 from .datasheet import Datasheet, ModelEntry, WargearOption, either
+from .lookup import Named, Names, choose, named
 from .modifiers import NamedRule, improved_bearer
 from .schema import Reader
 
@@ -103,6 +104,14 @@ class AttackerRow:
             raise MathhammerError("weapons must list one or more weapons")
 
 
+@attrs.frozen
+class NamesFile:
+    """names.toml: names players use for units and factions that the data names otherwise."""
+
+    units: dict[str, str] = attrs.field(factory=dict)
+    factions: dict[str, str] = attrs.field(factory=dict)
+
+
 READER = Reader()
 READER.rename(OptionRow, with_="with")
 
@@ -140,6 +149,7 @@ class Folder:
     sheets: list[tuple[str, SheetFile]]  #: (where, file)
     targets: dict[str, tuple[str, TargetRow]]
     attackers: dict[str, tuple[str, AttackerRow]]
+    names: dict[str, dict[str, tuple[str, str]]]  #: "units"/"factions" -> loose name -> (name meant, where)
 
     @classmethod
     def read(cls, folder: Path, shipped: bool) -> Folder:
@@ -153,6 +163,7 @@ class Folder:
             rules = {key: (f"{label(path)} [{key}]", table) for key, table in _read(path, label(path)).items()}
         targets = _entries(folder / "targets.toml", label, shipped, TargetRow)
         attackers = _entries(folder / "attackers.toml", label, shipped, AttackerRow)
+        names = _names(folder / "names.toml", label, shipped)
         sheet_dir = folder / "datasheets"
         if sheet_dir.exists():
             if not sheet_dir.is_dir():
@@ -165,7 +176,7 @@ class Folder:
                                           f"in {named[normalise(sheet.name)]}; give each datasheet its own name")
                 named[normalise(sheet.name)] = label(path)
                 sheets.append((label(path), sheet))
-        return cls(rules, sheets, targets, attackers)
+        return cls(rules, sheets, targets, attackers, names)
 
 
 def _entries(path: Path, label: Callable[[Path], str], shipped: bool, row: type[T]) -> dict[str, tuple[str, T]]:
@@ -175,6 +186,30 @@ def _entries(path: Path, label: Callable[[Path], str], shipped: bool, row: type[
         return {}
     return {name: (where, READER.structure(where, table, row))
             for name, table in _read(path, label(path)).items() for where in [f"{label(path)} [{name}]"]}
+
+
+def _names(path: Path, label: Callable[[Path], str], shipped: bool) -> dict[str, dict[str, tuple[str, str]]]:
+    """The names table of a folder, by the loose form of each name (the shipped file must be there)."""
+    if not shipped and not path.exists():
+        return {"units": {}, "factions": {}}
+    written = READER.structure(label(path), _read(path, label(path)), NamesFile)
+    tables: dict[str, dict[str, tuple[str, str]]] = {}
+    for table, entries in (("units", written.units), ("factions", written.factions)):
+        tables[table] = {}
+        for name, meant in entries.items():
+            where = f"{label(path)} [{table}] {name!r}"
+            key = loose(name)
+            if not key or not loose(meant):
+                raise MathhammerError(f"{where}: a name and the name it stands for are words, got {name!r} = "
+                                      f"{meant!r}")
+            if key == loose(meant):
+                raise MathhammerError(f"{where}: stands for itself ({meant!r}); plurals and 'Squad' are matched "
+                                      "without an entry")
+            if key in tables[table]:
+                raise MathhammerError(f"{where}: the same name as {tables[table][key][1]} (plurals and case do not "
+                                      "matter); give it once")
+            tables[table][key] = (meant, where)
+    return tables
 
 
 # --------------------------------------------------------------------- building the library
@@ -205,6 +240,7 @@ class Library:
     sheets: Mapping[str, Datasheet]
     targets: Mapping[str, StandardTarget]
     attackers: Mapping[str, StandardAttacker]
+    names: Names
     folders: tuple[Path, ...]
 
     @classmethod
@@ -218,7 +254,9 @@ class Library:
         sheets = {sheet.name: build_sheet(where, sheet, rules) for where, sheet in files.values()}
         attackers = {name: StandardAttacker(name, row.description, row.weapons, where)
                      for folder in raw for name, (where, row) in folder.attackers.items()}
-        return cls(rules, sheets, targets, attackers, folders)
+        names = Names(*({key: entry for folder in raw for key, entry in folder.names[table].items()}
+                        for table in ("units", "factions")))
+        return cls(rules, sheets, targets, attackers, names, folders)
 
 
 def _rule(where: str, key: str, table: Any) -> NamedRule:
@@ -258,7 +296,7 @@ def build_sheet(where: str, raw: SheetFile, rules: Mapping[str, NamedRule]) -> D
         for profile, text in profiles.items():
             label = weapon_name if profile == "default" else f"{weapon_name} ({profile})"
             try:
-                weapons[weapon_name.lower()][profile.lower()] = Weapon.parse(text, name=label)
+                weapons[weapon_name.lower()][profile] = Weapon.parse(text, name=label)
             except MathhammerError as exc:
                 raise fail(f"weapons.{weapon_name!r}.{profile}", str(exc)) from None
     wargear = {item.lower(): keys for item, keys in raw.wargear.items()}
@@ -370,31 +408,61 @@ def find(name: str, table: Mapping[str, T], kind: str, aliases: Mapping[str, str
         return table[keys[0]]
     if keys:
         raise MathhammerError(f"{kind} {name!r} could be any of {', '.join(keys)}: write its name exactly")
-    shown = {normalise(written): key for written, key in names}
+    raise _unknown(name, table, kind, aliases)
+
+
+def _unknown(name: str, table: Mapping[str, Any], kind: str, aliases: Mapping[str, str] | None) -> MathhammerError:
+    """No entry of `table` (or alias) is called `name`: what is known, with a "did you mean"."""
+    shown = {normalise(written): key for written, key in [(key, key) for key in table] + list((aliases or {}).items())}
     hint = did_you_mean([normalise(name)], shown)
-    raise MathhammerError(f"unknown {kind} {name!r}{hint}; known: {', '.join(sorted(table))}")
+    return MathhammerError(f"unknown {kind} {name!r}{hint}; known: {', '.join(sorted(table))}")
 
 
-def datasheet(name: str, user: str | Path | None = None) -> Datasheet:
-    """A datasheet of rules/, else a unit of the player's own data (docs/catalogue.md)."""
-    sheets = datasheets(user)
-    aliases = {alias: sheet.name for sheet in sheets.values() for alias in sheet.aliases}
+Near = str | Datasheet | None  #: the other unit of a question: its datasheet, or its name as written
+
+
+def _near(near: Near, user: str | Path | None) -> Datasheet | Named | None:
+    """The units the question's other unit may be, when it is a unit (not a profile or a standard target)."""
+    if near is None or isinstance(near, Datasheet):
+        return near
+    if is_profile(near) or any(normalise(near) == normalise(n) for n in standard_targets(user)):
+        return None
+    lib = library(user)
     try:
-        return find(name, sheets, "datasheet", aliases)
-    except MathhammerError as miss:
-        return players_unit(name, miss)
+        found = named(near, lib.sheets, lib.names)
+    except MathhammerError:  # said when that unit itself is looked up
+        return None
+    return found if found.options else None
 
 
-def players_unit(name: str, miss: MathhammerError) -> Datasheet:
-    """A unit of an army list ('army.rosz#3') or of the BSData index; else `miss`, with the index's
-    closest name as the "did you mean"."""
-    sheet = find_unit(name)
-    if sheet is not None:
-        return sheet
+def unit_named(name: str, user: str | Path | None = None, near: Near = None) -> Datasheet | None:
+    """The unit called `name` (a datasheet of rules/, an indexed unit, or 'army.rosz#3'), matched forgivingly
+    (`lookup`); `near`, the question's other unit, settles a name that several factions use. None if no
+    unit has that name."""
+    lib = library(user)
+    found = named(name, lib.sheets, lib.names)
+    return choose(found, _near(near, user)) if found.options else None
+
+
+def datasheet(name: str, user: str | Path | None = None, near: Near = None) -> Datasheet:
+    """A datasheet of rules/, else a unit of the player's own data (docs/catalogue.md); see `unit_named`."""
+    sheet = unit_named(name, user, near)
+    if sheet is None:
+        sheets = datasheets(user)
+        aliases = {alias: s.name for s in sheets.values() for alias in s.aliases}
+        raise unknown_unit(name, _unknown(name, sheets, "datasheet", aliases))
+    return sheet
+
+
+def unknown_unit(name: str, miss: MathhammerError) -> MathhammerError:
+    """`miss` for a name no unit has, or the index's closest name as the "did you mean"."""
     hint = did_you_mean([normalise(name)], {normalise(close): close for close in close_names(name)})
-    if hint:
-        raise MathhammerError(f"unknown unit {name!r}{hint}")
-    raise miss
+    return MathhammerError(f"unknown unit {name!r}{hint}") if hint else miss
+
+
+def label(sheet: Datasheet) -> str:
+    """A unit as a header names it: 'Intercessor Squad (Space Marines)'."""
+    return f"{sheet.name} ({sheet.faction})"
 
 
 def modifier(name: str, user: str | Path | None = None) -> NamedRule:
@@ -402,17 +470,29 @@ def modifier(name: str, user: str | Path | None = None) -> NamedRule:
     return find(name, rules, "ability or stratagem", {m.name: key for key, m in rules.items()})
 
 
-def find_target(text: str, models: int | None = None, leader: str | None = None,
-                user: str | Path | None = None, loadout: Sequence[str] = ()) -> Target:
-    """A target by datasheet or standard-target name, or written as a profile; `models` sets the
-    size of a unit of alike models, `leader` attaches a CHARACTER written as a profile or by name;
-    `loadout` chooses a datasheet target's wargear, as for an attacking unit (a medi-pack's Feel No
-    Pain, a model that joins with its own profile)."""
+@attrs.frozen
+class TargetUnit:
+    """A target as a question names it: its models, how the header names it, and what its datasheets (the
+    unit's and its leader's, if given by name) say was inferred, left out or chosen."""
+
+    target: Target
+    label: str
+    sheet: Datasheet | None = None
+    notes: tuple[str, ...] = ()
+
+
+def target_unit(text: str, models: int | None = None, leader: str | None = None, user: str | Path | None = None,
+                near: Near = None, loadout: Sequence[str] = ()) -> TargetUnit:
+    """A target by datasheet or standard-target name, or written as a profile; `models` sets the size of a
+    unit of alike models, `leader` attaches a CHARACTER written as a profile or by name; `near` (the
+    attacker) settles a unit name that several factions use; `loadout` chooses a datasheet target's
+    wargear, as for an attacking unit (a medi-pack's Feel No Pain, a model that joins with its own
+    profile)."""
     if models is not None and models < 1:
         raise MathhammerError(f"--target-models must be at least 1, got {models}")
-    bodyguard = None
-    if re.match(r"\s*T\d", text, re.IGNORECASE):
-        target = Target.parse(text)
+    bodyguard, size = None, None
+    if is_profile(text):
+        target, shown = Target.parse(text), " ".join(text.split())
     else:
         sheets, standard = datasheets(user), standard_targets(user)
         names = {**{n: ("sheet", n) for n in sheets}, **{n: ("standard", n) for n in standard}}
@@ -420,10 +500,15 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
         try:
             kind, name = find(text, names, "target (datasheet or standard target)", aliases)
         except MathhammerError as miss:
-            kind, name, sheets = "sheet", text, {text: players_unit(text, miss)}
-        bodyguard = sheets[name] if kind == "sheet" else None
+            kind, name = "unit", ""
+            bodyguard = unit_named(text, user, near)
+            if bodyguard is None:
+                raise unknown_unit(text, miss) from None
+        if kind == "sheet":
+            bodyguard = sheets[name]
         target = _equipped(bodyguard, models, loadout, user) if bodyguard else standard[name].target
-        models = None if kind == "sheet" else models
+        shown = label(bodyguard) if bodyguard else name
+        size, models = (models, None) if bodyguard else (None, models)
     if loadout and bodyguard is None:
         raise MathhammerError("--target-loadout chooses the wargear of a target named by its datasheet; "
                               f"{text.strip()!r} is not one")
@@ -431,9 +516,19 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
         if len(target.groups) != 1:
             raise MathhammerError("--target-models sets the size of a target whose models are all alike")
         target = Target.of(target.groups[0][0], models)
+    sheets_read = [bodyguard] if bodyguard else []
     if leader:
-        target = Target((*target.groups, *_leader(leader, bodyguard, user)), attached=True)
-    return target
+        groups, leading = _leader(leader, bodyguard, user)
+        target = Target((*target.groups, *groups), attached=True)
+        if leading:
+            shown += f" led by {label(leading)}"
+            sheets_read.append(leading)
+    notes = tuple(f"target note ({sheet.name}): {note}" for sheet in sheets_read for note in sheet.notes)
+    if bodyguard and loadout:
+        notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
+                  *(f"target wargear rule: {rule.name}: {rule.summary}"
+                    for rule in _wargear_rules(bodyguard, loadout, size, user)))
+    return TargetUnit(target, shown, bodyguard, notes)
 
 
 def _equipped(sheet: Datasheet, size: int | None, loadout: Sequence[str], user: str | Path | None) -> Target:
@@ -451,23 +546,18 @@ def _wargear_rules(sheet: Datasheet, loadout: Sequence[str], size: int | None,
     return [rules[key] for item in carried for key in sheet.wargear.get(item, ())]
 
 
-def target_notes(text: str, leader: str | None = None, user: str | Path | None = None,
-                 loadout: Sequence[str] = ()) -> tuple[str, ...]:
-    """What the datasheets of a target given by name (and of its leader) say was inferred from rules
-    text or left out, for the answer's header: a target read at run time is shown as read."""
-    notes: list[str] = []
-    for name in (text, leader):
-        if name and not re.match(r"\s*T\d", name, re.IGNORECASE):
-            try:
-                sheet = datasheet(name, user)
-            except MathhammerError:  # a standard target: nothing was inferred
-                continue
-            notes += [f"target note ({sheet.name}): {note}" for note in sheet.notes]
-            if loadout and name == text:
-                notes.append(f"target wargear ({sheet.name}): {', '.join(item.strip() for item in loadout)}")
-                notes += [f"target wargear rule: {rule.name}: {rule.summary}"
-                          for rule in _wargear_rules(sheet, loadout, None, user)]
-    return tuple(notes)
+def find_target(text: str, models: int | None = None, leader: str | None = None,
+                user: str | Path | None = None, near: Near = None, loadout: Sequence[str] = ()) -> Target:
+    """The target's models alone (`target_unit`)."""
+    return target_unit(text, models, leader, user, near, loadout).target
+
+
+def matchup(attacker: str, target: str, models: int | None = None, leader: str | None = None,
+            user: str | Path | None = None, loadout: Sequence[str] = ()) -> tuple[Datasheet, TargetUnit]:
+    """The attacking unit and the target a question names, each unit's faction settling the other's name
+    when several factions use it; `loadout` is the target's wargear."""
+    sheet = datasheet(attacker, user, near=target)
+    return sheet, target_unit(target, models, leader, user, near=sheet, loadout=loadout)
 
 
 def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:
@@ -477,16 +567,19 @@ def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:
     return f"{leader.name} cannot lead {bodyguard.name} (it can lead: {', '.join(leader.leader_of)})"
 
 
-def _leader(text: str, bodyguard: Datasheet | None, user: str | Path | None) -> tuple[tuple[ModelProfile, int], ...]:
-    """The models of a Leader: written as a profile, or a CHARACTER unit by name, which must be able to
-    lead the bodyguard unit when its datasheet says which units it can lead."""
+def _leader(text: str, bodyguard: Datasheet | None,
+            user: str | Path | None) -> tuple[tuple[tuple[ModelProfile, int], ...], Datasheet | None]:
+    """The models of a Leader and its datasheet: written as a profile, or a CHARACTER unit by name (settled by
+    the bodyguard's faction), which must be able to lead the bodyguard unit when its datasheet says which
+    units it can lead."""
     groups: tuple[tuple[ModelProfile, int], ...]
-    if re.match(r"\s*T\d", text, re.IGNORECASE):
+    sheet = None
+    if is_profile(text):
         groups = ((ModelProfile.parse(text, name="leader"), 1),)
     else:
-        sheet = datasheet(text, user)
+        sheet = datasheet(text, user, near=bodyguard)
         problem = bodyguard and leading_problem(sheet, bodyguard)
         if problem:
             raise MathhammerError(f"{problem}; write the leader as a profile to attach it anyway")
         groups = sheet.as_target().groups
-    return tuple((attrs.evolve(p, keywords=(*p.keywords, "CHARACTER")), n) for p, n in groups)
+    return tuple((attrs.evolve(p, keywords=(*p.keywords, "CHARACTER")), n) for p, n in groups), sheet

@@ -297,7 +297,7 @@ def _led(led_by: str | Datasheet | None, sheet: Datasheet, melee: bool, pistols:
     the unit), and the header lines that say so."""
     if led_by is None:
         return None, []
-    leader = led_by if isinstance(led_by, Datasheet) else find_datasheet(led_by, rules_dir)
+    leader = led_by if isinstance(led_by, Datasheet) else find_datasheet(led_by, rules_dir, near=sheet)
     if "CHARACTER" not in leader.unit_keywords:
         raise MathhammerError(f"--led-by names a CHARACTER that leads the unit; {leader.name} is not one")
     problem = leading_problem(leader, sheet)

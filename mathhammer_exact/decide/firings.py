@@ -93,7 +93,8 @@ def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | N
         units = [w.unit for w in found if w.unit]
         if not units:
             raise MathhammerError("--led-by attaches a Leader to a unit named by its datasheet; name the unit")
-        leader, led = datasheet(led_by), datasheet(units[0])
+        led = datasheet(units[0])
+        leader = datasheet(led_by, near=led)
         problem = leading_problem(leader, led)
         if problem:
             raise MathhammerError(problem)

@@ -13,14 +13,15 @@ are the target's points times the expected fraction of its models destroyed.
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 
 import attrs
 
+from ..data.datasheet import Datasheet
 from ..data.load import datasheet
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
+from ..parsing import is_profile
 from ..pmf import Number
 
 
@@ -49,13 +50,13 @@ class Efficiency:
         return cls(points, target_points, kills * scale, destroyed)
 
 
-def named_points(name: str, size: int | None = None) -> int | None:
-    """The points of the datasheet called `name` at `size` models (default: its smallest size); None
-    when no datasheet has that name (a standard target, a profile) or the data leaves its points out."""
-    if re.match(r"\s*T\d", name, re.IGNORECASE):  # a profile written out has no points
+def named_points(unit: str | Datasheet | None, size: int | None = None) -> int | None:
+    """The points of a datasheet (or of the one called `unit`) at `size` models (default: its smallest
+    size); None for no datasheet (a standard target, a profile) or when the data leaves its points out."""
+    if unit is None or isinstance(unit, str) and is_profile(unit):  # a profile written out has no points
         return None
     try:  # a built-in or indexed datasheet, or a unit of an army list (FILE#N)
-        sheet = datasheet(name)
+        sheet = unit if isinstance(unit, Datasheet) else datasheet(unit)
     except MathhammerError:
         return None
     return sheet.points.get(sum(sheet.counts(size).values()))

@@ -27,7 +27,10 @@ def card(name: str, rules_dir: str | None = None) -> str:
     try:
         kind, key = load.find(name, index, "datasheet, target or rule", aliases)
     except MathhammerError as miss:
-        return datasheet_card(load.players_unit(name, miss))
+        sheet = load.unit_named(name, rules_dir)
+        if sheet is None:
+            raise load.unknown_unit(name, miss) from None
+        return datasheet_card(sheet)
     if kind == "rule":
         rule = mods[key]
         phase = {"either": "either phase", "shooting": "Shooting phase", "fight": "Fight phase"}[rule.phase]

@@ -6,7 +6,10 @@ answer's text, or raise `MathhammerError` with the CLI's one-line message.
 
 from __future__ import annotations
 
+import attrs
+
 from ..data import load
+from ..data.datasheet import Datasheet
 from ..data.query import UnitReport, unit_attack
 from ..decide.compare import Scenario, compare
 from ..decide.points import Efficiency, named_points
@@ -42,11 +45,15 @@ def _attack(query: AttackQuery, exact: bool) -> AttackResult:
     return attack(firings, _target(query), context=query.situation.context(), exact=exact, order=query.order)
 
 
-def _unit(query: UnitQuery, exact: bool) -> UnitReport:
-    return unit_attack(query.attacker, _target(query), query.loadout, query.size, query.named_rules,
-                       query.situation.context(), query.melee, query.pistols, query.profiles, exact, query.order,
-                       query.insane_bravery, half_range_for=query.half_range_for, cover_for=query.cover_for,
-                       precision=query.precision, precision_on=query.precision_on)
+def _unit(query: UnitQuery, exact: bool) -> tuple[UnitReport, str, Datasheet, Datasheet | None]:
+    """The unit query answered, its title, and the datasheets of the attacker and the target (if any)."""
+    sheet, found = load.matchup(query.attacker, query.target, query.target_models, query.leader)
+    report = unit_attack(sheet, found.target, query.loadout, query.size, query.named_rules,
+                         query.situation.context(), query.melee, query.pistols, query.profiles, exact, query.order,
+                         query.insane_bravery, half_range_for=query.half_range_for, cover_for=query.cover_for,
+                         precision=query.precision, precision_on=query.precision_on)
+    report = attrs.evolve(report, situation=(*report.situation, *found.notes))
+    return report, f"{load.label(sheet)}  ->  {found.label}", sheet, found.sheet
 
 
 def attack_answer(query: AttackQuery) -> str:
@@ -60,7 +67,8 @@ def attack_answer(query: AttackQuery) -> str:
 
 def unit_answer(query: UnitQuery) -> str:
     """A datasheet unit's whole loadout: `mathhammer unit --json`."""
-    return to_json(unit_report(_unit(query, query.exact)))
+    report, title, _, _ = _unit(query, query.exact)
+    return to_json(unit_report(report, title))
 
 
 def compare_answer(query: CompareQuery) -> str:
@@ -73,10 +81,9 @@ def compare_answer(query: CompareQuery) -> str:
             scenarios.append(Scenario(s.label or f"{fired}  ->  {s.attack.target.strip()}",
                                       _attack(s.attack, query.exact), s.attack.points, s.attack.target_points))
         elif s.unit is not None:
-            report = _unit(s.unit, query.exact)
-            scenarios.append(Scenario(s.label or f"{report.name}  ->  {s.unit.target.strip()}", report.result,
-                                      named_points(s.unit.attacker, s.unit.size),
-                                      named_points(s.unit.target, s.unit.target_models)))
+            report, title, sheet, target_sheet = _unit(s.unit, query.exact)
+            scenarios.append(Scenario(s.label or title, report.result, named_points(sheet, s.unit.size),
+                                      named_points(target_sheet, s.unit.target_models)))
     return to_json(comparison_report(compare(scenarios, query.at_least), "Scenarios compared"))
 
 

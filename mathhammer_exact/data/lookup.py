@@ -1,0 +1,202 @@
+"""A unit by the name a player types, across the sources that hold units: the datasheets of rules/, the
+indexed BSData catalogues and army lists (FILE#UNIT).
+
+A name is matched forgivingly: as written (case and punctuation aside), else in its loose form (plural
+or singular, with or without 'Squad' or a '[Legends]' tag: `catalogue.names.loose`), else through the
+names table (rules/names.toml: 'Guardsmen' for Cadian Shock Troops), else with a faction's name in front
+('Ork Boyz': the Boyz of the Orks). 'NAME @ FACTION' names the faction. A name that several factions use
+is settled by the other unit of the question (the attacker's faction for the target and the other way
+round, `Factions.rank`), and the header says so; when nothing settles it, the name is refused with the
+factions listed, never picked silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from ..catalogue import library
+from ..catalogue.convert import to_datasheet
+from ..catalogue.factions import Factions
+from ..catalogue.names import loose, normalise
+from ..errors import MathhammerError
+from .datasheet import Datasheet
+
+_MOST_FACTION_WORDS = 4  #: the longest faction name read in front of a unit's ('Leagues of Votann')
+
+
+@attrs.frozen
+class Names:
+    """What players call units and factions that the data names otherwise (rules/names.toml and a user's),
+    by the loose form of the name: (the name meant, where the entry is written)."""
+
+    units: Mapping[str, tuple[str, str]] = attrs.field(factory=dict)
+    factions: Mapping[str, tuple[str, str]] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Option:
+    """One unit a name may mean: a datasheet (of rules/, or an army list's unit), or an indexed record,
+    converted only if it is the one chosen."""
+
+    name: str
+    faction: str
+    sheet: Datasheet | None = None
+    record: Mapping[str, Any] | None = None
+
+    def datasheet(self) -> Datasheet:
+        if self.sheet is not None:
+            return self.sheet
+        assert self.record is not None
+        return to_datasheet(self.record)
+
+
+@attrs.frozen
+class Named:
+    """The units a name may mean (at most one per faction) and how the name was read."""
+
+    written: str
+    options: tuple[Option, ...]
+    reading: tuple[str, ...] = ()  #: said in the header: an alias taken, a faction's unit taken for another's
+
+    @property
+    def unit(self) -> str:
+        """The unit's name as the data has it: what to write before '@ FACTION'."""
+        return self.options[0].name
+
+    def factions(self) -> list[str]:
+        return [option.faction for option in self.options]
+
+
+def _shipped(text: str, sheets: Mapping[str, Datasheet]) -> list[Option]:
+    """The datasheet of rules/ called `text` (by its name or an alias; exactly, else loosely)."""
+    for key in (normalise, loose):
+        found = {sheet.name: sheet for sheet in sheets.values()
+                 if key(text) in {key(sheet.name), *(key(alias) for alias in sheet.aliases)}}
+        if found:
+            return [Option(sheet.name, sheet.faction, sheet=sheet) for sheet in found.values()]
+    return []
+
+
+def _units(text: str, sheets: Mapping[str, Datasheet]) -> list[Option]:
+    """The units called `text`: a datasheet of rules/ first (it replaces the data's), else the index's."""
+    return _shipped(text, sheets) or [Option(r["name"], r["faction"], record=r) for r in library.indexed(text)]
+
+
+def _faction(text: str, sheets: Mapping[str, Datasheet], names: Names, exact: bool) -> str | None:
+    """The faction `text` names: a known faction's name (plural or singular) or a names-table entry; unless
+    `exact`, also the one faction whose name holds its words ('@ sand' for Sand Host)."""
+    wanted = loose(text)
+    if not wanted:
+        return None
+    known = sorted({*library.factions().names, *(sheet.faction for sheet in sheets.values())})
+    by_name = {loose(f): f for f in known}
+    if wanted in by_name:
+        return by_name[wanted]
+    if wanted in names.factions:
+        return names.factions[wanted][0]
+    if exact:
+        return None
+    words = wanted.split()
+    holding = sorted({f for key, f in by_name.items() if any(key.split()[i:i + len(words)] == words
+                                                            for i in range(len(key.split())))})
+    if len(holding) > 1:
+        raise MathhammerError(f"'@ {text.strip()}' could be any of {', '.join(holding)}: write the faction's name")
+    if not holding:
+        raise MathhammerError(f"no faction called {text.strip()!r} (factions: {', '.join(sorted(known))})")
+    return holding[0]
+
+
+def _narrowed(written: str, options: list[Option], faction: str, relations: Factions) -> Named:
+    """The unit of `options` that `faction` fields: its own, else of the nearest faction its army draws on."""
+    ranked = [(rank, option) for option in options if (rank := relations.rank(option.faction, faction)) is not None]
+    unit = options[0].name
+    if not ranked:
+        raise MathhammerError(f"{unit!r} is no unit of {faction} or of a faction its army fields (it is a unit of "
+                              f"{', '.join(o.faction for o in options)})")
+    best = min(rank for rank, _ in ranked)
+    chosen = _one_per_faction([option for rank, option in ranked if rank == best])
+    if len(chosen) > 1:
+        raise MathhammerError(f"{faction} armies field {unit!r} of {' and '.join(o.faction for o in chosen)}: write "
+                              f"'{unit} @ FACTION' with one of them")
+    reading = () if best == 0 else (f"the {chosen[0].faction} unit of this name, for {faction}: "
+                                    f"{relations.relation(chosen[0].faction, faction)}",)
+    return Named(written, (chosen[0],), reading)
+
+
+def _one_per_faction(options: list[Option]) -> list[Option]:
+    """`options` with one unit per faction: where a loose form fits two units of one faction, the one without
+    a tag ('Wolf Scout': Wolf Scouts, not Wolf Scouts [Legends]); refused if that does not tell them apart."""
+    by_faction: dict[str, list[Option]] = {}
+    for option in options:
+        by_faction.setdefault(normalise(option.faction), []).append(option)
+    kept = []
+    for units in by_faction.values():
+        plain = [o for o in units if "[" not in o.name] if len(units) > 1 else units
+        if len(plain) != 1:
+            raise MathhammerError(f"the name could be any of {', '.join(o.name for o in units)}: write the unit's "
+                                  "name exactly")
+        kept += plain
+    return kept
+
+
+def named(written: str, sheets: Mapping[str, Datasheet], names: Names) -> Named:
+    """Every unit `written` may mean (FILE#UNIT, a datasheet of rules/, indexed units), matched forgivingly;
+    none if no unit has that name."""
+    if library.is_reference(written):
+        sheet = library.army_unit(written)
+        return Named(written, (Option(sheet.name, sheet.faction, sheet=sheet),))
+    text, at, faction_text = written.partition("@")
+    reading: tuple[str, ...] = ()
+    options = _units(text, sheets)
+    if not options and loose(text) in names.units:
+        meant, where = names.units[loose(text)]
+        options = _units(meant, sheets)
+        reading = (f"{text.strip()!r} read as {meant} ({where})",)
+    faction = _faction(faction_text, sheets, names, exact=False) if at else None
+    words = text.split()
+    for cut in range(1, min(len(words), _MOST_FACTION_WORDS + 1)):  # a faction's name in front: 'Ork Boyz'
+        if options or at:
+            break
+        faction = _faction(" ".join(words[:cut]), sheets, names, exact=True)
+        inner = named(" ".join(words[cut:]), sheets, names) if faction else None
+        if inner and inner.options:
+            options, reading = list(inner.options), inner.reading
+    if faction and options:
+        narrowed = _narrowed(written, options, faction, library.factions())
+        return attrs.evolve(narrowed, reading=(*reading, *narrowed.reading))
+    return Named(written, tuple(_one_per_faction(options)), reading)
+
+
+def choose(found: Named, near: Datasheet | Named | None = None) -> Datasheet:
+    """The one unit `found` means: its only one, else the one of the faction nearest that of `near` (the
+    other unit of the question); refused when nothing settles it. What settled it goes in its notes."""
+    relations = library.factions()
+    if len(found.options) == 1:
+        chosen, why = found.options[0], ""
+    else:
+        others = [near.faction] if isinstance(near, Datasheet) else near.factions() if near else []
+        scored = sorted((rank, i, other) for i, option in enumerate(found.options) for other in others
+                        if (rank := relations.rank(option.faction, other)) is not None)
+        best = [s for s in scored if s[0] == scored[0][0]]
+        if not best or len({i for _, i, _ in best}) > 1:
+            undecided = f", and {_label(near, '/'.join(others))} does not decide between them" if near else ""
+            raise MathhammerError(f"{found.unit!r} is a unit of several factions ({', '.join(found.factions())})"
+                                  f"{undecided}: write '{found.unit} @ FACTION', e.g. "
+                                  f"'{found.unit} @ {found.options[0].faction}'")
+        _, index, other = best[0]
+        chosen = found.options[index]
+        assert near is not None
+        also = ", ".join(f for f in found.factions() if f != chosen.faction)
+        why = (f"the {chosen.faction} unit of this name, for {_label(near, other)}: "
+               f"{relations.relation(chosen.faction, other)}; also a unit of {also} ('{found.unit} @ FACTION' asks "
+               "for another)")
+    sheet = chosen.datasheet()
+    said = (*found.reading, why) if why else found.reading
+    return attrs.evolve(sheet, notes=(*said, *sheet.notes)) if said else sheet
+
+
+def _label(near: Datasheet | Named, faction: str) -> str:
+    return f"{near.name if isinstance(near, Datasheet) else near.unit} ({faction})"

@@ -1,0 +1,268 @@
+"""Units by the names players type, and names that several factions use, on an invented checkout in the
+BSData schema (tests/fixtures/bsdata-factions):
+
+- Stone Legion ('Realm - Adamant Host - Stone Legion') has two chapters, Marble Sons and Slate Brothers,
+  whose catalogues import its units (importRootEntries) within its group of names: it is their parent;
+- Envoys is imported by Stone Legion, its chapters and Iron Wardens (as Agents of the Imperium are);
+- Iron Wardens keeps its units in a library ('Realm - Iron Wardens - Library'), which also holds a
+  Shade Court unit (its Faction keyword names the Shade Court catalogue that links the library);
+- 'Library - Beasts' is imported by Stone Legion; its unit has no Faction keyword;
+- Boulder Tank is a unit of Stone Legion (Sv3+), Slate Brothers (Sv2+) and Iron Wardens (Sv4+); Old
+  Dreadnought of Slate Brothers and Iron Wardens; Envoy Herald of Envoys and Marble Sons; Legion
+  Captain of Stone Legion (leads Rampart Squad) and Iron Wardens (leads Warden Militia).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import defusedxml.ElementTree as SafeET
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact import MathhammerError
+from mathhammer_exact.catalogue import build, index
+from mathhammer_exact.catalogue.factions import Catalogues, Factions, faction_name
+from mathhammer_exact.catalogue.library import factions
+from mathhammer_exact.catalogue.names import loose
+from mathhammer_exact.cli import cli
+from mathhammer_exact.data import load
+
+CHECKOUT = Path(__file__).parent / "fixtures" / "bsdata-factions"
+
+
+@pytest.fixture
+def realm(tmp_path, monkeypatch):
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(CHECKOUT)
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def mean_damage(*args: str) -> Fraction:
+    """The exact mean damage of a `unit` answer."""
+    out = run("unit", *args, "--exact", "--json")
+    assert out.exit_code == 0, out.output
+    return Fraction(json.loads(out.output)["damage"]["mean"])
+
+
+def capped(shots: int, p: Fraction, wounds: int) -> Fraction:
+    """E[min(X, wounds)] for X ~ Binomial(shots, p): the damage of D1 attacks on one model of `wounds`."""
+    return sum((min(k, wounds) * comb(shots, k) * p ** k * (1 - p) ** (shots - k) for k in range(shots + 1)),
+               Fraction(0))
+
+
+# --------------------------------------------------------------------- names and factions as the data has them
+@pytest.mark.parametrize(("name", "form"), [
+    ("Carnifexes", "carnifex"), ("Carnifex", "carnifex"), ("Eradicator Squad", "eradicator"),
+    ("Eradicators", "eradicator"), ("Guardsmen", "guardsman"), ("Wolf Guard [Legends]", "wolf guard"),
+    ("Fenrisian Wolves", "fenrisian wolf"), ("Boyz", "boyz"), ("T'au Empire", "tau empire"), ("Squad", ""),
+])
+def test_the_loose_form_of_a_name(name, form):
+    assert loose(name) == form
+
+
+@pytest.mark.parametrize(("catalogue", "library", "faction"), [
+    ("Imperium - Adeptus Astartes - Blood Angels", False, "Blood Angels"),
+    ("Xenos - Orks", False, "Orks"),
+    ("Unaligned Forces", True, "Unaligned Forces"),
+    ("Imperium - Astra Militarum - Library", True, "Astra Militarum"),
+    ("Aeldari - Aeldari Library", True, "Aeldari"),
+    ("Library - Titans", True, "Titans"),
+])
+def test_the_faction_a_catalogue_name_stands_for(catalogue, library, faction):
+    assert faction_name(catalogue, library) == faction
+
+
+def test_a_library_name_completed_by_the_faction_that_links_it():
+    # 'Chaos - Daemons Library' is linked by 'Chaos - Chaos Daemons' (and others): its units are Chaos Daemons'
+    def catalogue(ident: str, name: str, library: bool, links: str = "", units: str = "") -> str:
+        return (f'<catalogue id="{ident}" name="{name}" library="{str(library).lower()}"><catalogueLinks>{links}'
+                f'</catalogueLinks><sharedSelectionEntries>{units}</sharedSelectionEntries></catalogue>')
+    link = '<catalogueLink targetId="lib" importRootEntries="true"/>'
+    roots = [SafeET.fromstring(text) for text in (
+        catalogue("lib", "Chaos - Daemons Library", True,
+                  units='<selectionEntry type="unit" name="Bloodletters"/>'),
+        catalogue("cd", "Chaos - Chaos Daemons", False, link),
+        catalogue("csm", "Chaos - Chaos Space Marines", False, link))]
+    found = Catalogues.read(roots)
+    assert found.home("lib") == "Chaos Daemons"
+    assert found.relations().army["chaos space marines"] == {"chaos daemons"}
+
+
+def test_unit_factions_and_how_factions_draw_on_each_other(realm):
+    # a library's units: of the linking faction their Faction keyword names, else of the library's own name
+    assert [load.datasheet(name).faction for name in ("Warden Militia", "Shade Stalker", "Grove Beast")] == [
+        "Iron Wardens", "Shade Court", "Beasts"]
+    assert factions() == Factions(
+        names=("Beasts", "Envoys", "Iron Wardens", "Marble Sons", "Shade Court", "Slate Brothers", "Stone Legion"),
+        army={"iron wardens": frozenset({"envoys"}),
+              "marble sons": frozenset({"beasts", "envoys", "stone legion"}),
+              "slate brothers": frozenset({"beasts", "envoys", "stone legion"}),
+              "stone legion": frozenset({"beasts", "envoys"})},
+        parent={"marble sons": "Stone Legion", "slate brothers": "Stone Legion"})
+    relations = factions()
+    assert [relations.rank("Marble Sons", other) for other in
+            ("marble sons", "Stone Legion", "Envoys", "Slate Brothers", "Iron Wardens")] == [0, 1, 1, 2, None]
+
+
+# --------------------------------------------------------------------- names as players type them
+@pytest.mark.parametrize(("typed", "unit", "faction"), [
+    ("Rampart Squad", "Rampart Squad", "Stone Legion"),
+    ("ramparts", "Rampart Squad", "Stone Legion"),  # plural, without 'Squad'
+    ("Rampart", "Rampart Squad", "Stone Legion"),
+    ("Rampart Squads", "Rampart Squad", "Stone Legion"),
+    ("Carnifex", "Carnifexes", "Iron Wardens"),  # singular of a plural name
+    ("Stone Legion Ramparts", "Rampart Squad", "Stone Legion"),  # a faction in front
+    ("Iron Warden Carnifex", "Carnifexes", "Iron Wardens"),
+    ("Boulder Tank @ slate", "Boulder Tank", "Slate Brothers"),  # a part of the faction's name that fits one
+    ("Slate Brothers Boulder Tank", "Boulder Tank", "Slate Brothers"),
+    ("Boulder Tank @ Marble Sons", "Boulder Tank", "Stone Legion"),  # what Marble Sons field, before a sibling's
+    ("Marble Sons Ramparts", "Rampart Squad", "Stone Legion"),
+])
+def test_names_as_players_type_them(realm, typed, unit, faction):
+    sheet = load.datasheet(typed)
+    assert (sheet.name, sheet.faction) == (unit, faction)
+
+
+def test_a_unit_of_the_parent_asked_for_by_a_chapter_says_so(realm):
+    assert load.datasheet("Rampart Squad @ Marble Sons").notes[0] == (
+        "the Stone Legion unit of this name, for Marble Sons: Marble Sons armies field Stone Legion units")
+
+
+@pytest.mark.parametrize(("typed", "message"), [
+    ("Warden Militia @ Stone Legion", "'Warden Militia' is no unit of Stone Legion or of a faction its army fields "
+                                      "(it is a unit of Iron Wardens)"),
+    ("Boulder Tank @ Realm", "no faction called 'Realm' (factions: Astra Militarum, Beasts, Blood Angels, Envoys, "
+                             "Iron Wardens, Marble Sons, Shade Court, Slate Brothers, Stone Legion)"),
+    ("Rampart Squad @ Iron Wardens", "'Rampart Squad' is no unit of Iron Wardens or of a faction its army fields"),
+])
+def test_a_faction_that_does_not_fit_is_refused(realm, typed, message):
+    with pytest.raises(MathhammerError) as refused:
+        load.datasheet(typed)
+    assert str(refused.value).startswith(message)
+
+
+# --------------------------------------------------------------------- the names table
+def test_the_shipped_names_table_loads():
+    names = load.library().names
+    assert names.units[loose("Guardsmen")] == ("Cadian Shock Troops", "rules/names.toml [units] 'Guardsmen'")
+    assert names.factions[loose("Tau")][0] == "T'au Empire"
+
+
+def test_a_players_own_names_are_read_and_said(realm, tmp_path):
+    own = tmp_path / "rules"
+    own.mkdir()
+    (own / "names.toml").write_text('[units]\nMilitiamen = "Warden Militia"\n[factions]\nWardens = "Iron Wardens"\n')
+    sheet = load.datasheet("Militiaman", user=own)  # singular of the entry, as any name
+    assert (sheet.name, sheet.notes[0]) == ("Warden Militia", f"'Militiaman' read as Warden Militia ({own}/names.toml "
+                                                              "[units] 'Militiamen')")
+    assert load.datasheet("Wardens Boulder Tank", user=own).faction == "Iron Wardens"
+    assert load.datasheet("Boulder Tank @ wardens", user=own).faction == "Iron Wardens"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[units]\nIntercessors = "Intercessor Squad"', "[units] 'Intercessors': stands for itself ('Intercessor Squad'); "
+                                                    "plurals and 'Squad' are matched without an entry"),
+    ('[units]\nGrots = "Gretchin"\ngrot = "Gretchin"', "[units] 'grot': the same name as "),
+    ('[units]\n"" = "Gretchin"', "[units] '': a name and the name it stands for are words"),
+    ('[units]\nGrots = 3', "names.toml units.'Grots': expected text in quotes, got 3 (a whole number)"),
+    ('[armies]\nGrots = "Gretchin"', "names.toml: unknown field armies (allowed: units, factions)"),
+])
+def test_a_bad_names_table_is_one_line(tmp_path, text, message):
+    (tmp_path / "names.toml").write_text(text)
+    with pytest.raises(MathhammerError) as refused:
+        load.library(tmp_path)
+    assert message in str(refused.value) and "\n" not in str(refused.value)
+
+
+# --------------------------------------------------------------------- a name that several factions use
+@pytest.mark.parametrize(("attacker", "target", "title", "mean"), [
+    # Marble Guard: 10 shots A2 BS3+ S4 AP0 D1 at a T10 W12 tank: each one unsaved wound with 2/3 * 1/6 * P(save
+    # failed), no overkill (10 < 12): the parent's tank, not the sibling's (Sv3+ fails 1/3)
+    ("Marble Guard", "Boulder Tank", "Marble Guard (Marble Sons)  ->  Boulder Tank (Stone Legion)", Fraction(10, 27)),
+    ("Marble Guard", "Boulder Tank @ slate", "Marble Guard (Marble Sons)  ->  Boulder Tank (Slate Brothers)",
+     Fraction(5, 27)),  # Sv2+ fails 1/6
+    # the target's faction settles the attacker's name: Stone Legion's tank, 2 shots S8 AP-2 D1 at T4 Sv3+ W2:
+    # 2 * 2/3 * 5/6 * 2/3
+    ("Boulder Tank", "Marble Guard", "Boulder Tank (Stone Legion)  ->  Marble Guard (Marble Sons)", Fraction(20, 27)),
+    # 20 lasrifle shots A2 BS3+ S3 AP0 at the Iron Wardens' Sv4+ tank: p = 2/3 * 1/6 * 1/2, at most 12 wounds
+    ("Warden Militia", "Boulder Tank", "Warden Militia (Iron Wardens)  ->  Boulder Tank (Iron Wardens)",
+     capped(20, Fraction(1, 18), 12)),
+    # a sibling's, before an unrelated faction's: T9 Sv2+ W8 (p = 2/3 * 1/6 * 1/6), at most 8 wounds
+    ("Marble Guard", "Old Dreadnought", "Marble Guard (Marble Sons)  ->  Old Dreadnought (Slate Brothers)",
+     capped(10, Fraction(1, 54), 8)),
+])
+def test_the_other_units_faction_settles_a_shared_name(realm, attacker, target, title, mean):
+    out = run("unit", attacker, "--target", target)
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[0] == title
+    assert mean_damage(attacker, "--target", target) == mean
+
+
+def test_the_header_says_what_settled_a_name(realm):
+    out = run("unit", "Marble Guard", "--target", "Boulder Tank").output.splitlines()
+    assert ("  target note (Boulder Tank): the Stone Legion unit of this name, for Marble Guard (Marble Sons): Marble "
+            "Sons armies field Stone Legion units; also a unit of Slate Brothers, Iron Wardens ('Boulder Tank @ "
+            "FACTION' asks for another)") in out
+    out = run("unit", "Boulder Tank", "--target", "Warden Militia").output.splitlines()
+    assert out[0] == "Boulder Tank (Iron Wardens)  ->  Warden Militia (Iron Wardens)"
+    assert ("  note: the Iron Wardens unit of this name, for Warden Militia (Iron Wardens): the same faction; also a "
+            "unit of Slate Brothers, Stone Legion ('Boulder Tank @ FACTION' asks for another)") in out
+    out = run("unit", "Marble Guard", "--target", "Old Dreadnought").output.splitlines()
+    assert any("Slate Brothers and Marble Sons are both parts of Stone Legion" in line for line in out)
+    sheet, found = load.matchup("Warden Militia", "Envoy Herald")  # a faction Iron Wardens armies field
+    assert found.sheet is not None and (found.sheet.faction, found.label) == ("Envoys", "Envoy Herald (Envoys)")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["unit", "Boulder Tank", "--target", "MEQ"],
+     "'Boulder Tank' is a unit of several factions (Slate Brothers, Stone Legion, Iron Wardens): write "
+     "'Boulder Tank @ FACTION', e.g. 'Boulder Tank @ Slate Brothers'"),
+    (["unit", "Rampart Squad", "--target", "MEQ", "--leader", "Legion Captain"],  # settled by its bodyguard alone
+     "'Legion Captain' is a unit of several factions (Stone Legion, Iron Wardens): write 'Legion Captain @ FACTION'"),
+    (["unit", "Rampart Squad", "--target", "Envoy Herald"],  # both equally near Stone Legion
+     "'Envoy Herald' is a unit of several factions (Marble Sons, Envoys), and Rampart Squad (Stone Legion) does not "
+     "decide between them"),
+    (["unit", "Boulder Tank", "--target", "Old Dreadnought"],  # two pairs of one faction each
+     "'Boulder Tank' is a unit of several factions (Slate Brothers, Stone Legion, Iron Wardens), and Old Dreadnought "
+     "(Slate Brothers/Iron Wardens) does not decide between them"),
+    (["attack", "-w", "A1 BS3+ S4 AP0 D1", "--target", "Boulder Tank"], "'Boulder Tank' is a unit of several"),
+    (["survive", "Old Dreadnought"], "'Old Dreadnought' is a unit of several factions (Slate Brothers, Iron Wardens)"),
+    (["show", "Envoy Herald"], "'Envoy Herald' is a unit of several factions (Marble Sons, Envoys)"),
+])
+def test_a_shared_name_nothing_settles_is_refused(realm, args, message):
+    out = run(*args)
+    assert out.exit_code == 2
+    assert out.output.startswith(f"error: {message}") and out.output.count("\n") == 1
+
+
+def test_a_leader_is_taken_from_its_bodyguards_faction(realm):
+    found = load.target_unit("Ramparts", leader="Legion Captain", near=load.datasheet("Marble Guard"))
+    assert found.label == "Rampart Squad (Stone Legion) led by Legion Captain (Stone Legion)"
+    assert [(p.name, n, p.toughness) for p, n in found.target.groups] == [("Rampart", 5, 4), ("Legion Captain", 1, 4)]
+    assert found.notes[0].startswith("target note (Legion Captain): the Stone Legion unit of this name, for Rampart "
+                                     "Squad (Stone Legion): the same faction")
+
+
+def test_compared_scenarios_take_the_points_of_the_units_chosen(realm):
+    out = run("compare", "-s", "unit 'Marble Guard' -t 'Boulder Tank'", "-s", "unit 'Marble Guard' -t 'Boulder Tank @ "
+              "iron'", "--json")
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.output)["rows"]
+    assert [(r["points"], r["target_points"]) for r in rows] == [(95, 150), (95, 140)]  # the two tanks' points
+
+
+def test_every_title_names_the_factions(realm):
+    assert run("attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "Boulder Tank @ iron").output.splitlines()[0] == \
+        "1 x [A1 BS3+ S4 AP0 D1]  ->  Boulder Tank (Iron Wardens)"
+    assert run("survive", "Ramparts", "-a", "lasguns").output.splitlines()[0] == \
+        "Rampart Squad (Stone Legion) against the standard attackers"
+    assert run("unit", "Marble Guard", "-t", "meq").output.splitlines()[0] == "Marble Guard (Marble Sons)  ->  MEQ"
+    assert run("turn", "-t", "Carnifex", "-f", "5x Melee A3 WS3+ S4 AP0 D1", "-d", "7").output.splitlines()[0] == \
+        "charge 7\", then 5 x [Melee A3 WS3+ S4 AP0 D1]  ->  Carnifexes (Iron Wardens)"
