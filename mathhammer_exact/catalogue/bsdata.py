@@ -172,6 +172,7 @@ class UnitReader:
             "keywords": [], "faction_keywords": [], "abilities": [], "models": models,
             "weapons": self.weapons, "sizes": [], "points": {}, "leader_of": [],
             "invulnerable": None, "feel_no_pain": None, "notes": self.notes,
+            "ability_texts": [],  #: [name, text, model kind or ""] of each Abilities profile (catalogue.ability_text)
         }
         for link in kids(entry, "categoryLinks", "categoryLink"):
             keyword = link.get("name", "").strip()
@@ -341,7 +342,14 @@ class UnitReader:
     # ---- abilities
     def _abilities(self, record: Record, entries: list[Element]) -> None:
         seen: set[str] = set()
+        texts: set[str] = set()
         for element in entries:
+            model = "" if element is entries[0] else element.get("name", "").strip()
+            for profile, _ in self.data.profiles(element):
+                if profile.get("typeName") == "Abilities" and profile.get("name", "") not in texts:
+                    texts.add(profile.get("name", ""))
+                    record["ability_texts"].append([profile.get("name", ""),
+                                                    characteristics(profile).get("Description", ""), model])
             for name, suffix, text in self.data.rules(element):
                 label = f"{name} {suffix}".strip()
                 if label not in seen:

@@ -22,7 +22,7 @@ from ..errors import MathhammerError
 
 ENVIRONMENT = "MATHHAMMER_DATA"  #: a data directory to use instead of the platform's
 FILENAME = "bsdata.sqlite"
-FORMAT = "mathhammer_exact BSData index 1"  #: what marks a file as ours; bump when the record layout changes
+FORMAT = "mathhammer_exact BSData index 2"  #: what marks a file as ours; bump when the record layout changes
 _SCHEMA = """
 create table meta (key text primary key, value text not null);
 create table units (rowid integer primary key, key text not null, name text not null, faction text not null,

@@ -123,7 +123,7 @@ class _UnitReader:
             "datasheet": (unit.get("name") or "").strip(),
             "faction": faction, "source": source, "keywords": [], "faction_keywords": [], "abilities": [],
             "models": groups, "weapons": self.weapons, "leader_of": [], "invulnerable": None, "feel_no_pain": None,
-            "notes": self.notes,
+            "notes": self.notes, "ability_texts": [],
         }
         for category in kids(unit, "categories", "category"):
             keyword = category.get("name", "").strip()
@@ -138,10 +138,15 @@ class _UnitReader:
         return record
 
     def abilities(self, record: Record) -> None:
-        for element in self.unit.iter():
+        unit = self.unit
+        for element in unit.iter():
             found = [(r.get("name", ""), " ".join(d.text or "" for d in r)) for r in kids(element, "rules", "rule")]
-            found += [(p.get("name", ""), characteristics(p).get("Description", "")) for p in _profiles(element)
-                      if p.get("typeName") == "Abilities"]
+            profiles = [(p.get("name", ""), characteristics(p).get("Description", "")) for p in _profiles(element)
+                        if p.get("typeName") == "Abilities"]
+            model = element.get("name", "").strip() if element.get("type") == "model" and element is not unit else ""
+            record["ability_texts"] += [[name, text, model] for name, text in profiles
+                                        if name not in record["abilities"]]
+            found += profiles
             for name, text in found:
                 if name not in record["abilities"]:
                     record["abilities"].append(name)
