@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 import click
 
-from ..data.load import find_target, target_notes
+from ..data.load import find_target, target_notes, target_sheet
 from ..data.query import UnitReport, unit_attack
 from ..decide.compare import Scenario
 from ..decide.points import named_points
@@ -25,7 +25,12 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_
 @TARGET_MODELS
 @click.option("--leader", help="Attach a leader to the target: a CHARACTER unit by name, or a profile such as "
                                 "'T4 Sv3+ inv4+ W4 Ld6+'.")
-@click.option("--with", "with_", multiple=True, help="A named ability, stratagem or Order (repeatable).")
+@click.option("--with", "with_", multiple=True,
+              help="A named ability, stratagem or Order, or an ability read from either unit's datasheet whose "
+                   "condition the query does not settle (repeatable).")
+@click.option("--without", multiple=True, metavar="NAME",
+              help="Leave out an ability of either unit read from its datasheet, or one of the attacker's own named "
+                   "rules (repeatable).")
 @click.option("--melee", is_flag=True, help="Fight with melee weapons instead of shooting.")
 @click.option("--pistols", is_flag=True, help="Models shoot their Pistols instead of their other ranged weapons.")
 @click.option("--profile", "profiles", multiple=True, help="Weapon profile to use, e.g. supercharge or krak.")
@@ -45,31 +50,34 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_
 def unit(attacker: str, loadout: str, size: int | None, target: str, target_models: int | None, leader: str | None,
          with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: tuple[int, ...] | None,
          insane_bravery: bool, half_range_for: tuple[str, ...], cover_for: tuple[str, ...], precision: bool,
-         precision_on: str | None, rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None,
-         **situation: Any) -> None:
+         precision_on: str | None, without: tuple[str, ...], rules_dir: str | None, exact: bool, fmt: str,
+         as_json: bool, plot: str | None, **situation: Any) -> None:
     """A datasheet unit (by name) attacks a target with its whole loadout.
 
     Each named rule (--with) is checked against the two units and the phase (--melee is the
-    Fight phase); the answer's header says which situation each rule stands for."""
+    Fight phase); the answer's header says which situation each rule stands for. The abilities
+    of both datasheets are read from their text: those whose condition the query settles are
+    applied, and the header names each one, applied or not."""
     report, title, context = run(attacker, loadout, size, target, target_models, leader, with_, melee, pistols,
                                  profiles, order, insane_bravery, exact, half_range_for=half_range_for,
                                  cover_for=cover_for, precision=precision, precision_on=precision_on,
-                                 rules_dir=rules_dir, **situation)
+                                 without=without, rules_dir=rules_dir, **situation)
     emit(unit_report(report, title), fmt, as_json, plot, context)
 
 
 def run(attacker: str, loadout: str, size: int | None, target: str, target_models: int | None, leader: str | None,
         with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: tuple[int, ...] | None,
         insane_bravery: bool, exact: bool, half_range_for: tuple[str, ...] = (), cover_for: tuple[str, ...] = (),
-        precision: bool = True, precision_on: str | None = None, rules_dir: str | None = None,
-        **situation: Any) -> tuple[UnitReport, str, Context]:
+        precision: bool = True, precision_on: str | None = None, without: tuple[str, ...] = (),
+        rules_dir: str | None = None, **situation: Any) -> tuple[UnitReport, str, Context]:
     """The unit query the options describe, answered, its title, and its situation."""
     context = context_from(situation)
     target_unit = find_target(target, target_models, leader, rules_dir)
     items = [item for item in loadout.split(",") if item.strip()]
     report = unit_attack(attacker, target_unit, items, size, with_, context, melee, pistols, profiles, exact,
                          allocation_order(order, target_unit), insane_bravery, half_range_for=half_range_for,
-                         cover_for=cover_for, precision=precision, precision_on=precision_on, rules_dir=rules_dir)
+                         cover_for=cover_for, precision=precision, precision_on=precision_on, without=without,
+                         defender=target_sheet(target, rules_dir), rules_dir=rules_dir)
     report = attrs.evolve(report, situation=(*report.situation, *target_notes(target, leader, rules_dir)))
     return report, f"{report.name}  ->  {target.strip()}", context
 

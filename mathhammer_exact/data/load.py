@@ -431,6 +431,17 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
     return target
 
 
+def target_sheet(text: str, user: str | Path | None = None) -> Datasheet | None:
+    """The datasheet of a target given by name, whose abilities change the attacks against it; None for a target
+    written as a profile or a standard target."""
+    if re.match(r"\s*T\d", text, re.IGNORECASE):
+        return None
+    try:
+        return datasheet(text, user)
+    except MathhammerError:  # a standard target
+        return None
+
+
 def target_notes(text: str, leader: str | None = None, user: str | Path | None = None) -> tuple[str, ...]:
     """What the datasheets of a target given by name (and of its leader) say was inferred from rules
     text or left out, for the answer's header: a target read at run time is shown as read."""

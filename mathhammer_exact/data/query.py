@@ -18,6 +18,7 @@ from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon
+from . import text_in_force
 from .datasheet import Datasheet
 from .load import datasheet as find_datasheet
 from .load import find, library
@@ -307,6 +308,8 @@ def unit_attack(
     cover_for: Sequence[str] = (),
     precision: bool = True,
     precision_on: str | None = None,
+    without: Sequence[str] = (),
+    defender: Datasheet | None = None,
     rules_dir: str | Path | None = None,
 ) -> UnitReport:
     """A datasheet unit (by name) attacks `target` with its loadout under named rules.
@@ -316,18 +319,27 @@ def unit_attack(
     Benefit of Cover; `order` is the defender's allocation order as 0-based group indices, as for
     `attack`; `precision=False` declines Precision, `precision_on` sends Precision wounds to that
     CHARACTER group (numbered from 1, or by model name) first;
+    `defender` is the target's datasheet, whose abilities read from text apply to the attacks against it;
+    `without` leaves out abilities of either unit (read from text) or the attacker's own named rules;
     `rules_dir` layers a user's rules folder over the shipped one (default: $MATHHAMMER_RULES).
     """
     data = library(rules_dir)
     sheet = attacker if isinstance(attacker, Datasheet) else find_datasheet(attacker, rules_dir)
     context = context or Context()
     aliases = {r.name: k for k, r in data.rules.items()}
+    phase = "fight" if melee else "shooting"
+    sides = text_in_force.sides(sheet, size, target, defender)
+    named, claimed = text_in_force.claim(modifiers, sides, data.rules)
     given = [m if isinstance(m, NamedRule) else find(m, data.rules, "ability or stratagem", aliases)
-             for m in modifiers]
+             for m in named]
     carried = {item for _, gear in sheet.equip(loadout, size) for item in gear}
     own = [data.rules[key] for key in sheet.always]
     own += [data.rules[key] for item in sorted(carried) for key in sheet.wargear.get(item, ())]
-    in_force, left_out = rules_in_force(sheet, given, own, target, "fight" if melee else "shooting", context)
+    dropped = text_in_force.left_out(without, sides, own)
+    own, dropped_lines = text_in_force.keep(own, dropped)
+    in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
+    read, read_lines = text_in_force.in_force(sides, claimed, dropped, phase,
+                                           lambda rule: scope_problem(rule, sheet, target, phase, context))
     try:
         shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
     except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks
@@ -339,18 +351,20 @@ def unit_attack(
     order_lines = order_line(target, order)
     shots, order, precision_lines = _precision(shots, target, order, precision, precision_on)
 
-    plan = _plan(in_force, shots, target, context, near)
+    applied = in_force + read
+    plan = _plan(applied, shots, target, context, near)
     for rule in given:  # a rule that changes nothing is refused, not silently accepted
-        others = list(in_force)
+        others = list(applied)
         others.remove(rule)
         if _plan(others, shots, target, context, near) == plan:
             raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
-    situation = [rule.header() for rule in in_force] + left_out + near_lines + cover_lines + order_lines
+    situation = [rule.header() for rule in in_force] + read_lines + dropped_lines + left_out + near_lines
+    situation += cover_lines + order_lines
     situation += precision_lines
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:
         result = attrs.evolve(result, p_battle_shocked=0 * result.p_below_half)
-    return UnitReport(sheet.name, result, tuple(f for f in plan.firings if isinstance(f, Firing)), tuple(in_force),
+    return UnitReport(sheet.name, result, tuple(f for f in plan.firings if isinstance(f, Firing)), tuple(applied),
                       tuple(situation), plan.context)

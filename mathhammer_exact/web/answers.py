@@ -46,7 +46,8 @@ def _unit(query: UnitQuery, exact: bool) -> UnitReport:
     return unit_attack(query.attacker, _target(query), query.loadout, query.size, query.named_rules,
                        query.situation.context(), query.melee, query.pistols, query.profiles, exact, query.order,
                        query.insane_bravery, half_range_for=query.half_range_for, cover_for=query.cover_for,
-                       precision=query.precision, precision_on=query.precision_on)
+                       precision=query.precision, precision_on=query.precision_on,
+                       defender=load.target_sheet(query.target))
 
 
 def attack_answer(query: AttackQuery) -> str:
