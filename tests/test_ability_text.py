@@ -97,6 +97,10 @@ READ = [
      [("target", "model", "fight", {"worsen_ap": 1}, NONE, (), "")]),
     ("While this model is leading a unit, models in that unit have the Feel No Pain 5+ ability.",
      [("target", "leading", "either", {"feel_no_pain": 5}, NONE, (), "")]),
+    # catalogue.abilities does not read this wording into the profile, so it is applied as an effect
+    ("This unit has a 5+ Feel No Pain.", [("target", "unit", "either", {"feel_no_pain": 5}, NONE, (), "")]),
+    ("Each time this model ends a Charge move, until the end of the turn, its melee weapons have the [LANCE] ability.",
+     [("attacker", "model", "fight", {"weapons": "melee", "abilities": ("LANCE",)}, NONE, ("charged",), "")]),
     # a second sentence goes on about the same attacks: its better re-roll holds only where it says
     ("Each time a model in this unit makes an attack, re-roll a Hit roll of 1. If the target of that attack is within "
      "range of an objective marker, you can re-roll the Hit roll instead.",
@@ -155,8 +159,9 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
      "a condition on the attack's Strength"),
     ("Each time a model in this unit makes a ranged attack, you can ignore any or all modifiers to the Hit roll.",
      "unmodelled", "the words 'you can ignore any or all modifiers to the Hit roll' are not understood"),
-    ("This model has the Feel No Pain 4+ ability against mortal wounds.", "unmodelled",
-     "Feel No Pain against mortal wounds only"),  # the converter reads this one into the profile itself
+    ("This model has the Feel No Pain 4+ ability against mortal wounds.", "profile", None),  # the converter reads it
+    ("While this model is leading a unit, models in that unit have the Feel No Pain 4+ ability against mortal "
+     "wounds.", "unmodelled", "Feel No Pain against mortal wounds only"),
 ])
 def test_what_the_reader_leaves_to_others_or_refuses(text, kind, reason):
     verdict = read_ability("Test Unit", "Test Ability", text)

@@ -28,6 +28,7 @@ from ..data.modifiers import Effect, Flag, Keywords, NamedRule, Phase
 from ..data.text_rules import Reading, Role, Scope, TextAbility
 from ..errors import MathhammerError
 from ..model import Reroll
+from .abilities import feel_no_pain, invulnerable
 
 #: how an ability counts in `mathhammer data add`'s report
 Kind = Literal["effects", "profile", "unmodelled", "others", "other"]
@@ -92,8 +93,9 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
     ("weapons", re.compile(r"(?:the )?" + _KIND + r"weapons equipped by " + _WHO + r" (?:have|has)\b", re.I)),
     ("weapons", re.compile(r"(?P<who>this model|the bearer|this unit)'s " + _KIND + r"weapons (?:have|has)\b", re.I)),
     ("weapons", re.compile(_KIND + r"weapons (?P<who>it is|they are) equipped with (?:have|has)\b", re.I)),
-    ("have", re.compile(r"(?:^|(?<=, ))" + _WHO + r" (?:has|have) (?=an? [2-6]\+ invulnerable|an invulnerable save "
-                                                  r"of|the feel no pain|the benefit of cover)", re.I)),
+    ("weapons", re.compile(r"\b(?P<who>its) " + _KIND + r"weapons (?:have|has)\b", re.I)),
+    ("have", re.compile(r"(?:^|(?<=, )|(?<=: ))" + _WHO + r" (?:has|have) (?=an? [2-6]\+ invulnerable|an "
+                        r"invulnerable save of|the feel no pain|an? [2-6]\+ feel no pain|the benefit of cover)", re.I)),
 ]
 #: "add 1 to the Attacks characteristic of melee weapons equipped by models in this unit" is written as an
 #: attack's characteristic: "each time a model in this unit makes a melee attack, add 1 to the Attacks ..."
@@ -141,6 +143,7 @@ def _as_attack(sentence: str) -> str:
                  f"that attack by {n}")
     rest = sentence[match.end():]
     rest = re.sub(r"^ and those weapons have ", " and that attack has ", rest, flags=re.I)
+    rest = re.sub(r"characteristics? of those weapons", "characteristic of that attack", rest, flags=re.I)
     return sentence[:match.start()] + rewritten + rest
 
 
@@ -258,7 +261,11 @@ _FLAGS: list[tuple[re.Pattern[str], Flag]] = [
                 r"(?: of the (?:target|attacking model))?$", re.I), "half_range"),
 ]
 _NEUTRAL = re.compile(r"^(?:until the end of the (?:phase|turn)|but instead|instead|in addition|then)$", re.I)
-_AFTER_USE = re.compile(r"^(?:if (?:it|you|they) (?:does|do)|if so|when (?:it|you) (?:does|do))$", re.I)
+#: a heading before the text, such as 'Invented text:' (no condition in it)
+_HEADING = re.compile(r"(?!.*\b(?:if|while|whilst|when|until|each time|once|after|at the start|at the end)\b)[^,:]+:",
+                      re.I)
+_AFTER_USE = re.compile(r"^(?:if (?:it|you|they) (?:does|do)(?: so)?|if so|when (?:it|you) (?:does|do)(?: so)?)$",
+                        re.I)
 
 
 def _if_target(clause: str) -> Condition | None:
@@ -281,7 +288,7 @@ def _prefix(clause: str, phases: list[Phase], before: str) -> Condition:
     """A condition written before the subject: a phase, a charge, Remaining Stationary, a target, else what it
     needs (for 'if it does', the sentence before it, which says what 'it' is)."""
     clause = clause.strip().strip(",").strip()
-    if not clause or _NEUTRAL.match(clause):
+    if not clause or _NEUTRAL.match(clause) or _HEADING.fullmatch(clause):
         return Condition()
     if re.search(r"(?:strength|toughness) characteristic", clause, re.I):
         raise Unreadable("a condition on the attack's Strength")
@@ -338,7 +345,8 @@ _EFFECTS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?:(?:models in (?:this|that) unit|models in it|it|this model|this unit) (?:has|have) )?"
                 r"(?:an? (?P<n>[2-6])\+ invulnerable save|an invulnerable save of (?P<n2>[2-6])\+)"
                 r"(?P<ranged> against ranged attacks(?: only)?)?(?: against that attack)?", re.I), "invulnerable"),
-    (re.compile(r"the feel no pain (?P<n>[2-6])\+ ability(?P<against> against .+)?", re.I), "feel no pain"),
+    (re.compile(r"(?:the feel no pain (?P<n>[2-6])\+ ability|an? (?P<n2>[2-6])\+ feel no pain(?: ability)?)"
+                r"(?P<against> against .+)?", re.I), "feel no pain"),
     (re.compile(r"(?:(?:models in (?:this|that) unit|models in it|it|this model|this unit) (?:has|have) )?"
                 r"the benefit of cover(?: against that attack)?", re.I), "cover"),
 ]
@@ -421,9 +429,9 @@ def _apply(kind: str, groups: dict[str, str], clause: str, subject: Subject, fie
             if groups["ranged"]:
                 fields["_phase"] = "shooting"
         elif kind == "feel no pain":
-            if groups["against"]:
-                raise Unreadable(f"Feel No Pain{groups['against']} only")
-            fields["feel_no_pain"] = int(groups["n"])
+            fields["feel_no_pain"] = int(groups["n"] or groups["n2"])
+            if groups["against"]:  # in the profile if always held, else not modelled (see _rule)
+                fields["_against"] = groups["against"].strip()
         else:
             fields["cover"] = True
 
@@ -569,6 +577,8 @@ class Verdict:
 
 def _rule(unit: str, name: str, index: int, parsed: Parsed) -> NamedRule:
     fields = dict(parsed.fields)
+    if "_against" in fields:
+        raise Unreadable(f"Feel No Pain {fields['_against']} only")
     if parsed.subject.role == "attacker":
         fields["weapons"] = {"ranged": "ranged", "melee": "melee"}.get(parsed.subject.kind, "all")
     if "abilities" in fields:
@@ -586,12 +596,16 @@ def _rule(unit: str, name: str, index: int, parsed: Parsed) -> NamedRule:
                      requires=tuple(dict.fromkeys(condition.requires)))
 
 
-def _in_profile(parsed: Parsed) -> bool:
-    """An invulnerable save or Feel No Pain the unit always has: `catalogue.abilities` puts it in the model
-    profile, so it is not applied a second time."""
-    return (set(parsed.fields) <= {"invulnerable", "feel_no_pain"} and parsed.subject.role == "target"
-            and parsed.subject.scope in ("unit", "model") and not parsed.condition.needs
-            and not parsed.condition.requires)
+def _in_profile(parsed: Parsed, name: str, text: str) -> bool:
+    """An invulnerable save or Feel No Pain the unit always has, that `catalogue.abilities` reads from the same
+    text into the model profile: not applied a second time."""
+    fields = parsed.fields
+    if (not set(fields) <= {"invulnerable", "feel_no_pain", "_against"} or parsed.subject.role != "target"
+            or parsed.subject.scope not in ("unit", "model") or parsed.condition.needs or parsed.condition.requires):
+        return False
+    saved = [invulnerable(name, text)] if "invulnerable" in fields else []
+    saved += [feel_no_pain(name, "", text)] if "feel_no_pain" in fields else []
+    return all(r is not None and not r.get("conditional") for r in saved)
 
 
 def read_ability(unit: str, name: str, text: str, model: str = "") -> Verdict:
@@ -619,7 +633,7 @@ def read_ability(unit: str, name: str, text: str, model: str = "") -> Verdict:
                 continue
             previous = parsed[0]
             for one in parsed:
-                if _in_profile(one):
+                if _in_profile(one, name, text):
                     profile = True
                     continue
                 try:

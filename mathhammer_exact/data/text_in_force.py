@@ -126,8 +126,8 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
                 lines.append(f"not applied: {ability.name} (left out with --without)")
                 continue
             if ability.unmodelled:
-                if ability.role not in (None, side.role) and not asked:
-                    continue  # e.g. a defence of the attacking unit: it cannot change these attacks
+                if (ability.role or "attacker") != side.role and not asked:
+                    continue  # a defence of the attacking unit, or the target's own attacks: not these attacks
                 if asked:
                     raise MathhammerError(f"{ability.name} is not modelled ({ability.unmodelled}); it cannot be "
                                           "given with --with")

@@ -39,7 +39,8 @@ class TextAbility:
     model: str = ""  #: the kind of model it is written on ("" for the whole datasheet)
     readings: tuple[Reading, ...] = ()
     unmodelled: str = ""  #: why it is not applied, for an ability that may change attacks
-    role: Role | None = None  #: whose attacks an ability not modelled is about, when that could be read
+    role: Role | None = None  #: whose attacks an ability not modelled is about, when that could be read (else
+    #: taken as its own: an ability about attacks against it names them)
 
     def describe(self) -> str:
         """What was read, in a player's words (for `show`)."""
