@@ -20,6 +20,7 @@ from mathhammer_exact.data import load
 from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
 from mathhammer_exact.data.modifiers import Effect
 from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.data.text_in_force import Side, in_force
 from mathhammer_exact.model import ModelProfile, Reroll
 
 CHECKOUT = Path(__file__).parent / "fixtures" / "bsdata_abilities"
@@ -325,6 +326,18 @@ def test_a_leaders_ability_and_one_not_modelled_are_named_not_applied():
         unit_attack(sheet(GUN, odd), Target.parse("T4 Sv6+ W10"), modifiers=["odd luck"])
     with pytest.raises(MathhammerError, match="Lead from the Front works while this model is leading a unit; --with"):
         unit_attack(sheet(GUN, lead), Target.parse("T4 Sv6+ W10"), modifiers=["lead from the front"])
+
+
+def test_a_leaders_while_leading_readings_are_the_whole_units_when_it_leads():
+    lead = read_ability("Test Chief", "Lead from the Front", "While this model is leading a unit, each time a model in "
+                                                             "that unit makes an attack, add 1 to the Hit roll.")
+    own = read_ability("Test Chief", "Steady Aim", ONE_MODEL[1])
+    assert lead.ability is not None and own.ability is not None
+    leader = Side("attacker", (lead.ability, own.ability), {"Chief": 1}, leading=True)
+    rules, lines = in_force([leader], set(), set(), "shooting", lambda rule: None)
+    assert [r.name for r in rules] == ["Lead from the Front"]
+    assert lines == ["attacker has Lead from the Front (read from its text): +1 to hit",
+                     "not applied: Steady Aim is the leader's own, not the whole unit's"]
 
 
 # --------------------------------------------------------------------- from a catalogue, through the CLI

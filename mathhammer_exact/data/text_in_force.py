@@ -31,6 +31,8 @@ class Side:
     role: Role
     abilities: tuple[TextAbility, ...]
     kinds: Mapping[str, int]  #: models of each kind in the unit, to tell "this model" from the whole unit
+    leading: bool = False  #: a leader attached to the unit: its "while leading" readings are the whole unit's,
+    #: its other readings its own (for --led-by: a Side of the leader beside the unit's)
 
 
 def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datasheet | None) -> list[Side]:
@@ -159,9 +161,11 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
                  problem: Callable[[NamedRule], str | None]) -> str:
     """Why a reading is not applied in this query, or "" if it is (an error if --with asked for it)."""
     why = ""
-    if reading.scope == "leading":
+    if side.leading and reading.scope != "leading":
+        why = f"{ability.name} is the leader's own, not the whole unit's"
+    elif reading.scope == "leading" and not side.leading:
         why = f"{ability.name} works while this model is leading a unit"
-    elif not _whole_unit(ability, reading, side.kinds):
+    elif reading.scope != "leading" and not _whole_unit(ability, reading, side.kinds):
         why = f"{ability.name} is {_owner(ability, reading)} alone, not the whole unit's"
     if why and asked:
         raise MathhammerError(f"{why}; --with cannot give it to the whole unit")

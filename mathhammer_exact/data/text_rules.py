@@ -43,10 +43,13 @@ class TextAbility:
     #: taken as its own: an ability about attacks against it names them)
 
     def describe(self) -> str:
-        """What was read, in a player's words (for `show`)."""
+        """What was read, in a player's words (for `show`): each reading with whose it is and what it needs."""
         if self.unmodelled:
             return f"not modelled ({self.unmodelled})"
-        return "; ".join(describe(r) for r in self.readings)
+        whose = {"unit": "", "model": f" ({self.model}'s)" if self.model else "", "bearer": " (the bearer's)",
+                 "leading": " (while this model is leading a unit)"}
+        return "; ".join(f"{'attacks against it: ' if r.rule.situation == 'target' else ''}{describe(r)}"
+                         f"{whose[r.scope]}{f' (only {r.needs})' if r.needs else ''}" for r in self.readings)
 
 
 def describe(reading: Reading) -> str:
