@@ -328,6 +328,17 @@ def test_a_leaders_ability_and_one_not_modelled_are_named_not_applied():
         unit_attack(sheet(GUN, lead), Target.parse("T4 Sv6+ W10"), modifiers=["lead from the front"])
 
 
+def test_a_named_rule_given_with_with_stands_for_the_ability_of_its_name():
+    # the shipped named rule "Oath of Moment" (re-roll failed hit rolls) and a datasheet ability of that name that
+    # would add 1 to the Hit roll: only the named rule applies, 6 x 3/4 x 1/2 x 5/6 = 15/8
+    oath = ("Oath of Moment", "Each time a model in this unit makes an attack, add 1 to the Hit roll.")
+    report = unit_attack(sheet(GUN, oath, keywords="ADEPTUS ASTARTES"), Target.parse("T4 Sv6+ W10"),
+                         modifiers=["oath of moment"], exact=True)
+    assert mean(report) == Fraction(15, 8)
+    assert ("not applied from its text: Oath of Moment (the named rule given with --with stands for it)"
+            in report.situation)
+
+
 def test_a_leaders_while_leading_readings_are_the_whole_units_when_it_leads():
     lead = read_ability("Test Chief", "Lead from the Front", "While this model is leading a unit, each time a model in "
                                                              "that unit makes an attack, add 1 to the Hit roll.")

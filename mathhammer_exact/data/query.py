@@ -339,7 +339,7 @@ def unit_attack(
     own, dropped_lines = text_in_force.keep(own, dropped)
     in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
     read, read_lines = text_in_force.in_force(sides, claimed, dropped, phase,
-                                           lambda rule: scope_problem(rule, sheet, target, phase, context))
+                                           lambda rule: scope_problem(rule, sheet, target, phase, context), given)
     try:
         shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
     except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks

@@ -110,22 +110,29 @@ def left_out(without: Sequence[str], sides: Sequence[Side], own: Sequence[NamedR
 
 
 def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[str], phase: str,
-             problem: Callable[[NamedRule], str | None]) -> tuple[list[NamedRule], list[str]]:
+             problem: Callable[[NamedRule], str | None],
+             named: Sequence[NamedRule] = ()) -> tuple[list[NamedRule], list[str]]:
     """The rules read from text that a query applies, and a header line for each ability, applied or not.
 
     A reading applies when it is the whole unit's, the query settles its condition (`problem`, the
     scope check, finds none) and it needs nothing no option states; one that needs such a
-    condition applies when its ability is `given` (--with). Abilities in `without` are left out.
+    condition applies when its ability is `given` (--with). Abilities in `without` are left out, and so
+    is one that a `named` rule given with --with stands for (by its name or its `ability`).
     Readings of another phase are not mentioned: the phase alone rules them out.
     """
     rules: list[NamedRule] = []
     lines: list[str] = []
+    curated = {normalise(r.name) for r in named} | {normalise(r.ability) for r in named if r.ability}
     for side in sides:
         for ability in side.abilities:
             key = normalise(ability.name)
             asked = key in given
             if key in without:
                 lines.append(f"not applied: {ability.name} (left out with --without)")
+                continue
+            if key in curated:
+                lines.append(f"not applied from its text: {ability.name} (the named rule given with --with stands "
+                             "for it)")
                 continue
             if ability.unmodelled:
                 if (ability.role or "attacker") != side.role and not asked:
