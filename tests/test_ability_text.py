@@ -98,6 +98,9 @@ READ = [
      [("target", "model", "fight", {"worsen_ap": 1}, NONE, (), "")]),
     ("While this model is leading a unit, models in that unit have the Feel No Pain 5+ ability.",
      [("target", "leading", "either", {"feel_no_pain": 5}, NONE, (), "")]),
+    ("Each time this unit Remains Stationary, until the start of your next Movement phase, ranged weapons equipped by "
+     "models in this unit have the [HEAVY] ability.",
+     [("attacker", "unit", "shooting", {"weapons": "ranged", "abilities": ("HEAVY",)}, NONE, ("stationary",), "")]),
     # catalogue.abilities does not read this wording into the profile, so it is applied as an effect
     ("This unit has a 5+ Feel No Pain.", [("target", "unit", "either", {"feel_no_pain": 5}, NONE, (), "")]),
     ("Each time this model ends a Charge move, until the end of the turn, its melee weapons have the [LANCE] ability.",

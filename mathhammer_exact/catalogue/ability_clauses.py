@@ -141,12 +141,14 @@ _PHASES: list[tuple[re.Pattern[str], Phase]] = [
 _FLAGS: list[tuple[re.Pattern[str], Flag]] = [
     (re.compile(rf"^(?:each time|if|after|while) (?:{_OWN}|it) (?:ends|made|makes|has made) a charge move"
                 r"(?: this turn)?$", re.I), "charged"),
-    (re.compile(rf"^(?:if|while) (?:{_OWN}|it) (?:remained|has remained) stationary(?: this turn)?$", re.I),
-     "stationary"),
+    (re.compile(rf"^(?:(?:if|while) (?:{_OWN}|it) (?:remained|has remained)|each time (?:{_OWN}|it) remains) "
+                r"stationary(?: this turn)?$", re.I), "stationary"),
     (re.compile(r"^(?:if|while) (?:this|that) (?:unit|model|attack'?s? target) is within half range"
                 r"(?: of the (?:target|attacking model))?$", re.I), "half_range"),
 ]
-_NEUTRAL = re.compile(r"^(?:until the end of the (?:phase|turn)|but instead|instead|in addition|then)$", re.I)
+#: what follows a trigger the query settles: the effect lasts at least as long as the attacks asked about
+_NEUTRAL = re.compile(r"^(?:until the (?:end of the (?:phase|turn)|start of your next (?:command|movement) phase)|"
+                      r"but instead|instead|in addition|then)$", re.I)
 #: a heading before the text, such as 'Invented text:' (no condition in it)
 _HEADING = re.compile(r"(?!.*\b(?:if|while|whilst|when|until|each time|once|after|at the start|at the end)\b)[^,:]+:",
                       re.I)
