@@ -318,6 +318,7 @@ class UnitReader:
             "keywords": [], "faction_keywords": [], "abilities": [], "models": models,
             "weapons": self.weapons, "sizes": [], "points": {}, "leader_of": [],
             "invulnerable": None, "feel_no_pain": None, "notes": self.notes,
+            "ability_texts": [],  #: [name, text, model kind or ""] of each Abilities profile (catalogue.ability_text)
         }
         for link in kids(entry, "categoryLinks", "categoryLink"):
             keyword = link.get("name", "").strip()
@@ -538,9 +539,16 @@ class UnitReader:
         they give, each to whom its text gives it: the whole unit, or the model whose ability (or default
         wargear's) it is. For a unit of one model, that model's are the unit's."""
         seen: set[str] = set()
+        texts: set[str] = set()
         single = len(models) == 1 and models[0]["max"] in (1, models[0]["min"])
         places = [(self.entry, None), *((e, m) for m in models for e in self._own(m["_entry"]))]
         for element, model in places:
+            owner = "" if model is None else model["name"]
+            for profile, _ in self.data.profiles(element):
+                if profile.get("typeName") == "Abilities" and profile.get("name", "") not in texts:
+                    texts.add(profile.get("name", ""))
+                    record["ability_texts"].append([profile.get("name", ""),
+                                                    characteristics(profile).get("Description", ""), owner])
             for name, suffix, text in self.data.rules(element):
                 label = f"{name} {suffix}".strip()
                 if label not in seen:

@@ -40,6 +40,15 @@ class IndexReport:
         if tally.failures:
             out.append("profiles left out, by reason: " + ", ".join(
                 f"{reason} ({n})" for reason, n in tally.failures.most_common(top)))
+        kinds = tally.abilities
+        if kinds:
+            out.append(f"abilities: {kinds.total()} read, {kinds['effects']} applied as effects (when a query settles "
+                       f"their condition), {kinds['profile']} in the model profile (invulnerable saves, Feel No Pain), "
+                       f"{kinds['unmodelled']} not modelled (named in the answers), {kinds['others']} for other units' "
+                       f"attacks, {kinds['other']} not about attacks")
+        if tally.abilities_unmodelled:
+            out.append("abilities not modelled, by units: " + ", ".join(
+                f"{name} ({n})" for name, n in tally.abilities_unmodelled.most_common(top)))
         if tally.unmodelled:
             out.append("rules not modelled (reported when used), by profiles: " + ", ".join(
                 f"{rule} ({n})" for rule, n in tally.unmodelled.most_common(top)))

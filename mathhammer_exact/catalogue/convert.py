@@ -18,6 +18,7 @@ from ..data.datasheet import Datasheet, Limit, ModelEntry, WargearOption
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
 from .abilities import best
+from .ability_text import read_abilities
 
 _UNKNOWN = re.compile(r"unknown (?:weapon ability|weapon token|target token) '([^']*)'")
 
@@ -68,10 +69,14 @@ class Tally:
     units: Counter[str] = attrs.field(factory=Counter)
     failures: Counter[str] = attrs.field(factory=Counter)  #: reason -> profiles
     unmodelled: Counter[str] = attrs.field(factory=Counter)  #: rule name -> profiles that ignore it
+    abilities: Counter[str] = attrs.field(factory=Counter)  #: how each ability's text was read (ability_text.Kind)
+    abilities_unmodelled: Counter[str] = attrs.field(factory=Counter)  #: ability name -> units, for those not modelled
 
     def add(self, other: Tally) -> None:
         for mine, theirs in ((self.weapons, other.weapons), (self.units, other.units),
-                             (self.failures, other.failures), (self.unmodelled, other.unmodelled)):
+                             (self.failures, other.failures), (self.unmodelled, other.unmodelled),
+                             (self.abilities, other.abilities),
+                             (self.abilities_unmodelled, other.abilities_unmodelled)):
             mine.update(theirs)
 
 
@@ -208,7 +213,9 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         faction_keywords=tuple(record["faction_keywords"]), abilities=tuple(record["abilities"]),
         models=tuple(models), weapons=weapons, options=tuple(options), sizes=sizes, points=points,
         limits=_size_limits(record, models),
-        leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)))
+        leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)),
+        read_rules=read_abilities(record["name"], record.get("ability_texts", ()), tally.abilities,
+                                  tally.abilities_unmodelled))
     # the most numerous kind first: the order a defender loses models in, among models of equal Wounds
     counts = sheet.counts()
     return attrs.evolve(sheet, models=tuple(sorted(sheet.models, key=lambda m: -counts[m.name])))

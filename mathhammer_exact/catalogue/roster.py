@@ -155,7 +155,7 @@ class _UnitReader:
             "datasheet": (unit.get("name") or "").strip(),
             "faction": faction, "source": source, "keywords": [], "faction_keywords": [], "abilities": [],
             "models": groups, "weapons": self.weapons, "leader_of": [], "invulnerable": None, "feel_no_pain": None,
-            "notes": self.notes,
+            "notes": self.notes, "ability_texts": [],
         }
         for category in kids(unit, "categories", "category"):
             keyword = category.get("name", "").strip()
@@ -170,10 +170,15 @@ class _UnitReader:
         return record
 
     def abilities(self, record: Record) -> None:
-        """The unit's abilities by name, the units it can lead, and the invulnerable save and Feel No Pain
-        given to the whole unit (a single model's own are the unit's; a bearer's go to its model)."""
-        single = self.unit.get("type") == "model"
-        for element in self.unit.iter():
+        """The unit's abilities by name (their texts kept for the ability reader), the units it can lead, and
+        the invulnerable save and Feel No Pain given to the whole unit (a single model's own are the unit's;
+        a bearer's go to its model)."""
+        unit = self.unit
+        single = unit.get("type") == "model"
+        for element in unit.iter():
+            model = element.get("name", "").strip() if element.get("type") == "model" and element is not unit else ""
+            record["ability_texts"] += [[name, text, model] for name, text in _rules(element)[len(
+                list(kids(element, "rules", "rule"))):] if name not in record["abilities"]]
             for name, text in _rules(element):
                 if name not in record["abilities"]:
                     record["abilities"].append(name)

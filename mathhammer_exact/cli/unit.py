@@ -37,7 +37,12 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, chance, 
 @click.option("--target-loadout", default="", help="The target's wargear choices, comma separated, e.g. 'medi-pack'.")
 @click.option("--led-by", help="A Leader attached to the attacking unit (a CHARACTER unit by name): its weapons "
                                "attack with the unit's.")
-@click.option("--with", "with_", multiple=True, help="A named ability, stratagem or Order (repeatable).")
+@click.option("--with", "with_", multiple=True,
+              help="A named ability, stratagem or Order, or an ability read from either unit's datasheet whose "
+                   "condition the query does not settle (repeatable).")
+@click.option("--without", multiple=True, metavar="NAME",
+              help="Leave out an ability of either unit read from its datasheet, or one of the attacker's own named "
+                   "rules (repeatable).")
 @click.option("--melee", is_flag=True, help="Fight with melee weapons instead of shooting.")
 @click.option("--pistols", is_flag=True, help="Models shoot their Pistols instead of their other ranged weapons.")
 @click.option("--profile", "profiles", multiple=True, help="Weapon profile to use, e.g. supercharge or krak.")
@@ -59,21 +64,23 @@ def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_lea
          target_loadout: str, led_by: str | None, with_: tuple[str, ...], melee: bool, pistols: bool,
          profiles: tuple[str, ...], order: tuple[int, ...] | None,
          insane_bravery: bool, half_range_for: tuple[str, ...], cover_for: tuple[str, ...], precision: bool,
-         precision_on: str | None, rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None,
-         **situation: Any) -> None:
+         precision_on: str | None, without: tuple[str, ...], rules_dir: str | None, exact: bool, fmt: str,
+         as_json: bool, plot: str | None, **situation: Any) -> None:
     """A datasheet unit (by name) attacks a target with its whole loadout.
 
     Names are matched forgivingly (plurals, 'Squad', a faction in front: 'Ork Boyz'); a name that
     several factions use is taken from the faction of the other unit, or written 'NAME @ FACTION'.
     Each named rule (--with) is checked against the two units and the phase (--melee is the
-    Fight phase); the answer's header says which situation each rule stands for. With --need, the
-    smallest unit size that reaches the chance."""
+    Fight phase); the answer's header says which situation each rule stands for. The abilities
+    of both datasheets are read from their text: those whose condition the query settles are
+    applied, and the header names each one, applied or not. With --need, the smallest unit size
+    that reaches the chance."""
     def ask(models: int | None) -> tuple[UnitReport, str, Context]:
         report, title, context, _, _ = run(
             attacker, loadout, models, target, target_models, leader, with_, melee, pistols, profiles, order,
             insane_bravery, exact, half_range_for=half_range_for, cover_for=cover_for, precision=precision,
-            precision_on=precision_on, rules_dir=rules_dir, target_loadout=target_loadout, led_by=led_by,
-            **situation)
+            precision_on=precision_on, without=without, rules_dir=rules_dir, target_loadout=target_loadout,
+            led_by=led_by, **situation)
         return report, title, context
 
     if need is None:
@@ -100,8 +107,8 @@ def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_lea
 def run(attacker: str, loadout: str, size: int | None, target: str, target_models: int | None, leader: str | None,
         with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: tuple[int, ...] | None,
         insane_bravery: bool, exact: bool, half_range_for: tuple[str, ...] = (), cover_for: tuple[str, ...] = (),
-        precision: bool = True, precision_on: str | None = None, rules_dir: str | None = None,
-        target_loadout: str = "", led_by: str | None = None,
+        precision: bool = True, precision_on: str | None = None, without: tuple[str, ...] = (),
+        rules_dir: str | None = None, target_loadout: str = "", led_by: str | None = None,
         **situation: Any) -> tuple[UnitReport, str, Context, Datasheet, Datasheet | None]:
     """The unit query the options describe, answered, its title, its situation, and the datasheets of the
     attacker and of the target (None for a standard target or a profile)."""
@@ -111,8 +118,8 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
     items = [item for item in loadout.split(",") if item.strip()]
     report = unit_attack(sheet, found.target, items, size, with_, context, melee, pistols, profiles, exact,
                          allocation_order(order, found.target), insane_bravery, half_range_for=half_range_for,
-                         cover_for=cover_for, precision=precision, precision_on=precision_on, rules_dir=rules_dir,
-                         led_by=led_by)
+                         cover_for=cover_for, precision=precision, precision_on=precision_on, without=without,
+                         defender=found.sheet, rules_dir=rules_dir, led_by=led_by)
     report = attrs.evolve(report, situation=(*report.situation, *found.notes))
     return report, f"{label(sheet)}  ->  {found.label}", context, sheet, found.sheet
 

@@ -11,6 +11,7 @@ import attrs
 from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from ..model import ModelProfile, Target, Weapon
+from .text_rules import TextAbility
 
 
 def either(numbers: Sequence[int]) -> str:
@@ -104,6 +105,7 @@ class Datasheet:
     wargear: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)  #: wargear without a profile -> its rules
     leader_of: tuple[str, ...] = ()  #: units this CHARACTER can join as a Leader
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
+    read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
 
     @property
     def unit_keywords(self) -> tuple[str, ...]:

@@ -142,6 +142,8 @@ class Effect:
     feel_no_pain: int | None = attrs.field(default=None, validator=_between(2, 6))
     save_bonus: int = attrs.field(default=0, validator=_between(0, 5))
     save_limit: int = attrs.field(default=2, validator=_between(2, 6))
+    reduce_damage: bool = False  #: each attack allocated to them has its Damage reduced by 1 (not below 1)
+    halve_damage: bool = False  #: each attack allocated to them has its Damage halved (rounding up)
     # attacks against the target's unit (they change each attack's situation, not the models)
     wound_modifier_against: int = 0
     worsen_ap: int = attrs.field(default=0, validator=_between(0, 6))
@@ -155,8 +157,8 @@ class Effect:
     mortal_wounds: MortalWoundTest | None = None
     command_reroll: CommandReroll | None = None
 
-    TARGET_FIELDS = ("cover", "stealth", "invulnerable", "feel_no_pain", "save_bonus", "wound_modifier_against",
-                     "worsen_ap", "save_modifier", "reroll_saves")
+    TARGET_FIELDS = ("cover", "stealth", "invulnerable", "feel_no_pain", "save_bonus", "reduce_damage", "halve_damage",
+                     "wound_modifier_against", "worsen_ap", "save_modifier", "reroll_saves")
     OWN_FIELDS = ("bearer_feel_no_pain", "orders")
 
     def __attrs_post_init__(self) -> None:
@@ -215,6 +217,8 @@ class Effect:
             parts.append(f"Feel No Pain {self.feel_no_pain}+")
         if self.save_bonus:
             parts.append(f"Sv improved by {self.save_bonus} (not better than {self.save_limit}+)")
+        parts += [text for flag, text in ((self.reduce_damage, "Damage of attacks allocated to it -1 (not below 1)"),
+                                          (self.halve_damage, "Damage of attacks allocated to it halved")) if flag]
         for value, text in ((self.wound_modifier_against, "{:+d} to wound it"),
                             (self.worsen_ap, "AP of attacks against it worsened by {}"),
                             (self.save_modifier, "{:+d} to its saving throws")):
@@ -351,8 +355,9 @@ def improved_model(profile: ModelProfile, effect: Effect) -> ModelProfile:
         changes["feel_no_pain"] = min(profile.feel_no_pain or 7, effect.feel_no_pain)
     if effect.save_bonus:
         changes["save"] = min(profile.save, max(effect.save_limit, profile.save - effect.save_bonus))
-    if effect.cover:
-        changes["cover"] = True
+    for flag in ("cover", "reduce_damage", "halve_damage"):
+        if getattr(effect, flag):
+            changes[flag] = True
     return attrs.evolve(profile, **changes) if changes else profile
 
 

@@ -18,6 +18,7 @@ from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon
+from . import text_in_force
 from .datasheet import Datasheet, counted
 from .load import datasheet as find_datasheet
 from .load import find, leading_problem, library
@@ -291,23 +292,28 @@ def _precision(shots: Volley, target: Target, order: Sequence[int] | None, preci
     return shots, chosen, [f"Precision wounds go to {group_label(target, leader)} first"]
 
 
-def _led(led_by: str | Datasheet | None, sheet: Datasheet, melee: bool, pistols: bool, advanced: bool,
-         profiles: Sequence[str], rules_dir: str | Path | None) -> tuple[Volley | None, list[str]]:
-    """What a Leader attached to the attacking unit attacks with (its datasheet must allow it to lead
-    the unit), and the header lines that say so."""
+def _leader(led_by: str | Datasheet | None, sheet: Datasheet, rules_dir: str | Path | None) -> Datasheet | None:
+    """The Leader attached to the attacking unit: a CHARACTER whose datasheet allows it to lead the unit."""
     if led_by is None:
-        return None, []
+        return None
     leader = led_by if isinstance(led_by, Datasheet) else find_datasheet(led_by, rules_dir, near=sheet)
     if "CHARACTER" not in leader.unit_keywords:
         raise MathhammerError(f"--led-by names a CHARACTER that leads the unit; {leader.name} is not one")
     problem = leading_problem(leader, sheet)
     if problem:
         raise MathhammerError(problem)
+    return leader
+
+
+def _led(leader: Datasheet | None, melee: bool, pistols: bool, advanced: bool,
+         profiles: Sequence[str]) -> tuple[Volley | None, list[str]]:
+    """What the Leader attacks with beside its unit, and the header lines that say so."""
+    if leader is None:
+        return None, []
     own = [p for p in profiles if any(p.strip().lower() in leader.kind_of(w, melee) for w in leader.weapons)]
     shots = volley(leader, (), None, melee, pistols, advanced, own)
     fired = ", ".join(f"{n} x {w.name}" for w, n, _ in shots.weapons)
-    lines = [f"led by {leader.name} ({leader.faction}): {fired} attack with the unit",
-             f"not applied: the abilities {leader.name} gives the unit it leads are not read (add them with --with)"]
+    lines = [f"led by {leader.name} ({leader.faction}): {fired} attack with the unit"]
     return shots, lines + [f"note ({leader.name}): {note}" for note in leader.notes]
 
 
@@ -329,6 +335,8 @@ def unit_attack(
     cover_for: Sequence[str] = (),
     precision: bool = True,
     precision_on: str | None = None,
+    without: Sequence[str] = (),
+    defender: Datasheet | None = None,
     rules_dir: str | Path | None = None,
     led_by: str | Datasheet | None = None,
 ) -> UnitReport:
@@ -339,6 +347,8 @@ def unit_attack(
     Benefit of Cover; `order` is the defender's allocation order as 0-based group indices, as for
     `attack`; `precision=False` declines Precision, `precision_on` sends Precision wounds to that
     CHARACTER group (numbered from 1, or by model name) first;
+    `defender` is the target's datasheet, whose abilities read from text apply to the attacks against it;
+    `without` leaves out abilities of either unit (read from text) or the attacker's own named rules;
     `rules_dir` layers a user's rules folder over the shipped one (default: $MATHHAMMER_RULES);
     `led_by` attaches a Leader (a CHARACTER datasheet that can lead this unit), whose weapons attack
     with the unit's.
@@ -347,38 +357,50 @@ def unit_attack(
     sheet = attacker if isinstance(attacker, Datasheet) else find_datasheet(attacker, rules_dir)
     context = context or Context()
     aliases = {r.name: k for k, r in data.rules.items()}
+    phase = "fight" if melee else "shooting"
+    leader = _leader(led_by, sheet, rules_dir)
+    sides = text_in_force.sides(sheet, size, target, defender)
+    if leader is not None:  # its "while leading" abilities are the whole unit's
+        sides.append(text_in_force.Side("attacker", leader.read_rules, leader.counts(), leading=True))
+    named, claimed = text_in_force.claim(modifiers, sides, data.rules)
     given = [m if isinstance(m, NamedRule) else find(m, data.rules, "ability or stratagem", aliases)
-             for m in modifiers]
+             for m in named]
     carried = {item for _, gear in sheet.equip(loadout, size) for item in gear}
     own = [data.rules[key] for key in sheet.always]
     own += [data.rules[key] for item in sorted(carried) for key in sheet.wargear.get(item, ())]
-    in_force, left_out = rules_in_force(sheet, given, own, target, "fight" if melee else "shooting", context)
+    dropped = text_in_force.left_out(without, sides, own)
+    own, dropped_lines = text_in_force.keep(own, dropped)
+    in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
+    read, read_lines = text_in_force.in_force(sides, claimed, dropped, phase,
+                                           lambda rule: scope_problem(rule, sheet, target, phase, context), given)
     try:
         shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
     except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks
         if not sheet.notes:
             raise
         raise MathhammerError(f"{exc} ({'; '.join(sheet.notes)})") from None
-    leader, led_lines = _led(led_by, sheet, melee, pistols, context.advanced, profiles, rules_dir)
-    if leader is not None:
-        shots = Volley(shots.weapons + leader.weapons)
+    beside, led_lines = _led(leader, melee, pistols, context.advanced, profiles)
+    if beside is not None:
+        shots = Volley(shots.weapons + beside.weapons)
     near, near_lines = _half_range(half_range_for, shots, context)
     target, cover_lines = _covered(cover_for, target, context, melee)
     order_lines = order_line(target, order)
     shots, order, precision_lines = _precision(shots, target, order, precision, precision_on)
 
-    plan = _plan(in_force, shots, target, context, near)
+    applied = in_force + read
+    plan = _plan(applied, shots, target, context, near)
     for rule in given:  # a rule that changes nothing is refused, not silently accepted
-        others = list(in_force)
+        others = list(applied)
         others.remove(rule)
         if _plan(others, shots, target, context, near) == plan:
             raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
-    situation = led_lines + [rule.header() for rule in in_force] + left_out + near_lines + cover_lines + order_lines
+    situation = led_lines + [rule.header() for rule in in_force] + read_lines + dropped_lines + left_out
+    situation += near_lines + cover_lines + order_lines
     situation += precision_lines
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:
         result = attrs.evolve(result, p_battle_shocked=0 * result.p_below_half)
-    return UnitReport(sheet.name, result, tuple(f for f in plan.firings if isinstance(f, Firing)), tuple(in_force),
+    return UnitReport(sheet.name, result, tuple(f for f in plan.firings if isinstance(f, Firing)), tuple(applied),
                       tuple(situation), plan.context)

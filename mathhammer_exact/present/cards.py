@@ -62,6 +62,7 @@ def datasheet_card(sheet: Datasheet) -> str:
         lines.append(f"Option: a {option.model} may replace its {option.replaced} with "
                      f"{' / '.join(option.choices)}{limit}")
     lines.append("Abilities: " + ", ".join(sheet.abilities))
+    lines += [f"  {a.name}, read from its text: {a.describe()}" for a in sheet.read_rules]
     lines.append("Keywords: " + ", ".join(sheet.keywords))
     if sheet.points:
         lines.append("Points: " + ", ".join(f"{n} models: {p}" for n, p in sheet.points.items()))

@@ -51,7 +51,7 @@ def _unit(query: UnitQuery, exact: bool) -> tuple[UnitReport, str, Datasheet, Da
     report = unit_attack(sheet, found.target, query.loadout, query.size, query.named_rules,
                          query.situation.context(), query.melee, query.pistols, query.profiles, exact, query.order,
                          query.insane_bravery, half_range_for=query.half_range_for, cover_for=query.cover_for,
-                         precision=query.precision, precision_on=query.precision_on)
+                         precision=query.precision, precision_on=query.precision_on, defender=found.sheet)
     report = attrs.evolve(report, situation=(*report.situation, *found.notes))
     return report, f"{load.label(sheet)}  ->  {found.label}", sheet, found.sheet
 

@@ -1,0 +1,376 @@
+"""Reading datasheet abilities from their text into the engine's own effects, with their conditions.
+
+Datasheet abilities are written in a small set of phrasings: a subject ("each time a model in this
+unit makes a ranged attack", "each time an attack targets this unit", "weapons equipped by models
+in this unit have"), conditions ("that targets a MONSTER or VEHICLE unit", "if it made a Charge
+move this turn", "while this model is leading a unit") and effects ("you can re-roll the Hit
+roll", "add 1 to the Wound roll", "that attack has the [LETHAL HITS] ability"). Each sentence is
+read into a `NamedRule` of the existing vocabulary (`data.modifiers.Effect`), or refused: every
+clause of a sentence that speaks of attacks must be understood, else the whole ability is reported
+as not modelled, never half-applied. A condition no query option states ("within 9\"", "once per
+battle") is kept as what the reading `needs`, for --with NAME.
+
+"You can re-roll" is read as a player would use it: failed hit and wound rolls, a Damage roll
+below its average. Invulnerable saves and Feel No Pain that a unit always has are left to
+`catalogue.abilities`, which puts them in the model profile.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Literal
+
+import attrs
+
+from ..data.modifiers import Effect, Keywords, NamedRule, Phase
+from ..data.text_rules import Reading, Role, Scope, TextAbility
+from ..errors import MathhammerError
+from .abilities import feel_no_pain, invulnerable
+from .ability_clauses import (
+    EFFECT_JOIN,
+    EFFECT_START,
+    Condition,
+    ForOthers,
+    Subject,
+    Unreadable,
+    clean,
+    condition_before,
+    not_understood,
+    read_effect,
+    split_clauses,
+    target_condition,
+)
+
+#: how an ability counts in `mathhammer data add`'s report
+Kind = Literal["effects", "profile", "unmodelled", "others", "other"]
+
+_ATTACKS = re.compile(r"hit rolls?\b|wound rolls?\b|damage rolls?\b|armour penetration|(?:strength|attacks|damage|"
+                      r"ballistic skill|weapon skill) characteristic|critical (?:hit|wound)|\[[a-z0-9 +-]+\]|"
+                      r"invulnerable save|feel no pain|benefit of cover", re.I)
+_BULLET = re.compile(r"(?:^|\n)\s*(?:■|•|-(?=\s))\s*")
+_SENTENCE = re.compile(r"(?<=[.!])\s+(?=[A-Z■•])")
+#: characteristics an ability changes that no attack uses (Objective Control, Move, Leadership): dropped
+_NOT_ATTACK_CHANGE = re.compile(r"\b(?:subtract|add) \d+\"? (?:from|to) (?:its|this model'?s|the) (?:objective control|"
+                                r"move|leadership) characteristics?(?: of [^,.]*?)?,? and ", re.I)
+
+
+# --------------------------------------------------------------------- subjects
+_WHO = r"(?P<who>models? in (?:this|that|the bearer's|this model's) unit|this unit|this model|the bearer|that unit|it)"
+_KIND = r"(?:(?P<kind>ranged|melee|psychic) )?"
+_SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
+    ("attack", re.compile(r"each time (?:a|one) model in (?P<whose>this|that|the bearer's|this model's) unit makes "
+                          r"an? " + _KIND + r"attack", re.I)),
+    ("attack", re.compile(r"each time (?P<who>this model|the bearer) makes? an? " + _KIND + r"attack", re.I)),
+    ("attack", re.compile(r"each time (?:a|one) model in (?P<whose>this|that|this model's) unit (?=targets .+? with "
+                          r"an? (?:(?:ranged|melee) )?attack)", re.I)),
+    ("attack", re.compile(r"each time an? " + _KIND + r"attack (?:is )?made by (?:a model in )?" + _WHO
+                          + r"(?= targets| is|,)", re.I)),
+    ("defend", re.compile(r"each time an? " + _KIND + r"attack (?:targets|is made against) " + _WHO, re.I)),
+    ("defend", re.compile(r"each time an? " + _KIND + r"attack is allocated to (?:a model in )?" + _WHO, re.I)),
+    ("weapons", re.compile(r"(?:the )?" + _KIND + r"weapons equipped by " + _WHO + r" (?:have|has)\b", re.I)),
+    ("weapons", re.compile(r"(?P<who>this model|the bearer|this unit)'s " + _KIND + r"weapons (?:have|has)\b", re.I)),
+    ("weapons", re.compile(_KIND + r"weapons (?P<who>it is|they are) equipped with (?:have|has)\b", re.I)),
+    ("weapons", re.compile(r"\b(?P<who>its) " + _KIND + r"weapons (?:have|has)\b", re.I)),
+    ("have", re.compile(r"(?:^|(?<=, )|(?<=: ))" + _WHO + r" (?:has|have) (?=an? [2-6]\+ invulnerable|an "
+                        r"invulnerable save of|the feel no pain|an? [2-6]\+ feel no pain|the benefit of cover)", re.I)),
+]
+#: "add 1 to the Attacks characteristic of melee weapons equipped by models in this unit" is written as an
+#: attack's characteristic: "each time a model in this unit makes a melee attack, add 1 to the Attacks ..."
+_WEAPON_CHARACTERISTIC = re.compile(
+    r"(?P<op>add (?P<n>\d) to|improve|subtract (?P<m>\d) from|worsen) the (?P<chars>(?:strength|attacks|armour "
+    r"penetration|damage)(?:(?:,| and|, and) (?:strength|attacks|armour penetration|damage))*) characteristics? of "
+    r"(?:the )?(?:(?P<kind>ranged|melee) )?weapons equipped by (?P<who>models? in (?:this|that|this model's) unit|"
+    r"this model|the bearer)(?: by (?P<by>\d))?", re.I)
+#: another unit's attacks: "each time a friendly ... model makes an attack", "each time that VEHICLE model ..."
+_OTHERS = re.compile(r"\bfriendly\b|\benemy unit (?:is )?within\b|\bthat (?!attack\b)[\w ]*?model\b|"
+                     r"\bselect(?:ed)? one (?:friendly|enemy)|\bthat (?:enemy )?unit\b|fortification|"
+                     r"\bthose .* models\b|a model is affected|each time a model in that|in that enemy unit", re.I)
+
+
+def _scope(who: str, leading: bool, own_unit: bool) -> Scope:
+    """Whose ability it is; `own_unit`: the sentence named this unit before ('each time this model's unit makes a
+    Charge move, ... models in that unit'), so "that unit" is this one."""
+    who = who.lower()
+    if "that unit" in who and own_unit and not leading:
+        return "unit"
+    if "that unit" in who:
+        if not leading:
+            raise ForOthers("another unit")
+        return "leading"
+    if leading:
+        raise Unreadable("a leader's own attacks while leading")
+    if "bearer's" in who or "this model's unit" in who or "this unit" in who:
+        return "unit"
+    return "bearer" if "bearer" in who else "model"
+
+
+def _as_attack(sentence: str) -> str:
+    """The sentence with a weapon characteristic written as an attack's ('... of that attack by 1')."""
+    match = _WEAPON_CHARACTERISTIC.search(sentence)
+    if not match:
+        return sentence
+    who = match.group("who").lower()
+    person = f"{who} makes" if " in " not in who else f"a model in {who.split(' in ', 1)[1]} makes"
+    op = match.group("op").split()[0].lower()
+    n = match.group("n") or match.group("m") or match.group("by") or ""
+    verb = {"add": "improve", "subtract": "worsen"}.get(op, op)
+    kind = f"{match.group('kind').lower()} " if match.group("kind") else ""
+    article = "an" if not kind else "a"
+    rewritten = (f"each time {person} {article} {kind}attack, {verb} the {match.group('chars')} characteristics of "
+                 f"that attack by {n}")
+    rest = sentence[match.end():]
+    rest = re.sub(r"^ and those weapons have ", " and that attack has ", rest, flags=re.I)
+    rest = re.sub(r"characteristics? of those weapons", "characteristic of that attack", rest, flags=re.I)
+    return sentence[:match.start()] + rewritten + rest
+
+
+def _subject(sentence: str, leading: bool) -> tuple[Subject, re.Match[str]] | None:
+    found = [(m, kind) for kind, pattern in _SUBJECTS for m in [pattern.search(sentence)] if m]
+    if not found:
+        return None
+    match, kind = min(found, key=lambda f: f[0].start())
+    groups = match.groupdict()
+    who = groups.get("who") or f"a model in {groups['whose']} unit"
+    if who.lower() in ("it", "it is", "they are"):
+        who = "this model"
+    attack = (groups.get("kind") or "").lower()
+    if attack == "psychic":
+        raise Unreadable("Psychic Attacks only")
+    role: Role = "target" if kind in ("defend", "have") else "attacker"
+    own_unit = bool(re.search(r"\b(?:this|this model's) unit\b", sentence[:match.start()], re.I))
+    return Subject(role, _scope(who, leading, own_unit), attack, weapons=kind == "weapons"), match
+
+
+# --------------------------------------------------------------------- sentences
+@attrs.frozen
+class Parsed:
+    """One sentence read: its subject, condition, phase and the Effect's fields."""
+
+    subject: Subject
+    condition: Condition
+    fields: dict[str, Any]
+    phase: Phase
+
+
+def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parsed]:
+    """What a sentence about attacks does: one reading per condition its clauses carry. Unreadable if a clause is
+    not understood, ForOthers if it is about other units' attacks."""
+    sentence = _as_attack(_NOT_ATTACK_CHANGE.sub("", sentence))
+    leading = False
+    if lead := re.match(r"^while this model is leading a unit,\s*", sentence, re.I):
+        leading, sentence = True, sentence[lead.end():]
+    found = _subject(sentence, leading)
+    if found is None:
+        goes_on = previous is not None and re.match(r"^(?:if|while|whilst|when)\b", sentence, re.I)
+        if _OTHERS.search(sentence) and not goes_on:
+            raise ForOthers("another unit")
+        if previous is None:
+            raise Unreadable("it names no attack this reader knows")
+        cut = sentence.rfind(", ")  # 'If the target of that attack is X, you can re-roll the Hit roll instead.'
+        subject, prefix, rest = previous.subject, sentence[:max(cut, 0)], sentence[cut + 2:] if cut >= 0 else sentence
+        inherited = previous.condition  # the sentence goes on about the attacks of the one before
+    else:
+        subject, match = found
+        prefix, rest = sentence[:match.start()], sentence[match.end():]
+        if _OTHERS.search(prefix) and subject.scope != "leading":
+            raise ForOthers("another unit")
+        inherited = Condition()
+    try:
+        return _read(subject, prefix, rest, inherited, before)
+    except Unreadable as why:
+        why.role = subject.role
+        raise
+
+
+def _read(subject: Subject, prefix: str, rest: str, inherited: Condition, before: str) -> list[Parsed]:
+    """The conditions before and after a sentence's subject and the effects after them, one reading per condition."""
+    phases: list[Phase] = []
+    condition = inherited
+    for clause in split_clauses(prefix):
+        condition += condition_before(clause, phases, before)
+    rest, more, subject = _after_subject(rest, subject, phases, before)
+    condition += more
+    groups: dict[Condition, dict[str, Any]] = {}
+    for clause in EFFECT_JOIN.split(rest):
+        if clause.strip():
+            clause, own = _trailing(clause, phases, before)
+            read_effect(clause, subject, groups.setdefault(condition + own, {}))
+    out = []
+    kinds: dict[str, Phase] = {"ranged": "shooting", "melee": "fight"}
+    for where, fields in groups.items():
+        phase: Phase = fields.pop("_phase", None) or kinds.get(subject.kind) or (phases[0] if phases else "either")
+        out.append(Parsed(subject, where, fields, phase))
+    if not out:
+        raise Unreadable("no effect is understood")
+    return out
+
+
+def _trailing(clause: str, phases: list[Phase], before: str) -> tuple[str, Condition]:
+    """An effect with its own condition after it ('add 1 to the Hit roll if this unit is below its Starting
+    Strength'), split."""
+    match = re.search(r"\s+(?P<cond>(?:if|while) .+)$", clause.strip().rstrip("."), re.I)
+    if not match:
+        return clause, Condition()
+    return clause[:match.start()], condition_before(match.group("cond"), phases, before)
+
+
+def _after_subject(rest: str, subject: Subject, phases: list[Phase],
+                   before: str) -> tuple[str, Condition, Subject]:
+    """The condition written after the subject ('that targets ...', 'with a melee weapon', 'if it made a Charge move
+    this turn', '... when targeting ...'), the effects after it, and the subject with the kind of attack it named."""
+    condition = Condition()
+    rest = rest.strip()
+    if kind := re.match(r"^with an? (?P<kind>ranged|melee) weapon\b", rest, re.I):
+        if subject.kind and subject.kind != kind.group("kind").lower():
+            raise Unreadable(not_understood(kind.group(0)))
+        subject = attrs.evolve(subject, kind=kind.group("kind").lower())
+        rest = rest[kind.end():].strip()
+    if re.match(r"^with (?:its|this model's|the bearer's|their|a|an|one) ", rest, re.I):
+        raise Unreadable("attacks with one of its weapons only")
+    target = re.match(rf"^(?:that )?(?:targets?|is allocated to) (?P<target>.+?)(?:,\s*(?=(?:{EFFECT_START}|if |while |"
+                      r"until ))|,?$)", rest, re.I)
+    if target:
+        aimed = target.group("target")
+        if kind := re.search(r" with an? (?P<kind>ranged|melee) attack$", aimed, re.I):
+            subject, aimed = attrs.evolve(subject, kind=kind.group("kind").lower()), aimed[:kind.start()]
+        condition += target_condition(aimed)
+        rest = rest[target.end():].strip()
+    while match := re.match(r"^,?\s*(?P<clause>(?:if|while|until)[^,]+),", rest, re.I):
+        condition += condition_before(match.group("clause"), phases, before)
+        rest = rest[match.end():].strip()
+    rest = rest.lstrip(", ").strip()
+    if subject.weapons:  # "weapons ... have the [X] ability (while|when) targeting ..."
+        if match := re.search(r"\s*,?\s*(?:while|when) targeting (?P<target>.+?)\.?$", rest, re.I):
+            condition += target_condition(match.group("target"))
+            rest = rest[:match.start()]
+    return rest, condition, subject
+
+
+def _sentences(text: str) -> Iterator[str]:
+    """The sentences of an ability; a bulleted list after 'while ...:' gives each bullet that condition. A condition
+    inside a sentence ('re-roll a Hit roll of 1 and, if X, you can re-roll the Hit roll instead', '... (if X, Y
+    instead)') starts a sentence of its own, which goes on about the same attacks."""
+    text = clean(text)
+    text = re.sub(r",? and, (?=(?:if|while) [^,]+, )", ". ", text, flags=re.I)
+    text = re.sub(r" \((if [^,()]+, [^()]+?)\)\.?", lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}.", text)
+    text = re.sub(r"\. (if|while)\b", lambda m: f". {m.group(1).capitalize()}", text)
+    pieces = _BULLET.split(text)
+    if len(pieces) > 1:
+        intro = pieces[0].strip()
+        if re.search(r"select one|one of the following|choose", intro, re.I):
+            if any(_ATTACKS.search(p) for p in pieces[1:]):
+                raise Unreadable("a choice of effects")
+            return
+        head = re.sub(r"[:.]\s*$", "", intro).strip()
+        for piece in (p.strip() for p in pieces[1:] if p.strip()):
+            joined = f"{head}, {piece[0].lower()}{piece[1:]}" if head else piece
+            yield from _SENTENCE.split(joined.replace("\n", " "))
+        return
+    yield from _SENTENCE.split(text.replace("\n", " "))
+
+
+# --------------------------------------------------------------------- a whole ability
+@attrs.frozen
+class Verdict:
+    """What the reader made of one ability, and how it counts in `data add`'s report: effects read, in the
+    model profile (an invulnerable save or Feel No Pain the unit always has), not modelled, about other
+    units' attacks, or about something other than attacks."""
+
+    kind: Kind
+    ability: TextAbility | None = None  #: what the datasheet keeps (effects, or not modelled with the reason)
+
+
+def _rule(unit: str, name: str, index: int, parsed: Parsed) -> NamedRule:
+    fields = dict(parsed.fields)
+    if "_against" in fields:
+        raise Unreadable(f"Feel No Pain {fields['_against']} only")
+    if parsed.subject.role == "attacker":
+        fields["weapons"] = {"ranged": "ranged", "melee": "melee"}.get(parsed.subject.kind, "all")
+    if "abilities" in fields:
+        fields["abilities"] = tuple(dict.fromkeys(fields["abilities"]))
+    condition = parsed.condition
+    every = tuple(dict.fromkeys(condition.all_of))
+    some = () if set(condition.any_of) & set(every) else tuple(dict.fromkeys(condition.any_of))
+    target = Keywords(all_of=every, any_of=some, none_of=tuple(dict.fromkeys(condition.none_of)))
+    if parsed.subject.role == "target" and target:
+        raise Unreadable("a condition on the attacking unit")
+    effect = Effect(**fields)
+    return NamedRule(key=f"{unit}/{name}#{index}", name=name, kind="ability",
+                     source=f"{unit} datasheet (read from its text)", summary=effect.describe(),
+                     phase=parsed.phase, situation=parsed.subject.role, effect=effect, target=target,
+                     requires=tuple(dict.fromkeys(condition.requires)))
+
+
+def _in_profile(parsed: Parsed, name: str, text: str) -> bool:
+    """An invulnerable save or Feel No Pain the unit always has, that `catalogue.abilities` reads from the same
+    text into the model profile: not applied a second time."""
+    fields = parsed.fields
+    if (not set(fields) <= {"invulnerable", "feel_no_pain", "_against"} or parsed.subject.role != "target"
+            or parsed.subject.scope not in ("unit", "model") or parsed.condition.needs or parsed.condition.requires):
+        return False
+    saved = [invulnerable(name, text)] if "invulnerable" in fields else []
+    saved += [feel_no_pain(name, "", text)] if "feel_no_pain" in fields else []
+    return all(r is not None and not r.get("conditional") for r in saved)
+
+
+def read_ability(unit: str, name: str, text: str, model: str = "") -> Verdict:
+    """One ability of `unit` (written on its `model` kind, or "" for the datasheet) read from its text."""
+    name = clean(name).rstrip(":").strip()
+    if name.lower().startswith("invulnerable save"):
+        return Verdict("profile")  # its value is read by catalogue.abilities
+    readings: list[Reading] = []
+    profile = others = False
+    try:
+        previous: Parsed | None = None
+        before = ""
+        for sentence in (s.strip() for s in _sentences(text)):
+            if not _ATTACKS.search(sentence):
+                before = sentence
+                continue
+            try:
+                parsed = _sentence(sentence, previous, before)
+            except ForOthers:
+                others = True
+                continue
+            except Unreadable:
+                saved = invulnerable(name, sentence)
+                if previous is None and saved is not None and not saved.get("conditional"):
+                    profile = True  # 'Asurmen has a 4+ invulnerable save': catalogue.abilities put it in the profile
+                    continue
+                raise
+            previous = parsed[0]
+            for one in parsed:
+                if _in_profile(one, name, text):
+                    profile = True
+                    continue
+                try:
+                    rule = _rule(unit, name, len(readings), one)
+                except MathhammerError as exc:
+                    raise Unreadable(str(exc)) from None
+                readings.append(Reading(rule, one.subject.scope, "; ".join(dict.fromkeys(one.condition.needs))))
+    except Unreadable as why:
+        return Verdict("unmodelled", TextAbility(name, model, unmodelled=str(why), role=why.role))
+    if readings:
+        return Verdict("effects", TextAbility(name, model, tuple(readings)))
+    return Verdict("profile" if profile else "others" if others else "other")
+
+
+def read_abilities(unit: str, texts: Iterable[Sequence[str]], kinds: Counter[str],
+                   unmodelled: Counter[str]) -> tuple[TextAbility, ...]:
+    """The abilities of a unit record (its `ability_texts`: name, text, model kind) that change attacks or are not
+    modelled, each name once; `kinds` counts every ability by how it was read, `unmodelled` those not modelled."""
+    out: list[TextAbility] = []
+    seen: set[str] = set()
+    for name, text, model in texts:
+        if name in seen:
+            continue
+        seen.add(name)
+        verdict = read_ability(unit, name, text, model)
+        kinds[verdict.kind] += 1
+        if verdict.ability is not None:
+            out.append(verdict.ability)
+            if verdict.kind == "unmodelled":
+                unmodelled[verdict.ability.name] += 1
+    return tuple(out)

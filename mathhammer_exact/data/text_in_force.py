@@ -1,0 +1,185 @@
+"""Which abilities read from the units' text a unit query applies, with a header line for each.
+
+A reading applies when it is the whole unit's, the query settles its condition (the same scope
+checks as any named rule: phase, target keywords, situation options) and it needs nothing no
+option states; one that needs such a condition applies when its ability is named with --with;
+--without leaves an ability out. Every ability that may change the attacks is named in the
+answer's header, applied or not, with the reason and the option that would turn it on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+
+from ..catalogue.index import normalise
+from ..errors import MathhammerError
+from ..model import Target
+from .modifiers import NamedRule
+from .text_rules import Reading, Role, TextAbility, describe
+
+if TYPE_CHECKING:
+    from .datasheet import Datasheet
+
+
+@attrs.frozen
+class Side:
+    """One unit of a query, with its abilities read from text and its models of each kind."""
+
+    role: Role
+    abilities: tuple[TextAbility, ...]
+    kinds: Mapping[str, int]  #: models of each kind in the unit, to tell "this model" from the whole unit
+    leading: bool = False  #: a leader attached to the unit: its "while leading" readings are the whole unit's,
+    #: its other readings its own (for --led-by: a Side of the leader beside the unit's)
+
+
+def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datasheet | None) -> list[Side]:
+    """The attacking unit (at `size`) and, when its datasheet is known, the target, with their abilities read from
+    text and their models of each kind."""
+    out = [Side("attacker", sheet.read_rules, sheet.counts(size))]
+    if defender is not None:
+        kinds: dict[str, int] = {}
+        for profile, n in target.groups:
+            kinds[profile.name] = kinds.get(profile.name, 0) + n
+        out.append(Side("target", defender.read_rules, kinds))
+    return out
+
+
+def keep(own: Sequence[NamedRule], without: Collection[str]) -> tuple[list[NamedRule], list[str]]:
+    """The unit's own named rules (its datasheet's, its wargear's) that --without does not leave out, and a line
+    for each one it does."""
+    kept = [r for r in own if normalise(r.name) not in without and normalise(r.key) not in without]
+    return kept, [f"not applied: {r.name} (left out with --without)" for r in own if r not in kept]
+
+
+def _whole_unit(ability: TextAbility, reading: Reading, kinds: Mapping[str, int]) -> bool:
+    """Whether a reading applies to every model of the unit: a unit's ability, an ability of "this
+    model" written on the datasheet (each model has it) or on the only kind of model present, or
+    the bearer's when the unit is that one model."""
+    present = {kind for kind, n in kinds.items() if n}
+    if reading.scope == "unit":
+        return True
+    if reading.scope == "model":
+        return not ability.model or present == {ability.model}
+    return reading.scope == "bearer" and sum(kinds.values()) == 1
+
+
+def _owner(ability: TextAbility, reading: Reading) -> str:
+    if reading.scope == "bearer":
+        return "the bearer's"
+    return f"the {ability.model}'s" if ability.model else "one model's"
+
+
+def names(sides: Sequence[Side]) -> dict[str, str]:
+    """Every ability read from text on these units, by its name as players type it."""
+    return {normalise(a.name): a.name for side in sides for a in side.abilities}
+
+
+def claim(wanted: Sequence[str | NamedRule], sides: Sequence[Side],
+          rules: Mapping[str, NamedRule]) -> tuple[list[str | NamedRule], set[str]]:
+    """Split --with names into those of named rules (kept, in order) and those of abilities read from
+    the units' text (normalised). A named rule of that name or key wins: it is the curated reading."""
+    curated = {normalise(k) for k in rules} | {normalise(r.name) for r in rules.values()}
+    read = names(sides)
+    kept: list[str | NamedRule] = []
+    claimed: set[str] = set()
+    for item in wanted:
+        key = normalise(item) if isinstance(item, str) else ""
+        if key and key in read and key not in curated:
+            claimed.add(key)
+        else:
+            kept.append(item)
+    return kept, claimed
+
+
+def left_out(without: Sequence[str], sides: Sequence[Side], own: Sequence[NamedRule]) -> set[str]:
+    """The normalised names of --without: each must name an ability read from text or one of the unit's
+    own named rules."""
+    known = names(sides) | {normalise(r.name): r.name for r in own} | {normalise(r.key): r.name for r in own}
+    out = set()
+    for name in without:
+        key = normalise(name)
+        if key not in known:
+            listed = ", ".join(sorted(set(known.values()))) or "none"
+            raise MathhammerError(f"--without {name!r}: not an ability of these units (their abilities read "
+                                  f"from text and rules: {listed})")
+        out.add(key)
+    return out
+
+
+def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[str], phase: str,
+             problem: Callable[[NamedRule], str | None],
+             named: Sequence[NamedRule] = ()) -> tuple[list[NamedRule], list[str]]:
+    """The rules read from text that a query applies, and a header line for each ability, applied or not.
+
+    A reading applies when it is the whole unit's, the query settles its condition (`problem`, the
+    scope check, finds none) and it needs nothing no option states; one that needs such a
+    condition applies when its ability is `given` (--with). Abilities in `without` are left out, and so
+    is one that a `named` rule given with --with stands for (by its name or its `ability`).
+    Readings of another phase are not mentioned: the phase alone rules them out.
+    """
+    rules: list[NamedRule] = []
+    lines: list[str] = []
+    curated = {normalise(r.name) for r in named} | {normalise(r.ability) for r in named if r.ability}
+    for side in sides:
+        for ability in side.abilities:
+            key = normalise(ability.name)
+            asked = key in given
+            if key in without:
+                lines.append(f"not applied: {ability.name} (left out with --without)")
+                continue
+            if key in curated:
+                lines.append(f"not applied from its text: {ability.name} (the named rule given with --with stands "
+                             "for it)")
+                continue
+            if ability.unmodelled:
+                if (ability.role or "attacker") != side.role and not asked:
+                    continue  # a defence of the attacking unit, or the target's own attacks: not these attacks
+                if asked:
+                    raise MathhammerError(f"{ability.name} is not modelled ({ability.unmodelled}); it cannot be "
+                                          "given with --with")
+                lines.append(f"not applied: {ability.name} (not modelled: {ability.unmodelled})")
+                continue
+            assumed = relevant = False
+            for reading in ability.readings:
+                rule = reading.rule
+                if rule.situation != side.role or rule.phase not in ("either", phase):
+                    continue
+                relevant = True
+                why = _not_applied(ability, reading, side, asked, problem)
+                if why:
+                    lines.append(f"not applied: {why}")
+                    continue
+                assumed = assumed or bool(reading.needs)
+                rules.append(rule)
+                line = f"{side.role} has {ability.name} (read from its text): {describe(reading)}"
+                lines.append(line + (f"; assumed (--with): {reading.needs}" if reading.needs else ""))
+            if asked and not relevant:
+                raise MathhammerError(f"{ability.name} changes nothing in the {phase} phase")
+            if asked and not assumed:
+                raise MathhammerError(f"{ability.name} needs no --with here: what its text says is applied as the "
+                                      "query settles it (see the answer's header without --with)")
+    return rules, lines
+
+
+def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool,
+                 problem: Callable[[NamedRule], str | None]) -> str:
+    """Why a reading is not applied in this query, or "" if it is (an error if --with asked for it)."""
+    why = ""
+    if side.leading and reading.scope != "leading":
+        why = f"{ability.name} is the leader's own, not the whole unit's"
+    elif reading.scope == "leading" and not side.leading:
+        why = f"{ability.name} works while this model is leading a unit"
+    elif reading.scope != "leading" and not _whole_unit(ability, reading, side.kinds):
+        why = f"{ability.name} is {_owner(ability, reading)} alone, not the whole unit's"
+    if why and asked:
+        raise MathhammerError(f"{why}; --with cannot give it to the whole unit")
+    if not why:
+        why = problem(reading.rule) or ""
+        if why and asked:
+            raise MathhammerError(why)
+    if not why and reading.needs and not asked:
+        why = f"{ability.name} applies only {reading.needs}; --with '{ability.name}' assumes it"
+    return why

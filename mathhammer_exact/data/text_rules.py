@@ -1,0 +1,72 @@
+"""Abilities read from a datasheet's text: what a datasheet keeps of them, and how a header states them.
+
+`catalogue.ability_text` reads an ability's text into `Reading`s: each a `NamedRule` (the effect,
+and the scope a query can check: phase, target keywords, situation options) with whose ability it
+is (`scope`: the whole unit, one model, the bearer of wargear, or a leader's unit) and any
+condition a query cannot settle (`needs`, turned on with --with NAME). `data.text_in_force`
+decides which of them a query applies.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from ..model import DamageReroll, Reroll
+from .modifiers import FLAG_OPTION, NamedRule
+
+#: whose ability it is: every model of the unit, "this model", "the bearer" (of wargear), or the
+#: unit this model leads ("while this model is leading a unit")
+Scope = Literal["unit", "model", "bearer", "leading"]
+Role = Literal["attacker", "target"]
+
+
+@attrs.frozen
+class Reading:
+    """One effect of an ability's text, with whose it is and what it needs."""
+
+    rule: NamedRule  #: the effect, and the conditions a query settles (phase, target keywords, options)
+    scope: Scope = "unit"
+    needs: str = ""  #: a condition no option states (the target is within 9"): only with --with NAME
+
+
+@attrs.frozen
+class TextAbility:
+    """An ability of a datasheet, as read from its text: what it does to attacks, or why it is not modelled."""
+
+    name: str
+    model: str = ""  #: the kind of model it is written on ("" for the whole datasheet)
+    readings: tuple[Reading, ...] = ()
+    unmodelled: str = ""  #: why it is not applied, for an ability that may change attacks
+    role: Role | None = None  #: whose attacks an ability not modelled is about, when that could be read (else
+    #: taken as its own: an ability about attacks against it names them)
+
+    def describe(self) -> str:
+        """What was read, in a player's words (for `show`): each reading with whose it is and what it needs."""
+        if self.unmodelled:
+            return f"not modelled ({self.unmodelled})"
+        whose = {"unit": "", "model": f" ({self.model}'s)" if self.model else "", "bearer": " (the bearer's)",
+                 "leading": " (while this model is leading a unit)"}
+        return "; ".join(f"{'attacks against it: ' if r.rule.situation == 'target' else ''}{describe(r)}"
+                         f"{whose[r.scope]}{f' (only {r.needs})' if r.needs else ''}" for r in self.readings)
+
+
+def describe(reading: Reading) -> str:
+    """A reading as the header states it: the effect, then when it holds, then what was chosen."""
+    rule = reading.rule
+    text = rule.effect.describe()
+    if rule.target:
+        text += f", against {rule.target.describe()}"
+    if rule.attacker and rule.situation == "target":
+        text += f", against attacks by {rule.attacker.describe()}"
+    text += "".join(f", with {FLAG_OPTION[flag]}" for flag in rule.requires)
+    effect = rule.effect
+    chosen = [roll for roll, policy in (("hit", effect.reroll_hits), ("wound", effect.reroll_wounds))
+              if policy is Reroll.FAILED]
+    if chosen or DamageReroll.parse(effect.reroll_damage or None) is DamageReroll.BELOW_AVERAGE:
+        what = [f"failed {' and '.join(chosen)} rolls"] if chosen else []
+        if effect.reroll_damage == DamageReroll.BELOW_AVERAGE.value:
+            what.append("a Damage roll below its average")
+        text += f"; 'you can re-roll' taken as re-rolling {' and '.join(what)}"
+    return text

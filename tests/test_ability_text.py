@@ -1,0 +1,408 @@
+"""Datasheet abilities read from their text (catalogue.ability_text) and applied by a unit query
+(data.text_in_force), on sentences written for these tests in the style of datasheets (no publisher
+text). Every expected value is derived by hand in the comment beside it."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import attrs
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact import Context, MathhammerError, Target, Weapon
+from mathhammer_exact.catalogue import build, index
+from mathhammer_exact.catalogue.ability_text import read_ability
+from mathhammer_exact.cli import cli
+from mathhammer_exact.data import load
+from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
+from mathhammer_exact.data.modifiers import Effect
+from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.data.text_in_force import Side, in_force
+from mathhammer_exact.model import ModelProfile, Reroll
+
+CHECKOUT = Path(__file__).parent / "fixtures" / "bsdata_abilities"
+
+
+# --------------------------------------------------------------------- the reader
+def changed(effect: Effect) -> dict[str, object]:
+    """The fields an effect sets (weapons only when it is not every attack)."""
+    default = Effect()
+    return {f.name: getattr(effect, f.name) for f in attrs.fields(Effect)
+            if getattr(effect, f.name) != getattr(default, f.name)}
+
+
+def readings(text: str, model: str = "") -> list[tuple]:
+    """(role, scope, phase, fields, target keywords (all, any, none), options, needs) of each reading."""
+    verdict = read_ability("Test Unit", "Test Ability", text, model)
+    assert verdict.kind == "effects", verdict
+    assert verdict.ability is not None
+    out = []
+    for r in verdict.ability.readings:
+        rule = r.rule
+        target = (rule.target.all_of, rule.target.any_of, rule.target.none_of)
+        out.append((rule.situation, r.scope, rule.phase, changed(rule.effect), target, rule.requires, r.needs))
+    return out
+
+
+NONE: tuple = ((), (), ())
+READ = [
+    ("Each time a model in this unit makes a ranged attack that targets a Monster or Vehicle unit, you can re-roll the "
+     "Hit roll and you can re-roll the Damage roll.",
+     [("attacker", "unit", "shooting", {"weapons": "ranged", "reroll_hits": Reroll.FAILED,
+                                        "reroll_damage": "below-average"},
+       ((), ("MONSTER", "VEHICLE"), ()), (), "")]),
+    ("Each time this model makes a melee attack, re-roll a Wound roll of 1.",
+     [("attacker", "model", "fight", {"weapons": "melee", "reroll_wounds": Reroll.ONES}, NONE, (), "")]),
+    ("Each time the bearer makes an attack that targets a ^^**Character**^^ unit, add 1 to the Wound roll.",
+     [("attacker", "bearer", "either", {"wound_modifier": 1}, ((), ("CHARACTER",), ()), (), "")]),
+    ("Each time a ranged attack made by a model in this unit targets a Titanic model, you can re-roll the Wound roll.",
+     [("attacker", "unit", "shooting", {"weapons": "ranged", "reroll_wounds": Reroll.FAILED},
+       ((), ("TITANIC",), ()), (), "")]),
+    ("While this model is leading a unit, weapons equipped by models in that unit have the [SUSTAINED HITS 1] ability.",
+     [("attacker", "leading", "either", {"abilities": ("SUSTAINED HITS 1",)}, NONE, (), "")]),
+    ("While this model is leading a unit, add 1 to the Attacks characteristic of melee weapons equipped by models in "
+     "that unit.",
+     [("attacker", "leading", "fight", {"weapons": "melee", "attacks_bonus": 1}, NONE, (), "")]),
+    ("Each time a model in this unit makes a melee attack, if this unit made a Charge move this turn, improve the "
+     "Strength and Armour Penetration characteristics of that attack by 1.",
+     [("attacker", "unit", "fight", {"weapons": "melee", "strength_bonus": 1, "ap_bonus": 1}, NONE, ("charged",), "")]),
+    ("Ranged weapons equipped by models in this unit have the [LETHAL HITS] ability while targeting an enemy unit "
+     "within half range.",
+     [("attacker", "unit", "shooting", {"weapons": "ranged", "abilities": ("LETHAL HITS",)}, NONE, ("half_range",),
+       "")]),
+    ("Each time a model in this unit makes a ranged attack, an unmodified Hit roll of 5+ scores a Critical Hit.",
+     [("attacker", "unit", "shooting", {"weapons": "ranged", "critical_hit": 5}, NONE, (), "")]),
+    ("Each time this model makes a ranged attack that targets a ^^**Psyker Character**^^ unit, a successful "
+     "unmodifed Hit roll of 4+ scores a Critical Hit.",  # markup, a misprint, and a unit with both keywords
+     [("attacker", "model", "shooting", {"weapons": "ranged", "critical_hit": 4}, (("PSYKER", "CHARACTER"), (), ()),
+       (), "")]),
+    ("Each time a model in this unit makes a ranged attack that targets an enemy unit (excluding units that can Fly), "
+     "improve the Armour Penetration characteristic of that attack by 1.",
+     [("attacker", "unit", "shooting", {"weapons": "ranged", "ap_bonus": 1}, ((), (), ("FLY",)), (), "")]),
+    ("Each time this model makes a ranged attack that targets a unit that can FLY, add 1 to the Hit roll and add 1 "
+     "to the Wound roll.",
+     [("attacker", "model", "shooting", {"weapons": "ranged", "hit_modifier": 1, "wound_modifier": 1},
+       ((), ("FLY",), ()), (), "")]),
+    ("Each time an attack targets this unit, subtract 1 from the Hit roll.",
+     [("target", "unit", "either", {"hit_modifier": -1}, NONE, (), "")]),
+    ("Each time a ranged attack targets this unit, subtract 1 from the Wound roll.",
+     [("target", "unit", "shooting", {"wound_modifier_against": -1}, NONE, (), "")]),
+    ("Each time an attack is allocated to a model in this unit, subtract 1 from the Damage characteristic of that "
+     "attack.", [("target", "unit", "either", {"reduce_damage": True}, NONE, (), "")]),
+    ("Each time an attack is allocated to this model, halve the Damage characteristic of that attack.",
+     [("target", "model", "either", {"halve_damage": True}, NONE, (), "")]),
+    ("Each time a melee attack targets this model, worsen the Armour Penetration characteristic of that attack by 1.",
+     [("target", "model", "fight", {"worsen_ap": 1}, NONE, (), "")]),
+    ("While this model is leading a unit, models in that unit have the Feel No Pain 5+ ability.",
+     [("target", "leading", "either", {"feel_no_pain": 5}, NONE, (), "")]),
+    ("Each time this unit Remains Stationary, until the start of your next Movement phase, ranged weapons equipped by "
+     "models in this unit have the [HEAVY] ability.",
+     [("attacker", "unit", "shooting", {"weapons": "ranged", "abilities": ("HEAVY",)}, NONE, ("stationary",), "")]),
+    # catalogue.abilities does not read this wording into the profile, so it is applied as an effect
+    ("This unit has a 5+ Feel No Pain.", [("target", "unit", "either", {"feel_no_pain": 5}, NONE, (), "")]),
+    ("Each time this model ends a Charge move, until the end of the turn, its melee weapons have the [LANCE] ability.",
+     [("attacker", "model", "fight", {"weapons": "melee", "abilities": ("LANCE",)}, NONE, ("charged",), "")]),
+    # a second sentence goes on about the same attacks: its better re-roll holds only where it says
+    ("Each time a model in this unit makes an attack, re-roll a Hit roll of 1. If the target of that attack is within "
+     "range of an objective marker, you can re-roll the Hit roll instead.",
+     [("attacker", "unit", "either", {"reroll_hits": Reroll.ONES}, NONE, (), ""),
+      ("attacker", "unit", "either", {"reroll_hits": Reroll.FAILED}, NONE, (),
+       "if the target of that attack is within range of an objective marker")]),
+    ("Each time a model in this unit makes an attack, re-roll a Wound roll of 1. If the target of that attack does not "
+     "have the Imperium keyword, you can re-roll the Wound roll instead.",
+     [("attacker", "unit", "either", {"reroll_wounds": Reroll.ONES}, NONE, (), ""),
+      ("attacker", "unit", "either", {"reroll_wounds": Reroll.FAILED}, ((), (), ("IMPERIUM",)), (), "")]),
+    ("Each time this model makes an attack that targets a Vehicle unit, re-roll a Damage roll of 1 (if that attack "
+     "targets a Titanic Vehicle unit, you can re-roll the Damage roll instead).",
+     [("attacker", "model", "either", {"reroll_damage": "ones"}, ((), ("VEHICLE",), ()), (), ""),
+      ("attacker", "model", "either", {"reroll_damage": "below-average"}, (("TITANIC", "VEHICLE"), (), ()), (), "")]),
+    ("Each time a model in this unit makes an attack, add 1 to the Hit roll if this unit is below its Starting "
+     "Strength, and add 1 to the Wound roll as well if this unit is Below Half-strength.",
+     [("attacker", "unit", "either", {"hit_modifier": 1}, NONE, (), "if this unit is below its Starting Strength"),
+      ("attacker", "unit", "either", {"wound_modifier": 1}, NONE, (), "if this unit is Below Half-strength")]),
+    ("While this model has 1-3 wounds remaining, subtract 2 from its Objective Control characteristic and each time "
+     "this model makes an attack, subtract 1 from the Hit roll.",
+     [("attacker", "model", "either", {"hit_modifier": -1}, NONE, (), "while this model has 1-3 wounds remaining")]),
+    ("Once per battle, at the start of the Fight phase, this model can use this ability. If it does, until the end of "
+     "the phase, melee weapons equipped by this model have the [DEVASTATING WOUNDS] ability.",
+     [("attacker", "model", "fight", {"weapons": "melee", "abilities": ("DEVASTATING WOUNDS",)}, NONE, (),
+       "after 'Once per battle, at the start of the Fight phase, this model can use this ability'")]),
+    ("Each time a model in this unit makes a ranged attack that targets the closest eligible target, that attack has "
+     "the [IGNORES COVER] ability.",
+     [("attacker", "unit", "shooting", {"weapons": "ranged", "abilities": ("IGNORES COVER",)}, NONE, (),
+       "if the target is the closest eligible target")]),
+]
+
+
+@pytest.mark.parametrize("text, expected", READ)
+def test_the_reader_on_datasheet_phrasings(text, expected):
+    assert readings(text) == expected
+
+
+@pytest.mark.parametrize("text, kind, reason", [
+    ("Models in this unit have a 5+ invulnerable save.", "profile", None),  # catalogue.abilities puts it in the profile
+    ("Brakk Thane has a 4+ invulnerable save.", "profile", None),
+    ("Models in this unit have the Feel No Pain 6+ ability.", "profile", None),
+    ("While a friendly Gravel Host unit is within 6\" of this model, each time a model in that unit makes an attack, "
+     "add 1 to the Hit roll.", "others", None),
+    ("In your Shooting phase, after this unit has shot, select one enemy unit hit by those attacks. Until the end of "
+     "the phase, each time a friendly model makes an attack that targets that enemy unit, add 1 to the Hit roll.",
+     "others", None),
+    ("This model can move through rubble as if it were not there.", "other", None),
+    ("You can re-roll Charge rolls made for this unit.", "other", None),
+    ("Each time a model in this unit makes an attack with its rock drill, add 1 to the Hit roll.", "unmodelled",
+     "attacks with one of its weapons only"),
+    ("Each time this unit is selected to shoot, you can re-roll one Hit roll.", "unmodelled",
+     "it names no attack this reader knows"),
+    ("Select one of the following abilities:\n■ [LETHAL HITS]\n■ [PRECISION]", "unmodelled", "a choice of effects"),
+    ("Each time a ranged attack targets this model, if the Strength characteristic of that attack is greater than "
+     "this model's Toughness characteristic, subtract 1 from the Wound roll.", "unmodelled",
+     "a condition on the attack's Strength"),
+    ("Each time a model in this unit makes a ranged attack, you can ignore any or all modifiers to the Hit roll.",
+     "unmodelled", "the words 'you can ignore any or all modifiers to the Hit roll' are not understood"),
+    ("This model has the Feel No Pain 4+ ability against mortal wounds.", "profile", None),  # the converter reads it
+    ("While this model is leading a unit, models in that unit have the Feel No Pain 4+ ability against mortal "
+     "wounds.", "unmodelled", "Feel No Pain against mortal wounds only"),
+])
+def test_what_the_reader_leaves_to_others_or_refuses(text, kind, reason):
+    verdict = read_ability("Test Unit", "Test Ability", text)
+    assert verdict.kind == kind
+    if reason is None:
+        assert verdict.ability is None
+    else:
+        assert verdict.ability is not None and verdict.ability.unmodelled == reason
+
+
+def test_a_refused_ability_keeps_whose_attacks_it_was_about():
+    verdict = read_ability("U", "Shield", "Each time a ranged attack targets this model, if the Strength "
+                                          "characteristic of that attack is greater than this model's Toughness "
+                                          "characteristic, subtract 1 from the Wound roll.")
+    assert verdict.ability is not None and verdict.ability.role == "target"
+
+
+# --------------------------------------------------------------------- a query applying what was read
+GUN = '24" A6 BS4+ S4 AP0 D1'
+
+
+def sheet(weapon: str, *abilities: tuple[str, str] | tuple[str, str, str],
+          models: tuple[tuple[str, int], ...] = (("Breaker", 1),), keywords: str = "INFANTRY") -> Datasheet:
+    """A datasheet of one weapon, its abilities (name, text[, the model kind it is written on]) read from text."""
+    read = []
+    for name, text, *model in abilities:
+        verdict = read_ability("Test Breakers", name, text, *model)
+        assert verdict.ability is not None
+        read.append(verdict.ability)
+    entries = tuple(ModelEntry(m, ModelProfile.parse(f"T4 Sv3+ W2 [{keywords}]", name=m), n, ("gun",))
+                    for m, n in models)
+    return Datasheet(name="Test Breakers", faction="Test", source="test", keywords=(keywords,), faction_keywords=(),
+                     abilities=tuple(a[0] for a in abilities), models=entries,
+                     weapons={"gun": {"default": Weapon.parse(weapon, name="gun")}}, read_rules=tuple(read))
+
+
+def mean(report) -> Fraction:
+    return report.result.damage.mean
+
+
+REROLL_VS_VEHICLE = ("Crack the Shell", "Each time a model in this unit makes a ranged attack that targets a Vehicle "
+                                        "unit, you can re-roll the Hit roll.")
+VEHICLE = Target.parse("T4 Sv6+ W10 [VEHICLE]")  # one model of 10 wounds: 6 attacks of D1 never waste damage
+
+
+def test_an_ability_whose_condition_the_query_settles_is_applied_and_named():
+    # 6 attacks, hit 4+ re-rolling fails: 1/2 + 1/2 * 1/2 = 3/4; wound S4 v T4 on 4+: 1/2; Sv6+ fails 5/6.
+    report = unit_attack(sheet(GUN, REROLL_VS_VEHICLE), VEHICLE, exact=True)
+    assert mean(report) == 6 * Fraction(3, 4) * Fraction(1, 2) * Fraction(5, 6) == Fraction(15, 8)
+    assert ("attacker has Crack the Shell (read from its text): re-roll failed hit rolls (ranged weapons), against a "
+            "VEHICLE unit; 'you can re-roll' taken as re-rolling failed hit rolls") in report.situation
+    # against a unit the keyword test rules out: no re-roll (6 x 1/2 x 1/2 x 5/6), and the header says why
+    infantry = unit_attack(sheet(GUN, REROLL_VS_VEHICLE), Target.parse("T4 Sv6+ W10 [INFANTRY]"), exact=True)
+    assert mean(infantry) == Fraction(5, 4)
+    assert ("not applied: Crack the Shell applies only to attacks against a VEHICLE unit; the target has INFANTRY"
+            in infantry.situation)
+    # the Fight phase alone rules out a ranged ability: not a word about it
+    melee = sheet("A2 WS3+ S4 AP0 D1", REROLL_VS_VEHICLE)
+    assert not [line for line in unit_attack(melee, VEHICLE, melee=True).situation if "Crack" in line]
+
+
+def test_without_leaves_an_ability_out_and_says_so():
+    report = unit_attack(sheet(GUN, REROLL_VS_VEHICLE), VEHICLE, exact=True, without=["crack the shell"])
+    assert mean(report) == Fraction(5, 4)  # 6 x 1/2 x 1/2 x 5/6, as without the ability
+    assert "not applied: Crack the Shell (left out with --without)" in report.situation
+    with pytest.raises(MathhammerError, match=r"--without 'Shell Crack': not an ability of these units .*Crack the "):
+        unit_attack(sheet(GUN, REROLL_VS_VEHICLE), VEHICLE, without=["Shell Crack"])
+
+
+def test_a_condition_an_option_states_waits_for_that_option():
+    charge = ("Rock Rush", "Each time a model in this unit makes a melee attack, if this unit made a Charge move this "
+                           "turn, add 1 to the Wound roll.")
+    fists = sheet("A4 WS3+ S4 AP0 D1", charge)
+    target = Target.parse("T4 Sv6+ W10")
+    # 4 attacks, hit 3+: 2/3; wound 4+: 1/2 (3+ after charging: 2/3); Sv6+ fails 5/6
+    plain = unit_attack(fists, target, melee=True, exact=True)
+    assert mean(plain) == 4 * Fraction(2, 3) * Fraction(1, 2) * Fraction(5, 6) == Fraction(10, 9)
+    assert "not applied: Rock Rush applies only when the attacking unit charged; add --charged" in plain.situation
+    charged = unit_attack(fists, target, melee=True, exact=True, context=Context(charged=True))
+    assert mean(charged) == 4 * Fraction(2, 3) * Fraction(2, 3) * Fraction(5, 6) == Fraction(40, 27)
+    assert ("attacker has Rock Rush (read from its text): +1 to wound (melee weapons), with --charged"
+            in charged.situation)
+
+
+def test_a_condition_no_option_states_is_applied_only_with_with():
+    closest = ("Point Blank", "Each time a model in this unit makes a ranged attack that targets the closest eligible "
+                              "target, improve the Armour Penetration characteristic of that attack by 1.")
+    target = Target.parse("T4 Sv5+ W10")
+    # 6 x 1/2 x 1/2, Sv5+ fails 2/3; with AP-1 it is Sv6+ and fails 5/6
+    plain = unit_attack(sheet(GUN, closest), target, exact=True)
+    assert mean(plain) == 6 * Fraction(1, 4) * Fraction(2, 3) == 1
+    assert ("not applied: Point Blank applies only if the target is the closest eligible target; --with 'Point Blank' "
+            "assumes it") in plain.situation
+    given = unit_attack(sheet(GUN, closest), target, modifiers=["point blank"], exact=True)
+    assert mean(given) == 6 * Fraction(1, 4) * Fraction(5, 6) == Fraction(5, 4)
+    assert ("attacker has Point Blank (read from its text): AP improved by 1 (ranged weapons); assumed (--with): if "
+            "the target is the closest eligible target") in given.situation
+    with pytest.raises(MathhammerError, match="Crack the Shell needs no --with here"):
+        unit_attack(sheet(GUN, REROLL_VS_VEHICLE), VEHICLE, modifiers=["Crack the Shell"])
+
+
+def test_a_damage_roll_below_its_average_is_re_rolled():
+    heavy = ("Smash", "Each time a model in this unit makes a ranged attack, you can re-roll the Damage roll.")
+    gun = '24" A1 BS2+ S8 AP-6 DD6'
+    target = Target.parse("T4 Sv6+ W20")  # no save against AP-6; 20 wounds, so no damage is lost
+    # hit 2+: 5/6, wound 2+: 5/6; D6 re-rolled on 1-3 (below 3.5): 1/2 x 5 + 1/2 x 7/2 = 17/4 (else 7/2)
+    report = unit_attack(sheet(gun, heavy), target, exact=True)
+    assert mean(report) == Fraction(25, 36) * Fraction(17, 4)
+    assert mean(unit_attack(sheet(gun, heavy), target, exact=True, without=["smash"])) == Fraction(25, 36) * Fraction(
+        7, 2)
+    assert any("'you can re-roll' taken as re-rolling a Damage roll below its average" in line
+               for line in report.situation)
+
+
+def test_the_targets_abilities_change_the_attacks_against_it():
+    gun = '24" A6 BS3+ S4 AP0 D2'
+    defender = sheet(gun, ("Blur", "Each time an attack targets this unit, subtract 1 from the Hit roll."),
+                     ("Slab", "Each time an attack is allocated to a model in this unit, subtract 1 from the Damage "
+                              "characteristic of that attack."), keywords="VEHICLE")
+    target = Target.parse("T4 Sv6+ W20 [VEHICLE]")  # 20 wounds: 6 attacks of D2 never waste damage
+    # 6 x 2/3 x 1/2 x 5/6 x D2 = 10/3; with -1 to hit (4+: 1/2) and Damage 2 - 1 = 1: 6 x 1/2 x 1/2 x 5/6 = 5/4
+    assert mean(unit_attack(sheet(gun), target, exact=True)) == Fraction(10, 3)
+    report = unit_attack(sheet(gun), target, exact=True, defender=defender)
+    assert mean(report) == Fraction(5, 4)
+    assert "target has Blur (read from its text): -1 to hit" in report.situation
+    assert "target has Slab (read from its text): Damage of attacks allocated to it -1 (not below 1)" in \
+        report.situation
+    assert mean(unit_attack(sheet(gun), target, exact=True, defender=defender, without=["blur"])) == Fraction(5, 3)
+
+
+ONE_MODEL = ("Steady Aim", "Each time this model makes a ranged attack, add 1 to the Hit roll.")
+
+
+def test_an_ability_of_one_model_or_the_bearer_is_not_given_to_the_whole_unit():
+    squad = (("Breaker", 4), ("Breaker Boss", 1))
+    target = Target.parse("T4 Sv6+ W40")  # 40 wounds: 30 attacks of D1 never waste damage
+    written_on_boss = sheet(GUN, (*ONE_MODEL, "Breaker Boss"), models=squad)
+    report = unit_attack(written_on_boss, target, exact=True)
+    assert mean(report) == 30 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)  # 5 models x 6 shots, no +1
+    assert "not applied: Steady Aim is the Breaker Boss's alone, not the whole unit's" in report.situation
+    with pytest.raises(MathhammerError, match="Steady Aim is the Breaker Boss's alone.*--with cannot give it"):
+        unit_attack(written_on_boss, target, modifiers=["steady aim"])
+    bearer = ("Scope", "Each time the bearer makes a ranged attack, add 1 to the Hit roll.")
+    assert "not applied: Scope is the bearer's alone, not the whole unit's" in unit_attack(
+        sheet(GUN, bearer, models=squad), target).situation
+    # one model: 'this model' and 'the bearer' are the unit; 6 x 2/3 (hit 3+) x 1/2 x 5/6 = 5/3
+    assert mean(unit_attack(sheet(GUN, bearer), target, exact=True)) == Fraction(5, 3)
+    # written on the datasheet, 'this model' is each model's: 30 x 2/3 x 1/2 x 5/6 = 25/3
+    assert mean(unit_attack(sheet(GUN, ONE_MODEL, models=squad), target, exact=True)) == Fraction(25, 3)
+
+
+def test_a_leaders_ability_and_one_not_modelled_are_named_not_applied():
+    lead = ("Lead from the Front", "While this model is leading a unit, each time a model in that unit makes an "
+                                   "attack, add 1 to the Hit roll.")
+    odd = ("Odd Luck", "Each time this unit is selected to shoot, you can re-roll one Hit roll.")
+    report = unit_attack(sheet(GUN, lead, odd), Target.parse("T4 Sv6+ W10"), exact=True)
+    assert mean(report) == 6 * Fraction(1, 4) * Fraction(5, 6)
+    assert "not applied: Lead from the Front works while this model is leading a unit" in report.situation
+    assert "not applied: Odd Luck (not modelled: it names no attack this reader knows)" in report.situation
+    with pytest.raises(MathhammerError, match="Odd Luck is not modelled"):
+        unit_attack(sheet(GUN, odd), Target.parse("T4 Sv6+ W10"), modifiers=["odd luck"])
+    with pytest.raises(MathhammerError, match="Lead from the Front works while this model is leading a unit; --with"):
+        unit_attack(sheet(GUN, lead), Target.parse("T4 Sv6+ W10"), modifiers=["lead from the front"])
+
+
+def test_a_named_rule_given_with_with_stands_for_the_ability_of_its_name():
+    # the shipped named rule "Oath of Moment" (re-roll failed hit rolls) and a datasheet ability of that name that
+    # would add 1 to the Hit roll: only the named rule applies, 6 x 3/4 x 1/2 x 5/6 = 15/8
+    oath = ("Oath of Moment", "Each time a model in this unit makes an attack, add 1 to the Hit roll.")
+    report = unit_attack(sheet(GUN, oath, keywords="ADEPTUS ASTARTES"), Target.parse("T4 Sv6+ W10"),
+                         modifiers=["oath of moment"], exact=True)
+    assert mean(report) == Fraction(15, 8)
+    assert ("not applied from its text: Oath of Moment (the named rule given with --with stands for it)"
+            in report.situation)
+
+
+def test_a_leaders_while_leading_readings_are_the_whole_units_when_it_leads():
+    lead = read_ability("Test Chief", "Lead from the Front", "While this model is leading a unit, each time a model in "
+                                                             "that unit makes an attack, add 1 to the Hit roll.")
+    own = read_ability("Test Chief", "Steady Aim", ONE_MODEL[1])
+    assert lead.ability is not None and own.ability is not None
+    leader = Side("attacker", (lead.ability, own.ability), {"Chief": 1}, leading=True)
+    rules, lines = in_force([leader], set(), set(), "shooting", lambda rule: None)
+    assert [r.name for r in rules] == ["Lead from the Front"]
+    assert lines == ["attacker has Lead from the Front (read from its text): +1 to hit",
+                     "not applied: Steady Aim is the leader's own, not the whole unit's"]
+
+
+# --------------------------------------------------------------------- from a catalogue, through the CLI
+@pytest.fixture
+def indexed(tmp_path, monkeypatch):
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    return build.add_checkout(CHECKOUT)
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_data_add_counts_the_abilities_it_read(indexed):
+    assert indexed.tally.abilities == {"effects": 3, "profile": 1, "unmodelled": 1, "others": 1, "other": 1}
+    assert indexed.tally.abilities_unmodelled == {"Grim Resolve": 1}
+    assert ("abilities: 7 read, 3 applied as effects (when a query settles their condition), 1 in the model profile "
+            "(invulnerable saves, Feel No Pain), 1 not modelled (named in the answers), 1 for other units' attacks, 1 "
+            "not about attacks") in indexed.lines()
+    assert "abilities not modelled, by units: Grim Resolve (1)" in indexed.lines()
+
+
+def test_a_catalogue_unit_attacks_with_its_ability_and_the_targets(indexed):
+    # 3 x A1 BS3+ S9 AP-4 D6 against T10 Sv3+ inv5+ W16 VEHICLE, Damage -1 (Slab Armour):
+    # hit 3+ re-rolled: 8/9; wound 5+ re-rolled: 1/3 + 2/3 x 1/3 = 5/9; inv 5+ fails 2/3;
+    # D6 re-rolled on 1-3: 1-3 each 1/12, 4-6 each 1/4; less 1 (not below 1): 1/12 x (1+1+2) + 1/4 x (3+4+5) = 10/3
+    result = run("unit", "Slag Breakers", "-t", "Crag Walker", "--exact", "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert Fraction(answer["damage"]["mean"]) == 3 * Fraction(8, 9) * Fraction(5, 9) * Fraction(2, 3) * \
+        Fraction(10, 3) == Fraction(800, 243)
+    text = run("unit", "Slag Breakers", "-t", "Crag Walker").output
+    assert ("attacker has Crack the Shell (read from its text): re-roll failed hit rolls, re-roll failed wound rolls, "
+            "re-roll Damage rolls below average (ranged weapons), against a MONSTER or VEHICLE unit; 'you can "
+            "re-roll' taken as re-rolling failed hit and wound rolls and a Damage roll below its average") in text
+    assert "target has Slab Armour (read from its text): Damage of attacks allocated to it -1 (not below 1)" in text
+    assert "not applied: Grim Resolve (not modelled: it names no attack this reader knows)" in text
+    assert "Damaged" not in text  # the target's own attacks: not these
+    # without the re-rolls: 3 x 2/3 x 1/3 x 2/3 x (1 + 1 + 2 + 3 + 4 + 5)/6 = 32/27
+    plain = run("unit", "Slag Breakers", "-t", "Crag Walker", "--without", "crack the shell", "--exact", "--json")
+    assert Fraction(json.loads(plain.output)["damage"]["mean"]) == Fraction(32, 27)
+    # the walker attacking: its Damaged ability waits for --with, which assumes it
+    walker = run("unit", "Crag Walker", "-t", "Slag Breakers")
+    assert ("not applied: Damaged: 1-5 Wounds Remaining applies only while this model has 1-5 wounds remaining; "
+            "--with 'Damaged: 1-5 Wounds Remaining' assumes it") in walker.output
+    damaged = run("unit", "Crag Walker", "-t", "Slag Breakers", "--with", "damaged: 1-5 wounds remaining")
+    assert "assumed (--with): while this model has 1-5 wounds remaining" in damaged.output
+    bad = run("unit", "Slag Breakers", "-t", "Crag Walker", "--without", "Trudge")
+    assert bad.exit_code == 2 and bad.output.startswith("error: --without 'Trudge': not an ability of these units")
+
+
+def test_the_target_sheet_is_found_by_name_only(indexed):
+    assert load.target_unit("Crag Walker").sheet.name == "Crag Walker"
+    assert load.target_unit("MEQ").sheet is None and load.target_unit("T4 Sv3+ W2").sheet is None
