@@ -285,6 +285,8 @@ class CompareRow(Answer):
     kills: Probability
     p_destroyed: Probability
     p_at_least: Probability
+    hazardous_models_lost: Probability | None = Field(
+        None, description="the attacker's mean models lost to Hazardous (null: no Hazardous weapon)")
     damage_change: Probability
     kills_change: Probability
     p_destroyed_change: Probability
