@@ -8,8 +8,7 @@ from typing import Any
 import attrs
 import click
 
-from ..errors import MathhammerError
-from ..model import CommandReroll, Context, DamageReroll, Reroll, Rules, Target
+from ..model import CommandReroll, Context, DamageReroll, Reroll, Rules
 from ..present import report as present
 from ..present.plot import save_plot
 from ..present.situation import situation
@@ -147,13 +146,3 @@ ORDER = click.option(
     help="The defender's allocation order of the target's model groups, numbered from 1 as the answer lists "
          "them, e.g. '2,1'.")
 
-
-def allocation_order(numbers: tuple[int, ...] | None, target: Target) -> tuple[int, ...] | None:
-    """The group indices (from 0, as the API counts them) of an --order given from 1; every group once."""
-    if numbers is None:
-        return None
-    groups = len(target.groups)
-    if sorted(numbers) != list(range(1, groups + 1)):
-        raise MathhammerError(f"--order lists each of the target's model groups once, numbered 1 to {groups}, "
-                              f"got {','.join(map(str, numbers))}")
-    return tuple(number - 1 for number in numbers)

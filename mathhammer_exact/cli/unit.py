@@ -8,12 +8,12 @@ import attrs
 import click
 
 from ..data.load import find_target, target_notes
-from ..data.query import UnitReport, unit_attack
+from ..data.query import UnitReport, allocation_order, unit_attack
 from ..decide.compare import Scenario
 from ..decide.points import named_points
 from ..model import Context
 from ..present.report import unit_report
-from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_from, emit, situation_options
+from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
 
 
 @click.command()

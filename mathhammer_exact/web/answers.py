@@ -7,7 +7,7 @@ answer's text, or raise `MathhammerError` with the CLI's one-line message.
 from __future__ import annotations
 
 from ..data import load
-from ..data.query import UnitReport, unit_attack
+from ..data.query import UnitReport, allocation_order, unit_attack
 from ..decide.compare import Scenario, compare
 from ..decide.points import Efficiency, named_points
 from ..engine.resolve import attack
@@ -39,12 +39,16 @@ def _attack(query: AttackQuery, exact: bool) -> AttackResult:
     firings: list[Firing | MortalWounds] = [
         Firing(Weapon.parse(f.weapon), f.models, f.situation.over(query.situation).context() if f.situation else None)
         for f in query.weapons]
-    return attack(firings, _target(query), context=query.situation.context(), exact=exact, order=query.order)
+    target = _target(query)
+    return attack(firings, target, context=query.situation.context(), exact=exact,
+                  order=allocation_order(query.order, target))
 
 
 def _unit(query: UnitQuery, exact: bool) -> UnitReport:
-    return unit_attack(query.attacker, _target(query), query.loadout, query.size, query.named_rules,
-                       query.situation.context(), query.melee, query.pistols, query.profiles, exact, query.order,
+    target = _target(query)
+    return unit_attack(query.attacker, target, query.loadout, query.size, query.named_rules,
+                       query.situation.context(), query.melee, query.pistols, query.profiles, exact,
+                       allocation_order(query.order, target),
                        query.insane_bravery, half_range_for=query.half_range_for, cover_for=query.cover_for,
                        precision=query.precision, precision_on=query.precision_on)
 
