@@ -257,6 +257,11 @@ _MODEL_NAMES = ["T", "SV", "W", "INV", "INV-RANGED", "FNP", "FNP-MORTAL", "FNP-P
                 *_MODEL_WORDS]
 
 
+def is_profile(text: str) -> bool:
+    """Whether `text` is a target written as a profile (``T4 Sv3+ W2 x5``) rather than a unit's name."""
+    return re.match(r"\s*T\d", text, re.IGNORECASE) is not None
+
+
 def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict[str, Any], int, bool]:
     """The `ModelProfile` fields of one model group, its count, and whether it is an attached leader,
     from ``T4 Sv3+ W2 x5 ...``. With `lenient`, an unknown token is kept by name in ``ignored``."""

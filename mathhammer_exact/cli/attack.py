@@ -8,7 +8,6 @@ from typing import Any
 import attrs
 import click
 
-from ..data.load import find_target, target_notes
 from ..decide.compare import Scenario
 from ..decide.firings import Written, describe, loadout
 from ..decide.need import need as fewest
@@ -19,7 +18,7 @@ from ..model import Context, Target
 from ..present.decisions import need_report, with_efficiency
 from ..present.profiles import header
 from ..present.report import attack_report
-from .options import context_from, emit, situation_options
+from .options import context_from, emit, situation_options, target_and_notes
 
 
 @click.command()
@@ -52,7 +51,7 @@ def attack(**params: Any) -> None:
     else:
         if params["points"] is not None or params["target_points"] is not None:
             raise MathhammerError("--points goes with a single answer, not with --need")
-        written, unit, context, _ = _read(dict(params))
+        written, unit, _, context, _ = _read(dict(params))
         sought = _sought(written)
         found_need = fewest([w.firing for w in written], sought, unit, _chance(params["need"]),
                             params["at_least"], context, params["exact"])
@@ -69,18 +68,20 @@ def scenario(params: dict[str, Any], exact: bool | None = None, label: str | Non
         raise MathhammerError("--need and --at-least find a number of models: not in a compared scenario")
     if params["target_points"] is not None and params["points"] is None:
         raise MathhammerError("--target-points needs the attacker's --points")
-    written, unit, context, title = _read(dict(params), sought=False)
+    written, unit, notes, context, title = _read(dict(params), sought=False)
     firings = [w.firing for w in written]
     result = resolve(firings, unit, context=context, exact=params["exact"] if exact is None else exact)
-    asked = (*header(firings, unit, context), *(f"  {note}" for note in target_notes(params["target"])))
+    asked = (*header(firings, unit, context), *(f"  {note}" for note in notes))
     return Scenario(label or title, result, params["points"], params["target_points"], asked)
 
 
-def _read(params: dict[str, Any], sought: bool = True) -> tuple[list[Written], Target, Context, str]:
-    """The weapons, target, situation and title the options describe (the situation's are taken out)."""
+def _read(params: dict[str, Any], sought: bool = True) -> tuple[list[Written], Target, tuple[str, ...], Context, str]:
+    """The weapons, target (and its datasheets' notes), situation and title the options describe (the
+    situation's are taken out)."""
     context = context_from(params)
     written = loadout(params["weapons"], params["models"], context, sought)
-    return written, find_target(params["target"]), context, f"{describe(written)}  ->  {params['target'].strip()}"
+    target, notes = target_and_notes(params["target"])
+    return written, target, notes, context, f"{describe(written)}  ->  {params['target'].strip()}"
 
 
 def _sought(written: list[Written]) -> int:

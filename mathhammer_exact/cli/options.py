@@ -8,7 +8,8 @@ from typing import Any
 import attrs
 import click
 
-from ..model import CommandReroll, Context, DamageReroll, Reroll, Rules
+from ..model import CommandReroll, Context, DamageReroll, Reroll, Rules, Target
+from ..parsing import is_profile
 from ..present import report as present
 from ..present.plot import save_plot
 from ..present.situation import situation
@@ -122,6 +123,17 @@ def context_from(options: dict[str, Any]) -> Context:
         reroll_saves=options.pop("reroll_saves") or Reroll.NONE, worsen_ap=options.pop("worsen_ap"),
         wound_modifier_against=options.pop("wound_mod_against"),
     )
+
+
+def target_and_notes(text: str) -> tuple[Target, tuple[str, ...]]:
+    """The target an option writes out or names, and what its datasheets say was inferred or left out
+    (for the header). A profile is read here, so that a question written out in full loads neither the
+    rules data nor the player's index: they load only for a name."""
+    if is_profile(text):
+        return Target.parse(text), ()
+    from ..data.load import find_target, target_notes
+
+    return find_target(text), target_notes(text)
 
 
 RULES_DIR = click.option(  # the environment variable is data.load.ENVIRONMENT (not imported: it loads the data layer)

@@ -13,14 +13,13 @@ are the target's points times the expected fraction of its models destroyed.
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 
 import attrs
 
-from ..data.load import datasheet
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
+from ..parsing import is_profile
 from ..pmf import Number
 
 
@@ -52,8 +51,10 @@ class Efficiency:
 def named_points(name: str, size: int | None = None) -> int | None:
     """The points of the datasheet called `name` at `size` models (default: its smallest size); None
     when no datasheet has that name (a standard target, a profile) or the data leaves its points out."""
-    if re.match(r"\s*T\d", name, re.IGNORECASE):  # a profile written out has no points
+    if is_profile(name):  # a profile written out has no points
         return None
+    from ..data.load import datasheet  # the rules data and the index load only for a name
+
     try:  # a built-in or indexed datasheet, or a unit of an army list (FILE#N)
         sheet = datasheet(name)
     except MathhammerError:
