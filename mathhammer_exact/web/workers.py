@@ -32,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..engine import limits
 from ..errors import MathhammerError
 
 STARTUP = 60.0  #: seconds a new worker may take to load the engine
@@ -85,8 +86,6 @@ def _work(sock: socket.socket, memory: int, light: bool) -> None:
     ("error", message), ("memory", ""), for a fault in the program ("fault", what) with the traceback
     on stderr for whoever runs the server, or, in the light lane, ("heavy", "") for a question too
     large for it."""
-    from ..engine import limits
-
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     _send(sock, ("ready", ""))
     while True:
