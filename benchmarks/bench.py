@@ -351,7 +351,7 @@ def server_rows(s1_kernel: float) -> None:
         for thread in heavy:
             thread.join()
         kept.close()
-        p99 = statistics.quantiles(rolls, n=100)[98]
+        p99 = statistics.quantiles(rolls, n=100)[98] if len(rolls) > 1 else rolls[0]
         print(f"{'server, 8 heavy exact computing: charge roll':44s} {statistics.median(rolls):8.3f} ms p50, "
               f"{p99:.1f} ms p99 over {len(rolls)} rolls ({busy} heavy still asked after them)")
 
