@@ -10,16 +10,32 @@ set-up, checks or result objects. Each figure is the median of repeated calls (b
 as when a player varies the number of models; "cold" clears that cache before every call (as a
 command-line run does), and both are given as ratios to the kernel. S3's kernel is the whole-unit
 chain's stepping alone, with its transition matrices worked out beforehand.
+
+The server rows ask a real `mathhammer serve` on 127.0.0.1 (with the [web] extra): S1 and a charge roll
+on one kept-alive connection (as a browser keeps it) and on a new connection each, given as a ratio to
+S1's bare kernel; then charge rolls while eight heavy exact questions compute (p50 and p99). The
+start-up rows run each command in a fresh interpreter with its bytecode cached (as an installed
+package runs), as a ratio to `python -c pass` timed in the same run.
 """
 
 from __future__ import annotations
 
+import contextlib
+import http.client
+import importlib.util
+import json
 import math
+import os
+import re
+import select
+import signal
 import statistics
 import subprocess
 import sys
+import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 
 import numpy as np
@@ -271,14 +287,95 @@ def main() -> None:
     for exact in (False, True):
         median, best = timed(lambda e=exact: attack(VOLLEY, TOUGH, 60, launch, exact=e).models_destroyed)
         print(f"{'DW volley, 2023 wording, ' + ('exact' if exact else 'float'):44s} {median:8.3f} ({best:6.3f}) ms")
-    for args in (["attack", "-w", str(WEAPON_TEXT), "-m", "20", "-t", "T4 Sv4+ W3 x5"], ["roll", "charge", "-d", "9"]):
-        walls = []
-        for _ in range(3 if QUICK else 7):
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "mathhammer_exact", *args], check=True, capture_output=True)
-            walls.append((time.perf_counter() - start) * 1000)
-        print(f"{'CLI from a cold start: mathhammer ' + args[0] + ' ' + args[1]:44s} "
-              f"{statistics.median(walls):8.1f} ms (median of {len(walls)})")
+    s1_kernel, _ = timed(lambda: bare_pipeline(ITEM, 20, 5, 3, D3, Numbers(False)))
+    if importlib.util.find_spec("fastapi") and importlib.util.find_spec("uvicorn"):
+        server_rows(s1_kernel)
+    startup_rows()
+
+
+# ----------------------------------------------------------------------------- the server and start-up
+S1_QUESTION = {"weapons": [{"weapon": "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]", "models": 20}],
+               "target": "T4 Sv4+ W3 x5"}
+CHARGE = {"distance": 9}
+HEAVY = {"weapons": [{"weapon": "A2 BS3+ S4 AP-1 D1", "models": 10}], "target": "T4 Sv3+ W2 x40; T4 Sv3+ W5 leader",
+         "exact": True}  # seconds of exact work, past the light lane's share of the work limit
+
+
+@contextlib.contextmanager
+def served() -> Iterator[int]:
+    """`mathhammer serve` on a free loopback port until the block ends; yields the port."""
+    server = subprocess.Popen([sys.executable, "-m", "mathhammer_exact", "serve", "--port", "0", "--time-limit", "5"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert server.stderr is not None
+    try:
+        ready = select.select([server.stderr], [], [], 60)[0]
+        found = re.search(r"127\.0\.0\.1:(\d+)/", server.stderr.readline() if ready else "")
+        assert found, "the server did not start"
+        yield int(found.group(1))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=30)
+
+
+def asked(port: int, path: str, body: dict, kept: http.client.HTTPConnection | None = None) -> float:
+    """Milliseconds for one answer, on the connection `kept` or on a new one."""
+    connection = kept or http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    start = time.perf_counter()
+    connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+    response = connection.getresponse()
+    response.read()
+    if kept is None:
+        connection.close()
+    assert response.status in (200, 422, 503), response.status
+    return (time.perf_counter() - start) * 1000
+
+
+def server_rows(s1_kernel: float) -> None:
+    count = 20 if QUICK else 100
+    with served() as port:
+        kept = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        questions = (("S1 float", "/api/attack", S1_QUESTION), ("charge roll", "/api/roll/charge", CHARGE))
+        for label, path, body in questions:
+            for how, connection in (("kept alive", kept), ("new connection each", None)):
+                asked(port, path, body, connection)
+                times = [asked(port, path, body, connection) for _ in range(count)]
+                print(f"{'server, ' + how + ': ' + label:44s} {statistics.median(times):8.3f} ({min(times):6.3f}) ms "
+                      f"{'':18s} {'':18s} {statistics.median(times) / s1_kernel:6.0f}")
+        heavy = [threading.Thread(target=asked, args=(port, "/api/attack", HEAVY)) for _ in range(8)]
+        for thread in heavy:
+            thread.start()
+        rolls, start = [], time.monotonic()
+        while time.monotonic() - start < (1 if QUICK else 3):
+            rolls.append(asked(port, "/api/roll/charge", CHARGE, kept))
+        busy = sum(thread.is_alive() for thread in heavy)
+        for thread in heavy:
+            thread.join()
+        kept.close()
+        p99 = statistics.quantiles(rolls, n=100)[98] if len(rolls) > 1 else rolls[0]
+        print(f"{'server, 8 heavy exact computing: charge roll':44s} {statistics.median(rolls):8.3f} ms p50, "
+              f"{p99:.1f} ms p99 over {len(rolls)} rolls ({busy} heavy still asked after them)")
+
+
+def startup_rows() -> None:
+    """Each command from a fresh interpreter, as a ratio to `python -c pass`."""
+    commands = {"python -c pass": ["-c", "pass"], "mathhammer --help": ["-m", "mathhammer_exact", "--help"],
+                "mathhammer roll charge -d 9": ["-m", "mathhammer_exact", "roll", "charge", "-d", "9"],
+                "mathhammer attack (S1, written out)": ["-m", "mathhammer_exact", "attack", "-w", WEAPON_TEXT,
+                                                        "-m", "20", "-t", "T4 Sv4+ W3 x5"]}
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONPYCACHEPREFIX": cache}
+        walls: dict[str, list[float]] = {label: [] for label in commands}
+        for args in commands.values():  # bytecode written once
+            subprocess.run([sys.executable, *args], check=True, capture_output=True, env=env)
+        for _ in range(5 if QUICK else 15):  # in turn, so that load elsewhere slows all alike
+            for label, args in commands.items():
+                start = time.perf_counter()
+                subprocess.run([sys.executable, *args], check=True, capture_output=True, env=env)
+                walls[label].append((time.perf_counter() - start) * 1000)
+    bare = statistics.median(walls["python -c pass"])
+    for label, times in walls.items():
+        print(f"{'start-up: ' + label:44s} {statistics.median(times):8.1f} ({min(times):6.1f}) ms "
+              f"{'':18s} {'':18s} {statistics.median(times) / bare:6.2f}")
 
 
 WEAPON_TEXT = "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"

@@ -15,6 +15,7 @@ import tempfile
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -36,6 +37,33 @@ def alive(pid: int) -> bool:
     return Path(f"/proc/{pid}").exists()
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time a process has used (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def state(pid: int) -> str:
+    """A process's state letter (R running, S sleeping, T stopped, ...), or "" once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
+
+
+class Served(NamedTuple):
+    """A running server: its base URL and port, and the process id."""
+
+    url: str
+    port: int
+    pid: int
+
+    def workers(self, lane: str) -> set[int]:
+        """The server's worker processes of one lane (light or heavy)."""
+        return {pid for pid in children(self.pid)
+                if Path(f"/proc/{pid}/cmdline").read_bytes().rstrip(b"\0").endswith(lane.encode())}
+
+
 def listening(port: int) -> bool:
     with socket.socket() as sock:
         return sock.connect_ex(("127.0.0.1", port)) == 0
@@ -43,8 +71,15 @@ def listening(port: int) -> bool:
 
 @contextlib.contextmanager
 def running_server(*options: str) -> Iterator[str]:
+    """`served` for a test that needs only the server's base URL."""
+    with served(*options) as server:
+        yield server.url
+
+
+@contextlib.contextmanager
+def served(*options: str) -> Iterator[Served]:
     """`mathhammer serve --port 0` (any free loopback port), run in an empty folder, until the block
-    ends; yields its base URL. On leaving, the server must stop cleanly on SIGTERM, its worker
+    ends. On leaving, the server must stop cleanly on SIGTERM, its worker
     processes with it, leave nothing listening on the port and no file in its folder."""
     folder = tempfile.TemporaryDirectory()  # the server's working folder, which must stay empty
     root = Path(__file__).resolve().parent.parent
@@ -65,8 +100,9 @@ def running_server(*options: str) -> Iterator[str]:
         with urllib.request.urlopen(f"{url}/openapi.json", timeout=30) as response:
             json.load(response)
         workers = children(server.pid)
-        yield url
+        yield Served(url, port, server.pid)
     finally:
+        workers |= children(server.pid)  # with any that replaced a worker lost on the way
         server.send_signal(signal.SIGTERM)
         try:
             output = server.communicate(timeout=20)[1]

@@ -1,14 +1,17 @@
 """The `mathhammer` command line: thin commands that parse, call the API and render.
 
 Each command lives in its own module and is imported only when it runs (click's lazy-group
-pattern), so `mathhammer roll charge` does not load the whole-unit engine or the rules data.
+pattern), so `mathhammer roll charge` does not load the whole-unit engine or the rules data, and
+`mathhammer --help` loads no command at all: it reads each command's summary from its source.
 Every error a user can cause ends in one line on stderr and exit status 2.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -39,6 +42,15 @@ class Commands(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of commands in --help, each with the first sentence of its docstring, as click writes
+        it, read from the command's module without importing it."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, click.Command(name, help=summary(name)).get_short_help_str(limit))
+                                for name in names])
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
             return None
@@ -61,6 +73,14 @@ class Commands(click.Group):
         except click.exceptions.Abort:
             click.echo("error: aborted", err=True)
             sys.exit(2)
+
+
+def summary(name: str) -> str | None:
+    """The docstring of command `name`, from its module's source."""
+    module, function = COMMANDS[name].split(":")
+    source = Path(__file__).with_name(f"{module}.py").read_text(encoding="utf-8")
+    found = [node for node in ast.parse(source).body if isinstance(node, ast.FunctionDef) and node.name == function]
+    return ast.get_docstring(found[0]) if found else None
 
 
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})

@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 import click
 
-from ..data.load import TargetUnit, target_unit
+from ..data.datasheet import TargetUnit
 from ..decide.compare import Scenario
 from ..decide.firings import Written, describe, loadout
 from ..decide.need import need as fewest
@@ -18,7 +18,7 @@ from ..model import Context
 from ..present.decisions import need_report, with_efficiency
 from ..present.profiles import header
 from ..present.report import attack_report
-from .options import chance, context_from, emit, situation_options
+from .options import chance, context_from, emit, named_target, situation_options
 
 
 @click.command()
@@ -79,7 +79,7 @@ def _read(params: dict[str, Any], sought: bool = True) -> tuple[list[Written], T
     """The weapons, target, situation and title the options describe (the situation's are taken out)."""
     context = context_from(params)
     written = loadout(params["weapons"], params["models"], context, sought)
-    found = target_unit(params["target"])
+    found = named_target(params["target"])
     return written, found, context, f"{describe(written)}  ->  {found.label}"
 
 

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import click
 
 from ..errors import MathhammerError
 from ..model import CommandReroll, Context, DamageReroll, Reroll, Rules, Target
+from ..parsing import is_profile
 from ..present import report as present
 from ..present.plot import save_plot
 from ..present.situation import situation
+
+if TYPE_CHECKING:
+    from ..data.datasheet import TargetUnit
 
 REROLLS = click.Choice([r.name.lower() for r in Reroll if r is not Reroll.NONE], case_sensitive=False)
 SAVE_REROLLS = click.Choice([r.name.lower() for r in (Reroll.ONES, Reroll.FAILED)], case_sensitive=False)
@@ -126,6 +130,19 @@ def context_from(options: dict[str, Any]) -> Context:
     )
 
 
+def named_target(text: str) -> TargetUnit:
+    """The target an option writes out or names, with what its datasheets say was inferred or left out
+    (for the header). A profile is read here, so that a question written out in full loads neither the
+    rules data nor the player's index: they load only for a name."""
+    from ..data.datasheet import TargetUnit  # the type alone: no rules data, index or cattrs
+
+    if is_profile(text):
+        return TargetUnit(Target.parse(text), " ".join(text.split()))
+    from ..data.load import target_unit
+
+    return target_unit(text)
+
+
 RULES_DIR = click.option(  # the environment variable is data.load.ENVIRONMENT (not imported: it loads the data layer)
     "--rules-dir", type=click.Path(file_okay=False), envvar="MATHHAMMER_RULES", show_envvar=True,
     help="Your own rules folder, layered over the shipped rules/ (see docs/data.md).")
@@ -148,16 +165,6 @@ ORDER = click.option(
     help="The defender's allocation order of the target's model groups, numbered from 1 as the answer lists "
          "them, e.g. '2,1'.")
 
-
-def allocation_order(numbers: tuple[int, ...] | None, target: Target) -> tuple[int, ...] | None:
-    """The group indices (from 0, as the API counts them) of an --order given from 1; every group once."""
-    if numbers is None:
-        return None
-    groups = len(target.groups)
-    if sorted(numbers) != list(range(1, groups + 1)):
-        raise MathhammerError(f"--order lists each of the target's model groups once, numbered 1 to {groups}, "
-                              f"got {','.join(map(str, numbers))}")
-    return tuple(number - 1 for number in numbers)
 
 
 def chance(text: str) -> Fraction:

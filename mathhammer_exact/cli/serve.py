@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-import socket
-
 import click
 
 from ..errors import MathhammerError
-
-
-def listen(host: str, port: int) -> socket.socket:
-    """A listening socket on host:port (port 0: any free port), or a one-line error."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    try:
-        return socket.create_server((host, port), family=family, backlog=128)
-    except OSError as exc:
-        raise MathhammerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 @click.command()
@@ -24,24 +13,27 @@ def listen(host: str, port: int) -> socket.socket:
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0: any free port, printed at start).")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
-              help="Worker processes computing answers at the same time.")
+              help="Worker processes computing heavy answers at the same time.")
+@click.option("--light-workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes for light questions (dice tests, a unit's shooting), which never wait "
+                   "behind heavy ones.")
 @click.option("--time-limit", default=10.0, show_default=True, type=click.FloatRange(0.1, 600),
               help="Seconds one question may compute before it is refused.")
 @click.option("--memory-limit", default=2048, show_default=True, type=click.IntRange(256, 1 << 20),
               help="MiB of memory one worker may use.")
-def serve(host: str, port: int, workers: int, time_limit: float, memory_limit: int) -> None:
+def serve(host: str, port: int, workers: int, light_workers: int, time_limit: float, memory_limit: int) -> None:
     """Serve the web page (at /) and the JSON API (described at /openapi.json) until Ctrl-C.
 
     Every question runs in a worker process under the time and memory limits; the server writes no file."""
     try:
-        import uvicorn
-
-        from ..web.app import KEEP_ALIVE, create_app
+        from ..web.app import create_app
+        from ..web.server import listen, run
     except ImportError:
         raise MathhammerError("the server needs the [web] extra: pip install 'mathhammer_exact[web]'") from None
-    app = create_app(workers=workers, time_limit=time_limit, memory_limit=memory_limit << 20)
+    app = create_app(workers=workers, time_limit=time_limit, memory_limit=memory_limit << 20,
+                     light_workers=light_workers)
     with listen(host, port) as sock:
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         click.echo(f"mathhammer: serving http://{shown}:{bound}/ (Ctrl-C stops)", err=True)
-        uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_keep_alive=KEEP_ALIVE)).run(sockets=[sock])
+        run(app, sock)

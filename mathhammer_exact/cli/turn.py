@@ -8,14 +8,14 @@ import attrs
 import click
 
 from ..data.load import target_unit
-from ..data.query import order_line
+from ..data.query import allocation_order, order_line
 from ..decide.firings import describe, loadout, unit_lines, weapons_or_units
 from ..decide.turn import Overwatch, charging, whole_turn
 from ..errors import MathhammerError
 from ..model import ModelProfile
 from ..present.decisions import turn_report
 from ..present.profiles import header
-from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, context_from, emit, situation_options
+from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
 
 
 @click.command()

@@ -9,7 +9,7 @@ import click
 
 from ..data.datasheet import Datasheet
 from ..data.load import datasheet, label, matchup
-from ..data.query import UnitReport, unit_attack
+from ..data.query import UnitReport, allocation_order, unit_attack
 from ..decide.compare import Scenario
 from ..decide.need import need_size
 from ..decide.points import named_points
@@ -18,7 +18,7 @@ from ..errors import MathhammerError
 from ..model import Context
 from ..present.decisions import need_report
 from ..present.report import unit_report
-from .options import ORDER, RULES_DIR, TARGET_MODELS, allocation_order, chance, context_from, emit, situation_options
+from .options import ORDER, RULES_DIR, TARGET_MODELS, chance, context_from, emit, situation_options
 
 
 @click.command()

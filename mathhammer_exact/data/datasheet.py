@@ -284,3 +284,14 @@ class Datasheet:
     def kind_of(self, weapon: str, melee: bool) -> dict[str, Weapon]:
         """The melee (or ranged) profiles of `weapon`, by name."""
         return {name: w for name, w in self.weapons.get(weapon, {}).items() if w.melee == melee}
+
+
+@attrs.frozen
+class TargetUnit:
+    """A target as a question names it: its models, how the header names it, and what its datasheets (the
+    unit's and its leader's, if given by name) say was inferred, left out or chosen."""
+
+    target: Target
+    label: str
+    sheet: Datasheet | None = None
+    notes: tuple[str, ...] = ()

@@ -23,7 +23,7 @@ from ..catalogue.names import loose, normalise
 from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target, Weapon
 from ..parsing import is_profile
-from .datasheet import Datasheet, ModelEntry, WargearOption, either
+from .datasheet import Datasheet, ModelEntry, TargetUnit, WargearOption, either
 from .lookup import Named, Names, choose, named
 from .modifiers import NamedRule, improved_bearer
 from .schema import Reader
@@ -468,17 +468,6 @@ def label(sheet: Datasheet) -> str:
 def modifier(name: str, user: str | Path | None = None) -> NamedRule:
     rules = modifiers(user)
     return find(name, rules, "ability or stratagem", {m.name: key for key, m in rules.items()})
-
-
-@attrs.frozen
-class TargetUnit:
-    """A target as a question names it: its models, how the header names it, and what its datasheets (the
-    unit's and its leader's, if given by name) say was inferred, left out or chosen."""
-
-    target: Target
-    label: str
-    sheet: Datasheet | None = None
-    notes: tuple[str, ...] = ()
 
 
 def target_unit(text: str, models: int | None = None, leader: str | None = None, user: str | Path | None = None,

@@ -163,6 +163,18 @@ def group_label(target: Target, index: int) -> str:
     return f"group {index + 1}" + (f" ({name})" if name else "")
 
 
+def allocation_order(numbers: Sequence[int] | None, target: Target) -> tuple[int, ...] | None:
+    """The group indices (from 0, as `attack` takes them) of an --order given by group numbers (from 1, as
+    the answer lists them); every group once."""
+    if numbers is None:
+        return None
+    groups = len(target.groups)
+    if sorted(numbers) != list(range(1, groups + 1)):
+        raise MathhammerError(f"--order lists each of the target's model groups once, numbered 1 to {groups}, "
+                              f"got {','.join(map(str, numbers))}")
+    return tuple(number - 1 for number in numbers)
+
+
 def order_line(target: Target, order: Sequence[int] | None) -> list[str]:
     """The header line naming an allocation order chosen by the defender (none for the default)."""
     return [] if order is None else ["allocation order: " + ", then ".join(group_label(target, i) for i in order)]

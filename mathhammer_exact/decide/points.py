@@ -18,7 +18,6 @@ from fractions import Fraction
 import attrs
 
 from ..data.datasheet import Datasheet
-from ..data.load import datasheet
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..parsing import is_profile
@@ -55,8 +54,10 @@ def named_points(unit: str | Datasheet | None, size: int | None = None) -> int |
     size); None for no datasheet (a standard target, a profile) or when the data leaves its points out."""
     if unit is None or isinstance(unit, str) and is_profile(unit):  # a profile written out has no points
         return None
+    from ..data.load import datasheet  # the rules data and the index load only for a name
+
     try:  # a built-in or indexed datasheet, or a unit of an army list (FILE#N)
-        sheet = unit if isinstance(unit, Datasheet) else datasheet(unit)
+        sheet = datasheet(unit) if isinstance(unit, str) else unit
     except MathhammerError:
         return None
     return sheet.points.get(sum(sheet.counts(size).values()))

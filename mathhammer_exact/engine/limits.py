@@ -9,7 +9,9 @@ few hundred wounds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 
 from ..dice import Dice
 from ..errors import MathhammerError
@@ -22,21 +24,37 @@ MAX_ATTACKING_MODELS = 10_000  #: models using one weapon profile
 MAX_ROLL = 1_000  #: the largest Attacks or Damage one roll can give
 MAX_WORK = {False: 1e9, True: 1e8}  #: steps of arithmetic, float and exact (a few seconds each here)
 MAX_COUNT_WORK = {False: 4e9, True: 1e7}  #: the same for the counts shown (attacks, hits, wounds, unsaved)
+_SHARE: ContextVar[float] = ContextVar("share", default=1.0)  #: the part of the limits a query may use here
 
 
-def _too_large(work: float, exact: bool, limit: dict[bool, float], what: str) -> MathhammerError:
-    mode = "exact" if exact else "float"
-    return MathhammerError(f"this query is too large to answer quickly: about {work:.1g} steps for {what} (the limit "
-                           f"in {mode} mode is {limit[exact]:.0g}); use fewer models"
-                           + (", or leave out --exact" if exact else ""))
+class TooLarge(MathhammerError):
+    """A query refused for its size, before any of its work is done."""
+
+
+@contextlib.contextmanager
+def share(part: float) -> Iterator[None]:
+    """Within the block a query may do only `part` of the work the limits allow: one larger is refused
+    with `TooLarge` at once (the server's light lane answers what fits and hands the rest on)."""
+    token = _SHARE.set(part)
+    try:
+        yield
+    finally:
+        _SHARE.reset(token)
+
+
+def _refuse_over(work: float, exact: bool, limit: dict[bool, float], what: str) -> None:
+    if work > limit[exact] * _SHARE.get():
+        mode = "exact" if exact else "float"
+        raise TooLarge(f"this query is too large to answer quickly: about {work:.1g} steps for {what} (the limit "
+                       f"in {mode} mode is {limit[exact]:.0g}); use fewer models"
+                       + (", or leave out --exact" if exact else ""))
 
 
 def check_counts(attacks: int, exact: bool) -> None:
     """Refuse to work out a count of up to `attacks` dice too large to sum quickly. In exact mode the
     numbers themselves grow with the count (their denominators are powers of 6), hence the cube."""
     work = attacks**3 / 100 if exact else attacks**2
-    if work > MAX_COUNT_WORK[exact]:
-        raise _too_large(work, exact, MAX_COUNT_WORK, f"a count of up to {attacks} dice")
+    _refuse_over(work, exact, MAX_COUNT_WORK, f"a count of up to {attacks} dice")
 
 
 def _highest(dice: Dice | int | None) -> int:
@@ -95,8 +113,7 @@ def check_size(firings: Sequence[Firing | MortalWounds], target: Target, context
         work = (attacks * rows * min(waiting, rows) * spread + rows**3) * growth
     else:
         work = attacks * states**2 * waiting * growth
-    if work > MAX_WORK[exact]:
-        raise _too_large(work, exact, MAX_WORK, f"up to {attacks} attack dice against {states} target states"
-                         + (f" and {waiting} counts of waiting mortal wounds" if waiting > 1 else ""))
+    _refuse_over(work, exact, MAX_WORK, f"up to {attacks} attack dice against {states} target states"
+                 + (f" and {waiting} counts of waiting mortal wounds" if waiting > 1 else ""))
     if not fast_path:
         check_counts(attacks, exact)

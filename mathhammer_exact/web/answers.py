@@ -10,7 +10,7 @@ import attrs
 
 from ..data import load
 from ..data.datasheet import Datasheet
-from ..data.query import UnitReport, unit_attack
+from ..data.query import UnitReport, allocation_order, unit_attack
 from ..decide.compare import Scenario, compare
 from ..decide.points import Efficiency, named_points
 from ..engine.resolve import attack
@@ -42,15 +42,18 @@ def _attack(query: AttackQuery, exact: bool) -> AttackResult:
     firings: list[Firing | MortalWounds] = [
         Firing(Weapon.parse(f.weapon), f.models, f.situation.over(query.situation).context() if f.situation else None)
         for f in query.weapons]
-    return attack(firings, _target(query), context=query.situation.context(), exact=exact, order=query.order)
+    target = _target(query)
+    return attack(firings, target, context=query.situation.context(), exact=exact,
+                  order=allocation_order(query.order, target))
 
 
 def _unit(query: UnitQuery, exact: bool) -> tuple[UnitReport, str, Datasheet, Datasheet | None]:
     """The unit query answered, its title, and the datasheets of the attacker and the target (if any)."""
     sheet, found = load.matchup(query.attacker, query.target, query.target_models, query.leader)
     report = unit_attack(sheet, found.target, query.loadout, query.size, query.named_rules,
-                         query.situation.context(), query.melee, query.pistols, query.profiles, exact, query.order,
-                         query.insane_bravery, half_range_for=query.half_range_for, cover_for=query.cover_for,
+                         query.situation.context(), query.melee, query.pistols, query.profiles, exact,
+                         allocation_order(query.order, found.target), query.insane_bravery,
+                         half_range_for=query.half_range_for, cover_for=query.cover_for,
                          precision=query.precision, precision_on=query.precision_on, defender=found.sheet)
     report = attrs.evolve(report, situation=(*report.situation, *found.notes))
     return report, f"{load.label(sheet)}  ->  {found.label}", sheet, found.sheet

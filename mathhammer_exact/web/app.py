@@ -36,10 +36,10 @@ from .schemas import (
     UnitAnswer,
     UnitQuery,
 )
-from .workers import Refused, Workers
+from .workers import LIGHT_WORKERS, Refused, Workers
 
 TIME_LIMIT = 10.0  #: seconds one question may take
-WORKERS = 2  #: worker processes
+WORKERS = 2  #: worker processes for heavy questions
 MEMORY_LIMIT = 2 * 2**30  #: bytes of address space for each worker
 MAX_BODY = 64 * 1024  #: bytes in one request (a question is a few hundred)
 BODY_TIME = 5.0  #: seconds the whole body of a request may take to arrive once its headers have
@@ -52,7 +52,8 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     411: {"model": ErrorAnswer, "description": "The request did not say its length."},
     413: {"model": ErrorAnswer, "description": "The request is longer than a question can be."},
     500: {"model": ErrorAnswer, "description": "The program failed on this question (a bug: please report it)."},
-    503: {"model": ErrorAnswer, "description": "Every worker stayed busy for the whole time limit."},
+    503: {"model": ErrorAnswer, "description": "Every worker stayed busy for the whole time limit, or the worker "
+                                               "computing the question was lost twice: try again."},
 }
 
 
@@ -60,7 +61,7 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 KEYS = {"--target-models": '"target_models"', "--loadout": '"loadout"', "--with": '"with"', "--profile": '"profiles"',
         "--melee": '"melee"', "--pistols": '"pistols"', "--half-range-for": '"half_range_for"',
         "--cover-for": '"cover_for"', "--no-precision": '"precision": false', "--precision-on": '"precision_on"',
-        "--exact": '"exact"', "--rules": '"situation.rules"',
+        "--exact": '"exact"', "--rules": '"situation.rules"', "--order": '"order"',
         **{option: f'"situation.{field}"' for field, option in FLAG_OPTION.items()}}
 
 
@@ -82,13 +83,15 @@ def _one_line(exc: RequestValidationError) -> str:
     return f"{where}: {first['msg'].removeprefix('Value error, ')}{more}"
 
 
-def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_limit: int = MEMORY_LIMIT) -> FastAPI:
-    """The application, with `workers` worker processes answering each question within `time_limit` seconds."""
+def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_limit: int = MEMORY_LIMIT,
+               light_workers: int = LIGHT_WORKERS) -> FastAPI:
+    """The application, with `workers` heavy and `light_workers` light worker processes answering each
+    question within `time_limit` seconds."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.workers = Workers(workers, time_limit, memory_limit)
-        app.state.workers.start()
+        app.state.workers = Workers(workers, time_limit, memory_limit, light_workers)
+        await app.state.workers.start()
         try:
             yield
         finally:

@@ -138,7 +138,8 @@ class TargetFields(Query):
     leader: Name | None = Field(
         default=None, description="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
     order: Annotated[list[int], Field(max_length=MAX_ITEMS)] | None = Field(
-        default=None, description="Defender's allocation order of the target's model groups, e.g. [1, 0].")
+        default=None, description="Defender's allocation order of the target's model groups, numbered from 1 as "
+                                  "the answer lists them, e.g. [2, 1].")
     situation: Situation = Field(default_factory=Situation)
 
 
