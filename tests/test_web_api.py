@@ -151,6 +151,20 @@ def test_unit_options_and_attack_points_give_the_cli_json(client):
         "error": "target_points needs the attacker's points"}
 
 
+def test_the_targets_wargear_leader_and_without_give_the_cli_json(client):
+    body = {"attacker": "Incursor Squad", "target": "Tempestus Command Squad", "target_loadout": ["medi-pack"],
+            "exact": True}
+    args = ["unit", "Incursor Squad", "-t", "Tempestus Command Squad", "--target-loadout", "medi-pack", "--exact"]
+    data = post(client, "/api/unit", body)
+    assert data == cli_json(args) != post(client, "/api/unit", {**body, "target_loadout": []})
+    assert "target wargear rule: Medi-pack: The bearer's unit has Feel No Pain 6+." in data["situation"]
+    refused = post(client, "/api/unit", {**body, "led_by": "Incursor Squad"}, 422)
+    assert refused == {"error": cli_error([*args, "--led-by", "Incursor Squad"]).replace("--led-by", '"led_by"')}
+    plain = {"attacker": "Tempestus Command Squad", "target": "MEQ", "without": ["Tempestor Prime"], "exact": True}
+    assert post(client, "/api/unit", plain) == cli_json(["unit", "Tempestus Command Squad", "-t", "MEQ", "--without",
+                                                          "Tempestor Prime", "--exact"])
+
+
 def test_a_unit_s_order_numbers_groups_from_1_as_the_cli(client):
     mixed = {"attacker": "Tempestus Command Squad", "target": "T4 Sv4+ W1 x5; T4 Sv4+ W2 x3", "exact": True}
     args = ["unit", "Tempestus Command Squad", "-t", "T4 Sv4+ W1 x5; T4 Sv4+ W2 x3", "--exact"]

@@ -61,7 +61,8 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 KEYS = {"--target-models": '"target_models"', "--loadout": '"loadout"', "--with": '"with"', "--profile": '"profiles"',
         "--melee": '"melee"', "--pistols": '"pistols"', "--half-range-for": '"half_range_for"',
         "--cover-for": '"cover_for"', "--no-precision": '"precision": false', "--precision-on": '"precision_on"',
-        "--exact": '"exact"', "--rules": '"situation.rules"', "--order": '"order"',
+        "--exact": '"exact"', "--rules": '"situation.rules"', "--order": '"order"', "--led-by": '"led_by"',
+        "--target-loadout": '"target_loadout"', "--without": '"without"',
         **{option: f'"situation.{field}"' for field, option in FLAG_OPTION.items()}}
 
 

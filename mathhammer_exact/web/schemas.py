@@ -175,6 +175,14 @@ class UnitQuery(TargetFields):
     precision: bool = Field(default=True, description="false: decline Precision (wounds allocated as any other).")
     precision_on: Text | None = Field(
         default=None, description="Precision wounds go to this leader group (numbered from 1, or a model name) first.")
+    led_by: Name | None = Field(
+        default=None, description="A Leader attached to the attacking unit (a CHARACTER unit by name): its weapons "
+                                  "attack with the unit's.")
+    target_loadout: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, description="The target's wargear choices, e.g. ['medi-pack'].")
+    without: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, description="Abilities of either unit read from its datasheet, or the attacker's own "
+                                          "named rules, left out.")
 
 
 class ScenarioQuery(BaseModel):
