@@ -38,8 +38,11 @@ def test_json_matches_the_api_exactly():
     out = run(["attack", "-w", "A1 BS3+ S4 AP-1 D1", "-m", "10", "-t", "T4 Sv3+ W2 x5", "--exact", "--json"])
     assert out.exit_code == 0
     data = json.loads(out.output)
-    assert set(data) == {"attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed", "p_destroyed",
-                         "p_below_half", "groups"}
+    assert set(data) == {"title", "header", "attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed",
+                         "p_destroyed", "p_below_half", "groups"}
+    assert data["title"] == "10 x [A1 BS3+ S4 AP-1 D1]  ->  T4 Sv3+ W2 x5"
+    assert data["header"] == ["10 x Attacks 1 | BS 3+ | Strength 4 | AP -1 | Damage 1",
+                              "target: 5 models: Toughness 4 | Save 3+ | Wounds 2"]
     assert data["models_destroyed"]["mean"] == "138805/236196"
     assert data["damage"]["mean"] == "5/3"
     assert data["models_destroyed"]["pmf"][0] == "9765625/20155392"
@@ -119,7 +122,8 @@ def test_attack_on_a_mixed_or_attached_target_uses_the_unit_engine():
     out = run(["attack", "-w", "A1 BS2+ S5 AP-2 D=3 [PRECISION]", "-m", "4", "-t", "T4 Sv3+ W2 x5; T4 Sv3+ W3 leader",
                "--json", "--exact"])
     data = json.loads(out.output)
-    assert set(data) == {"attacks", "hits", "damage", "models_destroyed", "p_destroyed", "groups", "p_below_half"}
+    assert set(data) == {"title", "header", "attacks", "hits", "damage", "models_destroyed", "p_destroyed", "groups",
+                         "p_below_half"}
     leader = data["groups"][1]
     assert leader["name"] == "leader" and Fraction(leader["p_destroyed"]) == 1 - Fraction(17, 27) ** 4
     # each shot gets through with 5/6 * 2/3 * 2/3 = 10/27 and kills one model (D3 against W2 or W3)

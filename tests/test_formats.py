@@ -76,7 +76,7 @@ def test_roll_pins_from_the_issue():
     assert data["p_success"] == "155/324"
     assert json.loads(run(["roll", "battle-shock", "--ld", "7", "--json", "--exact"]))["p_success"] == "7/12"
     escape = json.loads(run(["roll", "desperate-escape", "--tests", "5", "--json", "--exact"]))
-    assert set(escape) == {"mean", "sd", "pmf"} and escape["mean"] == "5/3" and escape["pmf"][0] == "32/243"
+    assert set(escape) == {"title", "mean", "sd", "pmf"} and escape["mean"] == "5/3" and escape["pmf"][0] == "32/243"
     grenade = json.loads(run(["roll", "grenade", "--target", "T3 Sv5+ W1 x10", "--json", "--exact"]))
     assert grenade["mean"] == "3" and grenade["pmf"][6] == "1/64"  # Binomial(6, 1/2)
     fnp = dice_tests.grenade(Target.parse("T3 Sv5+ W1 x10 fnp5+"))

@@ -6,7 +6,6 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import attrs
 import click
 
 from ..errors import MathhammerError
@@ -14,7 +13,6 @@ from ..model import CommandReroll, Context, DamageReroll, Reroll, Rules, Target
 from ..parsing import is_profile
 from ..present import report as present
 from ..present.plot import save_plot
-from ..present.situation import situation
 
 if TYPE_CHECKING:
     from ..data.datasheet import TargetUnit
@@ -104,7 +102,7 @@ def emit(report: present.Report, fmt: str, as_json: bool, plot: str | None, cont
     """Print the report in the chosen format, and draw it if asked; the situation of `context`
     (every assumption that is not the default) is named in the report's header."""
     if context is not None:
-        report = attrs.evolve(report, preface=report.preface + situation(context))
+        report = present.assuming(report, context)
     if plot:
         save_plot(report, plot)
     click.echo(present.render(report, "json" if as_json else fmt.lower()).rstrip("\n"))

@@ -18,10 +18,12 @@ import attrs
 
 from ..pmf import Number, Pmf, pmf_html, rows
 from .profiles import header
+from .situation import situation
 
 if TYPE_CHECKING:  # for annotations only: a command that prints dice tests need not load the engine
     from ..data.query import UnitReport
     from ..engine.results import AttackResult
+    from ..model import Context
 
 LABELS = {
     "attacks": "attacks",
@@ -113,10 +115,15 @@ class Report:
 
 # --------------------------------------------------------------------- formats
 def to_json(report: Report) -> str:
+    """The report for programs: its title and header lines (what was asked, as understood, and what the
+    answer assumed), then the distributions, chances and details."""
+    data: dict[str, Any] = {"title": report.title} if report.title else {}
+    if report.preface:
+        data["header"] = [line.strip() for line in report.preface]
     if report.flat:
-        data: dict[str, Any] = pmf_json(next(iter(report.distributions.values())))
+        data.update(pmf_json(next(iter(report.distributions.values()))))
     else:
-        data = {key: pmf_json(pmf) for key, pmf in report.distributions.items()}
+        data.update({key: pmf_json(pmf) for key, pmf in report.distributions.items()})
     data.update({key: number(p) for key, p in report.chances.items()})
     data.update(report.details)
     if report.records:
@@ -237,6 +244,12 @@ def to_html(report: Report) -> str:
     parts += [f"<p>{html.escape(report.label(k))}: {float(p):.4%}</p>" for k, p in report.chances.items()]
     parts += [pmf_html(pmf, report.label(k)) for k, pmf in report.shown.items()]
     return "".join(parts)
+
+
+def assuming(report: Report, context: Context) -> Report:
+    """The report with the situation of `context` (every assumption that is not the default) named at the
+    end of its header."""
+    return attrs.evolve(report, preface=report.preface + situation(context))
 
 
 def render(report: Report, fmt: str) -> str:

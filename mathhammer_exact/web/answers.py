@@ -12,13 +12,14 @@ from ..data import load
 from ..data.datasheet import Datasheet
 from ..data.query import UnitReport, allocation_order, unit_attack
 from ..decide.compare import Scenario, compare
+from ..decide.firings import Written, describe
 from ..decide.points import Efficiency, named_points
 from ..engine.resolve import attack
-from ..engine.results import AttackResult
 from ..errors import MathhammerError
-from ..model import Firing, MortalWounds, Target, Weapon
+from ..model import Firing, MortalWounds, Weapon
 from ..present.decisions import comparison_report, with_efficiency
-from ..present.report import attack_report, to_json, unit_report
+from ..present.profiles import header
+from ..present.report import assuming, attack_report, to_json, unit_report
 from .schemas import (
     AttackQuery,
     Catalogue,
@@ -26,25 +27,32 @@ from .schemas import (
     DatasheetInfo,
     RollQuery,
     RuleInfo,
-    TargetFields,
     TargetInfo,
     UnitQuery,
 )
 
 
-def _target(query: TargetFields) -> Target:
-    return load.find_target(query.target, query.target_models, query.leader)
+def _weapons(query: AttackQuery) -> list[Written]:
+    """The query's weapons as written, each with its models and its own situation over the query's."""
+    return [Written(Firing(Weapon.parse(f.weapon), f.models,
+                           f.situation.over(query.situation).context() if f.situation else None),
+                    " ".join(f.weapon.split()), counted=True) for f in query.weapons]
 
 
-def _attack(query: AttackQuery, exact: bool) -> AttackResult:
+def _attack(query: AttackQuery, exact: bool, label: str | None = None) -> Scenario:
+    """The attack answered, as `mathhammer attack` answers it: its title (or `label`), the header lines of
+    what was asked, as understood, and the points given."""
     if query.target_points is not None and query.points is None:
         raise MathhammerError("target_points needs the attacker's points")
-    firings: list[Firing | MortalWounds] = [
-        Firing(Weapon.parse(f.weapon), f.models, f.situation.over(query.situation).context() if f.situation else None)
-        for f in query.weapons]
-    target = _target(query)
-    return attack(firings, target, context=query.situation.context(), exact=exact,
-                  order=allocation_order(query.order, target))
+    written = _weapons(query)
+    found = load.target_unit(query.target, query.target_models, query.leader)
+    context = query.situation.context()
+    firings: list[Firing | MortalWounds] = [w.firing for w in written]
+    result = attack(firings, found.target, context=context, exact=exact,
+                    order=allocation_order(query.order, found.target))
+    asked = (*header([w.firing for w in written], found.target, context), *(f"  {note}" for note in found.notes))
+    return Scenario(label or f"{describe(written)}  ->  {found.label}", result, query.points, query.target_points,
+                    asked)
 
 
 def _unit(query: UnitQuery, exact: bool) -> tuple[UnitReport, str, Datasheet, Datasheet | None]:
@@ -63,17 +71,17 @@ def _unit(query: UnitQuery, exact: bool) -> tuple[UnitReport, str, Datasheet, Da
 
 def attack_answer(query: AttackQuery) -> str:
     """Weapon profiles fired in turn at the target: `mathhammer attack --json`, with `--points` if given."""
-    result = _attack(query, query.exact)
-    report = attack_report(result)
-    if query.points is not None:
-        report = with_efficiency(report, Efficiency.of(result, query.points, query.target_points))
-    return to_json(report)
+    found = _attack(query, query.exact)
+    report = attrs.evolve(attack_report(found.result, found.label), preface=found.asked)
+    if found.points is not None:
+        report = with_efficiency(report, Efficiency.of(found.result, found.points, found.target_points))
+    return to_json(assuming(report, query.situation.context()))
 
 
 def unit_answer(query: UnitQuery) -> str:
     """A datasheet unit's whole loadout: `mathhammer unit --json`."""
     report, title, _, _ = _unit(query, query.exact)
-    return to_json(unit_report(report, title))
+    return to_json(assuming(unit_report(report, title), report.context))
 
 
 def compare_answer(query: CompareQuery) -> str:
@@ -82,9 +90,7 @@ def compare_answer(query: CompareQuery) -> str:
     scenarios = []
     for s in query.scenarios:
         if s.attack is not None:
-            fired = " + ".join(f"{f.models} x [{f.weapon.strip()}]" for f in s.attack.weapons)
-            scenarios.append(Scenario(s.label or f"{fired}  ->  {s.attack.target.strip()}",
-                                      _attack(s.attack, query.exact), s.attack.points, s.attack.target_points))
+            scenarios.append(_attack(s.attack, query.exact, s.label))
         elif s.unit is not None:
             report, title, sheet, target_sheet = _unit(s.unit, query.exact)
             scenarios.append(Scenario(s.label or title, report.result, named_points(sheet, s.unit.size),

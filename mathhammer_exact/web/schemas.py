@@ -219,6 +219,15 @@ class Answer(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+class Headed(Answer):
+    """What every answer starts with: its title and the lines of its header (what was asked, as understood:
+    each weapon and its models, the target, each rule in force and what it stands for, what is not
+    modelled, and the situation assumed), as the command prints them under its title."""
+
+    title: str | None = None
+    header: list[str] | None = None
+
+
 class Distribution(Answer):
     """A distribution of a count: pmf[k] = P(X = k), from k = 0."""
 
@@ -234,7 +243,7 @@ class GroupAnswer(Answer):
     p_destroyed: Probability
 
 
-class AttackAnswer(Answer):
+class AttackAnswer(Headed):
     """`mathhammer attack --json`. `wounds` and `unsaved` are there where they are defined."""
 
     attacks: Distribution
@@ -269,7 +278,7 @@ class UnitAnswer(AttackAnswer):
     situation: list[str]
 
 
-class TestAnswer(Answer):
+class TestAnswer(Headed):
     """A test that passes or fails: the final roll and P(success)."""
 
     __test__ = False  # not a pytest test class
@@ -278,7 +287,7 @@ class TestAnswer(Answer):
     p_success: Probability
 
 
-class CountAnswer(Distribution):
+class CountAnswer(Headed, Distribution):
     """A count (advance roll, models lost or destroyed); P(unit destroyed) for a grenade."""
 
     p_destroyed: Probability | None = None
@@ -314,6 +323,7 @@ class CompareAnswer(BaseModel):
     model_config = ConfigDict(extra="allow")
     __pydantic_extra__: dict[str, Distribution] = Field(init=False)
 
+    title: str | None = None
     rows: list[CompareRow]
 
 
