@@ -254,3 +254,13 @@ def test_the_card_shows_every_target_field(tmp_path):
     assert card == ("odd: every field\n  2 models: Toughness 5 | Save 3+ | Invulnerable save 4+ against ranged attacks"
                     " | Wounds 3 | Feel No Pain 5+ against mortal wounds | Feel No Pain 6+ against psychic attacks"
                     " | damage reduced by 1 | damage halved\n")
+
+
+def test_a_unit_of_several_sizes_says_which_size_it_took():
+    # Incursor Squads come in 5 or 10: without a size the answer is for 5, and its header says so
+    target = data.find_target("MEQ")
+    taken = unit_attack("Incursor Squad", target)
+    assert taken.firings[0].models == 5
+    assert taken.situation[-1] == "attacker: 5 models, the smallest unit its datasheet allows (it comes in 5 or 10)"
+    assert not any(line.startswith("attacker: ") for line in unit_attack("Incursor Squad", target, size=10).situation)
+    assert not any(line.startswith("attacker: ") for line in unit_attack(TCS, target).situation)  # one size only

@@ -19,7 +19,7 @@ from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon
 from . import text_in_force
-from .datasheet import Datasheet, counted
+from .datasheet import Datasheet, counted, either
 from .load import datasheet as find_datasheet
 from .load import find, leading_problem, library
 from .modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
@@ -329,6 +329,15 @@ def _led(leader: Datasheet | None, melee: bool, pistols: bool, advanced: bool,
     return shots, lines + [f"note ({leader.name}): {note}" for note in leader.notes]
 
 
+def _size_line(sheet: Datasheet, size: int | None) -> list[str]:
+    """The header line saying the unit's size was not given and which was taken, where it could be others."""
+    sizes = sheet.allowed_sizes()
+    if size is not None or len(sizes) < 2:
+        return []
+    shown = either(sizes) if len(sizes) <= 6 else f"{sizes[0]} to {sizes[-1]}"
+    return [f"attacker: {sizes[0]} models, the smallest unit its datasheet allows (it comes in {shown})"]
+
+
 def unit_attack(
     attacker: str | Datasheet,
     target: Target,
@@ -408,7 +417,7 @@ def unit_attack(
             raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
     situation = led_lines + [rule.header() for rule in in_force] + read_lines + dropped_lines + left_out
     situation += near_lines + cover_lines + order_lines
-    situation += precision_lines
+    situation += precision_lines + _size_line(sheet, size)
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
