@@ -3,6 +3,9 @@ counts and wargear, used by `unit` and `--target` as FILE#NUMBER or FILE#NAME.""
 
 from __future__ import annotations
 
+import gzip
+import io
+import json
 import os
 import zipfile
 from pathlib import Path
@@ -12,7 +15,7 @@ from click.testing import CliRunner
 
 from mathhammer_exact import Firing, MathhammerError, Target, Weapon, attack
 from mathhammer_exact.catalogue import battlescribe
-from mathhammer_exact.catalogue.roster import _split, read_roster, roster_unit
+from mathhammer_exact.catalogue.roster import _split, read_roster, roster_of, roster_unit, sent
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data import load
 from mathhammer_exact.data.query import unit_attack, volley
@@ -114,7 +117,50 @@ def test_a_unit_that_is_not_there(selector, message):
         roster_unit(f"{ARMY}#{selector}")
 
 
+def test_an_army_list_read_from_its_bytes_is_the_file_read():
+    # the server reads no file: a list sent with a question is read from its bytes, zipped, gzipped or not
+    data = ARMY.read_bytes()
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("army.ros", data)
+    for sent_bytes in (data, packed.getvalue(), gzip.compress(data)):
+        army = roster_of(battlescribe.unpacked(sent_bytes, "the army list"), "the army list")
+        assert army.name == "Gravel Host test list" and army.units == tuple(
+            {**unit, "source": "army list"} for unit in read_roster(ARMY).units)
+    with pytest.raises(MathhammerError, match=r"^the army list: cannot read \(the gzip stream ends early\)$"):
+        battlescribe.unpacked(gzip.compress(data)[:-20], "the army list")
+
+
+def test_a_unit_of_the_army_list_sent_is_named_by_a_hash_and_its_number():
+    army = roster_of(ARMY.read_bytes(), "the army list")
+    with sent(army):
+        assert roster_unit("#3") == army.units[2] and roster_unit("#rockbiter") == army.units[2]
+        assert load.datasheet("#1").name == "Gravel Wardens"
+        with pytest.raises(MathhammerError, match=r"^the army list: no unit #4 \(units: 1: Gravel Wardens"):
+            roster_unit("#4")
+    with pytest.raises(MathhammerError) as outside:  # none sent: the command line names the file
+        roster_unit("#3")
+    assert str(outside.value) == ("'#3' names a unit of an army list, and no army list came with the question (on "
+                                  "the command line, write its file before the '#': FILE.rosz#3)")
+
+
 # --------------------------------------------------------------------- commands
+def test_roster_json_describes_each_unit():
+    out = run("roster", str(ARMY), "--json")
+    assert out.exit_code == 0, out.output
+    army = json.loads(out.output)
+    assert army["name"] == "Gravel Host test list" and [u["number"] for u in army["units"]] == [1, 2, 3]
+    wardens, captain, walker = army["units"]
+    assert (wardens["name"], wardens["faction"], wardens["sizes"], wardens["points"]) == (
+        "Gravel Wardens", "Gravel Host", [10], {"10": 180})
+    assert [(m["name"], m["count"], m["equipment"]) for m in wardens["models"]] == [
+        ("Warden #1", 7, ["pebble rifle", "rock fist"]), ("Warden #2", 2, ["slingshot", "rock fist"]),
+        ("Warden Leader", 1, ["slingshot", "rock fist"])]
+    assert captain["leader_of"] == ["Gravel Wardens"]
+    assert (walker["name"], walker["datasheet"]) == ("Rockbiter", "Scree Walker")
+    assert walker["models"][0]["profile"] == 'M8" T9 Sv3+ W10 Ld7+ OC3 [VEHICLE]'
+
+
 def test_roster_command_lists_units():
     out = run("roster", str(ARMY))
     assert out.exit_code == 0, out.output

@@ -161,7 +161,27 @@ def read_bytes(path: Path) -> bytes:
     where = str(path)
     try:
         data = _read_file(path)
-        if zipfile.is_zipfile(io.BytesIO(data)):
+    except OSError as exc:
+        raise MathhammerError(f"{where}: cannot read ({exc})") from None
+    return unpacked(data, where)
+
+
+_GZIP = b"\x1f\x8b"  #: how a gzip stream starts
+
+
+def unpacked(data: bytes, where: str) -> bytes:
+    """`data` as read from a file (`where` names it in messages): the one .ros/.cat/.gst inside a zip
+    (.rosz/.catz), a gzip stream unpacked (how the web page sends an army list), anything else as it is;
+    never more than MAX_BYTES, whatever a zip or gzip states."""
+    try:
+        if data.startswith(_GZIP):
+            inflate = zlib.decompressobj(wbits=31)
+            data = inflate.decompress(data, MAX_BYTES + 1)
+            if not inflate.eof:
+                if len(data) > MAX_BYTES:
+                    _check_size(where, len(data), measured=False)
+                raise MathhammerError(f"{where}: cannot read (the gzip stream ends early)")
+        elif zipfile.is_zipfile(io.BytesIO(data)):
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
                 members = [m for m in archive.infolist() if m.filename.lower().endswith((".ros", ".cat", ".gst"))]
                 if len(members) != 1:

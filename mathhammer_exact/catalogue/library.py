@@ -18,9 +18,10 @@ from .names import normalise
 
 
 def is_reference(text: str) -> bool:
-    """True for 'FILE.rosz#UNIT' (or .ros, .json; UNIT: a number from `mathhammer roster`, or a name)."""
+    """True for 'FILE.rosz#UNIT' (or .ros, .json; UNIT: a number from `mathhammer roster`, or a name), and
+    for '#UNIT', a unit of the army list sent with a question (`roster.sent`)."""
     file, sep, _ = text.partition("#")
-    return bool(sep) and file.strip().lower().endswith(ARMY_LISTS)
+    return bool(sep) and (not file.strip() or file.strip().lower().endswith(ARMY_LISTS))
 
 
 def current_index() -> Index | None:
@@ -35,7 +36,7 @@ def _open(path: Path, version: int) -> Index:
 
 
 def army_unit(reference: str) -> Datasheet:
-    """The unit of an army list a reference names ('FILE.rosz#3', 'FILE.ros#Intercessor Squad')."""
+    """The unit of an army list a reference names ('FILE.rosz#3', 'FILE.ros#Intercessor Squad', '#3')."""
     from .roster import roster_unit  # the XML reader, loaded only for an army list
 
     return to_datasheet(roster_unit(reference))

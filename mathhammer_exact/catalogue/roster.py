@@ -16,8 +16,10 @@ rifles on 5 models: which models carry two cannot be read).
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
@@ -46,9 +48,26 @@ from .newrecruit import is_json, roster_element
 
 @attrs.frozen
 class Roster:
-    path: Path
+    """An army list: its name and its units' records, in the list's order; `where` names it in messages."""
+
+    where: str
     name: str
     units: tuple[Record, ...]
+
+    def unit(self, selector: str) -> Record:
+        """The unit `selector` names: its number in the list (from 1), or its name or datasheet's name."""
+        wanted = selector.strip()
+        listing = "; ".join(f"{i}: {u['name']}" for i, u in enumerate(self.units, 1))
+        if re.fullmatch(r"\d+", wanted):
+            number = int(wanted)
+            if not 1 <= number <= len(self.units):
+                raise MathhammerError(f"{self.where}: no unit #{number} (units: {listing})")
+            return self.units[number - 1]
+        matches = [u for u in self.units if normalise(wanted) in (normalise(u["name"]), normalise(u["datasheet"]))]
+        if len(matches) != 1:
+            problem = "several units are called" if matches else "no unit called"
+            raise MathhammerError(f"{self.where}: {problem} {wanted!r}; give its number (units: {listing})")
+        return matches[0]
 
 
 _WEAPON_LIMIT = "the most models that may use one weapon here"
@@ -241,10 +260,9 @@ def _has_models(selection: Element) -> bool:
     return any(p.get("typeName") == "Unit" for s in selection.iter() for p in _profiles(s))
 
 
-def _document(path: Path) -> Element:
-    """The roster element of a .ros or .rosz (XML) or of a New Recruit export (JSON), checked: a roster of
-    the 10th edition, nested no deeper than a reader may descend."""
-    where, data = str(path), read_bytes(path)
+def _document(data: bytes, where: str) -> Element:
+    """The roster element of a .ros (XML) or of a New Recruit export (JSON), checked: a roster of the 10th
+    edition, nested no deeper than a reader may descend."""
     root = roster_element(data, where) if is_json(data) else parse_xml(data, where)
     check_schema(root, where, ("roster",))
     check_edition(root.get("gameSystemId", ""), root.get("gameSystemName", ""), where)
@@ -253,35 +271,51 @@ def _document(path: Path) -> Element:
 
 
 def read_roster(path: Path) -> Roster:
-    """Every unit of an exported army list, in the order of the list."""
-    root = _document(path)
+    """Every unit of an exported army list file, in the order of the list."""
+    return roster_of(read_bytes(path), str(path), path.stem, f"army list {path.name}")
+
+
+def roster_of(data: bytes, where: str, name: str = "army list", source: str = "army list") -> Roster:
+    """Every unit of an army list, from the bytes of its file (a zip already unpacked: `unpacked`); `where`
+    names it in messages, `name` is its name if it gives none, `source` what its units are from."""
+    root = _document(data, where)
     units = []
     for force in (element for element in root.iter() if tag(element) == "force"):  # allied forces nest
         faction = faction_name(force.get("catalogueName", ""))
         for selection in kids(force, "selections", "selection"):
             if selection.get("type") in ("unit", "model") and _has_models(selection):
                 try:
-                    units.append(_UnitReader(selection).read(faction, f"army list {path.name}"))
+                    units.append(_UnitReader(selection).read(faction, source))
                 except MathhammerError as exc:
-                    raise MathhammerError(f"{path}: {exc}") from None
+                    raise MathhammerError(f"{where}: {exc}") from None
     if not units:
-        raise MathhammerError(f"{path}: no units in this roster")
-    return Roster(path, root.get("name", path.stem), tuple(units))
+        raise MathhammerError(f"{where}: no units in this roster")
+    return Roster(where, root.get("name", name), tuple(units))
+
+
+_SENT: ContextVar[Roster | None] = ContextVar("sent_army_list", default=None)
+
+
+@contextlib.contextmanager
+def sent(roster: Roster | None) -> Iterator[None]:
+    """Within the block, '#3' or '#NAME' (a reference without a file) names a unit of `roster`: the army list
+    that came with a question to the server, which reads no file."""
+    token = _SENT.set(roster)
+    try:
+        yield
+    finally:
+        _SENT.reset(token)
 
 
 def roster_unit(reference: str) -> Record:
-    """The unit a 'FILE.rosz#3' or 'FILE.rosz#Intercessor Squad' reference names."""
+    """The unit a 'FILE.rosz#3' or 'FILE.rosz#Intercessor Squad' reference names; '#3' names one of the army
+    list sent with the question (`sent`)."""
     file, _, selector = reference.partition("#")
-    roster = read_roster(Path(file.strip()))
-    wanted = selector.strip()
-    listing = "; ".join(f"{i}: {u['name']}" for i, u in enumerate(roster.units, 1))
-    if re.fullmatch(r"\d+", wanted):
-        number = int(wanted)
-        if not 1 <= number <= len(roster.units):
-            raise MathhammerError(f"{file}: no unit #{number} (units: {listing})")
-        return roster.units[number - 1]
-    matches = [u for u in roster.units if normalise(wanted) in (normalise(u["name"]), normalise(u["datasheet"]))]
-    if len(matches) != 1:
-        problem = "several units are called" if matches else "no unit called"
-        raise MathhammerError(f"{file}: {problem} {wanted!r}; give its number (units: {listing})")
-    return matches[0]
+    if file.strip():
+        return read_roster(Path(file.strip())).unit(selector)
+    roster = _SENT.get()
+    if roster is None:
+        raise MathhammerError(f"{reference.strip()!r} names a unit of an army list, and no army list came with the "
+                              f"question (on the command line, write its file before the '#': "
+                              f"FILE.rosz{reference.strip()})")
+    return roster.unit(selector)

@@ -2,36 +2,39 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 
-from ..catalogue.convert import to_datasheet
 from ..catalogue.roster import read_roster
-from ..model import Target
-from ..present.profiles import target_string
+from ..present.cards import army_json
 
 
 @click.command()
 @click.argument("file", type=click.Path(path_type=Path))
-def roster(file: Path) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the units as JSON (what the web server's /api/army "
+                                                      "answers).")
+def roster(file: Path, as_json: bool) -> None:
     """List the units of an army list exported from BattleScribe or New Recruit (FILE.ros, FILE.rosz, or New
     Recruit's JSON export, FILE.json).
 
     Use a unit as FILE#NUMBER or FILE#NAME wherever a unit name goes, e.g.
     `mathhammer unit 'army.rosz#2' --target 'army.rosz#Boyz'`."""
-    army = read_roster(file)
-    click.echo(f"{army.name} ({file}): {len(army.units)} units")
-    for number, record in enumerate(army.units, 1):
-        sheet = to_datasheet(record)
-        points = f", {sum(sheet.points.values())} pts" if sheet.points else ""
-        size = sum(m.count for m in sheet.models)
-        called = f" ({record['datasheet']})" if record["datasheet"] != sheet.name else ""
-        click.echo(f"#{number} {sheet.name}{called} ({sheet.faction}{points}): {size} model{'s' * (size != 1)}")
-        for model in sheet.models:
-            profile = target_string(Target.of(model.profile, 1))  # as a profile string, to copy into --target
-            click.echo(f"    {model.count} x {model.name}: {profile}; {', '.join(model.equipment)}")
-        if sheet.leader_of:
-            click.echo(f"    can lead: {', '.join(sheet.leader_of)}")
-        for note in sheet.notes:
+    army = army_json(read_roster(file))
+    if as_json:
+        click.echo(json.dumps(army, indent=2))
+        return
+    click.echo(f"{army['name']} ({file}): {len(army['units'])} units")
+    for unit in army["units"]:
+        points = f", {sum(unit['points'].values())} pts" if unit["points"] else ""
+        size = sum(m["count"] for m in unit["models"])
+        called = f" ({unit['datasheet']})" if unit["datasheet"] != unit["name"] else ""
+        click.echo(f"#{unit['number']} {unit['name']}{called} ({unit['faction']}{points}): "
+                   f"{size} model{'s' * (size != 1)}")
+        for model in unit["models"]:  # each profile as a profile string, to copy into --target
+            click.echo(f"    {model['count']} x {model['name']}: {model['profile']}; {', '.join(model['equipment'])}")
+        if unit["leader_of"]:
+            click.echo(f"    can lead: {', '.join(unit['leader_of'])}")
+        for note in unit["notes"]:
             click.echo(f"    note: {note}")

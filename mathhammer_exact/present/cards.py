@@ -1,12 +1,19 @@
-"""Profile cards: datasheets, standard targets and named rules, as text for people."""
+"""Profile cards: datasheets, standard targets and named rules, as text for people; datasheets and army lists
+as JSON for programs."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from ..catalogue.convert import to_datasheet
 from ..data import load
 from ..data.datasheet import Datasheet
 from ..errors import MathhammerError
-from ..model import Weapon
-from .profiles import model_summary, target_summary, weapon_summary
+from ..model import Target, Weapon
+from .profiles import model_summary, target_string, target_summary, weapon_summary
+
+if TYPE_CHECKING:  # annotations only: the army-list reader loads only for an army list
+    from ..catalogue.roster import Roster
 
 
 def _weapon_line(name: str, profile: str, weapon: Weapon) -> str:
@@ -71,3 +78,33 @@ def datasheet_card(sheet: Datasheet) -> str:
     lines += [f"Note: {note}" for note in sheet.notes]
     return "\n".join(lines)
 
+
+
+def datasheet_json(sheet: Datasheet) -> dict[str, Any]:
+    """A datasheet for programs (the web page's size and wargear controls): the sizes it allows, the models of
+    each kind (at its smallest size, with the most of a kind that may vary), the wargear a loadout may name
+    and the swaps that offer it, its weapons' profiles, points, abilities, the units it can lead and what
+    reading it left out."""
+    counts = sheet.counts()
+    return {
+        "name": sheet.name, "faction": sheet.faction, "sizes": list(sheet.allowed_sizes()),
+        "points": {str(size): cost for size, cost in sheet.points.items()},
+        "models": [{"name": m.name, "count": counts[m.name], "max": m.max, "equipment": list(m.equipment),
+                    "profile": target_string(Target.of(m.profile, 1))} for m in sheet.models],
+        "choices": sorted(sheet.choices()),
+        "options": [{"model": o.model, "replaces": list(o.replaces), "choices": list(o.choices), "max": o.max,
+                     "each_once": o.each_once} for o in sheet.options],
+        "weapons": [{"name": name, "profiles": list(profiles), "melee": any(w.melee for w in profiles.values())}
+                    for name, profiles in sheet.weapons.items()],
+        "abilities": list(sheet.abilities), "leader_of": list(sheet.leader_of), "notes": list(sheet.notes),
+    }
+
+
+def army_json(army: Roster) -> dict[str, Any]:
+    """An army list's units, numbered from 1 as 'FILE#NUMBER' (or '#NUMBER' with a question to the server)
+    names them, each with the datasheet it is of and its datasheet's description (`datasheet_json`)."""
+    units = []
+    for number, record in enumerate(army.units, 1):
+        sheet = to_datasheet(record)
+        units.append({"number": number, "datasheet": record["datasheet"], **datasheet_json(sheet)})
+    return {"name": army.name, "units": units}
