@@ -10,15 +10,16 @@ import click
 from ..data.datasheet import TargetUnit
 from ..decide.compare import Scenario
 from ..decide.firings import Written, describe, loadout
-from ..decide.need import need as fewest
+from ..decide.need import wanted_chance
 from ..decide.points import Efficiency
 from ..engine.resolve import attack as resolve
 from ..errors import MathhammerError
 from ..model import Context
-from ..present.decisions import need_report, with_efficiency
+from ..present.decisions import with_efficiency
 from ..present.profiles import header
+from ..present.questions import attack_need
 from ..present.report import attack_report
-from .options import chance, context_from, emit, named_target, situation_options
+from .options import context_from, emit, named_target, situation_options
 
 
 @click.command()
@@ -52,13 +53,9 @@ def attack(**params: Any) -> None:
         if params["points"] is not None or params["target_points"] is not None:
             raise MathhammerError("--points goes with a single answer, not with --need")
         written, unit, context, _ = _read(dict(params))
-        sought = _sought(written)
-        found_need = fewest([w.firing for w in written], sought, unit.target, chance(params["need"]),
-                            params["at_least"], context, params["exact"])
-        answer = attrs.evolve(written[sought], firing=attrs.evolve(written[sought].firing, models=found_need.models),
-                              sought=False)
-        title = f"{describe([*written[:sought], answer, *written[sought + 1:]])}  ->  {unit.label}"
-        report = need_report(found_need, title)
+        emit(attack_need(written, _sought(written), unit, wanted_chance(params["need"]), params["at_least"], context,
+                         params["exact"]), params["fmt"], params["as_json"], params["plot"])
+        return
     emit(report, params["fmt"], params["as_json"], params["plot"], context_from(dict(params)))
 
 

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import MathhammerError
 from ..model import CommandReroll, Context, DamageReroll, Reroll, Rules, Target
 from ..parsing import is_profile
 from ..present import report as present
@@ -162,15 +160,3 @@ ORDER = click.option(
     "--order", callback=_order_numbers, metavar="GROUPS",
     help="The defender's allocation order of the target's model groups, numbered from 1 as the answer lists "
          "them, e.g. '2,1'.")
-
-
-
-def chance(text: str) -> Fraction:
-    """A wanted chance as written, exactly: 0.9, 9/10 or 90%."""
-    try:
-        value = Fraction(text.strip().removesuffix("%")) / (100 if text.strip().endswith("%") else 1)
-    except (ValueError, ZeroDivisionError):
-        raise MathhammerError(f"--need takes a chance such as 0.9, 9/10 or 90%, got {text!r}") from None
-    if not 0 < value <= 1:
-        raise MathhammerError(f"--need takes a chance above 0 and at most 1, got {text!r}")
-    return value

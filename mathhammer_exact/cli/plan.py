@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import click
 
 from ..data.load import target_unit
-from ..decide.firings import unit_lines, weapons_or_units
+from ..decide.firings import weapons_or_units
 from ..decide.plan import GOALS
-from ..decide.plan import plan as best_plan
-from ..present.decisions import plan_report
+from ..present.questions import plan_question
 from .options import context_from, emit, situation_options
 
 
@@ -34,8 +32,4 @@ def plan(weapons: tuple[str, ...], targets: tuple[str, ...], models: int, goal: 
     context = context_from(situation)
     written = weapons_or_units(weapons, models, context)
     units = [target_unit(t) for t in targets]
-    found = best_plan([w.firing for w in written], [u.target for u in units], goal.lower(), context, exact)
-    names = [f"{w.firing.models} x [{w.text}]" for w in written]
-    title = f"best order{' and split' if len(targets) > 1 else ''}  ->  {'  |  '.join(u.label for u in units)}"
-    report = plan_report(found, names, title, top)
-    emit(attrs.evolve(report, preface=(*report.preface, *unit_lines(written))), fmt, as_json, plot)
+    emit(plan_question(written, units, goal, top, context, exact), fmt, as_json, plot)

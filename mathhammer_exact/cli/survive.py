@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..data.load import find, target_unit
-from ..decide.survive import panel
-from ..decide.survive import survive as against_panel
-from ..present.decisions import comparison_report
+from ..data.load import target_unit
+from ..present.questions import survive_question
 from .options import RULES_DIR, TARGET_MODELS, emit, output_options
 
 
@@ -27,8 +25,4 @@ def survive(unit: str, target_models: int | None, leader: str | None, attackers:
     """How UNIT (a datasheet, a standard target or a profile) fares against each standard attacker
     (rules/attackers.toml, and your own rules folder's)."""
     found = target_unit(unit, target_models, leader, rules_dir)
-    known = panel(rules_dir)
-    chosen = [find(name, known, "standard attacker") for name in attackers] or list(known.values())
-    rows = against_panel(found.target, chosen, at_least, exact)
-    emit(comparison_report(rows, f"{found.label} against the standard attackers", differences=False),
-         fmt, as_json, plot)
+    emit(survive_question(found, attackers, at_least, exact, rules_dir), fmt, as_json, plot)

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import click
 
 from ..data.load import target_unit
-from ..data.query import allocation_order, order_line
-from ..decide.firings import describe, loadout, unit_lines, weapons_or_units
-from ..decide.turn import Overwatch, charging, whole_turn
+from ..decide.firings import loadout, weapons_or_units
+from ..decide.turn import Overwatch
 from ..errors import MathhammerError
 from ..model import ModelProfile
-from ..present.decisions import turn_report
-from ..present.profiles import header
+from ..present.questions import turn_question
 from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
 
 
@@ -64,12 +61,5 @@ def turn(target: str, target_models: int | None, leader: str | None, shooting: t
     elif charger:
         raise MathhammerError("--charger goes with --fire-overwatch")
     named = target_unit(target, target_models, leader, rules_dir)
-    unit = named.target
-    groups = allocation_order(order, unit)
-    found = whole_turn(unit, [w.firing for w in shots], [w.firing for w in blows], distance, charge_reroll,
-                       charge_mod, watch, ModelProfile.parse(charger) if charger else None, context, exact, groups)
-    title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
-             f"  ->  {named.label}")
-    asked = header([*(w.firing for w in shots), *charging([w.firing for w in blows], context)], unit, context)
-    asked += tuple(f"  {line}" for line in (*order_line(unit, groups), *named.notes)) + unit_lines([*shots, *blows])
-    emit(attrs.evolve(turn_report(found, title), preface=asked), fmt, as_json, plot, context)
+    emit(turn_question(named, shots, blows, distance, charge_reroll, charge_mod, watch,
+                       ModelProfile.parse(charger) if charger else None, context, exact, order), fmt, as_json, plot)

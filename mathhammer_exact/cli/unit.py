@@ -11,14 +11,13 @@ from ..data.datasheet import Datasheet
 from ..data.load import datasheet, label, matchup
 from ..data.query import UnitReport, allocation_order, unit_attack
 from ..decide.compare import Scenario
-from ..decide.need import need_size
+from ..decide.need import wanted_chance
 from ..decide.points import named_points
-from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context
-from ..present.decisions import need_report
+from ..present.questions import unit_need
 from ..present.report import unit_report
-from .options import ORDER, RULES_DIR, TARGET_MODELS, chance, context_from, emit, situation_options
+from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
 
 
 @click.command()
@@ -91,17 +90,9 @@ def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_lea
         return
     if size is not None:
         raise MathhammerError("--need finds the unit's size: leave out --size")
-    answered: dict[int, tuple[UnitReport, str, Context]] = {}
-
-    def answer(models: int) -> AttackResult:
-        answered[models] = ask(models)
-        return answered[models][0].result
-
-    found = need_size(answer, datasheet(attacker, rules_dir, near=target).allowed_sizes(), chance(need), at_least)
-    report, title, context = answered[found.models]
-    shown, needed = unit_report(report, title), need_report(found, title)
-    emit(attrs.evolve(shown, preface=(*needed.preface, *shown.preface),
-                      details={**shown.details, "need": needed.details["need"]}), fmt, as_json, plot, context)
+    sizes = datasheet(attacker, rules_dir, near=target).allowed_sizes()
+    emit(unit_need(lambda models: ask(models)[:2], sizes, wanted_chance(need), at_least, context_from(dict(situation))),
+         fmt, as_json, plot)
 
 
 def run(attacker: str, loadout: str, size: int | None, target: str, target_models: int | None, leader: str | None,

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..errors import MathhammerError
 from ..model import Context, Firing, Weapon
+
+if TYPE_CHECKING:
+    from ..data.datasheet import Datasheet
 
 #: flag written after ``@`` -> the `Context` field it sets
 FLAGS = {"cover": "cover", "half-range": "half_range", "charged": "charged", "stationary": "stationary",
@@ -73,8 +76,7 @@ def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | N
     """Several weapons as written, or units by name ('Intercessor Squad', 'army.rosz#3'): a unit
     brings every weapon its default loadout attacks with (its melee weapons with `melee`), and
     `led_by` a Leader that joins the first unit named (checked that it can lead it)."""
-    from ..data.load import datasheet, leading_problem  # the data layer, only when a unit is named
-    from ..data.query import volley
+    from ..data.load import datasheet  # the data layer, only when a unit is named
 
     found: list[Written] = []
     for text in texts:
@@ -87,20 +89,33 @@ def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | N
             except MathhammerError as not_unit:
                 raise MathhammerError(f"{text.strip()!r} is neither a weapon profile ({not_weapon}) nor a unit "
                                       f"({not_unit})") from None
-        found += [Written(Firing(weapon, n, context, bearer), f"{sheet.name}: {weapon.name}", True, unit=sheet.name)
-                  for weapon, n, bearer in volley(sheet, melee=melee).weapons]
-    if led_by is not None:
-        units = [w.unit for w in found if w.unit]
-        if not units:
-            raise MathhammerError("--led-by attaches a Leader to a unit named by its datasheet; name the unit")
-        led = datasheet(units[0])
-        leader = datasheet(led_by, near=led)
-        problem = leading_problem(leader, led)
-        if problem:
-            raise MathhammerError(problem)
-        found += [Written(Firing(weapon, n, context, bearer), f"{leader.name}: {weapon.name}", True, unit=leader.name)
-                  for weapon, n, bearer in volley(leader, melee=melee).weapons]
-    return found
+        found += unit_weapons(sheet, context, melee)
+    return found if led_by is None else with_leader(found, led_by, context, melee)
+
+
+def unit_weapons(sheet: Datasheet, context: Context | None = None, melee: bool = False) -> list[Written]:
+    """Every weapon a unit's default loadout attacks with (its melee weapons with `melee`)."""
+    from ..data.query import volley
+
+    return [Written(Firing(weapon, n, context, bearer), f"{sheet.name}: {weapon.name}", True, unit=sheet.name)
+            for weapon, n, bearer in volley(sheet, melee=melee).weapons]
+
+
+def with_leader(found: Sequence[Written], led_by: str, context: Context | None = None,
+                melee: bool = False) -> list[Written]:
+    """`found` and the weapons of the Leader `led_by`, joined to the first unit named among them (checked
+    that it can lead it)."""
+    from ..data.load import datasheet, leading_problem
+
+    units = [w.unit for w in found if w.unit]
+    if not units:
+        raise MathhammerError("--led-by attaches a Leader to a unit named by its datasheet; name the unit")
+    led = datasheet(units[0])
+    leader = datasheet(led_by, near=led)
+    problem = leading_problem(leader, led)
+    if problem:
+        raise MathhammerError(problem)
+    return [*found, *unit_weapons(leader, context, melee)]
 
 
 def unit_lines(weapons: Sequence[Written]) -> tuple[str, ...]:

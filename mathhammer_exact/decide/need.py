@@ -114,3 +114,14 @@ def _fewest(chance: Callable[[int], Number], wanted: Number, low: int) -> int:
         middle = (low + passed) // 2
         low, passed = (low, middle) if chance(middle) >= wanted else (middle, passed)
     return passed
+
+
+def wanted_chance(text: str) -> Fraction:
+    """A wanted chance as written, exactly: 0.9, 9/10 or 90%."""
+    try:
+        value = Fraction(text.strip().removesuffix("%")) / (100 if text.strip().endswith("%") else 1)
+    except (ValueError, ZeroDivisionError):
+        raise MathhammerError(f"--need takes a chance such as 0.9, 9/10 or 90%, got {text!r}") from None
+    if not 0 < value <= 1:
+        raise MathhammerError(f"--need takes a chance above 0 and at most 1, got {text!r}")
+    return value

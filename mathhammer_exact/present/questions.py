@@ -1,0 +1,91 @@
+"""The decision questions, from their inputs as read to their reports: `attack --need`, `unit --need`, `plan`,
+`turn` and `survive` on the command line and the server's API both call these, so that an answer has one
+shape (and one header) whichever way it is asked, as `rolls` does for the dice tests.
+
+Each report's header says what was asked, as understood (the weapons, the target, what a unit named
+stands for) and ends with the situation assumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import attrs
+
+from ..data.datasheet import TargetUnit
+from ..data.load import find
+from ..data.query import UnitReport, allocation_order, order_line
+from ..decide.firings import Written, describe, unit_lines
+from ..decide.need import need, need_size
+from ..decide.plan import plan
+from ..decide.survive import panel, survive
+from ..decide.turn import Overwatch, charging, whole_turn
+from ..engine.results import AttackResult
+from ..model import Context, ModelProfile
+from ..pmf import Number
+from .decisions import comparison_report, need_report, plan_report, turn_report
+from .profiles import header
+from .report import Report, assuming, unit_report
+
+
+def attack_need(written: Sequence[Written], sought: int, found: TargetUnit, wanted: Number, at_least: int | None,
+                context: Context, exact: bool) -> Report:
+    """The fewest models of weapon `written[sought]` that reach P(at least `at_least` destroyed) >= `wanted`."""
+    result = need([w.firing for w in written], sought, found.target, wanted, at_least, context, exact)
+    answer = attrs.evolve(written[sought], firing=attrs.evolve(written[sought].firing, models=result.models),
+                          sought=False)
+    title = f"{describe([*written[:sought], answer, *written[sought + 1:]])}  ->  {found.label}"
+    return assuming(need_report(result, title), context)
+
+
+def unit_need(ask: Callable[[int], tuple[UnitReport, str]], sizes: Sequence[int], wanted: Number,
+              at_least: int | None, context: Context) -> Report:
+    """The smallest of a unit's `sizes` that reaches the chance; `ask(size)` answers the unit question (its
+    report and title) at that size."""
+    answered: dict[int, tuple[UnitReport, str]] = {}
+
+    def answer(models: int) -> AttackResult:
+        answered[models] = ask(models)
+        return answered[models][0].result
+
+    found = need_size(answer, sizes, wanted, at_least)
+    report, title = answered[found.models]
+    shown, needed = unit_report(report, title), need_report(found, title)
+    return assuming(attrs.evolve(shown, preface=(*needed.preface, *shown.preface),
+                                 details={**shown.details, "need": needed.details["need"]}), context)
+
+
+def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal: str, top: int, context: Context,
+                  exact: bool) -> Report:
+    """Every firing order of the weapons (and split between two targets), best first."""
+    found = plan([w.firing for w in written], [u.target for u in units], goal.lower(), context, exact)
+    names = [f"{w.firing.models} x [{w.text}]" for w in written]
+    title = f"best order{' and split' if len(units) > 1 else ''}  ->  {'  |  '.join(u.label for u in units)}"
+    report = plan_report(found, names, title, top)
+    return attrs.evolve(report, preface=(*report.preface, *unit_lines(written)))
+
+
+def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[Written], distance: int,
+                  charge_reroll: bool, charge_mod: int, watch: Overwatch | None, charger: ModelProfile | None,
+                  context: Context, exact: bool, order: Sequence[int] | None) -> Report:
+    """The shooting, the charge and the fight against one target; `order` is the defender's allocation
+    order of its groups, numbered from 1."""
+    unit = named.target
+    groups = allocation_order(order, unit)
+    found = whole_turn(unit, [w.firing for w in shots], [w.firing for w in blows], distance, charge_reroll,
+                       charge_mod, watch, charger, context, exact, groups)
+    title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
+             f"  ->  {named.label}")
+    asked = header([*(w.firing for w in shots), *charging([w.firing for w in blows], context)], unit, context)
+    asked += tuple(f"  {line}" for line in (*order_line(unit, groups), *named.notes)) + unit_lines([*shots, *blows])
+    return assuming(attrs.evolve(turn_report(found, title), preface=asked), context)
+
+
+def survive_question(found: TargetUnit, attackers: Sequence[str], at_least: int | None, exact: bool,
+                     rules_dir: str | Path | None = None) -> Report:
+    """The unit against each standard attacker named (default: all of them)."""
+    known = panel(rules_dir)
+    chosen = [find(name, known, "standard attacker") for name in attackers] or list(known.values())
+    rows = survive(found.target, chosen, at_least, exact)
+    return comparison_report(rows, f"{found.label} against the standard attackers", differences=False)
