@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from mathhammer_exact import MathhammerError, Weapon
-from mathhammer_exact.catalogue import build, index
+from mathhammer_exact.catalogue import build, index, library
 from mathhammer_exact.catalogue.abilities import best, feel_no_pain, invulnerable, leader_units
 from mathhammer_exact.catalogue.convert import _defence, model_text, to_datasheet, weapon_text
 from mathhammer_exact.cli import cli
@@ -312,8 +312,13 @@ def test_unit_show_and_search_commands(indexed):
     assert run("datasheets").output.splitlines()[-1] == "Your indexed BSData units: 4 (find them with --search TEXT)"
     card = run("show", "Warden Captain").output
     assert "Leader of: Gravel Wardens" in card and "Note: invulnerable save 4+ inferred" in card
+    # the unit of the name typed first (a plural for a singular), then those whose names start so, then the rest
     assert run("datasheets", "--search", "warden").output.splitlines() == [
+        "Warden Captain (Gravel Host)", "Gravel Wardens (Gravel Host)"]
+    assert run("datasheets", "--search", "gravel wardens").output.splitlines() == [  # 'gravel': the faction's
         "Gravel Wardens (Gravel Host)", "Warden Captain (Gravel Host)"]
+    assert run("datasheets", "--search", "gravel host captain").output.splitlines() == ["Warden Captain (Gravel Host)"]
+    assert library.search("wardens")[0] == ("Gravel Wardens", "Gravel Host", {10: 180})
 
 
 @pytest.mark.parametrize(("content", "message"), [

@@ -146,11 +146,19 @@ class Index:
         """(name, faction) of every unit, in catalogue order."""
         return list(self.db.execute("select name, faction from units order by rowid"))
 
-    def search(self, text: str) -> list[tuple[str, str]]:
-        """Units whose name contains every word of `text`."""
+    def search(self, text: str) -> list[tuple[str, str, dict[int, int]]]:
+        """(name, faction, points by unit size) of the units each word of `text` names a part of, as players
+        type names: in the unit's name, in its loose form (a plural typed for a singular: 'intercessors'), or
+        in its faction's name ('ork boyz'); the unit of that name first, then those whose names start so."""
         words = normalise(text).split()
-        query = "select name, faction from units where " + " and ".join(["key like ?"] * len(words) or ["1"])
-        return list(self.db.execute(query + " order by name, rowid", [f"%{w}%" for w in words]))
+        each = "(key like ? or loose like ? or lower(faction) like ?)"
+        query = ("select name, faction, json_extract(record, '$.points') from units where "
+                 + " and ".join([each] * len(words) or ["1"]))
+        found = self.db.execute(query + " order by loose = ? desc, key like ? desc, name, rowid",
+                                [*(f"%{part}%" for w in words for part in (w, loose(w) or w, w)), loose(text),
+                                 f"{normalise(text)}%"])
+        return [(name, faction, {int(n): cost for n, cost in json.loads(points or "{}").items()})
+                for name, faction, points in found]
 
     def named(self, name: str) -> list[dict[str, Any]]:
         """The records of the units called `name`, matched forgivingly: its normalised name, else its

@@ -14,7 +14,7 @@ from . import ARMY_LISTS
 from .convert import to_datasheet
 from .factions import Factions
 from .index import Index, index_path
-from .names import normalise
+from .names import loose, normalise
 
 
 def is_reference(text: str) -> bool:
@@ -59,11 +59,14 @@ def close_names(name: str) -> list[str]:
     return index.close_names(name) if index else []
 
 
-def search(text: str, also: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
-    """(name, faction) of the units in `also` and in the index whose names hold every word of `text`."""
+def search(text: str, also: Sequence[Datasheet] = ()) -> list[tuple[str, str, dict[int, int]]]:
+    """(name, faction, points by unit size) of the units of `also` and of the index that `text` names as
+    players type names: each of its words in the name (or its loose form: a plural for a singular) or in
+    the faction's name (`Index.search`)."""
     words = normalise(text).split()
     index = current_index()
-    found = [(n, f) for n, f in also if all(w in normalise(n) for w in words)]
+    found = [(s.name, s.faction, dict(s.points)) for s in also
+             if all(w in normalise(s.name) or loose(w) in loose(s.name) or w in normalise(s.faction) for w in words)]
     return found + (index.search(text) if index else [])
 
 

@@ -22,12 +22,11 @@ def datasheets(search: str | None, rules_dir: str | None) -> None:
     """List the datasheets, standard targets and named abilities/stratagems in rules/."""
     lib = load.library(rules_dir)
     if search is not None:
-        built_in = [(s.name, s.faction) for s in lib.sheets.values()]
-        found = library.search(search, built_in)
-        for name, faction in found:
+        found = library.search(search, list(lib.sheets.values()))
+        for name, faction, _ in found:
             click.echo(f"{name} ({faction})")
         if not found:  # an empty search is an answer, not an error: exit 0, but say so
-            known = {normalise(name): name for name in [n for n, _ in built_in] + library.close_names(search)}
+            known = {normalise(name): name for name in [*lib.sheets, *library.close_names(search)]}
             click.echo(f"no unit's name has every word of {search!r}{did_you_mean([normalise(search)], known)}")
         return
     click.echo("Datasheets:")
