@@ -318,7 +318,7 @@ def test_unit_show_and_search_commands(indexed):
     assert run("datasheets", "--search", "gravel wardens").output.splitlines() == [  # 'gravel': the faction's
         "Gravel Wardens (Gravel Host)", "Warden Captain (Gravel Host)"]
     assert run("datasheets", "--search", "gravel host captain").output.splitlines() == ["Warden Captain (Gravel Host)"]
-    assert library.search("wardens")[0] == ("Gravel Wardens", "Gravel Host", {10: 180})
+    assert library.search("wardens")[0] == ("Gravel Wardens", "Gravel Host", {5: 90, 10: 180})
 
 
 @pytest.mark.parametrize(("content", "message"), [
