@@ -140,8 +140,8 @@ def test_a_unit_of_the_army_list_sent_is_named_by_a_hash_and_its_number():
             roster_unit("#4")
     with pytest.raises(MathhammerError) as outside:  # none sent: the command line names the file
         roster_unit("#3")
-    assert str(outside.value) == ("'#3' names a unit of an army list, and no army list came with the question (on "
-                                  "the command line, write its file before the '#': FILE.rosz#3)")
+    assert str(outside.value) == ("'#3' names a unit of an army list, and none came with the question (send the "
+                                  "list with it; on the command line, write its file before the '#': FILE.rosz#3)")
 
 
 # --------------------------------------------------------------------- commands

@@ -28,6 +28,7 @@ from mathhammer_exact.data.load import find_target  # noqa: E402
 from mathhammer_exact.data.query import unit_attack  # noqa: E402
 from mathhammer_exact.web import schemas  # noqa: E402
 from mathhammer_exact.web.app import KEYS, create_app, in_keys  # noqa: E402
+from mathhammer_exact.web.questions import UnitNeedQuery  # noqa: E402
 from mathhammer_exact.web.workers import Refused, Workers  # noqa: E402
 
 TEN_SHOTS = {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 10}], "target": "T4 Sv3+ W2 x5"}
@@ -307,8 +308,8 @@ def test_unbounded_or_long_bodies_and_unknown_paths_are_refused_in_one_line(clie
         "error": "named_rules: Extra inputs are not permitted"}
 
 
-NO_FILES = ("target: the server reads no files: army lists (FILE#UNIT) are for the command line; give a datasheet "
-            "or standard target by name, or a profile")
+NO_FILES = ("target: the server reads no files: send the army list with the question as \"army\" and name its units "
+            "'#NUMBER' or '#NAME'; or give a datasheet or standard target by name, or a profile")
 
 
 def test_no_name_is_read_as_a_file(client, tmp_path):
@@ -317,7 +318,7 @@ def test_no_name_is_read_as_a_file(client, tmp_path):
     (tmp_path / "real.ros").write_text("<roster/>")
     os.mkfifo(tmp_path / "fifo.ros")
     names = [f"{tmp_path}/real.ros#1", f"{tmp_path}/fifo.ros#1", f"{tmp_path}/missing.rosz#Intercessors",
-             "army.ros#1", "army.rosz", "/etc/passwd", "..\\rules", "Intercessor Squad#2"]
+             "army.ros#1", "army.rosz", "/etc/passwd", "..\\rules", "Intercessor Squad#2", "#/etc/passwd"]
     for name in names:
         start = time.perf_counter()
         for path, body, where in [
@@ -406,7 +407,7 @@ def test_api_messages_name_the_requests_keys_not_the_commands_options(client, bo
 def test_every_option_named_in_a_message_becomes_a_request_key():
     for option, key in KEYS.items():
         name = key.split('"')[1]
-        owner = schemas.Situation if name.startswith("situation.") else schemas.UnitQuery
+        owner = schemas.Situation if name.startswith("situation.") else UnitNeedQuery
         field = name.removeprefix("situation.")
         assert field in owner.model_fields or field in {f.alias for f in owner.model_fields.values()}, option
     assert in_keys("leave out --exact; --cover-for 1 --with x --nothing") == (
@@ -481,8 +482,9 @@ def test_workers_enforce_the_time_and_memory_limits():
 # --------------------------------------------------------------------- the description and the page
 def test_openapi_describes_every_question(client):
     spec = client.get("/openapi.json").json()
-    assert set(spec["paths"]) == {"/api/attack", "/api/unit", "/api/compare", "/api/catalogue",
-                                  *(f"/api/roll/{kind}" for kind in schemas.ROLLS)}
+    assert set(spec["paths"]) == {"/api/attack", "/api/unit", "/api/compare", "/api/catalogue", "/api/attack/need",
+                                  "/api/unit/need", "/api/plan", "/api/turn", "/api/survive", "/api/units",
+                                  "/api/datasheet", "/api/army", *(f"/api/roll/{kind}" for kind in schemas.ROLLS)}
     attack_op = spec["paths"]["/api/attack"]["post"]
     assert attack_op["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("/AttackQuery")
     assert attack_op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/AttackAnswer")

@@ -315,7 +315,7 @@ def roster_unit(reference: str) -> Record:
         return read_roster(Path(file.strip())).unit(selector)
     roster = _SENT.get()
     if roster is None:
-        raise MathhammerError(f"{reference.strip()!r} names a unit of an army list, and no army list came with the "
-                              f"question (on the command line, write its file before the '#': "
+        raise MathhammerError(f"{reference.strip()!r} names a unit of an army list, and none came with the question "
+                              "(send the list with it; on the command line, write its file before the '#': "
                               f"FILE.rosz{reference.strip()})")
     return roster.unit(selector)

@@ -1,10 +1,18 @@
 """Each API question answered as the CLI's JSON text (`present.report.to_json`).
 
 These run in a worker process (see `workers`): they take a validated request and return the
-answer's text, or raise `MathhammerError` with the CLI's one-line message.
+answer's text, or raise `MathhammerError` with the CLI's one-line message. `answered` runs one with
+the army list the question carries, read from the request's bytes (never from a file) and kept for that
+question alone.
 """
 
 from __future__ import annotations
+
+import base64
+import contextlib
+import json
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import attrs
 
@@ -12,31 +20,85 @@ from ..data import load
 from ..data.datasheet import Datasheet
 from ..data.query import UnitReport, allocation_order, unit_attack
 from ..decide.compare import Scenario, compare
-from ..decide.firings import Written, describe
+from ..decide.firings import Written, describe, unit_weapons, with_leader
+from ..decide.need import wanted_chance
 from ..decide.points import Efficiency, named_points
+from ..decide.turn import Overwatch
 from ..engine.resolve import attack
 from ..errors import MathhammerError
-from ..model import Firing, MortalWounds, Weapon
+from ..model import Context, Firing, ModelProfile, MortalWounds, Weapon
 from ..present.decisions import comparison_report, with_efficiency
 from ..present.profiles import header
+from ..present.questions import attack_need, plan_question, survive_question, turn_question, unit_need
 from ..present.report import assuming, attack_report, to_json, unit_report
+from .questions import AttackNeedQuery, PlanQuery, SurviveQuery, TurnQuery, UnitNeedQuery, UnitWeapons
 from .schemas import (
     AttackQuery,
     Catalogue,
     CompareQuery,
     DatasheetInfo,
+    FiringQuery,
     RollQuery,
     RuleInfo,
+    Situation,
     TargetInfo,
     UnitQuery,
 )
+from .units import ArmyQuery, DatasheetQuery
+
+SENT = "the army list"  #: how messages name an army list sent with a question
+
+
+# --------------------------------------------------------------------- the army list a question carries
+@contextlib.contextmanager
+def _army(text: str | None) -> Iterator[None]:
+    """Within the block, '#3' and '#NAME' name the units of the army list `text` (its file's bytes in base64)."""
+    if text is None:
+        yield
+        return
+    from ..catalogue.battlescribe import unpacked  # the army-list reader, only for a question with a list
+    from ..catalogue.roster import roster_of, sent
+
+    with sent(roster_of(unpacked(base64.b64decode(text), SENT), SENT)):
+        yield
+
+
+def answered(job: tuple[Callable[[Any], str], Any]) -> str:
+    """`function(query)` for a job (function, query), with the army list the query carries, if any."""
+    function, query = job
+    with _army(getattr(query, "army", None)):
+        return function(query)
+
+
+# --------------------------------------------------------------------- weapons
+def _written(weapon: FiringQuery, base: Situation | None = None, context: Context | None = None) -> Written:
+    """One weapon as written, with its models; its own situation over `base` (the question's, if any), else
+    `context`; `counted` when its models were given."""
+    own = (weapon.situation.over(base) if base else weapon.situation).context() if weapon.situation else context
+    return Written(Firing(Weapon.parse(weapon.weapon), weapon.models, own), weapon.weapon.strip(),
+                   counted="models" in weapon.model_fields_set)
 
 
 def _weapons(query: AttackQuery) -> list[Written]:
     """The query's weapons as written, each with its models and its own situation over the query's."""
-    return [Written(Firing(Weapon.parse(f.weapon), f.models,
-                           f.situation.over(query.situation).context() if f.situation else None),
-                    " ".join(f.weapon.split()), counted=True) for f in query.weapons]
+    return [attrs.evolve(_written(f, query.situation), counted=True) for f in query.weapons]
+
+
+def _armament(items: Sequence[FiringQuery | UnitWeapons], base: Situation | None, melee: bool = False,
+              led_by: str | None = None) -> list[Written]:
+    """Weapons as written, or units by name (the weapons of their default loadouts), as `plan` and `turn` take
+    them (`decide.firings.weapons_or_units`); `led_by` a Leader joining the first unit named."""
+    context = base.context() if base else None
+    found: list[Written] = []
+    for item in items:
+        if isinstance(item, UnitWeapons):
+            found += unit_weapons(load.datasheet(item.unit), context, melee)
+        else:
+            found.append(_written(item, base, context))
+    return found if led_by is None else with_leader(found, led_by, context, melee)
+
+
+# --------------------------------------------------------------------- attacks
 
 
 def _attack(query: AttackQuery, exact: bool, label: str | None = None) -> Scenario:
@@ -55,11 +117,13 @@ def _attack(query: AttackQuery, exact: bool, label: str | None = None) -> Scenar
                     asked)
 
 
-def _unit(query: UnitQuery, exact: bool) -> tuple[UnitReport, str, Datasheet, Datasheet | None]:
-    """The unit query answered, its title, and the datasheets of the attacker and the target (if any)."""
+def _unit(query: UnitQuery, exact: bool,
+          size: int | None = None) -> tuple[UnitReport, str, Datasheet, Datasheet | None]:
+    """The unit query answered (at `size` models, if given), its title, and the datasheets of the attacker and
+    the target (if any)."""
     sheet, found = load.matchup(query.attacker, query.target, query.target_models, query.leader,
                                 loadout=query.target_loadout)
-    report = unit_attack(sheet, found.target, query.loadout, query.size, query.named_rules,
+    report = unit_attack(sheet, found.target, query.loadout, size or query.size, query.named_rules,
                          query.situation.context(), query.melee, query.pistols, query.profiles, exact,
                          allocation_order(query.order, found.target), query.insane_bravery,
                          half_range_for=query.half_range_for, cover_for=query.cover_for,
@@ -81,7 +145,7 @@ def attack_answer(query: AttackQuery) -> str:
 def unit_answer(query: UnitQuery) -> str:
     """A datasheet unit's whole loadout: `mathhammer unit --json`."""
     report, title, _, _ = _unit(query, query.exact)
-    return to_json(assuming(unit_report(report, title), report.context))
+    return to_json(assuming(unit_report(report, title), query.situation.context()))
 
 
 def compare_answer(query: CompareQuery) -> str:
@@ -98,6 +162,65 @@ def compare_answer(query: CompareQuery) -> str:
     return to_json(comparison_report(compare(scenarios, query.at_least), "Scenarios compared"))
 
 
+def attack_need_answer(query: AttackNeedQuery) -> str:
+    """The fewest models of one weapon that reach the chance: `mathhammer attack --need --json`."""
+    if query.points is not None or query.target_points is not None or query.order is not None:
+        raise MathhammerError('"points", "target_points" and "order" go with a single attack, not with "need"')
+    written = _weapons(query)
+    if query.weapon is not None and not 1 <= query.weapon <= len(written):
+        raise MathhammerError(f'"weapon" numbers the weapons from 1 to {len(written)}, got {query.weapon}')
+    if query.weapon is None and len(written) > 1:
+        raise MathhammerError('with several weapons, "weapon" says whose models "need" looks for (numbered from 1)')
+    sought = (query.weapon or 1) - 1
+    if "models" in query.weapons[sought].model_fields_set:
+        raise MathhammerError(f'"need" looks for the models of weapon {sought + 1}: leave out its "models"')
+    found = load.target_unit(query.target, query.target_models, query.leader)
+    return to_json(attack_need(written, sought, found, wanted_chance(str(query.need)), query.at_least,
+                               query.situation.context(), query.exact))
+
+
+def unit_need_answer(query: UnitNeedQuery) -> str:
+    """The smallest unit size that reaches the chance: `mathhammer unit --need --json`."""
+    if query.size is not None:
+        raise MathhammerError("--need finds the unit's size: leave out --size")
+    sizes = load.datasheet(query.attacker, near=query.target).allowed_sizes()
+    return to_json(unit_need(lambda size: _unit(query, query.exact, size)[:2], sizes, wanted_chance(str(query.need)),
+                             query.at_least, query.situation.context()))
+
+
+def plan_answer(query: PlanQuery) -> str:
+    """The best firing order (and split): `mathhammer plan --json`."""
+    written = _armament(query.weapons, query.situation)
+    units = [load.target_unit(target) for target in query.targets]
+    return to_json(plan_question(written, units, query.goal, query.top, query.situation.context(), query.exact))
+
+
+def turn_answer(query: TurnQuery) -> str:
+    """Shooting, charge and fight: `mathhammer turn --json`."""
+    shots = _armament(query.shoot, query.situation, led_by=query.led_by) if query.shoot else []
+    blows = _armament(query.fight, None, melee=True, led_by=query.led_by)
+    watch = None
+    if query.overwatch:
+        weapons = [_written(w) for w in query.overwatch]
+        by_survivors = not any(w.counted for w in weapons)
+        if not by_survivors and not all(w.counted for w in weapons):
+            raise MathhammerError('give every "overwatch" weapon its "models", or one weapon without "models", fired '
+                                  "by each of the target's surviving models")
+        watch = Overwatch(tuple(w.firing for w in weapons), by_survivors)
+    elif query.charger:
+        raise MathhammerError('"charger" goes with "overwatch"')
+    named = load.target_unit(query.target, query.target_models, query.leader)
+    charger = ModelProfile.parse(query.charger) if query.charger else None
+    return to_json(turn_question(named, shots, blows, query.distance, query.charge_reroll, query.charge_modifier,
+                                 watch, charger, query.situation.context(), query.exact, query.order))
+
+
+def survive_answer(query: SurviveQuery) -> str:
+    """The unit against the standard attackers: `mathhammer survive --json`."""
+    found = load.target_unit(query.unit, query.target_models, query.leader)
+    return to_json(survive_question(found, query.attackers, query.at_least, query.exact))
+
+
 def roll_answer(query: RollQuery) -> str:
     """One of the dice tests outside the attack sequence: `mathhammer roll ... --json`."""
     return to_json(query.report())
@@ -111,4 +234,33 @@ def catalogue() -> Catalogue:
         targets=[TargetInfo(name=t.name, description=t.description) for t in load.standard_targets().values()],
         rules=[RuleInfo(key=key, name=m.name, kind=m.kind, side=m.side, phase=m.phase, summary=m.summary)
                for key, m in load.modifiers().items()],
+        attackers=[TargetInfo(name=a.name, description=a.description) for a in load.standard_attackers().values()],
     )
+
+
+# --------------------------------------------------------------------- the player's units
+def found_units(asked: tuple[str, int]) -> str:
+    """The units (of the rules data and the index) whose names hold the words typed, at most `limit` of them."""
+    from ..catalogue import library  # the index, only for a search
+
+    text, limit = asked
+    found = library.search(text, list(load.datasheets().values()))
+    units = [{"name": name, "faction": faction, "points": {str(n): cost for n, cost in points.items()}}
+             for name, faction, points in found[:limit]]
+    return json.dumps({"units": units, "more": len(found) > limit}, indent=2)
+
+
+def datasheet_answer(query: DatasheetQuery) -> str:
+    """One unit's sizes, models, wargear and weapons, for the page's controls."""
+    from ..present.cards import datasheet_json
+
+    return json.dumps(datasheet_json(load.datasheet(query.name, near=query.near)), indent=2)
+
+
+def army_answer(query: ArmyQuery) -> str:
+    """The units of the army list sent: `mathhammer roster --json`."""
+    from ..catalogue.battlescribe import unpacked
+    from ..catalogue.roster import roster_of
+    from ..present.cards import army_json
+
+    return json.dumps(army_json(roster_of(unpacked(base64.b64decode(query.army), SENT), SENT)), indent=2)

@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -24,7 +24,20 @@ from starlette.exceptions import HTTPException
 from ..data.modifiers import FLAG_OPTION
 from ..errors import MathhammerError
 from . import answers
+from .questions import (
+    AttackNeedAnswer,
+    AttackNeedQuery,
+    PlanAnswer,
+    PlanQuery,
+    SurviveAnswer,
+    SurviveQuery,
+    TurnAnswer,
+    TurnQuery,
+    UnitNeedAnswer,
+    UnitNeedQuery,
+)
 from .schemas import (
+    MAX_TEXT,
     ROLLS,
     AttackAnswer,
     AttackQuery,
@@ -36,6 +49,7 @@ from .schemas import (
     UnitAnswer,
     UnitQuery,
 )
+from .units import MAX_FOUND, ArmyAnswer, ArmyQuery, DatasheetAnswer, DatasheetQuery, FoundUnits
 from .workers import LIGHT_WORKERS, Refused, Workers
 
 TIME_LIMIT = 10.0  #: seconds one question may take
@@ -62,7 +76,8 @@ KEYS = {"--target-models": '"target_models"', "--loadout": '"loadout"', "--with"
         "--melee": '"melee"', "--pistols": '"pistols"', "--half-range-for": '"half_range_for"',
         "--cover-for": '"cover_for"', "--no-precision": '"precision": false', "--precision-on": '"precision_on"',
         "--exact": '"exact"', "--rules": '"situation.rules"', "--order": '"order"', "--led-by": '"led_by"',
-        "--target-loadout": '"target_loadout"', "--without": '"without"',
+        "--target-loadout": '"target_loadout"', "--without": '"without"', "--need": '"need"',
+        "--at-least": '"at_least"', "--size": '"size"',
         **{option: f'"situation.{field}"' for field, option in FLAG_OPTION.items()}}
 
 
@@ -141,7 +156,7 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
         return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
 
     async def answer(request: Request, function: Callable[[Any], str], query: Any) -> Response:
-        text = await request.app.state.workers.run(function, query)
+        text = await request.app.state.workers.run(answers.answered, (function, query))
         return Response(text, media_type="application/json")
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -168,6 +183,57 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
     async def compare(query: CompareQuery, request: Request) -> Response:
         """Attack or unit questions side by side, the first the baseline (`mathhammer compare`)."""
         return await answer(request, answers.compare_answer, query)
+
+    @app.post("/api/attack/need", response_model=AttackNeedAnswer, responses=REFUSALS)
+    async def attack_need(query: AttackNeedQuery, request: Request) -> Response:
+        """The fewest models of one weapon that reach a chance of destroying the target (`mathhammer attack
+        --need`)."""
+        return await answer(request, answers.attack_need_answer, query)
+
+    @app.post("/api/unit/need", response_model=UnitNeedAnswer, responses=REFUSALS)
+    async def unit_need(query: UnitNeedQuery, request: Request) -> Response:
+        """The smallest unit size its datasheet allows that reaches a chance (`mathhammer unit --need`)."""
+        return await answer(request, answers.unit_need_answer, query)
+
+    @app.post("/api/plan", response_model=PlanAnswer, responses=REFUSALS)
+    async def plan(query: PlanQuery, request: Request) -> Response:
+        """Every firing order of the weapons (and split between two targets), best first (`mathhammer plan`)."""
+        return await answer(request, answers.plan_answer, query)
+
+    @app.post("/api/turn", response_model=TurnAnswer, responses=REFUSALS)
+    async def turn(query: TurnQuery, request: Request) -> Response:
+        """Shoot, charge and fight one target in one turn (`mathhammer turn`)."""
+        return await answer(request, answers.turn_answer, query)
+
+    @app.post("/api/survive", response_model=SurviveAnswer, responses=REFUSALS)
+    async def survive(query: SurviveQuery, request: Request) -> Response:
+        """How a unit fares against each standard attacker (`mathhammer survive`)."""
+        return await answer(request, answers.survive_answer, query)
+
+    # MATCHUP: `mathhammer matchup` (army against army, a heatmap table) is being built on another branch;
+    # its endpoint goes here, POST /api/matchup, answering what `mathhammer matchup --json` prints, and the
+    # page's matchup question (static/app.js, KINDS.matchup) asks it.
+
+    @app.get("/api/units", response_model=FoundUnits, responses=REFUSALS)
+    async def units(request: Request, q: str = Query(max_length=MAX_TEXT, description="Words of a unit's name "
+                                                                                      "(or its faction's)."),
+                    limit: int = Query(20, ge=1, le=MAX_FOUND)) -> Response:
+        """The units of the rules data and of the server's BSData index whose names hold the words typed, as
+        players type them (a plural for a singular, the faction's name), the unit of that name first; with
+        their factions and points (`mathhammer datasheets --search`)."""
+        return await answer(request, answers.found_units, (q, limit))
+
+    @app.post("/api/datasheet", response_model=DatasheetAnswer, responses=REFUSALS)
+    async def datasheet(query: DatasheetQuery, request: Request) -> Response:
+        """One unit's sizes, models, wargear choices and weapons, for a form's controls."""
+        return await answer(request, answers.datasheet_answer, query)
+
+    @app.post("/api/army", response_model=ArmyAnswer, responses=REFUSALS)
+    async def army(query: ArmyQuery, request: Request) -> Response:
+        """The units of an army list sent in the request (`mathhammer roster --json`), read by a worker under the
+        limits of any question and kept nowhere: send the list again with each question that names its units
+        ('#NUMBER')."""
+        return await answer(request, answers.army_answer, query)
 
     for kind, query_type in ROLLS.items():
         app.post(f"/api/roll/{kind}", response_model=query_type.answer, responses=REFUSALS,

@@ -11,6 +11,8 @@ converted. Names are never read as files: the server reads no file a client name
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -30,17 +32,34 @@ Text = Annotated[str, Field(max_length=MAX_TEXT)]
 
 
 def _no_file(text: str) -> str:
-    """A name the server may look up: never an army list (`FILE#UNIT`) or anything like a path, refused
-    before any file is touched, with the same line whether or not such a file exists."""
-    if any(mark in text for mark in "#/\\") or text.strip().lower().endswith(ARMY_LISTS):
-        raise PydanticCustomError("file_name", "the server reads no files: army lists (FILE#UNIT) are for the "
-                                               "command line; give a datasheet or standard target by name, or "
-                                               "a profile")
+    """A name the server may look up: never an army-list file (`FILE#UNIT`) or anything like a path, refused
+    before any file is touched, with the same line whether or not such a file exists. '#3' or '#NAME' names a
+    unit of the army list sent with the question (`army`)."""
+    sent = text.lstrip().startswith("#") and not any(mark in text for mark in "/\\")
+    if not sent and (any(mark in text for mark in "#/\\") or text.strip().lower().endswith(ARMY_LISTS)):
+        raise PydanticCustomError("file_name", 'the server reads no files: send the army list with the question as '
+                                               '"army" and name its units \'#NUMBER\' or \'#NAME\'; or give a '
+                                               'datasheet or standard target by name, or a profile')
+    return text
+
+
+def _base64(text: str) -> str:
+    """An army list's bytes in base64, checked here (decoded by the worker that reads the list)."""
+    try:
+        base64.b64decode(text, validate=True)
+    except binascii.Error as exc:
+        raise PydanticCustomError("base64", "not base64 ({error})", {"error": str(exc)}) from None
     return text
 
 
 Name = Annotated[Text, AfterValidator(_no_file)]  #: a datasheet or standard target by name, or a profile
 Count = Annotated[int, Field(le=MAX_TESTS)]
+ARMY_TEXT = ("An army list exported from BattleScribe (.ros, .rosz) or New Recruit (.json): the file's bytes in "
+             "base64, gzip-compressed or not. Its units are named '#NUMBER' (from 1, as /api/army numbers them) "
+             "or '#NAME' wherever the question names a unit. It is read for this question only and kept nowhere.")
+#: an army list sent with a question, read for it alone and kept nowhere (the server writes no file)
+ArmyList = Annotated[str, AfterValidator(_base64), Field(description=ARMY_TEXT)]
+Army = Annotated[ArmyList | None, Field(description=ARMY_TEXT)]  #: an army list, if the question has one
 RerollPolicy = Literal["none", "ones", "failed", "noncrit"]  #: `Reroll` members, lower case
 RulesWording = Literal["current", "2023", "unsaveable-devastating"]  #: `Rules.PRESETS`
 CommandRerollKind = Literal["attacks", "hit", "wound", "save", "damage"]  #: `CommandReroll` values
@@ -141,6 +160,7 @@ class TargetFields(Query):
         default=None, description="Defender's allocation order of the target's model groups, numbered from 1 as "
                                   "the answer lists them, e.g. [2, 1].")
     situation: Situation = Field(default_factory=Situation)
+    army: Army = None
 
 
 class AttackQuery(TargetFields):
@@ -199,8 +219,9 @@ class ScenarioQuery(BaseModel):
         question = self.attack or self.unit
         if question is None or (self.attack and self.unit):
             raise ValueError("give a scenario either an attack or a unit question")
-        if question.exact:
-            raise ValueError('"exact" goes on the comparison, not in a scenario')
+        for key in ("exact", "army"):
+            if getattr(question, key):
+                raise ValueError(f'"{key}" goes on the comparison, not in a scenario')
         return self
 
 
@@ -208,6 +229,7 @@ class CompareQuery(Query):
     """Scenarios side by side, the first the baseline (the CLI's `compare`)."""
 
     scenarios: Annotated[list[ScenarioQuery], Field(min_length=1, max_length=MAX_SCENARIOS)]
+    army: Army = None
     at_least: int | None = Field(
         default=None, description="k of P(at least k models destroyed) (default: the number that leaves each "
                                   "target Below Half-strength).")
@@ -293,9 +315,8 @@ class CountAnswer(Headed, Distribution):
     p_destroyed: Probability | None = None
 
 
-class CompareRow(Answer):
-    """One scenario's numbers, their changes from the first scenario's, and where every scenario's points
-    are known its efficiency and rank (1: the most efficient)."""
+class PanelRow(Answer):
+    """One scenario's numbers (or, for `survive`, one standard attacker's)."""
 
     label: str
     k: int
@@ -305,6 +326,12 @@ class CompareRow(Answer):
     p_at_least: Probability
     hazardous_models_lost: Probability | None = Field(
         None, description="the attacker's mean models lost to Hazardous (null: no Hazardous weapon)")
+
+
+class CompareRow(PanelRow):
+    """One scenario's numbers, their changes from the first scenario's, and where every scenario's points
+    are known its efficiency and rank (1: the most efficient)."""
+
     damage_change: Probability
     kills_change: Probability
     p_destroyed_change: Probability
@@ -355,11 +382,13 @@ class RuleInfo(BaseModel):
 
 
 class Catalogue(BaseModel):
-    """What the rules data holds: datasheets, standard targets and named rules (for `with`)."""
+    """What the rules data holds: datasheets, standard targets, named rules (for `with`) and the standard
+    attackers of `survive`."""
 
     datasheets: list[DatasheetInfo]
     targets: list[TargetInfo]
     rules: list[RuleInfo]
+    attackers: list[TargetInfo]
 
 
 # --------------------------------------------------------------------- dice tests
@@ -430,6 +459,7 @@ class GrenadeQuery(RollQuery):
     """Grenade stratagem: six D6, each 4+ is a mortal wound (spilling over, Feel No Pain applies)."""
 
     target: Name = Field(description="The target unit, e.g. 'T3 Sv5+ W1 x10' or GEQ.")
+    army: Army = None
 
     def report(self) -> Report:
         return rolls.grenade_report(self.target, self.exact)

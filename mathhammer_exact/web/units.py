@@ -1,0 +1,96 @@
+"""The player's units for the page's controls, as pydantic models: units found by name in the server's rules
+data and index, one datasheet's sizes, models and wargear, and the units of an army list sent to the server
+(read from the request, kept nowhere)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .schemas import STRICT, Answer, Army, ArmyList, Name
+
+MAX_FOUND = 50  #: the most units one search answers
+
+
+class FoundUnit(Answer):
+    name: str
+    faction: str
+    points: dict[str, int] = Field(description="Points by unit size (models), where the data gives them.")
+
+
+class FoundUnits(Answer):
+    """The units whose names hold the words typed, the unit of that name first; `more` when there were more
+    than `limit`."""
+
+    units: list[FoundUnit]
+    more: bool
+
+
+class UnitModels(Answer):
+    name: str
+    count: int = Field(description="Models of this kind in a unit of the smallest size.")
+    max: int | None = Field(description="The most models of this kind, where the number may vary.")
+    equipment: list[str]
+    profile: str = Field(description="One model's profile in the target grammar, e.g. 'T4 Sv3+ W2 Ld6+'.")
+
+
+class UnitOption(Answer):
+    model: str
+    replaces: list[str]
+    choices: list[str]
+    max: int | None
+    each_once: bool
+
+
+class UnitWeapon(Answer):
+    name: str
+    profiles: list[str]
+    melee: bool
+
+
+class DatasheetAnswer(Answer):
+    """A datasheet for the page's controls: the unit sizes it allows, its models, the wargear a loadout may name
+    (`choices`) and the swaps that offer it, its weapons' profiles, points, abilities, and the units it can
+    lead."""
+
+    name: str
+    faction: str
+    sizes: list[int]
+    points: dict[str, int]
+    models: list[UnitModels]
+    choices: list[str]
+    options: list[UnitOption]
+    weapons: list[UnitWeapon]
+    abilities: list[str]
+    leader_of: list[str]
+    notes: list[str]
+
+
+class DatasheetQuery(BaseModel):
+    """One unit by name (a datasheet of the rules data, an indexed unit, or '#3' of the army list sent)."""
+
+    model_config = ConfigDict(**STRICT, json_schema_extra={"examples": [{"name": "Tempestus Command Squad"}]})
+
+    name: Name
+    near: Name | None = Field(default=None, description="The question's other unit, which settles a name that "
+                                                        "several factions use.")
+    army: Army = None
+
+
+class ArmyQuery(BaseModel):
+    """An army list to read (the CLI's `roster`)."""
+
+    model_config = STRICT
+
+    army: ArmyList
+
+
+class ArmyUnit(DatasheetAnswer):
+    number: int = Field(description="Its number in the list, from 1: '#NUMBER' names it in a question.")
+    datasheet: str = Field(description="The datasheet it is of (its name may be the player's own).")
+
+
+class ArmyAnswer(Answer):
+    """`mathhammer roster --json`: the army list's name and its units, in the list's order."""
+
+    name: str
+    units: list[ArmyUnit]
