@@ -1,19 +1,26 @@
 """The page in a real browser: Debian's headless Chromium, driven by Selenium, against a real
-`mathhammer serve` on a loopback port. A player enters a question; the headline numbers must be
-the API's answer, the chart must be drawn, and the shared link must reopen the same answer."""
+`mathhammer serve` on a loopback port. For every kind of question the headline numbers must be the
+API's answer, the URL must hold the whole question (asking again from the form gives the same URL),
+the charts must fold every row below 0.01%, and on a phone the headline must show without scrolling.
+One browser serves the whole module, so the tests stay within a minute or so.
+
+With MATHHAMMER_SCREENSHOTS=1 the phone and laptop screenshots of docs/server.md are retaken into
+docs/images/."""
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 import shutil
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
-
-from mathhammer_exact.present.report import percent
 
 from .webserver import running_server
 
@@ -24,8 +31,12 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                        "chromium-driver; .ci/run installs them)")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1200,900")
+         "--disable-dev-shm-usage", "--window-size=1280,900")
 PHONE = (390, 844)  # CSS pixels of a common phone
+LAPTOP = (1280, 800)
+ROOT = Path(__file__).resolve().parent.parent
+ARMY = ROOT / "tests" / "fixtures" / "army.ros"
+SHOWN = 0.0001  # the page folds every row below 0.01%
 
 
 @pytest.fixture(scope="module")
@@ -34,14 +45,15 @@ def server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[object]:
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory) -> Iterator[Any]:
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in (*FLAGS, f"--user-data-dir={tmp_path / 'profile'}"):
+    for flag in (*FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('profile')}"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
     driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
     try:
         yield driver
@@ -49,141 +61,352 @@ def browser(tmp_path: Path) -> Iterator[object]:
         driver.quit()
 
 
+@pytest.fixture
+def browser(chromium):
+    """The module's browser showing pages at laptop size; no console errors may be left, nor an army list."""
+    chromium.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": LAPTOP[0], "height": LAPTOP[1],
+                                                                    "deviceScaleFactor": 1, "mobile": False})
+    chromium.get("about:blank")
+    yield chromium
+    chromium.execute_script("try { sessionStorage.clear() } catch (e) {}")
+    errors = [entry["message"] for entry in chromium.get_log("browser")]
+    assert not [e for e in errors if "status of 422" not in e], errors  # a refused question is not a page error
+
+
 def api(url: str, path: str, body: dict) -> dict:
-    request = urllib.request.Request(f"{url}{path}", json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
+    request = urllib.request.Request(f"{url}{path}", json.dumps(body).encode(), {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
         return json.load(response)
 
 
-def wait_for(driver, by: str, what: str):
-    """The element once the page has made it (the page builds some controls after loading)."""
+def value(answer: dict, key: str) -> Any:
+    """`answer` at a dotted path such as 'rows.0.damage'."""
+    for part in key.split("."):
+        answer = answer[int(part)] if isinstance(answer, list) else answer[part]
+    return answer
+
+
+def number(x: Any) -> float:
+    return float(Fraction(x)) if isinstance(x, str) else float(x)
+
+
+def percent(p: Any) -> str:
+    """A chance as the page shows it: two decimals, a tiny non-zero one not shown as 0."""
+    x = number(p)
+    return "< 0.01%" if 0 < x < 0.00005 else f"{x * 100:.2f}%"
+
+
+def wait(driver, condition, seconds: float = 30):
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, 30).until(lambda d: d.find_elements(by, what) and d.find_element(by, what))
+    return WebDriverWait(driver, seconds).until(condition)
 
 
-def wait_for_answer(driver) -> dict[str, str]:
+def wait_for_answer(driver) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
-    WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "answer").is_displayed()
-                                    or d.find_element(By.ID, "error").is_displayed())
+    wait(driver, lambda d: d.find_element(By.ID, "answer").is_displayed()
+         or d.find_element(By.ID, "error").is_displayed())
     assert not driver.find_element(By.ID, "error").is_displayed(), driver.find_element(By.ID, "error").text
-    return {key: driver.find_element(By.ID, key) for key in ("mean-damage", "mean-kills", "p-destroyed")}
 
 
-def check_headline(driver, answer: dict) -> dict[str, str]:
-    """The three headline numbers: the API's values (to 1e-12) shown as the CLI shows them."""
-    shown = wait_for_answer(driver)
-    expected = {"mean-damage": answer["damage"]["mean"], "mean-kills": answer["models_destroyed"]["mean"],
-                "p-destroyed": answer["p_destroyed"]}
-    for key, value in expected.items():
-        assert float(shown[key].get_attribute("data-value")) == pytest.approx(value, rel=1e-12, abs=1e-15)
-    assert shown["mean-damage"].text == f"{answer['damage']['mean']:.3f}"
-    assert shown["mean-kills"].text == f"{answer['models_destroyed']['mean']:.3f}"
-    assert shown["p-destroyed"].text == percent(answer["p_destroyed"])
-    return {key: element.text for key, element in shown.items()}
-
-
-def check_chart(driver, answer: dict) -> None:
-    """One bar per k = 1..n, each as long as P(at least k models destroyed)."""
+def check_headline(driver, answer: dict) -> list[str]:
+    """Every headline number is the API's (to 1e-12), shown with two decimals (a chance as a percentage)."""
     from selenium.webdriver.common.by import By
 
-    pmf = answer["models_destroyed"]["pmf"]
-    bars = driver.find_elements(By.CSS_SELECTOR, "#chart rect.bar")
-    assert [int(b.get_attribute("data-k")) for b in bars] == list(range(1, len(pmf)))
-    for bar in bars:
+    wait_for_answer(driver)
+    shown = driver.find_elements(By.CSS_SELECTOR, "#headline dd")
+    assert shown
+    for element in shown:
+        key, text = element.get_attribute("data-key"), element.text
+        expected = value(answer, key)
+        assert float(element.get_attribute("data-value")) == pytest.approx(number(expected), rel=1e-12, abs=1e-15), key
+        if key.split(".")[-1].startswith("p_") or key in ("rows.0.value",) and answer.get("goal") == "destroy":
+            assert text == percent(expected), key
+        elif key != "need.models":
+            assert text == f"{number(expected):.2f}", key
+    if "title" in answer:  # the page's text, its spaces collapsed
+        assert driver.find_element(By.ID, "answer-title").text == " ".join(answer["title"].split())
+    return [element.text for element in shown]
+
+
+def check_charts(driver, answer: dict | None = None) -> None:
+    """No chart row below 0.01%: each row drawn has a bar of 0.01% or more, and the rows left out are counted in
+    the line under the chart. For an attack's `answer`, the first chart's bars are P(at least k models destroyed)
+    and the damage chart leaves out exactly the values below 0.01%."""
+    from selenium.webdriver.common.by import By
+
+    bars = driver.find_elements(By.CSS_SELECTOR, "svg.bars rect.bar")
+    assert bars and bars[0].size["width"] > 0  # drawn, not just present
+    for chart in driver.find_elements(By.CSS_SELECTOR, "figure.chart"):
+        rows: dict[str, list[float]] = {}
+        for bar in chart.find_elements(By.CSS_SELECTOR, "rect.bar"):
+            rows.setdefault(bar.get_attribute("data-k"), []).append(float(bar.get_attribute("data-p")))
+        for k, ps in rows.items():
+            assert max(ps) >= SHOWN, (k, ps)  # a row is drawn only for a chance of 0.01% or more
+        folded = int(chart.get_attribute("data-folded"))
+        assert bool(folded) == bool(chart.find_elements(By.CSS_SELECTOR, ".folded"))
+    if answer is None or "models_destroyed" not in answer:
+        return
+    tail, damage = answer["models_destroyed"]["pmf"], answer["damage"]["pmf"]
+    first = driver.find_element(By.CSS_SELECTOR, "figure.chart[data-kind=tail]")
+    for bar in first.find_elements(By.CSS_SELECTOR, "rect.bar"):
         k = int(bar.get_attribute("data-k"))
-        assert float(bar.get_attribute("data-p")) == pytest.approx(sum(pmf[k:]), abs=1e-12)
-    assert bars[0].size["width"] > 0  # drawn, not just present
+        assert float(bar.get_attribute("data-p")) == pytest.approx(sum(number(p) for p in tail[k:]), abs=1e-12)
+    chart = driver.find_element(By.CSS_SELECTOR, "figure.chart[data-kind=pmf]")
+    assert int(chart.get_attribute("data-folded")) == sum(number(p) < SHOWN for p in damage)
+    drawn = sorted({int(bar.get_attribute("data-k")) for bar in chart.find_elements(By.CSS_SELECTOR, "rect.bar")})
+    assert drawn == [k for k, p in enumerate(damage) if number(p) >= SHOWN]
 
 
-def screenshot(driver, path: Path, width: int) -> None:
-    """The whole page at `width` CSS pixels."""
-    driver.set_window_size(width, 900)
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.set_window_size(width, height)
+def query(url: str) -> dict[str, list[str]]:
+    return urllib.parse.parse_qs(urllib.parse.urlsplit(url).query, keep_blank_values=True)
+
+
+def asked_again(driver, asked: str) -> None:
+    """The form, filled from the link, asks the same question: submitting it gives the same URL's question."""
+    from selenium.webdriver.common.by import By
+
+    share = driver.find_element(By.ID, "share").get_attribute("href")
+    assert query(share) == query(asked)
+    driver.execute_script("document.getElementById('question').requestSubmit()")
+    wait(driver, lambda d: d.find_element(By.ID, "share").get_attribute("href") != "" and
+         d.find_element(By.ID, "answer").is_displayed())
+    assert query(driver.current_url) == query(asked), driver.current_url
+
+
+def open_link(driver, server: str, params: list[tuple[str, str]]) -> str:
+    link = f"{server}/?{urllib.parse.urlencode(params)}"
+    driver.get(link)
+    return link
+
+
+# --------------------------------------------------------------------- every kind of question from its link
+WEAPONS = [("w", "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"), ("m", "20"), ("w", "A1 BS4+ S9 AP-3 D=3"), ("m", "1"),
+           ("target", "T4 Sv4+ W3 x10"), ("cover", "1")]
+WEAPONS_BODY = {"weapons": [{"weapon": "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]", "models": 20},
+                            {"weapon": "A1 BS4+ S9 AP-3 D=3", "models": 1}],
+                "target": "T4 Sv4+ W3 x10", "situation": {"cover": True}}
+SCENARIO_1 = urllib.parse.urlencode([("w", "A1 BS3+ S4 AP-1 D1"), ("m", "10"), ("target", "MEQ")])
+SCENARIO_2 = urllib.parse.urlencode([("mode", "unit"), ("attacker", "Incursor Squad"), ("target", "MEQ"),
+                                     ("half_range", "1"), ("label", "Incursors close")])
+QUESTIONS = {
+    "unit": ([("q", "unit"), ("attacker", "Tempestus Command Squad"), ("loadout", "plasma gun, meltagun"),
+              ("with", "take-aim"), ("target", "Incursor Squad"), ("half_range", "1"), ("critical_wound", "5")],
+             "/api/unit", {"attacker": "Tempestus Command Squad", "loadout": ["plasma gun", "meltagun"],
+                           "with": ["take-aim"], "target": "Incursor Squad",
+                           "situation": {"half_range": True, "critical_wound": 5}}),
+    "compare": ([("q", "compare"), ("s", SCENARIO_1), ("s", SCENARIO_2)],
+                "/api/compare", {"scenarios": [
+                    {"attack": {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 10}], "target": "MEQ"}},
+                    {"label": "Incursors close", "unit": {"attacker": "Incursor Squad", "target": "MEQ",
+                                                          "situation": {"half_range": True}}}]}),
+    "need-weapons": ([("q", "need"), ("w", "A1 BS3+ S4 AP-1 D1"), ("m", ""), ("target", "MEQ"), ("need", "50%"),
+                      ("at_least", "2")],
+                     "/api/attack/need", {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1"}], "target": "MEQ",
+                                          "need": "50%", "at_least": 2}),
+    "need-unit": ([("q", "need"), ("mode", "unit"), ("attacker", "Incursor Squad"), ("target", "MEQ"),
+                   ("need", "60%"), ("at_least", "1")],
+                  "/api/unit/need", {"attacker": "Incursor Squad", "target": "MEQ", "need": "60%", "at_least": 1}),
+    "plan": ([("q", "plan"), ("w", "A2 BS3+ S4 AP-1 D1"), ("m", "5"), ("wk", "weapon"), ("w", "Incursor Squad"),
+              ("m", ""), ("wk", "unit"), ("target", "MEQ"), ("goal", "kills")],
+             "/api/plan", {"weapons": [{"weapon": "A2 BS3+ S4 AP-1 D1", "models": 5}, {"unit": "Incursor Squad"}],
+                           "targets": ["MEQ"], "goal": "kills"}),
+    "turn": ([("q", "turn"), ("target", "MEQ"), ("s", "A2 BS3+ S4 AP-1 D1"), ("sm", "5"), ("sk", "weapon"),
+              ("f", "Incursor Squad"), ("fm", ""), ("fk", "unit"), ("distance", "7"), ("charge_reroll", "1"),
+              ("o", "A1 BS6+ S4 AP0 D1"), ("om", ""), ("charger", "T4 Sv3+ W2")],
+             "/api/turn", {"target": "MEQ", "shoot": [{"weapon": "A2 BS3+ S4 AP-1 D1", "models": 5}],
+                           "fight": [{"unit": "Incursor Squad"}], "distance": 7, "charge_reroll": True,
+                           "overwatch": [{"weapon": "A1 BS6+ S4 AP0 D1"}], "charger": "T4 Sv3+ W2"}),
+    "survive": ([("q", "survive"), ("target", "Incursor Squad"), ("at_least", "2")],
+                "/api/survive", {"unit": "Incursor Squad", "at_least": 2}),
+    "charge": ([("q", "roll"), ("distance", "9"), ("reroll", "1")],
+               "/api/roll/charge", {"distance": 9, "reroll": True}),
+    "advance": ([("q", "roll"), ("roll", "advance")], "/api/roll/advance", {}),
+    "battle-shock": ([("q", "roll"), ("roll", "battle-shock"), ("ld", "6")], "/api/roll/battle-shock", {"ld": 6}),
+    "desperate-escape": ([("q", "roll"), ("roll", "desperate-escape"), ("tests", "4")],
+                         "/api/roll/desperate-escape", {"tests": 4}),
+    "hazardous": ([("q", "roll"), ("roll", "hazardous"), ("weapons", "3"), ("bearer", "T4 Sv3+ W2")],
+                  "/api/roll/hazardous", {"weapons": 3, "bearer": "T4 Sv3+ W2"}),
+    "grenade": ([("q", "roll"), ("roll", "grenade"), ("target", "T3 Sv5+ W1 x5")],
+                "/api/roll/grenade", {"target": "T3 Sv5+ W1 x5"}),
+}
+
+
+@pytest.mark.parametrize("kind", list(QUESTIONS))
+def test_every_question_opens_from_its_link_on_the_apis_answer(server, browser, kind):
+    params, path, body = QUESTIONS[kind]
+    link = open_link(browser, server, params)
+    answer = api(server, path, body)
+    check_headline(browser, answer)
+    check_charts(browser, answer)
+    asked_again(browser, link)
+
+
+def test_a_compare_is_built_in_the_form_scenario_by_scenario(server, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{server}/?q=compare")
+    wait(browser, lambda d: d.find_element(By.ID, "weapons-1").is_displayed())
+    browser.find_element(By.ID, "weapons-1").send_keys("A2 BS3+ S4 AP-1 D1")
+    browser.find_element(By.ID, "target").send_keys("MEQ")
+    browser.find_element(By.ID, "add-scenario").click()
+    browser.find_element(By.ID, "situation").click()
+    browser.find_element(By.NAME, "cover").click()
+    browser.find_element(By.ID, "add-scenario").click()
+    browser.find_element(By.ID, "label-2").send_keys("in cover")
+    browser.find_element(By.ID, "compare_at_least").send_keys("2")  # leaves the label field: its change is kept
+    browser.find_element(By.ID, "ask").click()
+    one = {"weapons": [{"weapon": "A2 BS3+ S4 AP-1 D1", "models": 1}], "target": "MEQ"}
+    answer = api(server, "/api/compare", {"scenarios": [{"attack": one}, {"label": "in cover", "attack": {
+        **one, "situation": {"cover": True}}}], "at_least": 2})
+    check_headline(browser, answer)
+    grid = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#grid tbody tr")]
+    assert len(grid) == 2 and "in cover" in grid[1] and percent(answer["rows"][1]["p_at_least"]) in grid[1]
+    series = {bar.get_attribute("data-series") for bar in browser.find_elements(By.CSS_SELECTOR, "rect.bar")}
+    assert series == {"1", "2"}  # the scenarios overlaid in one chart
+    check_charts(browser)
+    asked_again(browser, browser.current_url)
+
+
+# --------------------------------------------------------------------- a player's flow
+def test_weapons_typed_in_the_form_then_shared_and_opened_on_a_phone(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(f"{server}/")
+    wait(browser, lambda d: d.find_element(By.ID, "weapons-1").is_displayed())
+    browser.find_element(By.ID, "weapons-1").send_keys("A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]")
+    models = browser.find_element(By.ID, "weapons-1m")
+    models.clear()
+    models.send_keys("20")
+    browser.find_element(By.CSS_SELECTOR, "[data-list=weapons]").click()
+    browser.find_element(By.ID, "weapons-2").send_keys("A1 BS4+ S9 AP-3 D=3")
+    assert browser.find_element(By.ID, "weapons-2m").get_attribute("value") == "1"  # one model, unless changed
+    browser.find_element(By.ID, "situation").click()  # open the Situation controls
+    browser.find_element(By.NAME, "cover").click()
+    target = browser.find_element(By.ID, "target")
+    target.send_keys("T4 Sv4+ W3 x10")
+    target.send_keys(Keys.ENTER)  # the keyboard submits the form
+
+    answer = api(server, "/api/attack", WEAPONS_BODY)
+    first = check_headline(browser, answer)
+    check_charts(browser, answer)
+    unlabelled = browser.execute_script(
+        "return [...document.querySelectorAll('input, select')].filter(e => e.type !== 'hidden' && !e.labels.length)"
+        ".map(e => e.name || e.id)")
+    assert unlabelled == []  # every control has a label a screen reader reads out
+    header = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#header li")]
+    assert header == answer["header"]  # the command's header lines: each weapon, the target, the situation
+    shared = browser.find_element(By.ID, "share").get_attribute("href")
+    assert browser.current_url == shared and query(shared) == query(f"?q=attack&{urllib.parse.urlencode(WEAPONS)}")
+    screenshot(browser, "web-laptop.png", tmp_path)
+
+    phone(browser)
+    browser.get("about:blank")
+    browser.get(shared)  # a fresh page from the link alone, on a phone
+    assert check_headline(browser, answer) == first
+    check_charts(browser, answer)
+    assert browser.find_element(By.ID, "weapons-2").get_attribute("value") == "A1 BS4+ S9 AP-3 D=3"
+    assert browser.find_element(By.NAME, "cover").is_selected()
+    # answer first: the headline in the first screen, without scrolling, and no sideways scroll
+    box = browser.execute_script("const r = document.getElementById('headline').getBoundingClientRect();"
+                                 "return [r.top, r.bottom, innerHeight, scrollY, document.documentElement.scrollWidth]")
+    top, bottom, height, scrolled, wide = box
+    assert scrolled == 0 and 0 <= top and bottom <= height == PHONE[1], box
+    assert browser.find_element(By.ID, "fired").location["y"] < height or not answer.get("firings")
+    assert wide <= PHONE[0]
+    assert not browser.find_element(By.ID, "ask-box").get_attribute("open")  # the form folded above the answer
+    rare = sum(number(p) < SHOWN for p in answer["damage"]["pmf"])
+    folded = browser.find_element(By.CSS_SELECTOR, "figure.chart[data-kind=pmf] .folded").text
+    assert rare and folded.startswith(f"({rare} other values: each below 0.01%")  # the rare values in one line
+    screenshot(browser, "web-phone.png", tmp_path)
+
+
+def phone(driver) -> None:
+    """The window's page as a phone shows it: PHONE CSS pixels, a mobile viewport."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": PHONE[0], "height": PHONE[1],
+                                                                  "deviceScaleFactor": 1, "mobile": True})
+
+
+def screenshot(driver, name: str, folder: Path) -> None:
+    """What the window shows; with MATHHAMMER_SCREENSHOTS=1 into docs/images/ for docs/server.md."""
+    path = (ROOT / "docs" / "images" if os.environ.get("MATHHAMMER_SCREENSHOTS") else folder) / name
     driver.execute_script("window.scrollTo(0, 0)")
     assert driver.save_screenshot(str(path))
     assert path.stat().st_size > 10_000
 
 
-def test_weapons_question_shared_and_reopened(server, browser, tmp_path):
+def test_a_unit_found_by_suggestion_with_its_datasheets_size_and_wargear(server, browser):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
 
-    browser.get(f"{server}/")
-    wait_for(browser, By.ID, "w1").send_keys("A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]")
-    models = browser.find_element(By.ID, "m1")
-    models.clear()
-    models.send_keys("20")
-    browser.find_element(By.ID, "add-weapon").click()
-    browser.find_element(By.ID, "w2").send_keys("A1 BS4+ S9 AP-3 D=3")
-    browser.find_element(By.ID, "situation").click()  # open the Situation controls
-    browser.find_element(By.NAME, "cover").click()
-    target = browser.find_element(By.ID, "target")
-    target.send_keys("T4 Sv4+ W3 x5")
-    target.send_keys(Keys.ENTER)  # the keyboard submits the form
-
-    body = {"weapons": [{"weapon": "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]", "models": 20},
-                        {"weapon": "A1 BS4+ S9 AP-3 D=3", "models": 1}],
-            "target": "T4 Sv4+ W3 x5", "situation": {"cover": True}}
-    answer = api(server, "/api/attack", body)
-    first = check_headline(browser, answer)
-    check_chart(browser, answer)
-    screenshot(browser, tmp_path / "web-desktop.png", 1200)
-
-    unlabelled = browser.execute_script(
-        "return [...document.querySelectorAll('input, select')].filter(e => !e.labels.length).map(e => e.name)")
-    assert unlabelled == []  # every control has a label a screen reader reads out
-
-    shared = browser.find_element(By.ID, "share").get_attribute("href")
-    assert browser.current_url == shared
-    query = urllib.parse.parse_qs(urllib.parse.urlsplit(shared).query)
-    assert query["w"] == [w["weapon"] for w in body["weapons"]] and query["m"] == ["20", "1"]
-    assert query["target"] == ["T4 Sv4+ W3 x5"] and query["cover"] == ["1"]
-
-    browser.get("about:blank")
-    browser.get(shared)  # a fresh page from the link alone
-    assert check_headline(browser, answer) == first
-    check_chart(browser, answer)
-    assert browser.find_element(By.ID, "w2").get_attribute("value") == "A1 BS4+ S9 AP-3 D=3"
-    assert browser.find_element(By.NAME, "cover").is_selected()
-    screenshot(browser, tmp_path / "web-phone.png", PHONE[0])
-    assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]  # no sideways scroll
-    browser.set_window_size(*PHONE)  # what a phone shows of the answer: headline numbers and chart at once
-    browser.execute_script("document.getElementById('answer').scrollIntoView()")
-    assert browser.find_element(By.ID, "chart").location["y"] < browser.execute_script("return scrollY") + PHONE[1]
-    assert browser.save_screenshot(str(tmp_path / "web-phone-answer.png"))
+    browser.get(f"{server}/?q=unit")
+    attacker = wait(browser, lambda d: d.find_element(By.ID, "attacker"))
+    attacker.send_keys("tempestus")
+    suggested = wait(browser, lambda d: [o.get_attribute("value") for o in
+                                         d.find_elements(By.CSS_SELECTOR, "#attacker-names option")])
+    with urllib.request.urlopen(f"{server}/api/units?q=tempestus&limit=20", timeout=30) as response:
+        found = json.load(response)
+    assert suggested == [u["name"] for u in found["units"]] and suggested
+    name = suggested[0]
+    attacker.clear()
+    attacker.send_keys(name)
+    browser.find_element(By.ID, "target").send_keys("Incursor Squad")  # leaving the field: its datasheet comes
+    sheet = api(server, "/api/datasheet", {"name": name, "near": "Incursor Squad"})
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#wargear input")) == len(sheet["choices"]))
+    sizes = [o.get_attribute("value") for o in Select(browser.find_element(By.ID, "size")).options]
+    assert sizes == ["", *map(str, sheet["sizes"])]
+    for choice in ("plasma gun", "meltagun"):
+        count = browser.find_element(By.CSS_SELECTOR, f"#wargear input[data-choice='{choice}']")
+        count.clear()
+        count.send_keys("1")
+    browser.find_element(By.ID, "profiles").click()  # the counts are written into the loadout field
+    assert browser.find_element(By.ID, "loadout").get_attribute("value") == "meltagun, plasma gun"
+    browser.find_element(By.ID, "ask").click()
+    answer = api(server, "/api/unit", {"attacker": name, "target": "Incursor Squad",
+                                       "loadout": ["meltagun", "plasma gun"]})
+    check_headline(browser, answer)
+    fired = ", ".join(f"{f['models']} × {f['weapon']}" for f in answer["firings"])
+    assert browser.find_element(By.ID, "fired").text == f"What fired: {fired}"
+    assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#header li")] == answer["header"]
 
 
-def test_unit_by_name_from_a_link(server, browser, tmp_path):
+def test_an_army_list_uploaded_gives_its_units_to_the_questions(server, browser):
     from selenium.webdriver.common.by import By
 
-    query = {"mode": "unit", "attacker": "Tempestus Command Squad", "loadout": "plasma gun, meltagun",
-             "with": "take-aim", "target": "Incursor Squad", "half_range": "1", "critical_wound": "5",
-             "reroll_damage": "ones", "exact": "1"}
-    browser.get(f"{server}/?{urllib.parse.urlencode(query)}")
-    body = {"attacker": "Tempestus Command Squad", "loadout": ["plasma gun", "meltagun"], "with": ["take-aim"],
-            "target": "Incursor Squad",
-            "situation": {"half_range": True, "critical_wound": 5, "reroll_damage": "ones"}}
-    check_headline(browser, api(server, "/api/unit", body))
-    assert wait_for(browser, By.CSS_SELECTOR, "input[name=with][value=take-aim]").is_selected()
-    assert browser.find_element(By.ID, "critical_wound").get_attribute("value") == "5"
-    # exact mode: the table shows P(=0) as a fraction too, the same one the API gives
-    exact = api(server, "/api/unit", {**body, "exact": True})
-    first_row = browser.find_element(By.CSS_SELECTOR, "#tables details[open] tbody tr td")
-    assert f"({exact['models_destroyed']['pmf'][0]})" in first_row.text or len(exact["models_destroyed"]["pmf"][0]) > 24
-    screenshot(browser, tmp_path / "web-unit.png", 1000)
+    browser.get(f"{server}/?q=unit")
+    browser.find_element(By.ID, "army-box").click()
+    browser.find_element(By.ID, "army-file").send_keys(str(ARMY))
+    status = wait(browser, lambda d: d.find_element(By.ID, "army-status").text.startswith("Gravel Host test list")
+                  and d.find_element(By.ID, "army-status").text)
+    assert status == "Gravel Host test list: #1 Gravel Wardens, #2 Warden Captain, #3 Rockbiter"
+    browser.find_element(By.ID, "attacker").click()  # its units are suggested
+    wait(browser, lambda d: "#1" in [o.get_attribute("value") for o in
+                                     d.find_elements(By.CSS_SELECTOR, "#attacker-names option")])
+    browser.find_element(By.ID, "attacker").send_keys("#1")
+    browser.find_element(By.ID, "target").send_keys("#3")
+    browser.find_element(By.ID, "profiles").send_keys("boulder")
+    browser.find_element(By.ID, "ask").click()
+    sent = base64.b64encode(ARMY.read_bytes()).decode()
+    answer = api(server, "/api/unit", {"attacker": "#1", "target": "#3", "profiles": ["boulder"], "army": sent})
+    check_headline(browser, answer)
+    assert answer["title"] == "Gravel Wardens (Gravel Host)  ->  Rockbiter (Gravel Host)"
+    assert query(browser.current_url)["attacker"] == ["#1"]  # the link names the unit; the list stays in the page
+    browser.refresh()  # the tab keeps the list: the link reopens the answer
+    check_headline(browser, answer)
+    browser.execute_script("sessionStorage.clear()")
+    browser.refresh()  # without it, the page says what it needs
+    error = wait(browser, lambda d: d.find_element(By.ID, "error").is_displayed() and d.find_element(By.ID, "error"))
+    assert error.text.startswith("error: this question names units of an army list")
 
 
 def test_bad_input_shows_the_cli_message(server, browser):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     browser.get(f"{server}/?w=A1+BS7%2B+S4+AP0+D1&m=1&target=MEQ")
     error = browser.find_element(By.ID, "error")
-    WebDriverWait(browser, 30).until(lambda d: error.is_displayed())
+    wait(browser, lambda d: error.is_displayed())
     assert error.text == "error: BS/WS must be 2+ to 6+, got 7+"
     assert not browser.find_element(By.ID, "answer").is_displayed()
+    assert browser.find_element(By.ID, "ask-box").get_attribute("open")  # the form opens to put it right

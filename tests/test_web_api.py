@@ -529,7 +529,9 @@ def test_page_text_has_aa_contrast_in_light_and_dark_schemes():
     schemes = re.findall(r":root \{([^}]*)\}", css)
     assert len(schemes) == 2  # light, and dark under prefers-color-scheme
     for scheme in schemes:
-        colours = dict(re.findall(r"--([a-z]+): (#[0-9a-f]{6})", scheme))
+        colours = dict(re.findall(r"--([a-z0-9]+): (#[0-9a-f]{6})", scheme))
         for text in ("ink", "muted", "accent", "error"):
             assert contrast(colours[text], colours["paper"]) >= 4.5, (text, scheme)
         assert contrast(colours["bar"], colours["track"]) >= 3  # the chart's bars against their tracks
+        series = [colours[f"s{i}"] for i in range(1, 6)]  # overlaid scenarios: Okabe-Ito hues, 3:1 on the paper
+        assert len(set(series)) == 5 and all(contrast(colour, colours["paper"]) >= 3 for colour in series), scheme

@@ -1,6 +1,8 @@
-// mathhammer_exact's page: the form <-> the URL's query string <-> a request to the JSON API,
-// and the answer drawn as headline numbers, a chart of P(at least k models destroyed) and tables.
-// The whole question lives in the query string, so a link reopens the same answer.
+// mathhammer_exact's page: every question of the command line, each with its own URL. The form <-> the URL's
+// query string <-> a request to the JSON API (/openapi.json), and the answer drawn first: its headline numbers,
+// what fired, the header lines of what was asked as understood, charts and tables.
+// The whole question lives in the query string, so a link reopens the same answer; an army list lives in the
+// page's memory (and the tab's sessionStorage) and is sent with each question that names one of its units.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -14,9 +16,11 @@ const SITUATION = {  // the API's situation fields and their JSON types (the res
 };
 const LABELS = {  // as in the CLI's table
   attacks: "attacks", hits: "hits", wounds: "wounds", unsaved: "unsaved wounds",
-  damage: "damage dealt (wounds lost)", models_destroyed: "models destroyed",
+  damage: "damage dealt (wounds lost)", models_destroyed: "models destroyed", roll: "the roll",
+  models_lost: "models lost", advance: "inches", fighters: "models left to fight",
 };
-const SHOWN = 0.00005;  // rows with P(=k) below this are summed in one line, as in the CLI
+const SHOWN = 0.0001;  // a row of a chart or table below 0.01% is folded into one line
+const MAX_ARMY = 60000;  // base64 characters of an army list a request may carry (the server takes 64 KiB)
 
 const form = document.getElementById("question");
 const byId = (id) => document.getElementById(id);
@@ -33,26 +37,25 @@ function toNumber(value) {
   return Number(q) * 10 ** -shift;
 }
 
-const fixed = (x, digits = 3) => toNumber(x).toFixed(digits);
+const isFraction = (value) => typeof value === "string" && value.includes("/");
 
-function percent(p) {  // as the CLI's percent(): a tiny non-zero chance is not shown as 0
+function percent(p) {  // two decimals; a tiny non-zero chance is not shown as 0
   const x = toNumber(p);
-  return x > 0 && x < 5e-7 ? "< 0.0001%" : `${(x * 100).toFixed(4)}%`;
+  return x > 0 && x < 0.00005 ? "< 0.01%" : `${(x * 100).toFixed(2)}%`;
 }
 
-function cellPercent(p, exact) {  // a table cell: two decimals, and a short fraction when exact
-  const text = `${(toNumber(p) * 100).toFixed(2)}%`;
-  return exact && typeof p === "string" && p.length <= 24 ? `${text} (${p})` : text;
+let exactShown = false;  // the answer on the page was asked with exact fractions
+
+function mean(value) {  // two decimals, and the fraction itself when exact and short
+  const text = toNumber(value).toFixed(2);
+  return exactShown && typeof value === "string" && value.length <= 15 && value !== text ? `${value} (${text})` : text;
 }
 
-function readable(mean) {  // as the CLI's readable(): the fraction when it is short
-  if (typeof mean === "string" && mean.length <= 12) {
-    return mean.includes("/") ? `${mean} (=${fixed(mean)})` : mean;
-  }
-  return fixed(mean);
+function chance(value) {  // a percentage, and the fraction when exact and short
+  return exactShown && isFraction(value) && value.length <= 24 ? `${percent(value)} (${value})` : percent(value);
 }
 
-// P(=k) as numbers, P(>=k) summed from the top, and the mean, sd, median of a distribution.
+// P(=k), P(>=k) and the median of a distribution, as numbers.
 function describe(dist) {
   const p = dist.pmf.map(toNumber);
   const tail = new Array(p.length + 1).fill(0);
@@ -62,112 +65,347 @@ function describe(dist) {
     cdf += p[k];
     if (cdf >= 0.5 - 1e-12) { median = k; break; }
   }
-  const first = p.findIndex((x) => x > 0);
-  return { p, tail, median, first: Math.max(first, 0) };
+  return { p, tail, median };
 }
 
-// ------------------------------------------------------------------ the form and the URL
-function addWeaponRow(weapon = "", models = "1") {
-  const rows = byId("weapon-rows");
-  const n = rows.children.length + 1;
+// ------------------------------------------------------------------ weapon lists (rows of profile, models)
+// A list's rows go in the URL as parallel values: PREFIX (the text), PREFIXm (models; "m" for the weapons
+// list, as older links have it) and, where a row may be a unit by name, PREFIXk ("unit" or "weapon").
+const names = (list) => {
+  const prefix = list.dataset.prefix;
+  return { text: prefix, models: prefix === "w" ? "m" : `${prefix}m`, kind: `${prefix}k` };
+};
+
+function addRow(list, text = "", models = "", kind = "weapon") {
+  const { noun } = list.dataset;
+  const key = names(list);
+  const n = list.children.length + 1;
+  const id = `${list.id}-${n}`;
   const li = document.createElement("li");
   li.className = "weapon-row";
+  const units = list.dataset.units === "1";
   li.innerHTML =
-    `<label for="w${n}">Weapon ${n}</label><input id="w${n}" name="w" required>` +
-    `<label for="m${n}">Models</label><input id="m${n}" name="m" type="number" min="1" inputmode="numeric">` +
-    `<button type="button" class="remove">Remove weapon ${n}</button>`;
-  li.querySelector("[name=w]").value = weapon;
-  li.querySelector("[name=m]").value = models;
+    (units ? `<label for="${id}k" class="row-kind kind-label">${noun} ${n} is</label><select id="${id}k" ` +
+             `class="row-kind kind" name="${key.kind}"><option value="weapon">a weapon profile</option>` +
+             `<option value="unit">a unit by name</option></select>` : "") +
+    `<label for="${id}" class="text-label">${noun} ${n}</label><input id="${id}" class="text" name="${key.text}">` +
+    `<label for="${id}m" class="models-label">Models</label>` +
+    `<input id="${id}m" class="models" name="${key.models}" type="number" min="1" inputmode="numeric">` +
+    `<button type="button" class="remove">Remove ${noun.toLowerCase()} ${n}</button>`;
+  li.querySelector(`[name="${key.text}"]`).value = text;
+  li.querySelector(`[name="${key.models}"]`).value = models;
+  if (units) li.querySelector("select").value = kind === "unit" ? "unit" : "weapon";
   li.querySelector(".remove").addEventListener("click", () => {
-    if (rows.children.length > 1) { li.remove(); renumber(); }
+    if (list.children.length > 1 || list.dataset.empty === "1") { li.remove(); renumber(list); }
   });
-  rows.append(li);
+  list.append(li);
+  return li;
 }
 
-function renumber() {
-  [...byId("weapon-rows").children].forEach((li, i) => {
-    const n = i + 1;
-    li.querySelector("label[for^=w]").textContent = `Weapon ${n}`;
-    li.querySelector(".remove").textContent = `Remove weapon ${n}`;
+function renumber(list) {
+  const { noun } = list.dataset;
+  [...list.children].forEach((li, i) => {
+    li.querySelector(".text-label").textContent = `${noun} ${i + 1}`;
+    if (li.querySelector(".kind-label")) li.querySelector(".kind-label").textContent = `${noun} ${i + 1} is`;
+    li.querySelector(".remove").textContent = `Remove ${noun.toLowerCase()} ${i + 1}`;
   });
 }
 
-function showMode(mode) {
-  for (const [id, on] of [["weapons-panel", mode !== "unit"], ["unit-panel", mode === "unit"]]) {
-    byId(id).hidden = !on;
-    byId(id).disabled = !on;
+function fillList(list, params) {
+  const key = names(list);
+  list.replaceChildren();
+  const texts = params.getAll(key.text), models = params.getAll(key.models), kinds = params.getAll(key.kind);
+  texts.forEach((text, i) => addRow(list, text, models[i] ?? "", kinds[i]));
+  if (!texts.length && list.dataset.empty !== "1") addRow(list, "", list.id === "weapons" ? "1" : "");
+}
+
+// The rows of a list for the API: {weapon, models} (models left out where empty) or {unit}.
+function rows(params, list, defaultModels) {
+  const key = names(list);
+  const models = params.getAll(key.models), kinds = params.getAll(key.kind);
+  return params.getAll(key.text).map((text, i) => {
+    if (kinds[i] === "unit") return { unit: text };
+    const row = { weapon: text };
+    if (models[i]) row.models = Number(models[i]);
+    else if (defaultModels !== undefined) row.models = defaultModels;
+    return row;
+  });
+}
+
+// ------------------------------------------------------------------ the kinds of question
+const panels = (...names) => new Set(names);
+const ATTACK_PANELS = ["weapons", "target", "target-extra", "situation"];
+const UNIT_PANELS = ["unit", "target", "target-extra", "target-loadout", "situation"];
+
+function situation(params) {
+  const found = {};
+  for (const [name, type] of Object.entries(SITUATION)) {
+    if (!params.has(name)) continue;
+    const value = params.get(name);
+    found[name] = type === "bool" ? value === "1" : type === "int" ? Number(value) : value;
+  }
+  return found;
+}
+
+const list = (text) => (text || "").split(",").map((s) => s.trim()).filter(Boolean);
+const number = (params, name) => (params.get(name) ? Number(params.get(name)) : undefined);
+
+function targetFields(params, body) {
+  body.target = params.get("target") || "";
+  if (params.has("target_models")) body.target_models = Number(params.get("target_models"));
+  if (params.get("leader")) body.leader = params.get("leader");
+  return body;
+}
+
+function attackBody(params) {
+  return targetFields(params, { weapons: rows(params, byId("weapons"), 1), situation: situation(params) });
+}
+
+function unitBody(params) {
+  const body = targetFields(params, { attacker: params.get("attacker") || "", situation: situation(params) });
+  if (params.get("size")) body.size = Number(params.get("size"));
+  for (const name of ["loadout", "profiles", "target_loadout"]) {
+    if (params.get(name)) body[name] = list(params.get(name));
+  }
+  if (params.getAll("with").length) body.with = params.getAll("with");
+  if (params.get("led_by")) body.led_by = params.get("led_by");
+  for (const flag of ["melee", "pistols"]) if (params.get(flag) === "1") body[flag] = true;
+  return body;
+}
+
+const unitMode = (params) => params.get("mode") === "unit";
+
+// Each kind: the panels of its form, its request from a query string ([path, body]) and how its answer is drawn.
+const KINDS = {
+  attack: {
+    title: "Weapon profiles at a target", help: "Weapon profiles, written out, fired in turn at one target.",
+    panels: () => panels(...ATTACK_PANELS),
+    request: (params) => ["/api/attack", attackBody(params)],
+    draw: drawAttack,
+  },
+  unit: {
+    title: "A unit attacks", help: "A unit by name attacks with its whole loadout, its abilities read from its datasheet.",
+    panels: () => panels(...UNIT_PANELS),
+    request: (params) => ["/api/unit", unitBody(params)],
+    draw: drawAttack,
+  },
+  compare: {
+    title: "Compare", help: "Scenarios side by side, the first the baseline: set up a question, add it, change it, add it again.",
+    panels: (mode) => panels("mode", "compare", ...(mode === "unit" ? UNIT_PANELS : ATTACK_PANELS)),
+    request: (params) => {
+      const scenarios = params.getAll("s").map((text) => {
+        const scenario = new URLSearchParams(text);
+        const label = scenario.get("label");
+        const question = unitMode(scenario) ? { unit: unitBody(scenario) } : { attack: attackBody(scenario) };
+        return label ? { label, ...question } : question;
+      });
+      const body = { scenarios };
+      if (params.get("at_least")) body.at_least = Number(params.get("at_least"));
+      return ["/api/compare", body];
+    },
+    draw: drawPanel,
+  },
+  need: {
+    title: "How many", help: "The fewest models (or the smallest unit) that reach a chance of destroying the target.",
+    panels: (mode) => panels("mode", "need", ...(mode === "unit" ? UNIT_PANELS : ATTACK_PANELS)),
+    request: (params) => {
+      const body = unitMode(params) ? unitBody(params) : attackBody(params);
+      if (!unitMode(params)) {  // the sought weapon's models are what is looked for
+        body.weapons = rows(params, byId("weapons"));
+        delete body.weapons[(number(params, "weapon") || 1) - 1]?.models;
+      }
+      body.need = params.get("need") || "";
+      if (params.get("at_least")) body.at_least = Number(params.get("at_least"));
+      if (!unitMode(params) && params.get("weapon")) body.weapon = Number(params.get("weapon"));
+      return [unitMode(params) ? "/api/unit/need" : "/api/attack/need", body];
+    },
+    draw: drawAttack,
+  },
+  plan: {
+    title: "Plan", help: "Every firing order of the weapons (and split between two targets), best first.",
+    panels: () => panels("weapons", "target", "target2", "plan", "situation"),
+    request: (params) => {
+      const targets = [params.get("target") || "", params.get("target2")].filter((t) => t !== null && t !== "");
+      const body = { weapons: rows(params, byId("weapons"), 1), targets: targets.length ? targets : [""],
+                     goal: params.get("goal") || "destroy", situation: situation(params) };
+      if (params.get("top")) body.top = Number(params.get("top"));
+      return ["/api/plan", body];
+    },
+    draw: drawPlan,
+  },
+  turn: {
+    title: "A whole turn", help: "Shoot, charge and fight one target, its state carried through.",
+    panels: () => panels("target", "target-extra", "turn", "situation"),
+    request: (params) => {
+      const body = targetFields(params, { shoot: rows(params, byId("shoot"), 1), fight: rows(params, byId("fight"), 1),
+                                          distance: number(params, "distance") ?? 0, situation: situation(params) });
+      body.overwatch = rows(params, byId("overwatch"));
+      for (const name of ["charger", "led_by"]) if (params.get(name)) body[name] = params.get(name);
+      if (params.get("charge_reroll") === "1") body.charge_reroll = true;
+      if (params.get("charge_modifier")) body.charge_modifier = Number(params.get("charge_modifier"));
+      return ["/api/turn", body];
+    },
+    draw: drawAttack,
+  },
+  survive: {
+    title: "Survive", help: "How a unit fares against each standard attacker.",
+    panels: () => panels("target", "target-extra", "survive"),
+    request: (params) => {
+      const body = { unit: params.get("target") || "", attackers: params.getAll("attacker_name") };
+      if (params.has("target_models")) body.target_models = Number(params.get("target_models"));
+      if (params.get("leader")) body.leader = params.get("leader");
+      if (params.get("at_least")) body.at_least = Number(params.get("at_least"));
+      return ["/api/survive", body];
+    },
+    draw: drawPanel,
+  },
+  roll: {
+    title: "Dice test", help: "Dice tests outside the attack sequence: charge, advance, Battle-shock and more.",
+    panels: () => panels("roll"),
+    request: (params) => {
+      const kind = params.get("roll") || "charge";
+      const fields = {
+        charge: { distance: number(params, "distance") ?? 9, reroll: params.get("reroll") === "1",
+                  modifier: number(params, "modifier") ?? 0 },
+        advance: {},
+        "battle-shock": { ld: number(params, "ld") ?? 7, insane_bravery: params.get("insane_bravery") === "1" },
+        "desperate-escape": { tests: number(params, "tests") ?? 1 },
+        hazardous: { weapons: number(params, "weapons") ?? 1, bearer: params.get("bearer") || "T3 Sv4+ W1",
+                     rules: params.get("rules") || "current" },
+        grenade: { target: params.get("target") || "" },
+      }[kind];
+      return [`/api/roll/${kind}`, fields || {}];
+    },
+    draw: drawRoll,
+  },
+  // MATCHUP: `mathhammer matchup` (army against army) is being built on another branch. Its question goes here:
+  // panels (two army lists), request -> ["/api/matchup", body], draw -> a heatmap table of each unit against each.
+  matchup: { title: "Matchup", help: "Army against army: coming with `mathhammer matchup`.", panels: () => panels("matchup"),
+             request: null, draw: null },
+};
+
+const kindOf = (params) => (KINDS[params.get("q")] ? params.get("q") : unitMode(params) ? "unit" : "attack");
+
+// ------------------------------------------------------------------ the form and the URL
+function showKind(kind) {
+  const mode = form.querySelector("[name=mode]:checked").value;
+  const shown = KINDS[kind].panels(mode);
+  const roll = byId("roll").value;
+  form.elements.q.value = kind;
+  const active = (el) => {  // every panel the element is in is shown (and, for a dice test's fields, it is chosen)
+    for (let panel = el.closest("[data-panel]"); panel; panel = panel.parentElement.closest("[data-panel]")) {
+      if (!shown.has(panel.dataset.panel)) return false;
+    }
+    const test = el.closest("[data-roll]");
+    return !test || test.dataset.roll === roll;
+  };
+  for (const el of form.querySelectorAll("[data-panel], [data-roll]")) el.hidden = !active(el);
+  for (const control of form.elements) if (control.closest("[data-panel], [data-roll]")) control.disabled = !active(control);
+  const weapons = byId("weapons");  // its rows may be units by name only in a plan
+  weapons.classList.toggle("profiles-only", kind !== "plan");
+  for (const select of weapons.querySelectorAll("select")) select.disabled ||= kind !== "plan";
+  byId("target-legend").textContent = kind === "survive" ? "The unit" : "The target";
+  byId("target-label").textContent = kind === "survive" ? "Unit: a profile, a unit by name or a standard target"
+                                                        : "Target: a profile, a unit by name or a standard target";
+  byId("ask-title").textContent = KINDS[kind].title;
+  byId("kind-help").textContent = KINDS[kind].help;
+  byId("ask").disabled = !KINDS[kind].request;
+  for (const link of byId("kinds").querySelectorAll("a")) {
+    if (link.dataset.kind === kind) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
   }
 }
 
-// The form as a query string: only what differs from the defaults.
-function formToParams() {
-  const params = new URLSearchParams();
+// The enabled controls of the form as a query string: only what differs from the defaults.
+function formToParams(kind = form.elements.q.value) {
+  const params = new URLSearchParams({ q: kind });
   for (const el of form.elements) {
-    if (!el.name || el.matches(":disabled")) continue;
+    const inCompare = Boolean(el.closest("[data-panel=compare]"));
+    if (!el.name || el.disabled || el.name === "q" || inCompare !== (kind === "compare")) {
+      if (!(kind === "compare" && el.name === "exact")) continue;
+    }
+    const rowField = el.closest(".weapon-row");
     if (el.type === "checkbox") {
       if (el.checked) params.append(el.name, el.value === "on" ? "1" : el.value);
     } else if (el.type === "radio") {
       if (el.checked && el.value !== "weapons") params.append(el.name, el.value);
-    } else if (el.name === "w" || el.name === "m") {
+    } else if (el.type === "file") {
+      continue;
+    } else if (rowField) {
       params.append(el.name, el.value.trim());
     } else if (el.value.trim() !== (el.dataset.default ?? "")) {
       params.append(el.name, el.value.trim());
     }
   }
+  if (kind === "compare") for (const li of byId("scenarios").children) params.append("s", li.dataset.question);
   return params;
 }
 
 function paramsToForm(params) {
   form.reset();
-  const mode = params.get("mode") === "unit" ? "unit" : "weapons";
+  const kind = kindOf(params);
+  const mode = params.get("mode") === "unit" || (kind === "unit") ? "unit" : "weapons";
   form.querySelector(`[name=mode][value=${mode}]`).checked = true;
-  showMode(mode);
-  byId("weapon-rows").replaceChildren();
-  const weapons = params.getAll("w"), models = params.getAll("m");
-  if (weapons.length === 0) addWeaponRow();
-  weapons.forEach((w, i) => addWeaponRow(w, models[i] || "1"));
-  const named = new Set(params.getAll("with"));
+  for (const id of ["weapons", "shoot", "fight", "overwatch"]) fillList(byId(id), params);
+  const named = new Set(params.getAll("with")), attackers = new Set(params.getAll("attacker_name"));
   for (const el of form.elements) {
-    if (!el.name || ["mode", "w", "m"].includes(el.name)) continue;
+    if (!el.name || el.closest(".weapon-row") || ["mode", "q"].includes(el.name) || el.type === "file") continue;
     if (el.name === "with") el.checked = named.has(el.value);
+    else if (el.name === "attacker_name") el.checked = attackers.has(el.value);
     else if (el.type === "checkbox") el.checked = params.get(el.name) === "1";
-    else if (params.has(el.name)) el.value = params.get(el.name);
+    else if (params.has(el.name)) {
+      if (el.id === "size" && ![...el.options].some((o) => o.value === params.get(el.name))) {
+        el.append(new Option(params.get(el.name), params.get(el.name)));  // a size before its datasheet came
+      }
+      el.value = params.get(el.name);
+    }
   }
+  byId("scenarios").replaceChildren();
+  params.getAll("s").forEach((text) => addScenario(new URLSearchParams(text)));
+  byId("roll").value = params.get("roll") || "charge";
+  showKind(kind);
   if (Object.keys(SITUATION).some((name) => params.has(name))) byId("situation").open = true;
   if (named.size) byId("named-rules-box").open = true;
+  if (attackers.size) byId("attackers-box").open = true;
+  if (params.getAll("o").length) byId("overwatch-box").open = true;
+  byId("ask-line").textContent = "";
 }
 
-// The API request a query string asks: [path, body].
-function request(params) {
-  const situation = {};
-  for (const [name, type] of Object.entries(SITUATION)) {
-    if (!params.has(name)) continue;
-    const value = params.get(name);
-    situation[name] = type === "bool" ? value === "1" : type === "int" ? Number(value) : value;
-  }
-  const body = { target: params.get("target") || "", situation, exact: params.get("exact") === "1" };
-  for (const name of ["target_models", "size"]) if (params.has(name)) body[name] = Number(params.get(name));
-  if (params.has("leader")) body.leader = params.get("leader");
-  if (params.get("mode") === "unit") {
-    body.attacker = params.get("attacker") || "";
-    body.loadout = (params.get("loadout") || "").split(",").map((s) => s.trim()).filter(Boolean);
-    body.with = params.getAll("with");
-    body.melee = params.get("melee") === "1";
-    body.pistols = params.get("pistols") === "1";
-    return ["/api/unit", body];
-  }
-  delete body.size;
-  const models = params.getAll("m");
-  body.weapons = params.getAll("w").map((weapon, i) => ({ weapon, models: Number(models[i] || 1) }));
-  return ["/api/attack", body];
+function title(params) {  // a short line for the folded form
+  const kind = kindOf(params);
+  if (kind === "compare") return `${params.getAll("s").length} scenarios`;
+  if (kind === "roll") return params.get("roll") || "charge";
+  const who = unitMode(params) || kind === "unit" ? params.get("attacker") : params.getAll("w").join(", ");
+  return [who, params.get("target")].filter(Boolean).join("  ->  ");
 }
 
-function title(params) {  // as the CLI's title line
-  const target = params.get("target") || "";
-  if (params.get("mode") === "unit") return `${params.get("attacker") || ""}  ->  ${target}`;
-  const models = params.getAll("m");
-  const weapons = params.getAll("w").map((w, i) => `${models[i] || 1} x [${w}]`).join(", ");
-  return `${weapons}  ->  ${target}`;
+// ------------------------------------------------------------------ compare: the scenarios
+function scenarioTitle(scenario) {
+  const label = scenario.get("label");
+  if (label) return label;
+  const who = unitMode(scenario) ? scenario.get("attacker")
+    : scenario.getAll("w").map((w, i) => `${scenario.getAll("m")[i] || 1} x [${w}]`).join(" + ");
+  const assumed = Object.keys(SITUATION).filter((name) => scenario.has(name))
+    .map((name) => (SITUATION[name] === "bool" ? name : `${name}=${scenario.get(name)}`));
+  return `${who}  ->  ${scenario.get("target") || ""}${assumed.length ? ` (${assumed.join(", ")})` : ""}`;
+}
+
+function addScenario(scenario) {
+  const box = byId("scenarios");
+  const n = box.children.length + 1;
+  const li = document.createElement("li");
+  li.dataset.question = scenario.toString();
+  li.innerHTML = `<label for="label-${n}">Scenario ${n}: <span class="scenario-title"></span> (its label)</label>` +
+                 `<input id="label-${n}" class="scenario-label"><button type="button" class="remove">Remove scenario ${n}</button>`;
+  li.querySelector(".scenario-title").textContent = scenarioTitle(scenario);
+  li.querySelector("input").value = scenario.get("label") || "";
+  li.querySelector("input").addEventListener("change", (event) => {
+    const changed = new URLSearchParams(li.dataset.question);
+    if (event.target.value.trim()) changed.set("label", event.target.value.trim()); else changed.delete("label");
+    li.dataset.question = changed.toString();
+  });
+  li.querySelector(".remove").addEventListener("click", () => li.remove());
+  box.append(li);
 }
 
 // ------------------------------------------------------------------ drawing the answer
@@ -178,31 +416,6 @@ function svg(name, attributes, text) {
   return el;
 }
 
-// P(at least k models destroyed) for k = 1..n as horizontal bars, like the CLI's '#' bars.
-function drawChart(dist) {
-  const { tail } = describe(dist);
-  const chart = byId("chart");
-  const n = dist.pmf.length - 1;
-  const row = 26, left = 44, right = 84, width = Math.max(chart.parentElement.clientWidth, 240);
-  const barWidth = width - left - right;  // drawn at the page's width, so the text stays at its CSS size
-  chart.replaceChildren();
-  chart.setAttribute("viewBox", `0 0 ${width} ${Math.max(n, 1) * row + 4}`);
-  chart.setAttribute("data-bars", String(n));
-  for (let k = 1; k <= n; k++) {
-    const y = (k - 1) * row + 2, p = Math.min(Math.max(tail[k], 0), 1);
-    chart.append(svg("text", { x: left - 8, y: y + row / 2, class: "axis", "text-anchor": "end",
-                               "dominant-baseline": "central" }, `≥ ${k}`));
-    chart.append(svg("rect", { x: left, y: y + 3, width: barWidth, height: row - 6, class: "track" }));
-    const bar = svg("rect", { x: left, y: y + 3, width: (barWidth * p).toFixed(2), height: row - 6, class: "bar",
-                              "data-k": String(k), "data-p": String(tail[k]) });
-    bar.append(svg("title", {}, `P(at least ${k} destroyed) = ${percent(tail[k])}`));
-    chart.append(bar);
-    chart.append(svg("text", { x: width - 4, y: y + row / 2, class: "value", "text-anchor": "end",
-                               "dominant-baseline": "central" }, percent(tail[k])));
-  }
-  if (n === 0) chart.append(svg("text", { x: 4, y: 18, class: "axis" }, "no model can be destroyed"));
-}
-
 function cell(tag, text, className) {
   const el = document.createElement(tag);
   el.textContent = text;
@@ -210,96 +423,270 @@ function cell(tag, text, className) {
   return el;
 }
 
-function tableRow(cells, tag = "td") {
-  const tr = document.createElement("tr");
-  cells.forEach((text, i) => tr.append(cell(i === 0 && tag === "td" ? "th" : tag, text, i ? "num" : "")));
-  return tr;
+// Rows of a chart: k with its value for each series; a row whose every value is below 0.01% is left out, and
+// those left out are said in one line under the chart.
+function chartRows(values, first) {
+  const shown = [], hidden = [];
+  values.forEach((row, i) => (row.some((v) => v >= SHOWN) ? shown : hidden).push([i + first, row]));
+  return { shown, hidden };
 }
 
-function drawTables(answer, exact) {
-  const keys = Object.keys(LABELS).filter((key) => answer[key]);
-  const summary = byId("summary");
-  summary.replaceChildren();
-  const head = document.createElement("thead");
-  head.append(tableRow(["", "mean", "sd", "median"], "th"));
-  const body = document.createElement("tbody");
-  for (const key of keys) {
-    body.append(tableRow([LABELS[key], readable(answer[key].mean), answer[key].sd.toFixed(3),
-                          String(describe(answer[key]).median)]));
+// One chart: horizontal bars, one row per k, one bar per series (a series' colour and its number beside it).
+function drawChart(caption, kind, series, exact) {
+  const figure = document.createElement("figure");
+  figure.className = "chart";
+  figure.dataset.kind = kind;
+  const id = `chart-${document.querySelectorAll("figure.chart").length + 1}`;
+  figure.append(Object.assign(cell("figcaption", caption), { id: `${id}-caption` }));
+  const described = series.map((s) => describe(s.dist));
+  const longest = Math.max(...described.map((d) => d.p.length));
+  const first = kind === "tail" ? 1 : 0;
+  const values = [];
+  for (let k = first; k < longest; k++) {
+    values.push(described.map((d) => (kind === "tail" ? d.tail[k] ?? 0 : d.p[k] ?? 0)));
   }
-  summary.append(head, body);
-
-  const tables = byId("tables");
-  tables.replaceChildren();
-  for (const key of keys) {
-    const details = document.createElement("details");
-    details.open = key === "models_destroyed";
-    details.append(cell("summary", LABELS[key]));
-    const table = document.createElement("table");
-    const thead = document.createElement("thead");
-    thead.append(tableRow(["k", "P(=k)", "P(>=k)"], "th"));
-    const tbody = document.createElement("tbody");
-    const { p, tail, first } = describe(answer[key]);
-    let hidden = 0, hiddenTotal = 0;
-    answer[key].pmf.forEach((raw, k) => {
-      if (k < first) return;
-      if (p[k] < SHOWN) { hidden += 1; hiddenTotal += p[k]; return; }
-      tbody.append(tableRow([String(k), cellPercent(raw, exact), cellPercent(tail[k], false)]));
+  const { shown, hidden } = chartRows(values, first);
+  figure.dataset.folded = String(hidden.length);
+  const many = series.length > 1;
+  const bar = many ? 16 : 22, gap = 8, left = 46, right = many ? 116 : 84;
+  const width = Math.max(byId("charts").clientWidth || 320, 240);
+  const height = Math.max(shown.length, 1) * (bar * series.length + gap) + 4;
+  const chart = svg("svg", { role: "img", "aria-labelledby": `${id}-caption`, viewBox: `0 0 ${width} ${height}`,
+                             class: "bars", "data-rows": String(shown.length) });
+  const barWidth = width - left - right;
+  shown.forEach(([k, row], r) => {
+    const y = r * (bar * series.length + gap) + 2;
+    chart.append(svg("text", { x: left - 8, y: y + (bar * series.length) / 2, class: "axis", "text-anchor": "end",
+                               "dominant-baseline": "central" }, kind === "tail" ? `≥ ${k}` : `${k}`));
+    row.forEach((p, s) => {
+      const top = y + s * bar;
+      if (!many) chart.append(svg("rect", { x: left, y: top + 2, width: barWidth, height: bar - 4, class: "track" }));
+      const rect = svg("rect", { x: left, y: top + 2, width: (barWidth * Math.min(Math.max(p, 0), 1)).toFixed(2),
+                                 height: bar - 4, class: many ? `bar series-${(s % 5) + 1}` : "bar", "data-k": String(k),
+                                 "data-p": String(p), "data-series": String(s + 1) });
+      const raw = kind === "tail" ? null : series[s].dist.pmf[k];
+      const words = kind === "tail" ? `P(at least ${k})` : `P(${k})`;
+      rect.append(svg("title", {}, `${many ? `${s + 1}: ` : ""}${words} = ${raw !== null && exact ? chance(raw) : percent(p)}`));
+      chart.append(rect);
+      chart.append(svg("text", { x: width - 4, y: top + bar / 2, class: "value", "text-anchor": "end",
+                                 "dominant-baseline": "central" }, `${many ? `${s + 1}: ` : ""}${percent(p)}`));
     });
-    table.append(thead, tbody);
+  });
+  if (!shown.length) chart.append(svg("text", { x: 4, y: 14, class: "axis" }, "nothing above 0.01%"));
+  figure.append(chart);
+  if (many) {
+    const legend = document.createElement("ol");
+    legend.className = "legend";
+    series.forEach((s, i) => {
+      const item = cell("li", s.label);
+      item.prepend(Object.assign(document.createElement("span"), { className: `swatch series-${(i % 5) + 1}` }));
+      legend.append(item);
+    });
+    figure.append(legend);
+  }
+  if (hidden.length) {
+    const ks = hidden.map(([k]) => k);
+    const total = hidden.reduce((sum, [, row]) => sum + Math.max(...row), 0);
+    const words = kind === "tail" ? `P(at least k) for k = ${ks[0]} to ${ks[ks.length - 1]}`
+                                  : `${hidden.length} other values`;
+    figure.append(cell("p", `(${words}: each below 0.01%${kind === "tail" ? "" : `, ${percent(total)} in all`})`,
+                       "hint folded"));
+  }
+  byId("charts").append(figure);
+}
+
+function headline(items) {
+  const box = byId("headline");
+  box.replaceChildren();
+  for (const [label, key, value, format] of items) {
+    if (value === undefined || value === null) continue;
+    const div = document.createElement("div");
+    const dd = cell("dd", format(value));
+    dd.dataset.key = key;
+    dd.dataset.value = String(toNumber(value));
+    div.append(cell("dt", label), dd);
+    box.append(div);
+  }
+}
+
+function drawHeader(answer) {
+  const list = byId("header");
+  list.replaceChildren(...(answer.header || []).map((line) => cell("li", line)));
+  byId("header-box").hidden = !(answer.header || []).length;
+}
+
+function drawTables(answer, keys, exact) {
+  const tables = byId("tables");
+  for (const key of keys) {
+    const dist = answer[key];
+    const details = document.createElement("details");
+    details.append(cell("summary", `${LABELS[key] || key.replaceAll("_", " ")}: every value`));
+    const table = document.createElement("table");
+    const head = document.createElement("tr");
+    head.append(cell("th", "k"), cell("th", "P(=k)", "num"), cell("th", "P(≥k)", "num"));
+    table.append(Object.assign(document.createElement("thead"), {}), document.createElement("tbody"));
+    table.tHead.append(head);
+    const { p, tail } = describe(dist);
+    let hidden = 0, total = 0;
+    dist.pmf.forEach((raw, k) => {
+      if (p[k] < SHOWN) { hidden += 1; total += p[k]; return; }
+      const tr = document.createElement("tr");
+      tr.append(cell("th", String(k)), cell("td", exact ? chance(raw) : percent(raw), "num"),
+                cell("td", percent(tail[k]), "num"));
+      table.tBodies[0].append(tr);
+    });
     details.append(table);
-    if (hidden) {
-      details.append(cell("p", `(${hidden} other values, each below ${(SHOWN * 100).toFixed(3)}%, ` +
-                                `total ${(hiddenTotal * 100).toFixed(4)}%)`, "hint"));
-    }
+    if (hidden) details.append(cell("p", `(${hidden} other values, each below 0.01%, ${percent(total)} in all)`, "hint"));
     tables.append(details);
   }
+}
+
+function drawNotes(answer) {
+  const notes = byId("notes");
+  const chances = [["p_below_half", "P(target Below Half-strength, not destroyed)"],
+                   ["p_battle_shocked", "P(target then fails its Battle-shock test)"],
+                   ["p_destroyed_by_shooting", "P(destroyed by the shooting alone)"]];
+  for (const [key, label] of chances) {
+    if (answer[key] !== undefined && answer[key] !== null) notes.append(cell("li", `${label} = ${chance(answer[key])}`));
+  }
+  if (answer.groups && answer.groups.length > 1) {
+    answer.groups.forEach((group, i) => notes.append(cell("li", `group ${i + 1}, ${group.name} (${group.models}): ` +
+      `${mean(group.models_destroyed.mean)} destroyed on average, P(all destroyed) = ${chance(group.p_destroyed)}`)));
+  }
+  if (answer.hazardous_models_lost) {
+    notes.append(cell("li", `Hazardous: ${mean(answer.hazardous_models_lost.mean)} attacking models lost on average`));
+  }
+  if (answer.kills_per_100_points !== undefined && answer.kills_per_100_points !== null) {
+    notes.append(cell("li", `kills per 100 points = ${mean(answer.kills_per_100_points)}`));
+  }
+}
+
+// What fired, in one line: the unit's firings, else the weapons of the title.
+function fired(answer) {
+  if (answer.firings) return answer.firings.map((f) => `${f.models} × ${f.weapon}`).join(", ");
+  return (answer.title || "").split("  ->  ")[0];
+}
+
+function drawAttack(answer, exact) {
+  const items = [["Mean damage", "damage.mean", answer.damage.mean, mean],
+                 ["Mean models destroyed", "models_destroyed.mean", answer.models_destroyed.mean, mean],
+                 ["P(unit destroyed)", "p_destroyed", answer.p_destroyed, chance]];
+  if (answer.need) items.unshift(["Fewest models", "need.models", answer.need.models, String]);
+  if (answer.p_charge !== undefined) items.push(["P(charge succeeds)", "p_charge", answer.p_charge, chance]);
+  headline(items);
+  const what = fired(answer);  // said apart where the title does not already say it
+  byId("fired").textContent = answer.firings || answer.need ? `What fired: ${what}` : "";
+  drawHeader(answer);
+  drawNotes(answer);
+  drawChart("P(at least k models destroyed)", "tail", [{ dist: answer.models_destroyed }], exact);
+  drawChart("Damage dealt (wounds lost): P(exactly k)", "pmf", [{ dist: answer.damage }], exact);
+  drawTables(answer, Object.keys(LABELS).filter((key) => answer[key] && answer[key].pmf), exact);
+}
+
+function drawPanel(answer, exact) {  // compare and survive: a row per scenario, their charts overlaid
+  const first = answer.rows[0];
+  headline([["Mean damage (1)", "rows.0.damage", first.damage, mean],
+            ["Mean models destroyed (1)", "rows.0.kills", first.kills, mean],
+            ["P(unit destroyed) (1)", "rows.0.p_destroyed", first.p_destroyed, chance]]);
+  byId("fired").textContent = `1: ${first.label}`;
+  const table = document.createElement("table");
+  table.id = "grid";
+  const head = document.createElement("tr");
+  const k = new Set(answer.rows.map((r) => r.k)).size === 1 ? `P(≥${first.k})` : "P(≥k)";
+  for (const text of ["", "scenario", "mean damage", "mean kills", "P(destroyed)", k]) head.append(cell("th", text));
+  table.append(document.createElement("thead"), document.createElement("tbody"));
+  table.tHead.append(head);
+  answer.rows.forEach((row, i) => {
+    const tr = document.createElement("tr");
+    tr.append(cell("td", String(i + 1)), cell("th", row.label), cell("td", mean(row.damage), "num"),
+              cell("td", mean(row.kills), "num"), cell("td", chance(row.p_destroyed), "num"),
+              cell("td", chance(row.p_at_least), "num"));
+    table.tBodies[0].append(tr);
+  });
+  byId("grid-box").append(table);
+  drawHeader(answer);
+  const series = answer.rows.map((row, i) => ({ label: `${i + 1}: ${row.label}`, dist: answer[`models_destroyed_${i + 1}`] }));
+  drawChart("P(at least k models destroyed), each scenario", "tail", series, exact);
+}
+
+function drawPlan(answer, exact) {
+  const best = answer.rows[0];
+  const targets = Object.keys(best).filter((key) => key.startsWith("target_"));
+  const order = targets.map((key, t) => `target ${t + 1}: ${best[key] || "-"}`).join("; ");
+  headline([[answer.goal === "destroy" ? "P(destroyed), best plan" : "Mean kills, best plan", "rows.0.value",
+             best.value, answer.goal === "destroy" ? chance : mean]]);
+  byId("fired").textContent = `Best: fire ${order} (weapons numbered as below)`;
+  const table = document.createElement("table");
+  table.id = "grid";
+  const head = document.createElement("tr");
+  for (const text of ["rank", ...targets.map((_, t) => `at target ${t + 1}`), answer.goal === "destroy" ? "P" : "kills"]) {
+    head.append(cell("th", text));
+  }
+  table.append(document.createElement("thead"), document.createElement("tbody"));
+  table.tHead.append(head);
+  for (const row of answer.rows.slice(0, 10)) {
+    const tr = document.createElement("tr");
+    tr.append(cell("td", String(row.rank)), ...targets.map((key) => cell("td", row[key] || "-")),
+              cell("td", answer.goal === "destroy" ? chance(row.value) : mean(row.value), "num"));
+    table.tBodies[0].append(tr);
+  }
+  byId("grid-box").append(table);
+  drawHeader(answer);
+  targets.forEach((_, t) => {
+    const dist = answer[`models_destroyed_${t + 1}`];
+    if (dist) drawChart(`P(at least k models destroyed), target ${t + 1}, best plan`, "tail", [{ dist }], exact);
+  });
+}
+
+function drawRoll(answer, exact) {
+  const dist = answer.roll || answer;
+  if (answer.p_success !== undefined) {
+    headline([["P(success)", "p_success", answer.p_success, chance], ["Mean roll", "roll.mean", dist.mean, mean]]);
+  } else {
+    headline([["Mean", "mean", answer.mean, mean], ["P(unit destroyed)", "p_destroyed", answer.p_destroyed, chance]]);
+  }
+  byId("fired").textContent = answer.title || "";
+  drawHeader(answer);
+  drawChart("P(at least k)", "tail", [{ dist }], exact);
+  drawChart("P(exactly k)", "pmf", [{ dist }], exact);
 }
 
 let shown = null;  // the answer on the page, redrawn when the page's width changes
 
 function show(answer, params) {
-  shown = answer;
+  shown = [answer, params];
+  const kind = kindOf(params);
   const exact = params.get("exact") === "1";
-  byId("answer-title").textContent = title(params);
-  const headline = [["mean-damage", answer.damage.mean, fixed], ["mean-kills", answer.models_destroyed.mean, fixed],
-                    ["p-destroyed", answer.p_destroyed, percent]];
-  for (const [id, value, format] of headline) {
-    byId(id).textContent = format(value);
-    byId(id).dataset.value = String(toNumber(value));
-  }
-  const notes = byId("notes");
-  notes.replaceChildren();
-  const chances = [["p_below_half", "P(target Below Half-strength, not destroyed)"],
-                   ["p_battle_shocked", "P(target then fails its Battle-shock test)"]];
-  for (const [key, label] of chances) {
-    if (answer[key] !== undefined && answer[key] !== null) notes.append(cell("li", `${label} = ${percent(answer[key])}`));
-  }
-  if (answer.groups && answer.groups.length > 1) {
-    for (const group of answer.groups) {
-      notes.append(cell("li", `${group.name} (${group.models}): ${fixed(group.models_destroyed.mean)} destroyed ` +
-                              `on average, P(all destroyed) = ${percent(group.p_destroyed)}`));
-    }
-  }
-  if (answer.hazardous_models_lost) {
-    notes.append(cell("li", `Hazardous: ${fixed(answer.hazardous_models_lost.mean)} attacking models lost ` +
-                            "on average"));
-  }
-  if (answer.modifiers && answer.modifiers.length) notes.append(cell("li", `with: ${answer.modifiers.join(", ")}`));
-  for (const line of answer.situation || []) notes.append(cell("li", line));
-  drawChart(answer.models_destroyed);
-  drawTables(answer, exact);
+  exactShown = exact;
+  for (const id of ["charts", "tables", "grid-box", "notes"]) byId(id).replaceChildren();
+  byId("answer-title").textContent = answer.title || KINDS[kind].title;
+  byId("answer").hidden = false;  // drawn at its width
+  KINDS[kind].draw(answer, exact);
   byId("share").href = `${location.pathname}?${params}`;
-  byId("answer").hidden = false;
+}
+
+// ------------------------------------------------------------------ the army list
+let army = JSON.parse(sessionStorage.getItem("army") || "null");  // {name, data (base64), units}
+
+function namesUnit(body) {  // the request names a unit of an army list: '#3'
+  return JSON.stringify(body).includes('"#');
 }
 
 async function ask(params) {
-  const [path, body] = request(params);
+  const kind = kindOf(params);
+  if (!KINDS[kind].request) return;
+  const [path, body] = KINDS[kind].request(params);
+  if (params.get("exact") === "1") body.exact = true;
   const button = byId("ask");
   byId("error").hidden = true;
   byId("answer").setAttribute("aria-busy", "true");
   button.disabled = true;
   try {
+    if (namesUnit(body)) {
+      if (!army) throw new Error("this question names units of an army list (#1, #2, ...): choose the list's file " +
+                                 "under 'Your army list' to answer it");
+      body.army = army.data;
+    }
     const response = await fetch(path, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     });
@@ -310,58 +697,237 @@ async function ask(params) {
     byId("answer").hidden = true;
     byId("error").textContent = `error: ${error.message}`;
     byId("error").hidden = false;
+    byId("ask-box").open = true;
+    if (namesUnit(body) && !army) byId("army-box").open = true;
   } finally {
     button.disabled = false;
     byId("answer").removeAttribute("aria-busy");
   }
 }
 
+function base64(bytes) {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+// The file's bytes as sent: a .rosz (a zip) as it is, anything else gzip-compressed where the browser can.
+async function packed(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if ((bytes[0] === 0x50 && bytes[1] === 0x4b) || typeof CompressionStream === "undefined") return bytes;
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+async function readArmy(file) {
+  const status = byId("army-status");
+  status.textContent = `reading ${file.name} ...`;
+  try {
+    const data = base64(await packed(file));
+    if (data.length > MAX_ARMY) throw new Error(`${file.name} is too long to send (${Math.round(data.length / 1024)} KiB)`);
+    const response = await fetch("/api/army", { method: "POST", headers: { "Content-Type": "application/json" },
+                                                body: JSON.stringify({ army: data }) });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.error || response.statusText);
+    army = { name: answer.name, data, units: answer.units };
+    sessionStorage.setItem("army", JSON.stringify(army));
+    showArmy();
+  } catch (error) {
+    status.textContent = `error: ${error.message}`;
+  }
+}
+
+function showArmy() {
+  byId("army-status").textContent = army
+    ? `${army.name}: ${army.units.map((u) => `#${u.number} ${u.name}`).join(", ")}` : "";
+  byId("army-forget").hidden = !army;
+  if (army) byId("army-box").open = true;
+}
+
+// ------------------------------------------------------------------ suggestions and a datasheet's controls
+let catalogue = { targets: [], datasheets: [] };
+const points = (found) => {
+  const sizes = Object.entries(found.points || {});
+  return sizes.length ? `, ${sizes.map(([n, p]) => `${p} pts (${n})`).join(" / ")}` : "";
+};
+
+function option(value, label) {
+  const o = document.createElement("option");
+  o.value = value;
+  o.label = label;
+  o.textContent = label;
+  return o;
+}
+
+const pending = new Map();  // input -> timer of its next search
+
+// The input's suggestions: the army list's units, the standard targets (for a target), and the units the server
+// finds for the words typed (its rules data and its index), as players type them.
+function suggest(input, now = false) {
+  clearTimeout(pending.get(input));
+  pending.set(input, setTimeout(async () => {
+    const words = input.value.trim();
+    const found = [];
+    if (army) found.push(...army.units.map((u) => option(`#${u.number}`, `${u.name} (your army list, ${u.faction}${points(u)})`)));
+    if (input.dataset.suggest === "targets") found.push(...catalogue.targets.map((t) => option(t.name, t.description)));
+    if (words.length >= 2 && !words.startsWith("#")) {
+      try {
+        const response = await fetch(`/api/units?${new URLSearchParams({ q: words, limit: "20" })}`);
+        if (response.ok) {
+          for (const unit of (await response.json()).units) found.push(option(unit.name, `${unit.faction}${points(unit)}`));
+        }
+      } catch { /* suggestions are a help, never an error */ }
+    }
+    datalist(input).replaceChildren(...found);
+  }, now ? 0 : 150));
+}
+
+function datalist(input) {
+  let list = byId(input.getAttribute("list"));
+  if (!list) {
+    list = document.createElement("datalist");
+    list.id = input.getAttribute("list");
+    byId("lists").append(list);
+  }
+  return list;
+}
+
+// The size and wargear controls from the attacker's datasheet: the sizes it allows, the choices it offers (each
+// with how many models take it, read from and written to the loadout field) and its models' counts.
+let sheetAsked = "";
+async function fillSheet() {
+  const name = byId("attacker").value.trim();
+  if (!name || name === sheetAsked || byId("attacker").disabled) return;
+  sheetAsked = name;
+  const body = { name };
+  if (name.startsWith("#")) { if (!army) return; body.army = army.data; }
+  if (byId("target").value.trim() && !byId("target").value.trim().startsWith("#")) body.near = byId("target").value.trim();
+  const response = await fetch("/api/datasheet", { method: "POST", headers: { "Content-Type": "application/json" },
+                                                   body: JSON.stringify(body) });
+  const sheet = await response.json();
+  const size = byId("size"), wargear = byId("wargear");
+  if (!response.ok || name !== byId("attacker").value.trim()) {
+    byId("attacker-sheet").textContent = response.ok ? "" : sheet.error;
+    wargear.replaceChildren();
+    return;
+  }
+  const chosen = size.value;
+  size.replaceChildren(option("", `smallest the datasheet allows (${sheet.sizes[0]})`),
+                       ...sheet.sizes.map((n) => option(String(n), `${n} models${points({ points: { [n]: sheet.points[n] } })}`)));
+  size.value = sheet.sizes.map(String).includes(chosen) ? chosen : "";
+  byId("attacker-sheet").textContent = `${sheet.name} (${sheet.faction}): ` +
+    sheet.models.map((m) => `${m.count}${m.max && m.max !== m.count ? ` (up to ${m.max})` : ""} × ${m.name}`).join(", ");
+  const taken = Object.fromEntries(list(byId("loadout").value).map((entry) => {
+    const match = entry.match(/^(\d+)\s*x?\s+(.*)$/i);
+    return match ? [match[2].toLowerCase(), match[1]] : [entry.toLowerCase(), "1"];
+  }));
+  wargear.replaceChildren(...sheet.choices.map((choice, i) => {
+    const div = document.createElement("div");
+    const input = Object.assign(document.createElement("input"), { type: "number", min: "0", id: `choice-${i}`,
+                                                                   value: taken[choice] || "0", inputmode: "numeric" });
+    input.dataset.choice = choice;
+    input.addEventListener("change", writeLoadout);
+    div.append(Object.assign(cell("label", `${choice}: models taking it`), { htmlFor: `choice-${i}` }), input);
+    return div;
+  }));
+}
+
+function writeLoadout() {
+  const entries = [...byId("wargear").querySelectorAll("input")].filter((i) => Number(i.value) > 0)
+    .map((i) => (Number(i.value) === 1 ? i.dataset.choice : `${i.value} ${i.dataset.choice}`));
+  byId("loadout").value = entries.join(", ");
+}
+
 // ------------------------------------------------------------------ the rules data for the controls
 async function loadCatalogue() {
   const response = await fetch("/api/catalogue");
   if (!response.ok) return;
-  const catalogue = await response.json();
-  const option = (value, label) => { const o = document.createElement("option"); o.value = value;
-                                     if (label) o.label = label; return o; };
-  byId("datasheet-names").replaceChildren(...catalogue.datasheets.map((s) => option(s.name, s.faction)));
-  byId("target-names").replaceChildren(
-    ...catalogue.targets.map((t) => option(t.name, t.description)),
-    ...catalogue.datasheets.map((s) => option(s.name, s.faction)));
-  const rules = byId("named-rules");
-  const chosen = new URLSearchParams(location.search).getAll("with");
-  for (const rule of catalogue.rules) {
-    const label = document.createElement("label");
-    label.className = "check";
-    label.title = rule.summary;
-    const box = document.createElement("input");
-    Object.assign(box, { type: "checkbox", name: "with", value: rule.key, checked: chosen.includes(rule.key) });
-    const text = document.createElement("span");
-    text.append(`${rule.name} `, cell("span", `(${rule.kind}, ${rule.side})`, "hint"));
-    label.append(box, text);
-    rules.append(label);
-  }
+  catalogue = await response.json();
+  const chosen = new URLSearchParams(location.search);
+  const boxes = (box, items, name, key, text) => {
+    for (const item of items) {
+      const label = document.createElement("label");
+      label.className = "check";
+      label.title = item.summary || item.description || "";
+      const input = Object.assign(document.createElement("input"), { type: "checkbox", name, value: item[key],
+                                                                     checked: chosen.getAll(name).includes(item[key]) });
+      input.disabled = box.closest("[data-panel]").hidden;
+      const span = document.createElement("span");
+      span.append(`${item.name} `, cell("span", text(item), "hint"));
+      label.append(input, span);
+      box.append(label);
+    }
+  };
+  boxes(byId("named-rules"), catalogue.rules, "with", "key", (r) => `(${r.kind}, ${r.side})`);
+  boxes(byId("attackers"), catalogue.attackers, "attacker_name", "name", (a) => a.description);
 }
 
 function openFromUrl() {
   const params = new URLSearchParams(location.search);
   paramsToForm(params);
-  if (params.has("target")) ask(params);
+  const asked = [...params.keys()].some((key) => key !== "q");
+  byId("answer").hidden = true;
+  byId("error").hidden = true;
+  if (asked && KINDS[kindOf(params)].request) {
+    byId("ask-box").open = window.matchMedia("(min-width: 64rem)").matches;  // answer first; the form beside or folded
+    byId("ask-line").textContent = title(params);
+    ask(params);
+  }
+  fillSheet();
 }
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   const params = formToParams();
   history.pushState(null, "", `?${params}`);
+  byId("ask-line").textContent = title(params);
   ask(params);
 });
 form.addEventListener("change", (event) => {
-  if (event.target.name === "mode") showMode(event.target.value);
+  if (event.target.name === "mode" || event.target.id === "roll") showKind(form.elements.q.value);
+  if (event.target.name === "mode") fillSheet();
+  if (event.target.id === "attacker") fillSheet();
 });
-byId("add-weapon").addEventListener("click", () => {
-  addWeaponRow();
-  byId("weapon-rows").lastElementChild.querySelector("input").focus();
+form.addEventListener("input", (event) => {
+  if (event.target.dataset.suggest) suggest(event.target);
+});
+for (const input of form.querySelectorAll("[data-suggest]")) input.addEventListener("focus", () => suggest(input, true));
+for (const button of form.querySelectorAll(".add-row")) {
+  button.addEventListener("click", () => {
+    const row = addRow(byId(button.dataset.list), "", button.dataset.list === "weapons" ? "1" : "");
+    showKind(form.elements.q.value);
+    row.querySelector("input").focus();
+  });
+}
+byId("add-scenario").addEventListener("click", () => {
+  const scenario = formToParams(form.querySelector("[name=mode]:checked").value === "unit" ? "unit" : "attack");
+  scenario.delete("q");
+  if (form.querySelector("[name=mode]:checked").value === "unit") scenario.set("mode", "unit");
+  addScenario(scenario);
+});
+byId("kinds").addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-kind]");
+  if (!link) return;
+  event.preventDefault();
+  showKind(link.dataset.kind);
+  byId("ask-box").open = true;
+  byId("answer").hidden = true;
+  byId("error").hidden = true;
+  history.pushState(null, "", `?q=${link.dataset.kind}`);
+});
+byId("army-file").addEventListener("change", (event) => { if (event.target.files[0]) readArmy(event.target.files[0]); });
+byId("army-forget").addEventListener("click", () => {
+  army = null;
+  sessionStorage.removeItem("army");
+  byId("army-file").value = "";
+  showArmy();
 });
 window.addEventListener("popstate", openFromUrl);
-window.addEventListener("resize", () => { if (shown && !byId("answer").hidden) drawChart(shown.models_destroyed); });
+let width = window.innerWidth;
+window.addEventListener("resize", () => {
+  if (shown && !byId("answer").hidden && window.innerWidth !== width) show(...shown);
+  width = window.innerWidth;
+});
+showArmy();
 openFromUrl();  // the form and the answer need nothing but the URL; the named rules' boxes come with the catalogue
 loadCatalogue();
