@@ -304,7 +304,8 @@ def _precision(shots: Volley, target: Target, order: Sequence[int] | None, preci
     return shots, chosen, [f"Precision wounds go to {group_label(target, leader)} first"]
 
 
-def _leader(led_by: str | Datasheet | None, sheet: Datasheet, rules_dir: str | Path | None) -> Datasheet | None:
+def attached_leader(led_by: str | Datasheet | None, sheet: Datasheet,
+                    rules_dir: str | Path | None = None) -> Datasheet | None:
     """The Leader attached to the attacking unit: a CHARACTER whose datasheet allows it to lead the unit."""
     if led_by is None:
         return None
@@ -370,7 +371,7 @@ def unit_attack(
     context = context or Context()
     aliases = {r.name: k for k, r in data.rules.items()}
     phase = "fight" if melee else "shooting"
-    leader = _leader(led_by, sheet, rules_dir)
+    leader = attached_leader(led_by, sheet, rules_dir)
     sides = text_in_force.sides(sheet, size, target, defender)
     if leader is not None:  # its "while leading" abilities are the whole unit's
         sides.append(text_in_force.Side("attacker", leader.read_rules, leader.counts(), leading=True))

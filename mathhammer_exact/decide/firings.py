@@ -73,8 +73,8 @@ def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | N
     """Several weapons as written, or units by name ('Intercessor Squad', 'army.rosz#3'): a unit
     brings every weapon its default loadout attacks with (its melee weapons with `melee`), and
     `led_by` a Leader that joins the first unit named (checked that it can lead it)."""
-    from ..data.load import datasheet, leading_problem  # the data layer, only when a unit is named
-    from ..data.query import volley
+    from ..data.load import datasheet  # the data layer, only when a unit is named
+    from ..data.query import attached_leader, volley
 
     found: list[Written] = []
     for text in texts:
@@ -93,11 +93,8 @@ def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | N
         units = [w.unit for w in found if w.unit]
         if not units:
             raise MathhammerError("--led-by attaches a Leader to a unit named by its datasheet; name the unit")
-        led = datasheet(units[0])
-        leader = datasheet(led_by, near=led)
-        problem = leading_problem(leader, led)
-        if problem:
-            raise MathhammerError(problem)
+        leader = attached_leader(led_by, datasheet(units[0]))
+        assert leader is not None
         found += [Written(Firing(weapon, n, context, bearer), f"{leader.name}: {weapon.name}", True, unit=leader.name)
                   for weapon, n, bearer in volley(leader, melee=melee).weapons]
     return found
