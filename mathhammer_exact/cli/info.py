@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..catalogue import library
+from ..catalogue.battlescribe import EDITIONS
 from ..catalogue.index import normalise
 from ..data import load
 from ..errors import MathhammerError, did_you_mean
@@ -41,7 +42,8 @@ def datasheets(search: str | None, rules_dir: str | None) -> None:
         click.echo(f"  {key}: {mod.name} ({mod.kind})")
     indexed = library.describe()
     if indexed:
-        click.echo(f"Your indexed BSData units: {indexed['units']} (find them with --search TEXT)")
+        counts = ", ".join(f"{info['units']} of the {EDITIONS[info['edition']][1]} edition" for info in indexed)
+        click.echo(f"Your indexed BSData units: {counts} (find them with --search TEXT)")
 
 
 @click.command()
