@@ -56,9 +56,10 @@ _COLUMN_VALUE = re.compile(r"([2-6])\+\s*(\*|\(ranged\))?", re.I)
 
 def column_invulnerable(stats: Mapping[str, str]) -> Record | None:
     """The invulnerable save a unit profile's own column gives ('4+'; '5+ (Ranged)'; '-' or empty for none).
-    A value with an asterisk ('5+*') holds only as a footnote says (the datasheet's Invulnerable Save
-    ability: against ranged or melee attacks): read as under a condition, so that the ability's own
-    reading, where there is one, decides."""
+    Where it gives one, it is the model's (before what abilities say: an 'Invulnerable Save' ability of
+    one model of the unit is read as the whole unit's). A value with an asterisk ('5+*') holds only as a
+    footnote says (the datasheet's Invulnerable Save ability: against ranged attacks, no re-rolls): read as
+    under a condition, so that the ability's own reading, where there is one, decides."""
     text = next((v for k, v in stats.items() if k.upper() == _COLUMN.upper()), "").strip()
     if text in ("", "-"):
         return None
@@ -131,16 +132,18 @@ def _weapons(record: Mapping[str, Any], notes: list[str], tally: Tally) -> dict[
 
 
 def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[str]) -> str:
-    """The invulnerable save, Feel No Pain and Stealth tokens of one model: what the unit's abilities give
-    every model, and what its own abilities and wargear give it (the bearer). What is read from prose
-    is noted as inferred; what holds only under a condition is noted and not applied."""
+    """The invulnerable save, Feel No Pain and Stealth tokens of one model: what its profile's invulnerable
+    save column gives (11th edition), what the unit's abilities give every model, and what its own abilities
+    and wargear give it (the bearer). What is read from prose is noted as inferred; what holds only under a
+    condition is noted and not applied."""
     tokens = []
     column = column_invulnerable(model["stats"])
     if column and "unreadable" in column:
         notes.append(f"invulnerable save column {column['from']!r} of {model['name']} not read (a value such as "
                      "4+, 5+ (Ranged) or -)")
         column = None
-    inv = best(best(record.get("invulnerable"), model.get("invulnerable")), column)
+    found = best(record.get("invulnerable"), model.get("invulnerable"))
+    inv = column if column and not column["conditional"] else best(found, column)  # the model's own column first
     whose = f" (the bearer: {model['name']})" if inv and inv is model.get("invulnerable") else ""
     if inv:
         how = f"inferred from the text of {inv['from']!r}" if inv.get("inferred") else f"from {inv['from']!r}"

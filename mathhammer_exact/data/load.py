@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from ..catalogue.library import close_names
+from ..catalogue.library import close_names, default_edition
 from ..catalogue.names import loose, normalise
 from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target, Weapon
@@ -450,9 +450,12 @@ def datasheet(name: str, user: str | Path | None = None, near: Near = None, edit
     """A datasheet of rules/, else a unit of the player's own data (docs/catalogue.md); see `unit_named`."""
     sheet = unit_named(name, user, near, edition)
     if sheet is None:
-        sheets = datasheets(user)
+        wanted = edition or default_edition()
+        sheets = {key: s for key, s in datasheets(user).items() if s.edition == wanted}
         aliases = {alias: s.name for s in sheets.values() for alias in s.aliases}
-        raise unknown_unit(name, _unknown(name, sheets, "datasheet", aliases), edition)
+        miss = _unknown(name, sheets, "datasheet", aliases) if sheets else MathhammerError(
+            f"unknown unit {name!r}: no unit of the {wanted} data indexed has that name")
+        raise unknown_unit(name, miss, edition)
     return sheet
 
 
