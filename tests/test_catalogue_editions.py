@@ -147,6 +147,7 @@ def test_only_an_eleventh_index_is_the_default(data_dir):
     assert library.default_edition() == "11e"
     assert load.datasheet("Shale Stalker").edition == "11e"
     assert library.search("warden") == [("Gravel Wardens", "Gravel Host")]
+    assert run("datasheets", "--search", "incursor").output == "no unit's name has every word of 'incursor'\n"
 
 
 # --------------------------------------------------------------------- the 11th edition's columns and keywords

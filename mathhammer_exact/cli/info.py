@@ -23,7 +23,7 @@ def datasheets(search: str | None, rules_dir: str | None) -> None:
     """List the datasheets, standard targets and named abilities/stratagems in rules/."""
     lib = load.library(rules_dir)
     if search is not None:
-        built_in = [(s.name, s.faction) for s in lib.sheets.values()]
+        built_in = [(s.name, s.faction) for s in lib.sheets.values() if s.edition == library.default_edition()]
         found = library.search(search, built_in)
         for name, faction in found:
             click.echo(f"{name} ({faction})")
