@@ -31,17 +31,14 @@ from .battlescribe import (
     characteristics,
     check_depth,
     check_edition,
-    check_schema,
     kids,
-    parse_xml,
     profile_label,
-    read_bytes,
     tag,
     whole,
 )
 from .factions import faction_name
 from .index import normalise
-from .newrecruit import is_json, roster_element
+from .newrecruit import read_document
 
 
 @attrs.frozen
@@ -49,6 +46,7 @@ class Roster:
     path: Path
     name: str
     units: tuple[Record, ...]
+    edition: str  #: the edition of its game system, "10e" or "11e" (battlescribe.EDITIONS)
 
 
 _WEAPON_LIMIT = "the most models that may use one weapon here"
@@ -123,7 +121,7 @@ class _UnitReader:
         named = [p for p in every if normalise(p.get("name", "")) == normalise(model.get("name", ""))]
         return characteristics((named or every)[0]) if every else {}
 
-    def read(self, faction: str, source: str) -> Record:
+    def read(self, faction: str, source: str, edition: str) -> Record:
         unit = self.unit
         models = [unit] if unit.get("type") == "model" else list(self.models(unit))
         if not models:
@@ -153,7 +151,8 @@ class _UnitReader:
         record: Record = {
             "id": unit.get("entryId", ""), "name": (unit.get("customName") or unit.get("name") or "").strip(),
             "datasheet": (unit.get("name") or "").strip(),
-            "faction": faction, "source": source, "keywords": [], "faction_keywords": [], "abilities": [],
+            "faction": faction, "source": source, "edition": edition, "keywords": [], "faction_keywords": [],
+            "abilities": [],
             "models": groups, "weapons": self.weapons, "leader_of": [], "invulnerable": None, "feel_no_pain": None,
             "notes": self.notes, "ability_texts": [],
         }
@@ -241,32 +240,30 @@ def _has_models(selection: Element) -> bool:
     return any(p.get("typeName") == "Unit" for s in selection.iter() for p in _profiles(s))
 
 
-def _document(path: Path) -> Element:
+def _document(path: Path) -> tuple[Element, str]:
     """The roster element of a .ros or .rosz (XML) or of a New Recruit export (JSON), checked: a roster of
-    the 10th edition, nested no deeper than a reader may descend."""
-    where, data = str(path), read_bytes(path)
-    root = roster_element(data, where) if is_json(data) else parse_xml(data, where)
-    check_schema(root, where, ("roster",))
-    check_edition(root.get("gameSystemId", ""), root.get("gameSystemName", ""), where)
-    check_depth(root, where)
-    return root
+    an edition read here, nested no deeper than a reader may descend; and that edition."""
+    root = read_document(path, ("roster",))
+    edition = check_edition(root.get("gameSystemId", ""), root.get("gameSystemName", ""), str(path))
+    check_depth(root, str(path))
+    return root, edition
 
 
 def read_roster(path: Path) -> Roster:
     """Every unit of an exported army list, in the order of the list."""
-    root = _document(path)
+    root, edition = _document(path)
     units = []
     for force in (element for element in root.iter() if tag(element) == "force"):  # allied forces nest
         faction = faction_name(force.get("catalogueName", ""))
         for selection in kids(force, "selections", "selection"):
             if selection.get("type") in ("unit", "model") and _has_models(selection):
                 try:
-                    units.append(_UnitReader(selection).read(faction, f"army list {path.name}"))
+                    units.append(_UnitReader(selection).read(faction, f"army list {path.name}", edition))
                 except MathhammerError as exc:
                     raise MathhammerError(f"{path}: {exc}") from None
     if not units:
         raise MathhammerError(f"{path}: no units in this roster")
-    return Roster(path, root.get("name", path.stem), tuple(units))
+    return Roster(path, root.get("name", path.stem), tuple(units), edition)
 
 
 def roster_unit(reference: str) -> Record:

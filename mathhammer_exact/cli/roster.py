@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..catalogue.battlescribe import EDITIONS
 from ..catalogue.convert import to_datasheet
 from ..catalogue.roster import read_roster
 from ..model import Target
@@ -21,7 +22,7 @@ def roster(file: Path) -> None:
     Use a unit as FILE#NUMBER or FILE#NAME wherever a unit name goes, e.g.
     `mathhammer unit 'army.rosz#2' --target 'army.rosz#Boyz'`."""
     army = read_roster(file)
-    click.echo(f"{army.name} ({file}): {len(army.units)} units")
+    click.echo(f"{army.name} ({file}): {len(army.units)} units, {EDITIONS[army.edition][1]} edition")
     for number, record in enumerate(army.units, 1):
         sheet = to_datasheet(record)
         points = f", {sum(sheet.points.values())} pts" if sheet.points else ""

@@ -19,7 +19,7 @@ from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon
 from . import text_in_force
-from .datasheet import Datasheet, counted
+from .datasheet import Datasheet, counted, edition_note
 from .load import datasheet as find_datasheet
 from .load import find, leading_problem, library
 from .modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
@@ -411,6 +411,7 @@ def unit_attack(
     situation += near_lines + cover_lines + order_lines
     situation += precision_lines
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
+    situation += [*edition_note(sheet), *(edition_note(leader) if leader else ())]
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:
