@@ -422,7 +422,7 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
         except MathhammerError as miss:
             kind, name, sheets = "sheet", text, {text: players_unit(text, miss)}
         bodyguard = sheets[name] if kind == "sheet" else None
-        target = _equipped(bodyguard, models, loadout, user) if bodyguard else standard[name].target
+        target = equipped(bodyguard, models, loadout, user) if bodyguard else standard[name].target
         models = None if kind == "sheet" else models
     if loadout and bodyguard is None:
         raise MathhammerError("--target-loadout chooses the wargear of a target named by its datasheet; "
@@ -436,7 +436,8 @@ def find_target(text: str, models: int | None = None, leader: str | None = None,
     return target
 
 
-def _equipped(sheet: Datasheet, size: int | None, loadout: Sequence[str], user: str | Path | None) -> Target:
+def equipped(sheet: Datasheet, size: int | None = None, loadout: Sequence[str] = (),
+             user: str | Path | None = None) -> Target:
     """A datasheet target with its wargear: the wargear's rules that protect the bearer's unit apply."""
     target = sheet.as_target(size, loadout)
     for rule in _wargear_rules(sheet, loadout, size, user):
