@@ -91,7 +91,7 @@ def grid_of(raw: dict[str, Any], label: str, chunk: int | None = None) -> Grid:
     attackers = _attackers(_table(raw, "attackers", label), label)
     defenders = _defenders(_table(raw, "targets", label), label)
     top = f"{label} "
-    phases = _list(raw, "phases", top, str, ["shooting"], lambda v: v in PHASES, f"one of {', '.join(PHASES)}")
+    phases = _list(raw, "phases", top, str, ["shooting"], lambda v: v in PHASES, ", ".join(PHASES))
     models: list[int | None] = list(_list(raw, "models", top, int, [None], lambda v: v >= 1, "at least 1"))
     printings = _list(raw, "rules", top, str, ["current"], lambda v: _rules(v), ", ".join(Rules.PRESETS))
     shown = _list(raw, "distributions", top, str, [], lambda v: v in DISTRIBUTIONS, ", ".join(DISTRIBUTIONS))
