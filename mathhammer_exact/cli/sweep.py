@@ -12,8 +12,10 @@ from ..errors import MathhammerError
 
 
 def _duration(seconds: float) -> str:
-    seconds = round(seconds)
-    hours, rest = divmod(seconds, 3600)
+    """1.5 s, 12:05 (minutes and seconds) or 2:03:10."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    hours, rest = divmod(round(seconds), 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
@@ -71,5 +73,5 @@ def sweep(spec: Path, out: Path | None, resume: bool, workers: int | None, dask:
     if shown:
         click.echo(err=True)
     again = f" ({finished.skipped} of them from before)" if finished.skipped else ""
-    click.echo(f"{finished.queries:,} queries in {finished.parts:,} parts{again}: {finished.folder} "
-               f"({_duration(finished.seconds)} on {finished.engine})")
+    click.echo(f"{finished.queries:,} queries in {finished.parts:,} part{'s' * (finished.parts != 1)}{again}: "
+               f"{finished.folder} ({_duration(finished.seconds)}, {finished.engine})")

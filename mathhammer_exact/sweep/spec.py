@@ -168,7 +168,7 @@ def _attackers(side: dict[str, Any], label: str) -> list[Attacker]:
     found = _each(side, "weapons", where, Attacker.of_weapon)
     found += _each(side, "units", where, lambda name: Attacker.of_sheet(datasheet(name)))
     found += [Attacker.of_sheet(sheet) for sheet in _selected(side, where)]
-    return _whole(found, label, "attackers", lambda a: (a.label, a.faction))
+    return _whole(found, label, "attackers")
 
 
 def _defenders(side: dict[str, Any], label: str) -> list[Defender]:
@@ -183,17 +183,12 @@ def _defenders(side: dict[str, Any], label: str) -> list[Defender]:
     found += _each(side, "profiles", where, Defender.of_profile)
     found += _each(side, "units", where, lambda name: Defender.of_sheet(datasheet(name)))
     found += [Defender.of_sheet(sheet) for sheet in _selected(side, where)]
-    return _whole(found, label, "targets", lambda d: (d.label, d.faction))
+    return _whole(found, label, "targets")
 
 
-def _whole(found: list[T], label: str, side: str, key: Callable[[T], Any]) -> list[T]:
+def _whole(found: list[T], label: str, side: str) -> list[T]:
     if not found:
         raise SpecError(f"{label} {side}", f"selects nothing: give one or more of {', '.join(SIDES[side])}")
-    seen = set()
-    for item in found:
-        if key(item) in seen:
-            raise SpecError(f"{label} {side}", f"{key(item)[0]!r} is given twice")
-        seen.add(key(item))
     return found
 
 
