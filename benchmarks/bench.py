@@ -380,5 +380,68 @@ def startup_rows() -> None:
 
 WEAPON_TEXT = "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"
 
+
+# ----------------------------------------------------------------------------- sweeps (the [scale] extra)
+def sweep_sample() -> tuple[str, object]:
+    """A fixed sample of real weapon profiles against the standard targets, one model and ten: every
+    k-th distinct profile of the BSData index ($MATHHAMMER_DATA) when there is one, else of the shipped
+    datasheets."""
+    from mathhammer_exact.catalogue.convert import to_datasheet
+    from mathhammer_exact.catalogue.library import current_index
+    from mathhammer_exact.data.load import datasheets, standard_targets
+    from mathhammer_exact.sweep.queries import Attacker, Defender, Grid
+
+    index = current_index()
+    sheets = [to_datasheet(r) for r in index.records()] if index else list(datasheets().values())
+    profiles = list({repr(w): w for s in sheets for kinds in s.weapons.values() for w in kinds.values()}.values())
+    wanted = 150 if QUICK else 600
+    sample = profiles[:: max(1, len(profiles) // wanted)][:wanted]
+    where = f"{len(sample)} of the {len(profiles)} profiles of the {'index' if index else 'shipped datasheets'}"
+    grid = Grid([Attacker(w.name, weapon=w) for w in sample],
+                [Defender(name, t.target) for name, t in standard_targets().items()],
+                ("fight", "shooting"), (1, 10), chunk=500)
+    return where, grid
+
+
+def sweep_rows() -> None:
+    """Queries per second on one and two local workers, and what the chunking and Parquet writing cost
+    beside the queries themselves (all in this process, timed in the same run)."""
+    import tempfile
+    from pathlib import Path
+
+    from threadpoolctl import threadpool_limits
+
+    from mathhammer_exact.sweep.engines import InProcess, LocalPool
+    from mathhammer_exact.sweep.parts import Output
+    from mathhammer_exact.sweep.queries import Grid, rows
+    from mathhammer_exact.sweep.run import run
+
+    where, grid = sweep_sample()
+    assert isinstance(grid, Grid)
+    print(f"\nsweeps: {grid.size:,} queries ({where} x {len(grid.defenders)} standard targets x 2 phases x 1 "
+          f"and 10 models), parts of {grid.chunk}")
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        with threadpool_limits(limits=1, user_api="blas"):
+            for part in range(grid.parts):
+                rows(grid, grid.span(part).start, grid.span(part).stop)
+        compute = time.perf_counter() - start
+        start = time.perf_counter()
+        run(Output(Path(folder) / "here.parquet", grid, False), InProcess(grid))
+        whole = time.perf_counter() - start
+        print(f"{'in this process: the queries alone':44s} {compute:8.2f} s  {grid.size / compute:8.0f} queries/s")
+        print(f"{'in this process: with parts and Parquet':44s} {whole:8.2f} s  overhead {whole / compute - 1:+.1%}")
+        rates = {}
+        for workers in (1, 2):
+            start = time.perf_counter()
+            run(Output(Path(folder) / f"pool{workers}.parquet", grid, False), LocalPool(grid, workers))
+            wall = time.perf_counter() - start
+            rates[workers] = grid.size / wall
+            print(f"{f'local pool, {workers} worker' + 's' * (workers > 1) + ' (start included)':44s} {wall:8.2f} s  "
+                  f"{rates[workers]:8.0f} queries/s  {rates[workers] / workers:8.0f} per worker")
+        print(f"{'speed-up, 2 workers over 1':44s} {rates[2] / rates[1]:8.2f}x")
+
+
 if __name__ == "__main__":
     main()
+    sweep_rows()

@@ -16,7 +16,7 @@ import json
 import os
 import sqlite3
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +156,11 @@ class Index:
     def names(self) -> list[tuple[str, str]]:
         """(name, faction) of every unit, in catalogue order."""
         return list(self.db.execute("select name, faction from units order by rowid"))
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        """Every unit's record, in catalogue order (units of the same name each once)."""
+        for (record,) in self.db.execute("select record from units order by rowid"):
+            yield json.loads(record)
 
     def search(self, text: str) -> list[tuple[str, str]]:
         """Units whose name contains every word of `text`."""

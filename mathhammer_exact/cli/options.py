@@ -24,8 +24,9 @@ SAVE_REROLLS = click.Choice([r.name.lower() for r in (Reroll.ONES, Reroll.FAILED
 DAMAGE_REROLLS = click.Choice([r.value for r in DamageReroll if r is not DamageReroll.NONE], case_sensitive=False)
 
 
-def situation_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """The options that describe the situation, shared by `attack` and `unit`."""
+def situation_options(command: Callable[..., Any], output: bool = True) -> Callable[..., Any]:
+    """The options that describe the situation, shared by `attack` and `unit`; `output`: with the
+    output options too."""
     options = [
         click.option("--cover", is_flag=True, help="The target has the Benefit of Cover."),
         click.option("--half-range", is_flag=True, help="Within half range (Rapid Fire, Melta)."),
@@ -70,7 +71,7 @@ def situation_options(command: Callable[..., Any]) -> Callable[..., Any]:
     ]
     for option in reversed(options):
         command = option(command)
-    return output_options(command)
+    return output_options(command) if output else command
 
 
 def rules_option(help_text: str) -> Callable[..., Any]:

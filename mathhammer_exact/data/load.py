@@ -500,7 +500,7 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
                 raise unknown_unit(text, miss) from None
         if kind == "sheet":
             bodyguard = sheets[name]
-        target = _equipped(bodyguard, models, loadout, user) if bodyguard else standard[name].target
+        target = equipped(bodyguard, models, loadout, user) if bodyguard else standard[name].target
         shown = label(bodyguard) if bodyguard else name
         size, models = (models, None) if bodyguard else (None, models)
     if loadout and bodyguard is None:
@@ -526,7 +526,8 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
     return TargetUnit(target, shown, bodyguard, notes)
 
 
-def _equipped(sheet: Datasheet, size: int | None, loadout: Sequence[str], user: str | Path | None) -> Target:
+def equipped(sheet: Datasheet, size: int | None = None, loadout: Sequence[str] = (),
+             user: str | Path | None = None) -> Target:
     """A datasheet target with its wargear: the wargear's rules that protect the bearer's unit apply."""
     target = sheet.as_target(size, loadout)
     for rule in _wargear_rules(sheet, loadout, size, user):
