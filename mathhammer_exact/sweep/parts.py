@@ -70,20 +70,28 @@ def manifest(grid: Grid) -> dict[str, Any]:
 
 
 class Output:
-    """The folder of a sweep: made with its manifest, or opened to carry on (`resume`)."""
+    """The folder of a sweep, checked at once: a new one (made with its manifest by `begin`, when the
+    engine is ready), or one to carry on (`resume`)."""
 
     def __init__(self, folder: Path, grid: Grid, resume: bool):
         self.folder, self.grid = folder, grid
-        wanted = manifest(grid)
-        if folder.exists() or folder.is_symlink():
+        self.wanted = manifest(grid)
+        self.new = not (folder.exists() or folder.is_symlink())
+        if not self.new:
             if not resume:
                 raise MathhammerError(f"{folder} exists; add --resume to carry on the sweep written there, or give "
                                       "another --out")
-            self._check(wanted)
-        else:
-            if folder.suffix.lower() != ".parquet":
-                raise MathhammerError(f"--out names the folder of Parquet parts, ending .parquet, got {folder}")
-            write_files(folder, {MANIFEST: (json.dumps(wanted, indent=1) + "\n").encode()}, make=True)
+            self._check(self.wanted)
+        elif folder.suffix.lower() != ".parquet":
+            raise MathhammerError(f"--out names the folder of Parquet parts, ending .parquet, got {folder}")
+        elif not folder.parent.is_dir():
+            raise MathhammerError(f"cannot make the folder {folder}: there is no folder {folder.parent}")
+
+    def begin(self) -> None:
+        """Make a new folder, with its manifest."""
+        if self.new:
+            write_files(self.folder, {MANIFEST: (json.dumps(self.wanted, indent=1) + "\n").encode()}, make=True)
+            self.new = False
 
     def _check(self, wanted: dict[str, Any]) -> None:
         where = self.folder / MANIFEST
