@@ -394,51 +394,64 @@ def sweep_sample() -> tuple[str, object]:
     index = current_index()
     sheets = [to_datasheet(r) for r in index.records()] if index else list(datasheets().values())
     profiles = list({repr(w): w for s in sheets for kinds in s.weapons.values() for w in kinds.values()}.values())
-    wanted = 150 if QUICK else 600
+    wanted = 150 if QUICK else 1000
     sample = profiles[:: max(1, len(profiles) // wanted)][:wanted]
     where = f"{len(sample)} of the {len(profiles)} profiles of the {'index' if index else 'shipped datasheets'}"
     grid = Grid([Attacker(w.name, weapon=w) for w in sample],
                 [Defender(name, t.target) for name, t in standard_targets().items()],
-                ("fight", "shooting"), (1, 10), chunk=500)
+                ("fight", "shooting"), (1, 10), chunk=1000)
     return where, grid
 
 
 def sweep_rows() -> None:
     """Queries per second on one and two local workers, and what the chunking and Parquet writing cost
-    beside the queries themselves (all in this process, timed in the same run)."""
+    beside the queries themselves. The machine is shared: the overhead is timed part by part, the
+    queries and then the same part's table, Parquet bytes and file, so that both see the same load;
+    the pools are timed in turns, the best rate of each kept, from the first part back to the last
+    (the workers' start left out)."""
     import tempfile
     from pathlib import Path
 
     from threadpoolctl import threadpool_limits
 
-    from mathhammer_exact.sweep.engines import InProcess, LocalPool
-    from mathhammer_exact.sweep.parts import Output
+    from mathhammer_exact.present.files import write_new
+    from mathhammer_exact.sweep.engines import LocalPool
+    from mathhammer_exact.sweep.parts import Output, parquet, part_name
     from mathhammer_exact.sweep.queries import Grid, rows
-    from mathhammer_exact.sweep.run import run
+    from mathhammer_exact.sweep.run import Progress, run
 
     where, grid = sweep_sample()
     assert isinstance(grid, Grid)
     print(f"\nsweeps: {grid.size:,} queries ({where} x {len(grid.defenders)} standard targets x 2 phases x 1 "
           f"and 10 models), parts of {grid.chunk}")
+    turns = 1 if QUICK else 2
+    parquet(grid, rows(grid, 0, 1))  # pyarrow's lazy imports (a second of CPU, once per process) out of the timing
     with tempfile.TemporaryDirectory() as folder:
-        start = time.perf_counter()
-        with threadpool_limits(limits=1, user_api="blas"):
-            for part in range(grid.parts):
-                rows(grid, grid.span(part).start, grid.span(part).stop)
-        compute = time.perf_counter() - start
-        start = time.perf_counter()
-        run(Output(Path(folder) / "here.parquet", grid, False), InProcess(grid))
-        whole = time.perf_counter() - start
-        print(f"{'in this process: the queries alone':44s} {compute:8.2f} s  {grid.size / compute:8.0f} queries/s")
-        print(f"{'in this process: with parts and Parquet':44s} {whole:8.2f} s  overhead {whole / compute - 1:+.1%}")
-        rates = {}
-        for workers in (1, 2):
+        compute = written = 0.0
+        for part in range(grid.parts):
+            span = grid.span(part)
             start = time.perf_counter()
-            run(Output(Path(folder) / f"pool{workers}.parquet", grid, False), LocalPool(grid, workers))
-            wall = time.perf_counter() - start
-            rates[workers] = grid.size / wall
-            print(f"{f'local pool, {workers} worker' + 's' * (workers > 1) + ' (start included)':44s} {wall:8.2f} s  "
-                  f"{rates[workers]:8.0f} queries/s  {rates[workers] / workers:8.0f} per worker")
+            with threadpool_limits(limits=1, user_api="blas"):
+                found = rows(grid, span.start, span.stop)
+            middle = time.perf_counter()
+            write_new(Path(folder), part_name(part), parquet(grid, found))
+            compute, written = compute + middle - start, written + time.perf_counter() - middle
+        print(f"{'in this process: the queries':44s} {compute:8.2f} s  {grid.size / compute:8.0f} queries/s")
+        print(f"{'in this process: tables, Parquet, files':44s} {written:8.2f} s  overhead {written / compute:.1%}")
+        walls: dict[int, list[float]] = {1: [], 2: []}
+        steady: dict[int, list[float]] = {1: [], 2: []}
+        for turn in range(turns):
+            for workers in (1, 2):
+                seen: list[Progress] = []
+                start = time.perf_counter()
+                run(Output(Path(folder) / f"pool{workers}-{turn}.parquet", grid, False), LocalPool(grid, workers),
+                    seen.append)
+                walls[workers].append(time.perf_counter() - start)
+                steady[workers].append((seen[-1].done - seen[0].done) / (seen[-1].seconds - seen[0].seconds))
+        rates = {workers: max(found) for workers, found in steady.items()}
+        for workers, rate in rates.items():
+            label = f"local pool, {workers} worker{'s' * (workers > 1)}"
+            print(f"{label:44s} {min(walls[workers]):8.2f} s  {rate:8.0f} queries/s  {rate / workers:8.0f} per worker")
         print(f"{'speed-up, 2 workers over 1':44s} {rates[2] / rates[1]:8.2f}x")
 
 

@@ -55,9 +55,12 @@ def sweep(spec: Path, out: Path | None, resume: bool, workers: int | None, dask:
         return
     if out is None:
         raise MathhammerError("give --out RESULTS.parquet, the folder to write (or --dry-run)")
-    from ..sweep.engines import engine
-    from ..sweep.parts import Output
-    from ..sweep.run import Progress, run
+    try:
+        from ..sweep.engines import engine
+        from ..sweep.parts import Output
+        from ..sweep.run import Progress, run
+    except ImportError:
+        raise MathhammerError("sweeps need the [scale] extra: pip install 'mathhammer_exact[scale]'") from None
 
     output = Output(out, grid, resume)
 

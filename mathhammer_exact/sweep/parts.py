@@ -35,10 +35,15 @@ def schema(grid: Grid) -> pa.Schema:
     return pa.schema([(name, TYPES[kind]) for name, kind in grid.columns()])
 
 
-def table(grid: Grid, start: int, stop: int) -> pa.Table:
-    """The rows of queries `start` to `stop - 1` as an Arrow table."""
-    found = rows(grid, start, stop)
-    return pa.Table.from_pylist(found, schema=schema(grid))
+def parquet(grid: Grid, found: list[dict[str, Any]]) -> bytes:
+    """Rows of the grid as a Parquet file's bytes (the table built column by column: ten times faster
+    than from the rows' dicts)."""
+    columns = schema(grid)
+    table = pa.Table.from_pydict({f.name: pa.array([row[f.name] for row in found], type=f.type) for f in columns},
+                                 schema=columns)
+    sink = io.BytesIO()
+    pq.write_table(table, sink, compression="zstd")
+    return sink.getvalue()
 
 
 def part_bytes(grid: Grid, part: int) -> bytes:
@@ -46,10 +51,8 @@ def part_bytes(grid: Grid, part: int) -> bytes:
     thread: the workers are the parallelism, and the sums come out the same in every process."""
     span = grid.span(part)
     with threadpool_limits(limits=1, user_api="blas"):
-        found = table(grid, span.start, span.stop)
-    sink = io.BytesIO()
-    pq.write_table(found, sink, compression="zstd")
-    return sink.getvalue()
+        found = rows(grid, span.start, span.stop)
+    return parquet(grid, found)
 
 
 def part_name(part: int) -> str:
@@ -67,20 +70,28 @@ def manifest(grid: Grid) -> dict[str, Any]:
 
 
 class Output:
-    """The folder of a sweep: made with its manifest, or opened to carry on (`resume`)."""
+    """The folder of a sweep, checked at once: a new one (made with its manifest by `begin`, when the
+    engine is ready), or one to carry on (`resume`)."""
 
     def __init__(self, folder: Path, grid: Grid, resume: bool):
         self.folder, self.grid = folder, grid
-        wanted = manifest(grid)
-        if folder.exists() or folder.is_symlink():
+        self.wanted = manifest(grid)
+        self.new = not (folder.exists() or folder.is_symlink())
+        if not self.new:
             if not resume:
                 raise MathhammerError(f"{folder} exists; add --resume to carry on the sweep written there, or give "
                                       "another --out")
-            self._check(wanted)
-        else:
-            if folder.suffix.lower() != ".parquet":
-                raise MathhammerError(f"--out names the folder of Parquet parts, ending .parquet, got {folder}")
-            write_files(folder, {MANIFEST: (json.dumps(wanted, indent=1) + "\n").encode()}, make=True)
+            self._check(self.wanted)
+        elif folder.suffix.lower() != ".parquet":
+            raise MathhammerError(f"--out names the folder of Parquet parts, ending .parquet, got {folder}")
+        elif not folder.parent.is_dir():
+            raise MathhammerError(f"cannot make the folder {folder}: there is no folder {folder.parent}")
+
+    def begin(self) -> None:
+        """Make a new folder, with its manifest."""
+        if self.new:
+            write_files(self.folder, {MANIFEST: (json.dumps(self.wanted, indent=1) + "\n").encode()}, make=True)
+            self.new = False
 
     def _check(self, wanted: dict[str, Any]) -> None:
         where = self.folder / MANIFEST

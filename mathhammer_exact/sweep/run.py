@@ -57,6 +57,7 @@ def run(output: Output, engine: Engine, report: Callable[[Progress], None] | Non
     start = time.perf_counter()
     grid, folder = output.grid, output.folder
     try:
+        output.begin()
         skipped = output.done()
         todo = [part for part in range(grid.parts) if part not in skipped]
         done = sum(len(grid.span(p)) for p in skipped)
