@@ -57,6 +57,9 @@ class Scaled:
         return Scaled(self.array * float(p), 1)
 
 
+DENSE_UP_TO = 128  #: states up to which a float matrix is applied written out (measured: BLAS wins there)
+
+
 class Banded:
     """A transition matrix on states 0..size-1 kept by its diagonals: ``bands[i, s] / denominator``
     is the chance of moving from state s to state ``s + offsets[i]``.
@@ -68,13 +71,13 @@ class Banded:
     Entries that would move beyond the last state are zero.
     """
 
-    __slots__ = ("offsets", "bands", "denominator", "_gathered")
+    __slots__ = ("offsets", "bands", "denominator", "_dense")
 
     def __init__(self, offsets: np.ndarray, bands: np.ndarray, denominator: int = 1):
         self.offsets = offsets  #: distinct offsets (int64), increasing
         self.bands = bands  #: one row per offset, one column per state
         self.denominator = denominator
-        self._gathered: tuple[np.ndarray, np.ndarray] | None = None
+        self._dense: np.ndarray | None = None
 
     @classmethod
     def of(cls, steps: np.ndarray, weights: np.ndarray, denominator: int = 1) -> Banded:
@@ -140,14 +143,17 @@ class Banded:
         return Banded(self.offsets + (column - row), bands, self.denominator)
 
     def moved(self, weights: np.ndarray) -> np.ndarray:
-        """Weights after this event, times its denominator (states on the last axis, any axes before)."""
-        if self._gathered is None:  # for each offset and each state t: the state t came from, and the weight
-            source = np.arange(self.size) - self.offsets[:, None]
-            inside = source >= 0
-            source = np.where(inside, source, 0)
-            self._gathered = source, np.where(inside, np.take_along_axis(self.bands, source, axis=1), 0)
-        source, weight = self._gathered
-        return (weights[..., source] * weight).sum(axis=-2)
+        """Weights after this event, times its denominator (states on the last axis, any axes before).
+        In float mode a small matrix is applied written out: one BLAS product beats a few slices."""
+        if not self.exact and self.size <= DENSE_UP_TO:
+            if self._dense is None:
+                self._dense = self.dense()
+            return weights @ self._dense
+        size = self.size
+        out = np.zeros_like(weights)
+        for offset, band in zip(self.offsets.tolist(), self.bands):
+            out[..., offset:] += weights[..., :size - offset] * band[:size - offset]
+        return out
 
     def apply(self, state: Scaled) -> Scaled:
         """The state after this event."""

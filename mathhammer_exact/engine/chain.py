@@ -111,22 +111,21 @@ class Operator:
         assert out is not None
         return out
 
-    def with_waiting(self, waiting: int) -> Banded:
-        """This event as one matrix on (Devastating Wounds waiting 0..waiting-1, state), the last two axes
-        of the chain's state flattened; a count beyond the last is folded into it (see `whole_unit`: the
-        last value can stand for "that many or more" when more would change nothing)."""
-        parts = list(self.terms.items())
-        first = parts[0][1]
-        aligned, den = common([(m.bands, m.denominator) for _, m in parts], first.exact)
-        counts = np.arange(waiting)
-        steps, weights = [], []
-        for (k, matrix), bands in zip(parts, aligned):
-            shift = (np.minimum(counts + k, waiting - 1) - counts) * first.size
-            steps.append(np.broadcast_to(shift[:, None, None] + matrix.offsets, (waiting, first.size, len(bands))))
-            weights.append(np.broadcast_to(bands.T, (waiting, *bands.T.shape)))
-        flat = (waiting * first.size, -1)
-        return Banded.of(np.concatenate(steps, axis=-1).reshape(flat), np.concatenate(weights, axis=-1).reshape(flat),
-                         den)
+    def apply(self, state: Scaled) -> Scaled:
+        """The state after one event; the last axis of the state but one counts the waiting Devastating
+        Wounds, and a count beyond its last value is folded into it (see `whole_unit`: the last value
+        can stand for "that many or more" when more would change nothing)."""
+        result: Scaled | None = None
+        for k, matrix in self.terms.items():
+            moved = matrix.apply(state)
+            if k:
+                shifted = np.zeros_like(moved.array)
+                shifted[..., k:, :] = moved.array[..., :-k, :]
+                shifted[..., -1, :] += moved.array[..., -k:, :].sum(axis=-2)
+                moved = Scaled(shifted, moved.denominator)
+            result = moved if result is None else result + moved
+        assert result is not None
+        return result
 
     @staticmethod
     def tokened(keep: Operator, spend: Operator, none: Operator) -> Operator:
@@ -278,15 +277,8 @@ def _deferred_capacity(profile: _Profile, wounds: int) -> int:
     return min(most, wounds) if profile.always_harms else most
 
 
-def _after(state: Scaled, op: Operator, count: Pmf, waits: bool = False) -> Scaled:
-    """The state after a random number `count` (exact) of independent events `op`; with `waits`,
-    the state's last axis but one counts the Devastating Wounds these events leave waiting."""
-    shape = state.array.shape
-    if waits:
-        matrix = op.with_waiting(shape[-2])
-        state = Scaled(state.array.reshape(*shape[:-2], -1), state.denominator)
-    else:
-        (matrix,) = op.terms.values()  # nothing waits
+def _after(state: Scaled, op: Operator, count: Pmf) -> Scaled:
+    """The state after a random number `count` (exact) of independent events `op`."""
     total = Scaled(np.zeros_like(state.array), 1)
     chances = count.fractions()
     last = max(chances, default=0)
@@ -294,8 +286,8 @@ def _after(state: Scaled, op: Operator, count: Pmf, waits: bool = False) -> Scal
         if u in chances:
             total = total + state.times(chances[u])
         if u < last:
-            state = matrix.apply(state)
-    return Scaled(total.array.reshape(shape), total.denominator)
+            state = op.apply(state)
+    return total
 
 
 def whole_unit(
@@ -338,8 +330,7 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
             state = _after(state, op.lifted() if token else op, firing.count())
             continue
         profile = _profile(firing, layout, firing.context or context, exact)
-        waits = profile.deferred is not None  # this profile's waiting wounds get an axis of their own
-        if profile.deferred is not None:
+        if profile.deferred is not None:  # this profile's waiting wounds get an axis of their own
             capacity = _deferred_capacity(profile, target.total_wounds)
             grown = np.zeros((*state.array.shape[:-1], capacity + 1, state.array.shape[-1]), dtype=state.array.dtype)
             grown[..., 0, :] = state.array
@@ -350,13 +341,13 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
             size = layout.size
             at_hand = Scaled(state.array[..., :size], state.denominator)
             gone = Scaled(state.array[..., size:], state.denominator)
-            still = _after(at_hand, profile.attack, kept, waits)
-            used = _after(gone, profile.attack, profile.attacks, waits) + _after(at_hand, profile.attack, spent, waits)
+            still = _after(at_hand, profile.attack, kept)
+            used = _after(gone, profile.attack, profile.attacks) + _after(at_hand, profile.attack, spent)
             (kept_array, spent_array), den = common([(still.array, still.denominator),
                                                      (used.array, used.denominator)], exact)
             state = Scaled(np.concatenate([kept_array, spent_array], axis=-1), den)
         else:
-            state = _after(state, profile.attack, profile.attacks, waits)
+            state = _after(state, profile.attack, profile.attacks)
         attacks = attacks + (profile.attacks if exact else profile.attacks.to_float())
         hits = hits + profile.hits
     for transition in waiting:  # the first profile's waiting wounds are on the first axis
