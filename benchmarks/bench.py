@@ -448,7 +448,9 @@ def sweep_rows() -> None:
                 run(Output(Path(folder) / f"pool{workers}-{turn}.parquet", grid, False), LocalPool(grid, workers),
                     seen.append)
                 walls[workers].append(time.perf_counter() - start)
-                steady[workers].append((seen[-1].done - seen[0].done) / (seen[-1].seconds - seen[0].seconds))
+                # from the first part done to the last (the pool's start-up left out); with one part, the whole run
+                steady[workers].append((seen[-1].done - seen[0].done) / (seen[-1].seconds - seen[0].seconds)
+                                       if seen[-1].seconds > seen[0].seconds else grid.size / walls[workers][-1])
         rates = {workers: max(found) for workers, found in steady.items()}
         for workers, rate in rates.items():
             label = f"local pool, {workers} worker{'s' * (workers > 1)}"
