@@ -260,11 +260,12 @@ def s3_kernel_inputs() -> tuple[list[tuple[np.ndarray, list[float]]], int]:
     from mathhammer_exact.engine.layout import Layout
 
     report = unit_attack("Tempestus Command Squad", LED, LOADOUT, context=Context(half_range=True))
-    layout = Layout.of(LED)
+    assert not any(firing.weapon.precision for firing in report.firings)
+    layout = Layout.of(LED).one_track  # without Precision the chain steps the leader after the bodyguards
     steps = []
     for firing in report.firings:
         profile = _profile(firing, layout, firing.context or Context(half_range=True), False)
-        steps.append((profile.attack.terms[0].array, [float(p) for p in profile.attacks.probabilities()]))
+        steps.append((profile.attack.terms[0].dense(), [float(p) for p in profile.attacks.probabilities()]))
     return steps, layout.size
 
 
@@ -380,5 +381,83 @@ def startup_rows() -> None:
 
 WEAPON_TEXT = "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"
 
+
+# ----------------------------------------------------------------------------- sweeps (the [scale] extra)
+def sweep_sample() -> tuple[str, object]:
+    """A fixed sample of real weapon profiles against the standard targets, one model and ten: every
+    k-th distinct profile of the BSData index ($MATHHAMMER_DATA) when there is one, else of the shipped
+    datasheets."""
+    from mathhammer_exact.catalogue.convert import to_datasheet
+    from mathhammer_exact.catalogue.library import current_index
+    from mathhammer_exact.data.load import datasheets, standard_targets
+    from mathhammer_exact.sweep.queries import Attacker, Defender, Grid
+
+    index = current_index()
+    sheets = [to_datasheet(r) for r in index.records()] if index else list(datasheets().values())
+    profiles = list({repr(w): w for s in sheets for kinds in s.weapons.values() for w in kinds.values()}.values())
+    wanted = 150 if QUICK else 1000
+    sample = profiles[:: max(1, len(profiles) // wanted)][:wanted]
+    where = f"{len(sample)} of the {len(profiles)} profiles of the {'index' if index else 'shipped datasheets'}"
+    grid = Grid([Attacker(w.name, weapon=w) for w in sample],
+                [Defender(name, t.target) for name, t in standard_targets().items()],
+                ("fight", "shooting"), (1, 10), chunk=1000)
+    return where, grid
+
+
+def sweep_rows() -> None:
+    """Queries per second on one and two local workers, and what the chunking and Parquet writing cost
+    beside the queries themselves. The machine is shared: the overhead is timed part by part, the
+    queries and then the same part's table, Parquet bytes and file, so that both see the same load;
+    the pools are timed in turns, the best rate of each kept, from the first part back to the last
+    (the workers' start left out)."""
+    import tempfile
+    from pathlib import Path
+
+    from threadpoolctl import threadpool_limits
+
+    from mathhammer_exact.present.files import write_new
+    from mathhammer_exact.sweep.engines import LocalPool
+    from mathhammer_exact.sweep.parts import Output, parquet, part_name
+    from mathhammer_exact.sweep.queries import Grid, rows
+    from mathhammer_exact.sweep.run import Progress, run
+
+    where, grid = sweep_sample()
+    assert isinstance(grid, Grid)
+    print(f"\nsweeps: {grid.size:,} queries ({where} x {len(grid.defenders)} standard targets x 2 phases x 1 "
+          f"and 10 models), parts of {grid.chunk}")
+    turns = 1 if QUICK else 2
+    parquet(grid, rows(grid, 0, 1))  # pyarrow's lazy imports (a second of CPU, once per process) out of the timing
+    with tempfile.TemporaryDirectory() as folder:
+        compute = written = 0.0
+        for part in range(grid.parts):
+            span = grid.span(part)
+            start = time.perf_counter()
+            with threadpool_limits(limits=1, user_api="blas"):
+                found = rows(grid, span.start, span.stop)
+            middle = time.perf_counter()
+            write_new(Path(folder), part_name(part), parquet(grid, found))
+            compute, written = compute + middle - start, written + time.perf_counter() - middle
+        print(f"{'in this process: the queries':44s} {compute:8.2f} s  {grid.size / compute:8.0f} queries/s")
+        print(f"{'in this process: tables, Parquet, files':44s} {written:8.2f} s  overhead {written / compute:.1%}")
+        walls: dict[int, list[float]] = {1: [], 2: []}
+        steady: dict[int, list[float]] = {1: [], 2: []}
+        for turn in range(turns):
+            for workers in (1, 2):
+                seen: list[Progress] = []
+                start = time.perf_counter()
+                run(Output(Path(folder) / f"pool{workers}-{turn}.parquet", grid, False), LocalPool(grid, workers),
+                    seen.append)
+                walls[workers].append(time.perf_counter() - start)
+                # from the first part done to the last (the pool's start-up left out); with one part, the whole run
+                steady[workers].append((seen[-1].done - seen[0].done) / (seen[-1].seconds - seen[0].seconds)
+                                       if seen[-1].seconds > seen[0].seconds else grid.size / walls[workers][-1])
+        rates = {workers: max(found) for workers, found in steady.items()}
+        for workers, rate in rates.items():
+            label = f"local pool, {workers} worker{'s' * (workers > 1)}"
+            print(f"{label:44s} {min(walls[workers]):8.2f} s  {rate:8.0f} queries/s  {rate / workers:8.0f} per worker")
+        print(f"{'speed-up, 2 workers over 1':44s} {rates[2] / rates[1]:8.2f}x")
+
+
 if __name__ == "__main__":
     main()
+    sweep_rows()

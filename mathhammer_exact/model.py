@@ -7,8 +7,9 @@ message a player understands. Use `attrs.evolve` to change one field.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 
@@ -58,6 +59,11 @@ class Reroll(enum.IntEnum):
             return cls[str(text).strip().upper()]
         except KeyError:
             raise MathhammerError(f"unknown re-roll policy {text!r} (allowed: none, ones, failed, noncrit)") from None
+
+    def words(self, roll: str) -> str:
+        """The policy for `roll` ("hit", "wound", "save") in a player's words."""
+        return {Reroll.ONES: "re-roll {} rolls of 1", Reroll.FAILED: "re-roll failed {} rolls",
+                Reroll.NONCRIT: "re-roll {} rolls that are not critical"}[self].format(roll)
 
 
 #: Abilities only a ranged weapon can have.
@@ -332,6 +338,10 @@ class Rules:
         }
         return [words[w] for w in (self.devastating_wounds, self.indirect_fire, self.hazardous) if w in words]
 
+    def describe(self) -> str:
+        """These rules for the header: the preset's name and how they differ from the current rules."""
+        return f"{self.name or 'a mix of printings'} ({', '.join(self.differences())})"
+
 
 class CommandReroll(enum.Enum):
     """The roll a Command Re-roll is kept for: the first such roll worth re-rolling gets it."""
@@ -351,6 +361,11 @@ class CommandReroll(enum.Enum):
         except ValueError:
             allowed = ", ".join(k.value for k in cls)
             raise MathhammerError(f"Command Re-roll must be one of {allowed}, got {value!r}") from None
+
+    @property
+    def words(self) -> str:
+        """The roll in a player's words."""
+        return "saving throw" if self is CommandReroll.SAVE else f"{self.value} roll"
 
 
 def _command_reroll(value: str | CommandReroll | None) -> CommandReroll | None:
@@ -428,55 +443,189 @@ def _critical_mortals(value: str | CriticalMortals | None) -> CriticalMortals | 
     return None if value is None else CriticalMortals.parse(value)
 
 
+Line = Literal["situation", "rolls", "against the target", "rules"]  #: where the header states a field
+
+
+@attrs.frozen
+class Declared:
+    """How one situation field is asked for and told, said once: the command's option and the web
+    request's field, their help, bounds and choices, and the header's words, are all made from it.
+
+    `words` states a value that is not the default: a format string given the value (a flag's has no
+    placeholder), or a function of the value. `label` names the field in a refusal ("hit roll modifier
+    must be -6 to 6"). `choices` are the values a player may write, the first the default (unless the
+    default is None). `metavar` marks free text that the field's converter reads (no fixed choices
+    on the command line)."""
+
+    option: str
+    help: str
+    words: str | Callable[[Any], str]
+    line: Line = "rolls"
+    low: int | None = None
+    high: int | None = None
+    label: str = ""
+    suffix: str = ""
+    choices: tuple[str, ...] = ()
+    metavar: str | None = None
+
+    def say(self, value: Any) -> str:
+        """The header's words for `value`."""
+        return self.words.format(value) if isinstance(self.words, str) else self.words(value)
+
+
+DECLARED = "declared"  #: the attrs metadata key of a situation field's `Declared`
+
+
+def situation_field(default: Any, declared: Declared, converter: Callable[[Any], Any] | None = None) -> Any:
+    """An attrs field of the situation, with its declaration and a validator made from its bounds."""
+    validator = None
+    if declared.high is not None:
+        assert declared.low is not None, "a bounded situation field has both bounds"
+        validator = _between(declared.label, declared.low, declared.high, declared.suffix)
+    elif declared.low is not None:
+        validator = _at_least(declared.label, declared.low)
+    return attrs.field(default=default, validator=validator, converter=converter, metadata={DECLARED: declared})
+
+
+@attrs.frozen
+class SituationField:
+    """One declared field of a situation class: its name, its default and its declaration."""
+
+    name: str
+    default: Any
+    declared: Declared
+
+    @property
+    def spoken(self) -> Any:
+        """The default as a player writes it (and as JSON has it): False, 0, a choice, or None."""
+        if self.declared.choices:
+            return None if self.default is None else self.declared.choices[0]
+        return self.default
+
+
+def _choices(kind: type[enum.Enum], *leave_out: enum.Enum) -> tuple[str, ...]:
+    return tuple(str(k.value if isinstance(k.value, str) else k.name).lower() for k in kind if k not in leave_out)
+
+
+def _rules(value: Rules | str) -> Rules:
+    return value if isinstance(value, Rules) else Rules.named(value)
+
+
+_REROLL = _choices(Reroll)
+_MODIFIER_HELP = "(the net is capped to -1..+1)"
+
+
 @attrs.frozen
 class Context:
     """The situation of one attack: range, movement, modifiers and re-rolls.
 
-    Roll modifiers (`hit_modifier`, `wound_modifier`) are summed with those from
-    abilities and capped to -1..+1.
+    Each field is declared once (`Declared`): the command's options, the web request and the
+    answer's header are made from these declarations, in this order. Roll modifiers
+    (`hit_modifier`, `wound_modifier`) are summed with those from abilities and capped to -1..+1.
     """
 
-    half_range: bool = False
-    charged: bool = False
-    stationary: bool = False
-    overwatch: bool = False
-    cover: bool = False
-    indirect: bool = False  #: the target is not visible and an Indirect Fire weapon fires anyway
-    engaged: bool = False  #: the target is within Engagement Range of the firer's army (no Blast)
-    advanced: bool = False  #: the attacking unit Advanced this turn (only Assault weapons shoot)
-    extra_attacks: int = attrs.field(default=0, validator=_at_least("extra attacks", 0))
-    hit_modifier: int = attrs.field(default=0, validator=_between("hit roll modifier", -6, 6))
-    wound_modifier: int = attrs.field(default=0, validator=_between("wound roll modifier", -6, 6))
-    reroll_hits: Reroll = attrs.field(default=Reroll.NONE, converter=lambda v: Reroll.parse(v))
-    reroll_wounds: Reroll = attrs.field(default=Reroll.NONE, converter=lambda v: Reroll.parse(v))
-    critical_hit: int = attrs.field(default=6, validator=_between("critical hit threshold", 2, 6, "+"))
-    rules: Rules = Rules()
-    command_reroll: CommandReroll | None = attrs.field(default=None, converter=_command_reroll)
-    """The kind of roll a Command Re-roll is kept for (see `CommandReroll`)."""
-    beyond_conversion_range: bool = False
-    """The target is beyond the range stated by the weapons' Conversion (Critical Hits on 4+)."""
-    critical_wound: int = attrs.field(default=6, validator=_between("critical wound threshold", 2, 6, "+"))
+    half_range: bool = situation_field(False, Declared(
+        "--half-range", "Within half range (Rapid Fire, Melta).", "within half range", "situation"))
+    cover: bool = situation_field(False, Declared(
+        "--cover", "The target has the Benefit of Cover.", "target has the Benefit of Cover", "situation"))
+    charged: bool = situation_field(False, Declared(
+        "--charged", "The attacker charged this turn (Lance).", "attacker charged", "situation"))
+    stationary: bool = situation_field(False, Declared(
+        "--stationary", "The attacker Remained Stationary (Heavy).", "attacker Remained Stationary", "situation"))
+    advanced: bool = situation_field(False, Declared(
+        "--advanced", "The attacker Advanced: only Assault weapons shoot.", "attacker Advanced", "situation"))
+    """The attacking unit Advanced this turn (only Assault weapons shoot)."""
+    overwatch: bool = situation_field(False, Declared(
+        "--overwatch", "Fire Overwatch: only unmodified 6s hit.", "Fire Overwatch", "situation"))
+    indirect: bool = situation_field(False, Declared(
+        "--indirect", "Indirect Fire at a target that is not visible.", "target not visible (Indirect Fire)",
+        "situation"))
+    """The target is not visible and an Indirect Fire weapon fires anyway."""
+    engaged: bool = situation_field(False, Declared(
+        "--engaged", "The target is within Engagement Range of your army (no Blast).",
+        "target within Engagement Range of your army", "situation"))
+    beyond_conversion_range: bool = situation_field(False, Declared(
+        "--far", "The target is beyond the range stated by CONVERSION: Critical Hits on 4+.",
+        "target beyond Conversion range", "situation"))
+    extra_attacks: int = situation_field(0, Declared(
+        "--extra-attacks", "Attacks added to each model's Attacks characteristic.", "+{} attacks per model",
+        low=0, high=1000, label="extra attacks"))
+    hit_modifier: int = situation_field(0, Declared(
+        "--hit-mod", f"Hit roll modifier {_MODIFIER_HELP}.", "hit roll {:+d}", low=-6, high=6,
+        label="hit roll modifier"))
+    wound_modifier: int = situation_field(0, Declared(
+        "--wound-mod", f"Wound roll modifier {_MODIFIER_HELP}.", "wound roll {:+d}", low=-6, high=6,
+        label="wound roll modifier"))
+    reroll_hits: Reroll = situation_field(Reroll.NONE, Declared(
+        "--reroll-hits", "Re-roll hit rolls of 1, failed ones, or all but crits.", lambda policy: policy.words("hit"),
+        choices=_REROLL), converter=Reroll.parse)
+    reroll_wounds: Reroll = situation_field(Reroll.NONE, Declared(
+        "--reroll-wounds", "Re-roll wound rolls of 1, failed ones, or all but crits.",
+        lambda policy: policy.words("wound"), choices=_REROLL), converter=Reroll.parse)
+    critical_hit: int = situation_field(6, Declared(
+        "--crit-hit", "Unmodified hit roll that is a Critical Hit.", "Critical Hits on {}+", low=2, high=6,
+        label="critical hit threshold", suffix="+"))
+    critical_wound: int = situation_field(6, Declared(
+        "--crit-wound", "Unmodified wound roll that is a Critical Wound (Anti-X may lower it further).",
+        "Critical Wounds on {}+", low=2, high=6, label="critical wound threshold", suffix="+"))
     """Unmodified wound roll that is a Critical Wound (Anti-KEYWORD may lower it further)."""
-    critical_mortals: CriticalMortals | None = attrs.field(default=None, converter=_critical_mortals)
+    critical_mortals: CriticalMortals | None = situation_field(None, Declared(
+        "--crit-mortals", "Critical Hits or Wounds inflict N mortal wounds (a number or dice), as well as normal "
+                          "damage or 'instead' of it; they land after the unit's other attacks and spill over. "
+                          "E.g. 'hit 1', 'wound D3 instead'.",
+        lambda mortals: mortals.describe(), metavar="hit|wound N [instead]"), converter=_critical_mortals)
     """Critical Hits or Critical Wounds that inflict mortal wounds (see `CriticalMortals`)."""
-    damage_bonus: int = attrs.field(default=0, validator=_between("damage bonus", 0, 6))
+    damage_bonus: int = situation_field(0, Declared(
+        "--damage-bonus", "Add this to each attack's Damage (e.g. +1 Damage).", "Damage +{}", low=0, high=6,
+        label="damage bonus"))
     """Added to each attack's Damage (e.g. +1 Damage), after halving and before -1 Damage."""
-    reroll_damage: DamageReroll = attrs.field(default=DamageReroll.NONE, converter=_damage_reroll)
+    reroll_damage: DamageReroll = situation_field(DamageReroll.NONE, Declared(
+        "--reroll-damage", "Re-roll a Damage roll of 1, the lowest die when below a die's average (one-die), or "
+                           "the whole roll when below its average.",
+        lambda policy: policy.words, choices=_choices(DamageReroll)), converter=_damage_reroll)
     """The attacker's damage re-roll (see `DamageReroll`)."""
     # against the target (the defender's abilities, or the attacker's on its saves)
-    wound_modifier_against: int = attrs.field(default=0, validator=_between("wound roll modifier", -6, 6))
+    wound_modifier_against: int = situation_field(0, Declared(
+        "--wound-mod-against", "Wound roll modifier from the target's rules, e.g. -1 (capped with the wound roll "
+                               "modifier to -1..+1).", "wound roll {:+d}", "against the target", low=-6, high=6,
+        label="wound roll modifier"))
     """Wound roll modifier of attacks against the target (e.g. -1 from its ability), capped with
     `wound_modifier` and the weapon's own to -1..+1."""
-    worsen_ap: int = attrs.field(default=0, validator=_between("AP worsened by", 0, 6))
+    worsen_ap: int = situation_field(0, Declared(
+        "--worsen-ap", "Worsen the AP of attacks against the target by this much (never better than AP 0).",
+        "AP worsened by {}", "against the target", low=0, high=6, label="AP worsened by"))
     """AP of attacks against the target worsened by this much (AP-2 becomes AP-1), to AP 0 at most."""
-    save_modifier: int = attrs.field(default=0, validator=_between("saving throw modifier", -6, 6))
+    save_modifier: int = situation_field(0, Declared(
+        "--save-mod", "Saving throw modifier; with AP and cover never more than +1 in total.", "saving throw {:+d}",
+        "against the target", low=-6, high=6, label="saving throw modifier"))
     """Saving throw modifier (armour and invulnerable); with AP and cover never more than +1 in total."""
-    reroll_saves: Reroll = attrs.field(default=Reroll.NONE, converter=_save_reroll)
+    reroll_saves: Reroll = situation_field(Reroll.NONE, Declared(
+        "--reroll-saves", "The target re-rolls saving throws of 1, or failed ones.",
+        lambda policy: policy.words("save"), "against the target", choices=_choices(Reroll, Reroll.NONCRIT)),
+        converter=_save_reroll)
     """The target's saving throw re-roll: rolls of 1 (ones) or failed ones."""
+    command_reroll: CommandReroll | None = situation_field(None, Declared(
+        "--command-reroll", "Keep a Command Re-roll for one roll: the attacks roll, the first failed hit roll, "
+                            "wound roll or saving throw, or a poor damage roll.",
+        lambda kind: f"a Command Re-roll kept for the {kind.words}", choices=_choices(CommandReroll)),
+        converter=_command_reroll)
+    """The kind of roll a Command Re-roll is kept for (see `CommandReroll`)."""
+    rules: Rules = situation_field(Rules(), Declared(
+        "--rules", "Which printing of the rules that changed (Devastating Wounds, Indirect Fire, Hazardous): "
+                   "current, 2023 (at the edition's launch), or unsaveable-devastating (current, with Devastating "
+                   "Wounds as unsaveable normal damage). Old names seed, launch, unsaveable.",
+        lambda rules: rules.describe(), "rules", choices=Rules.PRESETS, metavar="|".join(Rules.PRESETS)),
+        converter=_rules)
 
     def __attrs_post_init__(self) -> None:
         if self.stationary and self.advanced:
             raise MathhammerError("a unit that Advanced did not Remain Stationary: give --stationary or --advanced")
+
+
+def declared_fields(situation: type = Context) -> tuple[SituationField, ...]:
+    """The declared fields of `situation` (`Context` or a class derived from it), in order."""
+    return tuple(SituationField(field.name, field.default, field.metadata[DECLARED])
+                 for field in attrs.fields(situation) if DECLARED in field.metadata)
 
 
 @attrs.frozen

@@ -78,8 +78,8 @@ def test_a_save_under_a_condition_is_noted_not_applied():
              "from your army with this ability have a 5+ invulnerable save."
     assert invulnerable("Shout", listed)["conditional"]
     notes: list[str] = []
-    assert _defence({"invulnerable": found, "feel_no_pain": None, "keywords": [], "abilities": []}, {"name": "X"},
-                    notes) == ""
+    assert _defence({"invulnerable": found, "feel_no_pain": None, "keywords": [], "abilities": []},
+                    {"name": "X", "stats": {}}, notes) == ""
     assert notes == ["invulnerable save 5+ under a condition (inferred from the text of 'Hunker'): not applied"]
 
 
@@ -90,7 +90,7 @@ def _record(**changes):
               "abilities": [], "models": [{"name": "Pebble", "min": 1, "max": 1, "options": [], "equipment": [],
                                            "stats": stats}],
               "weapons": {}, "sizes": [1], "points": {}, "leader_of": [], "invulnerable": None,
-              "feel_no_pain": None, "notes": []}
+              "feel_no_pain": None, "notes": [], "edition": "10e"}
     return {**record, **changes}
 
 
@@ -266,7 +266,7 @@ def test_a_failed_rebuild_keeps_the_old_index(indexed):
         raise MathhammerError("interrupted")
 
     with pytest.raises(MathhammerError):
-        index.write_index(records(), {})
+        index.write_index(records(), {"edition": "10e"})
     assert path.read_bytes() == before
     assert sorted(os.listdir(indexed)) == [index.FILENAME]
 
@@ -285,12 +285,12 @@ def test_data_commands(data_dir):
     assert "no index yet" in run("data", "list").output
     out = run("data", "add", str(CHECKOUT))
     assert out.exit_code == 0, out.output
-    assert "indexed 4 units from 4 files" in out.output
+    assert "indexed 4 units of the 10th edition from 4 files" in out.output
     assert "weapon profiles: 11 found, 10 parsed, 1 not readable yet" in out.output
     assert "profiles left out, by reason: 'S*': this Strength is given elsewhere on the datasheet (1)" in out.output
     assert "rules not modelled (reported when used), by profiles: Zapblast (1)" in out.output
     listed = run("data", "list").output
-    assert listed.startswith(f"4 units from {CHECKOUT.resolve()}")
+    assert listed.startswith(f"10th edition: 4 units from {CHECKOUT.resolve()}")
     assert run("data", "remove").exit_code == 0
     assert not (data_dir / index.FILENAME).exists()
 
@@ -309,7 +309,8 @@ def test_unit_show_and_search_commands(indexed):
     assert captain[3:5] == [
         "  note: weapon Mirror lance left out: 'S*': this Strength is given elsewhere on the datasheet",
         "  note: invulnerable save 4+ inferred from the text of 'Stone Skin'"]
-    assert run("datasheets").output.splitlines()[-1] == "Your indexed BSData units: 4 (find them with --search TEXT)"
+    assert run("datasheets").output.splitlines()[-1] == ("Your indexed BSData units: 4 of the 10th edition (find "
+                                                          "them with --search TEXT)")
     card = run("show", "Warden Captain").output
     assert "Leader of: Gravel Wardens" in card and "Note: invulnerable save 4+ inferred" in card
     # the unit of the name typed first (a plural for a singular), then those whose names start so, then the rest
@@ -342,7 +343,8 @@ def test_a_bad_catalogue_file_is_named(tmp_path, data_dir, content, message):
 def test_a_folder_that_is_not_a_checkout(tmp_path, data_dir):
     out = run("data", "add", str(tmp_path))
     assert out.exit_code == 2
-    assert out.output.strip().endswith(f"error: {tmp_path}: no .gst game system file here (is this a BSData checkout?)")
+    assert out.output.strip().endswith(f"error: {tmp_path}: no game system file here (a .gst, or .json files as "
+                                       "BSData/wh40k-11e writes them; is this a BSData checkout?)")
 
 
 def test_a_file_given_for_the_checkout(data_dir):

@@ -205,7 +205,7 @@ def test_a_game_system_of_another_edition(tmp_path, indexed):
         'id="sys-test" name="Test System for Warhammer 40,000 10th Edition"',
         'id="28ec-711c-d87f-3aeb" name="Warhammer 40,000 9th Edition"')})
     add_is_refused(folder, f"{folder / 'Test System.gst'}: made for 'Warhammer 40,000 9th Edition', another edition; "
-                           "this program reads Warhammer 40,000 10th Edition", indexed)
+                           "this program reads Warhammer 40,000 10th and 11th Editions", indexed)
 
 
 def test_a_catalogue_of_another_game_system(tmp_path, indexed):
@@ -288,13 +288,16 @@ def test_more_weapons_than_models_shared_evenly_is_that_many_each():
 
 @pytest.mark.parametrize(("system", "message"), [
     (b'gameSystemId="28ec-711c-d87f-3aeb" gameSystemName="Warhammer 40,000 9th Edition"',
-     "made for 'Warhammer 40,000 9th Edition', another edition; this program reads Warhammer 40,000 10th Edition"),
-    (b'gameSystemId="sys-invented-11e" gameSystemName="Warhammer 40,000 11th Edition"',
-     "made for 'Warhammer 40,000 11th Edition', another edition; this program reads Warhammer 40,000 10th Edition"),
+     "made for 'Warhammer 40,000 9th Edition', another edition; this program reads Warhammer 40,000 10th and 11th "
+     "Editions"),
+    (b'gameSystemId="sys-invented-12e" gameSystemName="Warhammer 40,000 12th Edition"',
+     "made for 'Warhammer 40,000 12th Edition', another edition; this program reads Warhammer 40,000 10th and 11th "
+     "Editions"),
     (b'gameSystemId="e51d-b1a3-75fc-dc3g" gameSystemName="Age of Sigmar 4.0"',
-     "made for 'Age of Sigmar 4.0', another game; this program reads Warhammer 40,000 10th Edition"),
+     "made for 'Age of Sigmar 4.0', another game; this program reads Warhammer 40,000 10th and 11th Editions"),
     (b'gameSystemId="sys-x" gameSystemName=""',
-     "made for an unnamed game system (id 'sys-x'), another game; this program reads Warhammer 40,000 10th Edition"),
+     "made for an unnamed game system (id 'sys-x'), another game; this program reads Warhammer 40,000 10th and "
+     "11th Editions"),
 ])
 def test_a_roster_of_another_edition_or_game_says_which(tmp_path, system, message):
     path = army_with(tmp_path, b'gameSystemId="sys-test" gameSystemName="Test System for Warhammer 40,000 10th '

@@ -1,4 +1,5 @@
-"""The BattleScribe XML vocabulary shared by data files (.gst/.cat) and army lists (.ros/.rosz).
+"""The BattleScribe XML vocabulary shared by data files (.gst/.cat) and army lists (.ros/.rosz), and the
+editions of Warhammer 40,000 whose files are read (the 10th and the 11th).
 
 Files come from strangers, so they are parsed with defusedxml (no entity expansion, no external
 entities), and every problem ends in one `MathhammerError` that names the file.
@@ -25,6 +26,8 @@ SCHEMA = "http://www.battlescribe.net/schema/"
 SCHEMAS = {"gameSystem": "gameSystemSchema", "catalogue": "catalogueSchema", "roster": "rosterSchema"}
 KINDS = {"gameSystem": ("game system", ".gst"), "catalogue": ("catalogue", ".cat"), "roster": ("roster", ".ros")}
 TENTH_EDITION = "sys-352e-adc2-7639-d6a9"  #: BSData's id of the Warhammer 40,000 10th Edition game system
+ELEVENTH_EDITION = "sys-352e-adc2-7639-d610"  #: BSData's id of the 11th Edition game system (BSData/wh40k-11e)
+EDITIONS = {"10e": (TENTH_EDITION, "10th"), "11e": (ELEVENTH_EDITION, "11th")}  #: edition -> (system id, ordinal)
 SUPPORTED_VERSIONS = ("2.",)  #: battleScribeVersion prefixes read here (2.00 to 2.03 are in use)
 WEAPON_TYPES = ("Ranged Weapons", "Melee Weapons")
 MAX_DEPTH = 100  #: levels of nesting read: elements of an army list, entries below entries of a unit (real: about 20)
@@ -86,16 +89,20 @@ def check_schema(root: Element, where: str, kinds: tuple[str, ...]) -> str:
     return kind
 
 
-def check_edition(system_id: str, system_name: str, where: str) -> None:
-    """Refuse a file of another game or edition (8th and 9th share one id; their names tell them apart),
-    saying which it is, so that no profile of another edition is read as a 10th-edition one."""
+def check_edition(system_id: str, system_name: str, where: str) -> str:
+    """The edition ("10e" or "11e") a file is made for, known by BSData's game system id or by the name;
+    a file of another game or edition is refused, saying which it is (8th and 9th share one id; their
+    names tell them apart), so that no profile of another edition is read as one of these."""
     name = " ".join(system_name.split())
-    if system_id == TENTH_EDITION or re.search(r"40,?000\b.*\b10th edition", name, re.IGNORECASE):
-        return
-    edition = re.search(r"40,?000\b.*\b(\d+)(?:st|nd|rd|th) edition", name, re.IGNORECASE)
+    said = re.search(r"40,?000\b.*\b(\d+)(?:st|nd|rd|th) edition", name, re.IGNORECASE)
+    by_id = [edition for edition, (ident, _) in EDITIONS.items() if system_id == ident]
+    by_name = [edition for edition, (_, ordinal) in EDITIONS.items() if said and f"{said[1]}th" == ordinal]
+    if by_id or by_name:
+        return (by_id or by_name)[0]  # BSData's id first: a renamed copy keeps it
     called = f"{name!r}" if name else f"an unnamed game system (id {system_id!r})"
-    other = "another edition" if edition else "another game"
-    raise MathhammerError(f"{where}: made for {called}, {other}; this program reads Warhammer 40,000 10th Edition")
+    other = "another edition" if said else "another game"
+    known = " and ".join(ordinal for _, ordinal in EDITIONS.values())
+    raise MathhammerError(f"{where}: made for {called}, {other}; this program reads Warhammer 40,000 {known} Editions")
 
 
 def whole(text: str | None, what: str, default: int = 0, most: int | None = None, limit: str = "",
@@ -197,13 +204,6 @@ def unpacked(data: bytes, where: str) -> bytes:
     except (OSError, zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError) as exc:
         raise MathhammerError(f"{where}: cannot read ({exc})") from None
     return data
-
-
-def read_xml(path: Path, kinds: tuple[str, ...]) -> Element:
-    """The checked root element of a .gst/.cat/.ros file, or of the one .ros inside a .rosz/.catz zip."""
-    root = parse_xml(read_bytes(path), str(path))
-    check_schema(root, str(path), kinds)
-    return root
 
 
 def profile_label(weapon: str, profile: str) -> str:

@@ -31,11 +31,11 @@ from .battlescribe import (
     hidden,
     kids,
     profile_label,
-    read_xml,
     tag,
     whole,
 )
 from .factions import Catalogues
+from .newrecruit import read_document
 
 
 @attrs.frozen
@@ -137,10 +137,19 @@ def _wanted(*elements: Element) -> bool:
 class Data:
     """Every file of a checkout, with an index of ids so links resolve across files. Two files with the
     same catalogue, or defining one entry each, are refused: their units would be listed twice, and
-    which file is the current one cannot be told."""
+    which file is the current one cannot be told. A catalogue linked but not among the files (a snapshot
+    without its largest files) is named in `missing`; what is linked from it reads as absent."""
 
-    def __init__(self, roots: list[tuple[Path, Element]]):
+    def __init__(self, roots: list[tuple[Path, Element]], edition: str):
         self.roots = roots
+        self.edition = edition  #: "10e" or "11e" (battlescribe.EDITIONS)
+        present = {root.get("id") for _, root in roots}
+        self.missing: dict[str, list[str]] = {}  #: a catalogue linked but not read -> the catalogues linking it
+        for _, root in roots:
+            for link in kids(root, "catalogueLinks", "catalogueLink"):
+                if link.get("targetId") not in present:
+                    name = link.get("name") or f"id {link.get('targetId')!r}"
+                    self.missing.setdefault(name, []).append(root.get("name", ""))
         self.ids: dict[str, Element] = {}
         self.files: dict[str, Path] = {}  #: the file of each entry, by id
         self._children: dict[Element, tuple[Link, ...]] = {}
@@ -156,7 +165,7 @@ class Data:
                                       "would be listed twice; keep one of the two files")
             for element in root.iter():
                 ident = element.get("id")
-                if ident and tag(element) in ("selectionEntry", "selectionEntryGroup", "profile", "rule"):
+                if ident and tag(element) in ("selectionEntry", "selectionEntryGroup", "profile", "rule", "infoGroup"):
                     self.ids.setdefault(ident, element)
                     first = self.files.setdefault(ident, path)
                     if first != path and tag(element) in ("selectionEntry", "selectionEntryGroup"):
@@ -183,6 +192,23 @@ class Data:
             target = self.ids.get(link.get("targetId", ""))
             if target is not None and _wanted(link, target):
                 yield Link(target, *_limits(link, target), link.get("id", ""), link)
+
+    def unresolved(self, entry: Element) -> list[str]:
+        """The names of the links on or below `entry` whose target is in none of the files read (in a catalogue
+        the checkout lacks: `missing`)."""
+        names: set[str] = set()
+        seen: set[Element] = set()
+        todo = [entry]
+        while todo:
+            element = todo.pop()
+            if element in seen:
+                continue
+            seen.add(element)
+            for container, kind in (("entryLinks", "entryLink"), ("infoLinks", "infoLink")):
+                names.update(link.get("name", "").strip() for link in kids(element, container, kind)
+                             if link.get("targetId", "") not in self.ids and _wanted(link))
+            todo += [link.entry for link in self.children(element)]
+        return sorted(names)
 
     def check(self, entry: Element, path: Path) -> None:
         """Refuse, naming the file, a unit (`entry`, defined in `path`) whose links lead back into an entry
@@ -249,31 +275,42 @@ def _text(rule: Element) -> str:
     return " ".join((d.text or "") for d in rule if tag(d) == "description")
 
 
-def load_checkout(folder: Path, progress: Callable[[Path], None] | None = None) -> Data:
-    """Parse the one .gst game system (of the 10th edition) and every .cat catalogue (of that game system)
-    of a checkout, calling `progress` after each file."""
+def checkout_files(folder: Path) -> list[Path]:
+    """The data files of a checkout: its .gst game system and .cat catalogues (XML, as BSData's 10th-edition
+    repository writes them), else its .json files (as BSData/wh40k-11e writes them, in New Recruit's form)."""
     if not folder.is_dir():
         raise MathhammerError(f"{folder}: not a folder (give the path of a BSData checkout)")
     systems = sorted(folder.glob("*.gst"))
-    if not systems:
-        raise MathhammerError(f"{folder}: no .gst game system file here (is this a BSData checkout?)")
-    roots = [(path, read_xml(path, ("gameSystem",))) for path in systems]
-    if len(systems) > 1:
-        raise MathhammerError(f"{folder}: {len(systems)} game system files here ({', '.join(p.name for p in systems)});"
-                              " a checkout has one")
-    system = roots[0][1]
-    check_edition(system.get("id", ""), system.get("name", ""), str(systems[0]))
-    if progress:
-        progress(systems[0])
-    for path in sorted(folder.glob("*.cat")):
-        root = read_xml(path, ("catalogue",))
-        if root.get("gameSystemId") != system.get("id"):
-            raise MathhammerError(f"{path}: a catalogue of another game system (id {root.get('gameSystemId')!r}; "
-                                  f"{systems[0].name} is {system.get('id')!r})")
-        roots.append((path, root))
+    files = systems + sorted(folder.glob("*.cat")) if systems else sorted(folder.glob("*.json"))
+    if not files:
+        raise MathhammerError(f"{folder}: no game system file here (a .gst, or .json files as BSData/wh40k-11e "
+                              "writes them; is this a BSData checkout?)")
+    return files
+
+
+_KINDS = {".gst": ("gameSystem",), ".cat": ("catalogue",)}  #: what a file of each ending must be; .json: either
+
+
+def load_checkout(folder: Path, progress: Callable[[Path], None] | None = None) -> Data:
+    """Parse the one game system (of an edition read here) and every catalogue (of that game system) of a
+    checkout, XML or JSON (`checkout_files`), calling `progress` after each file."""
+    roots = []
+    for path in checkout_files(folder):
+        roots.append((path, read_document(path, _KINDS.get(path.suffix.lower(), ("gameSystem", "catalogue")))))
         if progress:
             progress(path)
-    return Data(roots)
+    systems = [(path, root) for path, root in roots if tag(root) == "gameSystem"]
+    if len(systems) != 1:
+        raise MathhammerError(f"{folder}: {len(systems)} game system files here "
+                              f"({', '.join(p.name for p, _ in systems) or 'none among the .json files'}); "
+                              "a checkout has one")
+    where, system = systems[0]
+    edition = check_edition(system.get("id", ""), system.get("name", ""), str(where))
+    for path, root in roots:
+        if root is not system and root.get("gameSystemId") != system.get("id"):
+            raise MathhammerError(f"{path}: a catalogue of another game system (id {root.get('gameSystemId')!r}; "
+                                  f"{where.name} is {system.get('id')!r})")
+    return Data([systems[0], *(pair for pair in roots if pair[1] is not system)], edition)
 
 
 # --------------------------------------------------------------------- units
@@ -314,7 +351,7 @@ class UnitReader:
         size_low, size_high = self._size(models)
         record: Record = {
             "id": entry.get("id"), "name": entry.get("name", "").strip(), "faction": self.faction,
-            "source": self.source,
+            "source": self.source, "edition": self.data.edition,
             "keywords": [], "faction_keywords": [], "abilities": [], "models": models,
             "weapons": self.weapons, "sizes": [], "points": {}, "leader_of": [],
             "invulnerable": None, "feel_no_pain": None, "notes": self.notes,
@@ -327,6 +364,11 @@ class UnitReader:
             elif keyword:
                 record["keywords"].append(keyword.upper())
         self._abilities(record, models)
+        lost = record["unresolved"] = self.data.unresolved(entry)
+        if lost:
+            lacks = f" (the checkout lacks {', '.join(sorted(self.data.missing))})" if self.data.missing else ""
+            self.notes.append(f"links to entries in none of the files read{lacks}, so not in this datasheet: "
+                              f"{', '.join(lost)}")
         record["sizes"], record["points"] = self._points(size_low, size_high, models)
         record["limits"] = self._size_limits(models, size_high)
         for model in models:

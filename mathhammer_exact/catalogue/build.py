@@ -11,9 +11,10 @@ import attrs
 
 from ..errors import MathhammerError
 from . import bsdata
+from .battlescribe import EDITIONS
 from .convert import Tally, to_datasheet
 from .factions import Catalogues
-from .index import ready_folder, write_index
+from .index import index_path, ready_folder, write_index
 
 
 @attrs.frozen
@@ -26,14 +27,23 @@ class IndexReport:
     unreadable: dict[str, str]  #: unit name -> why it could not be read
     tally: Tally
     seconds: float
+    edition: str  #: of the checkout's game system (battlescribe.EDITIONS)
+    missing: dict[str, list[str]]  #: a catalogue linked but not read -> the catalogues linking it
+    partial: int  #: units with links to entries in no file read (their notes name them)
 
     def lines(self, top: int = 20) -> list[str]:
         weapons, tally = self.tally.weapons, self.tally
-        out = [f"indexed {self.units} units from {self.files} files in {self.seconds:.1f} s into {self.path}",
+        out = [f"indexed {self.units} units of the {EDITIONS[self.edition][1]} edition from {self.files} files in "
+               f"{self.seconds:.1f} s into {self.path}",
                f"weapon profiles: {weapons['found']} found, {weapons['parsed']} parsed, {weapons['failed']} not "
                "readable yet",
                f"model profiles: {tally.units['model profiles']} found, {tally.units['model profiles failed']} not "
                "readable yet"]
+        if self.missing:
+            out.append("catalogues linked but not in the checkout (their units are not indexed): " + ", ".join(
+                f"{name} (linked by {len(by)})" for name, by in sorted(self.missing.items())))
+        if self.partial:
+            out.append(f"units with links to entries in no file read: {self.partial} (each one's notes name them)")
         if self.unreadable:
             out.append(f"units not readable: {len(self.unreadable)} ({', '.join(sorted(self.unreadable)[:5])}"
                        f"{', ...' if len(self.unreadable) > 5 else ''})")
@@ -66,8 +76,9 @@ def _revision(folder: Path) -> str:
 
 
 def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None) -> IndexReport:
-    """Index a BSData checkout into the data directory, replacing the previous index only once the new one
-    is complete. The data directory is checked first, so that a bad one is said before the reading."""
+    """Index a BSData checkout into the data directory, replacing the previous index of its edition only once
+    the new one is complete (the other edition's index stays as it is). The data directory is checked first,
+    so that a bad one is said before the reading."""
     start = time.perf_counter()
     ready_folder()
     data = bsdata.load_checkout(folder, progress)
@@ -83,7 +94,9 @@ def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None) -
             continue
         records.append(record)
     meta = {"source": str(folder.resolve()), "revision": _revision(folder), "indexed": time.strftime("%Y-%m-%d %H:%M"),
-            "units": len(records), "files": len(data.roots),
+            "edition": data.edition, "units": len(records), "files": len(data.roots), "missing": data.missing,
             "factions": Catalogues.read(root for _, root in data.roots).relations().to_json()}
-    path = write_index(records, meta)
-    return IndexReport(path, len(data.roots), len(records), unreadable, tally, time.perf_counter() - start)
+    path = write_index(records, meta, index_path(data.edition))
+    partial = sum(1 for record in records if record["unresolved"])
+    return IndexReport(path, len(data.roots), len(records), unreadable, tally, time.perf_counter() - start,
+                       data.edition, data.missing, partial)

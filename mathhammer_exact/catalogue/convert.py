@@ -17,7 +17,7 @@ import attrs
 from ..data.datasheet import Datasheet, Limit, ModelEntry, WargearOption
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
-from .abilities import best
+from .abilities import Record, best
 from .ability_text import read_abilities
 
 _UNKNOWN = re.compile(r"unknown (?:weapon ability|weapon token|target token) '([^']*)'")
@@ -41,12 +41,34 @@ def weapon_text(chars: Mapping[str, str], melee: bool) -> str:
 
 
 def model_text(stats: Mapping[str, str], extra: str = "", keywords: tuple[str, ...] = ()) -> str:
-    """'M6" T4 Sv3+ W2 Ld6+ OC2 inv4+ [INFANTRY]' from a unit profile's characteristics."""
-    parts = [f"{label}{stats[key]}" for label, key in (("M", "M"), ("T", "T"), ("Sv", "SV"), ("W", "W"),
-                                                      ("Ld", "LD"), ("OC", "OC"))
-             if stats.get(key, "").strip() not in ("", "-")]
+    """'M6" T4 Sv3+ W2 Ld6+ OC2 inv4+ [INFANTRY]' from a unit profile's characteristics (named in either
+    edition's way: the 10th's 'SV', the 11th's 'Sv')."""
+    by_name = {key.upper(): value for key, value in stats.items()}
+    parts = [f"{label}{by_name[label.upper()]}" for label in ("M", "T", "Sv", "W", "Ld", "OC")
+             if by_name.get(label.upper(), "").strip() not in ("", "-")]
     text = " ".join(p.replace(" ", "") for p in parts) + (f" {extra}" if extra else "")
     return f"{text} [{', '.join(keywords)}]" if keywords else text
+
+
+_COLUMN = "InSv"  #: the 11th edition's unit profile column of the invulnerable save
+_COLUMN_VALUE = re.compile(r"([2-6])\+\s*(\*|\(ranged\))?", re.I)
+
+
+def column_invulnerable(stats: Mapping[str, str]) -> Record | None:
+    """The invulnerable save a unit profile's own column gives ('4+'; '5+ (Ranged)'; '-' or empty for none).
+    Where it gives one, it is the model's (before what abilities say: an 'Invulnerable Save' ability of
+    one model of the unit is read as the whole unit's). A value with an asterisk ('5+*') holds only as a
+    footnote says (the datasheet's Invulnerable Save ability: against ranged attacks, no re-rolls): read as
+    under a condition, so that the ability's own reading, where there is one, decides."""
+    text = next((v for k, v in stats.items() if k.upper() == _COLUMN.upper()), "").strip()
+    if text in ("", "-"):
+        return None
+    found = _COLUMN_VALUE.fullmatch(text)
+    if found is None:
+        return {"unreadable": text, "from": f"{_COLUMN} {text}"}
+    return {"value": int(found[1]), "ranged_only": (found[2] or "").lower() == "(ranged)",
+            "from": f"the {_COLUMN} column ({text})", "inferred": False, "conditional": found[2] == "*",
+            "scope": "model"}
 
 
 def reason(error: MathhammerError) -> str:
@@ -110,11 +132,18 @@ def _weapons(record: Mapping[str, Any], notes: list[str], tally: Tally) -> dict[
 
 
 def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[str]) -> str:
-    """The invulnerable save, Feel No Pain and Stealth tokens of one model: what the unit's abilities give
-    every model, and what its own abilities and wargear give it (the bearer). What is read from prose
-    is noted as inferred; what holds only under a condition is noted and not applied."""
+    """The invulnerable save, Feel No Pain and Stealth tokens of one model: what its profile's invulnerable
+    save column gives (11th edition), what the unit's abilities give every model, and what its own abilities
+    and wargear give it (the bearer). What is read from prose is noted as inferred; what holds only under a
+    condition is noted and not applied."""
     tokens = []
-    inv = best(record.get("invulnerable"), model.get("invulnerable"))
+    column = column_invulnerable(model["stats"])
+    if column and "unreadable" in column:
+        notes.append(f"invulnerable save column {column['from']!r} of {model['name']} not read (a value such as "
+                     "4+, 5+ (Ranged) or -)")
+        column = None
+    found = best(record.get("invulnerable"), model.get("invulnerable"))
+    inv = column if column and not column["conditional"] else best(found, column)  # the model's own column first
     whose = f" (the bearer: {model['name']})" if inv and inv is model.get("invulnerable") else ""
     if inv:
         how = f"inferred from the text of {inv['from']!r}" if inv.get("inferred") else f"from {inv['from']!r}"
@@ -213,7 +242,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         faction_keywords=tuple(record["faction_keywords"]), abilities=tuple(record["abilities"]),
         models=tuple(models), weapons=weapons, options=tuple(options), sizes=sizes, points=points,
         limits=_size_limits(record, models),
-        leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)),
+        leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
         read_rules=read_abilities(record["name"], record.get("ability_texts", ()), tally.abilities,
                                   tally.abilities_unmodelled))
     # the most numerous kind first: the order a defender loses models in, among models of equal Wounds

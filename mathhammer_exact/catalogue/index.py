@@ -1,4 +1,5 @@
-"""The index of a BSData checkout: one SQLite file in the user's data directory.
+"""The index of a BSData checkout: one SQLite file per edition in the user's data directory (the 10th's and
+the 11th's side by side: `index_path`).
 
 One row per unit (its record as JSON, found by a normalised name or by its loose form), so a query by
 name reads a few kilobytes instead of megabytes of XML; the meta table holds how the factions draw on
@@ -15,17 +16,18 @@ import json
 import os
 import sqlite3
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from ..errors import MathhammerError
+from .battlescribe import EDITIONS
 from .factions import Factions
 from .names import loose, normalise
 
 ENVIRONMENT = "MATHHAMMER_DATA"  #: a data directory to use instead of the platform's
-FILENAME = "bsdata.sqlite"
-FORMAT = "mathhammer_exact BSData index 2"  #: what marks a file as ours; bump when the record layout changes
+FILENAME = "bsdata.sqlite"  #: the 10th edition's index; another edition's is bsdata-<edition>.sqlite
+FORMAT = "mathhammer_exact BSData index 3"  #: what marks a file as ours; bump when the record layout changes
 _SCHEMA = """
 create table meta (key text primary key, value text not null);
 create table units (rowid integer primary key, key text not null, loose text not null, name text not null,
@@ -44,8 +46,17 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("mathhammer_exact", appauthor=False))
 
 
-def index_path() -> Path:
-    return data_dir() / FILENAME
+def check_edition_name(edition: str) -> str:
+    """`edition` if it is one this program reads ('10e', '11e'), else refused naming those."""
+    if edition not in EDITIONS:
+        raise MathhammerError(f"unknown edition {edition!r} (editions: {', '.join(EDITIONS)})")
+    return edition
+
+
+def index_path(edition: str = "10e") -> Path:
+    """Where the index of `edition`'s data lives (the 10th's keeps the name it had before the 11th)."""
+    name = FILENAME if check_edition_name(edition) == "10e" else f"bsdata-{edition}.sqlite"
+    return data_dir() / name
 
 
 def _read_only(path: Path, **options: Any) -> sqlite3.Connection:
@@ -84,8 +95,8 @@ def ready_folder(path: Path | None = None) -> Path:
 
 
 def write_index(records: Iterable[dict[str, Any]], meta: dict[str, Any], path: Path | None = None) -> Path:
-    """Build a new index from unit records and put it in place atomically."""
-    path = path or index_path()
+    """Build a new index from unit records (of the edition `meta` names) and put it in place atomically."""
+    path = path or index_path(meta["edition"])
     if path.exists() and not _ours(path):
         raise MathhammerError(f"{path}: exists and was not written by mathhammer; move it away first")
     folder = ready_folder(path)
@@ -113,8 +124,7 @@ def write_index(records: Iterable[dict[str, Any]], meta: dict[str, Any], path: P
     return path
 
 
-def remove_index(path: Path | None = None) -> Path:
-    path = path or index_path()
+def remove_index(path: Path) -> Path:
     if not path.exists():
         raise MathhammerError(f"no index at {path}")
     if not _ours(path):
@@ -134,6 +144,7 @@ class Index:
         if self._meta_value("format") != FORMAT:
             raise MathhammerError(f"{path}: an index from another version of mathhammer; run `mathhammer data add` "
                                   "again")
+        self.edition: str = json.loads(self._meta_value("edition") or "null")  #: of its units: '10e' or '11e'
 
     def _meta_value(self, key: str) -> str | None:
         row = self.db.execute("select value from meta where key = ?", (key,)).fetchone()
@@ -145,6 +156,11 @@ class Index:
     def names(self) -> list[tuple[str, str]]:
         """(name, faction) of every unit, in catalogue order."""
         return list(self.db.execute("select name, faction from units order by rowid"))
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        """Every unit's record, in catalogue order (units of the same name each once)."""
+        for (record,) in self.db.execute("select record from units order by rowid"):
+            yield json.loads(record)
 
     def search(self, text: str) -> list[tuple[str, str, dict[int, int]]]:
         """(name, faction, points by unit size) of the units each word of `text` names a part of, as players

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..data.datasheet import Datasheet
 from . import ARMY_LISTS
+from .battlescribe import EDITIONS
 from .convert import to_datasheet
 from .factions import Factions
 from .index import Index, index_path
@@ -24,13 +25,24 @@ def is_reference(text: str) -> bool:
     return bool(sep) and (not file.strip() or file.strip().lower().endswith(ARMY_LISTS))
 
 
-def current_index() -> Index | None:
-    """The index in the data directory (opened once per version of the file), or None."""
-    path = index_path()
+def editions() -> list[str]:
+    """The editions whose data is indexed in the data directory ('10e', '11e'), in order."""
+    return [edition for edition in EDITIONS if index_path(edition).exists()]
+
+
+def default_edition() -> str:
+    """The edition a name is looked up in when none is asked for: the 10th, unless only the 11th is indexed."""
+    return "11e" if editions() == ["11e"] else "10e"
+
+
+def current_index(edition: str | None = None) -> Index | None:
+    """The index of `edition` (by default `default_edition`) in the data directory, opened once per version
+    of the file; None if that edition is not indexed."""
+    path = index_path(edition or default_edition())
     return _open(path, path.stat().st_mtime_ns) if path.exists() else None
 
 
-@functools.lru_cache(maxsize=2)
+@functools.lru_cache(maxsize=4)
 def _open(path: Path, version: int) -> Index:
     return Index(path)
 
@@ -42,35 +54,36 @@ def army_unit(reference: str) -> Datasheet:
     return to_datasheet(roster_unit(reference))
 
 
-def indexed(name: str) -> list[dict[str, Any]]:
-    """The records of the indexed units called `name` (`Index.named`); none without an index."""
-    index = current_index()
+def indexed(name: str, edition: str | None = None) -> list[dict[str, Any]]:
+    """The records of the units of `edition` called `name` (`Index.named`); none without its index."""
+    index = current_index(edition)
     return index.named(name) if index else []
 
 
-def factions() -> Factions:
-    """How the indexed factions draw on each other (nothing is related without an index)."""
-    index = current_index()
+def factions(edition: str | None = None) -> Factions:
+    """How the indexed factions of `edition` draw on each other (nothing is related without its index)."""
+    index = current_index(edition)
     return index.factions if index else Factions()
 
 
-def close_names(name: str) -> list[str]:
-    index = current_index()
+def close_names(name: str, edition: str | None = None) -> list[str]:
+    index = current_index(edition)
     return index.close_names(name) if index else []
 
 
-def search(text: str, also: Sequence[Datasheet] = ()) -> list[tuple[str, str, dict[int, int]]]:
-    """(name, faction, points by unit size) of the units of `also` and of the index that `text` names as
-    players type names: each of its words in the name (or its loose form: a plural for a singular) or in
-    the faction's name (`Index.search`)."""
+def search(text: str, also: Sequence[Datasheet] = (),
+           edition: str | None = None) -> list[tuple[str, str, dict[int, int]]]:
+    """(name, faction, points by unit size) of the units of `also` and of the index of `edition` that `text`
+    names as players type names: each of its words in the name (or its loose form: a plural for a singular)
+    or in the faction's name (`Index.search`)."""
     words = normalise(text).split()
-    index = current_index()
+    index = current_index(edition)
     found = [(s.name, s.faction, dict(s.points)) for s in also
              if all(w in normalise(s.name) or loose(w) in loose(s.name) or w in normalise(s.faction) for w in words)]
     return found + (index.search(text) if index else [])
 
 
-def describe() -> dict[str, Any] | None:
-    """Where the index is and what it holds, or None."""
-    index = current_index()
-    return {"path": str(index_path()), **index.meta()} if index else None
+def describe() -> list[dict[str, Any]]:
+    """Where each edition's index is and what it holds (none without an index)."""
+    found = [(edition, current_index(edition)) for edition in editions()]
+    return [{"path": str(index_path(edition)), **index.meta()} for edition, index in found if index]

@@ -33,9 +33,7 @@ from .battlescribe import (
     characteristics,
     check_depth,
     check_edition,
-    check_schema,
     kids,
-    parse_xml,
     profile_label,
     read_bytes,
     tag,
@@ -43,7 +41,7 @@ from .battlescribe import (
 )
 from .factions import faction_name
 from .index import normalise
-from .newrecruit import is_json, roster_element
+from .newrecruit import document
 
 
 @attrs.frozen
@@ -53,6 +51,7 @@ class Roster:
     where: str
     name: str
     units: tuple[Record, ...]
+    edition: str  #: the edition of its game system, "10e" or "11e" (battlescribe.EDITIONS)
 
     def unit(self, selector: str) -> Record:
         """The unit `selector` names: its number in the list (from 1), or its name or datasheet's name."""
@@ -142,7 +141,7 @@ class _UnitReader:
         named = [p for p in every if normalise(p.get("name", "")) == normalise(model.get("name", ""))]
         return characteristics((named or every)[0]) if every else {}
 
-    def read(self, faction: str, source: str) -> Record:
+    def read(self, faction: str, source: str, edition: str) -> Record:
         unit = self.unit
         models = [unit] if unit.get("type") == "model" else list(self.models(unit))
         if not models:
@@ -172,7 +171,8 @@ class _UnitReader:
         record: Record = {
             "id": unit.get("entryId", ""), "name": (unit.get("customName") or unit.get("name") or "").strip(),
             "datasheet": (unit.get("name") or "").strip(),
-            "faction": faction, "source": source, "keywords": [], "faction_keywords": [], "abilities": [],
+            "faction": faction, "source": source, "edition": edition, "keywords": [], "faction_keywords": [],
+            "abilities": [],
             "models": groups, "weapons": self.weapons, "leader_of": [], "invulnerable": None, "feel_no_pain": None,
             "notes": self.notes, "ability_texts": [],
         }
@@ -260,14 +260,13 @@ def _has_models(selection: Element) -> bool:
     return any(p.get("typeName") == "Unit" for s in selection.iter() for p in _profiles(s))
 
 
-def _document(data: bytes, where: str) -> Element:
-    """The roster element of a .ros (XML) or of a New Recruit export (JSON), checked: a roster of the 10th
-    edition, nested no deeper than a reader may descend."""
-    root = roster_element(data, where) if is_json(data) else parse_xml(data, where)
-    check_schema(root, where, ("roster",))
-    check_edition(root.get("gameSystemId", ""), root.get("gameSystemName", ""), where)
+def _document(data: bytes, where: str) -> tuple[Element, str]:
+    """The roster element of a .ros (XML) or of a New Recruit export (JSON), checked: a roster of an edition
+    read here, nested no deeper than a reader may descend; and that edition."""
+    root = document(data, where, ("roster",))
+    edition = check_edition(root.get("gameSystemId", ""), root.get("gameSystemName", ""), where)
     check_depth(root, where)
-    return root
+    return root, edition
 
 
 def read_roster(path: Path) -> Roster:
@@ -278,19 +277,19 @@ def read_roster(path: Path) -> Roster:
 def roster_of(data: bytes, where: str, name: str = "army list", source: str = "army list") -> Roster:
     """Every unit of an army list, from the bytes of its file (a zip already unpacked: `unpacked`); `where`
     names it in messages, `name` is its name if it gives none, `source` what its units are from."""
-    root = _document(data, where)
+    root, edition = _document(data, where)
     units = []
     for force in (element for element in root.iter() if tag(element) == "force"):  # allied forces nest
         faction = faction_name(force.get("catalogueName", ""))
         for selection in kids(force, "selections", "selection"):
             if selection.get("type") in ("unit", "model") and _has_models(selection):
                 try:
-                    units.append(_UnitReader(selection).read(faction, source))
+                    units.append(_UnitReader(selection).read(faction, source, edition))
                 except MathhammerError as exc:
                     raise MathhammerError(f"{where}: {exc}") from None
     if not units:
         raise MathhammerError(f"{where}: no units in this roster")
-    return Roster(where, root.get("name", name), tuple(units))
+    return Roster(where, root.get("name", name), tuple(units), edition)
 
 
 _SENT: ContextVar[Roster | None] = ContextVar("sent_army_list", default=None)

@@ -32,6 +32,8 @@ COMMANDS = {  #: command name -> "module:object" under mathhammer_exact.cli
     "data": "data:data",
     "roster": "roster:roster",
     "serve": "serve:serve",
+    "matchup": "matchup:matchup",
+    "sweep": "sweep:sweep",
 }
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..catalogue import library
+from ..catalogue.battlescribe import EDITIONS
 from ..catalogue.index import normalise
 from ..data import load
 from ..errors import MathhammerError, did_you_mean
@@ -22,11 +23,12 @@ def datasheets(search: str | None, rules_dir: str | None) -> None:
     """List the datasheets, standard targets and named abilities/stratagems in rules/."""
     lib = load.library(rules_dir)
     if search is not None:
-        found = library.search(search, list(lib.sheets.values()))
+        built_in = [s for s in lib.sheets.values() if s.edition == library.default_edition()]
+        found = library.search(search, built_in)
         for name, faction, _ in found:
             click.echo(f"{name} ({faction})")
         if not found:  # an empty search is an answer, not an error: exit 0, but say so
-            known = {normalise(name): name for name in [*lib.sheets, *library.close_names(search)]}
+            known = {normalise(name): name for name in [*(s.name for s in built_in), *library.close_names(search)]}
             click.echo(f"no unit's name has every word of {search!r}{did_you_mean([normalise(search)], known)}")
         return
     click.echo("Datasheets:")
@@ -40,7 +42,8 @@ def datasheets(search: str | None, rules_dir: str | None) -> None:
         click.echo(f"  {key}: {mod.name} ({mod.kind})")
     indexed = library.describe()
     if indexed:
-        click.echo(f"Your indexed BSData units: {indexed['units']} (find them with --search TEXT)")
+        counts = ", ".join(f"{info['units']} of the {EDITIONS[info['edition']][1]} edition" for info in indexed)
+        click.echo(f"Your indexed BSData units: {counts} (find them with --search TEXT)")
 
 
 @click.command()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..model import CommandReroll, Context, DamageReroll, Reroll, Rules, Target
+from ..model import Context, Rules, SituationField, Target, declared_fields
 from ..parsing import is_profile
 from ..present import report as present
 from ..present.plot import save_plot
@@ -15,64 +15,37 @@ from ..present.plot import save_plot
 if TYPE_CHECKING:
     from ..data.datasheet import TargetUnit
 
-REROLLS = click.Choice([r.name.lower() for r in Reroll if r is not Reroll.NONE], case_sensitive=False)
-SAVE_REROLLS = click.Choice([r.name.lower() for r in (Reroll.ONES, Reroll.FAILED)], case_sensitive=False)
-DAMAGE_REROLLS = click.Choice([r.value for r in DamageReroll if r is not DamageReroll.NONE], case_sensitive=False)
+def situation_option(field: SituationField, **change: Any) -> Callable[..., Any]:
+    """The command's option for one declared field of the situation, given to the command under the
+    field's name; `change` replaces what the declaration says (e.g. another help text)."""
+    declared = field.declared
+    spoken = field.spoken
+    kind: dict[str, Any]
+    if isinstance(field.default, bool):
+        kind = {"is_flag": True}
+    elif declared.metavar is not None:
+        kind = {"default": spoken, "metavar": declared.metavar}
+    elif declared.choices:  # the default is the option left out
+        kind = {"type": click.Choice([c for c in declared.choices if c != spoken], case_sensitive=False)}
+    else:
+        kind = {"default": spoken, "type": type(field.default)}
+    shown = {"show_default": True} if spoken and not isinstance(spoken, bool) else {}
+    return click.option(declared.option, field.name, **{**kind, **shown, "help": declared.help, **change})
 
 
-def situation_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """The options that describe the situation, shared by `attack` and `unit`."""
-    options = [
-        click.option("--cover", is_flag=True, help="The target has the Benefit of Cover."),
-        click.option("--half-range", is_flag=True, help="Within half range (Rapid Fire, Melta)."),
-        click.option("--charged", is_flag=True, help="The attacker charged this turn (Lance)."),
-        click.option("--stationary", is_flag=True, help="The attacker Remained Stationary (Heavy)."),
-        click.option("--advanced", is_flag=True, help="The attacker Advanced: only Assault weapons shoot."),
-        click.option("--overwatch", is_flag=True, help="Fire Overwatch: only unmodified 6s hit."),
-        click.option("--indirect", is_flag=True, help="Indirect Fire at a target that is not visible."),
-        click.option("--engaged", is_flag=True, help="The target is within Engagement Range of your army (no Blast)."),
-        click.option("--hit-mod", default=0, type=int, help="Hit roll modifier (the net is capped to -1..+1)."),
-        click.option("--wound-mod", default=0, type=int, help="Wound roll modifier (the net is capped to -1..+1)."),
-        click.option("--reroll-hits", type=REROLLS, help="Re-roll hit rolls of 1, failed ones, or all but crits."),
-        click.option("--reroll-wounds", type=REROLLS, help="Re-roll wound rolls of 1, failed ones, or all but crits."),
-        click.option("--crit-hit", default=6, show_default=True, type=int,
-                     help="Unmodified hit roll that is a Critical Hit."),
-        click.option("--far", is_flag=True,
-                     help="The target is beyond the range stated by CONVERSION: Critical Hits on 4+."),
-        click.option("--crit-wound", default=6, show_default=True, type=int,
-                     help="Unmodified wound roll that is a Critical Wound (Anti-X may lower it further)."),
-        click.option("--crit-mortals", metavar="hit|wound N [instead]",
-                     help="Critical Hits or Wounds inflict N mortal wounds (a number or dice), as well as normal "
-                          "damage or 'instead' of it; they land after the unit's other attacks and spill over. "
-                          "E.g. 'hit 1', 'wound D3 instead'."),
-        click.option("--damage-bonus", default=0, type=int, help="Add this to each attack's Damage (e.g. +1 Damage)."),
-        click.option("--reroll-damage", type=DAMAGE_REROLLS,
-                     help="Re-roll a Damage roll of 1, the lowest die when below a die's average (one-die), or the "
-                          "whole roll when below its average."),
-        click.option("--save-mod", default=0, type=int,
-                     help="Saving throw modifier; with AP and cover never more than +1 in total."),
-        click.option("--reroll-saves", type=SAVE_REROLLS,
-                     help="The target re-rolls saving throws of 1, or failed ones."),
-        click.option("--worsen-ap", default=0, type=int,
-                     help="Worsen the AP of attacks against the target by this much (never better than AP 0)."),
-        click.option("--wound-mod-against", default=0, type=int,
-                     help="Wound roll modifier from the target's rules, e.g. -1 (capped with --wound-mod to -1..+1)."),
-        click.option("--command-reroll", type=click.Choice([k.value for k in CommandReroll], case_sensitive=False),
-                     help="Keep a Command Re-roll for one roll: the attacks roll, the first failed hit roll, wound "
-                          "roll or saving throw, or a poor damage roll."),
-        rules_option("Which printing of the rules that changed (Devastating Wounds, Indirect Fire, Hazardous): "
-                     "current, 2023 (at the edition's launch), or unsaveable-devastating (current, with "
-                     "Devastating Wounds as unsaveable normal damage). Old names seed, launch, unsaveable."),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return output_options(command)
+def situation_options(command: Callable[..., Any], fields_of: type = Context,
+                      output: bool = True) -> Callable[..., Any]:
+    """The options that describe the situation, one for each declared field of `fields_of`, and (with
+    `output`) the output options: shared by `attack`, `unit`, `plan` and `turn`."""
+    for field in reversed(declared_fields(fields_of)):
+        command = situation_option(field)(command)
+    return output_options(command) if output else command
 
 
 def rules_option(help_text: str) -> Callable[..., Any]:
     """--rules NAME, given to the command as a `Rules` (an unknown name is a one-line error)."""
-    return click.option("--rules", default="current", show_default=True, metavar="|".join(Rules.PRESETS),
-                        callback=lambda _ctx, _param, name: Rules.named(name), help=help_text)
+    rules = next(field for field in declared_fields() if field.name == "rules")
+    return situation_option(rules, help=help_text, callback=lambda _ctx, _param, name: Rules.named(name))
 
 
 def _plot_path(_ctx: click.Context, _param: click.Parameter, path: str | None) -> str | None:
@@ -106,24 +79,11 @@ def emit(report: present.Report, fmt: str, as_json: bool, plot: str | None, cont
     click.echo(present.render(report, "json" if as_json else fmt.lower()).rstrip("\n"))
 
 
-def context_from(options: dict[str, Any]) -> Context:
-    """The `Context` described by the situation options (removed from `options`)."""
-    return Context(
-        half_range=options.pop("half_range"), charged=options.pop("charged"),
-        stationary=options.pop("stationary"), advanced=options.pop("advanced"),
-        overwatch=options.pop("overwatch"), cover=options.pop("cover"), indirect=options.pop("indirect"),
-        engaged=options.pop("engaged"), hit_modifier=options.pop("hit_mod"),
-        wound_modifier=options.pop("wound_mod"),
-        reroll_hits=options.pop("reroll_hits") or Reroll.NONE,
-        reroll_wounds=options.pop("reroll_wounds") or Reroll.NONE,
-        critical_hit=options.pop("crit_hit"), rules=options.pop("rules"),
-        command_reroll=options.pop("command_reroll"),
-        beyond_conversion_range=options.pop("far"), critical_wound=options.pop("crit_wound"),
-        critical_mortals=options.pop("crit_mortals"), damage_bonus=options.pop("damage_bonus"),
-        reroll_damage=options.pop("reroll_damage"), save_modifier=options.pop("save_mod"),
-        reroll_saves=options.pop("reroll_saves") or Reroll.NONE, worsen_ap=options.pop("worsen_ap"),
-        wound_modifier_against=options.pop("wound_mod_against"),
-    )
+def context_from(options: dict[str, Any], fields_of: type = Context) -> Context:
+    """The situation (a `fields_of`) described by its options (removed from `options`); an option
+    left out is the field's default."""
+    given = {field.name: options.pop(field.name) for field in declared_fields(fields_of)}
+    return fields_of(**{name: value for name, value in given.items() if value is not None})
 
 
 def named_target(text: str) -> TargetUnit:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..catalogue.battlescribe import EDITIONS
 from ..catalogue.roster import read_roster
 from ..present.cards import army_json
 
@@ -25,7 +26,7 @@ def roster(file: Path, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(army, indent=2))
         return
-    click.echo(f"{army['name']} ({file}): {len(army['units'])} units")
+    click.echo(f"{army['name']} ({file}): {len(army['units'])} units, {EDITIONS[army['edition']][1]} edition")
     for unit in army["units"]:
         points = f", {sum(unit['points'].values())} pts" if unit["points"] else ""
         size = sum(m["count"] for m in unit["models"])

@@ -106,6 +106,7 @@ class Datasheet:
     leader_of: tuple[str, ...] = ()  #: units this CHARACTER can join as a Leader
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
+    edition: str = "10e"  #: the rules edition its profiles are printed for: '10e' (rules/, BSData wh40k-10e) or '11e'
 
     @property
     def unit_keywords(self) -> tuple[str, ...]:
@@ -295,3 +296,12 @@ class TargetUnit:
     label: str
     sheet: Datasheet | None = None
     notes: tuple[str, ...] = ()
+
+
+def edition_note(sheet: Datasheet) -> tuple[str, ...]:
+    """The header line for a datasheet of an edition whose rules are not the ones applied: its profiles are
+    the 11th edition's, the rules of the attack the 10th's (the 11th's differences are not modelled yet)."""
+    if sheet.edition == "10e":
+        return ()
+    return (f"assumed: {sheet.name} is an {sheet.edition} datasheet, answered under the 10th edition's rules "
+            "(the 11th edition's differences are not modelled yet: docs/rules.md)",)

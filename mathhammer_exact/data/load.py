@@ -18,12 +18,12 @@ from typing import Any, TypeVar
 
 import attrs
 
-from ..catalogue.library import close_names
+from ..catalogue.library import close_names, default_edition
 from ..catalogue.names import loose, normalise
 from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target, Weapon
 from ..parsing import is_profile
-from .datasheet import Datasheet, ModelEntry, TargetUnit, WargearOption, either
+from .datasheet import Datasheet, ModelEntry, TargetUnit, WargearOption, edition_note, either
 from .lookup import Named, Names, choose, named
 from .modifiers import NamedRule, improved_bearer
 from .schema import Reader
@@ -421,42 +421,47 @@ def _unknown(name: str, table: Mapping[str, Any], kind: str, aliases: Mapping[st
 Near = str | Datasheet | None  #: the other unit of a question: its datasheet, or its name as written
 
 
-def _near(near: Near, user: str | Path | None) -> Datasheet | Named | None:
-    """The units the question's other unit may be, when it is a unit (not a profile or a standard target)."""
+def _near(near: Near, user: str | Path | None, edition: str | None = None) -> Datasheet | Named | None:
+    """The units the question's other unit may be (in `edition`), when it is a unit (not a profile or a standard
+    target)."""
     if near is None or isinstance(near, Datasheet):
         return near
     if is_profile(near) or any(normalise(near) == normalise(n) for n in standard_targets(user)):
         return None
     lib = library(user)
     try:
-        found = named(near, lib.sheets, lib.names)
+        found = named(near, lib.sheets, lib.names, edition)
     except MathhammerError:  # said when that unit itself is looked up
         return None
     return found if found.options else None
 
 
-def unit_named(name: str, user: str | Path | None = None, near: Near = None) -> Datasheet | None:
+def unit_named(name: str, user: str | Path | None = None, near: Near = None,
+               edition: str | None = None) -> Datasheet | None:
     """The unit called `name` (a datasheet of rules/, an indexed unit, or 'army.rosz#3'), matched forgivingly
-    (`lookup`); `near`, the question's other unit, settles a name that several factions use. None if no
-    unit has that name."""
+    (`lookup`) within `edition` (by default the 10th, unless only the 11th is indexed); `near`, the question's
+    other unit, settles a name that several factions use. None if no unit has that name."""
     lib = library(user)
-    found = named(name, lib.sheets, lib.names)
-    return choose(found, _near(near, user)) if found.options else None
+    found = named(name, lib.sheets, lib.names, edition)
+    return choose(found, _near(near, user, found.edition)) if found.options else None
 
 
-def datasheet(name: str, user: str | Path | None = None, near: Near = None) -> Datasheet:
+def datasheet(name: str, user: str | Path | None = None, near: Near = None, edition: str | None = None) -> Datasheet:
     """A datasheet of rules/, else a unit of the player's own data (docs/catalogue.md); see `unit_named`."""
-    sheet = unit_named(name, user, near)
+    sheet = unit_named(name, user, near, edition)
     if sheet is None:
-        sheets = datasheets(user)
+        wanted = edition or default_edition()
+        sheets = {key: s for key, s in datasheets(user).items() if s.edition == wanted}
         aliases = {alias: s.name for s in sheets.values() for alias in s.aliases}
-        raise unknown_unit(name, _unknown(name, sheets, "datasheet", aliases))
+        miss = _unknown(name, sheets, "datasheet", aliases) if sheets else MathhammerError(
+            f"unknown unit {name!r}: no unit of the {wanted} data indexed has that name")
+        raise unknown_unit(name, miss, edition)
     return sheet
 
 
-def unknown_unit(name: str, miss: MathhammerError) -> MathhammerError:
-    """`miss` for a name no unit has, or the index's closest name as the "did you mean"."""
-    hint = did_you_mean([normalise(name)], {normalise(close): close for close in close_names(name)})
+def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None) -> MathhammerError:
+    """`miss` for a name no unit has, or the closest name of `edition`'s index as the "did you mean"."""
+    hint = did_you_mean([normalise(name)], {normalise(close): close for close in close_names(name, edition)})
     return MathhammerError(f"unknown unit {name!r}{hint}") if hint else miss
 
 
@@ -495,7 +500,7 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
                 raise unknown_unit(text, miss) from None
         if kind == "sheet":
             bodyguard = sheets[name]
-        target = _equipped(bodyguard, models, loadout, user) if bodyguard else standard[name].target
+        target = equipped(bodyguard, models, loadout, user) if bodyguard else standard[name].target
         shown = label(bodyguard) if bodyguard else name
         size, models = (models, None) if bodyguard else (None, models)
     if loadout and bodyguard is None:
@@ -513,6 +518,7 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
             shown += f" led by {label(leading)}"
             sheets_read.append(leading)
     notes = tuple(f"target note ({sheet.name}): {note}" for sheet in sheets_read for note in sheet.notes)
+    notes += tuple(line for sheet in sheets_read for line in edition_note(sheet))
     if bodyguard and loadout:
         notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
                   *(f"target wargear rule: {rule.name}: {rule.summary}"
@@ -520,7 +526,8 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
     return TargetUnit(target, shown, bodyguard, notes)
 
 
-def _equipped(sheet: Datasheet, size: int | None, loadout: Sequence[str], user: str | Path | None) -> Target:
+def equipped(sheet: Datasheet, size: int | None = None, loadout: Sequence[str] = (),
+             user: str | Path | None = None) -> Target:
     """A datasheet target with its wargear: the wargear's rules that protect the bearer's unit apply."""
     target = sheet.as_target(size, loadout)
     for rule in _wargear_rules(sheet, loadout, size, user):

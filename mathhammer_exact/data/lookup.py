@@ -4,7 +4,9 @@ indexed BSData catalogues and army lists (FILE#UNIT).
 A name is matched forgivingly: as written (case and punctuation aside), else in its loose form (plural
 or singular, with or without 'Squad' or a '[Legends]' tag: `catalogue.names.loose`), else through the
 names table (rules/names.toml: 'Guardsmen' for Cadian Shock Troops), else with a faction's name in front
-('Ork Boyz': the Boyz of the Orks). 'NAME @ FACTION' names the faction. A name that several factions use
+('Ork Boyz': the Boyz of the Orks). 'NAME @ FACTION' names the faction. Names resolve within one edition (the
+10th by default, the 11th where only its data is indexed: `library.default_edition`): the units of its index
+and the datasheets of rules/ of that edition. A name that several factions use
 is settled by the other unit of the question (the attacker's faction for the target and the other way
 round, `Factions.rank`), and the header says so; when nothing settles it, the name is refused with the
 factions listed, never picked silently.
@@ -60,6 +62,7 @@ class Named:
     written: str
     options: tuple[Option, ...]
     reading: tuple[str, ...] = ()  #: said in the header: an alias taken, a faction's unit taken for another's
+    edition: str = "10e"  #: the edition the name was looked up in
 
     @property
     def unit(self) -> str:
@@ -80,18 +83,20 @@ def _shipped(text: str, sheets: Mapping[str, Datasheet]) -> list[Option]:
     return []
 
 
-def _units(text: str, sheets: Mapping[str, Datasheet]) -> list[Option]:
-    """The units called `text`: a datasheet of rules/ first (it replaces the data's), else the index's."""
-    return _shipped(text, sheets) or [Option(r["name"], r["faction"], record=r) for r in library.indexed(text)]
+def _units(text: str, sheets: Mapping[str, Datasheet], edition: str) -> list[Option]:
+    """The units of `edition` called `text`: a datasheet of rules/ first (it replaces the data's), else the
+    index's."""
+    return _shipped(text, sheets) or [Option(r["name"], r["faction"], record=r)
+                                      for r in library.indexed(text, edition)]
 
 
-def _faction(text: str, sheets: Mapping[str, Datasheet], names: Names, exact: bool) -> str | None:
+def _faction(text: str, sheets: Mapping[str, Datasheet], names: Names, exact: bool, edition: str) -> str | None:
     """The faction `text` names: a known faction's name (plural or singular) or a names-table entry; unless
     `exact`, also the one faction whose name holds its words ('@ sand' for Sand Host)."""
     wanted = loose(text)
     if not wanted:
         return None
-    known = sorted({*library.factions().names, *(sheet.faction for sheet in sheets.values())})
+    known = sorted({*library.factions(edition).names, *(sheet.faction for sheet in sheets.values())})
     by_name = {loose(f): f for f in known}
     if wanted in by_name:
         return by_name[wanted]
@@ -142,38 +147,41 @@ def _one_per_faction(options: list[Option]) -> list[Option]:
     return kept
 
 
-def named(written: str, sheets: Mapping[str, Datasheet], names: Names) -> Named:
-    """Every unit `written` may mean (FILE#UNIT, a datasheet of rules/, indexed units), matched forgivingly;
-    none if no unit has that name."""
+def named(written: str, sheets: Mapping[str, Datasheet], names: Names, edition: str | None = None) -> Named:
+    """Every unit `written` may mean (FILE#UNIT, a datasheet of rules/, indexed units of `edition`; by default
+    `library.default_edition`), matched forgivingly; none if no unit has that name. An army list's unit is
+    of its own list's edition, whatever `edition` says."""
     if library.is_reference(written):
         sheet = library.army_unit(written)
-        return Named(written, (Option(sheet.name, sheet.faction, sheet=sheet),))
+        return Named(written, (Option(sheet.name, sheet.faction, sheet=sheet),), edition=sheet.edition)
+    edition = edition or library.default_edition()
+    sheets = {key: sheet for key, sheet in sheets.items() if sheet.edition == edition}
     text, at, faction_text = written.partition("@")
     reading: tuple[str, ...] = ()
-    options = _units(text, sheets)
+    options = _units(text, sheets, edition)
     if not options and loose(text) in names.units:
         meant, where = names.units[loose(text)]
-        options = _units(meant, sheets)
+        options = _units(meant, sheets, edition)
         reading = (f"{text.strip()!r} read as {meant} ({where})",)
-    faction = _faction(faction_text, sheets, names, exact=False) if at else None
+    faction = _faction(faction_text, sheets, names, False, edition) if at else None
     words = text.split()
     for cut in range(1, min(len(words), _MOST_FACTION_WORDS + 1)):  # a faction's name in front: 'Ork Boyz'
         if options or at:
             break
-        faction = _faction(" ".join(words[:cut]), sheets, names, exact=True)
-        inner = named(" ".join(words[cut:]), sheets, names) if faction else None
+        faction = _faction(" ".join(words[:cut]), sheets, names, True, edition)
+        inner = named(" ".join(words[cut:]), sheets, names, edition) if faction else None
         if inner and inner.options:
             options, reading = list(inner.options), inner.reading
     if faction and options:
-        narrowed = _narrowed(written, options, faction, library.factions())
-        return attrs.evolve(narrowed, reading=(*reading, *narrowed.reading))
-    return Named(written, tuple(_one_per_faction(options)), reading)
+        narrowed = _narrowed(written, options, faction, library.factions(edition))
+        return attrs.evolve(narrowed, reading=(*reading, *narrowed.reading), edition=edition)
+    return Named(written, tuple(_one_per_faction(options)), reading, edition)
 
 
 def choose(found: Named, near: Datasheet | Named | None = None) -> Datasheet:
     """The one unit `found` means: its only one, else the one of the faction nearest that of `near` (the
     other unit of the question); refused when nothing settles it. What settled it goes in its notes."""
-    relations = library.factions()
+    relations = library.factions(found.edition)
     if len(found.options) == 1:
         chosen, why = found.options[0], ""
     else:

@@ -19,7 +19,7 @@ from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon
 from . import text_in_force
-from .datasheet import Datasheet, counted, either
+from .datasheet import Datasheet, counted, edition_note, either
 from .load import datasheet as find_datasheet
 from .load import find, leading_problem, library
 from .modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
@@ -304,7 +304,8 @@ def _precision(shots: Volley, target: Target, order: Sequence[int] | None, preci
     return shots, chosen, [f"Precision wounds go to {group_label(target, leader)} first"]
 
 
-def _leader(led_by: str | Datasheet | None, sheet: Datasheet, rules_dir: str | Path | None) -> Datasheet | None:
+def attached_leader(led_by: str | Datasheet | None, sheet: Datasheet,
+                    rules_dir: str | Path | None = None) -> Datasheet | None:
     """The Leader attached to the attacking unit: a CHARACTER whose datasheet allows it to lead the unit."""
     if led_by is None:
         return None
@@ -379,7 +380,7 @@ def unit_attack(
     context = context or Context()
     aliases = {r.name: k for k, r in data.rules.items()}
     phase = "fight" if melee else "shooting"
-    leader = _leader(led_by, sheet, rules_dir)
+    leader = attached_leader(led_by, sheet, rules_dir)
     sides = text_in_force.sides(sheet, size, target, defender)
     if leader is not None:  # its "while leading" abilities are the whole unit's
         sides.append(text_in_force.Side("attacker", leader.read_rules, leader.counts(), leading=True))
@@ -419,6 +420,7 @@ def unit_attack(
     situation += near_lines + cover_lines + order_lines
     situation += precision_lines + _size_line(sheet, size)
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
+    situation += [*edition_note(sheet), *(edition_note(leader) if leader else ())]
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:

@@ -105,16 +105,14 @@ def with_leader(found: Sequence[Written], led_by: str, context: Context | None =
                 melee: bool = False) -> list[Written]:
     """`found` and the weapons of the Leader `led_by`, joined to the first unit named among them (checked
     that it can lead it)."""
-    from ..data.load import datasheet, leading_problem
+    from ..data.load import datasheet
+    from ..data.query import attached_leader
 
     units = [w.unit for w in found if w.unit]
     if not units:
         raise MathhammerError("--led-by attaches a Leader to a unit named by its datasheet; name the unit")
-    led = datasheet(units[0])
-    leader = datasheet(led_by, near=led)
-    problem = leading_problem(leader, led)
-    if problem:
-        raise MathhammerError(problem)
+    leader = attached_leader(led_by, datasheet(units[0]))
+    assert leader is not None
     return [*found, *unit_weapons(leader, context, melee)]
 
 

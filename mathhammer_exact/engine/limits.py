@@ -13,6 +13,8 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 
+import attrs
+
 from ..dice import Dice
 from ..errors import MathhammerError
 from ..model import Context, DevastatingWounds, Firing, MortalWounds, Target
@@ -64,9 +66,30 @@ def _highest(dice: Dice | int | None) -> int:
     return dice.count * dice.sides + dice.modifier
 
 
+@attrs.frozen
+class Cost:
+    """What a query will cost: `work`, steps of arithmetic (the unit of MAX_WORK), for `attacks` attack
+    dice against `states` target states and `waiting` counts of waiting mortal wounds."""
+
+    work: float
+    attacks: int
+    states: int
+    waiting: int
+
+
 def check_size(firings: Sequence[Firing | MortalWounds], target: Target, context: Context, exact: bool,
                fast_path: bool) -> None:
     """Refuse a query whose size is beyond the limits above, with a message naming the limit."""
+    found = cost(firings, target, context, exact, fast_path)
+    _refuse_over(found.work, exact, MAX_WORK, f"up to {found.attacks} attack dice against {found.states} target "
+                 "states" + (f" and {found.waiting} counts of waiting mortal wounds" if found.waiting > 1 else ""))
+    if not fast_path:
+        check_counts(found.attacks, exact)
+
+
+def cost(firings: Sequence[Firing | MortalWounds], target: Target, context: Context, exact: bool,
+         fast_path: bool) -> Cost:
+    """The work a query will take (refused at once where one of its parts is beyond the limits above)."""
     if target.model_count > MAX_TARGET_MODELS:
         raise MathhammerError(f"a target of {target.model_count} models is too large (at most {MAX_TARGET_MODELS})")
     for profile, _ in target.groups:
@@ -113,7 +136,4 @@ def check_size(firings: Sequence[Firing | MortalWounds], target: Target, context
         work = (attacks * rows * min(waiting, rows) * spread + rows**3) * growth
     else:
         work = attacks * states**2 * waiting * growth
-    _refuse_over(work, exact, MAX_WORK, f"up to {attacks} attack dice against {states} target states"
-                 + (f" and {waiting} counts of waiting mortal wounds" if waiting > 1 else ""))
-    if not fast_path:
-        check_counts(attacks, exact)
+    return Cost(work, attacks, states, waiting)

@@ -177,3 +177,27 @@ def write_files(folder: Path, files: Mapping[str, bytes], force: bool = False, h
                 folder.rmdir()
         raise _problem(folder, exc) from None
     return [folder / name for name in files]
+
+
+def write_new(folder: Path, name: str, data: bytes) -> Path:
+    """Write a file that must not exist yet, atomically (in full under a hidden name, then linked to
+    its name, which fails if anything took that name meanwhile): many files written one by one, e.g.
+    the parts of a sweep, each whole or absent, and nothing replaced, so no record is kept."""
+    path = folder / name
+    part: Path | None = None
+    try:
+        part = _stage(folder, name, data)
+        try:
+            os.link(part, path, follow_symlinks=False)
+        except (NotImplementedError, PermissionError):  # no hard links here: rename, after a last look
+            if os.path.lexists(path):
+                raise FileExistsError(path) from None
+            os.replace(part, path)
+    except FileExistsError:
+        raise MathhammerError(f"{path} exists: not replacing it") from None
+    except OSError as exc:
+        raise _problem(folder, exc) from None
+    finally:
+        if part is not None:
+            part.unlink(missing_ok=True)
+    return path

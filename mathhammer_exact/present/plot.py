@@ -23,30 +23,48 @@ def heading(report: Report, panels: int = 1) -> str:
     return "\n".join(lines + textwrap.wrap("; ".join(line.strip() for line in report.preface), width))
 
 
-def save_plot(report: Report, path: str) -> None:
-    """Bars for P(X = k) and a line for P(X >= k), one panel per distribution shown; a report with
-    rows side by side (a comparison) gets one panel with their P(X >= k) curves overlaid. Written to
-    `path` by the safe writer (never over a file the program did not write)."""
-    target = Path(path)
-    if target.suffix.lower() not in SUFFIXES:
-        raise MathhammerError(f"--plot writes .png or .svg files, got {path!r}")
+def pyplot() -> Any:
+    """matplotlib's pyplot, drawing to files only; a one-line error where the [plot] extra is missing."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        from matplotlib.ticker import MaxNLocator
     except ImportError:
         raise MathhammerError("plots need matplotlib: pip install 'mathhammer_exact[plot]'") from None
+    return plt
+
+
+def checked_path(path: str) -> Path:
+    """A plot's file, refused unless it ends .png or .svg."""
+    target = Path(path)
+    if target.suffix.lower() not in SUFFIXES:
+        raise MathhammerError(f"--plot writes .png or .svg files, got {path!r}")
+    return target
+
+
+def save_figure(fig: Any, target: Path) -> None:
+    """Write a drawn figure by the safe writer (never over a file the program did not write), and close it."""
+    fig.tight_layout()
+    image = io.BytesIO()
+    fig.savefig(image, format=target.suffix.lower()[1:])
+    pyplot().close(fig)
+    write_files(target.parent, {target.name: image.getvalue()}, hint="remove it or choose another file name")
+
+
+def save_plot(report: Report, path: str) -> None:
+    """Bars for P(X = k) and a line for P(X >= k), one panel per distribution shown; a report with
+    rows side by side (a comparison) gets one panel with their P(X >= k) curves overlaid. Written to
+    `path` by the safe writer (never over a file the program did not write)."""
+    target = checked_path(path)
+    plt = pyplot()
+    from matplotlib.ticker import MaxNLocator
+
     shown = report.drawn
     if not shown:
         raise MathhammerError("this answer is a single chance; there is no distribution to plot")
     fig = _overlay(report, plt, MaxNLocator) if report.grid else _panels(report, plt, MaxNLocator)
-    fig.tight_layout()
-    image = io.BytesIO()
-    fig.savefig(image, format=target.suffix.lower()[1:])
-    plt.close(fig)
-    write_files(target.parent, {target.name: image.getvalue()}, hint="remove it or choose another file name")
+    save_figure(fig, target)
 
 
 def _panels(report: Report, plt: Any, locator: Any) -> Any:

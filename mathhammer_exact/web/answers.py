@@ -244,7 +244,7 @@ def found_units(asked: tuple[str, int]) -> str:
     from ..catalogue import library  # the index, only for a search
 
     text, limit = asked
-    found = library.search(text, list(load.datasheets().values()))
+    found = library.search(text, [s for s in load.datasheets().values() if s.edition == library.default_edition()])
     units = [{"name": name, "faction": faction, "points": {str(n): cost for n, cost in points.items()}}
              for name, faction, points in found[:limit]]
     return json.dumps({"units": units, "more": len(found) > limit}, indent=2)

@@ -21,8 +21,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from ..data.modifiers import FLAG_OPTION
 from ..errors import MathhammerError
+from ..model import declared_fields
 from . import answers
 from .questions import (
     AttackNeedAnswer,
@@ -75,10 +75,10 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 KEYS = {"--target-models": '"target_models"', "--loadout": '"loadout"', "--with": '"with"', "--profile": '"profiles"',
         "--melee": '"melee"', "--pistols": '"pistols"', "--half-range-for": '"half_range_for"',
         "--cover-for": '"cover_for"', "--no-precision": '"precision": false', "--precision-on": '"precision_on"',
-        "--exact": '"exact"', "--rules": '"situation.rules"', "--order": '"order"', "--led-by": '"led_by"',
+        "--exact": '"exact"', "--order": '"order"', "--led-by": '"led_by"',
         "--target-loadout": '"target_loadout"', "--without": '"without"', "--need": '"need"',
         "--at-least": '"at_least"', "--size": '"size"',
-        **{option: f'"situation.{field}"' for field, option in FLAG_OPTION.items()}}
+        **{field.declared.option: f'"situation.{field.name}"' for field in declared_fields()}}
 
 
 def in_keys(message: str) -> str:

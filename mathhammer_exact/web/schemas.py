@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..catalogue import ARMY_LISTS
-from ..model import Context, Rules
+from ..model import Context, Rules, SituationField, declared_fields
 from ..present import rolls
 from ..present.report import Report
 
 MAX_TEXT = 300  #: characters in a weapon, target or name string
-MAX_TESTS = 1000  #: dice tests (Desperate Escape, Hazardous) and extra attacks in one question
+MAX_TESTS = 1000  #: dice tests (Desperate Escape, Hazardous) in one question
 MAX_ITEMS = 30  #: weapons in one attack, named rules or loadout entries in one query
 MAX_SCENARIOS = 10  #: scenarios in one comparison
 
@@ -60,11 +60,6 @@ ARMY_TEXT = ("An army list exported from BattleScribe (.ros, .rosz) or New Recru
 #: an army list sent with a question, read for it alone and kept nowhere (the server writes no file)
 ArmyList = Annotated[str, AfterValidator(_base64), Field(description=ARMY_TEXT)]
 Army = Annotated[ArmyList | None, Field(description=ARMY_TEXT)]  #: an army list, if the question has one
-RerollPolicy = Literal["none", "ones", "failed", "noncrit"]  #: `Reroll` members, lower case
-RulesWording = Literal["current", "2023", "unsaveable-devastating"]  #: `Rules.PRESETS`
-CommandRerollKind = Literal["attacks", "hit", "wound", "save", "damage"]  #: `CommandReroll` values
-DamageRerollPolicy = Literal["none", "ones", "one-die", "below-average"]  #: `DamageReroll` values
-SaveRerollPolicy = Literal["none", "ones", "failed"]  #: the `Reroll` members a saving throw can have
 Probability = Annotated[float | str, Field(description='a number, or with "exact": true a fraction "p/q"')]
 
 
@@ -79,60 +74,63 @@ class Query(BaseModel):
     exact: bool = Field(default=False, description='Exact fractions ("p/q" strings) instead of floating point.')
 
 
-class Situation(BaseModel):
-    """The situation of an attack: the fields of `mathhammer_exact.Context` (the CLI's situation options)."""
+class SituationBase(BaseModel):
+    """What the web request's situation does; its fields are made from the declarations of
+    `Context`'s fields (`situation_model`)."""
 
     model_config = STRICT
-
-    half_range: bool = Field(default=False, description="Within half range (Rapid Fire, Melta).")
-    charged: bool = Field(default=False, description="The attacker charged this turn (Lance).")
-    stationary: bool = Field(default=False, description="The attacker Remained Stationary (Heavy).")
-    advanced: bool = Field(default=False, description="The attacker Advanced: only Assault weapons shoot.")
-    overwatch: bool = Field(default=False, description="Fire Overwatch: only unmodified 6s hit.")
-    cover: bool = Field(default=False, description="The target has the Benefit of Cover.")
-    indirect: bool = Field(default=False, description="Indirect Fire at a target that is not visible.")
-    engaged: bool = Field(default=False, description="The target is within Engagement Range of your army (no Blast).")
-    extra_attacks: Count = Field(default=0, description="Attacks added to each model's characteristic.")
-    hit_modifier: int = Field(default=0, ge=-6, le=6, description="Hit roll modifier (the net is capped to -1..+1).")
-    wound_modifier: int = Field(
-        default=0, ge=-6, le=6, description="Wound roll modifier (the net is capped to -1..+1).")
-    reroll_hits: RerollPolicy = Field(
-        default="none", description="Re-roll hit rolls of 1, failed ones, or all but crits.")
-    reroll_wounds: RerollPolicy = Field(
-        default="none", description="Re-roll wound rolls of 1, failed ones, or all but crits.")
-    critical_hit: int = Field(default=6, description="Unmodified hit roll that is a Critical Hit (2 to 6).")
-    command_reroll: CommandRerollKind | None = Field(
-        default=None, description="Keep a Command Re-roll for the first failed roll of this kind.")
-    beyond_conversion_range: bool = Field(
-        default=False, description="The target is beyond the range stated by CONVERSION: Critical Hits on 4+.")
-    critical_wound: int = Field(
-        default=6, description="Unmodified wound roll that is a Critical Wound (Anti-X may lower it further).")
-    critical_mortals: Text | None = Field(
-        default=None, description="Critical Hits or Wounds inflict mortal wounds, as well as normal damage or "
-                                  "instead of it, e.g. 'hit 1', 'wound D3 instead'.")
-    damage_bonus: int = Field(default=0, description="Added to each attack's Damage (e.g. +1 Damage).")
-    reroll_damage: DamageRerollPolicy = Field(
-        default="none", description="Re-roll a Damage roll of 1, the lowest die when below a die's average "
-                                    "(one-die), or the whole roll when below its average.")
-    wound_modifier_against: int = Field(
-        default=0, ge=-6, le=6, description="Wound roll modifier from the target's rules, e.g. -1.")
-    worsen_ap: int = Field(default=0, description="Worsen the AP of attacks against the target by this much.")
-    save_modifier: int = Field(
-        default=0, ge=-6, le=6, description="Saving throw modifier; with AP and cover never more than +1 in total.")
-    reroll_saves: SaveRerollPolicy = Field(
-        default="none", description="The target re-rolls saving throws of 1, or failed ones.")
-    rules: RulesWording = Field(
-        default="current", description="Which printing of the rules that changed (Devastating Wounds, Indirect "
-                                       "Fire, Hazardous): current, 2023 (the edition's launch), unsaveable-devastating")
+    fields_of: ClassVar[type[Context]] = Context  #: the engine's class the fields are declared on
 
     def context(self) -> Context:
         """The engine's `Context` (which checks the rules, e.g. the critical hit threshold)."""
-        return Context(**self.model_dump(exclude={"rules"}), rules=Rules.named(self.rules))
+        return self.fields_of(**self.model_dump())
 
-    def over(self, query: Situation) -> Situation:
+    def over(self, query: Self) -> Self:
         """This weapon's situation: the fields given here, the query's for the rest (so the target's
         re-rolled saves, say, still hold for a weapon within half range)."""
         return query.model_copy(update={name: getattr(self, name) for name in self.model_fields_set})
+
+
+def choice_type(field: SituationField) -> Any:
+    """The values a field with choices takes, as a `Literal`."""
+    return Literal.__getitem__(field.declared.choices)
+
+
+def situation_model(fields_of: type[Context] = Context, name: str = "Situation") -> type[SituationBase]:
+    """The request's situation: one field for each declared field of `fields_of`, with its name, its
+    default as JSON has it, its choices, its help and its bounds (in the description only: `Context`
+    refuses a value out of bounds, with the message the command gives)."""
+    fields: dict[str, Any] = {}
+    for field in declared_fields(fields_of):
+        declared = field.declared
+        kind: Any = int
+        if isinstance(field.default, bool):
+            kind = bool
+        elif declared.choices:
+            kind = choice_type(field) if field.spoken is not None else choice_type(field) | None
+        elif declared.metavar is not None:
+            kind = Text | None
+        bounds: dict[str, Any] = {key: bound for key, bound in (("minimum", declared.low), ("maximum", declared.high))
+                  if bound is not None}  # described here, refused by `Context` with the command's message
+        fields[field.name] = (kind, Field(default=field.spoken, description=declared.help,
+                                          json_schema_extra=bounds or None))
+    model = create_model(name, __base__=SituationBase, __doc__="The situation of an attack: the fields of "
+                         "`mathhammer_exact.Context` (the CLI's situation options).", **fields)
+    model.fields_of = fields_of
+    return model
+
+
+_DECLARED = {field.name: field for field in declared_fields()}
+RerollPolicy = choice_type(_DECLARED["reroll_hits"])  #: `Reroll` members, lower case
+CommandRerollKind = choice_type(_DECLARED["command_reroll"])  #: `CommandReroll` values
+DamageRerollPolicy = choice_type(_DECLARED["reroll_damage"])  #: `DamageReroll` values
+if TYPE_CHECKING:  # the type checker sees what the models are made of
+    Situation = SituationBase
+    RulesWording = str
+else:
+    Situation = situation_model()
+    RulesWording = choice_type(_DECLARED["rules"])  #: `Rules.PRESETS`
+SaveRerollPolicy = choice_type(_DECLARED["reroll_saves"])  #: the `Reroll` members a saving throw can have
 
 
 class FiringQuery(BaseModel):

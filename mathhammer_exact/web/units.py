@@ -90,7 +90,9 @@ class ArmyUnit(DatasheetAnswer):
 
 
 class ArmyAnswer(Answer):
-    """`mathhammer roster --json`: the army list's name and its units, in the list's order."""
+    """`mathhammer roster --json`: the army list's name, its edition ("10e", "11e") and its units, in the list's
+    order."""
 
     name: str
+    edition: str
     units: list[ArmyUnit]

@@ -1,0 +1,95 @@
+"""A matchup for people: one table per figure (rows attackers, columns targets) for each army and
+phase, the reasons where a unit cannot attack, and a heatmap with the numbers in its cells. JSON and
+CSV give the long table instead: one record per attacker, target and phase."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from .plot import checked_path, pyplot, save_figure
+from .report import Report, render
+
+FIGURES = {"mean_damage": "mean damage", "mean_models_destroyed": "mean models destroyed",
+           "p_destroyed": "P(unit destroyed)", "points_destroyed_per_100": "points destroyed per 100 points"}
+
+
+def _cell(figure: str, value: float) -> str:
+    if value is None or math.isnan(value):
+        return "-"
+    if figure == "p_destroyed":
+        return "<0.1%" if 0 < value < 0.0005 else f"{value:.1%}"
+    return f"{value:.2f}"
+
+
+def _groups(frame: Any) -> list[tuple[tuple[str, str], Any]]:
+    """(army, phase) and its rows, in the frame's order."""
+    keys = list(dict.fromkeys(zip(frame["army"], frame["phase"])))
+    return [((army, phase), frame[(frame["army"] == army) & (frame["phase"] == phase)]) for army, phase in keys]
+
+
+def _reasons(rows: Any) -> list[str]:
+    """One line per attacker that cannot attack some targets, with the reason."""
+    lines = []
+    for attacker in dict.fromkeys(rows["attacker"]):
+        own = rows[(rows["attacker"] == attacker) & rows["reason"].notna()]
+        for reason in dict.fromkeys(own["reason"]):
+            targets = list(own[own["reason"] == reason]["target"])
+            which = "" if len(targets) == (rows["attacker"] == attacker).sum() else f" (against {', '.join(targets)})"
+            lines.append(f"not answered: {attacker}{which}: {reason}")
+    return lines
+
+
+def reports(frame: Any, figures: Sequence[str], preface: Sequence[str] = ()) -> list[Report]:
+    """One report per army, phase and figure, its grid the attackers (rows) against the targets."""
+    out: list[Report] = []
+    for (army, phase), rows in _groups(frame):
+        attackers, targets = list(dict.fromkeys(rows["attacker"])), list(dict.fromkeys(rows["target"]))
+        cells = {(a, t): row for a, t, row in zip(rows["attacker"], rows["target"], rows.to_dict("records"))}
+        against = rows["against"].iloc[0]
+        for i, figure in enumerate(figures):
+            grid = [(f"{army} attacks ->", *targets)]
+            grid += [(a, *(_cell(figure, cells[a, t][figure]) for t in targets)) for a in attackers]
+            notes = tuple(_reasons(rows)) if i == len(figures) - 1 else ()
+            out.append(Report(f"{FIGURES[figure]}: {army} against {against}, {phase} phase", {},
+                              preface=tuple(preface) if not out else (), grid=tuple(grid), notes=notes))
+    return out
+
+
+def render_matchup(frame: Any, fmt: str, figures: Sequence[str], preface: Sequence[str] = ()) -> str:
+    """The matchup in one of the report formats: tables for people, the long table for programs."""
+    if fmt in ("json", "csv"):
+        records = tuple({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
+                        for row in frame.to_dict("records"))
+        return render(Report("", {}, details={"assumptions": list(preface)}, records=records), fmt)
+    return "\n\n".join(render(report, fmt).rstrip("\n") for report in reports(frame, figures, preface))
+
+
+def save_heatmap(frame: Any, path: str, figure: str, preface: Sequence[str] = ()) -> None:
+    """A heatmap of one figure, one panel per army and phase, the number written in each cell
+    (a cell with no answer is blank). Written by the safe writer."""
+    target = checked_path(path)
+    plt = pyplot()
+    groups = _groups(frame)
+    fig, axes = plt.subplots(1, len(groups), squeeze=False,
+                             figsize=(max(6.0, 1.3 * frame["target"].nunique() + 3) * len(groups),
+                                      0.45 * frame["attacker"].nunique() + 2.5))
+    for ax, ((army, phase), rows) in zip(axes[0], groups):
+        attackers, targets = list(dict.fromkeys(rows["attacker"])), list(dict.fromkeys(rows["target"]))
+        values = rows.pivot(index="attacker", columns="target", values=figure).reindex(index=attackers,
+                                                                                       columns=targets)
+        image = ax.imshow(values.to_numpy(dtype=float), cmap="viridis", aspect="auto")
+        for i, a in enumerate(attackers):
+            for j, t in enumerate(targets):
+                value = values.loc[a, t]
+                if not math.isnan(value):  # dark cells (low values) get white numbers
+                    light = image.norm(value) > 0.6
+                    ax.text(j, i, _cell(figure, value), ha="center", va="center", fontsize="small",
+                            color="black" if light else "white")
+        ax.set_xticks(range(len(targets)), targets, rotation=35, ha="right", fontsize="small")
+        ax.set_yticks(range(len(attackers)), attackers, fontsize="small")
+        ax.set_title(f"{army} against {rows['against'].iloc[0]}\n{phase} phase: {FIGURES[figure]}", fontsize="medium")
+    if preface:
+        fig.suptitle("; ".join(preface), fontsize="small")
+    save_figure(fig, target)

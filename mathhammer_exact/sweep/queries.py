@@ -1,0 +1,227 @@
+"""The queries of a sweep or a matchup: a grid of attackers, targets, phases, unit sizes, situations
+and rules printings, numbered in one fixed order, and each query's answer as one row of a table.
+
+The grid is resolved before anything is computed: every attacker is a parsed weapon or a datasheet,
+every target a `Target`, so a query is only arithmetic, and a worker (another process, another
+machine) needs no data files. Queries are numbered with the attacker varying slowest, then the
+target, the phase, the unit size, each swept situation field in the order given, and the rules
+printing fastest; query n's answer depends on the grid and n alone, so any split of the numbers
+into chunks, on any number of workers, gives the same rows.
+
+Ten shots hitting on 3+, wounding on 4+ and saved on 4+ (AP-1 against Sv3+) deal 10 * 2/3 * 1/2 * 1/2
+= 5/3 damage on average; against T4 Sv3+ W2 x5 that destroys 138805/236196 = 0.5877 models. Five
+shots get K ~ Binomial(5, 1/6) wounds through and destroy K // 2 models: P(K >= 2) + P(K >= 4) = 97/486:
+
+>>> grid = Grid([Attacker.of_weapon("A1 BS3+ S4 AP-1 D1")], [Defender.of_profile("T4 Sv3+ W2 x5")], models=[10, 5])
+>>> [(row["models"], round(row["mean_damage"], 4), round(row["mean_models_destroyed"], 4))
+...  for row in rows(grid, 0, grid.size)]
+[(10, 1.6667, 0.5877), (5, 0.8333, 0.1996)]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ..data.datasheet import Datasheet
+from ..data.load import equipped
+from ..data.query import unit_attack
+from ..decide.points import Efficiency
+from ..engine.resolve import attack
+from ..engine.results import AttackResult
+from ..errors import MathhammerError
+from ..model import Context, Rules, Target, Weapon
+
+PHASES = ("shooting", "fight")
+FIGURES = ("mean_damage", "mean_models_destroyed", "p_destroyed", "points_destroyed_per_100")
+DISTRIBUTIONS = ("damage", "models_destroyed")  #: may be added to each row as P(X = k) for k = 0, 1, ...
+
+
+@attrs.frozen
+class Attacker:
+    """One attacker of the grid: a weapon profile (used by `models` models) or a datasheet unit
+    (attacking with its whole loadout, at `models` models or its smallest size)."""
+
+    label: str
+    weapon: Weapon | None = None
+    sheet: Datasheet | None = None
+    faction: str | None = None
+
+    @classmethod
+    def of_weapon(cls, text: str) -> Attacker:
+        return cls(text.strip(), weapon=Weapon.parse(text))
+
+    @classmethod
+    def of_sheet(cls, sheet: Datasheet, label: str | None = None) -> Attacker:
+        return cls(label or sheet.name, sheet=sheet, faction=sheet.faction)
+
+    @property
+    def kind(self) -> str:
+        return "weapon" if self.weapon is not None else "unit"
+
+
+@attrs.frozen
+class Defender:
+    """One target of the grid, with its points when it is a datasheet unit that has them."""
+
+    label: str
+    target: Target
+    faction: str | None = None
+    points: int | None = None
+
+    @classmethod
+    def of_profile(cls, text: str, label: str | None = None) -> Defender:
+        return cls(label or text.strip(), Target.parse(text))
+
+    @classmethod
+    def of_sheet(cls, sheet: Datasheet, label: str | None = None, size: int | None = None) -> Defender:
+        """The unit at `size` models (default: its smallest size) with its wargear's protective rules."""
+        target = equipped(sheet, size)
+        return cls(label or sheet.name, target, sheet.faction, sheet.points.get(target.model_count))
+
+
+def _tuple(values: Iterable[Any]) -> tuple[Any, ...]:
+    return tuple(values)
+
+
+def _situation(fields: Any) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    return tuple((name, tuple(values)) for name, values in (fields.items() if isinstance(fields, Mapping) else fields))
+
+
+@attrs.frozen
+class Query:
+    """One query of a grid, decoded from its number."""
+
+    number: int
+    attacker: Attacker
+    defender: Defender
+    phase: str
+    models: int | None
+    situation: dict[str, Any]
+    rules: str
+
+
+@attrs.frozen(eq=False)
+class Grid:
+    """Every combination of the axes, one query each. `models` None: a weapon used by one model, a
+    unit at its smallest size. `situations` are the swept `Context` fields, each with its values;
+    `context` holds the fields that are not swept. `distributions` adds those distributions to each
+    row. `chunk` queries make one part of a sweep's output."""
+
+    attackers: tuple[Attacker, ...] = attrs.field(converter=_tuple)
+    defenders: tuple[Defender, ...] = attrs.field(converter=_tuple)
+    phases: tuple[str, ...] = attrs.field(default=("shooting",), converter=_tuple)
+    models: tuple[int | None, ...] = attrs.field(default=(None,), converter=_tuple)
+    situations: tuple[tuple[str, tuple[Any, ...]], ...] = attrs.field(default=(), converter=_situation)
+    rules: tuple[str, ...] = attrs.field(default=("current",), converter=_tuple)
+    context: Context = Context()
+    distributions: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    chunk: int = 2000
+
+    def __attrs_post_init__(self) -> None:
+        for phase in self.phases:
+            if phase not in PHASES:
+                raise MathhammerError(f"a phase is one of {', '.join(PHASES)}, got {phase!r}")
+        for name in self.distributions:
+            if name not in DISTRIBUTIONS:
+                raise MathhammerError(f"a distribution is one of {', '.join(DISTRIBUTIONS)}, got {name!r}")
+        if self.chunk < 1:
+            raise MathhammerError(f"a chunk is at least 1 query, got {self.chunk}")
+
+    @property
+    def axes(self) -> tuple[int, ...]:
+        """The length of each axis, slowest first."""
+        return (len(self.attackers), len(self.defenders), len(self.phases), len(self.models),
+                *(len(values) for _, values in self.situations), len(self.rules))
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.axes)
+
+    @property
+    def parts(self) -> int:
+        return -(-self.size // self.chunk)
+
+    def span(self, part: int) -> range:
+        """The query numbers of one part."""
+        return range(part * self.chunk, min((part + 1) * self.chunk, self.size))
+
+    def query(self, number: int) -> Query:
+        if not 0 <= number < self.size:
+            raise MathhammerError(f"query {number} is not in this grid of {self.size} queries")
+        digits, rest = [], number
+        for length in reversed(self.axes):
+            rest, digit = divmod(rest, length)
+            digits.append(digit)
+        a, t, p, m, *s, r = reversed(digits)
+        situation = {name: values[i] for (name, values), i in zip(self.situations, s)}
+        return Query(number, self.attackers[a], self.defenders[t], self.phases[p], self.models[m], situation,
+                     self.rules[r])
+
+    def columns(self) -> list[tuple[str, str]]:
+        """(name, kind) of every column of the rows, in order; kind is int, float, str, bool or floats
+        (a list of probabilities)."""
+        situation = [(name, _kind(values)) for name, values in self.situations]
+        return [("query", "int"), ("attacker", "str"), ("attacker_kind", "str"), ("attacker_faction", "str"),
+                ("phase", "str"), ("models", "int"), ("target", "str"), ("target_faction", "str"),
+                ("target_models", "int"), *situation, ("rules", "str"), *((f, "float") for f in FIGURES),
+                ("attacker_points", "int"), ("target_points", "int"), ("reason", "str"),
+                *((f"{name}_pmf", "floats") for name in self.distributions)]
+
+
+def _kind(values: Sequence[Any]) -> str:
+    if all(isinstance(v, bool) for v in values):
+        return "bool"
+    return "int" if all(isinstance(v, int) for v in values) else "str"
+
+
+def _probabilities(result: AttackResult, name: str) -> list[float]:
+    pmf = getattr(result, name)
+    return [0.0] * pmf.min + [float(p) for p in pmf.probabilities()]
+
+
+def answer(grid: Grid, number: int) -> dict[str, Any]:
+    """Query `number` of the grid as one row: its inputs, then the figures (NaN, with the reason,
+    where the attacker cannot attack in that phase or the query is refused)."""
+    q = grid.query(number)
+    attacker, defender = q.attacker, q.defender
+    row: dict[str, Any] = {
+        "query": number, "attacker": attacker.label, "attacker_kind": attacker.kind,
+        "attacker_faction": attacker.faction, "phase": q.phase, "models": q.models, "target": defender.label,
+        "target_faction": defender.faction, "target_models": defender.target.model_count, **q.situation,
+        "rules": q.rules, **dict.fromkeys(FIGURES, math.nan), "attacker_points": None,
+        "target_points": defender.points, "reason": None,
+        **{f"{name}_pmf": None for name in grid.distributions}}
+    context = attrs.evolve(grid.context, rules=Rules.named(q.rules), **q.situation)
+    melee = q.phase == "fight"
+    try:
+        if attacker.weapon is not None:
+            row["models"] = q.models or 1
+            if attacker.weapon.melee != melee:
+                raise MathhammerError(f"a {'melee' if attacker.weapon.melee else 'ranged'} weapon attacks in the "
+                                      f"{'Fight' if attacker.weapon.melee else 'Shooting'} phase")
+            result = attack(attacker.weapon, defender.target, row["models"], context)
+        else:
+            assert attacker.sheet is not None
+            row["models"] = sum(attacker.sheet.counts(q.models).values())
+            row["attacker_points"] = attacker.sheet.points.get(row["models"])
+            result = unit_attack(attacker.sheet, defender.target, size=q.models, context=context, melee=melee).result
+    except MathhammerError as exc:
+        row["reason"] = str(exc)
+        return row
+    row.update(mean_damage=float(result.damage.mean), mean_models_destroyed=float(result.models_destroyed.mean),
+               p_destroyed=float(result.p_destroyed))
+    if row["attacker_points"] and defender.points is not None:
+        found = Efficiency.of(result, row["attacker_points"], defender.points).points_destroyed_per_100
+        row["points_destroyed_per_100"] = float(found) if found is not None else math.nan
+    for name in grid.distributions:
+        row[f"{name}_pmf"] = _probabilities(result, name)
+    return row
+
+
+def rows(grid: Grid, start: int, stop: int) -> list[dict[str, Any]]:
+    """The rows of queries `start` to `stop - 1`, in order."""
+    return [answer(grid, number) for number in range(start, stop)]

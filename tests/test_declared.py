@@ -1,0 +1,156 @@
+"""Each situation field is declared once, on `Context`: the command's options, the web request's model
+and the answer's header are made from the declaration, and a field declared alone shows up in each."""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+import attrs
+import click
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact import Context
+from mathhammer_exact.cli import cli
+from mathhammer_exact.cli.options import context_from, situation_options
+from mathhammer_exact.model import Declared, SituationField, declared_fields, situation_field
+from mathhammer_exact.present.situation import situation
+from mathhammer_exact.web import schemas
+
+FIELDS = declared_fields()
+TEXT = {"critical_mortals": "hit 1"}  #: a value for each field of free text (no choices)
+
+
+def other_value(field: SituationField) -> Any:
+    """A value of the field, as a player writes it, that is not its default."""
+    declared = field.declared
+    if isinstance(field.default, bool):
+        return True
+    if declared.choices:
+        return next(choice for choice in reversed(declared.choices) if choice != field.spoken)
+    if declared.metavar is not None:
+        return TEXT[field.name]
+    return declared.high if declared.high != field.default else declared.low
+
+
+def choices_of(annotation: Any) -> set[Any]:
+    """The values a `Literal` (or an optional one) allows, None included."""
+    args = get_args(annotation)
+    if not args:
+        return {None} if annotation is type(None) else set()
+    return set().union(*(choices_of(arg) if get_args(arg) or arg is type(None) else {arg} for arg in args))
+
+
+def cli_params(command: str) -> dict[str, click.Parameter]:
+    with click.Context(cli) as ctx:
+        found = cli.get_command(ctx, command)
+    assert found is not None
+    return {param.name: param for param in found.params if param.name}
+
+
+def test_every_field_of_context_is_declared_in_order():
+    assert [field.name for field in FIELDS] == [field.name for field in attrs.fields(Context)]
+    assert len({field.declared.option for field in FIELDS}) == len(FIELDS)
+
+
+@click.command()
+@situation_options
+def plain(**options: Any) -> None:
+    """The situation options alone, as every command has them."""
+
+
+def given(*args: str, command: click.Command = plain) -> dict[str, Any]:
+    """What `command` receives for these arguments."""
+    return command.make_context(command.name or "", list(args)).params
+
+
+@pytest.mark.parametrize("command", ["attack", "unit", "plan", "turn"])
+def test_each_command_has_an_option_for_each_declared_field_with_its_help_and_choices(command):
+    params = cli_params(command)
+    for field in FIELDS:
+        declared, param = field.declared, params[field.name]
+        assert isinstance(param, click.Option) and param.opts == [declared.option], field.name
+        assert param.help == declared.help and param.is_flag == isinstance(field.default, bool), field.name
+        if declared.choices and declared.metavar is None:  # left out: the default
+            assert isinstance(param.type, click.Choice), field.name
+            assert {*param.type.choices, field.spoken} - {None} == set(declared.choices), field.name
+
+
+def test_the_options_left_out_are_the_declared_defaults_and_each_option_sets_its_field():
+    assert context_from(given()) == Context()
+    for field in FIELDS:
+        value = other_value(field)
+        args = [field.declared.option] if value is True else [field.declared.option, str(value)]
+        assert context_from(given(*args)) == Context(**{field.name: value}), field.name
+
+
+@pytest.mark.parametrize("field", [f for f in FIELDS if f.declared.high is not None], ids=lambda f: f.name)
+def test_the_command_refuses_a_value_out_of_the_declared_bounds_and_takes_the_bounds(field):
+    declared = field.declared
+    base = ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "T4 Sv3+ W2"]
+    for wrong in (declared.low - 1, declared.high + 1):
+        out = CliRunner().invoke(cli, [*base, declared.option, str(wrong)])
+        assert out.exit_code == 2 and out.output.startswith(f"error: {declared.label} must be "), out.output
+    for bound in (declared.low, declared.high):
+        assert getattr(Context(**{field.name: bound}), field.name) == bound
+
+
+def test_the_web_request_has_each_declared_field_with_its_default_bounds_choices_and_help():
+    model = schemas.Situation
+    schema = model.model_json_schema()["properties"]
+    assert list(model.model_fields) == [field.name for field in FIELDS]
+    for field in FIELDS:
+        declared, info = field.declared, model.model_fields[field.name]
+        assert info.default == field.spoken and info.description == declared.help, field.name
+        assert schema[field.name].get("minimum") == declared.low, field.name
+        assert schema[field.name].get("maximum") == declared.high, field.name
+        if declared.choices:
+            assert choices_of(info.annotation) - {None} == set(declared.choices), field.name
+            assert (None in choices_of(info.annotation)) == (field.spoken is None), field.name
+        given = model.model_validate({field.name: other_value(field)})
+        assert given.context() == Context(**{field.name: other_value(field)}), field.name
+
+
+def test_the_header_states_each_declared_field_in_its_words():
+    assert situation(Context()) == ()
+    for field in FIELDS:
+        context = Context(**{field.name: other_value(field)})
+        words = field.declared.say(getattr(context, field.name))
+        (line,) = situation(context)
+        assert line.startswith(f"  {field.declared.line.replace('against the target', 'rolls')}: "), field.name
+        assert line.endswith(words), (field.name, line)
+
+
+@attrs.frozen
+class Wider(Context):
+    """A situation with two fields that no code names: only declared."""
+
+    teleported: bool = situation_field(False, Declared(
+        "--teleported", "The attacker arrived by teleport.", "attacker teleported", "situation"))
+    fervour: int = situation_field(0, Declared(
+        "--fervour", "Fervour points spent.", "fervour {}", low=0, high=3, label="fervour"))
+
+
+def test_a_field_added_to_the_declaration_alone_shows_up_everywhere():
+    @click.command()
+    def wider(**options: Any) -> None:
+        click.echo("\n".join(situation(context_from(options, Wider))))
+
+    wider = situation_options(wider, Wider)
+    names = {param.name for param in wider.params}
+    assert names - {param.name for param in plain.params} == {"teleported", "fervour"}
+    out = CliRunner().invoke(wider, ["--teleported", "--fervour", "2", "--cover"])
+    assert out.exit_code == 0, out.output
+    assert out.output == "  situation: target has the Benefit of Cover, attacker teleported\n  rolls: fervour 2\n"
+    wrong = CliRunner().invoke(wider, ["--fervour", "4"])
+    assert "fervour must be 0 to 3, got 4" in str(wrong.exception)
+
+    model = schemas.situation_model(Wider, "WiderSituation")
+    assert model.model_fields["teleported"].default is False
+    assert model.model_json_schema()["properties"]["fervour"] == {
+        "default": 0, "description": "Fervour points spent.", "maximum": 3, "minimum": 0, "title": "Fervour",
+        "type": "integer"}
+    context = model.model_validate({"teleported": True, "fervour": 1, "reroll_saves": "ones"}).context()
+    assert context == Wider(teleported=True, fervour=1, reroll_saves="ones")
+    assert situation(context) == ("  situation: attacker teleported",  # in the declared order: Context's first
+                                  "  rolls: against the target: re-roll save rolls of 1, fervour 1")

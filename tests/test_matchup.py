@@ -1,0 +1,96 @@
+"""Matchups: each cell is the `unit` answer for that pair; armies from army lists, text files and names."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact.cli import cli
+from mathhammer_exact.data.load import datasheet, find_target
+from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.decide.matchup import matchup, read_army
+from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.model import Context
+
+ARMY = Path(__file__).parent / "fixtures" / "army.ros"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_cells_are_the_unit_answers_for_the_same_pairs():
+    army = read_army(str(ARMY))
+    assert army.name and [label for label, _ in army.units] == ["#1 Gravel Wardens", "#2 Warden Captain",
+                                                                "#3 Rockbiter"]
+    context = Context(cover=True)
+    frame = matchup(army, army, ("shooting", "fight"), context)
+    assert len(frame) == 3 * 3 * 2 and frame["reason"].notna().sum() == 3
+    for row in frame.to_dict("records"):
+        a, t = (int(row[key].split()[0][1:]) for key in ("attacker", "target"))
+        target = find_target(f"{ARMY}#{t}")
+        melee = row["phase"] == "fight"
+        if pd.notna(row["reason"]):  # the unit refuses it the same way
+            assert math.isnan(row["mean_damage"]) and row["reason"] == "Rockbiter has no melee weapons to attack with"
+            with pytest.raises(MathhammerError, match=row["reason"]):
+                unit_attack(f"{ARMY}#{a}", target, context=context, melee=melee)
+            continue
+        asked = unit_attack(f"{ARMY}#{a}", target, context=context, melee=melee).result
+        assert row["mean_damage"] == float(asked.damage.mean)
+        assert row["mean_models_destroyed"] == float(asked.models_destroyed.mean)
+        assert row["p_destroyed"] == float(asked.p_destroyed)
+        points = datasheet(f"{ARMY}#{a}").points, datasheet(f"{ARMY}#{t}").points
+        share = float(asked.models_destroyed.mean) / target.model_count
+        assert math.isclose(row["points_destroyed_per_100"], share * sum(points[1].values()) * 100
+                            / sum(points[0].values()), rel_tol=1e-12)
+
+
+def test_armies_of_names_with_sizes(tmp_path):
+    listed = tmp_path / "mine.txt"
+    listed.write_text("# my list\nIncursor Squad x10\n\nTempestus Command Squad  # the command squad\n")
+    mine = read_army(str(listed))
+    assert mine.name == "mine"
+    assert [(label, sum(sheet.counts().values())) for label, sheet in mine.units] == [
+        ("#1 Incursor Squad", 10), ("#2 Militarum Tempestus Command Squad", 5)]
+    theirs = read_army("Incursor Squad, Incursor Squad x10", "theirs")
+    frame = matchup(mine, theirs, both=True)
+    assert list(dict.fromkeys(frame["army"])) == ["mine", "theirs"]
+    assert list(frame[frame["army"] == "mine"]["target_models"]) == [5, 10, 5, 10]
+    with pytest.raises(MathhammerError, match="Incursor Squad comes in units of 5 or 10 models, not 7"):
+        read_army("Incursor Squad x7")
+    with pytest.raises(MathhammerError, match="names no units"):
+        read_army(" , ")
+
+
+def test_a_unit_without_ranged_weapons_gets_the_reason():
+    """The Advanced situation leaves only Assault weapons: the command squad has none."""
+    frame = matchup(read_army("Tempestus Command Squad"), read_army("Incursor Squad"), context=Context(advanced=True))
+    row = frame.iloc[0]
+    assert math.isnan(row["mean_damage"])
+    assert row["reason"].startswith("Militarum Tempestus Command Squad has no ASSAULT weapons after Advancing")
+
+
+def test_matchup_command_formats_and_files(tmp_path):
+    army = str(ARMY)
+    table = invoke("matchup", army, "Incursor Squad x10", "--figure", "mean_models_destroyed", "--cover")
+    assert table.exit_code == 0, table.output
+    lines = table.output.splitlines()
+    assert lines[0].startswith("mean models destroyed: ") and lines[0].endswith("against army B, shooting phase")
+    assert "target has the Benefit of Cover" in table.output
+    assert [line.split()[0] for line in lines if line.startswith("#")] == ["#1", "#2", "#3"]
+    records = json.loads(invoke("matchup", army, "Incursor Squad", "--format", "json", "--both").output)["rows"]
+    assert len(records) == 6 and {r["army"] for r in records} == {"army B", records[0]["army"]}
+    markdown = invoke("matchup", army, "Incursor Squad", "--format", "markdown", "--melee").output
+    assert "fight phase" in markdown and "|---|---:|" in markdown
+    out, plot = tmp_path / "m.parquet", tmp_path / "m.png"
+    done = invoke("matchup", army, "Incursor Squad", "--out", str(out), "--plot", str(plot))
+    assert done.exit_code == 0, done.output
+    assert len(pd.read_parquet(out)) == 3 and plot.read_bytes().startswith(b"\x89PNG")
+    again = invoke("matchup", army, "Incursor Squad", "--out", str(tmp_path / "m.txt"))
+    assert again.exit_code == 2 and again.output == f"error: --out writes FILE.parquet or FILE.csv, got " \
+                                                    f"'{tmp_path / 'm.txt'}'\n"

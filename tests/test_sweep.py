@@ -1,0 +1,214 @@
+"""Sweeps: the same rows whatever the engine (this process, a local pool, a Dask LocalCluster), a resumed
+sweep equal to an uninterrupted one, hand-derived rows, and spec problems in one line."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact.catalogue import build, index
+from mathhammer_exact.cli import cli
+from mathhammer_exact.data.load import datasheet
+from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.sweep.engines import Dask, InProcess, LocalPool
+from mathhammer_exact.sweep.parts import MANIFEST, Output, part_name
+from mathhammer_exact.sweep.queries import Attacker, Defender, Grid, answer
+from mathhammer_exact.sweep.run import run
+from mathhammer_exact.sweep.spec import read_spec
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+SPEC = """
+chunk = 50
+phases = ["shooting", "fight"]
+distributions = ["models_destroyed"]
+
+[attackers]
+weapons = ["A2 BS3+ S4 AP-1 D1 [LETHAL HITS]", "A3 WS3+ S5 AP-2 D2"]
+units = ["Incursor Squad", "Tempestus Command Squad"]
+select = [{faction = "Gravel Host"}]
+
+[targets]
+standard = "all"
+select = [{keyword = "VEHICLE"}]
+
+[situations]
+cover = [false, true]
+hit_modifier = [0, 1]
+"""
+
+
+@pytest.fixture
+def indexed(tmp_path, monkeypatch):
+    """The fixture checkout indexed into a data directory of the test's own."""
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(FIXTURES / "bsdata")
+
+
+@pytest.fixture
+def spec(tmp_path, indexed):
+    path = tmp_path / "spec.toml"
+    path.write_text(SPEC)
+    return path
+
+
+def parts(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("part-*.parquet"))}
+
+
+def test_the_grid_of_a_spec(spec):
+    grid = read_spec(spec).grid
+    # 2 weapons, 2 shipped datasheets, 3 Gravel Host units; 7 standard targets and 2 indexed vehicles
+    assert grid.axes == (7, 9, 2, 1, 2, 2, 1)
+    assert grid.size == 504 and grid.parts == 11
+    assert [d.label for d in grid.defenders][-2:] == ["Scree Walker", "Dune Walker"]
+    assert [d.faction for d in grid.defenders][-2:] == ["Gravel Host", "Sand Host"]
+
+
+def test_every_engine_writes_the_same_parts(spec, tmp_path):
+    grid = read_spec(spec).grid
+    written = {}
+    for name, make in [("here", lambda: InProcess(grid)), ("pool", lambda: LocalPool(grid, 2)),
+                       ("dask", lambda: Dask(grid, "local", 2))]:
+        folder = tmp_path / f"{name}.parquet"
+        finished = run(Output(folder, grid, resume=False), make())
+        assert finished.queries == 504 and finished.parts == 11
+        written[name] = parts(folder)
+    assert len(written["here"]) == 11
+    assert written["pool"] == written["here"] and written["dask"] == written["here"]  # byte for byte
+    table = pd.read_parquet(tmp_path / "here.parquet")
+    assert list(table["query"]) == list(range(504))  # in query order, the manifest and hidden files skipped
+    pd.testing.assert_frame_equal(table, pd.read_parquet(tmp_path / "dask.parquet"), check_exact=True)
+
+
+class Interrupted(InProcess):
+    """Ctrl-C while the third part is being worked out."""
+
+    def submit(self, part: int):
+        if part == 2:
+            raise KeyboardInterrupt
+        return super().submit(part)
+
+
+def test_an_interrupted_sweep_leaves_whole_parts_and_resumes_to_the_same_table(spec, tmp_path):
+    grid = read_spec(spec).grid
+    whole = tmp_path / "whole.parquet"
+    run(Output(whole, grid, resume=False), InProcess(grid))
+    stopped = tmp_path / "stopped.parquet"
+    with pytest.raises(MathhammerError, match="interrupted: 2 of 11 parts are written.*--resume"):
+        run(Output(stopped, grid, resume=False), Interrupted(grid))
+    assert sorted(p.name for p in stopped.iterdir()) == [".mathhammer.sha256", MANIFEST, part_name(0), part_name(1)]
+    finished = run(Output(stopped, grid, resume=True), InProcess(grid))
+    assert finished.skipped == 2
+    assert parts(stopped) == parts(whole)
+    finished = run(Output(stopped, grid, resume=True), InProcess(grid))  # nothing left to do
+    assert finished.skipped == 11
+
+
+def test_resume_carries_on_only_the_same_sweep(spec, tmp_path):
+    grid = read_spec(spec).grid
+    folder = tmp_path / "out.parquet"
+    run(Output(folder, grid, resume=False), InProcess(grid))
+    with pytest.raises(MathhammerError, match="exists; add --resume"):
+        Output(folder, grid, resume=False)
+    with pytest.raises(MathhammerError, match="holds another sweep"):
+        Output(folder, read_spec(spec, chunk=60).grid, resume=True)
+    (folder / part_name(3)).unlink()
+    (folder / part_name(3)).write_bytes((folder / part_name(10)).read_bytes())  # a part that is not part 3
+    with pytest.raises(MathhammerError, match="part-00003.parquet is not a whole part"):
+        Output(folder, grid, resume=True).done()
+
+
+# ------------------------------------------------------------------ the rows
+def test_rows_pinned_by_hand():
+    """Ten A1 BS3+ S4 AP-1 D1 shots at MEQ (T4 Sv3+ W2 x5): 10 * 2/3 * 1/2 * 1/2 = 5/3 damage, and
+    138805/236196 models destroyed (the engine's pinned value); in cover the save is 3+ again, so
+    10 * 2/3 * 1/2 * 1/3 = 10/9 damage."""
+    grid = Grid([Attacker.of_weapon("A1 BS3+ S4 AP-1 D1"), Attacker.of_weapon("A1 WS3+ S4 AP0 D1")],
+                [Defender.of_profile("T4 Sv3+ W2 x5", "MEQ")], models=[10], situations={"cover": [False, True]},
+                distributions=["damage"])
+    open_ground, cover = answer(grid, 0), answer(grid, 1)
+    assert math.isclose(open_ground["mean_damage"], 5 / 3, rel_tol=1e-12)
+    assert math.isclose(open_ground["mean_models_destroyed"], float(Fraction(138805, 236196)), rel_tol=1e-12)
+    assert cover["cover"] is True and math.isclose(cover["mean_damage"], 10 / 9, rel_tol=1e-12)
+    assert math.isclose(open_ground["damage_pmf"][0], (5 / 6) ** 10, rel_tol=1e-12)  # each shot gets through with 1/6
+    assert math.isclose(sum(open_ground["damage_pmf"]), 1, rel_tol=1e-12)
+    melee = answer(grid, 2)  # a melee weapon does not shoot: NaN and the reason
+    assert math.isnan(melee["mean_damage"]) and melee["reason"] == "a melee weapon attacks in the Fight phase"
+
+
+def test_a_unit_that_cannot_attack_gets_the_reason(indexed):
+    """After Advancing only Assault weapons shoot: the Incursors' carbines are Assault, the Gravel
+    Wardens' rifles are Heavy."""
+    grid = Grid([Attacker.of_sheet(datasheet(name)) for name in ("Incursor Squad", "Gravel Wardens")],
+                [Defender.of_profile("T4 Sv3+ W2 x5")], situations={"advanced": [False, True]})
+    rows = [answer(grid, n) for n in range(grid.size)]
+    assert [row["reason"] for row in rows] == [None, None, None,
+                                               "Gravel Wardens has no ASSAULT weapons after Advancing to attack with"]
+    assert [math.isnan(row["mean_damage"]) for row in rows] == [False, False, False, True]
+    assert rows[3]["models"] == 5 and rows[3]["attacker_points"] == 90  # what the unit would have been
+
+
+# ------------------------------------------------------------------ the command
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_sweep_command_and_dry_run(spec, tmp_path):
+    dry = invoke("sweep", str(spec), "--dry-run", "--workers", "2")
+    assert dry.exit_code == 0, dry.output
+    assert dry.output.startswith("504 queries in 11 parts of up to 50\nestimated time: ")
+    assert "on 2 (from the engine's cost estimate of 500 sampled queries)" in dry.output
+    out = tmp_path / "results.parquet"
+    done = invoke("sweep", str(spec), "--out", str(out), "--workers", "0", "--chunk", "200")
+    assert done.exit_code == 0, done.output
+    assert done.output.startswith(f"504 queries in 3 parts: {out} (")
+    assert len(pd.read_parquet(out)) == 504
+    again = invoke("sweep", str(spec), "--out", str(out), "--workers", "0", "--chunk", "200", "--resume")
+    assert again.output.startswith(f"504 queries in 3 parts (3 of them from before): {out} (")
+    assert again.output.endswith(" s, in this process)\n")
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("[attackers]\nweapons = ['A2 BS3+']\n[targets]\nstandard = 'all'\n", "attackers.weapons[0]: "),
+    ("[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n", "targets: missing: give [targets]"),
+    ("[attackers]\nweapon = []\n[targets]\nstandard = 'all'\n", "attackers.weapon: unknown key (did you mean "),
+    ("chunk = 0\n[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nstandard = 'all'\n", "chunk: at least 1"),
+    ("phases = ['fighting']\n[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nstandard = 'all'\n",
+     "phases[0]: 'fighting' is not allowed (allowed: shooting, fight)"),
+    ("[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nstandard = ['MEQ', 'XEQ']\n",
+     "targets.standard[1]: unknown standard target 'XEQ'"),
+    ("[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nstandard = 'all'\n[situations]\ncover = ['yes']\n",
+     "situations.cover[0]: a true or false, got 'yes'"),
+    ("[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nstandard = 'all'\n[situations]\nhit_modifer = [1]\n",
+     "situations.hit_modifer: unknown key (did you mean 'hit_modifier'?)"),
+    ("[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nstandard = 'all'\n"
+     "[situations]\nstationary = [true]\nadvanced = [false, true]\n",
+     "situations: stationary = True, advanced = True: a unit that Advanced did not Remain Stationary"),
+    ("[attackers]\nselect = [{faction = 'Gravel Hots'}]\n[targets]\nstandard = 'all'\n",
+     "attackers.select[0].faction: no faction 'Gravel Hots' in the index (did you mean "),
+    ("[attackers]\nunits = ['Incursor Squad', 'Incursor Squad']\n[targets]\nstandard = 'all'\n",
+     "attackers.units: a value is given twice"),
+    ("[attackers\n", "not valid TOML"),
+])
+def test_spec_problems_are_one_line(tmp_path, indexed, text, problem):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    result = invoke("sweep", str(path), "--dry-run")
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and result.output.startswith(f"error: {path}")
+    assert problem in result.output, result.output
+
+
+def test_the_other_commands_do_not_load_the_scale_extra():
+    code = ("import sys; from mathhammer_exact.cli import cli; cli.main(['--help'], standalone_mode=False);"
+            "print(sorted(m for m in ('pandas', 'pyarrow', 'dask', 'distributed') if m in sys.modules))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout.strip().endswith("[]")
