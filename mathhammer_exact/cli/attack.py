@@ -17,7 +17,6 @@ from ..errors import MathhammerError
 from ..model import Context
 from ..present.decisions import with_efficiency
 from ..present.profiles import header
-from ..present.questions import attack_need
 from ..present.report import attack_report
 from .options import context_from, emit, named_target, situation_options
 
@@ -49,14 +48,15 @@ def attack(**params: Any) -> None:
         report = attrs.evolve(attack_report(found.result, found.label), preface=found.asked)
         if found.points is not None:
             report = with_efficiency(report, Efficiency.of(found.result, found.points, found.target_points))
-    else:
-        if params["points"] is not None or params["target_points"] is not None:
-            raise MathhammerError("--points goes with a single answer, not with --need")
-        written, unit, context, _ = _read(dict(params))
-        emit(attack_need(written, _sought(written), unit, wanted_chance(params["need"]), params["at_least"], context,
-                         params["exact"]), params["fmt"], params["as_json"], params["plot"])
+        emit(report, params["fmt"], params["as_json"], params["plot"], context_from(dict(params)))
         return
-    emit(report, params["fmt"], params["as_json"], params["plot"], context_from(dict(params)))
+    if params["points"] is not None or params["target_points"] is not None:
+        raise MathhammerError("--points goes with a single answer, not with --need")
+    from ..present.questions import attack_need  # the decision layer loads the rules data: not for a single answer
+
+    written, unit, context, _ = _read(dict(params))
+    emit(attack_need(written, _sought(written), unit, wanted_chance(params["need"]), params["at_least"], context,
+                     params["exact"]), params["fmt"], params["as_json"], params["plot"])
 
 
 def scenario(params: dict[str, Any], exact: bool | None = None, label: str | None = None) -> Scenario:
