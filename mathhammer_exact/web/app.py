@@ -19,6 +19,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from ..errors import MathhammerError
@@ -45,13 +46,22 @@ from .schemas import (
     CompareAnswer,
     CompareQuery,
     ErrorAnswer,
-    RollQuery,
     UnitAnswer,
     UnitQuery,
 )
 from .units import MAX_FOUND, ArmyAnswer, ArmyQuery, DatasheetAnswer, DatasheetQuery, FoundUnits
 from .workers import LIGHT_WORKERS, Refused, Workers
 
+#: path -> (request schema, answer schema, the answer's function) of the questions beyond attack, unit and compare
+DECISIONS: dict[str, tuple[type[BaseModel], type[BaseModel], Callable[[Any], str]]] = {
+    "/api/attack/need": (AttackNeedQuery, AttackNeedAnswer, answers.attack_need_answer),
+    "/api/unit/need": (UnitNeedQuery, UnitNeedAnswer, answers.unit_need_answer),
+    "/api/plan": (PlanQuery, PlanAnswer, answers.plan_answer),
+    "/api/turn": (TurnQuery, TurnAnswer, answers.turn_answer),
+    "/api/survive": (SurviveQuery, SurviveAnswer, answers.survive_answer),
+    "/api/datasheet": (DatasheetQuery, DatasheetAnswer, answers.datasheet_answer),
+    "/api/army": (ArmyQuery, ArmyAnswer, answers.army_answer),
+}
 TIME_LIMIT = 10.0  #: seconds one question may take
 WORKERS = 2  #: worker processes for heavy questions
 MEMORY_LIMIT = 2 * 2**30  #: bytes of address space for each worker
@@ -184,35 +194,13 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
         """Attack or unit questions side by side, the first the baseline (`mathhammer compare`)."""
         return await answer(request, answers.compare_answer, query)
 
-    @app.post("/api/attack/need", response_model=AttackNeedAnswer, responses=REFUSALS)
-    async def attack_need(query: AttackNeedQuery, request: Request) -> Response:
-        """The fewest models of one weapon that reach a chance of destroying the target (`mathhammer attack
-        --need`)."""
-        return await answer(request, answers.attack_need_answer, query)
+    for path, (query_type, answer_type, function) in DECISIONS.items():
+        app.post(path, response_model=answer_type, responses=REFUSALS, summary=path.removeprefix("/api/"),
+                 description=query_type.__doc__ or "")(_endpoint(query_type, function, answer))
 
-    @app.post("/api/unit/need", response_model=UnitNeedAnswer, responses=REFUSALS)
-    async def unit_need(query: UnitNeedQuery, request: Request) -> Response:
-        """The smallest unit size its datasheet allows that reaches a chance (`mathhammer unit --need`)."""
-        return await answer(request, answers.unit_need_answer, query)
-
-    @app.post("/api/plan", response_model=PlanAnswer, responses=REFUSALS)
-    async def plan(query: PlanQuery, request: Request) -> Response:
-        """Every firing order of the weapons (and split between two targets), best first (`mathhammer plan`)."""
-        return await answer(request, answers.plan_answer, query)
-
-    @app.post("/api/turn", response_model=TurnAnswer, responses=REFUSALS)
-    async def turn(query: TurnQuery, request: Request) -> Response:
-        """Shoot, charge and fight one target in one turn (`mathhammer turn`)."""
-        return await answer(request, answers.turn_answer, query)
-
-    @app.post("/api/survive", response_model=SurviveAnswer, responses=REFUSALS)
-    async def survive(query: SurviveQuery, request: Request) -> Response:
-        """How a unit fares against each standard attacker (`mathhammer survive`)."""
-        return await answer(request, answers.survive_answer, query)
-
-    # MATCHUP: `mathhammer matchup` (army against army, a heatmap table) is being built on another branch;
-    # its endpoint goes here, POST /api/matchup, answering what `mathhammer matchup --json` prints, and the
-    # page's matchup question (static/app.js, KINDS.matchup) asks it.
+    # MATCHUP: the endpoint of `mathhammer matchup` (army against army, a heatmap table) goes here, POST
+    # /api/matchup answering what the command's --json prints (it is not built on this branch); the page's
+    # matchup question (static/app.js, KINDS.matchup) asks it.
 
     @app.get("/api/units", response_model=FoundUnits, responses=REFUSALS)
     async def units(request: Request, q: str = Query(max_length=MAX_TEXT, description="Words of a unit's name "
@@ -223,32 +211,22 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
         their factions and points (`mathhammer datasheets --search`)."""
         return await answer(request, answers.found_units, (q, limit))
 
-    @app.post("/api/datasheet", response_model=DatasheetAnswer, responses=REFUSALS)
-    async def datasheet(query: DatasheetQuery, request: Request) -> Response:
-        """One unit's sizes, models, wargear choices and weapons, for a form's controls."""
-        return await answer(request, answers.datasheet_answer, query)
-
-    @app.post("/api/army", response_model=ArmyAnswer, responses=REFUSALS)
-    async def army(query: ArmyQuery, request: Request) -> Response:
-        """The units of an army list sent in the request (`mathhammer roster --json`), read by a worker under the
-        limits of any question and kept nowhere: send the list again with each question that names its units
-        ('#NUMBER')."""
-        return await answer(request, answers.army_answer, query)
-
     for kind, query_type in ROLLS.items():
-        app.post(f"/api/roll/{kind}", response_model=query_type.answer, responses=REFUSALS,
-                 summary=f"Roll {kind}", description=query_type.__doc__ or "")(_roll_endpoint(query_type, answer))
+        app.post(f"/api/roll/{kind}", response_model=query_type.answer, responses=REFUSALS, summary=f"Roll {kind}",
+                 description=query_type.__doc__ or "")(_endpoint(query_type, answers.roll_answer, answer))
 
     app.mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static")
     return app
 
 
-def _roll_endpoint(query_type: type[RollQuery], answer: Callable[..., Any]) -> Callable[..., Any]:
-    """The endpoint of one dice test; its `query` parameter is typed with the test's schema."""
+def _endpoint(query_type: type[BaseModel], function: Callable[[Any], str],
+              answer: Callable[..., Any]) -> Callable[..., Any]:
+    """The endpoint of one question answered by `function` in a worker; its `query` parameter is typed with the
+    question's schema."""
 
-    async def endpoint(query: RollQuery, request: Request) -> Response:
-        return await answer(request, answers.roll_answer, query)
+    async def endpoint(query: BaseModel, request: Request) -> Response:
+        return await answer(request, function, query)
 
     endpoint.__annotations__ = {"query": query_type, "request": Request, "return": Response}
-    endpoint.__name__ = f"roll_{query_type.__name__.removesuffix('Query').lower()}"
+    endpoint.__name__ = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", query_type.__name__.removesuffix("Query")).lower()
     return endpoint
