@@ -535,3 +535,12 @@ def test_page_text_has_aa_contrast_in_light_and_dark_schemes():
         assert contrast(colours["bar"], colours["track"]) >= 3  # the chart's bars against their tracks
         series = [colours[f"s{i}"] for i in range(1, 6)]  # overlaid scenarios: Okabe-Ito hues, 3:1 on the paper
         assert len(set(series)) == 5 and all(contrast(colour, colours["paper"]) >= 3 for colour in series), scheme
+
+
+def test_the_page_has_a_control_for_every_situation_field():
+    static = Path(schemas.__file__).parent / "static"
+    named = set(re.findall(r'name="([a-z_]+)"', (static / "index.html").read_text()))
+    script = (static / "app.js").read_text()
+    declared = script[script.index("const SITUATION"):script.index("};", script.index("const SITUATION"))]
+    sent = set(re.findall(r"([a-z_]+): \"(?:bool|int|text)\"", declared))  # the page's SITUATION: field -> type
+    assert set(schemas.Situation.model_fields) <= named and sent == set(schemas.Situation.model_fields)

@@ -10,7 +10,7 @@ const SITUATION = {  // the API's situation fields and their JSON types (the res
   half_range: "bool", charged: "bool", stationary: "bool", advanced: "bool", overwatch: "bool",
   cover: "bool", indirect: "bool", engaged: "bool", beyond_conversion_range: "bool",
   hit_modifier: "int", wound_modifier: "int", critical_hit: "int", critical_wound: "int", damage_bonus: "int",
-  save_modifier: "int", worsen_ap: "int", wound_modifier_against: "int",
+  save_modifier: "int", worsen_ap: "int", wound_modifier_against: "int", extra_attacks: "int",
   reroll_hits: "text", reroll_wounds: "text", reroll_damage: "text", reroll_saves: "text",
   critical_mortals: "text", command_reroll: "text", rules: "text",
 };
