@@ -14,6 +14,17 @@ from typing import Any, Literal
 import attrs
 
 from .dice import Dice
+from .editions import (
+    EDITIONS,
+    ENVIRONMENT,
+    TENTH,
+    DevastatingWounds,
+    Edition,
+    Hazardous,
+    IndirectFire,
+    LethalHits,
+    edition,
+)
 from .errors import MathhammerError
 from .parsing import model_fields, weapon_fields
 from .pmf import Pmf
@@ -100,7 +111,10 @@ class Weapon:
     devastating_wounds: bool = False
     twin_linked: bool = False
     torrent: bool = False
-    blast: bool = False
+    blast: int = attrs.field(default=0, converter=int, validator=_at_least("BLAST", 0))
+    """Blast X: X more attacks per five models of the target (plain BLAST is 1; 0 without it)."""
+    cleave: int = attrs.field(default=0, validator=_at_least("CLEAVE", 0))
+    """Cleave X (11th edition): X more attacks per five models of the target, all attacks at that one target."""
     lance: bool = False
     heavy: bool = False
     ignores_cover: bool = False
@@ -267,66 +281,60 @@ class Target:
         return self.groups[0][0]
 
 
-class DevastatingWounds(enum.Enum):
-    """How a Critical Wound of a Devastating Wounds weapon deals its damage, by printing (docs/rules.md).
-    The member names are historical: SEED is the current printing, LAUNCH the 2023 one."""
-
-    SEED = "seed"  #: current: mortal wounds equal to D, after the unit's other attacks, excess lost (default)
-    LAUNCH = "launch"  #: 2023: mortal wounds equal to D that spill over to the next model
-    UNSAVEABLE = "unsaveable"  #: a reading of the current one: no save; damage applied as a normal attack
-
-
-class IndirectFire(enum.Enum):
-    """What Indirect Fire does to the hit roll at a target that is not visible, by printing."""
-
-    LATER = "later"  #: current: unmodified hit rolls of 1-3 fail; the target has the Benefit of Cover (default)
-    LAUNCH = "launch"  #: 2023: -1 to hit; the target has the Benefit of Cover
-
-
-class Hazardous(enum.Enum):
-    """What a failed Hazardous test does, by printing."""
-
-    MORTAL_WOUNDS = "mortal"  #: current: a bearer suffers 3 mortal wounds (default)
-    DESTROY = "destroy"  #: 2023: a bearer is destroyed (CHARACTER, MONSTER, VEHICLE: 3 mortal wounds)
+def _known_edition(_inst: object, _attr: attrs.Attribute, value: str) -> None:
+    edition(value)
 
 
 @attrs.frozen
 class Rules:
-    """Which printing of the rules that changed since the edition began: Devastating Wounds,
-    Indirect Fire and Hazardous. Named presets (`Rules.named`, `--rules`):
+    """Which edition's rules (`edition`: "10e" or "11e", see `editions`) and which printing within it of the
+    rules that changed since the edition began: Devastating Wounds, Indirect Fire and Hazardous. Named
+    presets of the 10th edition (`Rules.named`, `--rules`):
 
     - ``current`` (default): the core rules as the two datasheets this project encodes quote them;
     - ``2023``: the rules as printed when the edition was launched in 2023;
     - ``unsaveable-devastating``: current, but a Devastating Wounds Critical Wound read as damage
       that cannot be saved, dealt as a normal attack (as some rules summaries word it).
 
-    The names used before, ``seed``, ``launch`` and ``unsaveable``, are accepted for them.
+    The names used before, ``seed``, ``launch`` and ``unsaveable``, are accepted for them. The 11th
+    edition has one printing, ``current``.
     """
 
     devastating_wounds: DevastatingWounds = DevastatingWounds.SEED
     indirect_fire: IndirectFire = IndirectFire.LATER
     hazardous: Hazardous = Hazardous.MORTAL_WOUNDS
+    edition: str = attrs.field(default="10e", converter=lambda name: str(name).strip().lower(),
+                               validator=_known_edition)
 
-    PRESETS = ("current", "2023", "unsaveable-devastating")
+    PRESETS = tuple(printing.name for printing in TENTH.printings)  #: the printings of every edition
     OLD_NAMES = {"seed": "current", "launch": "2023", "unsaveable": "unsaveable-devastating"}
 
     @classmethod
-    def named(cls, name: str) -> Rules:
-        """The preset called `name` (case does not matter; an old name is accepted)."""
+    def named(cls, name: str, edition_name: str = "10e") -> Rules:
+        """The preset called `name` in the edition `edition_name` (case does not matter; an old name is accepted)."""
         key = name.strip().lower()
         key = cls.OLD_NAMES.get(key, key)
-        if key == "current":
-            return cls()
-        if key == "2023":
-            return cls(DevastatingWounds.LAUNCH, IndirectFire.LAUNCH, Hazardous.DESTROY)
-        if key == "unsaveable-devastating":
-            return cls(devastating_wounds=DevastatingWounds.UNSAVEABLE)
-        raise MathhammerError(f"unknown rules printing {name!r} (allowed: {', '.join(cls.PRESETS)})")
+        if key not in cls.PRESETS:
+            raise MathhammerError(f"unknown rules printing {name!r} (allowed: {', '.join(cls.PRESETS)})")
+        printing = edition(edition_name).printing(key)
+        return cls(printing.devastating_wounds, printing.indirect_fire, printing.hazardous, edition_name)
+
+    @property
+    def definition(self) -> Edition:
+        """The edition these rules are (`editions.Edition`)."""
+        return EDITIONS[self.edition]
 
     @property
     def name(self) -> str | None:
         """The preset these rules are, or None for another combination."""
-        return next((key for key in self.PRESETS if Rules.named(key) == self), None)
+        return next((p.name for p in self.definition.printings
+                     if Rules.named(p.name, self.edition) == self), None)
+
+    def in_edition(self, name: str) -> Rules:
+        """The same printing in the edition `name` (a mix of printings keeps its wordings)."""
+        if self.name is None:
+            return attrs.evolve(self, edition=name)
+        return Rules.named(self.name, name)
 
     def differences(self) -> list[str]:
         """In plain words, each wording that differs from the current rules (empty for the default)."""
@@ -339,8 +347,14 @@ class Rules:
         return [words[w] for w in (self.devastating_wounds, self.indirect_fire, self.hazardous) if w in words]
 
     def describe(self) -> str:
-        """These rules for the header: the preset's name and how they differ from the current rules."""
-        return f"{self.name or 'a mix of printings'} ({', '.join(self.differences())})"
+        """These rules for the header: the edition (unless the 10th), the preset's name and how they differ
+        from the current rules."""
+        differences = self.differences()
+        if self.edition == TENTH.name:
+            return f"{self.name or 'a mix of printings'} ({', '.join(differences)})"
+        printing = f"{self.name} printing" if self.name else "a mix of printings"
+        told = f" ({', '.join(differences)})" if differences else ""
+        return f"{self.definition.ordinal} edition, {printing}{told}"
 
 
 class CommandReroll(enum.Enum):
@@ -507,6 +521,19 @@ def _choices(kind: type[enum.Enum], *leave_out: enum.Enum) -> tuple[str, ...]:
     return tuple(str(k.value if isinstance(k.value, str) else k.name).lower() for k in kind if k not in leave_out)
 
 
+def _lethal_hits(value: LethalHits | str | None) -> LethalHits | None:
+    if value is None or isinstance(value, LethalHits):
+        return value
+    try:
+        return LethalHits(str(value).strip().lower())
+    except ValueError:
+        raise MathhammerError(f"unknown Lethal Hits policy {value!r} (allowed: always, never, best)") from None
+
+
+def _edition(value: str | None) -> str | None:
+    return None if value is None else edition(value).name
+
+
 def _rules(value: Rules | str) -> Rules:
     return value if isinstance(value, Rules) else Rules.named(value)
 
@@ -610,6 +637,18 @@ class Context:
         lambda kind: f"a Command Re-roll kept for the {kind.words}", choices=_choices(CommandReroll)),
         converter=_command_reroll)
     """The kind of roll a Command Re-roll is kept for (see `CommandReroll`)."""
+    lethal_hits: LethalHits | None = situation_field(None, Declared(
+        "--lethal-hits", "Which Critical Hits of a LETHAL HITS weapon wound automatically: always, never, or best "
+                         "(each as the choice with the higher expected damage). A choice in the 11th edition "
+                         "(default best); the 10th allows only always.",
+        lambda policy: f"Lethal Hits: {policy.value} ({policy.words})", "rules", choices=("best", "never", "always")),
+        converter=_lethal_hits)
+    """How Lethal Hits is used (None: the edition's default; see `lethal_policy`)."""
+    edition: str | None = situation_field(None, Declared(
+        "--edition", f"The rules edition: 10e or 11e (default: the edition of the units named, else "
+                     f"${ENVIRONMENT}, else 10e).", lambda _name: "", "rules", choices=tuple(EDITIONS)),
+        converter=_edition)
+    """The edition asked for (None: the edition of `rules`); it sets `rules`' edition."""
     rules: Rules = situation_field(Rules(), Declared(
         "--rules", "Which printing of the rules that changed (Devastating Wounds, Indirect Fire, Hazardous): "
                    "current, 2023 (at the edition's launch), or unsaveable-devastating (current, with Devastating "
@@ -620,6 +659,18 @@ class Context:
     def __attrs_post_init__(self) -> None:
         if self.stationary and self.advanced:
             raise MathhammerError("a unit that Advanced did not Remain Stationary: give --stationary or --advanced")
+        if self.edition is not None and self.rules.edition != self.edition:  # the edition asked for is the rules'
+            object.__setattr__(self, "rules", self.rules.in_edition(self.edition))
+        allowed = self.rules.definition.lethal_hits
+        if self.lethal_hits is not None and self.lethal_hits not in allowed:
+            raise MathhammerError(f"Lethal Hits is not a choice in the {self.rules.definition.ordinal} edition: "
+                                  f"--lethal-hits {'|'.join(p.value for p in allowed)} (never and best need "
+                                  f"--edition 11e)")
+
+    @property
+    def lethal_policy(self) -> LethalHits:
+        """How Lethal Hits is used: as asked, else the edition's default."""
+        return self.lethal_hits or self.rules.definition.lethal_hits[0]
 
 
 def declared_fields(situation: type = Context) -> tuple[SituationField, ...]:

@@ -214,7 +214,13 @@ def test_an_eleventh_edition_unit_says_which_rules_answer_it(data_dir):
     out = run("unit", "Gravel Wardens", "-t", "Gravel Wardens", "--exact")
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
-    said = ("assumed: Gravel Wardens is an 11e datasheet, answered under the 10th edition's rules (the 11th "
-            "edition's differences are not modelled yet: docs/rules.md)")
+    # by default the edition of the units named: the 11th's rules, said in the header, no assumed datasheet
+    assert any(line.startswith("  rules: 11th edition, current printing, Lethal Hits: best") for line in lines)
+    assert not any("datasheet, answered under" in line for line in lines)
+    asked = run("unit", "Gravel Wardens", "-t", "Gravel Wardens", "--exact", "--edition", "10e")
+    assert asked.exit_code == 0, asked.output
+    lines = asked.output.splitlines()
+    said = "assumed: Gravel Wardens is an 11e datasheet, answered under the 10th edition's rules"
     assert f"  {said}" in lines  # the attacker's
     assert f"  {said}" in lines[lines.index(f"  {said}") + 1:]  # and the target's
+    assert not any(line.startswith("  rules:") for line in lines)  # the 10th edition's current rules: the default

@@ -210,7 +210,8 @@ def test_every_context_field_is_named_in_the_header():
     changed = {"extra_attacks": 1, "hit_modifier": 1, "wound_modifier": -1, "reroll_hits": "ones",
                "reroll_wounds": "noncrit", "critical_hit": 5, "rules": Rules.named("2023"), "command_reroll": "hit",
                "critical_wound": 5, "critical_mortals": "hit 1", "damage_bonus": 1, "reroll_damage": "ones",
-               "wound_modifier_against": -1, "worsen_ap": 1, "save_modifier": 1, "reroll_saves": "ones"}
+               "wound_modifier_against": -1, "worsen_ap": 1, "save_modifier": 1, "reroll_saves": "ones",
+               "lethal_hits": "always", "edition": "11e"}
     seen = {situation(Context())}
     for field in attrs.fields(Context):
         lines = situation(Context(**{field.name: changed.get(field.name, True)}))

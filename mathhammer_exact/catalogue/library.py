@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..data.datasheet import Datasheet
+from ..editions import player_default
 from . import ARMY_LISTS
 from .battlescribe import EDITIONS
 from .convert import to_datasheet
@@ -31,8 +32,9 @@ def editions() -> list[str]:
 
 
 def default_edition() -> str:
-    """The edition a name is looked up in when none is asked for: the 10th, unless only the 11th is indexed."""
-    return "11e" if editions() == ["11e"] else "10e"
+    """The edition a name is looked up in when none is asked for: the player's ($MATHHAMMER_EDITION), else the
+    10th, unless only the 11th is indexed."""
+    return player_default() or ("11e" if editions() == ["11e"] else "10e")
 
 
 def current_index(edition: str | None = None) -> Index | None:

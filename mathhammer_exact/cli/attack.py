@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 import click
 
-from ..data.datasheet import TargetUnit
+from ..data.datasheet import TargetUnit, in_edition
 from ..decide.compare import Scenario
 from ..decide.firings import Written, describe, loadout
 from ..decide.need import wanted_chance
@@ -48,7 +48,7 @@ def attack(**params: Any) -> None:
         report = attrs.evolve(attack_report(found.result, found.label), preface=found.asked)
         if found.points is not None:
             report = with_efficiency(report, Efficiency.of(found.result, found.points, found.target_points))
-        emit(report, params["fmt"], params["as_json"], params["plot"], context_from(dict(params)))
+        emit(report, params["fmt"], params["as_json"], params["plot"], found.context)
         return
     if params["points"] is not None or params["target_points"] is not None:
         raise MathhammerError("--points goes with a single answer, not with --need")
@@ -69,14 +69,15 @@ def scenario(params: dict[str, Any], exact: bool | None = None, label: str | Non
     firings = [w.firing for w in written]
     result = resolve(firings, found.target, context=context, exact=params["exact"] if exact is None else exact)
     asked = (*header(firings, found.target, context), *(f"  {note}" for note in found.notes))
-    return Scenario(label or title, result, params["points"], params["target_points"], asked)
+    return Scenario(label or title, result, params["points"], params["target_points"], asked, context)
 
 
 def _read(params: dict[str, Any], sought: bool = True) -> tuple[list[Written], TargetUnit, Context, str]:
     """The weapons, target, situation and title the options describe (the situation's are taken out)."""
-    context = context_from(params)
-    written = loadout(params["weapons"], params["models"], context, sought)
     found = named_target(params["target"])
+    context, notes = in_edition(context_from(params), found.sheet)
+    written = loadout(params["weapons"], params["models"], context, sought)
+    found = attrs.evolve(found, notes=(*found.notes, *notes))
     return written, found, context, f"{describe(written)}  ->  {found.label}"
 
 

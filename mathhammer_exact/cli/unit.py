@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 import click
 
-from ..data.datasheet import Datasheet
+from ..data.datasheet import Datasheet, in_edition
 from ..data.load import datasheet, label, matchup
 from ..data.query import UnitReport, allocation_order, unit_attack
 from ..decide.compare import Scenario
@@ -90,9 +90,9 @@ def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_lea
         return
     if size is not None:
         raise MathhammerError("--need finds the unit's size: leave out --size")
-    sizes = datasheet(attacker, rules_dir, near=target).allowed_sizes()
-    emit(unit_need(lambda models: ask(models)[:2], sizes, wanted_chance(need), at_least, context_from(dict(situation))),
-         fmt, as_json, plot)
+    sheet = datasheet(attacker, rules_dir, near=target)
+    emit(unit_need(lambda models: ask(models)[:2], sheet.allowed_sizes(), wanted_chance(need), at_least,
+                   in_edition(context_from(dict(situation)), sheet)[0]), fmt, as_json, plot)
 
 
 def run(attacker: str, loadout: str, size: int | None, target: str, target_models: int | None, leader: str | None,
@@ -112,7 +112,7 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
                          cover_for=cover_for, precision=precision, precision_on=precision_on, without=without,
                          defender=found.sheet, rules_dir=rules_dir, led_by=led_by)
     report = attrs.evolve(report, situation=(*report.situation, *found.notes))
-    return report, f"{label(sheet)}  ->  {found.label}", context, sheet, found.sheet
+    return report, f"{label(sheet)}  ->  {found.label}", report.in_its_edition(context), sheet, found.sheet
 
 
 def scenario(params: dict[str, Any], exact: bool, title: str | None = None) -> Scenario:

@@ -8,9 +8,10 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
+from ..editions import EDITIONS
 from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
-from ..model import ModelProfile, Target, Weapon
+from ..model import Context, ModelProfile, Target, Weapon
 from .text_rules import TextAbility
 
 
@@ -298,10 +299,18 @@ class TargetUnit:
     notes: tuple[str, ...] = ()
 
 
-def edition_note(sheet: Datasheet) -> tuple[str, ...]:
-    """The header line for a datasheet of an edition whose rules are not the ones applied: its profiles are
-    the 11th edition's, the rules of the attack the 10th's (the 11th's differences are not modelled yet)."""
-    if sheet.edition == "10e":
+def edition_note(sheet: Datasheet, edition: str) -> tuple[str, ...]:
+    """The header line for a datasheet printed for another edition than the one whose rules answer (`edition`)."""
+    if sheet.edition == edition:
         return ()
-    return (f"assumed: {sheet.name} is an {sheet.edition} datasheet, answered under the 10th edition's rules "
-            "(the 11th edition's differences are not modelled yet: docs/rules.md)",)
+    return (f"assumed: {sheet.name} is an {sheet.edition} datasheet, answered under the "
+            f"{EDITIONS[edition].ordinal} edition's rules",)
+
+
+def in_edition(context: Context, *sheets: Datasheet | None) -> tuple[Context, tuple[str, ...]]:
+    """The situation in its edition: the one asked for, else the first datasheet's (the edition its
+    profiles are printed for), else the 10th; and the header's note for each datasheet of another edition."""
+    known = [sheet for sheet in sheets if sheet is not None]
+    if context.edition is None and known:
+        context = attrs.evolve(context, edition=known[0].edition)
+    return context, tuple(line for sheet in known for line in edition_note(sheet, context.rules.edition))

@@ -23,7 +23,7 @@ from ..catalogue.names import loose, normalise
 from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target, Weapon
 from ..parsing import is_profile
-from .datasheet import Datasheet, ModelEntry, TargetUnit, WargearOption, edition_note, either
+from .datasheet import Datasheet, ModelEntry, TargetUnit, WargearOption, either
 from .lookup import Named, Names, choose, named
 from .modifiers import NamedRule, improved_bearer
 from .schema import Reader
@@ -518,7 +518,6 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
             shown += f" led by {label(leading)}"
             sheets_read.append(leading)
     notes = tuple(f"target note ({sheet.name}): {note}" for sheet in sheets_read for note in sheet.notes)
-    notes += tuple(line for sheet in sheets_read for line in edition_note(sheet))
     if bodyguard and loadout:
         notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
                   *(f"target wargear rule: {rule.name}: {rule.summary}"

@@ -19,7 +19,7 @@ from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon
 from . import text_in_force
-from .datasheet import Datasheet, counted, edition_note, either
+from .datasheet import Datasheet, counted, either, in_edition
 from .load import datasheet as find_datasheet
 from .load import find, leading_problem, library
 from .modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
@@ -109,6 +109,10 @@ class UnitReport:
     modifiers: tuple[NamedRule, ...]
     situation: tuple[str, ...] = ()
     context: Context = Context()  #: the situation of the whole query (each firing may differ from it)
+
+    def in_its_edition(self, asked: Context) -> Context:
+        """The situation `asked` in the edition this answer used (the unit's, unless one was asked for)."""
+        return attrs.evolve(asked, edition=self.context.rules.edition)
 
 
 def _keyword_list(keywords: Iterable[str]) -> str:
@@ -377,10 +381,11 @@ def unit_attack(
     """
     data = library(rules_dir)
     sheet = attacker if isinstance(attacker, Datasheet) else find_datasheet(attacker, rules_dir)
-    context = context or Context()
+    leader = attached_leader(led_by, sheet, rules_dir)
+    context, edition_notes = in_edition(context or Context(), sheet, leader, defender)
+    edition_lines = list(edition_notes)
     aliases = {r.name: k for k, r in data.rules.items()}
     phase = "fight" if melee else "shooting"
-    leader = attached_leader(led_by, sheet, rules_dir)
     sides = text_in_force.sides(sheet, size, target, defender)
     if leader is not None:  # its "while leading" abilities are the whole unit's
         sides.append(text_in_force.Side("attacker", leader.read_rules, leader.counts(), leading=True))
@@ -420,7 +425,7 @@ def unit_attack(
     situation += near_lines + cover_lines + order_lines
     situation += precision_lines + _size_line(sheet, size)
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
-    situation += [*edition_note(sheet), *(edition_note(leader) if leader else ())]
+    situation += edition_lines
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:

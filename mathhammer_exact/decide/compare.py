@@ -13,6 +13,7 @@ import attrs
 
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
+from ..model import Context
 from ..pmf import Number
 from .points import Efficiency
 
@@ -26,6 +27,7 @@ class Scenario:
     points: int | None = None
     target_points: int | None = None
     asked: tuple[str, ...] = ()  #: header lines saying what was asked, as understood
+    context: Context | None = None  #: the situation it was answered in (its edition settled), where known
 
 
 def below_half(models: int) -> int:

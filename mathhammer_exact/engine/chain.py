@@ -39,6 +39,7 @@ from ..stages.attacks import attack_count, attack_count_with_one_reroll
 from ..stages.d6 import RollOdds
 from ..stages.damage import attack_threshold, damage_pmf, damage_with_one_reroll, mortal_threshold, wounds_lost
 from ..stages.hit import critical_mortals, hit_count, hit_odds, per_attack, sustained_hits, with_mortal_wounds
+from ..stages.lethal import auto_wounds
 from ..stages.save import save_odds, unsaved_chance
 from ..stages.wound import critical_wound, per_hit, wound_odds
 from ..weights import Scaled, common, dtype
@@ -203,6 +204,7 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
     hit = hit_odds(weapon, unit_profile, context)
     wound = wound_odds(weapon, unit_profile, context)
     sustained = sustained_hits(weapon)
+    lethal = auto_wounds(weapon, unit_profile, context)
     zero = Pmf.point(0, exact)
 
     def moving(effects: Sequence[Pmf | Sequence[Pmf]], destroyed: bool = True) -> Operator:
@@ -229,7 +231,7 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
     deferred = layout.transition(waiting, weapon.precision) if waiting else None
 
     def per_attack_of(hit: RollOdds, rolled: Operator, auto: Operator) -> Operator:
-        return per_attack(hit, rolled, auto, sustained, weapon.lethal_hits, mortals["hit"])
+        return per_attack(hit, rolled, auto, sustained, lethal, mortals["hit"])
 
     rolled = per_hit(wound, ordinary, critical)
     attack = per_attack_of(hit, rolled, ordinary)
@@ -245,7 +247,7 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
                            attrs.evolve(context, reroll_wounds=Reroll.NONE))
         rolled = Operator.tokened(per_hit(keep, ordinary, critical),
                                   per_hit(fresh, ordinary, critical).scaled(spend), rolled)
-        attack = per_attack(hit, rolled, ordinary.lifted(), sustained, weapon.lethal_hits, _lifted(mortals["hit"]))
+        attack = per_attack(hit, rolled, ordinary.lifted(), sustained, lethal, _lifted(mortals["hit"]))
     elif kind in (CommandReroll.SAVE, CommandReroll.DAMAGE):  # spent within one wound's allocation
         kept_effects: Sequence[Pmf | Sequence[Pmf]]
         spent_effects: Sequence[Pmf | Sequence[Pmf]]
@@ -257,7 +259,7 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
         saving = Operator.tokened(moving(kept_effects), moving(spent_effects, destroyed=False), ordinary)
         lifted_critical = (critical.lifted() if weapon.devastating_wounds
                            else with_mortal_wounds(saving, _lifted(mortals["wound"])))
-        attack = per_attack(hit, per_hit(wound, saving, lifted_critical), saving, sustained, weapon.lethal_hits,
+        attack = per_attack(hit, per_hit(wound, saving, lifted_critical), saving, sustained, lethal,
                             _lifted(mortals["hit"]))
     if kind is not None and deferred is not None:  # (a re-roll of the attacks roll: see whole_unit)
         deferred = Operator.moving(deferred).lifted().terms[0]

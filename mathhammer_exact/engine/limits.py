@@ -109,7 +109,7 @@ def cost(firings: Sequence[Firing | MortalWounds], target: Target, context: Cont
         for label, roll in (("Attacks", weapon.attacks), ("Damage", weapon.damage)):
             if _highest(roll) > MAX_ROLL:
                 raise MathhammerError(f"{label} {roll} can roll {_highest(roll)}, too large (at most {MAX_ROLL})")
-        bonus = _highest(weapon.rapid_fire) + (target.model_count // 5 if weapon.blast else 0) \
+        bonus = _highest(weapon.rapid_fire) + (weapon.blast + weapon.cleave) * (target.model_count // 5) \
             + (firing.context or context).extra_attacks
         dice = firing.models * (_highest(weapon.attacks) + bonus) * (1 + _highest(weapon.sustained_hits))
         attacks += dice

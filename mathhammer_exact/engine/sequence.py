@@ -23,6 +23,7 @@ from ..stages.allocation import Track, Transition, after_events, after_two_kinds
 from ..stages.attacks import attacks_per_model
 from ..stages.damage import attack_threshold, damage_pmf, harm, mortal_threshold, wounds_lost
 from ..stages.hit import counted, critical_mortals, hit_odds, per_attack, sustained_hits
+from ..stages.lethal import auto_wounds
 from ..stages.save import unsaved_chance
 from ..stages.wound import critical_wound, per_hit, wound_odds
 from .limits import check_counts
@@ -78,12 +79,13 @@ def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped:
     per_model = attacks_per_model(weapon, target, context).in_mode(exact)  # the rules are exact; the
     sustained = sustained_hits(weapon).in_mode(exact)  # query's number mode is taken here, once
     wording = context.rules.devastating_wounds
+    lethal = auto_wounds(weapon, profile, context)
     one = Pmf.point(1, exact)
 
     hit_rule, wound_rule = critical_mortals(weapon, context, "hit"), critical_mortals(weapon, context, "wound")
 
     def attack(hit_yields: Pmf, auto_yields: Pmf, mortals: tuple[CriticalMortals, Pmf] | None = None) -> Pmf:
-        return per_attack(hit, hit_yields, auto_yields, sustained, weapon.lethal_hits, mortals)
+        return per_attack(hit, hit_yields, auto_yields, sustained, lethal, mortals)
 
     track = Track((profile.wounds,) * target.model_count)
     cap = track.total if capped else None
@@ -132,8 +134,8 @@ def _shown(weapon: Weapon, target: Target, context: Context, exact: bool, name: 
     one = Pmf.point(1, exact)
 
     def attack(hit_yields: Pmf, auto_yields: Pmf, mortals: tuple[CriticalMortals, Pmf] | None) -> Pmf:
-        return per_attack(hit, hit_yields, auto_yields, sustained_hits(weapon).in_mode(exact), weapon.lethal_hits,
-                          mortals)
+        return per_attack(hit, hit_yields, auto_yields, sustained_hits(weapon).in_mode(exact),
+                          auto_wounds(weapon, profile, context), mortals)
 
     no_hit = counted(hit_rule, one.nothing())
     if name == "hits":

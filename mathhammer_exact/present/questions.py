@@ -13,7 +13,7 @@ from pathlib import Path
 
 import attrs
 
-from ..data.datasheet import TargetUnit
+from ..data.datasheet import TargetUnit, in_edition
 from ..data.load import find
 from ..data.query import UnitReport, allocation_order, order_line
 from ..decide.firings import Written, describe, unit_lines
@@ -32,6 +32,7 @@ from .report import Report, assuming, unit_report
 def attack_need(written: Sequence[Written], sought: int, found: TargetUnit, wanted: Number, at_least: int | None,
                 context: Context, exact: bool) -> Report:
     """The fewest models of weapon `written[sought]` that reach P(at least `at_least` destroyed) >= `wanted`."""
+    context = in_edition(context, found.sheet)[0]
     result = need([w.firing for w in written], sought, found.target, wanted, at_least, context, exact)
     answer = attrs.evolve(written[sought], firing=attrs.evolve(written[sought].firing, models=result.models),
                           sought=False)
@@ -59,11 +60,12 @@ def unit_need(ask: Callable[[int], tuple[UnitReport, str]], sizes: Sequence[int]
 def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal: str, top: int, context: Context,
                   exact: bool) -> Report:
     """Every firing order of the weapons (and split between two targets), best first."""
+    context, notes = in_edition(context, *(u.sheet for u in units))
     found = plan([w.firing for w in written], [u.target for u in units], goal.lower(), context, exact)
     names = [f"{w.firing.models} x [{w.text}]" for w in written]
     title = f"best order{' and split' if len(units) > 1 else ''}  ->  {'  |  '.join(u.label for u in units)}"
     report = plan_report(found, names, title, top)
-    return attrs.evolve(report, preface=(*report.preface, *unit_lines(written)))
+    return attrs.evolve(report, preface=(*report.preface, *unit_lines(written), *(f"  {note}" for note in notes)))
 
 
 def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[Written], distance: int,
@@ -71,6 +73,8 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
                   context: Context, exact: bool, order: Sequence[int] | None) -> Report:
     """The shooting, the charge and the fight against one target; `order` is the defender's allocation
     order of its groups, numbered from 1."""
+    context, notes = in_edition(context, named.sheet)
+    named = attrs.evolve(named, notes=(*named.notes, *notes))
     unit = named.target
     groups = allocation_order(order, unit)
     found = whole_turn(unit, [w.firing for w in shots], [w.firing for w in blows], distance, charge_reroll,

@@ -1,7 +1,9 @@
 """The situation an answer assumed, in a player's words, for the header of the answer.
 
 Two answers to different questions must never look alike: every field of the situation that
-differs from its default is named, in the words its declaration gives (`model.Declared`).
+differs from its default is named, in the words its declaration gives (`model.Declared`). An answer
+under another edition than the 10th names the edition and printing, the Lethal Hits policy, what it
+assumes as in the 10th edition and what it takes from reports rather than the rules text.
 """
 
 from __future__ import annotations
@@ -20,12 +22,31 @@ def situation(context: Context) -> tuple[str, ...]:
         if value == field.default:
             continue
         words = field.declared.say(value)
+        if not words:  # said by another field (the edition: by the rules)
+            continue
         if field.declared.line == "against the target":
             if not against:
                 lines["rolls"].append(against)  # filled in as the loop goes on
             against.append(words)
         else:
             lines[field.declared.line].append(words)
+    lines["rules"] += _edition_lines(context)
     told = {name: ", ".join(item if isinstance(item, str) else f"against the target: {', '.join(item)}"
                             for item in items) for name, items in lines.items() if items}
     return tuple(f"  {name}: {text}" for name, text in told.items())
+
+
+def _edition_lines(context: Context) -> list[str]:
+    """What the rules line adds for an edition other than the 10th: its Lethal Hits policy when not given,
+    what Heavy needs when the attacker is said to have remained stationary, what it assumes as in the
+    10th edition, and what it takes from reports rather than the rules text."""
+    definition = context.rules.definition
+    if definition.name == "10e":
+        return []
+    said = [] if context.lethal_hits is not None else \
+        [f"Lethal Hits: {context.lethal_policy.value} ({context.lethal_policy.words})"]
+    if context.stationary:
+        said.append(f"Heavy's +1 to hit taken as {definition.heavy}")
+    if definition.assumed:
+        said.append(f"assumed as in the 10th edition: {'; '.join(definition.assumed)}")
+    return said + [f"as reported, not read in the rules text: {text}" for text in definition.reported]

@@ -1,9 +1,10 @@
-"""Number of attacks: each model rolls its own A, plus Rapid Fire and Blast bonuses."""
+"""Number of attacks: each model rolls its own A, plus Rapid Fire, Blast X and Cleave X bonuses."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+from ..editions import EDITION_ABILITIES
 from ..errors import MathhammerError
 from ..model import Context, Target, Weapon
 from ..pmf import Pmf
@@ -18,11 +19,24 @@ def attacks_per_model(weapon: Weapon, target: Target, context: Context) -> Pmf:
     if weapon.blast:
         if context.engaged:
             raise MathhammerError("a BLAST weapon cannot target a unit within Engagement Range of the firer's army")
-        bonus += target.model_count // 5
+        if weapon.blast > 1:
+            _has(context, "blast_x")
+        bonus += weapon.blast * (target.model_count // 5)
+    if weapon.cleave:  # the engine's attacks all go at the one target
+        _has(context, "cleave")
+        bonus += weapon.cleave * (target.model_count // 5)
     bonus += context.extra_attacks
     if weapon.rapid_fire and context.half_range:
         return weapon.attacks.pmf(exact=True) + weapon.rapid_fire.pmf(exact=True) + bonus
     return weapon.attacks.pmf(exact=True) + bonus
+
+
+def _has(context: Context, ability: str) -> None:
+    """Refuse an ability (`editions.EDITION_ABILITIES`) the edition of the rules does not have."""
+    definition = context.rules.definition
+    if ability not in definition.abilities:
+        raise MathhammerError(f"{EDITION_ABILITIES[ability]} is not an ability of the {definition.ordinal} edition "
+                              f"(it is the 11th's): give --edition 11e")
 
 
 def attack_count(weapon: Weapon, target: Target, models: int, context: Context) -> Pmf:

@@ -77,9 +77,9 @@ def _odds(outcomes: tuple[Outcome, ...], policy: Reroll) -> RollOdds:
     return RollOdds(odds[0], odds[1], odds[2], fail_first_roll=kept_fail)
 
 
-def capped(modifier: int) -> int:
-    """Hit and wound roll modifiers never add up to more than +1 or less than -1."""
-    return max(-1, min(1, modifier))
+def capped(modifier: int, cap: int = 1) -> int:
+    """Hit and wound roll modifiers never add up to more than +`cap` or less than -`cap` (the edition's: 1)."""
+    return max(-cap, min(cap, modifier))
 
 
 def lowest_rerolled(roll: Mapping[int, Fraction], count: int,

@@ -1,4 +1,5 @@
-"""The hit roll: BS/WS, capped modifiers, Critical Hits, Torrent, Fire Overwatch, Indirect Fire."""
+"""The hit roll: BS/WS, capped modifiers, Critical Hits, Torrent, Fire Overwatch, Indirect Fire, and the
+edition's Stealth, Benefit of Cover (where it worsens BS) and Psychic."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
+from ..editions import Cover, Stealth
 from ..errors import MathhammerError
 from ..model import Context, CriticalMortals, DevastatingWounds, IndirectFire, ModelProfile, Weapon
 from ..pmf import Pmf
@@ -13,16 +15,42 @@ from .d6 import Outcome, RollOdds, capped, roll_odds
 
 
 def hit_modifier(weapon: Weapon, target: ModelProfile, context: Context) -> int:
-    """Net hit roll modifier after the -1..+1 cap."""
-    modifier = context.hit_modifier
+    """Net hit roll modifier after the edition's cap (-1..+1). A PSYCHIC weapon in the 11th edition ignores
+    the penalties and keeps the bonuses (a net --hit-mod counts as one modifier)."""
+    definition = context.rules.definition
+    bonus, penalty = max(0, context.hit_modifier), min(0, context.hit_modifier)
     if not weapon.melee:
         if weapon.heavy and context.stationary:
-            modifier += 1
-        if "STEALTH" in target.keywords:
-            modifier -= 1
+            bonus += 1
+        if "STEALTH" in target.keywords and definition.stealth is Stealth.HIT:
+            penalty -= 1
         if indirect(weapon, context) and context.rules.indirect_fire is IndirectFire.LAUNCH:
-            modifier -= 1
-    return capped(modifier)
+            penalty -= 1
+    if ignores_modifiers(weapon, context):
+        penalty = 0
+    return capped(bonus + penalty, definition.modifier_cap)
+
+
+def ignores_modifiers(weapon: Weapon, context: Context) -> bool:
+    """Whether the attack ignores the penalties to its hit roll and BS/WS (a PSYCHIC weapon in the 11th)."""
+    return weapon.psychic and context.rules.definition.psychic_ignores_modifiers
+
+
+def benefit_of_cover(weapon: Weapon, target: ModelProfile, context: Context) -> bool:
+    """Whether the target has the Benefit of Cover against this attack: a ranged attack without Ignores
+    Cover, at a target in cover, not visible to an Indirect Fire weapon, or (in the 11th edition)
+    whose every model has Stealth. What the benefit does is the edition's (`editions.Cover`)."""
+    if weapon.melee or weapon.ignores_cover:
+        return False
+    stealth = "STEALTH" in target.keywords and context.rules.definition.stealth is Stealth.COVER
+    return context.cover or target.cover or indirect(weapon, context) or stealth
+
+
+def skill_worsened(weapon: Weapon, target: ModelProfile, context: Context) -> int:
+    """How much the attacker's BS is worsened: by 1 where the Benefit of Cover does that (the 11th
+    edition, as reported). A characteristic's modifier, so outside the hit roll's cap."""
+    covered = context.rules.definition.cover is Cover.SKILL and benefit_of_cover(weapon, target, context)
+    return 1 if covered and not ignores_modifiers(weapon, context) else 0
 
 
 def indirect(weapon: Weapon, context: Context) -> bool:
@@ -42,8 +70,8 @@ def hit_odds(weapon: Weapon, target: ModelProfile, context: Context) -> RollOdds
         raise MathhammerError(f"Fire Overwatch is a shooting attack: {weapon.name or 'a melee weapon'} cannot fire it")
     if weapon.torrent:
         return RollOdds(Fraction(0), Fraction(1))
-    skill = weapon.skill
-    assert skill is not None
+    assert weapon.skill is not None
+    skill = weapon.skill + skill_worsened(weapon, target, context)
     modifier = hit_modifier(weapon, target, context)
     always_fails = 3 if indirect(weapon, context) and context.rules.indirect_fire is IndirectFire.LATER else 1
     critical = 6 if context.overwatch else critical_hit_threshold(weapon, context)

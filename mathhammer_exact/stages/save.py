@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..editions import Cover
 from ..model import Context, ModelProfile, Weapon
 from .d6 import Outcome, RollOdds, roll_odds
-from .hit import indirect
+from .hit import benefit_of_cover
 
 
 def armour_piercing(weapon: Weapon, context: Context) -> int:
@@ -16,10 +17,9 @@ def armour_piercing(weapon: Weapon, context: Context) -> int:
 
 
 def has_cover(weapon: Weapon, target: ModelProfile, context: Context) -> bool:
-    """Whether the Benefit of Cover adds 1 to this armour save."""
-    if weapon.melee or weapon.ignores_cover:
-        return False
-    if not (context.cover or target.cover or indirect(weapon, context)):
+    """Whether the Benefit of Cover adds 1 to this armour save (the 10th edition's cover; in the 11th it
+    worsens the attacker's BS instead: `hit.skill_worsened`)."""
+    if context.rules.definition.cover is not Cover.SAVE or not benefit_of_cover(weapon, target, context):
         return False
     return not (target.save <= 3 and armour_piercing(weapon, context) == 0)
 

@@ -31,7 +31,7 @@ def wound_odds(weapon: Weapon, target: ModelProfile, context: Context) -> RollOd
     """Odds that one hit fails to wound, wounds, or scores a Critical Wound."""
     needed = required_roll(weapon.strength, target.toughness)
     modifier = context.wound_modifier + context.wound_modifier_against + (1 if weapon.lance and context.charged else 0)
-    modifier = capped(modifier)
+    modifier = capped(modifier, context.rules.definition.modifier_cap)
     critical = critical_wound_threshold(weapon, target, context)
 
     def classify(face: int) -> Outcome:

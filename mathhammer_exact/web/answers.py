@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from ..data import load
-from ..data.datasheet import Datasheet
+from ..data.datasheet import Datasheet, in_edition
 from ..data.query import UnitReport, allocation_order, unit_attack
 from ..decide.compare import Scenario, compare
 from ..decide.firings import Written, describe, unit_weapons, with_leader
@@ -108,13 +108,14 @@ def _attack(query: AttackQuery, exact: bool, label: str | None = None) -> Scenar
         raise MathhammerError("target_points needs the attacker's points")
     written = _weapons(query)
     found = load.target_unit(query.target, query.target_models, query.leader)
-    context = query.situation.context()
+    context, notes = in_edition(query.situation.context(), found.sheet)
+    found = attrs.evolve(found, notes=(*found.notes, *notes))
     firings: list[Firing | MortalWounds] = [w.firing for w in written]
     result = attack(firings, found.target, context=context, exact=exact,
                     order=allocation_order(query.order, found.target))
     asked = (*header([w.firing for w in written], found.target, context), *(f"  {note}" for note in found.notes))
     return Scenario(label or f"{describe(written)}  ->  {found.label}", result, query.points, query.target_points,
-                    asked)
+                    asked, context)
 
 
 def _unit(query: UnitQuery, exact: bool,
@@ -139,13 +140,13 @@ def attack_answer(query: AttackQuery) -> str:
     report = attrs.evolve(attack_report(found.result, found.label), preface=found.asked)
     if found.points is not None:
         report = with_efficiency(report, Efficiency.of(found.result, found.points, found.target_points))
-    return to_json(assuming(report, query.situation.context()))
+    return to_json(assuming(report, found.context or query.situation.context()))
 
 
 def unit_answer(query: UnitQuery) -> str:
     """A datasheet unit's whole loadout: `mathhammer unit --json`."""
     report, title, _, _ = _unit(query, query.exact)
-    return to_json(assuming(unit_report(report, title), query.situation.context()))
+    return to_json(assuming(unit_report(report, title), report.in_its_edition(query.situation.context())))
 
 
 def compare_answer(query: CompareQuery) -> str:
@@ -183,9 +184,10 @@ def unit_need_answer(query: UnitNeedQuery) -> str:
     """The smallest unit size that reaches the chance: `mathhammer unit --need --json`."""
     if query.size is not None:
         raise MathhammerError("--need finds the unit's size: leave out --size")
-    sizes = load.datasheet(query.attacker, near=query.target).allowed_sizes()
-    return to_json(unit_need(lambda size: _unit(query, query.exact, size)[:2], sizes, wanted_chance(str(query.need)),
-                             query.at_least, query.situation.context()))
+    sheet = load.datasheet(query.attacker, near=query.target)
+    return to_json(unit_need(lambda size: _unit(query, query.exact, size)[:2], sheet.allowed_sizes(),
+                             wanted_chance(str(query.need)), query.at_least,
+                             in_edition(query.situation.context(), sheet)[0]))
 
 
 def plan_answer(query: PlanQuery) -> str:

@@ -12,7 +12,7 @@ const SITUATION = {  // the API's situation fields and their JSON types (the res
   hit_modifier: "int", wound_modifier: "int", critical_hit: "int", critical_wound: "int", damage_bonus: "int",
   save_modifier: "int", worsen_ap: "int", wound_modifier_against: "int", extra_attacks: "int",
   reroll_hits: "text", reroll_wounds: "text", reroll_damage: "text", reroll_saves: "text",
-  critical_mortals: "text", command_reroll: "text", rules: "text",
+  critical_mortals: "text", command_reroll: "text", lethal_hits: "text", edition: "text", rules: "text",
 };
 const LABELS = {  // as in the CLI's table
   attacks: "attacks", hits: "hits", wounds: "wounds", unsaved: "unsaved wounds",

@@ -1,0 +1,155 @@
+"""The rules editions as data: each edition's reading of the rules where the 10th and the 11th differ.
+
+An `Edition` says which weapon abilities exist only in some editions, the printings of the rules that
+changed within it (Devastating Wounds, Indirect Fire, Hazardous), what the Benefit of Cover does, what
+Stealth gives, whether Lethal Hits is a choice, what Heavy needs, what a Psychic weapon may ignore and
+the cap on roll modifiers. What the project does not know of an edition's rules is taken from the 10th
+and listed in `assumed`, which every answer under that edition states. `model.Rules` selects an edition
+and a printing within it; the stages read the edition from there. docs/rules.md tells the same.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+
+import attrs
+
+from .errors import MathhammerError
+
+
+class DevastatingWounds(enum.Enum):
+    """How a Critical Wound of a Devastating Wounds weapon deals its damage, by printing (docs/rules.md).
+    The member names are historical: SEED is the current printing, LAUNCH the 2023 one."""
+
+    SEED = "seed"  #: current: mortal wounds equal to D, after the unit's other attacks, excess lost (default)
+    LAUNCH = "launch"  #: 2023: mortal wounds equal to D that spill over to the next model
+    UNSAVEABLE = "unsaveable"  #: a reading of the current one: no save; damage applied as a normal attack
+
+
+class IndirectFire(enum.Enum):
+    """What Indirect Fire does to the hit roll at a target that is not visible, by printing."""
+
+    LATER = "later"  #: current: unmodified hit rolls of 1-3 fail; the target has the Benefit of Cover (default)
+    LAUNCH = "launch"  #: 2023: -1 to hit; the target has the Benefit of Cover
+
+
+class Hazardous(enum.Enum):
+    """What a failed Hazardous test does, by printing."""
+
+    MORTAL_WOUNDS = "mortal"  #: current: a bearer suffers 3 mortal wounds (default)
+    DESTROY = "destroy"  #: 2023: a bearer is destroyed (CHARACTER, MONSTER, VEHICLE: 3 mortal wounds)
+
+
+class Cover(enum.Enum):
+    """What the Benefit of Cover does to a ranged attack."""
+
+    SAVE = "save"  #: +1 to the armour saving throw (not for a 3+ save or better against AP 0): the 10th
+    SKILL = "skill"  #: the attacker's BS worsens by 1; no bonus to the save: the 11th, as reported
+
+
+class Stealth(enum.Enum):
+    """What a unit whose every model has Stealth gets against ranged attacks."""
+
+    HIT = "hit"  #: -1 to the hit roll (Ignores Cover does not cancel it): the 10th
+    COVER = "cover"  #: the Benefit of Cover (so Ignores Cover cancels it): the 11th
+
+
+class LethalHits(enum.Enum):
+    """Which Critical Hits of a Lethal Hits weapon wound automatically (a choice in the 11th edition)."""
+
+    ALWAYS = "always"  #: every one (the 10th edition's rule)
+    NEVER = "never"  #: none: each rolls to wound (it may then be a Critical Wound)
+    BEST = "best"  #: each one as the choice with the higher expected damage, given the rest of the profile
+
+    @property
+    def words(self) -> str:
+        return {LethalHits.ALWAYS: "every Critical Hit wounds automatically",
+                LethalHits.NEVER: "every Critical Hit rolls to wound",
+                LethalHits.BEST: "each Critical Hit wounds automatically or rolls to wound, whichever has the "
+                                 "higher expected damage"}[self]
+
+
+@attrs.frozen
+class Printing:
+    """One printing of an edition's rules that changed within it."""
+
+    name: str
+    devastating_wounds: DevastatingWounds = DevastatingWounds.SEED
+    indirect_fire: IndirectFire = IndirectFire.LATER
+    hazardous: Hazardous = Hazardous.MORTAL_WOUNDS
+
+
+@attrs.frozen
+class Edition:
+    """What one edition's rules say where the editions differ (see the module's docstring)."""
+
+    name: str  #: as a player writes it: "10e"
+    ordinal: str  #: "10th"
+    printings: tuple[Printing, ...]  #: the first is the default
+    cover: Cover
+    stealth: Stealth
+    lethal_hits: tuple[LethalHits, ...]  #: the policies a player may choose; the first is the default
+    heavy: str  #: what Heavy's +1 to hit needs, in words (the situation's `stationary` stands for it)
+    psychic_ignores_modifiers: bool  #: a PSYCHIC weapon may ignore modifiers to its BS/WS and hit roll
+    abilities: frozenset[str]  #: of the weapon abilities only some editions have (`EDITION_ABILITIES`), its own
+    modifier_cap: int = 1  #: hit and wound roll modifiers add up to at most +cap and at least -cap
+    assumed: tuple[str, ...] = ()  #: what is taken from the 10th edition, unknown for this one
+    reported: tuple[str, ...] = ()  #: rules read from reports, not from the rules text, with their sources
+
+    @property
+    def default_printing(self) -> Printing:
+        return self.printings[0]
+
+    def printing(self, name: str) -> Printing:
+        """The printing called `name` (case does not matter)."""
+        key = name.strip().lower()
+        found = next((p for p in self.printings if p.name == key), None)
+        if found is None:
+            allowed = ", ".join(p.name for p in self.printings)
+            raise MathhammerError(f"the {self.ordinal} edition has no rules printing {name!r} (allowed: {allowed})")
+        return found
+
+
+#: Weapon abilities (`model.Weapon` fields, and BLAST X for a Blast of more than 1) only some editions have.
+EDITION_ABILITIES = {"cleave": "CLEAVE X", "blast_x": "BLAST X"}
+
+TENTH = Edition(
+    "10e", "10th",
+    (Printing("current"),
+     Printing("2023", DevastatingWounds.LAUNCH, IndirectFire.LAUNCH, Hazardous.DESTROY),
+     Printing("unsaveable-devastating", devastating_wounds=DevastatingWounds.UNSAVEABLE)),
+    Cover.SAVE, Stealth.HIT, (LethalHits.ALWAYS,), "the attacker Remained Stationary", False, frozenset())
+
+ELEVENTH = Edition(
+    "11e", "11th", (Printing("current"),), Cover.SKILL, Stealth.COVER,
+    (LethalHits.BEST, LethalHits.ALWAYS, LethalHits.NEVER),
+    'the attacker is unengaged, was not set up this turn and no model of it moved more than 3"', True,
+    frozenset(EDITION_ABILITIES),
+    assumed=("the saving throw", "the +1/-1 caps on hit and wound roll modifiers", "Battle-shock", "charges",
+             "Indirect Fire's hit roll at a target that is not visible", "Blast not firing into Engagement Range",
+             "the hazard roll of Hazardous (its 10th-edition test)"),
+    reported=("the Benefit of Cover is -1 to the attacker's BS for ranged attacks (outside the hit roll's +1/-1 cap) "
+              "and no bonus to the save (prismnews.com, infinitearchive.org; docs/rules.md)",))
+
+EDITIONS = {edition.name: edition for edition in (TENTH, ELEVENTH)}
+ENVIRONMENT = "MATHHAMMER_EDITION"  #: the environment variable holding a player's default edition
+
+
+def edition(name: str) -> Edition:
+    """The edition called `name` ("10e" or "11e"; case does not matter)."""
+    found = EDITIONS.get(str(name).strip().lower())
+    if found is None:
+        raise MathhammerError(f"unknown rules edition {name!r} (allowed: {', '.join(EDITIONS)})")
+    return found
+
+
+def player_default() -> str | None:
+    """The edition $MATHHAMMER_EDITION names, if it is set (a bad value is refused)."""
+    value = os.environ.get(ENVIRONMENT, "").strip()
+    if not value:
+        return None
+    try:
+        return edition(value).name
+    except MathhammerError as exc:
+        raise MathhammerError(f"${ENVIRONMENT}: {exc}") from None
