@@ -93,6 +93,7 @@ class Edition:
     heavy: str  #: what Heavy's +1 to hit needs, in words (the situation's `stationary` stands for it)
     psychic_ignores_modifiers: bool  #: a PSYCHIC weapon may ignore modifiers to its BS/WS and hit roll
     abilities: frozenset[str]  #: of the weapon abilities only some editions have (`EDITION_ABILITIES`), its own
+    precision_one_group: bool  #: Precision picks one CHARACTER group until it is destroyed (else any CHARACTER)
     modifier_cap: int = 1  #: hit and wound roll modifiers add up to at most +cap and at least -cap
     assumed: tuple[str, ...] = ()  #: what is taken from the 10th edition, unknown for this one
     reported: tuple[str, ...] = ()  #: rules read from reports, not from the rules text, with their sources
@@ -119,13 +120,13 @@ TENTH = Edition(
     (Printing("current"),
      Printing("2023", DevastatingWounds.LAUNCH, IndirectFire.LAUNCH, Hazardous.DESTROY),
      Printing("unsaveable-devastating", devastating_wounds=DevastatingWounds.UNSAVEABLE)),
-    Cover.SAVE, Stealth.HIT, (LethalHits.ALWAYS,), "the attacker Remained Stationary", False, frozenset())
+    Cover.SAVE, Stealth.HIT, (LethalHits.ALWAYS,), "the attacker Remained Stationary", False, frozenset(), False)
 
 ELEVENTH = Edition(
     "11e", "11th", (Printing("current"),), Cover.SKILL, Stealth.COVER,
     (LethalHits.BEST, LethalHits.ALWAYS, LethalHits.NEVER),
     'the attacker is unengaged, was not set up this turn and no model of it moved more than 3"', True,
-    frozenset(EDITION_ABILITIES),
+    frozenset(EDITION_ABILITIES), True,
     assumed=("the saving throw", "the +1/-1 caps on hit and wound roll modifiers", "Battle-shock", "charges",
              "Indirect Fire's hit roll at a target that is not visible", "Blast not firing into Engagement Range",
              "the hazard roll of Hazardous (its 10th-edition test)"),

@@ -12,11 +12,14 @@ table. D3 is rolled as a D6 halved rounding up.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import Counter
 from collections.abc import Callable, Hashable
 from fractions import Fraction
+
+import attrs
 
 from mathhammer_exact.dice import Dice
 from mathhammer_exact.model import Context, DamageReroll, DevastatingWounds, IndirectFire, Reroll, Target, Weapon
@@ -58,11 +61,31 @@ def resolve(weapon: Weapon, target: Target, models: int, ctx: Context, d6: Calla
     return r["attacks"], r["hits"], r["wounds"], r["unsaved"], r["damage"], r["destroyed"]
 
 
+@functools.lru_cache(maxsize=64)
+def best_lethal(weapon: Weapon, target: Target, ctx: Context) -> bool:
+    """Lethal Hits `best`, by brute force: a Critical Hit of `weapon` at the unharmed `target` wounds
+    automatically if that deals at least the expected damage of rolling to wound (each found by
+    replaying every die after a hit roll of 6)."""
+    single = attrs.evolve(weapon, attacks="1", sustained_hits=None)
+
+    def expected(auto: bool) -> Fraction:
+        def procedure(d6: Callable[[], int]) -> int:
+            rolled = iter([6])
+            return resolve_unit([(single, 1)], target, ctx, lambda: next(rolled, None) or d6(),
+                                lethal=lambda: auto)["damage"]
+
+        return sum((k * p for k, p in enumerate_exact(procedure).items()), Fraction(0))
+
+    return expected(True) >= expected(False)
+
+
 def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context, d6: Callable[[], int],
-                 order: list[int] | None = None) -> dict:
-    """Several weapon profiles in turn against a (mixed, possibly Attached) unit."""
+                 order: list[int] | None = None, lethal: Callable[[], bool] | None = None) -> dict:
+    """Several weapon profiles in turn against a (mixed, possibly Attached) unit. `lethal` chooses, for each
+    Critical Hit of a Lethal Hits weapon, whether it wounds automatically (default: the situation's policy)."""
     groups = target.groups
     rules = ctx.rules
+    eleventh = rules.edition == "11e"
     if order is None:  # the defender's default: non-characters by fewest wounds, then characters
         order = sorted((g for g in range(len(groups)) if "CHARACTER" not in groups[g][0].keywords),
                        key=lambda g: groups[g][0].wounds)
@@ -83,7 +106,10 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
             return None
         guards = [m for m in alive if not m["leader"]]
         leaders = [m for m in alive if m["leader"]]
-        pool = leaders if precision and leaders else (guards or leaders)
+        if eleventh and precision:  # the 11th: the first CHARACTER group in the order, until it is destroyed
+            chosen = next((m["group"] for m in models if m["leader"]), None)
+            leaders = [m for m in leaders if m["group"] == chosen]
+        pool = leaders if precision and leaders else (guards or [m for m in alive if m["leader"]])
         wounded = [m for m in pool if m["left"] < groups[m["group"]][0].wounds]
         return (wounded or pool)[0]
 
@@ -161,19 +187,31 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
         for a in rolls:
             if weapon.rapid_fire and ctx.half_range:
                 a += roll_dice(weapon.rapid_fire, d6)
-            if weapon.blast:
-                a += target.model_count // 5
+            a += (weapon.blast + weapon.cleave) * (target.model_count // 5)
             attacks += a + ctx.extra_attacks
         totals["attacks"] += attacks
 
-        hit_mod = ctx.hit_modifier
+        bonuses, penalties = [ctx.hit_modifier], []
         if ranged and weapon.heavy and ctx.stationary:
-            hit_mod += 1
-        if ranged and stealthy:
-            hit_mod -= 1
+            bonuses.append(1)
+        if ranged and stealthy and not eleventh:
+            penalties.append(-1)
         if indirect and rules.indirect_fire is IndirectFire.LAUNCH:
-            hit_mod -= 1
+            penalties.append(-1)
+        psychic = weapon.psychic and eleventh  # the 11th: ignore any modifier to BS/WS and the hit roll
+        hit_mod = sum(m for m in bonuses + penalties if not (psychic and m < 0))
         hit_mod = max(-1, min(1, hit_mod))
+        # the 11th (as reported): the benefit of cover is -1 to the attacker's BS, Stealth gives it
+        covered = ranged and not weapon.ignores_cover and (ctx.cover or all(p.cover for p, _ in groups) or indirect
+                                                           or stealthy)
+        skill = weapon.skill + (1 if eleventh and covered and not psychic else 0) if weapon.skill else None
+        choose = lethal
+        if choose is None:
+            policy = ctx.lethal_policy.value
+            choice = best_lethal(weapon, target, ctx) if policy == "best" and weapon.lethal_hits else policy == "always"
+
+            def choose() -> bool:
+                return choice
         wound_mod = max(-1, min(1, ctx.wound_modifier + ctx.wound_modifier_against
                                 + (1 if weapon.lance and ctx.charged else 0)))
         crit_wound = min([ctx.critical_wound] + [x for kw, x in weapon.anti if kw in keywords])
@@ -199,7 +237,7 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
                 return "crit" if face == 6 else "fail"
             if face >= crit_hit:
                 return "crit"
-            return "hit" if face + hit_mod >= weapon.skill else "fail"
+            return "hit" if face + hit_mod >= skill else "fail"
 
         def wound_verdict(face: int) -> str:
             if face == 1:
@@ -211,7 +249,7 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
         def saved(profile) -> bool:
             ap = min(0, weapon.ap + ctx.worsen_ap)
             cover = (ctx.cover or profile.cover or indirect) and ranged and not weapon.ignores_cover \
-                and not (profile.save <= 3 and ap == 0)
+                and not (profile.save <= 3 and ap == 0) and not eleventh  # the 11th: no save bonus
             # the unmodified roll each save needs (at least 2: an unmodified 1 fails)
             armour_needed = max(2, profile.save - min(1, ap + (1 if cover else 0) + ctx.save_modifier))
             invulnerables = [x for x in (profile.invulnerable, profile.invulnerable_ranged if ranged else None) if x]
@@ -265,7 +303,7 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
                 if mortals.instead:
                     continue
             extra = roll_dice(weapon.sustained_hits, d6) if verdict == "crit" and weapon.sustained_hits else 0
-            to_wound(auto=verdict == "crit" and weapon.lethal_hits)
+            to_wound(auto=verdict == "crit" and weapon.lethal_hits and choose())
             for _ in range(extra):
                 totals["hits"] += 1
                 to_wound(auto=False)

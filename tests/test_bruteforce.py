@@ -69,6 +69,21 @@ CASES = [
     ("A1 WS2+ S8 AP-4 D1", "T4 Sv3+ W1 x2 inv-ranged4+", 1, {}),
     ("A1 BS2+ S8 AP-6 D2 [PSYCHIC, DEVASTATING WOUNDS]", "T4 Sv3+ W2 x2 fnp-psychic4+", 1, {}),
     ('A1 BS3+ S4 AP0 D1 [CONVERSION 12", LETHAL HITS]', "T4 Sv4+ W1 x2", 1, {"beyond_conversion_range": True}),
+    # the 11th edition: cover worsens BS (outside the hit roll's cap), Stealth is cover, Psychic, Lethal Hits' policy
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv4+ W1 x2", 1, {"cover": True, "edition": "11e"}),
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv4+ W1 x2", 1, {"cover": True, "hit_modifier": -2, "edition": "11e"}),
+    ("A1 BS6+ S4 AP0 D1", "T4 Sv4+ W1 x2", 1, {"cover": True, "edition": "11e"}),  # 7+: only the 6s hit
+    ("A1 BS3+ S4 AP0 D1", "T4 Sv4+ W1 x2 [STEALTH]", 1, {"edition": "11e"}),
+    ("A1 BS3+ S4 AP0 D1 [IGNORES COVER]", "T4 Sv4+ W1 x2 [STEALTH]", 1, {"edition": "11e"}),
+    ("A1 BS3+ S4 AP0 D1 [INDIRECT FIRE]", "T4 Sv4+ W1 x2", 1, {"indirect": True, "edition": "11e"}),
+    ("A1 BS3+ S4 AP0 D1 [PSYCHIC, HEAVY]", "T4 Sv4+ W1 x2 [STEALTH]", 1, {"stationary": True, "hit_modifier": -1,
+                                                                         "edition": "11e"}),
+    ("A1 BS4+ S4 AP0 D2 [LETHAL HITS, DEVASTATING WOUNDS, ANTI-INFANTRY 2+]", "T4 Sv2+ W2 x2 [INFANTRY]", 1,
+     {"edition": "11e"}),  # best: roll to wound
+    ("A1 BS4+ S4 AP0 D1 [LETHAL HITS]", "T8 Sv5+ W1 x2", 1, {"edition": "11e"}),  # best: wound automatically
+    ("A1 BS3+ S4 AP0 D1 [LETHAL HITS, SUSTAINED HITS 1]", "T8 Sv5+ W1 x2", 1, {"edition": "11e",
+                                                                                "lethal_hits": "never"}),
+    ("A1 BS3+ S4 AP0 DD3 [LETHAL HITS, DEVASTATING WOUNDS]", "T2 Sv3+ W2 x2 fnp-mortal5+", 1, {"edition": "11e"}),
 ]
 
 

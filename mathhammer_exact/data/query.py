@@ -13,6 +13,7 @@ from pathlib import Path
 
 import attrs
 
+from ..editions import Cover
 from ..engine.layout import default_order
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
@@ -281,6 +282,10 @@ def _covered(groups: Sequence[str], target: Target, context: Context, melee: boo
         raise MathhammerError("the Benefit of Cover only helps against ranged attacks; leave out --cover-for "
                               "with --melee")
     covered = sorted({_group(text, target, "--cover-for") for text in groups})
+    if context.rules.definition.cover is Cover.SKILL and len(covered) < len(target.groups):
+        raise MathhammerError(f"in the {context.rules.definition.ordinal} edition the Benefit of Cover worsens the "
+                              "attacker's BS (docs/rules.md), for the whole unit: give --cover, not --cover-for "
+                              "some of its groups")
     target = attrs.evolve(target, groups=tuple((attrs.evolve(p, cover=True) if i in covered else p, n)
                                                for i, (p, n) in enumerate(target.groups)))
     return target, ["Benefit of Cover: " + ", ".join(group_label(target, i) for i in covered)]

@@ -200,15 +200,17 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
     """The operators of one weapon profile: one attack's effect, and a waiting wound's."""
     weapon, target = firing.weapon, layout.target
     groups = [p for p, _ in target.groups]
-    unit_profile = attrs.evolve(groups[0], toughness=target.toughness, keywords=target.keywords)
+    unit_profile = attrs.evolve(groups[0], toughness=target.toughness, keywords=target.keywords,
+                                cover=all(p.cover for p in groups))  # the hit roll's (11th: cover worsens BS)
     hit = hit_odds(weapon, unit_profile, context)
     wound = wound_odds(weapon, unit_profile, context)
     sustained = sustained_hits(weapon)
     lethal = auto_wounds(weapon, unit_profile, context)
+    one_group = context.rules.definition.precision_one_group
     zero = Pmf.point(0, exact)
 
     def moving(effects: Sequence[Pmf | Sequence[Pmf]], destroyed: bool = True) -> Operator:
-        return Operator.moving(layout.transition(effects, weapon.precision, destroyed))
+        return Operator.moving(layout.transition(effects, weapon.precision, destroyed, one_group))
 
     damage = [damage_pmf(weapon, p, context).in_mode(exact) for p in groups]
     lost = [wounds_lost(d, attack_threshold(p, weapon)) for p, d in zip(groups, damage)]
@@ -228,7 +230,7 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
         waiting = [wounds_lost(d, mortal_threshold(p, weapon)) for p, d in zip(groups, damage)]
     elif (weapon.devastating_wounds and wording is DevastatingWounds.LAUNCH) or any(rules.values()):
         waiting = [wounds_lost(Pmf.point(1, exact), mortal_threshold(p, weapon)) for p in groups]
-    deferred = layout.transition(waiting, weapon.precision) if waiting else None
+    deferred = layout.transition(waiting, weapon.precision, one_group=one_group) if waiting else None
 
     def per_attack_of(hit: RollOdds, rolled: Operator, auto: Operator) -> Operator:
         return per_attack(hit, rolled, auto, sustained, lethal, mortals["hit"])

@@ -71,11 +71,13 @@ class Layout:
         return state
 
     def transition(self, effects: Sequence[Pmf | Sequence[Pmf]], precision: bool = False,
-                   destroyed: bool = True) -> Scaled:
+                   destroyed: bool = True, one_group: bool = False) -> Scaled:
         """One event's transition matrix; `effects[g]` is the wounds a model of group g would lose
         (or a list of them by wounds already lost, see `Transition.build`). Effects may be one branch
         of a choice (chances summing to less than 1); `destroyed` says whether that branch is the one
-        taken once the unit is destroyed, when no model is left to receive anything."""
+        taken once the unit is destroyed, when no model is left to receive anything. A `precision`
+        event goes to a CHARACTER while one lives, or with `one_group` (the 11th edition) to the first
+        CHARACTER group of the order until it is destroyed, then as the order goes."""
         first = effects[0]
         exact = first.exact if isinstance(first, Pmf) else first[0].exact
         tracks = []
@@ -85,11 +87,13 @@ class Layout:
         main = aligned.pop(0) if tracks[0] is not None else None
         lead = aligned.pop(0) if tracks[1] is not None else None
         rows, cols = self.shape
+        chosen = cols - 1 if not one_group or not self.leaders else \
+            self.target.groups[self.leaders[0]][0].wounds * self.target.groups[self.leaders[0]][1]
         grid = np.zeros((rows, cols, rows, cols), dtype=dtype(exact))
         for b in range(rows):
             for c in range(cols):
                 main_alive, leader_alive = b < rows - 1, c < cols - 1
-                to_leader = leader_alive and (precision or not main_alive)
+                to_leader = leader_alive and ((precision and c < chosen) or not main_alive)
                 if to_leader:
                     grid[b, c, b, :] = lead[c]  # type: ignore[index]
                 elif main_alive:
