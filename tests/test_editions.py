@@ -1,0 +1,273 @@
+"""The rules editions: the same query under the 10th and the 11th edition, each answer derived by hand.
+
+Every value below is worked out in its comment from the dice alone; the 10th edition's are the
+rules this project was specified against, unchanged.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from mathhammer_exact import Context, Firing, ModelProfile, Rules, Target, Weapon, attack
+from mathhammer_exact.cli import cli
+from mathhammer_exact.editions import ELEVENTH, TENTH, DevastatingWounds, LethalHits
+from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.stages.attacks import attacks_per_model
+from mathhammer_exact.stages.hit import hit_odds
+from mathhammer_exact.stages.lethal import auto_wounds, expected_damage
+from mathhammer_exact.stages.save import unsaved_chance
+
+from .oracle import enumerate_exact, resolve_unit
+
+TENTH_RULES, ELEVENTH_RULES = Context(), Context(edition="11e")
+
+
+def in_edition(edition: str, **situation) -> Context:
+    return Context(edition=edition, **situation)
+
+
+def hit(weapon: str, target: str, context: Context) -> Fraction:
+    """P(one attack hits), Critical Hits included."""
+    return hit_odds(Weapon.parse(weapon), ModelProfile.parse(target), context).passed
+
+
+def unsaved(weapon: str, target: str, context: Context) -> Fraction:
+    return unsaved_chance(Weapon.parse(weapon), ModelProfile.parse(target), context)
+
+
+# --------------------------------------------------------------------- the edition definition
+def test_the_tenth_edition_is_the_default_and_each_rules_set_names_its_edition():
+    assert Rules() == Rules.named("current") and Rules().definition is TENTH
+    assert Context().rules.edition == "10e" and Context().lethal_policy is LethalHits.ALWAYS
+    assert ELEVENTH_RULES.rules == Rules.named("current", "11e") and ELEVENTH_RULES.rules.definition is ELEVENTH
+    assert ELEVENTH_RULES.lethal_policy is LethalHits.BEST
+    # Devastating Wounds in the 11th is the 10th's current printing; the 10th's other printings are not the 11th's
+    assert ELEVENTH_RULES.rules.devastating_wounds is DevastatingWounds.SEED
+    with pytest.raises(MathhammerError, match="the 11th edition has no rules printing '2023'"):
+        Context(edition="11e", rules="2023")
+    with pytest.raises(MathhammerError, match="unknown rules edition '12e'"):
+        Context(edition="12e")
+    with pytest.raises(MathhammerError, match="Lethal Hits is not a choice in the 10th edition"):
+        Context(lethal_hits="best")
+
+
+# --------------------------------------------------------------------- Stealth and the Benefit of Cover
+STEALTHY = "T4 Sv4+ W1 [STEALTH]"
+
+
+def test_stealth_is_minus_one_to_hit_in_the_tenth_and_the_benefit_of_cover_in_the_eleventh():
+    # 10th: BS3+ -1 (Stealth) hits on 4+: 3/6. 11th: Stealth is cover, cover worsens BS to 4+: 3/6 as well
+    assert hit("A1 BS3+ S4 AP0 D1", STEALTHY, TENTH_RULES) == Fraction(1, 2)
+    assert hit("A1 BS3+ S4 AP0 D1", STEALTHY, ELEVENTH_RULES) == Fraction(1, 2)
+    # Ignores Cover: the 10th keeps Stealth's -1 (4+: 1/2); the 11th cancels the cover it gives (3+: 2/3)
+    assert hit("A1 BS3+ S4 AP0 D1 [IGNORES COVER]", STEALTHY, TENTH_RULES) == Fraction(1, 2)
+    assert hit("A1 BS3+ S4 AP0 D1 [IGNORES COVER]", STEALTHY, ELEVENTH_RULES) == Fraction(2, 3)
+    # Stealth and cover at once: the 10th adds both (-1 to hit: 4+; +1 to the 4+ save: fails on 1-2, 1/3);
+    # the 11th has the benefit of cover once (BS 4+: 1/2) and no save bonus (fails on 1-3, 1/2)
+    covered = {"cover": True}
+    assert hit("A1 BS3+ S4 AP0 D1", STEALTHY, in_edition("10e", **covered)) == Fraction(1, 2)
+    assert unsaved("A1 BS3+ S4 AP0 D1", STEALTHY, in_edition("10e", **covered)) == Fraction(1, 3)
+    assert hit("A1 BS3+ S4 AP0 D1", STEALTHY, in_edition("11e", **covered)) == Fraction(1, 2)
+    assert unsaved("A1 BS3+ S4 AP0 D1", STEALTHY, in_edition("11e", **covered)) == Fraction(1, 2)
+
+
+def test_cover_in_the_eleventh_worsens_bs_outside_the_hit_rolls_cap():
+    plain = "A1 BS3+ S4 AP0 D1"
+    # 10th: cover is +1 to the 4+ save (fails on 1-2: 1/3) and leaves the hit roll (3+: 2/3)
+    assert (hit(plain, "T4 Sv4+ W1", in_edition("10e", cover=True)), unsaved(plain, "T4 Sv4+ W1", in_edition(
+        "10e", cover=True))) == (Fraction(2, 3), Fraction(1, 3))
+    # 11th: BS 3+ becomes 4+ (1/2); the save is not improved (1/2)
+    assert (hit(plain, "T4 Sv4+ W1", in_edition("11e", cover=True)), unsaved(plain, "T4 Sv4+ W1", in_edition(
+        "11e", cover=True))) == (Fraction(1, 2), Fraction(1, 2))
+    # with -2 to hit: the roll's modifier is capped at -1, the BS is worsened besides: 5+ needed (2/6) in the
+    # 11th; in the 10th -1 (capped) on 3+: 4+ (1/2)
+    assert hit(plain, "T4 Sv4+ W1", in_edition("11e", cover=True, hit_modifier=-2)) == Fraction(1, 3)
+    assert hit(plain, "T4 Sv4+ W1", in_edition("10e", cover=True, hit_modifier=-2)) == Fraction(1, 2)
+    # BS 6+ in cover needs 7+: only the unmodified 6 hits, as a Critical Hit (1/6)
+    assert hit("A1 BS6+ S4 AP0 D1", "T4 Sv4+ W1", in_edition("11e", cover=True)) == Fraction(1, 6)
+    # the 10th's exception (a 3+ save against AP 0 gets no cover) is a save rule: in the 11th cover still
+    # costs the attacker (BS 4+: 1/2)
+    assert hit(plain, "T4 Sv3+ W1", in_edition("11e", cover=True)) == Fraction(1, 2)
+    # melee attacks never have it: WS 3+ (2/3) in both
+    assert hit("A1 WS3+ S4 AP0 D1", "T4 Sv4+ W1", in_edition("11e", cover=True)) == Fraction(2, 3)
+
+
+def test_the_header_states_the_reading_of_cover_and_what_the_eleventh_assumes():
+    out = CliRunner().invoke(cli, ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "T4 Sv4+ W1", "--edition", "11e"])
+    (rules,) = [line for line in out.output.splitlines() if line.startswith("  rules: ")]
+    assert rules.startswith("  rules: 11th edition, current printing, Lethal Hits: best")
+    assert "assumed as in the 10th edition: the saving throw; the +1/-1 caps" in rules
+    assert "the hazard roll of Hazardous (its 10th-edition test)" in rules
+    assert "as reported, not read in the rules text: the Benefit of Cover is -1 to the attacker's BS" in rules
+    assert "prismnews.com, infinitearchive.org" in rules
+
+
+# --------------------------------------------------------------------- Heavy and Psychic
+def test_heavy_needs_the_attacker_stationary_in_both_its_words_differ():
+    # BS4+ Heavy, stationary: +1, hits on 3+ (2/3) in both editions; the 11th's header says what it stands for
+    assert hit("A1 BS4+ S4 AP0 D1 [HEAVY]", "T4 Sv4+ W1", in_edition("10e", stationary=True)) == Fraction(2, 3)
+    assert hit("A1 BS4+ S4 AP0 D1 [HEAVY]", "T4 Sv4+ W1", in_edition("11e", stationary=True)) == Fraction(2, 3)
+    args = ["attack", "-w", "A1 BS4+ S4 AP0 D1 [HEAVY]", "-t", "T4 Sv4+ W1", "--stationary"]
+    eleventh = CliRunner().invoke(cli, [*args, "--edition", "11e"]).output
+    assert ('Heavy\'s +1 to hit taken as the attacker is unengaged, was not set up this turn and no model of it '
+            'moved more than 3"') in eleventh
+    assert "Heavy's" not in CliRunner().invoke(cli, args).output
+
+
+def test_a_psychic_weapon_ignores_penalties_to_hit_and_bs_in_the_eleventh():
+    psychic = "A1 BS3+ S4 AP0 D1 [PSYCHIC, HEAVY]"
+    # 10th: -1 to hit on 3+: 4+ (1/2); 11th: the penalty ignored: 3+ (2/3)
+    assert hit(psychic, "T4 Sv4+ W1", in_edition("10e", hit_modifier=-1)) == Fraction(1, 2)
+    assert hit(psychic, "T4 Sv4+ W1", in_edition("11e", hit_modifier=-1)) == Fraction(2, 3)
+    # stationary (+1) with -1 and Stealth: the 10th nets -1 (4+: 1/2); the 11th keeps the +1 and ignores the
+    # -1 and the cover's worse BS: 2+ (5/6)
+    situation = {"hit_modifier": -1, "stationary": True}
+    assert hit(psychic, STEALTHY, in_edition("10e", **situation)) == Fraction(1, 2)
+    assert hit(psychic, STEALTHY, in_edition("11e", **situation)) == Fraction(5, 6)
+    # in cover: the 11th ignores the worse BS (3+: 2/3)
+    assert hit(psychic, "T4 Sv4+ W1", in_edition("11e", cover=True)) == Fraction(2, 3)
+
+
+# --------------------------------------------------------------------- Blast X and Cleave X
+def test_blast_x_and_cleave_x_add_x_attacks_per_five_models_in_the_eleventh():
+    twelve, sixteen = Target.parse("T4 Sv4+ W1 x12"), Target.parse("T4 Sv4+ W1 x16")
+    # plain Blast in both: A3 and 12 // 5 = 2 more: 5
+    plain = Weapon.parse('24" A3 BS3+ S4 AP0 D1 [BLAST]')
+    assert [attacks_per_model(plain, twelve, rules).mean for rules in (TENTH_RULES, ELEVENTH_RULES)] == [5, 5]
+    # the rule's own examples: BLAST 2, A3 at 12 models: 3 + 2 x 2 = 7; CLEAVE 1, A3 at 16 models: 3 + 3 = 6
+    blast = Weapon(attacks=3, skill=3, strength=4, ap=0, damage=1, range=24, blast=2)
+    cleave = Weapon(attacks=3, skill=3, strength=4, ap=0, damage=1, melee=True, cleave=1)
+    assert attacks_per_model(blast, twelve, ELEVENTH_RULES).mean == 7
+    assert attacks_per_model(cleave, sixteen, ELEVENTH_RULES).mean == 6
+    for weapon, words in ((blast, "BLAST X"), (cleave, "CLEAVE X")):
+        with pytest.raises(MathhammerError, match=f"{words} is not an ability of the 10th edition"):
+            attacks_per_model(weapon, twelve, TENTH_RULES)
+
+
+# --------------------------------------------------------------------- Lethal Hits: a policy in the 11th
+ROLLING_PAYS = ("A1 BS4+ S4 AP0 D2 [LETHAL HITS, DEVASTATING WOUNDS, ANTI-INFANTRY 2+]", "T4 Sv2+ W2 x5 [INFANTRY]")
+AUTO_PAYS = ("A1 BS4+ S4 AP0 D1 [LETHAL HITS]", "T8 Sv7+ W1 x5")
+
+
+def mean_damage(weapon: str, target: str, context: Context, models: int = 1) -> Fraction:
+    return attack(Weapon.parse(weapon), Target.parse(target), models, context, exact=True).damage.mean
+
+
+def test_lethal_hits_always_never_and_best_by_hand():
+    # ROLLING_PAYS: hits on 4+ (4-5: 1/3 ordinary, 6: 1/6 critical). A wound roll against INFANTRY is a
+    # Critical Wound on 2+ (5/6) whose Devastating Wounds deal D2 as mortal wounds, no save: 5/6 x 2 = 5/3.
+    # An automatic wound must pass the 2+ save (fails 1/6): 2/6 = 1/3.
+    # always: 1/3 x 5/3 + 1/6 x 1/3 = 5/9 + 1/18 = 11/18; never: (1/3 + 1/6) x 5/3 = 5/6; best rolls: 5/6
+    weapon, target = ROLLING_PAYS
+    assert expected_damage(Weapon.parse(weapon), ModelProfile.parse("T4 Sv2+ W2 [INFANTRY]"), ELEVENTH_RULES) == (
+        Fraction(1, 3), Fraction(5, 3))
+    assert mean_damage(weapon, target, TENTH_RULES) == Fraction(11, 18)  # the 10th: always
+    assert mean_damage(weapon, target, in_edition("11e", lethal_hits="always")) == Fraction(11, 18)
+    assert mean_damage(weapon, target, in_edition("11e", lethal_hits="never")) == Fraction(5, 6)
+    assert mean_damage(weapon, target, ELEVENTH_RULES) == Fraction(5, 6)
+    # AUTO_PAYS: S4 against T8 wounds on 6s only (1/6), no save. always: 1/3 x 1/6 + 1/6 x 1 = 2/9;
+    # never: 1/2 x 1/6 = 1/12; best wounds automatically (1 > 1/6): 2/9
+    weapon, target = AUTO_PAYS
+    assert mean_damage(weapon, target, TENTH_RULES) == Fraction(2, 9)
+    assert mean_damage(weapon, target, in_edition("11e", lethal_hits="never")) == Fraction(1, 12)
+    assert mean_damage(weapon, target, ELEVENTH_RULES) == Fraction(2, 9)
+
+
+@pytest.mark.parametrize(("weapon", "target", "models"), [
+    (*ROLLING_PAYS, 2), (*AUTO_PAYS, 2),
+    ("A1 BS3+ S6 AP-1 D1 [LETHAL HITS, ANTI-VEHICLE 4+, DEVASTATING WOUNDS]", "T5 Sv3+ W3 x2 [VEHICLE]", 2),
+    ("A1 BS3+ S4 AP0 D1 [LETHAL HITS, SUSTAINED HITS 1, TWIN-LINKED]", "T4 Sv5+ W1 x5", 1),
+], ids=["rolling pays", "auto pays", "anti devastating", "sustained twin-linked"])
+def test_best_is_the_best_of_every_choice_for_every_critical_hit_by_brute_force(weapon, target, models):
+    """One attack per model; each Critical Hit chooses to wound automatically or to roll, in every way
+    there is, every die replayed (the oracle, not the engine): `best` equals the best of them, `always`
+    and `never` the two plain ones."""
+    w, t = Weapon.parse(weapon), Target.parse(target)
+    means = {}
+    for choices in itertools.product((True, False), repeat=models):
+        def procedure(d6, choices=choices):
+            made = iter(choices)  # the i-th Critical Hit's choice (a Sustained extra hit never asks)
+            return resolve_unit([(w, models)], t, ELEVENTH_RULES, d6, lethal=lambda: next(made))["damage"]
+
+        means[choices] = sum((k * p for k, p in enumerate_exact(procedure).items()), Fraction(0))
+    engine = {policy: mean_damage(weapon, target, in_edition("11e", lethal_hits=policy), models)
+              for policy in ("always", "never", "best")}
+    assert engine["always"] == means[(True,) * models] and engine["never"] == means[(False,) * models]
+    assert engine["best"] == max(means.values())
+    assert engine["always"] != engine["never"]  # the choice matters here, so the test can tell them apart
+
+
+def test_the_choice_best_makes_is_said_per_profile():
+    profile = ModelProfile.parse("T4 Sv2+ W2 [INFANTRY]")
+    assert not auto_wounds(Weapon.parse(ROLLING_PAYS[0]), profile, ELEVENTH_RULES)
+    assert auto_wounds(Weapon.parse(AUTO_PAYS[0]), ModelProfile.parse("T8 Sv7+ W1"), ELEVENTH_RULES)
+    assert not auto_wounds(Weapon.parse("A1 BS4+ S4 AP0 D1"), profile, ELEVENTH_RULES)  # no Lethal Hits
+
+
+# --------------------------------------------------------------------- Precision: a Leader and a Support
+LED = "T4 Sv7+ W1 x2; T4 Sv7+ W2 leader; T4 Sv7+ W1 leader"  # two bodyguards, a Leader (W2) and a Support (W1)
+
+
+def test_precision_picks_one_character_group_in_the_eleventh_then_the_order_goes_on():
+    # two Torrent attacks, S8 against T4 (2+: 5/6 each), no save, D2 [PRECISION]:
+    # two wounds 25/36, one 10/36, none 1/36. The first wound destroys the Leader (W2) in both.
+    # 10th: the second goes to a CHARACTER again, the Support: Support destroyed 25/36, bodyguards 0.
+    # 11th: the Leader's group was chosen; once destroyed the order goes on, to a bodyguard: 25/36 of one.
+    weapon = Weapon.parse("A2 S8 AP0 D2 [TORRENT, PRECISION]")
+    target = Target.parse(LED)
+    losses = {}
+    for edition in ("10e", "11e"):
+        result = attack([Firing(weapon, 1)], target, context=in_edition(edition), exact=True)
+        losses[edition] = [g.models_destroyed.mean for g in result.groups]
+    assert losses["10e"] == [0, Fraction(35, 36), Fraction(25, 36)]
+    assert losses["11e"] == [Fraction(25, 36), Fraction(35, 36), 0]
+    # the Support first (--order): it dies to the first wound (W1, the excess lost); the second: the Leader
+    # (10th) or a bodyguard (11th)
+    for edition, expected in (("10e", [0, Fraction(25, 36), Fraction(35, 36)]),
+                              ("11e", [Fraction(25, 36), 0, Fraction(35, 36)])):
+        result = attack([Firing(weapon, 1)], target, context=in_edition(edition), exact=True, order=(0, 2, 1))
+        assert [g.models_destroyed.mean for g in result.groups] == expected, edition
+
+
+@pytest.mark.parametrize("edition", ["10e", "11e"])
+def test_precision_with_two_characters_against_every_die(edition):
+    weapon, target, context = Weapon.parse("A1 S4 AP0 D1 [TORRENT, PRECISION]"), Target.parse(LED), in_edition(edition)
+    truth = enumerate_exact(lambda d6: resolve_unit([(weapon, 3)], target, context, d6)["per_group"])
+    result = attack([Firing(weapon, 3)], target, context=context, exact=True)
+    for g, group in enumerate(result.groups):
+        expected: dict[int, Fraction] = {}
+        for per_group, p in truth.items():
+            expected[per_group[g]] = expected.get(per_group[g], Fraction(0)) + p
+        assert {k: q for k, q in enumerate(group.models_destroyed.probabilities()) if q} == expected, g
+
+
+# --------------------------------------------------------------------- choosing the edition
+def run(*args: str, env: dict | None = None):
+    return CliRunner().invoke(cli, list(args), env=env)
+
+
+def test_the_edition_is_an_option_of_every_command_and_a_bad_one_is_one_line():
+    base = ["attack", "-w", "A1 BS3+ S4 AP0 D1 [LETHAL HITS]", "-t", "T4 Sv4+ W1"]
+    out = run(*base, "--edition", "9e")
+    assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1 and "'10e', '11e'" in out.output
+    out = run(*base, "--lethal-hits", "never")
+    assert out.exit_code == 2 and out.output.strip() == (
+        "error: Lethal Hits is not a choice in the 10th edition: --lethal-hits always (never and best need "
+        "--edition 11e)")
+    out = run(*base, env={"MATHHAMMER_EDITION": "eleventh"})
+    assert out.exit_code == 2 and out.output.strip() == (
+        "error: $MATHHAMMER_EDITION: unknown rules edition 'eleventh' (allowed: 10e, 11e)")
+    for command in ("attack", "unit", "plan", "turn"):  # (compare's scenarios are written as their options)
+        assert "--edition" in run(command, "--help").output, command
+
+
+def test_the_environment_sets_a_players_default_and_the_option_wins():
+    base = ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "T4 Sv4+ W1 [STEALTH]", "--exact"]
+    tenth, eleventh = run(*base).output, run(*base, "--edition", "11e").output
+    assert "rules: 11th edition" not in tenth and "rules: 11th edition" in eleventh
+    assert run(*base, env={"MATHHAMMER_EDITION": "11e"}).output == eleventh
+    assert run(*base, "--edition", "10e", env={"MATHHAMMER_EDITION": "11e"}).output == tenth
