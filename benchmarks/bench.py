@@ -41,9 +41,9 @@ from fractions import Fraction
 import numpy as np
 
 from mathhammer_exact import Context, Rules, Target, Weapon, attack
-from mathhammer_exact.data.load import datasheet
-from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.engine.sequence import _plan
+from mathhammer_exact.units.by_name import datasheet
 
 QUICK = "--quick" in sys.argv
 
@@ -414,7 +414,7 @@ def sweep_rows() -> None:
 
     from threadpoolctl import threadpool_limits
 
-    from mathhammer_exact.present.files import write_new
+    from mathhammer_exact.files import write_new
     from mathhammer_exact.sweep.engines import LocalPool
     from mathhammer_exact.sweep.parts import Output, parquet, part_name
     from mathhammer_exact.sweep.queries import Grid, rows
