@@ -260,11 +260,12 @@ def s3_kernel_inputs() -> tuple[list[tuple[np.ndarray, list[float]]], int]:
     from mathhammer_exact.engine.layout import Layout
 
     report = unit_attack("Tempestus Command Squad", LED, LOADOUT, context=Context(half_range=True))
-    layout = Layout.of(LED)
+    assert not any(firing.weapon.precision for firing in report.firings)
+    layout = Layout.of(LED).one_track  # without Precision the chain steps the leader after the bodyguards
     steps = []
     for firing in report.firings:
         profile = _profile(firing, layout, firing.context or Context(half_range=True), False)
-        steps.append((profile.attack.terms[0].array, [float(p) for p in profile.attacks.probabilities()]))
+        steps.append((profile.attack.terms[0].dense(), [float(p) for p in profile.attacks.probabilities()]))
     return steps, layout.size
 
 
