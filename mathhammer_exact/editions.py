@@ -66,8 +66,8 @@ class LethalHits(enum.Enum):
     def words(self) -> str:
         return {LethalHits.ALWAYS: "every Critical Hit wounds automatically",
                 LethalHits.NEVER: "every Critical Hit rolls to wound",
-                LethalHits.BEST: "each Critical Hit wounds automatically or rolls to wound, whichever has the "
-                                 "higher expected damage"}[self]
+                LethalHits.BEST: "each Critical Hit wounds automatically or rolls to wound, whichever is "
+                                 "expected to deal more"}[self]
 
 
 @attrs.frozen
@@ -127,11 +127,11 @@ ELEVENTH = Edition(
     (LethalHits.BEST, LethalHits.ALWAYS, LethalHits.NEVER),
     'the attacker is unengaged, was not set up this turn and no model of it moved more than 3"', True,
     frozenset(EDITION_ABILITIES), True,
-    assumed=("the saving throw", "the +1/-1 caps on hit and wound roll modifiers", "Battle-shock", "charges",
-             "Indirect Fire's hit roll at a target that is not visible", "Blast not firing into Engagement Range",
-             "the hazard roll of Hazardous (its 10th-edition test)"),
-    reported=("the Benefit of Cover is -1 to the attacker's BS for ranged attacks (outside the hit roll's +1/-1 cap) "
-              "and no bonus to the save (prismnews.com, infinitearchive.org; docs/rules.md)",))
+    assumed=("the saving throw", "the +1/-1 caps of hit and wound roll modifiers", "Battle-shock", "charges",
+             "Indirect Fire's hit roll", "Blast not fired into Engagement Range", "Hazardous' test (the hazard roll)"),
+    reported=("cover is -1 to the attacker's BS for ranged attacks, beyond the hit roll's +1/-1 cap, BS 6+ at worst, "
+              "and no bonus to the save (core rule 13.08 as game-datacards transcribes it; prismnews.com; "
+              "infinitearchive.org)",))
 
 EDITIONS = {edition.name: edition for edition in (TENTH, ELEVENTH)}
 ENVIRONMENT = "MATHHAMMER_EDITION"  #: the environment variable holding a player's default edition

@@ -204,7 +204,7 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
         # the 11th (as reported): the benefit of cover is -1 to the attacker's BS, Stealth gives it
         covered = ranged and not weapon.ignores_cover and (ctx.cover or all(p.cover for p, _ in groups) or indirect
                                                            or stealthy)
-        skill = weapon.skill + (1 if eleventh and covered and not psychic else 0) if weapon.skill else None
+        skill = min(6, weapon.skill + (1 if eleventh and covered and not psychic else 0)) if weapon.skill else None
         choose = lethal
         if choose is None:
             policy = ctx.lethal_policy.value

@@ -72,7 +72,7 @@ CASES = [
     # the 11th edition: cover worsens BS (outside the hit roll's cap), Stealth is cover, Psychic, Lethal Hits' policy
     ("A1 BS3+ S4 AP0 D1", "T4 Sv4+ W1 x2", 1, {"cover": True, "edition": "11e"}),
     ("A1 BS3+ S4 AP0 D1", "T4 Sv4+ W1 x2", 1, {"cover": True, "hit_modifier": -2, "edition": "11e"}),
-    ("A1 BS6+ S4 AP0 D1", "T4 Sv4+ W1 x2", 1, {"cover": True, "edition": "11e"}),  # 7+: only the 6s hit
+    ("A1 BS6+ S4 AP0 D1", "T4 Sv4+ W1 x2", 1, {"cover": True, "hit_modifier": 1, "edition": "11e"}),  # BS 6+ at worst
     ("A1 BS3+ S4 AP0 D1", "T4 Sv4+ W1 x2 [STEALTH]", 1, {"edition": "11e"}),
     ("A1 BS3+ S4 AP0 D1 [IGNORES COVER]", "T4 Sv4+ W1 x2 [STEALTH]", 1, {"edition": "11e"}),
     ("A1 BS3+ S4 AP0 D1 [INDIRECT FIRE]", "T4 Sv4+ W1 x2", 1, {"indirect": True, "edition": "11e"}),

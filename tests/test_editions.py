@@ -87,8 +87,11 @@ def test_cover_in_the_eleventh_worsens_bs_outside_the_hit_rolls_cap():
     # 11th; in the 10th -1 (capped) on 3+: 4+ (1/2)
     assert hit(plain, "T4 Sv4+ W1", in_edition("11e", cover=True, hit_modifier=-2)) == Fraction(1, 3)
     assert hit(plain, "T4 Sv4+ W1", in_edition("10e", cover=True, hit_modifier=-2)) == Fraction(1, 2)
-    # BS 6+ in cover needs 7+: only the unmodified 6 hits, as a Critical Hit (1/6)
-    assert hit("A1 BS6+ S4 AP0 D1", "T4 Sv4+ W1", in_edition("11e", cover=True)) == Fraction(1, 6)
+    # a BS is never worse than 6+: BS 6+ in cover stays 6+, so with +1 to hit a 5 hits too (2/6), not the 6 alone
+    assert hit("A1 BS6+ S4 AP0 D1", "T4 Sv4+ W1", in_edition("11e", cover=True, hit_modifier=1)) == Fraction(1, 3)
+    # BS 5+ in cover: 6+ (1/6); with +1 to hit, 5+ (2/6)
+    assert hit("A1 BS5+ S4 AP0 D1", "T4 Sv4+ W1", in_edition("11e", cover=True)) == Fraction(1, 6)
+    assert hit("A1 BS5+ S4 AP0 D1", "T4 Sv4+ W1", in_edition("11e", cover=True, hit_modifier=1)) == Fraction(1, 3)
     # the 10th's exception (a 3+ save against AP 0 gets no cover) is a save rule: in the 11th cover still
     # costs the attacker (BS 4+: 1/2)
     assert hit(plain, "T4 Sv3+ W1", in_edition("11e", cover=True)) == Fraction(1, 2)
@@ -101,9 +104,9 @@ def test_the_header_states_the_reading_of_cover_and_what_the_eleventh_assumes():
     (rules,) = [line for line in out.output.splitlines() if line.startswith("  rules: ")]
     assert rules.startswith("  rules: 11th edition, current printing, Lethal Hits: best")
     assert "assumed as in the 10th edition: the saving throw; the +1/-1 caps" in rules
-    assert "the hazard roll of Hazardous (its 10th-edition test)" in rules
-    assert "as reported, not read in the rules text: the Benefit of Cover is -1 to the attacker's BS" in rules
-    assert "prismnews.com, infinitearchive.org" in rules
+    assert "Hazardous' test (the hazard roll)" in rules
+    assert "reported, not read in the rules text: cover is -1 to the attacker's BS for ranged attacks" in rules
+    assert "(core rule 13.08 as game-datacards transcribes it; prismnews.com; infinitearchive.org)" in rules
 
 
 # --------------------------------------------------------------------- Heavy and Psychic

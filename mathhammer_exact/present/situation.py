@@ -49,4 +49,4 @@ def _edition_lines(context: Context) -> list[str]:
         said.append(f"Heavy's +1 to hit taken as {definition.heavy}")
     if definition.assumed:
         said.append(f"assumed as in the 10th edition: {'; '.join(definition.assumed)}")
-    return said + [f"as reported, not read in the rules text: {text}" for text in definition.reported]
+    return said + [f"reported, not read in the rules text: {text}" for text in definition.reported]

@@ -48,7 +48,8 @@ def benefit_of_cover(weapon: Weapon, target: ModelProfile, context: Context) -> 
 
 def skill_worsened(weapon: Weapon, target: ModelProfile, context: Context) -> int:
     """How much the attacker's BS is worsened: by 1 where the Benefit of Cover does that (the 11th
-    edition, as reported). A characteristic's modifier, so outside the hit roll's cap."""
+    edition, as reported). A characteristic's modifier, so outside the hit roll's cap; the BS it
+    leaves is never worse than 6+ (docs/rules.md)."""
     covered = context.rules.definition.cover is Cover.SKILL and benefit_of_cover(weapon, target, context)
     return 1 if covered and not ignores_modifiers(weapon, context) else 0
 
@@ -71,7 +72,7 @@ def hit_odds(weapon: Weapon, target: ModelProfile, context: Context) -> RollOdds
     if weapon.torrent:
         return RollOdds(Fraction(0), Fraction(1))
     assert weapon.skill is not None
-    skill = weapon.skill + skill_worsened(weapon, target, context)
+    skill = min(6, weapon.skill + skill_worsened(weapon, target, context))  # a BS is never worse than 6+
     modifier = hit_modifier(weapon, target, context)
     always_fails = 3 if indirect(weapon, context) and context.rules.indirect_fire is IndirectFire.LATER else 1
     critical = 6 if context.overwatch else critical_hit_threshold(weapon, context)
