@@ -7,6 +7,7 @@ rules this project was specified against, unchanged.
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
 
 import pytest
@@ -274,3 +275,25 @@ def test_the_environment_sets_a_players_default_and_the_option_wins():
     assert "rules: 11th edition" not in tenth and "rules: 11th edition" in eleventh
     assert run(*base, env={"MATHHAMMER_EDITION": "11e"}).output == eleventh
     assert run(*base, "--edition", "10e", env={"MATHHAMMER_EDITION": "11e"}).output == tenth
+
+
+def test_the_api_takes_the_edition_in_its_situation_and_answers_as_the_command_does():
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from mathhammer_exact.web.app import create_app
+
+    body = {"weapons": [{"weapon": "A10 BS3+ S4 AP0 D1 [IGNORES COVER]"}], "target": "T4 Sv4+ W1 x10 [STEALTH]",
+            "exact": True}
+    with TestClient(create_app(workers=1, time_limit=5.0)) as client:
+        tenth = client.post("/api/attack", json=body).json()
+        eleventh = client.post("/api/attack", json={**body, "situation": {"edition": "11e"}}).json()
+        wrong = client.post("/api/attack", json={**body, "situation": {"edition": "9e"}})
+    # hits: 10 x 1/2 (Stealth's -1 to hit stays) in the 10th; 10 x 2/3 (Ignores Cover cancels its cover) in the 11th
+    assert (tenth["hits"]["mean"], eleventh["hits"]["mean"]) == ("5", "20/3")
+    assert not any("11th" in line for line in tenth["header"])
+    assert any(line.startswith("rules: 11th edition, current printing") for line in eleventh["header"])
+    assert wrong.status_code == 422
+    command = run("attack", "-w", body["weapons"][0]["weapon"], "-t", body["target"], "--exact", "--edition", "11e",
+                  "--json")
+    assert json.loads(command.output)["header"] == eleventh["header"]
