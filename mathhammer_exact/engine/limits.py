@@ -44,6 +44,12 @@ def share(part: float) -> Iterator[None]:
         _SHARE.reset(token)
 
 
+def partial() -> bool:
+    """Whether a query here may use only part of the limits (`share`): then `TooLarge` says it is too large
+    for this place, not for the engine."""
+    return _SHARE.get() < 1.0
+
+
 def _refuse_over(work: float, exact: bool, limit: dict[bool, float], what: str) -> None:
     if work > limit[exact] * _SHARE.get():
         mode = "exact" if exact else "float"
