@@ -483,7 +483,7 @@ def test_workers_enforce_the_time_and_memory_limits():
 def test_openapi_describes_every_question(client):
     spec = client.get("/openapi.json").json()
     assert set(spec["paths"]) == {"/api/attack", "/api/unit", "/api/compare", "/api/catalogue", "/api/attack/need",
-                                  "/api/matchup",
+                                  "/api/matchup", "/api/situation",
                                   "/api/unit/need", "/api/plan", "/api/turn", "/api/survive", "/api/units",
                                   "/api/datasheet", "/api/army", *(f"/api/roll/{kind}" for kind in schemas.ROLLS)}
     attack_op = spec["paths"]["/api/attack"]["post"]

@@ -47,6 +47,7 @@ from .schemas import (
     CompareAnswer,
     CompareQuery,
     ErrorAnswer,
+    Situation,
     UnitAnswer,
     UnitQuery,
 )
@@ -180,6 +181,12 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
     async def catalogue() -> Catalogue:
         """The datasheets, standard targets and named rules (for `with`) that questions may name."""
         return answers.catalogue()
+
+    @app.get("/api/situation")
+    async def situation() -> dict[str, Any]:
+        """The fields of a question's `situation`, from which the page builds its controls: the JSON schema of
+        `Situation` (each field's default, bounds, choices with their words, and help, in the declared order)."""
+        return Situation.model_json_schema()
 
     @app.post("/api/attack", response_model=AttackAnswer, responses=REFUSALS)
     async def attack(query: AttackQuery, request: Request) -> Response:

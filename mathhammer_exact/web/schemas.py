@@ -110,12 +110,18 @@ def situation_model(fields_of: type[Context] = Context, name: str = "Situation")
             kind = choice_type(field) if field.spoken is not None else choice_type(field) | None
         elif declared.metavar is not None:
             kind = Text | None
-        bounds: dict[str, Any] = {key: bound for key, bound in (("minimum", declared.low), ("maximum", declared.high))
-                  if bound is not None}  # described here, refused by `Context` with the command's message
+        extra: dict[str, Any] = {key: bound for key, bound in (("minimum", declared.low), ("maximum", declared.high))
+                                 if bound is not None}  # described here, refused by `Context` with the command's message
+        if declared.choices:  # the header's words for each choice but the default, e.g. for the page's options
+            extra["x-words"] = {choice: declared.say(getattr(fields_of(**{field.name: choice}), field.name))
+                                for choice in declared.choices if choice != field.spoken}
+        elif declared.metavar is not None:
+            extra["x-metavar"] = declared.metavar
         fields[field.name] = (kind, Field(default=field.spoken, description=declared.help,
-                                          json_schema_extra=bounds or None))
+                                          json_schema_extra=extra or None))
     model = create_model(name, __base__=SituationBase, __doc__="The situation of an attack: the fields of "
-                         "`mathhammer_exact.Context` (the CLI's situation options).", **fields)
+                         "`mathhammer_exact.Context` (the CLI's situation options); `x-words` says each choice "
+                         "as the answer's header does, `x-metavar` what a free text field takes.", **fields)
     model.fields_of = fields_of
     return model
 
