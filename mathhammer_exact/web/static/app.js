@@ -587,16 +587,18 @@ function drawChart(caption, kind, series, exact) {
   byId("charts").append(figure);
 }
 
-function headline(items) {
+function headline(items) {  // [label, key, value, format, and what it is of (a matchup's pair), if said]
   const box = byId("headline");
   box.replaceChildren();
-  for (const [label, key, value, format] of items) {
+  for (const [label, key, value, format, of] of items) {
     if (value === undefined || value === null) continue;
     const div = document.createElement("div");
     const dd = cell("dd", format(value));
     dd.dataset.key = key;
     dd.dataset.value = String(toNumber(value));
-    div.append(cell("dt", label), dd);
+    const dt = cell("dt", label);
+    if (of) dt.append(cell("span", of, "of"));
+    div.append(dt, dd);
     box.append(div);
   }
 }
@@ -767,10 +769,11 @@ function drawMatchup(answer) {
     const known = first.filter((row) => row[figure] !== null);
     if (!known.length) continue;
     const best = known.reduce((a, b) => (b[figure] > a[figure] ? b : a));
-    items.push([`${label}: ${best.attacker} at ${best.target} (${best.phase})`, `rows.${best.i}.${figure}`,
-                best[figure], format]);
+    items.push([label, `rows.${best.i}.${figure}`, best[figure], format,
+                `${best.attacker} → ${best.target}, ${best.phase}`]);
   }
   headline(items);
+  byId("answer-title").textContent = `${first[0].army} against ${first[0].against}`;
   const units = (army) => [...new Set(rows.filter((row) => row.army === first[0].army)
     .map((row) => (army === row.army ? row.attacker : row.target)))];
   byId("fired").textContent = `${first[0].army}: ${units(first[0].army).join(", ")}; ` +
