@@ -329,10 +329,12 @@ def phone(driver) -> None:
                                                                   "deviceScaleFactor": 1, "mobile": True})
 
 
-def screenshot(driver, name: str, folder: Path) -> None:
-    """What the window shows; with MATHHAMMER_SCREENSHOTS=1 into docs/images/ for docs/server.md."""
+def screenshot(driver, name: str, folder: Path, at: str | None = None) -> None:
+    """What the window shows from the top (or from the element matching the CSS selector `at`); with
+    MATHHAMMER_SCREENSHOTS=1 into docs/images/ for docs/server.md."""
     path = (ROOT / "docs" / "images" if os.environ.get("MATHHAMMER_SCREENSHOTS") else folder) / name
-    driver.execute_script("window.scrollTo(0, 0)")
+    driver.execute_script("const at = arguments[0] && document.querySelector(arguments[0]);"
+                          "if (at) at.scrollIntoView(); else window.scrollTo(0, 0)", at)
     assert driver.save_screenshot(str(path))
     assert path.stat().st_size > 10_000
 
@@ -451,7 +453,7 @@ def check_heatmaps(driver, answer: dict, figure: str) -> None:
             assert cell.value_of_css_property("background-color") not in ("rgba(0, 0, 0, 0)", "transparent")
 
 
-def test_a_matchup_opens_from_its_link_on_the_apis_answer_as_heatmap_tables(server, browser):
+def test_a_matchup_opens_from_its_link_on_the_apis_answer_as_heatmap_tables(server, browser, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -485,6 +487,7 @@ def test_a_matchup_opens_from_its_link_on_the_apis_answer_as_heatmap_tables(serv
     size = browser.execute_script("return parseFloat(getComputedStyle(document.querySelector('table.heat td'))"
                                   ".fontSize)")
     assert size >= 12  # CSS pixels: readable without zooming
+    screenshot(browser, "web-matchup-phone.png", tmp_path, at="figure.heatmap")
 
 
 def test_a_matchup_of_army_lists_uploaded_on_both_sides(server, browser):
