@@ -42,15 +42,15 @@ def matchup(army_a: str, army_b: str, phase: str, melee: bool, both_ways: bool, 
     An army is an army list (FILE.ros, FILE.rosz, New Recruit's FILE.json), a FILE.txt of unit names one
     a line, or unit names separated by commas ('Intercessor Squad x10, Hellblaster Squad'); a unit is
     named as for `mathhammer unit`, at the size after 'x' or its smallest."""
-    from ..decide.matchup import PHASES, frame_of, read_army, records
     from ..present.matchups import matchup_json, preface, render_matchup, save_heatmap
+    from ..sweep.matchup import PHASES_OF, frame_of, read_army, records
 
     if melee and phase not in ("shooting", "fight"):
         raise MathhammerError("--melee is the same as --phase fight; give one of them")
     if out is not None and Path(out).suffix.lower() not in OUT_SUFFIXES:
         raise MathhammerError(f"--out writes FILE.parquet or FILE.csv, got {out!r}")
     context = context_from(situation)
-    found = records(read_army(army_a, "army A"), read_army(army_b, "army B"), PHASES["fight" if melee else phase],
+    found = records(read_army(army_a, "army A"), read_army(army_b, "army B"), PHASES_OF["fight" if melee else phase],
                     context, both_ways)
     assumed = preface(context)
     shown = figures or FIGURES
@@ -69,7 +69,7 @@ def matchup(army_a: str, army_b: str, phase: str, melee: bool, both_ways: bool, 
 
 
 def _write(frame: Any, path: Path) -> None:
-    from ..present.files import write_files
+    from ..files import write_files
 
     if path.suffix.lower() == ".csv":
         data = frame.to_csv(index=False).encode()

@@ -25,10 +25,10 @@ from ..catalogue import ARMY_LISTS
 from ..catalogue.convert import to_datasheet
 from ..catalogue.roster import Roster, read_roster
 from ..data.datasheet import Datasheet, either
-from ..data.load import datasheet
 from ..errors import MathhammerError
 from ..model import Context
-from ..sweep.queries import Attacker, Defender, Grid, rows
+from ..units.by_name import datasheet
+from .queries import Attacker, Defender, Grid, rows
 
 if TYPE_CHECKING:
     import pandas
@@ -57,7 +57,7 @@ def _sized(text: str) -> Datasheet:
     return attrs.evolve(sheet, sizes=(size,))
 
 
-PHASES = {"shooting": ("shooting",), "fight": ("fight",), "both": ("shooting", "fight")}  #: a matchup's phases
+PHASES_OF = {"shooting": ("shooting",), "fight": ("fight",), "both": ("shooting", "fight")}  #: by --phase
 
 
 def army_of_names(names: Sequence[str], name: str) -> Army:
