@@ -488,6 +488,12 @@ def test_a_matchup_opens_from_its_link_on_the_apis_answer_as_heatmap_tables(serv
                                   ".fontSize)")
     assert size >= 12  # CSS pixels: readable without zooming
     screenshot(browser, "web-matchup-phone.png", tmp_path, at="figure.heatmap")
+    inside = browser.execute_script(  # the form, unfolded, fits the phone too
+        "document.getElementById('ask-box').open = true;"
+        "const box = document.getElementById('ask-box').getBoundingClientRect();"
+        "return [...document.querySelectorAll('#ask-box fieldset:not([hidden])')].map(f => f.getBoundingClientRect())"
+        ".every(r => !r.width || (r.left >= box.left && r.right <= box.right))")
+    assert inside
 
 
 def test_a_matchup_of_army_lists_uploaded_on_both_sides(server, browser):
