@@ -13,8 +13,10 @@ from typing import Any, Literal
 
 import attrs
 
+from .abilities import Ability, Edition
 from .dice import Dice
 from .errors import MathhammerError
+from .parsing import ability_fields as read_ability
 from .parsing import model_fields, weapon_fields
 from .pmf import Pmf
 
@@ -66,21 +68,46 @@ class Reroll(enum.IntEnum):
                 Reroll.NONCRIT: "re-roll {} rolls that are not critical"}[self].format(roll)
 
 
-#: Abilities only a ranged weapon can have.
-RANGED_ONLY = ("torrent", "blast", "heavy", "indirect_fire", "pistol", "assault", "rapid_fire", "melta", "conversion")
-
-
 def _bonus_dice(value: Dice | str | int | None) -> Dice | None:
     """An ability's X (Rapid Fire X, Sustained Hits X): None or 0 when the weapon lacks it."""
     dice = None if value is None else _dice(value)
     return None if dice == Dice() else dice
 
 
+def _thresholds(ability: Ability) -> Any:
+    def check(_inst: object, _attr: attrs.Attribute, value: tuple[tuple[str, int], ...]) -> None:
+        for keyword, x in value:
+            if not 2 <= x <= 6:
+                raise MathhammerError(f"{ability.name}-{keyword} must be 2+ to 6+, got {x}+")
+
+    return check
+
+
+ABILITY = "ability"  #: the attrs metadata key of a weapon ability's `Ability`
+
+
+def ability_field(ability: Ability) -> Any:
+    """An attrs field of `Weapon` holding one ability, with its entry and the default, converter and
+    validator its kind has: False (a flag), 0 (a number), None (dice, a distance), () (keywords)."""
+    metadata = {ABILITY: ability}
+    if ability.kind == "flag":
+        return attrs.field(default=False, metadata=metadata)
+    if ability.kind == "number":
+        return attrs.field(default=0, validator=_at_least(ability.name, 0), metadata=metadata)
+    if ability.kind == "dice":
+        return attrs.field(default=None, converter=_bonus_dice, metadata=metadata)
+    if ability.kind == "distance":
+        return attrs.field(default=None, validator=_at_least(f"the {ability.name} distance", 1), metadata=metadata)
+    return attrs.field(default=(), converter=tuple, validator=_thresholds(ability), metadata=metadata)
+
+
 @attrs.frozen
 class Weapon:
     """One weapon profile with its abilities, as printed on a datasheet.
 
-    `skill` is the BS (ranged) or WS (melee) number, e.g. 3 for 3+, and None for Torrent.
+    `skill` is the BS (ranged) or WS (melee) number, e.g. 3 for 3+, and None for Torrent. Each
+    ability is declared once, on its field (`ability_field`), in the order a datasheet prints
+    them: the 10th edition's abilities (`TENTH_EDITION`) are these entries.
     """
 
     attacks: Dice = attrs.field(converter=_dice)
@@ -92,35 +119,74 @@ class Weapon:
     melee: bool = False
     range: int | None = attrs.field(default=None, validator=_at_least("range", 1))
     """Range in inches (None: not given, or a melee weapon)."""
-    rapid_fire: Dice | None = attrs.field(default=None, converter=_bonus_dice)
+    rapid_fire: Dice | None = ability_field(Ability(
+        "RAPID FIRE", "dice", "Rapid Fire", "attacks", "X more attacks per model within half range",
+        ranged_only=True, needs=("half_range",), x="extra attacks"))
     """Rapid Fire X: X more attacks within half range; X may be rolled (Rapid Fire D3)."""
-    melta: int = attrs.field(default=0, validator=_at_least("MELTA", 0))
-    sustained_hits: Dice | None = attrs.field(default=None, converter=_bonus_dice)
-    lethal_hits: bool = False
-    devastating_wounds: bool = False
-    twin_linked: bool = False
-    torrent: bool = False
-    blast: bool = False
-    lance: bool = False
-    heavy: bool = False
-    ignores_cover: bool = False
-    indirect_fire: bool = False
-    hazardous: bool = False
-    precision: bool = False
-    pistol: bool = False
-    assault: bool = False
-    anti: tuple[tuple[str, int], ...] = ()
-    psychic: bool = False
-    """A Psychic weapon: its attacks are psychic attacks (e.g. for Feel No Pain against psychic attacks)."""
-    extra_attacks: bool = False
-    """Extra Attacks: the bearer fights with this weapon in addition to the melee weapon it chooses,
-    not instead of it (it cannot be chosen as the one melee weapon)."""
-    one_shot: bool = False
-    """One Shot: the bearer can shoot this weapon once per battle."""
-    conversion: int | None = attrs.field(default=None, validator=_at_least("the CONVERSION distance", 1))
+    sustained_hits: Dice | None = ability_field(Ability(
+        "SUSTAINED HITS", "dice", "Sustained Hits", "hit", "a Critical Hit scores X extra hits", x="extra hits"))
+    melta: int = ability_field(Ability(
+        "MELTA", "number", "Melta", "damage", "X more Damage per attack within half range", ranged_only=True,
+        needs=("half_range",), x="extra damage"))
+    anti: tuple[tuple[str, int], ...] = ability_field(Ability(
+        "ANTI", "keyword", "Anti", "wound", "an unmodified wound roll of X+ against a target with the keyword is a "
+        "Critical Wound", x="the wound roll that is a Critical Wound"))
+    conversion: int | None = ability_field(Ability(
+        "CONVERSION", "distance", "Conversion", "hit", "against a target more than X inches away, an unmodified hit "
+        "roll of 4+ is a Critical Hit", ranged_only=True, needs=("beyond_conversion_range",),
+        x='the distance its datasheet gives (12" or 24")'))
     """Conversion: against a target more than this many inches away, an unmodified hit roll of 4+
     is a Critical Hit. Datasheets print the bare keyword and give the distance (12" or 24") in the
     rule's text, so the profile string must say it: `CONVERSION 12"`."""
+    assault: bool = ability_field(Ability(
+        "ASSAULT", "flag", "Assault", "attacks", "the weapon shoots after its unit Advanced", ranged_only=True,
+        needs=("advanced",)))
+    heavy: bool = ability_field(Ability(
+        "HEAVY", "flag", "Heavy", "hit", "+1 to hit when its unit Remained Stationary", ranged_only=True,
+        needs=("stationary",)))
+    pistol: bool = ability_field(Ability(
+        "PISTOL", "flag", "Pistol", "unit", "models shoot their Pistols or their other ranged weapons, not both",
+        ranged_only=True))
+    torrent: bool = ability_field(Ability(
+        "TORRENT", "flag", "Torrent", "hit", "every attack hits automatically (no hit roll, no Critical Hits)",
+        ranged_only=True))
+    blast: bool = ability_field(Ability(
+        "BLAST", "flag", "Blast", "attacks", "one more attack per five models in the target; not against a unit "
+        "within Engagement Range of the firer's army", ranged_only=True, needs=("engaged",)))
+    indirect_fire: bool = ability_field(Ability(
+        "INDIRECT FIRE", "flag", "Indirect Fire", "hit", "may shoot a target that is not visible: unmodified hit "
+        "rolls of 1-3 fail (`--rules 2023`: -1 to hit) and the target has the Benefit of Cover", ranged_only=True,
+        needs=("indirect",)))
+    ignores_cover: bool = ability_field(Ability(
+        "IGNORES COVER", "flag", "Ignores Cover", "save", "the target does not get the Benefit of Cover"))
+    lance: bool = ability_field(Ability(
+        "LANCE", "flag", "Lance", "wound", "+1 to wound when its unit charged this turn", needs=("charged",)))
+    lethal_hits: bool = ability_field(Ability(
+        "LETHAL HITS", "flag", "Lethal Hits", "hit", "a Critical Hit wounds automatically (not a Critical Wound)"))
+    devastating_wounds: bool = ability_field(Ability(
+        "DEVASTATING WOUNDS", "flag", "Devastating Wounds", "sequence", "a Critical Wound inflicts mortal wounds "
+        "equal to the Damage (how, by `--rules`: below)"))
+    twin_linked: bool = ability_field(Ability(
+        "TWIN-LINKED", "flag", "Twin-linked", "wound", "re-roll failed wound rolls"))
+    precision: bool = ability_field(Ability(
+        "PRECISION", "flag", "Precision", "allocation", "the attacker may allocate its wounds to an attached "
+        "leader first"))
+    hazardous: bool = ability_field(Ability(
+        "HAZARDOUS", "flag", "Hazardous", "sequence", "after the unit attacks, one Hazardous test per weapon "
+        "(unit queries; below)"))
+    psychic: bool = ability_field(Ability(
+        "PSYCHIC", "flag", "Psychic", "damage", "its attacks are psychic attacks (Feel No Pain against psychic "
+        "attacks applies)"))
+    """A Psychic weapon: its attacks are psychic attacks (e.g. for Feel No Pain against psychic attacks)."""
+    extra_attacks: bool = ability_field(Ability(
+        "EXTRA ATTACKS", "flag", "Extra Attacks", "unit", "the bearer fights with it as well as with the melee "
+        "weapon it chooses"))
+    """Extra Attacks: the bearer fights with this weapon in addition to the melee weapon it chooses,
+    not instead of it (it cannot be chosen as the one melee weapon)."""
+    one_shot: bool = ability_field(Ability(
+        "ONE SHOT", "flag", "One Shot", "unit", "shot once per battle (a query is one shooting; shown, not "
+        "otherwise read)"))
+    """One Shot: the bearer can shoot this weapon once per battle."""
     ignored: tuple[str, ...] = attrs.field(default=(), converter=tuple)
     """Rules on the profile that the engine does not model, by name (read in lenient mode), so an
     answer can say what it left out."""
@@ -130,11 +196,8 @@ class Weapon:
             raise MathhammerError("a weapon needs BS/WS 2+ to 6+ unless it has TORRENT")
         if self.damage.minimum < 1:
             raise MathhammerError(f"D must be at least 1, got {self.damage}")
-        for keyword, x in self.anti:
-            if not 2 <= x <= 6:
-                raise MathhammerError(f"ANTI-{keyword} must be 2+ to 6+, got {x}+")
         if self.melee:
-            ranged = [name.upper().replace("_", " ") for name in RANGED_ONLY if getattr(self, name)]
+            ranged = sorted(a.spelling for a in TENTH_EDITION if a.ranged_only and getattr(self, a.field))
             if ranged:
                 raise MathhammerError(f"{', '.join(ranged)} on a melee weapon: only ranged weapons have "
                                       f"{'it' if len(ranged) == 1 else 'them'}")
@@ -148,7 +211,34 @@ class Weapon:
         With `lenient` (profiles read from a catalogue, not typed), an ability the engine does not
         model is kept by name in `ignored` instead of refused.
         """
-        return cls(**weapon_fields(text, name, lenient))
+        return cls(**weapon_fields(text, TENTH_EDITION, name, lenient))
+
+
+def _entries(weapon: type) -> Edition:
+    return tuple(attrs.evolve(field.metadata[ABILITY], field=field.name)
+                 for field in attrs.fields(weapon) if ABILITY in field.metadata)
+
+
+TENTH_EDITION: Edition = _entries(Weapon)
+"""The 10th edition's weapon abilities, in the order a datasheet prints them."""
+
+#: The fields of the abilities only a ranged weapon can have.
+RANGED_ONLY = tuple(ability.field for ability in TENTH_EDITION if ability.ranged_only)
+
+
+def ability_fields(token: str) -> dict[str, Any]:
+    """The `Weapon` fields one printed ability of the 10th edition sets, e.g. ``SUSTAINED HITS D3``
+    -> sustained_hits (see `parsing.ability_fields`).
+
+    >>> ability_fields("Anti-Vehicle 4+")
+    {'anti': (('VEHICLE', 4),)}
+    """
+    return read_ability(token, TENTH_EDITION)
+
+
+def needing(situation: str, edition: Edition = TENTH_EDITION) -> str:
+    """The abilities that read the situation field `situation`, for its help: ``Rapid Fire, Melta``."""
+    return ", ".join(ability.words for ability in edition if situation in ability.needs)
 
 
 @attrs.frozen
@@ -525,13 +615,14 @@ class Context:
     """
 
     half_range: bool = situation_field(False, Declared(
-        "--half-range", "Within half range (Rapid Fire, Melta).", "within half range", "situation"))
+        "--half-range", f"Within half range ({needing('half_range')}).", "within half range", "situation"))
     cover: bool = situation_field(False, Declared(
         "--cover", "The target has the Benefit of Cover.", "target has the Benefit of Cover", "situation"))
     charged: bool = situation_field(False, Declared(
-        "--charged", "The attacker charged this turn (Lance).", "attacker charged", "situation"))
+        "--charged", f"The attacker charged this turn ({needing('charged')}).", "attacker charged", "situation"))
     stationary: bool = situation_field(False, Declared(
-        "--stationary", "The attacker Remained Stationary (Heavy).", "attacker Remained Stationary", "situation"))
+        "--stationary", f"The attacker Remained Stationary ({needing('stationary')}).", "attacker Remained Stationary",
+        "situation"))
     advanced: bool = situation_field(False, Declared(
         "--advanced", "The attacker Advanced: only Assault weapons shoot.", "attacker Advanced", "situation"))
     """The attacking unit Advanced this turn (only Assault weapons shoot)."""

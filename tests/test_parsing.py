@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from mathhammer_exact import Dice, MathhammerError, ModelProfile, Target, Weapon
 from mathhammer_exact.data import load
-from mathhammer_exact.model import RANGED_ONLY
-from mathhammer_exact.parsing import ability_fields
+from mathhammer_exact.model import RANGED_ONLY, TENTH_EDITION, ability_fields
 from mathhammer_exact.present import profiles
 
 # The plain profile every weapon case changes one thing of: hand-written, not parsed.
@@ -382,9 +381,24 @@ def test_target_summary_says_every_field_in_words():
 
 
 def test_every_flag_has_words():
-    from mathhammer_exact.parsing import _FLAGS
-    assert set(_FLAGS.values()) == set(profiles._FLAG_WORDS)
-    assert set(RANGED_ONLY) <= {a.name for a in attrs.fields(Weapon)}
+    fields = {a.name for a in attrs.fields(Weapon)}
+    assert all(ability.words and ability.field in fields for ability in TENTH_EDITION)
+    assert set(RANGED_ONLY) <= fields
+
+
+# one printed example of each kind of value, as a datasheet writes it
+KIND_EXAMPLES = {"flag": "", "number": " 2", "dice": " D3", "distance": ' 12"', "keyword": "-VEHICLE 4+"}
+
+
+@pytest.mark.parametrize("ability", TENTH_EDITION, ids=lambda a: a.name)
+def test_every_ability_reads_prints_and_reads_back(ability):
+    """Each declared ability is read from its printed form, shown on the card in its words, and
+    written back in a form that reads as the same weapon."""
+    printed = ability.name + KIND_EXAMPLES[ability.kind]
+    weapon = Weapon.parse(f'24" A1 BS3+ S4 AP0 D1 [{printed}]')
+    assert getattr(weapon, ability.field) not in (False, None, 0, ())
+    assert ability.words in profiles.weapon_summary(weapon)
+    assert Weapon.parse(profiles.weapon_string(weapon)) == weapon
 
 
 def test_every_datasheet_weapon_and_model_reads_back_from_its_string():

@@ -17,9 +17,9 @@ from typing import Any, Literal
 
 import attrs
 
-from ..dice import Dice
 from ..errors import MathhammerError
 from ..model import (
+    TENTH_EDITION,
     CommandReroll,
     Context,
     CriticalMortals,
@@ -29,8 +29,8 @@ from ..model import (
     Reroll,
     Target,
     Weapon,
+    ability_fields,
 )
-from ..parsing import ability_fields
 
 Phase = Literal["shooting", "fight", "either"]
 Situation = Literal["attacker", "target", "marked", "suppressed"]
@@ -294,16 +294,10 @@ def _improved_weapon(weapon: Weapon, effect: Effect) -> Weapon:
         changes["strength"] = weapon.strength + effect.strength_bonus
     if effect.ap_bonus:
         changes["ap"] = max(-6, weapon.ap - effect.ap_bonus)
+    entries = {ability.field: ability for ability in TENTH_EDITION}
     for text in effect.abilities:
         for field, value in ability_fields(text).items():
-            if field == "anti":
-                changes["anti"] = tuple(sorted({*weapon.anti, *value}))
-            elif field == "sustained_hits":  # the same ability twice does not stack: keep the better
-                current = weapon.sustained_hits
-                new = Dice.parse(value)
-                changes[field] = new if current is None or new.pmf().mean > current.pmf().mean else current
-            else:
-                changes[field] = value
+            changes[field] = entries[field].combine(getattr(weapon, field), value)
     return attrs.evolve(weapon, **changes) if changes else weapon
 
 
