@@ -58,7 +58,7 @@ class Ability:
     @property
     def form(self) -> str:
         """How a profile writes it: ``MELTA X``, ``ANTI-KEYWORD X+``, ``LETHAL HITS``."""
-        return _FORMS[self.kind].format(self.spelling)
+        return _FORMS[self.kind].format(self.name)
 
     def combine(self, current: Any, granted: Any) -> Any:
         """The value when a rule grants this ability to a weapon that may already have it: a
