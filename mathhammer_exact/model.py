@@ -462,8 +462,9 @@ def _command_reroll(value: str | CommandReroll | None) -> CommandReroll | None:
     return CommandReroll.parse(value)
 
 
-class DamageReroll(enum.Enum):
-    """Which damage rolls the attacker re-rolls (a die is re-rolled at most once)."""
+class DamageReroll(enum.StrEnum):
+    """Which damage rolls the attacker re-rolls (a die is re-rolled at most once). A member equals
+    its value as written (`DamageReroll.ONES == "ones"`), so a rule read from text compares with it."""
 
     NONE = "none"
     ONES = "ones"  #: re-roll a Damage roll of 1 (the roll's result before modifiers)
@@ -534,6 +535,10 @@ def _critical_mortals(value: str | CriticalMortals | None) -> CriticalMortals | 
 
 
 Line = Literal["situation", "rolls", "against the target", "rules"]  #: where the header states a field
+#: How a named rule's value for a situation field combines with the situation's own (`Declared.stack`):
+#: added, the larger or the smaller kept (a re-roll, a critical threshold), either one true, or given
+#: at most once (two different values would be a guess).
+Stack = Literal["add", "max", "min", "or", "once"]
 
 
 @attrs.frozen
@@ -545,7 +550,8 @@ class Declared:
     placeholder), or a function of the value. `label` names the field in a refusal ("hit roll modifier
     must be -6 to 6"). `choices` are the values a player may write, the first the default (unless the
     default is None). `metavar` marks free text that the field's converter reads (no fixed choices
-    on the command line)."""
+    on the command line). `stack` says how a named rule may change the field (None: it cannot),
+    `effect` how the rule's effect states it, as `words` does."""
 
     option: str
     help: str
@@ -557,10 +563,16 @@ class Declared:
     suffix: str = ""
     choices: tuple[str, ...] = ()
     metavar: str | None = None
+    stack: Stack | None = None
+    effect: str | Callable[[Any], str] = ""
 
     def say(self, value: Any) -> str:
         """The header's words for `value`."""
         return self.words.format(value) if isinstance(self.words, str) else self.words(value)
+
+    def granted(self, value: Any) -> str:
+        """A named rule's effect on this field in words ("+1 to hit")."""
+        return self.effect.format(value) if isinstance(self.effect, str) else self.effect(value)
 
 
 DECLARED = "declared"  #: the attrs metadata key of a situation field's `Declared`
@@ -627,7 +639,8 @@ class Context:
         "--advanced", "The attacker Advanced: only Assault weapons shoot.", "attacker Advanced", "situation"))
     """The attacking unit Advanced this turn (only Assault weapons shoot)."""
     overwatch: bool = situation_field(False, Declared(
-        "--overwatch", "Fire Overwatch: only unmodified 6s hit.", "Fire Overwatch", "situation"))
+        "--overwatch", "Fire Overwatch: only unmodified 6s hit.", "Fire Overwatch", "situation", stack="or",
+        effect="only unmodified 6s hit"))
     indirect: bool = situation_field(False, Declared(
         "--indirect", "Indirect Fire at a target that is not visible.", "target not visible (Indirect Fire)",
         "situation"))
@@ -643,57 +656,63 @@ class Context:
         low=0, high=1000, label="extra attacks"))
     hit_modifier: int = situation_field(0, Declared(
         "--hit-mod", f"Hit roll modifier {_MODIFIER_HELP}.", "hit roll {:+d}", low=-6, high=6,
-        label="hit roll modifier"))
+        label="hit roll modifier", stack="add", effect="{:+d} to hit"))
     wound_modifier: int = situation_field(0, Declared(
         "--wound-mod", f"Wound roll modifier {_MODIFIER_HELP}.", "wound roll {:+d}", low=-6, high=6,
-        label="wound roll modifier"))
+        label="wound roll modifier", stack="add", effect="{:+d} to wound"))
     reroll_hits: Reroll = situation_field(Reroll.NONE, Declared(
         "--reroll-hits", "Re-roll hit rolls of 1, failed ones, or all but crits.", lambda policy: policy.words("hit"),
-        choices=_REROLL), converter=Reroll.parse)
+        choices=_REROLL, stack="max", effect=lambda policy: policy.words("hit")), converter=Reroll.parse)
     reroll_wounds: Reroll = situation_field(Reroll.NONE, Declared(
         "--reroll-wounds", "Re-roll wound rolls of 1, failed ones, or all but crits.",
-        lambda policy: policy.words("wound"), choices=_REROLL), converter=Reroll.parse)
+        lambda policy: policy.words("wound"), choices=_REROLL, stack="max",
+        effect=lambda policy: policy.words("wound")), converter=Reroll.parse)
     critical_hit: int = situation_field(6, Declared(
         "--crit-hit", "Unmodified hit roll that is a Critical Hit.", "Critical Hits on {}+", low=2, high=6,
-        label="critical hit threshold", suffix="+"))
+        label="critical hit threshold", suffix="+", stack="min", effect="Critical Hits on {}+"))
     critical_wound: int = situation_field(6, Declared(
         "--crit-wound", "Unmodified wound roll that is a Critical Wound (Anti-X may lower it further).",
-        "Critical Wounds on {}+", low=2, high=6, label="critical wound threshold", suffix="+"))
+        "Critical Wounds on {}+", low=2, high=6, label="critical wound threshold", suffix="+", stack="min",
+        effect="Critical Wounds on {}+"))
     """Unmodified wound roll that is a Critical Wound (Anti-KEYWORD may lower it further)."""
     critical_mortals: CriticalMortals | None = situation_field(None, Declared(
         "--crit-mortals", "Critical Hits or Wounds inflict N mortal wounds (a number or dice), as well as normal "
                           "damage or 'instead' of it; they land after the unit's other attacks and spill over. "
                           "E.g. 'hit 1', 'wound D3 instead'.",
-        lambda mortals: mortals.describe(), metavar="hit|wound N [instead]"), converter=_critical_mortals)
+        lambda mortals: mortals.describe(), metavar="hit|wound N [instead]", stack="once",
+        effect=lambda mortals: mortals.describe()), converter=_critical_mortals)
     """Critical Hits or Critical Wounds that inflict mortal wounds (see `CriticalMortals`)."""
     damage_bonus: int = situation_field(0, Declared(
         "--damage-bonus", "Add this to each attack's Damage (e.g. +1 Damage).", "Damage +{}", low=0, high=6,
-        label="damage bonus"))
+        label="damage bonus", stack="add", effect="{:+d} Damage"))
     """Added to each attack's Damage (e.g. +1 Damage), after halving and before -1 Damage."""
     reroll_damage: DamageReroll = situation_field(DamageReroll.NONE, Declared(
         "--reroll-damage", "Re-roll a Damage roll of 1, the lowest die when below a die's average (one-die), or "
                            "the whole roll when below its average.",
-        lambda policy: policy.words, choices=_choices(DamageReroll)), converter=_damage_reroll)
+        lambda policy: policy.words, choices=_choices(DamageReroll), stack="once", effect=lambda policy: policy.words),
+        converter=_damage_reroll)
     """The attacker's damage re-roll (see `DamageReroll`)."""
     # against the target (the defender's abilities, or the attacker's on its saves)
     wound_modifier_against: int = situation_field(0, Declared(
         "--wound-mod-against", "Wound roll modifier from the target's rules, e.g. -1 (capped with the wound roll "
                                "modifier to -1..+1).", "wound roll {:+d}", "against the target", low=-6, high=6,
-        label="wound roll modifier"))
+        label="wound roll modifier", stack="add", effect="{:+d} to wound it"))
     """Wound roll modifier of attacks against the target (e.g. -1 from its ability), capped with
     `wound_modifier` and the weapon's own to -1..+1."""
     worsen_ap: int = situation_field(0, Declared(
         "--worsen-ap", "Worsen the AP of attacks against the target by this much (never better than AP 0).",
-        "AP worsened by {}", "against the target", low=0, high=6, label="AP worsened by"))
+        "AP worsened by {}", "against the target", low=0, high=6, label="AP worsened by",
+        stack="add", effect="AP of attacks against it worsened by {}"))
     """AP of attacks against the target worsened by this much (AP-2 becomes AP-1), to AP 0 at most."""
     save_modifier: int = situation_field(0, Declared(
         "--save-mod", "Saving throw modifier; with AP and cover never more than +1 in total.", "saving throw {:+d}",
-        "against the target", low=-6, high=6, label="saving throw modifier"))
+        "against the target", low=-6, high=6, label="saving throw modifier", stack="add",
+        effect="{:+d} to its saving throws"))
     """Saving throw modifier (armour and invulnerable); with AP and cover never more than +1 in total."""
     reroll_saves: Reroll = situation_field(Reroll.NONE, Declared(
         "--reroll-saves", "The target re-rolls saving throws of 1, or failed ones.",
-        lambda policy: policy.words("save"), "against the target", choices=_choices(Reroll, Reroll.NONCRIT)),
-        converter=_save_reroll)
+        lambda policy: policy.words("save"), "against the target", choices=_choices(Reroll, Reroll.NONCRIT),
+        stack="max", effect=lambda policy: policy.words("saving throw")), converter=_save_reroll)
     """The target's saving throw re-roll: rolls of 1 (ones) or failed ones."""
     command_reroll: CommandReroll | None = situation_field(None, Declared(
         "--command-reroll", "Keep a Command Re-roll for one roll: the attacks roll, the first failed hit roll, "
