@@ -18,8 +18,9 @@ import attrs
 from .dice import Dice
 
 #: The kind of value an ability takes, as printed:
-#: ``flag`` (LETHAL HITS), ``number`` (MELTA X), ``dice`` (SUSTAINED HITS X, X a number or dice),
-#: ``distance`` (CONVERSION X"), ``keyword`` (ANTI-KEYWORD X+, which a weapon may have several of).
+#: ``flag`` (the name alone), ``number`` (NAME X, X a whole number), ``dice`` (NAME X, X a number or
+#: dice), ``distance`` (NAME X", in inches), ``keyword`` (NAME-KEYWORD X+, which a weapon may have
+#: several of, one per keyword).
 Kind = Literal["flag", "number", "dice", "distance", "keyword"]
 
 #: Where an ability acts: a stage of one attack (the `stages` module of that name), the `engine`'s
@@ -57,7 +58,7 @@ class Ability:
 
     @property
     def form(self) -> str:
-        """How a profile writes it: ``MELTA X``, ``ANTI-KEYWORD X+``, ``LETHAL HITS``."""
+        """How a profile writes it, X standing for its value: ``NAME X``, ``NAME-KEYWORD X+``, ``NAME``."""
         return _FORMS[self.kind].format(self.name)
 
     def combine(self, current: Any, granted: Any) -> Any:

@@ -197,7 +197,7 @@ class Weapon:
         if self.damage.minimum < 1:
             raise MathhammerError(f"D must be at least 1, got {self.damage}")
         if self.melee:
-            ranged = sorted(a.spelling for a in TENTH_EDITION if a.ranged_only and getattr(self, a.field))
+            ranged = sorted(a.spelling for a in abilities_of(type(self)) if a.ranged_only and getattr(self, a.field))
             if ranged:
                 raise MathhammerError(f"{', '.join(ranged)} on a melee weapon: only ranged weapons have "
                                       f"{'it' if len(ranged) == 1 else 'them'}")
@@ -211,15 +211,21 @@ class Weapon:
         With `lenient` (profiles read from a catalogue, not typed), an ability the engine does not
         model is kept by name in `ignored` instead of refused.
         """
-        return cls(**weapon_fields(text, TENTH_EDITION, name, lenient))
+        return cls(**weapon_fields(text, abilities_of(cls), name, lenient))
 
 
-def _entries(weapon: type) -> Edition:
-    return tuple(attrs.evolve(field.metadata[ABILITY], field=field.name)
-                 for field in attrs.fields(weapon) if ABILITY in field.metadata)
+_ABILITIES: dict[type, Edition] = {}  #: each weapon class's abilities, read from its fields once
 
 
-TENTH_EDITION: Edition = _entries(Weapon)
+def abilities_of(weapon: type[Weapon]) -> Edition:
+    """The abilities declared on the fields of `weapon` (`Weapon` or a class derived from it), in order."""
+    if weapon not in _ABILITIES:
+        _ABILITIES[weapon] = tuple(attrs.evolve(field.metadata[ABILITY], field=field.name)
+                                   for field in attrs.fields(weapon) if ABILITY in field.metadata)
+    return _ABILITIES[weapon]
+
+
+TENTH_EDITION: Edition = abilities_of(Weapon)
 """The 10th edition's weapon abilities, in the order a datasheet prints them."""
 
 #: The fields of the abilities only a ranged weapon can have.

@@ -5,10 +5,10 @@ the objects (so this module sits below the model and imports nothing from it).
 
 The grammar is strict, because a calculator that guesses answers a different question than the
 one asked: a characteristic given twice, or two that contradict each other, is an error naming
-both tokens; a number is ASCII digits only; a zero that means nothing (``A0``, ``MELTA 0``) is an
+both tokens; a number is ASCII digits only; a zero that means nothing (``A0``, an ability's X of 0) is an
 error; ``D3`` and ``D6`` after the other stats are refused as ambiguous (Damage 3, or a D3 roll?).
 In lenient mode (for profiles read from a catalogue rather than typed) an ability the engine
-does not model, or a CONVERSION whose distance is not given, is kept by name in ``ignored``
+does not model, or one whose distance is not given, is kept by name in ``ignored``
 instead of refused.
 """
 
@@ -126,13 +126,12 @@ def ability_fields(token: str, edition: Edition) -> dict[str, Any]:
     sustained_hits (`model.ability_fields` reads the 10th edition's).
 
     >>> from mathhammer_exact.model import TENTH_EDITION
-    >>> ability_fields("LETAL HITS", TENTH_EDITION)
+    >>> ability_fields("Twin-linked", TENTH_EDITION)
+    {'twin_linked': True}
+    >>> ability_fields("LETAL HITS", TENTH_EDITION)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mathhammer_exact.errors.MathhammerError: unknown weapon ability 'LETAL HITS' (did you mean 'LETHAL HITS'?); \
-known: ASSAULT, BLAST, DEVASTATING WOUNDS, EXTRA ATTACKS, HAZARDOUS, HEAVY, IGNORES COVER, INDIRECT FIRE, \
-LANCE, LETHAL HITS, ONE SHOT, PISTOL, PRECISION, PSYCHIC, TORRENT, TWIN LINKED, RAPID FIRE X, SUSTAINED HITS X, \
-MELTA X, ANTI-KEYWORD X+, CONVERSION X"
+    mathhammer_exact.errors.MathhammerError: unknown weapon ability 'LETAL HITS' (did you mean 'LETHAL HITS'?); ...
     """
     found = _ability(token, edition)
     if found is None:

@@ -386,6 +386,15 @@ def test_every_flag_has_words():
     assert set(RANGED_ONLY) <= fields
 
 
+def test_an_unknown_ability_is_refused_with_every_ability_the_edition_has():
+    with pytest.raises(MathhammerError) as err:
+        ability_fields("LETAL HITS")
+    message = str(err.value)
+    assert message.startswith("unknown weapon ability 'LETAL HITS' (did you mean 'LETHAL HITS'?); known: ASSAULT, ")
+    assert message.endswith(', RAPID FIRE X, SUSTAINED HITS X, MELTA X, ANTI-KEYWORD X+, CONVERSION X"')
+    assert all((a.spelling if a.kind == "flag" else a.form) in message for a in TENTH_EDITION)
+
+
 # one printed example of each kind of value, as a datasheet writes it
 KIND_EXAMPLES = {"flag": "", "number": " 2", "dice": " D3", "distance": ' 12"', "keyword": "-VEHICLE 4+"}
 
@@ -515,3 +524,30 @@ def test_psychic_feel_no_pain_holds_against_psychic_attacks_only():
     psychic = attack(Weapon.parse("A1 BS2+ S8 AP-6 D1 [PSYCHIC]"), target, exact=True).models_destroyed.mean
     plain_shot = attack(Weapon.parse("A1 BS2+ S8 AP-6 D1"), target, exact=True).models_destroyed.mean
     assert (psychic, plain_shot) == (Fraction(25, 72), Fraction(25, 36))
+
+
+def test_an_ability_declared_alone_is_read_checked_printed_and_tabled():
+    """A throwaway ability, declared on a field and nowhere else, is read by the parser, refused on
+    a melee weapon, printed on the card and listed in the docs table (and an unknown one's help)."""
+    from mathhammer_exact.abilities import Ability
+    from mathhammer_exact.model import abilities_of, ability_field
+    from mathhammer_exact.present.abilities import ability_table
+
+    @attrs.frozen
+    class Sharpened(Weapon):
+        sharp: int = ability_field(Ability("SHARP", "number", "Sharp", "wound", "X more to wound, as a test",
+                                           ranged_only=True, needs=("charged",), x="sharpness"))
+
+    weapon = Sharpened.parse('12" A1 BS3+ S4 AP0 D1 [Sharp 2, LANCE]')
+    assert (weapon.sharp, weapon.lance) == (2, True)
+    assert profiles.weapon_summary(weapon).endswith("| Lance, Sharp 2")
+    assert Sharpened.parse(profiles.weapon_string(weapon)) == weapon
+    with pytest.raises(MathhammerError, match="SHARP on a melee weapon"):
+        Sharpened.parse("Melee A1 WS3+ S4 AP0 D1 [SHARP 1]")
+    with pytest.raises(MathhammerError, match="SHARP takes a whole number of sharpness"):
+        Sharpened.parse('12" A1 BS3+ S4 AP0 D1 [SHARP D3]')
+    with pytest.raises(MathhammerError, match=r"SHARP X$"):
+        Sharpened.parse('12" A1 BS3+ S4 AP0 D1 [BLUNT 1]')
+    assert "| `SHARP X` | ranged | `--charged` | wound roll | X more to wound, as a test |" in \
+        ability_table(abilities_of(Sharpened))
+    assert "SHARP" not in ability_table()

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..abilities import Ability
 from ..dice import Dice
-from ..model import TENTH_EDITION, Context, Firing, ModelProfile, Target, Weapon
+from ..model import Context, Firing, ModelProfile, Target, Weapon, abilities_of
 from .situation import situation
 
 
@@ -44,7 +44,7 @@ def _spoken(ability: Ability, value: Any) -> list[tuple[str, str]]:
 
 def _abilities(weapon: Weapon) -> list[tuple[str, str]]:
     """Each ability as (words for people, text for the input grammar), in the order a datasheet prints them."""
-    return [spoken for ability in TENTH_EDITION if getattr(weapon, ability.field)
+    return [spoken for ability in abilities_of(type(weapon)) if getattr(weapon, ability.field)
             for spoken in _spoken(ability, getattr(weapon, ability.field))]
 
 
