@@ -41,9 +41,9 @@ from fractions import Fraction
 import numpy as np
 
 from mathhammer_exact import Context, Rules, Target, Weapon, attack
-from mathhammer_exact.data.load import datasheet
-from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.engine.sequence import _plan
+from mathhammer_exact.units.by_name import datasheet
 
 QUICK = "--quick" in sys.argv
 
@@ -260,11 +260,12 @@ def s3_kernel_inputs() -> tuple[list[tuple[np.ndarray, list[float]]], int]:
     from mathhammer_exact.engine.layout import Layout
 
     report = unit_attack("Tempestus Command Squad", LED, LOADOUT, context=Context(half_range=True))
-    layout = Layout.of(LED)
+    assert not any(firing.weapon.precision for firing in report.firings)
+    layout = Layout.of(LED).one_track  # without Precision the chain steps the leader after the bodyguards
     steps = []
     for firing in report.firings:
         profile = _profile(firing, layout, firing.context or Context(half_range=True), False)
-        steps.append((profile.attack.terms[0].array, [float(p) for p in profile.attacks.probabilities()]))
+        steps.append((profile.attack.terms[0].dense(), [float(p) for p in profile.attacks.probabilities()]))
     return steps, layout.size
 
 
@@ -414,7 +415,7 @@ def sweep_rows() -> None:
 
     from threadpoolctl import threadpool_limits
 
-    from mathhammer_exact.present.files import write_new
+    from mathhammer_exact.files import write_new
     from mathhammer_exact.sweep.engines import LocalPool
     from mathhammer_exact.sweep.parts import Output, parquet, part_name
     from mathhammer_exact.sweep.queries import Grid, rows

@@ -1,8 +1,9 @@
 """Arrays of probabilities that stay exact: integer weights over one denominator.
 
-`Scaled` is what the whole-unit chain computes with: state vectors and transition
-matrices. In float mode the denominator is 1 and the array is float64, so the same
-code runs in both modes; in exact mode sums align denominators with their lcm.
+`Scaled` is what the whole-unit chain's states are: arrays of weights. `Banded` is what moves
+them: a transition matrix kept by its diagonals, since an event only ever adds wounds lost, and
+few at a time. In float mode the denominator is 1 and the arrays are float64, so the same code
+runs in both modes; in exact mode sums align denominators with their lcm.
 """
 
 from __future__ import annotations
@@ -41,12 +42,6 @@ class Scaled:
     def zeros(cls, shape: tuple[int, ...], exact: bool) -> Scaled:
         return cls(np.zeros(shape, dtype=dtype(exact)))
 
-    @classmethod
-    def identity(cls, size: int, exact: bool) -> Scaled:
-        eye = np.zeros((size, size), dtype=dtype(exact))
-        np.fill_diagonal(eye, 1)
-        return cls(eye)
-
     @property
     def exact(self) -> bool:
         return self.array.dtype == object
@@ -61,5 +56,114 @@ class Scaled:
             return Scaled(self.array * p.numerator, self.denominator * p.denominator)
         return Scaled(self.array * float(p), 1)
 
-    def __matmul__(self, other: Scaled) -> Scaled:
-        return Scaled(self.array @ other.array, self.denominator * other.denominator)
+
+DENSE_UP_TO = 128  #: states up to which a float matrix is applied written out (measured: BLAS wins there)
+
+
+class Banded:
+    """A transition matrix on states 0..size-1 kept by its diagonals: ``bands[i, s] / denominator``
+    is the chance of moving from state s to state ``s + offsets[i]``.
+
+    States count wounds lost, which an event never gives back, so every offset is 0 or more; and
+    one event moves the state by little, so there are few offsets. Composing two such matrices
+    costs offsets x offsets x states and applying one offsets x states, where a dense matrix
+    costs states^3 and states^2 (an Attached unit of twenty models has hundreds of states).
+    Entries that would move beyond the last state are zero.
+    """
+
+    __slots__ = ("offsets", "bands", "denominator", "_dense")
+
+    def __init__(self, offsets: np.ndarray, bands: np.ndarray, denominator: int = 1):
+        self.offsets = offsets  #: distinct offsets (int64), increasing
+        self.bands = bands  #: one row per offset, one column per state
+        self.denominator = denominator
+        self._dense: np.ndarray | None = None
+
+    @classmethod
+    def of(cls, steps: np.ndarray, weights: np.ndarray, denominator: int = 1) -> Banded:
+        """From each state's moves: ``weights[s, j]`` is the weight of moving from s by ``steps[s, j]``
+        (a move of weight 0 may have any step)."""
+        offsets, where = np.unique(steps, return_inverse=True)
+        where = where.reshape(steps.shape)
+        bands = np.zeros((len(offsets), weights.shape[0]), dtype=weights.dtype)
+        states = np.arange(weights.shape[0])
+        for j in range(steps.shape[1]):  # each state once per column: no index repeats
+            bands[where[:, j], states] += weights[:, j]
+        used = (bands != 0).any(axis=1)
+        return cls(offsets[used].astype(np.int64), bands[used], denominator)
+
+    @classmethod
+    def identity(cls, size: int, exact: bool) -> Banded:
+        return cls(np.zeros(1, dtype=np.int64), np.ones((1, size), dtype=dtype(exact)))
+
+    @property
+    def size(self) -> int:
+        return self.bands.shape[1]
+
+    @property
+    def exact(self) -> bool:
+        return self.bands.dtype == object
+
+    def times(self, p: Fraction) -> Banded:
+        """Every entry multiplied by the probability p."""
+        if self.exact:
+            return Banded(self.offsets, self.bands * p.numerator, self.denominator * p.denominator)
+        return Banded(self.offsets, self.bands * float(p))
+
+    def __add__(self, other: Banded) -> Banded:
+        (a, b), den = common([(self.bands, self.denominator), (other.bands, other.denominator)], self.exact)
+        if np.array_equal(self.offsets, other.offsets):
+            return Banded(self.offsets, a + b, den)
+        offsets = np.union1d(self.offsets, other.offsets)
+        bands = np.zeros((len(offsets), self.size), dtype=a.dtype)
+        bands[np.searchsorted(offsets, self.offsets)] += a
+        bands[np.searchsorted(offsets, other.offsets)] += b
+        return Banded(offsets, bands, den)
+
+    def __matmul__(self, other: Banded) -> Banded:
+        """This event, then `other`: a move by a then one by b is a move by a + b."""
+        size = self.size
+        sums = self.offsets[:, None] + other.offsets[None, :]
+        keep = sums < size
+        padded = np.zeros((len(other.offsets), 2 * size), dtype=other.bands.dtype)
+        padded[:, :size] = other.bands
+        # later[i, j, s]: other's weight of moving by offsets[j] from s + self.offsets[i]
+        later = padded[:, self.offsets[:, None] + np.arange(size)].transpose(1, 0, 2)
+        products = (self.bands[:, None, :] * later)[keep]
+        offsets, where = np.unique(sums[keep], return_inverse=True)
+        bands = np.zeros((len(offsets), size), dtype=products.dtype)
+        np.add.at(bands, where, products)
+        return Banded(offsets, bands, self.denominator * other.denominator)
+
+    def placed(self, size: int, row: int, column: int) -> Banded:
+        """This matrix as the block of a larger one (on `size` states) that moves states row.. to
+        states column.. (column >= row): e.g. a Command Re-roll's "at hand" half into its "spent" half."""
+        bands = np.zeros((len(self.offsets), size), dtype=self.bands.dtype)
+        bands[:, row:row + self.size] = self.bands
+        return Banded(self.offsets + (column - row), bands, self.denominator)
+
+    def moved(self, weights: np.ndarray) -> np.ndarray:
+        """Weights after this event, times its denominator (states on the last axis, any axes before).
+        In float mode a small matrix is applied written out: one BLAS product beats a few slices."""
+        if not self.exact and self.size <= DENSE_UP_TO:
+            if self._dense is None:
+                self._dense = self.dense()
+            return weights @ self._dense
+        size = self.size
+        out = np.zeros_like(weights)
+        for offset, band in zip(self.offsets.tolist(), self.bands):
+            out[..., offset:] += weights[..., :size - offset] * band[:size - offset]
+        return out
+
+    def apply(self, state: Scaled) -> Scaled:
+        """The state after this event."""
+        return Scaled(self.moved(state.array), state.denominator * self.denominator)
+
+    def dense(self) -> np.ndarray:
+        """The matrix written out (for tests and benchmarks)."""
+        size = self.size
+        out = np.zeros((size, size), dtype=self.bands.dtype)
+        for offset, band in zip(self.offsets.tolist(), self.bands):
+            rows = np.arange(size - offset)
+            out[rows, rows + offset] = band[:size - offset]
+        return out

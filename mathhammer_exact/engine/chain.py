@@ -5,7 +5,10 @@ hit roll, the wound roll of every hit it scores, allocation to the model whose t
 is, that model's save, damage and Feel No Pain. Because the save and damage depend on
 the model receiving the wound, wounds cannot be counted first and allocated later as
 for identical models. An attack's transition is built from one wound's transition with
-sums and products of matrices.
+sums and products of matrices, kept by their diagonals (`weights.Banded`): one event adds at most
+its damage to the wounds lost, so the cost grows with the attacks and the target's wounds, not
+with the square of its states. Without Precision an Attached unit's leaders are simply the last
+models of one track (`Layout.one_track`).
 
 Devastating Wounds that wait until every profile has resolved (seed and launch wordings)
 are counted on an extra axis of the state: an `Operator` is then a polynomial in a shift
@@ -41,7 +44,7 @@ from ..stages.damage import attack_threshold, damage_pmf, damage_with_one_reroll
 from ..stages.hit import critical_mortals, hit_count, hit_odds, per_attack, sustained_hits, with_mortal_wounds
 from ..stages.save import save_odds, unsaved_chance
 from ..stages.wound import critical_wound, per_hit, wound_odds
-from ..weights import Scaled, common, dtype
+from ..weights import Banded, Scaled, common, dtype
 from .layout import Layout
 
 
@@ -54,22 +57,22 @@ class Operator:
     `Pmf` (`then`, `repeated`, `nothing`, `mixture`), so the attack rules in `stages` serve both.
     """
 
-    terms: dict[int, Scaled]
+    terms: dict[int, Banded]
 
     @classmethod
-    def moving(cls, matrix: Scaled) -> Operator:
+    def moving(cls, matrix: Banded) -> Operator:
         """An event that moves the state by `matrix` and leaves nothing waiting."""
         return cls({0: matrix})
 
     @classmethod
-    def waiting(cls, count: Pmf, identity: Scaled) -> Operator:
+    def waiting(cls, count: Pmf, identity: Banded) -> Operator:
         """An event that leaves `count` (exact) more Devastating Wounds waiting and nothing else."""
         return cls({k: identity.times(p) for k, p in count.fractions().items()})
 
     def nothing(self) -> Operator:
         """The event that changes nothing."""
         first = next(iter(self.terms.values()))
-        return Operator.moving(Scaled.identity(first.array.shape[0], first.exact))
+        return Operator.moving(Banded.identity(first.size, first.exact))
 
     def scaled(self, p: Fraction) -> Operator:
         """This event's outcomes, each with its chance multiplied by p."""
@@ -109,16 +112,16 @@ class Operator:
         return out
 
     def apply(self, state: Scaled) -> Scaled:
-        """The state after one event; axis 0 of the state counts the waiting Devastating Wounds, and
-        a count beyond its last value is folded into it (see `whole_unit`: the last value can stand
-        for "that many or more" when more would change nothing)."""
+        """The state after one event; the last axis of the state but one counts the waiting Devastating
+        Wounds, and a count beyond its last value is folded into it (see `whole_unit`: the last value
+        can stand for "that many or more" when more would change nothing)."""
         result: Scaled | None = None
         for k, matrix in self.terms.items():
-            moved = state @ matrix
+            moved = matrix.apply(state)
             if k:
                 shifted = np.zeros_like(moved.array)
-                shifted[k:] = moved.array[:-k]
-                shifted[-1] += moved.array[-k:].sum(axis=0)
+                shifted[..., k:, :] = moved.array[..., :-k, :]
+                shifted[..., -1, :] += moved.array[..., -k:, :].sum(axis=-2)
                 moved = Scaled(shifted, moved.denominator)
             result = moved if result is None else result + moved
         assert result is not None
@@ -128,17 +131,13 @@ class Operator:
     def tokened(keep: Operator, spend: Operator, none: Operator) -> Operator:
         """An event on the doubled state (Command Re-roll at hand | spent): from "at hand" the
         re-roll is kept (`keep`) or spent (`spend`); once spent, `none` applies."""
-        out: dict[int, Scaled] = {}
+        out: dict[int, Banded] = {}
         for k in set(keep.terms) | set(spend.terms) | set(none.terms):
-            parts = [keep.terms.get(k), spend.terms.get(k), none.terms.get(k)]
-            present = [m for m in parts if m is not None]
-            size = present[0].array.shape[0]
-            aligned, den = common([(m.array, m.denominator) for m in present], present[0].exact)
-            grid = np.zeros((2 * size, 2 * size), dtype=present[0].array.dtype)
-            corners = ((0, 0), (0, size), (size, size))  # keep: at hand -> at hand; spend: -> spent; none
-            for array, (rows, cols) in zip(aligned, (c for m, c in zip(parts, corners) if m is not None)):
-                grid[rows:rows + size, cols:cols + size] = array
-            out[k] = Scaled(grid, den)
+            blocks = [(op.terms[k], row, column) for op, row, column in ((keep, 0, 0), (spend, 0, 1), (none, 1, 1))
+                      if k in op.terms]
+            size = blocks[0][0].size
+            out[k] = functools.reduce(operator.add, (m.placed(2 * size, row * size, column * size)
+                                                     for m, row, column in blocks))
         return Operator(out)
 
     def lifted(self) -> Operator:
@@ -151,7 +150,7 @@ class _Profile:
     """What one weapon profile does to the target, as operators."""
 
     attack: Operator
-    deferred: Scaled | None  # transition of one waiting Devastating Wounds event, if any wait
+    deferred: Banded | None  # transition of one waiting Devastating Wounds event, if any wait
     always_harms: bool  # every waiting event costs the unit a wound, whatever its state
     attacks: Pmf  # number of attacks, exact
     hits: Pmf  # number of hits, in the query's mode
@@ -281,11 +280,12 @@ def _deferred_capacity(profile: _Profile, wounds: int) -> int:
 def _after(state: Scaled, op: Operator, count: Pmf) -> Scaled:
     """The state after a random number `count` (exact) of independent events `op`."""
     total = Scaled(np.zeros_like(state.array), 1)
-    for u in range(count.max + 1):  # mix the states after u events by P(u events)
-        p = Fraction(count.p(u))
-        if p:
-            total = total + state.times(p)
-        if u < count.max:
+    chances = count.fractions()
+    last = max(chances, default=0)
+    for u in range(last + 1):  # mix the states after u events by P(u events)
+        if u in chances:
+            total = total + state.times(chances[u])
+        if u < last:
             state = op.apply(state)
     return total
 
@@ -297,12 +297,31 @@ def whole_unit(
     from the state `start` (default: unharmed), carrying its state from one to the next; Devastating
     Wounds waiting under the current or 2023 wording land after all of them. Returns the final
     state, the attacks and the hits."""
+    precise = any(isinstance(f, Firing) and f.weapon.precision for f in firings)
+    if not layout.leaders or precise:
+        return _resolve(firings, layout, context, exact, start)
+    along = layout.from_one_track
+    if start is not None:
+        elsewhere = np.ones(layout.size, dtype=bool)
+        elsewhere[along] = False
+        if start.weights[elsewhere].any():  # an earlier phase's Precision wounded a leader early
+            return _resolve(firings, layout, context, exact, start)
+        start = Pmf(start.weights[along], start.denominator)
+    state, attacks, hits = _resolve(firings, layout.one_track, context, exact, start)
+    weights = np.zeros(layout.size, dtype=state.weights.dtype)
+    weights[along] = state.weights
+    return Pmf(weights, state.denominator), attacks, hits
+
+
+def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: Context, exact: bool,
+             start: Pmf | None) -> tuple[Pmf, Pmf, Pmf]:
+    """`whole_unit` on the states of `layout`."""
     target = layout.target
     state = layout.unharmed(exact) if start is None else Scaled(np.array(start.weights), start.denominator)
     token = context.command_reroll is not None
     if token:  # the Command Re-roll is at hand: first half of a doubled state
         state = Scaled(np.concatenate([state.array, np.zeros_like(state.array)]), state.denominator)
-    waiting: list[Scaled] = []  # deferred transitions, first profile first; their axes are in reverse order
+    waiting: list[Banded] = []  # deferred transitions, first profile first; each count is an axis before the last
     attacks = hits = Pmf.point(0, exact)
     for firing in firings:
         if isinstance(firing, MortalWounds):
@@ -311,10 +330,10 @@ def whole_unit(
             state = _after(state, op.lifted() if token else op, firing.count())
             continue
         profile = _profile(firing, layout, firing.context or context, exact)
-        if profile.deferred is not None:
+        if profile.deferred is not None:  # this profile's waiting wounds get an axis of their own
             capacity = _deferred_capacity(profile, target.total_wounds)
-            grown = np.zeros((capacity + 1, *state.array.shape), dtype=state.array.dtype)
-            grown[0] = state.array
+            grown = np.zeros((*state.array.shape[:-1], capacity + 1, state.array.shape[-1]), dtype=state.array.dtype)
+            grown[..., 0, :] = state.array
             state = Scaled(grown, state.denominator)
             waiting.append(profile.deferred)
         if context.command_reroll is CommandReroll.ATTACKS:  # if still at hand, it may go to this attacks roll
@@ -331,12 +350,11 @@ def whole_unit(
             state = _after(state, profile.attack, profile.attacks)
         attacks = attacks + (profile.attacks if exact else profile.attacks.to_float())
         hits = hits + profile.hits
-    for transition in waiting:  # the first profile's waiting wounds are on the last axis before the state
-        axis = state.array.ndim - 2
-        rows = [Scaled(np.take(state.array, k, axis=axis), state.denominator) for k in range(state.array.shape[axis])]
+    for transition in waiting:  # the first profile's waiting wounds are on the first axis
+        rows = [Scaled(weights, state.denominator) for weights in state.array]
         result = rows[-1]
         for row in rows[-2::-1]:
-            result = result @ transition + row
+            result = transition.apply(result) + row
         state = result
     if token:  # whether or not the re-roll was used
         halves = state.array.reshape(2, -1)

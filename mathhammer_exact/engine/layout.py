@@ -20,7 +20,7 @@ from ..errors import MathhammerError
 from ..model import Target
 from ..pmf import Pmf
 from ..stages.allocation import Track, Transition
-from ..weights import Scaled, common, dtype
+from ..weights import Banded, Scaled, common
 from .consequences import below_half
 
 
@@ -70,33 +70,46 @@ class Layout:
         state.array[0] = 1
         return state
 
+    @cached_property
+    def one_track(self) -> Layout:
+        """This target with its leaders after its bodyguards on one track. Without Precision that is how
+        wounds are allocated (a leader takes them only once every bodyguard is destroyed), and it has
+        far fewer states: those with wounds on the leader track and a bodyguard alive are never reached."""
+        return Layout(self.target, self.main + self.leaders, ())
+
+    @cached_property
+    def from_one_track(self) -> np.ndarray:
+        """For each state of `one_track`, the state of this layout it is."""
+        rows, cols = self.shape
+        lost = np.arange(rows + cols - 1)
+        main = np.minimum(lost, rows - 1)
+        return main * cols + lost - main
+
     def transition(self, effects: Sequence[Pmf | Sequence[Pmf]], precision: bool = False,
-                   destroyed: bool = True) -> Scaled:
+                   destroyed: bool = True) -> Banded:
         """One event's transition matrix; `effects[g]` is the wounds a model of group g would lose
         (or a list of them by wounds already lost, see `Transition.build`). Effects may be one branch
         of a choice (chances summing to less than 1); `destroyed` says whether that branch is the one
         taken once the unit is destroyed, when no model is left to receive anything."""
-        first = effects[0]
-        exact = first.exact if isinstance(first, Pmf) else first[0].exact
-        tracks = []
-        for track, groups in ((self.main_track, self.main), (self.leader_track, self.leaders)):
-            tracks.append(Transition.build(track, [effects[g] for g in groups]) if groups else None)
-        aligned, den = common([(t.weights, t.denominator) for t in tracks if t is not None], exact)
-        main = aligned.pop(0) if tracks[0] is not None else None
-        lead = aligned.pop(0) if tracks[1] is not None else None
+        built = [(Transition.build(track, [effects[g] for g in groups]).matrix, axis, stride)
+                 for track, groups, axis, stride in ((self.main_track, self.main, 0, self.shape[1]),
+                                                     (self.leader_track, self.leaders, 1, 1)) if groups]
+        if not self.leaders and destroyed:
+            return built[0][0]
+        aligned, den = common([(matrix.bands, matrix.denominator) for matrix, _, _ in built], built[0][0].exact)
         rows, cols = self.shape
-        grid = np.zeros((rows, cols, rows, cols), dtype=dtype(exact))
-        for b in range(rows):
-            for c in range(cols):
-                main_alive, leader_alive = b < rows - 1, c < cols - 1
-                to_leader = leader_alive and (precision or not main_alive)
-                if to_leader:
-                    grid[b, c, b, :] = lead[c]  # type: ignore[index]
-                elif main_alive:
-                    grid[b, c, :, c] = main[b]  # type: ignore[index]
-                elif destroyed:
-                    grid[b, c, b, c] = den
-        return Scaled(grid.reshape(self.size, self.size), den)
+        lost = np.divmod(np.arange(self.size), cols)  # wounds lost along the main and the leader track
+        main_alive, leader_alive = lost[0] < rows - 1, lost[1] < cols - 1
+        to_leader = leader_alive & (precision | ~main_alive)
+        receives = (main_alive & ~to_leader, to_leader)
+        offsets = functools.reduce(np.union1d, [matrix.offsets * stride for matrix, _, stride in built])
+        bands = np.zeros((len(offsets), self.size), dtype=aligned[0].dtype)
+        for (matrix, axis, stride), weights in zip(built, aligned):  # a move along one track, in this layout's states
+            who = np.flatnonzero(receives[axis])
+            bands[np.searchsorted(offsets, matrix.offsets * stride)[:, None], who] = weights[:, lost[axis][who]]
+        if destroyed:  # offset 0 is always there: a track's last state stays where it is
+            bands[0, ~(receives[0] | receives[1])] = den
+        return Banded(offsets, bands, den)
 
     @cached_property
     def below_half(self) -> np.ndarray:

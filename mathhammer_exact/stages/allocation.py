@@ -4,8 +4,9 @@ The target's state is the number of wounds it has lost counted along the allocat
 order, where a destroyed model counts its full W: a model that has lost wounds always
 receives the next attack, so this one number says who is dead and who is wounded.
 An *event* (one unsaved attack, one Devastating Wounds attack, one mortal wound) moves
-the state by a transition matrix; a random number of events is a mixture of matrix
-powers, accumulated in one forward pass.
+the state by a transition matrix (kept by its few diagonals: an event moves the state up by
+at most its damage); a random number of events is a mixture of matrix powers, accumulated in
+one forward pass.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import attrs
 import numpy as np
 
 from ..pmf import Pmf
-from ..weights import common, dtype
+from ..weights import Banded, common, dtype
 
 
 @attrs.frozen
@@ -48,10 +49,9 @@ class Track:
 
 @attrs.frozen
 class Transition:
-    """One event's effect on the state: ``weights[s, t] / denominator`` = P(s -> t)."""
+    """One event's effect on the state: ``matrix`` moves state s to state t with chance P(s -> t)."""
 
-    weights: np.ndarray
-    denominator: int
+    matrix: Banded
     always_harms: bool  #: every event costs at least one wound, so `track.total` events destroy the unit
 
     @classmethod
@@ -59,32 +59,27 @@ class Transition:
         """`effects[i]` (one per model) is the wounds model i would lose from one event, or a list of
         them by wounds it has already lost; what exceeds its remaining wounds is lost. Mortal
         wounds that spill over are events of one wound each."""
-        per_state = any(not isinstance(e, Pmf) for e in effects)
-        rows: list[Pmf] = []
+        distinct: dict[int, tuple[int, Pmf]] = {}  # each effect once, however many models share it
+        which = []  # for each state but the last: the effect of the model worked on
         for effect, wounds in zip(effects, track.wounds):
-            if isinstance(effect, Pmf):
-                rows += [effect] * (wounds if per_state else 1)
-            elif len(effect) == wounds:
-                rows += effect
-            else:
+            by_lost = [effect] * wounds if isinstance(effect, Pmf) else list(effect)
+            if len(by_lost) != wounds:
                 raise ValueError("a model's effects by wounds lost must cover each of its wounds")
-        exact = rows[0].exact
-        aligned, den = common([(e.weights, e.denominator) for e in rows], exact)
-        size = track.total + 1
-        low = min(e.offset for e in rows)
-        width = max(e.max for e in rows) - low + 1
-        # chance[s, j]: the model worked on at state s loses low + j wounds
-        table = np.zeros((len(rows), width), dtype=dtype(exact))
-        for r, (effect, weights) in enumerate(zip(rows, aligned)):
-            table[r, effect.offset - low : effect.max - low + 1] = weights
-        chance = table if per_state else np.repeat(table, track.wounds, axis=0)
-        states = np.arange(size - 1)
-        ends = np.repeat(np.array(track.starts[1:]), track.wounds)
-        weights = np.zeros((size, size), dtype=table.dtype)
-        for j in range(width):
-            weights[states, np.minimum(states + low + j, ends)] += chance[:, j]
-        weights[size - 1, size - 1] = den
-        return cls(weights, den, low >= 1)
+            which += [distinct.setdefault(id(e), (len(distinct), e))[0] for e in by_lost]
+        kinds = [e for _, e in distinct.values()]
+        exact = kinds[0].exact
+        aligned, den = common([(e.weights, e.denominator) for e in kinds], exact)
+        low = min(e.offset for e in kinds)
+        width = max(e.max for e in kinds) - low + 1
+        # table[i, j]: a model with effect i loses low + j wounds (excess beyond its own is lost)
+        table = np.zeros((len(kinds) + 1, width), dtype=dtype(exact))
+        for i, (effect, weights) in enumerate(zip(kinds, aligned)):
+            table[i, effect.offset - low : effect.max - low + 1] = weights
+        table[-1, 0] = den  # the unit is destroyed: nothing changes
+        chance = table[[*which, -1]]
+        room = np.append(np.repeat(np.array(track.starts[1:]), track.wounds) - np.arange(track.total), 0)
+        steps = np.minimum(low + np.arange(width), room[:, None])
+        return cls(Banded.of(steps, chance, den), low >= 1)
 
 
 def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: int) -> tuple[np.ndarray, int]:
@@ -95,6 +90,7 @@ def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: in
     remaining mass goes straight to the last state.
     """
     state = start.weights
+    matrix = step.matrix
     acc = np.zeros((counts.shape[1], len(state)), dtype=state.dtype)
     last = len(counts) - 1
     if step.always_harms:
@@ -104,12 +100,12 @@ def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: in
         acc += counts[u][:, None] * state
         if u == last:
             break
-        state = state @ step.weights
-        if step.denominator != 1:
-            acc *= step.denominator
+        state = matrix.moved(state)
+        if matrix.denominator != 1:
+            acc *= matrix.denominator
     if step.always_harms and last < len(counts) - 1:
         acc[:, -1] += tail * state[-1]
-    return acc, counts_den * start.denominator * step.denominator**last
+    return acc, counts_den * start.denominator * matrix.denominator**last
 
 
 def after_events(start: Pmf, step: Transition, events: Pmf) -> Pmf:
@@ -128,6 +124,6 @@ def after_two_kinds(start: Pmf, first: Transition, second: Transition, events: P
     acc, den = _accumulate(start, first, events.weights, events.denominator)
     result, scale = acc[-1], 1
     for row in acc[-2::-1]:
-        scale *= second.denominator
-        result = result @ second.weights + row * scale
-    return Pmf(result, den * second.denominator ** (len(acc) - 1))
+        scale *= second.matrix.denominator
+        result = second.matrix.moved(result) + row * scale
+    return Pmf(result, den * second.matrix.denominator ** (len(acc) - 1))

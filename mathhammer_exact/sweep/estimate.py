@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..data.query import volley
+from ..decide.unit_attack import volley
 from ..engine.limits import cost
 from ..errors import MathhammerError
 from ..model import Firing, Rules

@@ -1,0 +1,85 @@
+"""`Banded`, the chain's transition matrices kept by their diagonals, against the same matrices
+written out in full and multiplied as exact fractions."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mathhammer_exact.weights import Banded, Scaled
+
+
+@st.composite
+def upper_matrices(draw: st.DrawFn, size: int) -> list[list[Fraction]]:
+    """A matrix on `size` states that only moves states up (as an event only adds wounds lost),
+    by at most 3, with small fractions as entries."""
+    rows = []
+    for s in range(size):
+        row = [Fraction(0)] * size
+        for t in range(s, min(size, s + 4)):
+            row[t] = draw(st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1, 3), Fraction(2, 9), Fraction(1)]))
+        rows.append(row)
+    return rows
+
+
+def banded(rows: list[list[Fraction]], exact: bool) -> Banded:
+    """`rows` kept by diagonals, over one common denominator (exact) or as floats."""
+    size = len(rows)
+    den = 18 if exact else 1
+    steps = np.array([[t - s if t >= s else 0 for t in range(size)] for s in range(size)])
+    weights = np.array([[int(x * den) if exact else float(x) for x in row] for row in rows],
+                       dtype=object if exact else float)
+    return Banded.of(steps, weights, den)
+
+
+def written_out(matrix: Banded) -> list[list[Fraction]]:
+    dense = matrix.dense()
+    return [[Fraction(x) / matrix.denominator if matrix.exact else x for x in row] for row in dense]
+
+
+def product(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
+    n = len(a)
+    return [[sum((a[i][k] * b[k][j] for k in range(n)), Fraction(0)) for j in range(n)] for i in range(n)]
+
+
+sizes = st.integers(1, 7)
+
+
+@given(sizes.flatmap(lambda n: st.tuples(upper_matrices(n), upper_matrices(n))))
+@settings(max_examples=60)
+def test_banded_products_sums_and_states_are_the_dense_ones(pair):
+    a, b = pair
+    for exact in (True, False):
+        x, y = banded(a, exact), banded(b, exact)
+        assert np.all(x.offsets >= 0) and np.all(np.diff(x.offsets) > 0)
+        expected = product(a, b)
+        got = written_out(x @ y)
+        summed = written_out(x + y)
+        if exact:
+            assert got == expected
+            assert summed == [[p + q for p, q in zip(r, s)] for r, s in zip(a, b)]
+        else:
+            assert np.allclose(np.array(got, dtype=float), np.array(expected, dtype=float), atol=1e-12)
+        state = [Fraction(k + 1, 7) for k in range(len(a))]
+        moved = x.apply(Scaled(np.array(state, dtype=float) if not exact else
+                               np.array([int(p * 7) for p in state], dtype=object), 1 if not exact else 7))
+        want = [sum((state[s] * a[s][t] for s in range(len(a))), Fraction(0)) for t in range(len(a))]
+        if exact:
+            assert [Fraction(int(w), moved.denominator) for w in moved.array] == want
+        else:
+            assert np.allclose(moved.array, [float(w) for w in want], atol=1e-12)
+
+
+def test_a_matrix_placed_in_a_larger_one():
+    """A Command Re-roll's "at hand" half moving into its "spent" half: the block lands where it is put."""
+    move = banded([[Fraction(1, 2), Fraction(1, 2)], [Fraction(0), Fraction(1)]], exact=True)
+    placed = written_out(move.placed(4, 0, 2))
+    half, zero, one = Fraction(1, 2), Fraction(0), Fraction(1)
+    assert placed == [[zero, zero, half, half], [zero, zero, zero, one], [zero] * 4, [zero] * 4]
+    stacked = np.zeros((2, 2, 4), dtype=object)  # axes before the states' are carried along
+    stacked[1, 0, 0] = 18
+    moved = move.placed(4, 0, 2).moved(stacked)
+    assert moved[1, 0].tolist() == [0, 0, 162, 162] and not moved[0].any()
