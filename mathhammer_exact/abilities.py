@@ -4,8 +4,10 @@ have it, what it needs from the situation, the stage it acts in and what it does
 Each entry is declared once, on the `model.Weapon` field it sets (`model.ability_field`); the
 parser, the profile's validator, the card printer and docs/rules.md's table read the entries and
 act by `Kind`, never by an ability's name. A rules edition's abilities are a tuple of entries
-(`Edition`): another edition can leave one out, add one, or read one differently (another
-spelling, another kind) without touching the code that reads them.
+(`Edition`; the 10th's is `model.TENTH_EDITION`, the entries on `Weapon`'s fields): the parser
+(`parsing.weapon_fields`) and the table take any edition, so another one can leave an ability
+out, add one (on a field of its own), or read one differently (`attrs.evolve` of an entry: another
+spelling, kind or words) without touching the code that reads them.
 """
 
 from __future__ import annotations
