@@ -43,6 +43,7 @@ import numpy as np
 from mathhammer_exact import Context, Rules, Target, Weapon, attack
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.engine.sequence import _plan
+from mathhammer_exact.pmf import FLOAT
 from mathhammer_exact.units.by_name import datasheet
 
 QUICK = "--quick" in sys.argv
@@ -264,7 +265,7 @@ def s3_kernel_inputs() -> tuple[list[tuple[np.ndarray, list[float]]], int]:
     layout = Layout.of(LED).one_track  # without Precision the chain steps the leader after the bodyguards
     steps = []
     for firing in report.firings:
-        profile = _profile(firing, layout, firing.context or Context(half_range=True), False)
+        profile = _profile(firing, layout, firing.context or Context(half_range=True), FLOAT)
         steps.append((profile.attack.terms[0].dense(), [float(p) for p in profile.attacks.probabilities()]))
     return steps, layout.size
 

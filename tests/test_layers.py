@@ -69,3 +69,15 @@ def test_every_module_is_in_a_layer():
     tops = {path.relative_to(PACKAGE).parts[0].removesuffix(".py") for path in PACKAGE.glob("*")
             if path.suffix == ".py" or (path / "__init__.py").exists()}
     assert tops - {"__init__", "__main__"} == set(LAYERS)
+
+
+def test_the_number_mode_is_chosen_at_the_entry_point_alone():
+    # below `attack(exact=...)` the engine takes the query's `pmf.Mode`, or the mode of the distributions given
+    taking = []
+    for folder in ("engine", "stages"):
+        for path in sorted((PACKAGE / folder).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    if "exact" in [a.arg for a in (*node.args.args, *node.args.kwonlyargs)]:
+                        taking.append(f"{folder}/{path.name}:{node.name}")
+    assert taking == ["engine/resolve.py:attack"]

@@ -14,6 +14,7 @@ from mathhammer_exact.cli import cli
 from mathhammer_exact.data import load as data
 from mathhammer_exact.decide.unit_attack import unit_attack, volley
 from mathhammer_exact.engine.consequences import hazardous_losses, pass_chance
+from mathhammer_exact.pmf import EXACT
 from mathhammer_exact.units import by_name
 
 from .conftest import as_dict
@@ -62,20 +63,20 @@ def test_wargear_limits():
 
 def test_hazardous_both_wordings():
     scion = Target.parse("T3 Sv4+ W1").single
-    two = hazardous_losses([scion, scion], exact=True)  # each test fails on a 1
+    two = hazardous_losses([scion, scion], mode=EXACT)  # each test fails on a 1
     assert as_dict(two) == {0: Fraction(25, 36), 1: Fraction(10, 36), 2: Fraction(1, 36)}
     big = Target.parse("T3 Sv4+ W4").single  # 3 mortal wounds do not kill a W4 model; being destroyed does
-    assert as_dict(hazardous_losses([big], Rules(), exact=True)) == {0: 1}
-    assert as_dict(hazardous_losses([big], Rules.named("launch"), exact=True)) == {0: Fraction(5, 6),
+    assert as_dict(hazardous_losses([big], Rules(), mode=EXACT)) == {0: 1}
+    assert as_dict(hazardous_losses([big], Rules.named("launch"), mode=EXACT)) == {0: Fraction(5, 6),
                                                                                    1: Fraction(1, 6)}
     hero = Target.parse("T3 Sv4+ W4 [CHARACTER]").single  # seed 000: a CHARACTER suffers 3 mortal wounds instead
-    assert as_dict(hazardous_losses([hero], Rules.named("launch"), exact=True)) == {0: 1}
+    assert as_dict(hazardous_losses([hero], Rules.named("launch"), mode=EXACT)) == {0: 1}
     tough = Target.parse("T3 Sv4+ W3 fnp5+").single  # Feel No Pain applies to those mortal wounds
-    assert hazardous_losses([tough], exact=True).p(1) == Fraction(1, 6) * Fraction(2, 3) ** 3
+    assert hazardous_losses([tough], mode=EXACT).p(1) == Fraction(1, 6) * Fraction(2, 3) ** 3
 
 
 def test_battle_shock():
-    assert 1 - pass_chance(7, exact=True) == Fraction(15, 36)
+    assert 1 - pass_chance(7, EXACT) == Fraction(15, 36)
     # 5 W1 models, each shot kills on a 2+ to wound with no save: 3+ of 5 destroyed, not all 5.
     target = Target.parse("T1 Sv7+ W1 x5 Ld7+")
     r = attack(Weapon.parse("A1 S8 AP0 D1 [TORRENT]"), target, 5, exact=True)

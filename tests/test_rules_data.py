@@ -369,9 +369,8 @@ def test_any_table_is_read_or_refused_with_one_clear_error(rule, sheet):
 def test_a_size_fills_the_kinds_that_vary_in_order():
     # 1 sergeant, 4 to 9 troopers and 0 to 2 gunners: a unit of 12 has 9 troopers (their max) and the
     # other 2 as gunners; a unit of 7 has 6 troopers and no gunner.
-    from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
-
     from mathhammer_exact import ModelProfile
+    from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
 
     profile = ModelProfile.parse("T3 Sv5+ W1")
     sheet = Datasheet("Squad", "Test", "test", (), (), (), (
@@ -384,9 +383,8 @@ def test_a_size_fills_the_kinds_that_vary_in_order():
 def test_a_kind_without_a_limit_fills_sizes_up_to_the_largest_target():
     # A catalogue may give a model kind a maximum of "no limit": the sizes stop at the engine's largest
     # target unit (1,000 models) instead of building a range of a hundred million.
-    from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
-
     from mathhammer_exact import ModelProfile
+    from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
     from mathhammer_exact.engine.limits import MAX_TARGET_MODELS
 
     profile = ModelProfile.parse("T3 Sv5+ W1")

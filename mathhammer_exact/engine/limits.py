@@ -18,14 +18,15 @@ import attrs
 from ..dice import Dice
 from ..errors import MathhammerError
 from ..model import Context, DevastatingWounds, Firing, MortalWounds, Target
+from ..pmf import EXACT, FLOAT, Mode
 from .layout import Layout
 
 MAX_TARGET_MODELS = 1_000  #: models in the target unit
 MAX_MODEL_WOUNDS = 1_000  #: W of one model
 MAX_ATTACKING_MODELS = 10_000  #: models using one weapon profile
 MAX_ROLL = 1_000  #: the largest Attacks or Damage one roll can give
-MAX_WORK = {False: 1e9, True: 1e8}  #: steps of arithmetic, float and exact (a few seconds each here)
-MAX_COUNT_WORK = {False: 4e9, True: 1e7}  #: the same for the counts shown (attacks, hits, wounds, unsaved)
+MAX_WORK = {FLOAT: 1e9, EXACT: 1e8}  #: steps of arithmetic, float and exact (a few seconds each here)
+MAX_COUNT_WORK = {FLOAT: 4e9, EXACT: 1e7}  #: the same for the counts shown (attacks, hits, wounds, unsaved)
 _SHARE: ContextVar[float] = ContextVar("share", default=1.0)  #: the part of the limits a query may use here
 
 
@@ -44,19 +45,18 @@ def share(part: float) -> Iterator[None]:
         _SHARE.reset(token)
 
 
-def _refuse_over(work: float, exact: bool, limit: dict[bool, float], what: str) -> None:
-    if work > limit[exact] * _SHARE.get():
-        mode = "exact" if exact else "float"
+def _refuse_over(work: float, mode: Mode, limit: dict[Mode, float], what: str) -> None:
+    if work > limit[mode] * _SHARE.get():
         raise TooLarge(f"this query is too large to answer quickly: about {work:.1g} steps for {what} (the limit "
-                       f"in {mode} mode is {limit[exact]:.0g}); use fewer models"
-                       + (", or leave out --exact" if exact else ""))
+                       f"in {mode} mode is {limit[mode]:.0g}); use fewer models"
+                       + (", or leave out --exact" if mode.exact else ""))
 
 
-def check_counts(attacks: int, exact: bool) -> None:
+def check_counts(attacks: int, mode: Mode) -> None:
     """Refuse to work out a count of up to `attacks` dice too large to sum quickly. In exact mode the
     numbers themselves grow with the count (their denominators are powers of 6), hence the cube."""
-    work = attacks**3 / 100 if exact else attacks**2
-    _refuse_over(work, exact, MAX_COUNT_WORK, f"a count of up to {attacks} dice")
+    work = attacks**3 / 100 if mode.exact else attacks**2
+    _refuse_over(work, mode, MAX_COUNT_WORK, f"a count of up to {attacks} dice")
 
 
 def _highest(dice: Dice | int | None) -> int:
@@ -77,17 +77,17 @@ class Cost:
     waiting: int
 
 
-def check_size(firings: Sequence[Firing | MortalWounds], target: Target, context: Context, exact: bool,
+def check_size(firings: Sequence[Firing | MortalWounds], target: Target, context: Context, mode: Mode,
                fast_path: bool) -> None:
     """Refuse a query whose size is beyond the limits above, with a message naming the limit."""
-    found = cost(firings, target, context, exact, fast_path)
-    _refuse_over(found.work, exact, MAX_WORK, f"up to {found.attacks} attack dice against {found.states} target "
+    found = cost(firings, target, context, mode, fast_path)
+    _refuse_over(found.work, mode, MAX_WORK, f"up to {found.attacks} attack dice against {found.states} target "
                  "states" + (f" and {found.waiting} counts of waiting mortal wounds" if found.waiting > 1 else ""))
     if not fast_path:
-        check_counts(found.attacks, exact)
+        check_counts(found.attacks, mode)
 
 
-def cost(firings: Sequence[Firing | MortalWounds], target: Target, context: Context, exact: bool,
+def cost(firings: Sequence[Firing | MortalWounds], target: Target, context: Context, mode: Mode,
          fast_path: bool) -> Cost:
     """The work a query will take (refused at once where one of its parts is beyond the limits above)."""
     if target.model_count > MAX_TARGET_MODELS:
@@ -128,7 +128,7 @@ def cost(firings: Sequence[Firing | MortalWounds], target: Target, context: Cont
     rows, cols = Layout.of(target).shape
     states = rows * cols * (2 if context.command_reroll else 1)
     # Exact numbers grow with the dice (their denominators are powers of 6), so each step costs more.
-    growth = max(1, attacks / 100) if exact else 1
+    growth = max(1, attacks / 100) if mode.exact else 1
     # The pipeline sums the dice into counts folded at the unit's wounds (a pair of counts when events
     # wait), then steps a state of `rows` values at most `rows` times; the chain steps `states` values
     # (times the waiting counts) once per attack die, working out its attacks and hits as it goes.
