@@ -75,6 +75,8 @@ def _read(ability: Ability, token: str, word: str, plain: str) -> tuple[str, dic
     """The slot (what it sets, for spotting repeats) and `Weapon` fields of `token` read as `ability`,
     or None if it is not that ability. `word` is the token in capitals, `plain` with hyphens as spaces."""
     name, field = ability.spelling, ability.field
+    if not plain.startswith(name):
+        return None
     if ability.kind == "flag":
         return (field, {field: True}) if plain == name else None
     if ability.kind == "dice":
