@@ -77,6 +77,7 @@ def _read(ability: Ability, token: str, word: str, plain: str) -> tuple[str, dic
     name, field = ability.spelling, ability.field
     if not plain.startswith(name):
         return None
+    name = re.escape(name)
     if ability.kind == "flag":
         return (field, {field: True}) if plain == name else None
     if ability.kind == "dice":
