@@ -77,14 +77,14 @@ def _read(ability: Ability, token: str, word: str, plain: str) -> tuple[str, dic
     name, field = ability.spelling, ability.field
     if not plain.startswith(name):
         return None
-    name = re.escape(name)
+    literal = re.escape(name)
     if ability.kind == "flag":
         return (field, {field: True}) if plain == name else None
     if ability.kind == "dice":
-        m = re.fullmatch(rf"{name} (\S+)", plain)
+        m = re.fullmatch(rf"{literal} (\S+)", plain)
         return (field, {field: _positive_dice(token, m.group(1), ability.name)}) if m else None
     if ability.kind == "number":
-        if not (m := re.fullmatch(rf"{name} (\S+)", plain)):
+        if not (m := re.fullmatch(rf"{literal} (\S+)", plain)):
             return None
         if not re.fullmatch(_NUM, m.group(1)):
             raise MathhammerError(f"{ability.name} takes a whole number of {ability.x}, e.g. {ability.name} 2, "
@@ -94,9 +94,9 @@ def _read(ability: Ability, token: str, word: str, plain: str) -> tuple[str, dic
                                   "(leave the ability out instead)")
         return field, {field: int(m.group(1))}
     if ability.kind == "distance":
-        m = re.fullmatch(rf"{name} {_NUM}{_INCHES}?", word)
+        m = re.fullmatch(rf"{literal} {_NUM}{_INCHES}?", word)
         return (field, {field: int(m.group(1))}) if m else None
-    m = re.fullmatch(rf"{name}[- ]([^0-9]+?) {_NUM}\+?", word)
+    m = re.fullmatch(rf"{literal}[- ]([^0-9]+?) {_NUM}\+?", word)
     if m is None:
         return None
     keyword = m.group(1).strip()
