@@ -298,8 +298,8 @@ def main() -> None:
 S1_QUESTION = {"weapons": [{"weapon": "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]", "models": 20}],
                "target": "T4 Sv4+ W3 x5"}
 CHARGE = {"distance": 9}
-HEAVY = {"weapons": [{"weapon": "A2 BS3+ S4 AP-1 D1", "models": 10}], "target": "T4 Sv3+ W2 x40; T4 Sv3+ W5 leader",
-         "exact": True}  # seconds of exact work, past the light lane's share of the work limit
+HEAVY = {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 1000}], "target": "T4 Sv3+ W1 x999; T4 Sv3+ W5 leader",
+         "exact": True}  # seconds of exact work, past the light lane's share of the work limit (as in the tests)
 
 
 @contextlib.contextmanager
