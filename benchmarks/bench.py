@@ -41,9 +41,10 @@ from fractions import Fraction
 import numpy as np
 
 from mathhammer_exact import Context, Firing, Rules, Target, Weapon, attack
-from mathhammer_exact.data.load import datasheet
-from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.engine.sequence import _plan
+from mathhammer_exact.pmf import FLOAT
+from mathhammer_exact.units.by_name import datasheet
 
 QUICK = "--quick" in sys.argv
 
@@ -265,7 +266,7 @@ def chain_kernel_inputs(firings: list[Firing], target: Target, context: Context
     layout = Layout.of(target).one_track
     steps = []
     for firing in firings:
-        profile = _profile(firing, layout, firing.context or context, False)
+        profile = _profile(firing, layout, firing.context or context, FLOAT)
         assert set(profile.attack.terms) == {0}, "the kernel steps no waiting mortal wounds"
         counts = [0.0] * profile.attacks.min + [float(p) for p in profile.attacks.probabilities()]
         steps.append((profile.attack.terms[0].dense(), counts))
@@ -461,7 +462,7 @@ def sweep_rows() -> None:
 
     from threadpoolctl import threadpool_limits
 
-    from mathhammer_exact.present.files import write_new
+    from mathhammer_exact.files import write_new
     from mathhammer_exact.sweep.engines import LocalPool
     from mathhammer_exact.sweep.parts import Output, parquet, part_name
     from mathhammer_exact.sweep.queries import Grid, rows

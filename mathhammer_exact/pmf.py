@@ -29,7 +29,7 @@ from .weights import dtype
 
 Number = float | Fraction
 
-__all__ = ["Number", "Pmf", "pmf_html", "rows"]
+__all__ = ["EXACT", "FLOAT", "Mode", "Number", "Pmf", "pmf_html", "rows"]
 
 
 def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -165,6 +165,11 @@ class Pmf:
     def exact(self) -> bool:
         """True when weights are exact integers over `denominator`."""
         return self.weights.dtype == object
+
+    @property
+    def mode(self) -> Mode:
+        """The number mode this distribution is kept in."""
+        return EXACT if self.exact else FLOAT
 
     @property
     def min(self) -> int:
@@ -427,6 +432,41 @@ class Pmf:
         for v, w in zip(values, self.weights):
             out[v - low] += w
         return Pmf(out, self.denominator, low)
+
+
+@attrs.frozen
+class Mode:
+    """How a query's numbers are kept: exact integers over a denominator, or floats. A query's mode is chosen
+    once, at its entry point (`attack(exact=...)`); the engine below takes this object and makes every
+    distribution it builds in it, while the rule stages compute exactly whatever the mode."""
+
+    exact: bool = False
+
+    def __str__(self) -> str:
+        return "exact" if self.exact else "float"
+
+    @property
+    def dtype(self) -> np.dtype:
+        return dtype(self.exact)
+
+    def point(self, value: int) -> Pmf:
+        """The certain value `value`."""
+        return Pmf.point(value, self.exact)
+
+    def bernoulli(self, p: Fraction) -> Pmf:
+        """1 with probability p, else 0."""
+        return Pmf.bernoulli(p, self.exact)
+
+    def grid(self, probs: dict[tuple[int, int], Fraction]) -> Pmf:
+        """A joint distribution of two counts from {(i, j): probability}."""
+        return Pmf.grid(probs, self.exact)
+
+    def of(self, pmf: Pmf) -> Pmf:
+        """`pmf` (worked out exactly by a rule stage) in this mode."""
+        return pmf.in_mode(self.exact)
+
+
+FLOAT, EXACT = Mode(False), Mode(True)
 
 
 def rows(pmf: Pmf) -> list[tuple[int, Number, Number]]:

@@ -20,7 +20,7 @@ from .dice import Dice
 from .engine.consequences import hazardous_losses, pass_chance
 from .errors import MathhammerError
 from .model import ModelProfile, MortalWounds, Rules, Target
-from .pmf import Number, Pmf
+from .pmf import Mode, Number, Pmf
 
 
 @attrs.frozen(eq=False)
@@ -64,7 +64,7 @@ def battle_shock_test(leadership: int, insane_bravery: bool = False, exact: bool
     """2D6 against Leadership: passes on at least Ld. Insane Bravery passes it outright."""
     if not 2 <= leadership <= 12:
         raise MathhammerError(f"Ld must be 2+ to 12+, got {leadership}+")
-    passed = (Fraction(1) if exact else 1.0) if insane_bravery else pass_chance(leadership, exact)
+    passed = (Fraction(1) if exact else 1.0) if insane_bravery else pass_chance(leadership, Mode(exact))
     return PassFail(passed, Dice.parse("2D6").pmf(exact))
 
 
@@ -77,7 +77,7 @@ def desperate_escape(tests: int, exact: bool = True) -> Pmf:
 def hazardous(weapons: int, bearer: ModelProfile, rules: Rules | None = None, exact: bool = True) -> Pmf:
     """Models lost to Hazardous tests for `weapons` Hazardous weapons, each carried by a model like `bearer`."""
     _between("number of Hazardous weapons", weapons, 1)
-    return hazardous_losses([bearer] * weapons, rules, exact)
+    return hazardous_losses([bearer] * weapons, rules, Mode(exact))
 
 
 def grenade(target: Target, exact: bool = True) -> Pmf:

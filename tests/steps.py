@@ -16,6 +16,7 @@ import pytest
 
 from mathhammer_exact import pmf, weights
 from mathhammer_exact.engine.limits import CALL_STEPS, grown
+from mathhammer_exact.pmf import EXACT, FLOAT
 from mathhammer_exact.stages import allocation
 
 
@@ -33,8 +34,8 @@ class Counter:
         self.steps = 0.0
 
     def add(self, entries: int, calls: int, result: np.ndarray, products: bool = False) -> None:
-        exact = result.dtype == object
-        self.steps += grown(entries, _bits(result) if exact else 0, exact, products) + calls * CALL_STEPS[exact]
+        mode = EXACT if result.dtype == object else FLOAT
+        self.steps += grown(entries, _bits(result) if mode.exact else 0, mode, products) + calls * CALL_STEPS[mode]
 
 
 @contextlib.contextmanager

@@ -16,12 +16,12 @@ from mathhammer_exact import Context, MathhammerError, Target, Weapon
 from mathhammer_exact.catalogue import build, index
 from mathhammer_exact.catalogue.ability_text import read_ability
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data import load
 from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
 from mathhammer_exact.data.modifiers import Effect
-from mathhammer_exact.data.query import unit_attack
 from mathhammer_exact.data.text_in_force import Side, in_force
+from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.model import ModelProfile, Reroll
+from mathhammer_exact.units import by_name
 
 CHECKOUT = Path(__file__).parent / "fixtures" / "bsdata_abilities"
 
@@ -404,5 +404,5 @@ def test_a_catalogue_unit_attacks_with_its_ability_and_the_targets(indexed):
 
 
 def test_the_target_sheet_is_found_by_name_only(indexed):
-    assert load.target_unit("Crag Walker").sheet.name == "Crag Walker"
-    assert load.target_unit("MEQ").sheet is None and load.target_unit("T4 Sv3+ W2").sheet is None
+    assert by_name.target_unit("Crag Walker").sheet.name == "Crag Walker"
+    assert by_name.target_unit("MEQ").sheet is None and by_name.target_unit("T4 Sv3+ W2").sheet is None

@@ -9,7 +9,7 @@ from mathhammer_exact.catalogue.abilities import feel_no_pain, invulnerable, sco
 from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.catalogue.convert import to_datasheet
 from mathhammer_exact.catalogue.roster import read_roster
-from mathhammer_exact.data import load
+from mathhammer_exact.units import by_name
 
 
 @pytest.mark.parametrize(("text", "whom"), [
@@ -43,7 +43,7 @@ def test_an_army_list_bearer_is_a_group_of_its_own():
 def test_a_datasheet_bearer_keeps_its_save(tmp_path, monkeypatch):
     monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
     add_checkout(Path("tests/fixtures/bsdata-wargear"))
-    sheet = load.datasheet("Quarry Squad")
+    sheet = by_name.datasheet("Quarry Squad")
     saves = {m.name: m.profile.invulnerable for m in sheet.models}
     assert saves == {"Quarryman": None, "Quarry Foreman": None, "Quarryman w/ Heavy Weapon": None,
                      "Quarryman w/ Sling": None, "Quarryman w/ Blast Charge": 5}

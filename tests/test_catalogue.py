@@ -16,8 +16,8 @@ from mathhammer_exact.catalogue import build, index, library
 from mathhammer_exact.catalogue.abilities import best, feel_no_pain, invulnerable, leader_units
 from mathhammer_exact.catalogue.convert import _defence, model_text, to_datasheet, weapon_text
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data import load
-from mathhammer_exact.data.query import volley
+from mathhammer_exact.decide.unit_attack import volley
+from mathhammer_exact.units import by_name
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CHECKOUT = FIXTURES / "bsdata"
@@ -159,7 +159,7 @@ def test_add_reports_what_it_understood(data_dir):
 
 
 def test_unit_with_model_group_linked_weapons_and_points(indexed):
-    sheet = load.datasheet("Gravel Wardens")
+    sheet = by_name.datasheet("Gravel Wardens")
     assert sheet.faction == "Gravel Host" and sheet.source == "BSData Test - Gravel Host.cat"
     assert sheet.keywords == ("INFANTRY", "BATTLELINE") and sheet.faction_keywords == ("GRAVEL HOST",)
     assert sheet.sizes == (5, 10) and sheet.points == {5: 90, 10: 180}  # base cost, then 'set 180 at 6+ models'
@@ -182,7 +182,7 @@ def test_unit_with_model_group_linked_weapons_and_points(indexed):
 
 
 def test_leader_and_inferred_invulnerable_save(indexed):
-    sheet = load.datasheet("warden captain")
+    sheet = by_name.datasheet("warden captain")
     assert sheet.leader_of == ("Gravel Wardens",)
     assert sheet.models[0].profile.invulnerable == 4
     assert "invulnerable save 4+ inferred from the text of 'Stone Skin'" in sheet.notes
@@ -192,7 +192,7 @@ def test_leader_and_inferred_invulnerable_save(indexed):
 
 
 def test_single_model_vehicle_with_two_of_one_weapon(indexed):
-    sheet = load.datasheet("Scree Walker")
+    sheet = by_name.datasheet("Scree Walker")
     assert sheet.models[0].equipment == ("gravel flail", "twin gravel cannon", "twin gravel cannon")
     assert sheet.weapons["twin gravel cannon"]["default"].range == 36
     profile = sheet.models[0].profile
@@ -203,7 +203,7 @@ def test_single_model_vehicle_with_two_of_one_weapon(indexed):
 
 
 def test_a_weapon_with_ranged_and_melee_profiles_is_shot_and_fought_with(indexed):
-    sheet = load.datasheet("Scree Walker")
+    sheet = by_name.datasheet("Scree Walker")
     assert list(sheet.kind_of("gravel flail", melee=False)) == ["fling"]
     assert list(sheet.kind_of("gravel flail", melee=True)) == ["strike"]
     assert [(w.name, n) for w, n, _ in volley(sheet, melee=True).weapons] == [("Gravel flail (strike)", 1)]
@@ -211,39 +211,39 @@ def test_a_weapon_with_ranged_and_melee_profiles_is_shot_and_fought_with(indexed
 
 @pytest.mark.parametrize("typed", ["gravel wardens", "GRAVEL-WARDENS", " Gravel  Wardens ", "Gravel Wardens @ gravel"])
 def test_names_are_matched_forgivingly(indexed, typed):
-    assert load.datasheet(typed).name == "Gravel Wardens"
+    assert by_name.datasheet(typed).name == "Gravel Wardens"
 
 
 def test_a_unit_whose_weapons_are_linked_from_the_library(indexed):
-    sand = load.datasheet("dune walker")
+    sand = by_name.datasheet("dune walker")
     assert (sand.faction, sand.models[0].profile.toughness, sand.models[0].equipment) == (
         "Sand Host", 8, ("pebble rifle",) * 3)  # a weapon linked from the library, three of it
     assert sand.notes == ()
 
 
 def test_a_near_miss_says_did_you_mean(indexed):
-    assert load.datasheet("Gravel Warden").name == "Gravel Wardens"  # the singular is the unit (test_catalogue_names)
+    assert by_name.datasheet("Gravel Warden").name == "Gravel Wardens"  # the singular: test_catalogue_names
     with pytest.raises(MathhammerError, match=r"unknown unit 'Gravel Wadrens' \(did you mean 'Gravel Wardens'\?\)"):
-        load.datasheet("Gravel Wadrens")
+        by_name.datasheet("Gravel Wadrens")
 
 
 def test_indexed_unit_as_target(indexed):
-    target = load.find_target("Gravel Wardens")
+    target = by_name.find_target("Gravel Wardens")
     assert target.model_count == 5 and target.groups[0][0].invulnerable == 5
 
 
 def test_a_leader_by_name_joins_a_unit_it_can_lead(indexed):
-    target = load.find_target("Gravel Wardens", leader="warden captain")
+    target = by_name.find_target("Gravel Wardens", leader="warden captain")
     assert target.attached
     assert [(p.name, n, p.character) for p, n in target.groups] == [
         ("Warden", 4, False), ("Warden Leader", 1, False), ("Warden Captain", 1, True)]
     with pytest.raises(MathhammerError, match=r"Warden Captain cannot lead Scree Walker \(it can lead: Gravel "):
-        load.find_target("Scree Walker", leader="Warden Captain")
+        by_name.find_target("Scree Walker", leader="Warden Captain")
 
 
 def test_without_an_index_names_are_unknown_as_before(data_dir):
     with pytest.raises(MathhammerError, match="unknown datasheet 'Gravel Wardens'"):
-        load.datasheet("Gravel Wardens")
+        by_name.datasheet("Gravel Wardens")
 
 
 # --------------------------------------------------------------------- never clobber, always atomic
@@ -277,7 +277,7 @@ def test_an_index_from_another_version_asks_for_a_rebuild(indexed):
         db.execute("update meta set value = 'mathhammer_exact BSData index 0' where key = 'format'")
     db.close()
     with pytest.raises(MathhammerError, match="another version"):
-        load.datasheet("Gravel Wardens")
+        by_name.datasheet("Gravel Wardens")
 
 
 # --------------------------------------------------------------------- the commands
@@ -411,4 +411,4 @@ def test_a_target_read_at_run_time_says_what_was_inferred(indexed):
         assert out.exit_code == 0, out.output
         assert out.output.splitlines()[0].endswith("  ->  Scree Walker (Gravel Host)")
         assert [line for line in out.output.splitlines() if "target note" in line] == expected
-    assert load.target_unit("MEQ").notes == () and load.target_unit("T4 Sv3+ W2 x5").notes == ()
+    assert by_name.target_unit("MEQ").notes == () and by_name.target_unit("T4 Sv3+ W2 x5").notes == ()

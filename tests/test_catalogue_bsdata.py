@@ -18,10 +18,11 @@ import pytest
 from mathhammer_exact.catalogue import bsdata, build, index, library
 from mathhammer_exact.catalogue.convert import Tally, parse_weapon, reason, to_datasheet
 from mathhammer_exact.data import load
-from mathhammer_exact.data.lookup import named
-from mathhammer_exact.data.query import unit_attack, volley
+from mathhammer_exact.decide.unit_attack import unit_attack, volley
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.model import Context, Reroll, Weapon
+from mathhammer_exact.units import by_name
+from mathhammer_exact.units.lookup import named
 
 CHECKOUT = os.environ.get("MATHHAMMER_BSDATA")
 pytestmark = pytest.mark.skipif(not CHECKOUT, reason="set MATHHAMMER_BSDATA to a local BSData wh40k-10e checkout")
@@ -63,11 +64,11 @@ def test_every_profile_of_the_real_data(tmp_path, monkeypatch):
     load.library()  # the rules folders, read once per process (timed below as the cold seed datasheet)
     started = time.perf_counter()
     for name in ("Intercessor Squad", "boyz", "Captain", "Leman Russ Battle Tank"):
-        load.datasheet(name)
+        by_name.datasheet(name)
     query = (time.perf_counter() - started) / 4
     load._cached.cache_clear()  # the seed datasheets read from their TOML files, as on a first query
     started = time.perf_counter()
-    load.datasheet("Incursor Squad")
+    by_name.datasheet("Incursor Squad")
     seed = time.perf_counter() - started
 
     print()
@@ -100,14 +101,14 @@ def test_every_profile_of_the_real_data(tmp_path, monkeypatch):
     ("Leman Russ Battle Tank", [(11, 2, 13, None)], (1,)),
 ])
 def test_real_units_read_as_their_datasheets_give_them(indexed_checkout, name, models, sizes):
-    sheet = load.datasheet(name)
+    sheet = by_name.datasheet(name)
     assert [(m.profile.toughness, m.profile.save, m.profile.wounds, m.profile.invulnerable) for m in sheet.models] \
         == models
     assert sheet.sizes == sizes
 
 
 def test_a_real_weapon_profile(indexed_checkout):
-    sheet = load.datasheet("Intercessor Squad")
+    sheet = by_name.datasheet("Intercessor Squad")
     rifle = sheet.weapons["bolt rifle"]["default"]
     assert (rifle.range, rifle.attacks.modifier, rifle.skill, rifle.strength, rifle.ap, rifle.damage.modifier) == \
         (24, 2, 3, 4, -1, 1)
@@ -151,7 +152,7 @@ def test_every_unit_fights_and_fields_its_wargear(indexed_checkout):
     ("Thunderwolf Cavalry", [], True, [("Wolf Guard Weapon", "4", 3), ("Crushing teeth and claws", "3", 3)]),
 ])
 def test_special_weapons_and_both_profiles_in_real_units(indexed_checkout, unit, loadout, melee, fired):
-    sheet = load.datasheet(unit)
+    sheet = by_name.datasheet(unit)
     assert [(w.name, str(w.attacks), n) for w, n, _ in volley(sheet, loadout, melee=melee).weapons] == fired
 
 
@@ -172,7 +173,7 @@ def test_special_weapons_and_both_profiles_in_real_units(indexed_checkout, unit,
     ("Rhino @ space marines", "Land Raider", "Rhino (Space Marines)  ->  Land Raider (Space Marines)"),
 ])
 def test_real_names_and_factions(indexed_checkout, attacker, target, title):
-    sheet, found = load.matchup(attacker, target)
+    sheet, found = by_name.matchup(attacker, target)
     assert f"{load.label(sheet)}  ->  {found.label}" == title
 
 
@@ -186,7 +187,7 @@ def test_real_names_and_factions(indexed_checkout, attacker, target, title):
 ])
 def test_real_names_that_nothing_settles_are_refused(indexed_checkout, attacker, target, message):
     with pytest.raises(MathhammerError) as refused:
-        load.matchup(attacker, target)
+        by_name.matchup(attacker, target)
     assert str(refused.value).startswith(message)
 
 
@@ -221,7 +222,7 @@ def test_real_abilities_are_read_and_applied(indexed_checkout):
     # on the snapshot this was written against: 1709 of 2006 (914 as effects, 795 in the model profile)
     assert kinds["effects"] + kinds["profile"] >= 0.8 * about_attacks
 
-    found = load.target_unit("Land Raider @ Space Marines")
+    found = by_name.target_unit("Land Raider @ Space Marines")
     target = found.target
     read = unit_attack("Eradicator Squad", target, context=Context(half_range=True), exact=True,
                        defender=found.sheet)

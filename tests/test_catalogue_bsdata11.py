@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from mathhammer_exact.catalogue import build, index, library
-from mathhammer_exact.data import load
+from mathhammer_exact.units import by_name
 
 CHECKOUT = os.environ.get("MATHHAMMER_BSDATA11")
 pytestmark = pytest.mark.skipif(not CHECKOUT, reason="set MATHHAMMER_BSDATA11 to a local BSData wh40k-11e checkout")
@@ -41,9 +41,9 @@ def test_every_profile_of_the_real_eleventh_edition_data(tmp_path, monkeypatch):
     assert seconds < 120  # seconds on a laptop; generous for a loaded test machine
 
     assert library.default_edition() == "11e"  # the only index here
-    knight = load.datasheet("Knight Paladin")
+    knight = by_name.datasheet("Knight Paladin")
     assert knight.edition == "11e"
     [model] = knight.models
     assert (model.profile.invulnerable, model.profile.invulnerable_ranged) == (None, 5)  # InSv 5+*: against ranged
-    ghazghkull = {m.name: m.profile.invulnerable for m in load.datasheet("Ghazghkull Thraka").models}
+    ghazghkull = {m.name: m.profile.invulnerable for m in by_name.datasheet("Ghazghkull Thraka").models}
     assert ghazghkull == {"Ghazghkull Thraka": 4, "Makari": 2}  # each model's own InSv column

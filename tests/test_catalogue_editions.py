@@ -19,7 +19,7 @@ from mathhammer_exact.catalogue.convert import column_invulnerable, to_datasheet
 from mathhammer_exact.catalogue.newrecruit import json_element
 from mathhammer_exact.catalogue.roster import read_roster
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data import load
+from mathhammer_exact.units import by_name
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TENTH, ELEVENTH = FIXTURES / "bsdata", FIXTURES / "bsdata11"
@@ -125,27 +125,27 @@ def test_data_list_and_remove_with_both_editions(both):
 
 # --------------------------------------------------------------------- names within an edition
 def test_names_resolve_within_the_edition_asked(both):
-    tenth, eleventh = load.datasheet("Gravel Wardens"), load.datasheet("Gravel Wardens", edition="11e")
+    tenth, eleventh = by_name.datasheet("Gravel Wardens"), by_name.datasheet("Gravel Wardens", edition="11e")
     assert (tenth.edition, eleventh.edition) == ("10e", "11e")  # both indexed: the 10th by default
     assert tenth.source.endswith(".cat") and eleventh.source.endswith(".json")
     assert {m.profile.invulnerable for m in eleventh.models} == {4}  # the 11th's InSv column
-    assert load.datasheet("Gravel Wardens @ Gravel Host", edition="11e") == eleventh
-    assert load.datasheet("shale stalker @ gravel", edition="11e").name == "Shale Stalker"
+    assert by_name.datasheet("Gravel Wardens @ Gravel Host", edition="11e") == eleventh
+    assert by_name.datasheet("shale stalker @ gravel", edition="11e").name == "Shale Stalker"
     with pytest.raises(MathhammerError, match="unknown unit 'Shale Stalker'"):
-        load.datasheet("Shale Stalker")  # a unit of the 11th edition only
+        by_name.datasheet("Shale Stalker")  # a unit of the 11th edition only
     with pytest.raises(MathhammerError, match="unknown unit 'Scree Walker'"):
-        load.datasheet("Scree Walker", edition="11e")  # a unit of the 10th edition only
-    assert load.datasheet("Incursor Squad").edition == "10e"  # rules/ holds 10th-edition datasheets
+        by_name.datasheet("Scree Walker", edition="11e")  # a unit of the 10th edition only
+    assert by_name.datasheet("Incursor Squad").edition == "10e"  # rules/ holds 10th-edition datasheets
     with pytest.raises(MathhammerError, match="unknown unit 'Incursor Squad'"):
-        load.datasheet("Incursor Squad", edition="11e")
+        by_name.datasheet("Incursor Squad", edition="11e")
     with pytest.raises(MathhammerError, match=r"unknown edition '12e' \(editions: 10e, 11e\)"):
-        load.datasheet("Gravel Wardens", edition="12e")
+        by_name.datasheet("Gravel Wardens", edition="12e")
 
 
 def test_only_an_eleventh_index_is_the_default(data_dir):
     build.add_checkout(ELEVENTH)
     assert library.default_edition() == "11e"
-    assert load.datasheet("Shale Stalker").edition == "11e"
+    assert by_name.datasheet("Shale Stalker").edition == "11e"
     assert library.search("warden") == [("Gravel Wardens", "Gravel Host", {5: 90})]  # (name, faction, points)
     assert run("datasheets", "--search", "incursor").output == "no unit's name has every word of 'incursor'\n"
 
@@ -170,18 +170,18 @@ def test_an_unreadable_invulnerable_column_is_named(both):
 
 
 def test_the_eleventh_edition_profiles_parse(both):
-    wardens = load.datasheet("Gravel Wardens", edition="11e")
+    wardens = by_name.datasheet("Gravel Wardens", edition="11e")
     rifle, fist = wardens.weapons["pebble rifle"]["default"], wardens.weapons["rock fist"]["default"]
     assert (rifle.blast, rifle.pistol, rifle.ignored) == (False, False, ("Blast 2", "Close-quarters"))  # kept by name
     assert (fist.melee, fist.ignored) == (True, ("Cleave 1",))
     assert wardens.notes == ("links to entries in none of the files read (the checkout lacks Test - Quarry Library), "
                              "so not in this datasheet: Quarry pick",)
-    stalker = load.datasheet("Shale Stalker", edition="11e")
+    stalker = by_name.datasheet("Shale Stalker", edition="11e")
     [model] = stalker.models
     assert (model.profile.invulnerable, model.profile.invulnerable_ranged) == (None, 5)  # 5+*: its ability says
     lance = stalker.weapons["shale lance"]["default"]
     assert (lance.psychic, lance.ignored) == (True, ('Lone Operative 12"',))
-    drone = load.datasheet("Rubble Drone", edition="11e")
+    drone = by_name.datasheet("Rubble Drone", edition="11e")
     assert drone.models[0].profile.invulnerable is None  # '-'
     assert drone.weapons["rubble spitter"]["default"].blast  # plain Blast, as the 10th edition's
 
@@ -190,7 +190,7 @@ def test_the_invulnerable_column_saves(both):
     # 6 attacks BS3+ S4 AP-3 D1 at the 11th edition's Gravel Wardens (T4 Sv3+ InSv 4+ W2): hit 2/3, wound 4+ 1/2,
     # the invulnerable 4+ beats the armour save (3+ at AP-3: 6+) and fails 1/2: 6 x 2/3 x 1/2 x 1/2 = 1 wound
     # lost on average (D1, no Feel No Pain); without the column it would be 6 x 2/3 x 1/2 x 5/6 = 5/3
-    target = load.datasheet("Gravel Wardens", edition="11e").as_target()
+    target = by_name.datasheet("Gravel Wardens", edition="11e").as_target()
     result = attack(Weapon.parse('24" A6 BS3+ S4 AP-3 D1'), target, exact=True)
     assert Fraction(result.damage.mean) == 1
 
@@ -200,7 +200,7 @@ def test_an_eleventh_edition_army_list_is_read_as_the_eleventh(data_dir):
     army = read_roster(ARMY11)
     assert army.edition == "11e"
     assert {unit["edition"] for unit in army.units} == {"11e"}
-    wardens, stalker = load.datasheet(f"{ARMY11}#1"), load.datasheet(f"{ARMY11}#Shale Stalker")
+    wardens, stalker = by_name.datasheet(f"{ARMY11}#1"), by_name.datasheet(f"{ARMY11}#Shale Stalker")
     assert (wardens.edition, stalker.edition) == ("11e", "11e")
     assert [(m.name, m.count, m.profile.invulnerable) for m in wardens.models] == [("Warden", 4, 4),
                                                                                   ("Warden Leader", 1, 4)]

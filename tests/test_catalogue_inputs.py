@@ -18,8 +18,8 @@ from mathhammer_exact import MathhammerError, Target
 from mathhammer_exact.catalogue import build, index
 from mathhammer_exact.catalogue.roster import _split, read_roster
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data import load
-from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.decide.unit_attack import unit_attack
+from mathhammer_exact.units import by_name
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CHECKOUT = FIXTURES / "bsdata"
@@ -106,7 +106,7 @@ def test_a_maximum_beyond_any_unit_is_read_as_no_limit(tmp_path, indexed):
     # in sizes 5 or 10^17 + 1, and `--size 100000000000000001` ran out of memory.
     folder = checkout_with(tmp_path, {GRAVEL: (_WARDEN_MAX, _WARDEN_MAX.replace('"9"', '"100000000000000000"'))})
     assert run("data", "add", str(folder)).exit_code == 0
-    sheet = load.datasheet("Gravel Wardens")
+    sheet = by_name.datasheet("Gravel Wardens")
     assert sheet.sizes == (5, 10) and sheet.points == {5: 90, 10: 180}
     refused(run("unit", "Gravel Wardens", "--size", "100000000000000001", "-t", "MEQ"),
             "Gravel Wardens comes in units of 5 or 10 models, not 100000000000000001")
@@ -331,7 +331,7 @@ def test_a_new_recruit_export_reads_as_the_same_army_list():
     assert read_roster(ARMY_JSON).name == read_roster(ARMY).name == "Gravel Host test list"
     assert _units(ARMY_JSON) == _units(ARMY)
     assert read_roster(ARMY_JSON).units[0]["source"] == "army list army.json"
-    sheet = load.datasheet(f"{ARMY_JSON}#1")
+    sheet = by_name.datasheet(f"{ARMY_JSON}#1")
     assert [(m.name, m.count, m.equipment) for m in sheet.models] == [
         ("Warden #1", 7, ("pebble rifle", "rock fist")),
         ("Warden #2", 2, ("slingshot", "rock fist")),

@@ -27,9 +27,10 @@ from mathhammer_exact import MathhammerError
 from mathhammer_exact.catalogue import build, index
 from mathhammer_exact.catalogue.factions import Catalogues, Factions, faction_name
 from mathhammer_exact.catalogue.library import factions
-from mathhammer_exact.catalogue.names import loose
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data import load
+from mathhammer_exact.data.names import loose
+from mathhammer_exact.units import by_name
 
 CHECKOUT = Path(__file__).parent / "fixtures" / "bsdata-factions"
 
@@ -97,7 +98,7 @@ def test_a_library_name_completed_by_the_faction_that_links_it():
 
 def test_unit_factions_and_how_factions_draw_on_each_other(realm):
     # a library's units: of the linking faction their Faction keyword names, else of the library's own name
-    assert [load.datasheet(name).faction for name in ("Warden Militia", "Shade Stalker", "Grove Beast")] == [
+    assert [by_name.datasheet(name).faction for name in ("Warden Militia", "Shade Stalker", "Grove Beast")] == [
         "Iron Wardens", "Shade Court", "Beasts"]
     assert factions() == Factions(
         names=("Beasts", "Envoys", "Iron Wardens", "Marble Sons", "Shade Court", "Slate Brothers", "Stone Legion"),
@@ -126,12 +127,12 @@ def test_unit_factions_and_how_factions_draw_on_each_other(realm):
     ("Marble Sons Ramparts", "Rampart Squad", "Stone Legion"),
 ])
 def test_names_as_players_type_them(realm, typed, unit, faction):
-    sheet = load.datasheet(typed)
+    sheet = by_name.datasheet(typed)
     assert (sheet.name, sheet.faction) == (unit, faction)
 
 
 def test_a_unit_of_the_parent_asked_for_by_a_chapter_says_so(realm):
-    assert load.datasheet("Rampart Squad @ Marble Sons").notes[0] == (
+    assert by_name.datasheet("Rampart Squad @ Marble Sons").notes[0] == (
         "the Stone Legion unit of this name, for Marble Sons: Marble Sons armies field Stone Legion units")
 
 
@@ -144,7 +145,7 @@ def test_a_unit_of_the_parent_asked_for_by_a_chapter_says_so(realm):
 ])
 def test_a_faction_that_does_not_fit_is_refused(realm, typed, message):
     with pytest.raises(MathhammerError) as refused:
-        load.datasheet(typed)
+        by_name.datasheet(typed)
     assert str(refused.value).startswith(message)
 
 
@@ -159,11 +160,11 @@ def test_a_players_own_names_are_read_and_said(realm, tmp_path):
     own = tmp_path / "rules"
     own.mkdir()
     (own / "names.toml").write_text('[units]\nMilitiamen = "Warden Militia"\n[factions]\nWardens = "Iron Wardens"\n')
-    sheet = load.datasheet("Militiaman", user=own)  # singular of the entry, as any name
+    sheet = by_name.datasheet("Militiaman", user=own)  # singular of the entry, as any name
     assert (sheet.name, sheet.notes[0]) == ("Warden Militia", f"'Militiaman' read as Warden Militia ({own}/names.toml "
                                                               "[units] 'Militiamen')")
-    assert load.datasheet("Wardens Boulder Tank", user=own).faction == "Iron Wardens"
-    assert load.datasheet("Boulder Tank @ wardens", user=own).faction == "Iron Wardens"
+    assert by_name.datasheet("Wardens Boulder Tank", user=own).faction == "Iron Wardens"
+    assert by_name.datasheet("Boulder Tank @ wardens", user=own).faction == "Iron Wardens"
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -216,7 +217,7 @@ def test_the_header_says_what_settled_a_name(realm):
             "unit of Slate Brothers, Stone Legion ('Boulder Tank @ FACTION' asks for another)") in out
     out = run("unit", "Marble Guard", "--target", "Old Dreadnought").output.splitlines()
     assert any("Slate Brothers and Marble Sons are both parts of Stone Legion" in line for line in out)
-    sheet, found = load.matchup("Warden Militia", "Envoy Herald")  # a faction Iron Wardens armies field
+    sheet, found = by_name.matchup("Warden Militia", "Envoy Herald")  # a faction Iron Wardens armies field
     assert found.sheet is not None and (found.sheet.faction, found.label) == ("Envoys", "Envoy Herald (Envoys)")
 
 
@@ -243,7 +244,7 @@ def test_a_shared_name_nothing_settles_is_refused(realm, args, message):
 
 
 def test_a_leader_is_taken_from_its_bodyguards_faction(realm):
-    found = load.target_unit("Ramparts", leader="Legion Captain", near=load.datasheet("Marble Guard"))
+    found = by_name.target_unit("Ramparts", leader="Legion Captain", near=by_name.datasheet("Marble Guard"))
     assert found.label == "Rampart Squad (Stone Legion) led by Legion Captain (Stone Legion)"
     assert [(p.name, n, p.toughness) for p, n in found.target.groups] == [("Rampart", 5, 4), ("Legion Captain", 1, 4)]
     assert found.notes[0].startswith("target note (Legion Captain): the Stone Legion unit of this name, for Rampart "

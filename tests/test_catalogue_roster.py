@@ -17,8 +17,8 @@ from mathhammer_exact import Firing, MathhammerError, Target, Weapon, attack
 from mathhammer_exact.catalogue import battlescribe
 from mathhammer_exact.catalogue.roster import _split, read_roster, roster_of, roster_unit, sent
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data import load
-from mathhammer_exact.data.query import unit_attack, volley
+from mathhammer_exact.decide.unit_attack import unit_attack, volley
+from mathhammer_exact.units import by_name
 
 ARMY = Path(__file__).parent / "fixtures" / "army.ros"
 
@@ -60,7 +60,7 @@ def test_roster_units_in_order_without_the_battle_size():
 
 
 def test_unit_models_wargear_and_defence():
-    sheet = load.datasheet(f"{ARMY}#1")
+    sheet = by_name.datasheet(f"{ARMY}#1")
     assert [(m.name, m.count, m.equipment) for m in sheet.models] == [  # the most numerous first
         ("Warden #1", 7, ("pebble rifle", "rock fist")),
         ("Warden #2", 2, ("slingshot", "rock fist")),
@@ -72,7 +72,7 @@ def test_unit_models_wargear_and_defence():
 
 
 def test_volley_uses_the_selected_wargear_and_profile():
-    sheet = load.datasheet(f"{ARMY}#Gravel Wardens")
+    sheet = by_name.datasheet(f"{ARMY}#Gravel Wardens")
     shots = {(w.name, n) for w, n, _ in volley(sheet, profiles=["boulder"]).weapons}
     assert shots == {("Pebble rifle", 7), ("Slingshot (boulder)", 3)}
     fists = {(w.name, n) for w, n, _ in volley(sheet, melee=True).weapons}
@@ -89,12 +89,12 @@ def test_roster_unit_attacks_as_its_weapons_would():
 
 
 def test_roster_unit_as_target():
-    target = load.find_target(f"{ARMY}#1")
+    target = by_name.find_target(f"{ARMY}#1")
     assert [(p.name, n) for p, n in target.groups] == [("Warden #1", 7), ("Warden #2", 2), ("Warden Leader", 1)]
 
 
 def test_leader_and_unread_weapon_are_reported():
-    sheet = load.datasheet(f"{ARMY}#2")
+    sheet = by_name.datasheet(f"{ARMY}#2")
     assert sheet.leader_of == ("Gravel Wardens",)
     assert "weapon Mirror lance left out: 'S*': this Strength is given elsewhere on the datasheet" in sheet.notes
     assert sheet.weapons["shard pistol"]["default"].ignored == ("Zapblast",)
@@ -135,7 +135,7 @@ def test_a_unit_of_the_army_list_sent_is_named_by_a_hash_and_its_number():
     army = roster_of(ARMY.read_bytes(), "the army list")
     with sent(army):
         assert roster_unit("#3") == army.units[2] and roster_unit("#rockbiter") == army.units[2]
-        assert load.datasheet("#1").name == "Gravel Wardens"
+        assert by_name.datasheet("#1").name == "Gravel Wardens"
         with pytest.raises(MathhammerError, match=r"^the army list: no unit #4 \(units: 1: Gravel Wardens"):
             roster_unit("#4")
     with pytest.raises(MathhammerError) as outside:  # none sent: the command line names the file

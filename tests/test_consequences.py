@@ -10,8 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from mathhammer_exact import Target, Weapon, attack
-from mathhammer_exact.data.load import find_target
-from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.decide.unit_attack import unit_attack
+from mathhammer_exact.units.by_name import find_target
 
 P = Fraction(5, 6)
 Q = 1 - P

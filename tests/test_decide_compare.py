@@ -12,10 +12,10 @@ from click.testing import CliRunner
 
 from mathhammer_exact import Context, Reroll, Rules, Target, Weapon, attack
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data.load import find_target
-from mathhammer_exact.data.query import unit_attack
 from mathhammer_exact.decide.compare import Scenario, compare
+from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.units.by_name import find_target
 
 BOLTERS = "-w '10x 24\" A2 BS3+ S4 AP0 D1' -t 'T4 Sv3+ W2 x5'"
 

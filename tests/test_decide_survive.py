@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from mathhammer_exact import Context, Firing, attack
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data import load as data
-from mathhammer_exact.data.load import find_target
 from mathhammer_exact.decide.compare import below_half
 from mathhammer_exact.decide.survive import panel, survive
 from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.units.by_name import find_target
 
 
 def run(args: list[str]):

@@ -164,7 +164,7 @@ def test_a_plot_that_cannot_be_written_is_one_line(tmp_path, where, fragment):
 
 @pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib (the [plot] extra) is not installed")
 def test_a_failed_plot_leaves_no_partial_file(tmp_path, monkeypatch):
-    from mathhammer_exact.present import files
+    from mathhammer_exact import files
 
     def full_disk(*args):
         raise OSError(28, "No space left on device")

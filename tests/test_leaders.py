@@ -9,9 +9,9 @@ from click.testing import CliRunner
 from mathhammer_exact import Target
 from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data import load
-from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.units import by_name
 
 TCS = "Militarum Tempestus Command Squad"
 
@@ -47,22 +47,22 @@ def test_the_cli_names_the_leader(gravel):
 
 
 def test_a_targets_wargear_protects_it():
-    plain = load.find_target(TCS)
-    kitted = load.find_target(TCS, loadout=["medi-pack"])
+    plain = by_name.find_target(TCS)
+    kitted = by_name.find_target(TCS, loadout=["medi-pack"])
     # the medi-pack: the bearer's unit has Feel No Pain 6+: the Tempestor Prime and the four Scions alike
     assert [p.feel_no_pain for p, _ in plain.groups] == [None, None]
     assert [(p.feel_no_pain, n) for p, n in kitted.groups] == [(6, 1), (6, 4)]
     assert [p.toughness for p, _ in kitted.groups] == [p.toughness for p, _ in plain.groups]
-    notes = load.target_unit(TCS, loadout=["medi-pack"]).notes
+    notes = by_name.target_unit(TCS, loadout=["medi-pack"]).notes
     assert "target wargear rule: Medi-pack: The bearer's unit has Feel No Pain 6+." in notes
     with pytest.raises(MathhammerError, match="--target-loadout chooses the wargear of a target named by its"):
-        load.find_target("MEQ", loadout=["medi-pack"])
+        by_name.find_target("MEQ", loadout=["medi-pack"])
 
 
 def test_a_target_model_that_joins_with_its_own_save(tmp_path, monkeypatch):
     monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
     add_checkout(Path("tests/fixtures/bsdata-wargear"))
-    target = load.find_target("Quarry Squad", 10, loadout=["2 blast charge"])
+    target = by_name.find_target("Quarry Squad", 10, loadout=["2 blast charge"])
     assert [(p.name, n, p.invulnerable) for p, n in target.groups] == [
         ("Quarryman", 7, None), ("Quarry Foreman", 1, None), ("Quarryman w/ Blast Charge", 2, 5)]
 

@@ -10,6 +10,7 @@ from mathhammer_exact import Context, Firing, Rules, Target, Weapon, attack
 from mathhammer_exact.engine import limits
 from mathhammer_exact.engine.limits import TooLarge, cost
 from mathhammer_exact.engine.sequence import _plan
+from mathhammer_exact.pmf import EXACT, FLOAT
 
 from .steps import counted
 
@@ -45,7 +46,7 @@ def test_the_estimate_is_within_4x_of_the_steps_taken(monkeypatch, weapons, targ
     firings = [Firing(Weapon.parse(w), n) for w, n in weapons]
     unit = Target.parse(target)
     fast = len(firings) == 1 and len(unit.groups) == 1 and context.command_reroll is None
-    estimate = cost(firings, unit, context, exact, fast).work
+    estimate = cost(firings, unit, context, EXACT if exact else FLOAT, fast).work
     _plan.cache_clear()  # a cached plan would skip the steps it took
     with counted(monkeypatch) as taken:
         attack(firings, unit, context=context, exact=exact)
@@ -58,7 +59,7 @@ def test_what_the_new_engine_answers_at_once_is_admitted():
     for weapon, models, target in (("A2 BS3+ S4 AP-1 D1", 100, "T4 Sv3+ W2 x100; T4 Sv3+ W5 leader"),
                                    ("A4 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]", 20, LED)):
         firing = Firing(Weapon.parse(weapon), models)
-        assert cost([firing], Target.parse(target), Context(), True, False).work < limits.MAX_WORK[True] / 10
+        assert cost([firing], Target.parse(target), Context(), EXACT, False).work < limits.MAX_WORK[EXACT] / 10
 
 
 def test_a_query_of_many_seconds_is_refused_before_any_work():
@@ -68,4 +69,4 @@ def test_a_query_of_many_seconds_is_refused_before_any_work():
     target = Target.parse("T5 Sv2+ inv4+ W6 x20")
     with pytest.raises(TooLarge, match=r"^this query is too large to answer quickly: about 1e\+09 steps"):
         attack(weapon, target, 8, exact=True)
-    assert cost([Firing(weapon, 8)], target, Context(), False, True).work < limits.MAX_WORK[False]
+    assert cost([Firing(weapon, 8)], target, Context(), FLOAT, True).work < limits.MAX_WORK[FLOAT]

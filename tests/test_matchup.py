@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data.load import datasheet, find_target
-from mathhammer_exact.data.query import unit_attack
-from mathhammer_exact.decide.matchup import matchup, read_army
+from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.model import Context
+from mathhammer_exact.sweep.matchup import matchup, read_army
+from mathhammer_exact.units.by_name import datasheet, find_target
 
 ARMY = Path(__file__).parent / "fixtures" / "army.ros"
 

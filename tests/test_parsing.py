@@ -13,6 +13,7 @@ from mathhammer_exact.data import load
 from mathhammer_exact.model import RANGED_ONLY
 from mathhammer_exact.parsing import ability_fields
 from mathhammer_exact.present import profiles
+from mathhammer_exact.units import by_name
 
 # The plain profile every weapon case changes one thing of: hand-written, not parsed.
 PLAIN = Weapon(attacks=Dice(0, 6, 1), skill=3, strength=4, ap=0, damage=Dice(0, 6, 1))
@@ -296,9 +297,9 @@ def test_model_count_leader_and_groups():
 def test_a_target_written_with_its_move_is_a_profile(text):
     # docs/cli.md: Move is read and kept; a target string may begin with it (a pasted stat line), or with any stat
     moved = 5 if "M5" in text.upper() else None
-    assert load.find_target(text) == Target.of(model(movement=moved), 5)
-    assert load.find_target("T4 Sv3+ W2", leader=text.replace(" x5", "")).groups[1][0].movement == moved
-    assert load.target_unit(text).label == " ".join(text.split())
+    assert by_name.find_target(text) == Target.of(model(movement=moved), 5)
+    assert by_name.find_target("T4 Sv3+ W2", leader=text.replace(" x5", "")).groups[1][0].movement == moved
+    assert by_name.target_unit(text).label == " ".join(text.split())
 
 
 def test_lenient_model_keeps_unknown_tokens():

@@ -119,3 +119,17 @@ def test_equality_compares_probabilities_also_for_joint_grids():
                                                                          exact=True)
     assert Pmf.from_probs([half, half], 0, exact=True) != Pmf.from_probs([half, half], 1, exact=True)
     assert Pmf.point(1, exact=True) != Pmf.point(1)  # exact and float answers are different objects
+
+
+def test_a_mode_makes_its_distributions_in_it():
+    from mathhammer_exact.pmf import EXACT, FLOAT, Mode
+
+    assert Mode(True) == EXACT and str(EXACT) == "exact" and str(FLOAT) == "float"
+    half = EXACT.bernoulli(Fraction(1, 3))
+    assert half.exact and half.fractions() == {0: Fraction(2, 3), 1: Fraction(1, 3)} and half.mode == EXACT
+    assert not FLOAT.bernoulli(Fraction(1, 3)).exact and FLOAT.of(half).p(1) == pytest.approx(1 / 3, abs=1e-15)
+    assert EXACT.of(half) is half and EXACT.point(4).fractions() == {4: 1} and FLOAT.point(4).mode == FLOAT
+    grid = EXACT.grid({(0, 0): Fraction(1, 2), (1, 1): Fraction(1, 2)})
+    assert grid.weights.shape == (2, 2) and grid.exact
+    with pytest.raises(ValueError, match="cannot be made exact"):
+        EXACT.of(FLOAT.point(1))

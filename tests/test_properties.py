@@ -21,6 +21,7 @@ from mathhammer_exact import (
     attack,
 )
 from mathhammer_exact.engine.sequence import identical_models
+from mathhammer_exact.pmf import EXACT
 
 ABILITY_FLAGS = ["lethal_hits", "devastating_wounds", "twin_linked", "torrent", "ignores_cover", "blast", "lance"]
 
@@ -194,8 +195,8 @@ def test_capped_counts_give_the_uncapped_answer(weapon, profile, count, models, 
     """Counting only attacks that cost a wound and folding the counts at the unit's wounds changes nothing."""
     assume(modelled([weapon], context))
     target = Target.of(profile, count)
-    capped, _ = identical_models(weapon, target, models, context, exact=True)
-    full, _ = identical_models(weapon, target, models, context, exact=True, capped=False)
+    capped, _ = identical_models(weapon, target, models, context, EXACT)
+    full, _ = identical_models(weapon, target, models, context, EXACT, capped=False)
     assert capped == full
 
 

@@ -12,8 +12,10 @@ from click.testing import CliRunner
 from mathhammer_exact import Context, MathhammerError, Rules, Target, Weapon, attack
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data import load as data
-from mathhammer_exact.data.query import unit_attack, volley
+from mathhammer_exact.decide.unit_attack import unit_attack, volley
 from mathhammer_exact.engine.consequences import hazardous_losses, pass_chance
+from mathhammer_exact.pmf import EXACT
+from mathhammer_exact.units import by_name
 
 from .conftest import as_dict
 
@@ -25,21 +27,21 @@ def names(shots):
 
 
 def test_a_model_shoots_pistols_or_its_other_ranged_weapons():
-    incursors = data.datasheet("Incursor Squad")
+    incursors = by_name.datasheet("Incursor Squad")
     assert names(volley(incursors)) == [("occulus bolt carbine", 5)]
     assert names(volley(incursors, pistols=True)) == [("bolt pistol", 5)]
     assert names(volley(incursors, melee=True)) == [("paired combat blades", 5)]
     # The Tempestor Prime has only a pistol, so it fires it; loadout weapons come first.
-    tcs = data.datasheet(TCS)
+    tcs = by_name.datasheet(TCS)
     assert names(volley(tcs, ["meltagun", "plasma gun"])) == [
         ("meltagun", 1), ("plasma gun (standard)", 1), ("bolt pistol", 1), ("hot-shot lasgun", 2)]
     assert names(volley(tcs, ["plasma gun"], profiles=["supercharge"]))[0] == ("plasma gun (supercharge)", 1)
 
 
 def test_after_advancing_only_assault_weapons_shoot():
-    assert names(volley(data.datasheet("Incursor Squad"), advanced=True)) == [("occulus bolt carbine", 5)]
+    assert names(volley(by_name.datasheet("Incursor Squad"), advanced=True)) == [("occulus bolt carbine", 5)]
     with pytest.raises(MathhammerError, match="no ASSAULT weapons after Advancing"):
-        volley(data.datasheet(TCS), advanced=True)
+        volley(by_name.datasheet(TCS), advanced=True)
 
 
 def test_blast_cannot_target_a_unit_in_engagement_range():
@@ -48,7 +50,7 @@ def test_blast_cannot_target_a_unit_in_engagement_range():
 
 
 def test_wargear_limits():
-    tcs = data.datasheet(TCS)
+    tcs = by_name.datasheet(TCS)
     with pytest.raises(MathhammerError, match="at most 1 model of a unit of 5 can take 'plasma gun' .each once"):
         tcs.equip(["plasma gun", "plasma gun"])  # each special weapon once per unit
     with pytest.raises(MathhammerError, match="at most 1 model .* 'plasma gun' .each once per unit; asked: '2x plasma"):
@@ -61,20 +63,20 @@ def test_wargear_limits():
 
 def test_hazardous_both_wordings():
     scion = Target.parse("T3 Sv4+ W1").single
-    two = hazardous_losses([scion, scion], exact=True)  # each test fails on a 1
+    two = hazardous_losses([scion, scion], mode=EXACT)  # each test fails on a 1
     assert as_dict(two) == {0: Fraction(25, 36), 1: Fraction(10, 36), 2: Fraction(1, 36)}
     big = Target.parse("T3 Sv4+ W4").single  # 3 mortal wounds do not kill a W4 model; being destroyed does
-    assert as_dict(hazardous_losses([big], Rules(), exact=True)) == {0: 1}
-    assert as_dict(hazardous_losses([big], Rules.named("launch"), exact=True)) == {0: Fraction(5, 6),
+    assert as_dict(hazardous_losses([big], Rules(), mode=EXACT)) == {0: 1}
+    assert as_dict(hazardous_losses([big], Rules.named("launch"), mode=EXACT)) == {0: Fraction(5, 6),
                                                                                    1: Fraction(1, 6)}
     hero = Target.parse("T3 Sv4+ W4 [CHARACTER]").single  # seed 000: a CHARACTER suffers 3 mortal wounds instead
-    assert as_dict(hazardous_losses([hero], Rules.named("launch"), exact=True)) == {0: 1}
+    assert as_dict(hazardous_losses([hero], Rules.named("launch"), mode=EXACT)) == {0: 1}
     tough = Target.parse("T3 Sv4+ W3 fnp5+").single  # Feel No Pain applies to those mortal wounds
-    assert hazardous_losses([tough], exact=True).p(1) == Fraction(1, 6) * Fraction(2, 3) ** 3
+    assert hazardous_losses([tough], mode=EXACT).p(1) == Fraction(1, 6) * Fraction(2, 3) ** 3
 
 
 def test_battle_shock():
-    assert 1 - pass_chance(7, exact=True) == Fraction(15, 36)
+    assert 1 - pass_chance(7, EXACT) == Fraction(15, 36)
     # 5 W1 models, each shot kills on a 2+ to wound with no save: 3+ of 5 destroyed, not all 5.
     target = Target.parse("T1 Sv7+ W1 x5 Ld7+")
     r = attack(Weapon.parse("A1 S8 AP0 D1 [TORRENT]"), target, 5, exact=True)
@@ -85,7 +87,7 @@ def test_battle_shock():
 
 
 def test_unit_query_matches_the_engine_directly():
-    incursors = data.datasheet("Incursor Squad").as_target(10)
+    incursors = by_name.datasheet("Incursor Squad").as_target(10)
     report = unit_attack(TCS, incursors, ["plasma gun", "meltagun"], modifiers=["take-aim"],
                          context=Context(half_range=True), exact=True)
     # Take Aim! and the Tempestor Prime's Sustained Hits 1 are on every ranged firing.
@@ -221,8 +223,8 @@ def test_a_datasheet_target_is_sized_as_its_datasheet_allows():
     # Incursor Squad: 5 or 10 models
     out = CliRunner().invoke(cli, ["unit", TCS, "-t", "Incursor Squad", "--target-models", "7"])
     assert out.exit_code == 2 and out.output == "error: Incursor Squad comes in units of 5 or 10 models, not 7\n"
-    assert data.datasheet("Incursor Squad").as_target(10).model_count == 10
-    assert data.datasheet("Incursor Squad").as_target().model_count == 5  # the default: the smallest size
+    assert by_name.datasheet("Incursor Squad").as_target(10).model_count == 10
+    assert by_name.datasheet("Incursor Squad").as_target().model_count == 5  # the default: the smallest size
 
 
 @pytest.mark.parametrize("command", [["survive", "MEQ"], ["turn", "-t", "MEQ", "-f", "Melee A1 WS3+ S4 AP0 D1",
@@ -258,7 +260,7 @@ def test_the_card_shows_every_target_field(tmp_path):
 
 def test_a_unit_of_several_sizes_says_which_size_it_took():
     # Incursor Squads come in 5 or 10: without a size the answer is for 5, and its header says so
-    target = data.find_target("MEQ")
+    target = by_name.find_target("MEQ")
     taken = unit_attack("Incursor Squad", target)
     assert taken.firings[0].models == 5
     assert taken.situation[-1] == "attacker: 5 models, the smallest unit its datasheet allows (it comes in 5 or 10)"

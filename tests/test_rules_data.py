@@ -13,7 +13,8 @@ from mathhammer_exact import Context, Firing, MathhammerError, MortalWounds, Tar
 from mathhammer_exact.data import load as data
 from mathhammer_exact.data.load import READER, SheetFile, build_sheet
 from mathhammer_exact.data.modifiers import SUBJECT, NamedRule, apply_modifiers
-from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.decide.unit_attack import unit_attack
+from mathhammer_exact.units import by_name
 
 F = Fraction
 SHOT = "A1 BS4+ S4 AP0 D1"
@@ -316,20 +317,20 @@ def test_a_users_folder_is_layered_over_the_shipped_rules(tmp_path, monkeypatch)
 
 def test_unknown_names_suggest_the_closest():
     with pytest.raises(MathhammerError, match="did you mean 'Incursor Squad'"):
-        data.datasheet("incursor squadd")
+        by_name.datasheet("incursor squadd")
     with pytest.raises(MathhammerError, match="did you mean 'take-aim'"):
         data.modifier("take aimm")
-    assert data.datasheet("TEMPESTUS COMMAND SQUAD").name == "Militarum Tempestus Command Squad"
+    assert by_name.datasheet("TEMPESTUS COMMAND SQUAD").name == "Militarum Tempestus Command Squad"
     assert data.modifier("Take Aim!").key == "take-aim"
 
 
 def test_seed_datasheets_encode_the_seed_numbers():
-    inc = data.datasheet("Incursor Squad")
+    inc = by_name.datasheet("Incursor Squad")
     assert inc.as_target(10).model_count == 10 and inc.as_target().model_count == 5
     marine = inc.models[0].profile
     assert (marine.toughness, marine.save, marine.wounds, marine.leadership) == (4, 3, 2, 6)
     assert str(inc.weapons["occulus bolt carbine"]["default"].attacks) == "2"
-    tcs = data.datasheet("Militarum Tempestus Command Squad")
+    tcs = by_name.datasheet("Militarum Tempestus Command Squad")
     assert tcs.points == {5: 70}
     prime, scion = (m.profile for m in tcs.models)
     assert (prime.wounds, scion.wounds, prime.toughness, prime.save) == (3, 1, 3, 4)

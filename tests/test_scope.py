@@ -22,8 +22,8 @@ from click.testing import CliRunner
 
 from mathhammer_exact import Context, MathhammerError, Target
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data.load import find_target
-from mathhammer_exact.data.query import unit_attack
+from mathhammer_exact.decide.unit_attack import unit_attack
+from mathhammer_exact.units.by_name import find_target
 
 TCS = "Militarum Tempestus Command Squad"
 INC = "Incursor Squad"
@@ -208,7 +208,7 @@ def test_the_medi_pack_options():
 
 
 def find_sheet():
-    from mathhammer_exact.data.load import datasheet
+    from mathhammer_exact.units.by_name import datasheet
     return datasheet(TCS)
 
 

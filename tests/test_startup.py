@@ -38,9 +38,9 @@ def under(modules: set[str], *packages: str) -> set[str]:
 
 
 PROFILE_QUERY = ("attack", "-w", "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]", "-m", "20", "-t", "T4 Sv4+ W3 x5")
-#: the catalogue, the web, cattrs and the rules data (data.load, data.lookup); the data types alone (a datasheet's
-#: shape, a named rule's effect) may load
-DATA = ("mathhammer_exact.catalogue", "mathhammer_exact.data.load", "mathhammer_exact.data.lookup",
+#: the catalogue, the web, cattrs, the rules data (data.load) and units by name (units); the data types alone (a
+#: datasheet's shape, a named rule's effect) may load
+DATA = ("mathhammer_exact.catalogue", "mathhammer_exact.data.load", "mathhammer_exact.units",
         "mathhammer_exact.data.schema", "mathhammer_exact.web", "cattrs")
 
 

@@ -15,13 +15,13 @@ from click.testing import CliRunner
 
 from mathhammer_exact.catalogue import build, index
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data.load import datasheet
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.sweep.engines import Dask, InProcess, LocalPool
 from mathhammer_exact.sweep.parts import MANIFEST, Output, part_name
 from mathhammer_exact.sweep.queries import Attacker, Defender, Grid, answer
 from mathhammer_exact.sweep.run import run
 from mathhammer_exact.sweep.spec import read_spec
+from mathhammer_exact.units.by_name import datasheet
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

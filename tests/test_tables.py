@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from mathhammer_exact import files
 from mathhammer_exact.cli import cli
-from mathhammer_exact.present import files
 from mathhammer_exact.present import tables as table_module
 
 COMMITTED = Path(__file__).resolve().parent.parent / "docs" / "tables"

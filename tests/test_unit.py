@@ -12,6 +12,7 @@ from mathhammer_exact.engine.chain import whole_unit
 from mathhammer_exact.engine.layout import Layout
 from mathhammer_exact.engine.sequence import identical_models
 from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.pmf import EXACT
 
 from .conftest import as_dict
 from .oracle import enumerate_exact, resolve_unit, simulate_unit
@@ -45,8 +46,8 @@ def _context(options: dict) -> Context:
 ])
 def test_one_group_through_the_unit_path_is_the_attack_engine(weapon, target, models, options):
     w, t, ctx = Weapon.parse(weapon), Target.parse(target), _context(options)
-    fast, counts = identical_models(w, t, models, ctx, exact=True)
-    chain, attacks, hits = whole_unit([Firing(w, models)], Layout.of(t), ctx, exact=True)
+    fast, counts = identical_models(w, t, models, ctx, EXACT)
+    chain, attacks, hits = whole_unit([Firing(w, models)], Layout.of(t), ctx, EXACT)
     assert fast == chain  # the target's final state: wounds lost along the allocation order
     assert hits == counts("hits") and attacks == counts("attacks")
 

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from mathhammer_exact import Target
 from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data import load
-from mathhammer_exact.data.query import unit_attack, volley
+from mathhammer_exact.decide.unit_attack import unit_attack, volley
 from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.units import by_name
 
 CHECKOUT = "tests/fixtures/bsdata-wargear"
 
@@ -23,7 +23,7 @@ CHECKOUT = "tests/fixtures/bsdata-wargear"
 def squad(tmp_path, monkeypatch):
     monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
     add_checkout(__import__("pathlib").Path(CHECKOUT))
-    return load.datasheet("Quarry Squad")
+    return by_name.datasheet("Quarry Squad")
 
 
 def kinds(sheet, loadout, size=None):

@@ -24,8 +24,8 @@ from mathhammer_exact.model import DamageReroll
 pytest.importorskip("fastapi", reason="the server needs the [web] extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from mathhammer_exact.data.load import find_target  # noqa: E402
-from mathhammer_exact.data.query import unit_attack  # noqa: E402
+from mathhammer_exact.decide.unit_attack import unit_attack  # noqa: E402
+from mathhammer_exact.units.by_name import find_target  # noqa: E402
 from mathhammer_exact.web import schemas  # noqa: E402
 from mathhammer_exact.web.app import KEYS, create_app, in_keys  # noqa: E402
 from mathhammer_exact.web.questions import UnitNeedQuery  # noqa: E402

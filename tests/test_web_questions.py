@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mathhammer_exact.data import load
+from mathhammer_exact.units import by_name
 
 pytest.importorskip("fastapi", reason="the server needs the [web] extra")
 
@@ -161,7 +161,7 @@ def test_army_list_refusals_are_one_line(client, path, body, message):
 
 def test_units_are_found_as_players_type_them(client):
     found = client.get("/api/units", params={"q": "incursors"}).json()
-    assert found["units"][0] == {"name": "Incursor Squad", "faction": load.datasheet("Incursor Squad").faction,
+    assert found["units"][0] == {"name": "Incursor Squad", "faction": by_name.datasheet("Incursor Squad").faction,
                                  "points": {}}
     units.FoundUnits.model_validate(found)
     names = [u["name"] for u in client.get("/api/units", params={"q": "squad", "limit": 1}).json()["units"]]
@@ -172,7 +172,7 @@ def test_units_are_found_as_players_type_them(client):
 
 def test_a_datasheet_gives_the_sizes_and_wargear_its_controls_offer(client):
     data = post(client, "/api/datasheet", {"name": "Tempestus Command Squad"})
-    sheet = load.datasheet("Tempestus Command Squad")
+    sheet = by_name.datasheet("Tempestus Command Squad")
     assert data["sizes"] == list(sheet.allowed_sizes()) and data["choices"] == sorted(sheet.choices())
     assert {m["name"]: m["count"] for m in data["models"]} == sheet.counts()
     units.DatasheetAnswer.model_validate(data)

@@ -23,6 +23,7 @@ pytest.importorskip("uvicorn", reason="the server needs the [web] extra")
 
 from mathhammer_exact import Context, Firing, Target, Weapon  # noqa: E402
 from mathhammer_exact.engine.limits import MAX_WORK, cost  # noqa: E402
+from mathhammer_exact.pmf import EXACT  # noqa: E402
 from mathhammer_exact.web.app import BODY_TIME, KEEP_ALIVE  # noqa: E402
 from mathhammer_exact.web.server import HEAD_TIME  # noqa: E402
 from mathhammer_exact.web.workers import LIGHT_SHARE, STALL_TIME, Refused, Workers  # noqa: E402
@@ -180,8 +181,8 @@ def test_groups_are_numbered_from_1_as_on_the_command_line(server):
 def test_the_heavy_question_is_past_the_light_lanes_share_and_within_the_limit():
     # the premise of the tests below: the light lane hands it on at once, the heavy lane answers it
     weapons, target = HEAVY[1]["weapons"][0], Target.parse(HEAVY[1]["target"])
-    work = cost([Firing(Weapon.parse(weapons["weapon"]), weapons["models"])], target, Context(), True, False).work
-    assert LIGHT_SHARE * MAX_WORK[True] < work < MAX_WORK[True]
+    work = cost([Firing(Weapon.parse(weapons["weapon"]), weapons["models"])], target, Context(), EXACT, False).work
+    assert LIGHT_SHARE * MAX_WORK[EXACT] < work < MAX_WORK[EXACT]
 
 
 def test_a_dice_roll_is_answered_at_once_while_heavy_questions_compute(server):

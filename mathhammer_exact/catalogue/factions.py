@@ -22,8 +22,8 @@ from xml.etree.ElementTree import Element
 
 import attrs
 
+from ..data.names import normalise
 from .battlescribe import kids, tag, unit_entries
-from .names import normalise
 
 
 def faction_name(catalogue: str, library: bool = False) -> str:

@@ -20,10 +20,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ..data.names import loose, normalise
 from ..errors import MathhammerError
 from .battlescribe import EDITIONS
 from .factions import Factions
-from .names import loose, normalise
 
 ENVIRONMENT = "MATHHAMMER_DATA"  #: a data directory to use instead of the platform's
 FILENAME = "bsdata.sqlite"  #: the 10th edition's index; another edition's is bsdata-<edition>.sqlite

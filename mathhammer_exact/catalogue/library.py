@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from ..data.datasheet import Datasheet
+from ..data.names import loose, normalise
 from . import ARMY_LISTS
 from .battlescribe import EDITIONS
 from .convert import to_datasheet
 from .factions import Factions
 from .index import Index, index_path
-from .names import loose, normalise
 
 
 def is_reference(text: str) -> bool:

@@ -42,10 +42,10 @@ def matchup(army_a: str, army_b: str, phase: str, melee: bool, both_ways: bool, 
     An army is an army list (FILE.ros, FILE.rosz, New Recruit's FILE.json), a FILE.txt of unit names one
     a line, or unit names separated by commas ('Intercessor Squad x10, Hellblaster Squad'); a unit is
     named as for `mathhammer unit`, at the size after 'x' or its smallest."""
-    from ..decide.matchup import matchup as answer
-    from ..decide.matchup import read_army
     from ..present.matchups import render_matchup, save_heatmap
     from ..present.situation import situation as situation_lines
+    from ..sweep.matchup import matchup as answer
+    from ..sweep.matchup import read_army
 
     if melee and phase not in ("shooting", "fight"):
         raise MathhammerError("--melee is the same as --phase fight; give one of them")
@@ -68,7 +68,7 @@ def matchup(army_a: str, army_b: str, phase: str, melee: bool, both_ways: bool, 
 
 
 def _write(frame: Any, path: Path) -> None:
-    from ..present.files import write_files
+    from ..files import write_files
 
     if path.suffix.lower() == ".csv":
         data = frame.to_csv(index=False).encode()

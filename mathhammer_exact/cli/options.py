@@ -94,7 +94,7 @@ def named_target(text: str) -> TargetUnit:
 
     if is_profile(text):
         return TargetUnit(Target.parse(text), " ".join(text.split()))
-    from ..data.load import target_unit
+    from ..units.by_name import target_unit
 
     return target_unit(text)
 

@@ -6,10 +6,10 @@ from typing import Any
 
 import click
 
-from ..data.load import target_unit
 from ..decide.firings import weapons_or_units
 from ..decide.plan import GOALS
 from ..present.questions import plan_question
+from ..units.by_name import target_unit
 from .options import context_from, emit, situation_options
 
 

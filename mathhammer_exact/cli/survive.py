@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..data.load import target_unit
 from ..present.questions import survive_question
+from ..units.by_name import target_unit
 from .options import RULES_DIR, TARGET_MODELS, emit, output_options
 
 

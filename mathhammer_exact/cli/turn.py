@@ -6,12 +6,12 @@ from typing import Any
 
 import click
 
-from ..data.load import target_unit
 from ..decide.firings import loadout, weapons_or_units
 from ..decide.turn import Overwatch
 from ..errors import MathhammerError
 from ..model import ModelProfile
 from ..present.questions import turn_question
+from ..units.by_name import target_unit
 from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
 
 

@@ -8,15 +8,16 @@ import attrs
 import click
 
 from ..data.datasheet import Datasheet
-from ..data.load import datasheet, label, matchup
-from ..data.query import UnitReport, allocation_order, unit_attack
+from ..data.load import label
 from ..decide.compare import Scenario
 from ..decide.need import wanted_chance
 from ..decide.points import named_points
+from ..decide.unit_attack import UnitReport, allocation_order, unit_attack
 from ..errors import MathhammerError
 from ..model import Context
 from ..present.questions import unit_need
 from ..present.report import unit_report
+from ..units.by_name import datasheet, matchup
 from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
 
 

@@ -3,7 +3,7 @@
 A `NamedRule` says when it is used (`phase`), what it stands for in a query (`situation`: the
 attacking unit has it, the target has it, the target was marked earlier this phase, the
 attacking unit was suppressed), which units it may affect (`attacker`, `target`: keyword tests),
-whether it may be given twice, and its `Effect`. `data.query` checks the scope against the two
+whether it may be given twice, and its `Effect`. `decide.unit_attack` checks the scope against the two
 units; `apply_modifiers` turns effects into changed weapons, target and per-weapon situation,
 the same objects a Python user would build. Characteristic improvements (Take Aim!, Take Cover!)
 change the profile and are not capped; roll modifiers go to the `Context` and are capped by the
@@ -373,7 +373,7 @@ def apply_modifiers(
 ) -> tuple[list[tuple[Weapon, Context]], Target, Context]:
     """Each weapon with its own situation after the effects of `rules`, the changed target, and the
     situation of the whole query (which carries a Command Re-roll). No scope is checked here:
-    `data.query` does that against the two units.
+    `decide.unit_attack` does that against the two units.
 
     Changes to the target's models come first, so conditions on the attack (e.g. S below T)
     see the target as it is when the attacks are made.

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from ..catalogue.index import normalise
 from ..errors import MathhammerError
 from ..model import Target
 from .modifiers import NamedRule
+from .names import normalise
 from .text_rules import Reading, Role, TextAbility, describe
 
 if TYPE_CHECKING:

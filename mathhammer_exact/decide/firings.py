@@ -76,7 +76,7 @@ def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | N
     """Several weapons as written, or units by name ('Intercessor Squad', 'army.rosz#3'): a unit
     brings every weapon its default loadout attacks with (its melee weapons with `melee`), and
     `led_by` a Leader that joins the first unit named (checked that it can lead it)."""
-    from ..data.load import datasheet  # the data layer, only when a unit is named
+    from ..units.by_name import datasheet  # the data layer, only when a unit is named
 
     found: list[Written] = []
     for text in texts:
@@ -95,7 +95,7 @@ def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | N
 
 def unit_weapons(sheet: Datasheet, context: Context | None = None, melee: bool = False) -> list[Written]:
     """Every weapon a unit's default loadout attacks with (its melee weapons with `melee`)."""
-    from ..data.query import volley
+    from .unit_attack import volley
 
     return [Written(Firing(weapon, n, context, bearer), f"{sheet.name}: {weapon.name}", True, unit=sheet.name)
             for weapon, n, bearer in volley(sheet, melee=melee).weapons]
@@ -105,8 +105,8 @@ def with_leader(found: Sequence[Written], led_by: str, context: Context | None =
                 melee: bool = False) -> list[Written]:
     """`found` and the weapons of the Leader `led_by`, joined to the first unit named among them (checked
     that it can lead it)."""
-    from ..data.load import datasheet
-    from ..data.query import attached_leader
+    from ..units.by_name import datasheet
+    from .unit_attack import attached_leader
 
     units = [w.unit for w in found if w.unit]
     if not units:

@@ -54,7 +54,7 @@ def named_points(unit: str | Datasheet | None, size: int | None = None) -> int |
     size); None for no datasheet (a standard target, a profile) or when the data leaves its points out."""
     if unit is None or isinstance(unit, str) and is_profile(unit):  # a profile written out has no points
         return None
-    from ..data.load import datasheet  # the rules data and the index load only for a name
+    from ..units.by_name import datasheet  # the rules data and the index load only for a name
 
     try:  # a built-in or indexed datasheet, or a unit of an army list (FILE#N)
         sheet = datasheet(unit) if isinstance(unit, str) else unit

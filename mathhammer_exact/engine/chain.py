@@ -37,14 +37,14 @@ from ..model import (
     Reroll,
     Weapon,
 )
-from ..pmf import Pmf
+from ..pmf import Mode, Pmf
 from ..stages.attacks import attack_count, attack_count_with_one_reroll
 from ..stages.d6 import RollOdds
 from ..stages.damage import attack_threshold, damage_pmf, damage_with_one_reroll, mortal_threshold, wounds_lost
 from ..stages.hit import critical_mortals, hit_count, hit_odds, per_attack, sustained_hits, with_mortal_wounds
 from ..stages.save import save_odds, unsaved_chance
 from ..stages.wound import critical_wound, per_hit, wound_odds
-from ..weights import Banded, Scaled, common, dtype
+from ..weights import Banded, Scaled, common
 from .layout import Layout
 
 
@@ -156,45 +156,45 @@ class _Profile:
     hits: Pmf  # number of hits, in the query's mode
 
 
-def _effects(parts_of_group: list[list[tuple[Fraction, Pmf]]], exact: bool) -> list[Pmf]:
+def _effects(parts_of_group: list[list[tuple[Fraction, Pmf]]], mode: Mode) -> list[Pmf]:
     """Per group, a (possibly partial) mixture of wounds-lost distributions."""
-    zero = Pmf(np.zeros(1, dtype=dtype(exact)))
+    zero = Pmf(np.zeros(1, dtype=mode.dtype))
     return [Pmf.mixture(parts) if any(p for p, _ in parts) else zero for parts in parts_of_group]
 
 
 def _damage_rerolled(weapon: Weapon, groups: list[ModelProfile], unsaved: list[Fraction], context: Context,
-                     exact: bool) -> tuple[list[list[Pmf]], list[list[Pmf]]]:
+                     mode: Mode) -> tuple[list[list[Pmf]], list[list[Pmf]]]:
     """Per group and wounds already lost: a wound's effect when a Command Re-roll kept for damage
     stays at hand, and when it is spent (a poor roll that would not destroy the model)."""
-    zero = Pmf.point(0, exact)
+    zero = mode.point(0)
     kept: list[list[Pmf]] = []
     spent: list[list[Pmf]] = []
     for profile, q in zip(groups, unsaved):
-        sides = [tuple(side.in_mode(exact) for side in damage_with_one_reroll(weapon, profile, context,
+        sides = [tuple(mode.of(side) for side in damage_with_one_reroll(weapon, profile, context,
                                                                              profile.wounds - w))
                  for w in range(profile.wounds)]
         fnp = attack_threshold(profile, weapon)
-        kept.append(_effects([[(1 - q, zero), (q, wounds_lost(keep, fnp))] for keep, _ in sides], exact))
-        spent.append(_effects([[(q, wounds_lost(spend, fnp))] for _, spend in sides], exact))
+        kept.append(_effects([[(1 - q, zero), (q, wounds_lost(keep, fnp))] for keep, _ in sides], mode))
+        spent.append(_effects([[(q, wounds_lost(spend, fnp))] for _, spend in sides], mode))
     return kept, spent
 
 
 def _saves_rerolled(weapon: Weapon, groups: list[ModelProfile], lost: list[Pmf], context: Context,
-                    exact: bool) -> tuple[list[Pmf], list[Pmf]]:
+                    mode: Mode) -> tuple[list[Pmf], list[Pmf]]:
     """Per group: a wound's effect when a Command Re-roll kept for saves stays at hand (the save is
     made, or failed on a die already re-rolled), and when it is spent (on a failed save that no
     ability re-rolled; the fresh roll is re-rolled by nothing)."""
-    zero = Pmf.point(0, exact)
+    zero = mode.point(0)
     kept, spent = [], []
     for profile, hurt in zip(groups, lost):
         keep, spend = save_odds(weapon, profile, context).split_for_one_reroll()
         q = save_odds(weapon, profile, attrs.evolve(context, reroll_saves=Reroll.NONE)).fail
         kept.append([(keep.passed, zero), (keep.fail, hurt)])
         spent.append([(spend * (1 - q), zero), (spend * q, hurt)])
-    return _effects(kept, exact), _effects(spent, exact)
+    return _effects(kept, mode), _effects(spent, mode)
 
 
-def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _Profile:
+def _profile(firing: Firing, layout: Layout, context: Context, mode: Mode) -> _Profile:
     """The operators of one weapon profile: one attack's effect, and a waiting wound's."""
     weapon, target = firing.weapon, layout.target
     groups = [p for p, _ in target.groups]
@@ -202,15 +202,15 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
     hit = hit_odds(weapon, unit_profile, context)
     wound = wound_odds(weapon, unit_profile, context)
     sustained = sustained_hits(weapon)
-    zero = Pmf.point(0, exact)
+    zero = mode.point(0)
 
     def moving(effects: Sequence[Pmf | Sequence[Pmf]], destroyed: bool = True) -> Operator:
         return Operator.moving(layout.transition(effects, weapon.precision, destroyed))
 
-    damage = [damage_pmf(weapon, p, context).in_mode(exact) for p in groups]
+    damage = [mode.of(damage_pmf(weapon, p, context)) for p in groups]
     lost = [wounds_lost(d, attack_threshold(p, weapon)) for p, d in zip(groups, damage)]
     unsaved = [unsaved_chance(weapon, p, context) for p in groups]
-    ordinary = moving(_effects([[(1 - q, zero), (q, hurt)] for q, hurt in zip(unsaved, lost)], exact))
+    ordinary = moving(_effects([[(1 - q, zero), (q, hurt)] for q, hurt in zip(unsaved, lost)], mode))
     identity = ordinary.nothing().terms[0]
     mortal = damage_pmf(weapon, None, context)  # launch wording: mortal wounds equal to the damage
     rules = {roll: critical_mortals(weapon, context, roll) for roll in ("hit", "wound")}
@@ -224,7 +224,7 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
     if weapon.devastating_wounds and wording is DevastatingWounds.SEED:
         waiting = [wounds_lost(d, mortal_threshold(p, weapon)) for p, d in zip(groups, damage)]
     elif (weapon.devastating_wounds and wording is DevastatingWounds.LAUNCH) or any(rules.values()):
-        waiting = [wounds_lost(Pmf.point(1, exact), mortal_threshold(p, weapon)) for p in groups]
+        waiting = [wounds_lost(mode.point(1), mortal_threshold(p, weapon)) for p in groups]
     deferred = layout.transition(waiting, weapon.precision) if waiting else None
 
     def per_attack_of(hit: RollOdds, rolled: Operator, auto: Operator) -> Operator:
@@ -249,9 +249,9 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
         kept_effects: Sequence[Pmf | Sequence[Pmf]]
         spent_effects: Sequence[Pmf | Sequence[Pmf]]
         if kind is CommandReroll.SAVE:
-            kept_effects, spent_effects = _saves_rerolled(weapon, groups, lost, context, exact)
+            kept_effects, spent_effects = _saves_rerolled(weapon, groups, lost, context, mode)
         else:
-            kept_effects, spent_effects = _damage_rerolled(weapon, groups, unsaved, context, exact)
+            kept_effects, spent_effects = _damage_rerolled(weapon, groups, unsaved, context, mode)
         # at the destroyed state no wound is allocated, so the re-roll stays at hand
         saving = Operator.tokened(moving(kept_effects), moving(spent_effects, destroyed=False), ordinary)
         lifted_critical = (critical.lifted() if weapon.devastating_wounds
@@ -261,7 +261,7 @@ def _profile(firing: Firing, layout: Layout, context: Context, exact: bool) -> _
     if kind is not None and deferred is not None:  # (a re-roll of the attacks roll: see whole_unit)
         deferred = Operator.moving(deferred).lifted().terms[0]
     attacks = attack_count(weapon, target, firing.models, context)
-    hits = hit_count(weapon, unit_profile, context, attacks.in_mode(exact))
+    hits = hit_count(weapon, unit_profile, context, mode.of(attacks))
     return _Profile(attack, deferred, all(lost.min >= 1 for lost in waiting), attacks, hits)
 
 
@@ -291,7 +291,7 @@ def _after(state: Scaled, op: Operator, count: Pmf) -> Scaled:
 
 
 def whole_unit(
-    firings: Sequence[Firing | MortalWounds], layout: Layout, context: Context, exact: bool, start: Pmf | None = None
+    firings: Sequence[Firing | MortalWounds], layout: Layout, context: Context, mode: Mode, start: Pmf | None = None
 ) -> tuple[Pmf, Pmf, Pmf]:
     """Resolve each firing (or mortal wound test) in turn against the target laid out in `layout`,
     from the state `start` (default: unharmed), carrying its state from one to the next; Devastating
@@ -299,37 +299,37 @@ def whole_unit(
     state, the attacks and the hits."""
     precise = any(isinstance(f, Firing) and f.weapon.precision for f in firings)
     if not layout.leaders or precise:
-        return _resolve(firings, layout, context, exact, start)
+        return _resolve(firings, layout, context, mode, start)
     along = layout.from_one_track
     if start is not None:
         elsewhere = np.ones(layout.size, dtype=bool)
         elsewhere[along] = False
         if start.weights[elsewhere].any():  # an earlier phase's Precision wounded a leader early
-            return _resolve(firings, layout, context, exact, start)
+            return _resolve(firings, layout, context, mode, start)
         start = Pmf(start.weights[along], start.denominator)
-    state, attacks, hits = _resolve(firings, layout.one_track, context, exact, start)
+    state, attacks, hits = _resolve(firings, layout.one_track, context, mode, start)
     weights = np.zeros(layout.size, dtype=state.weights.dtype)
     weights[along] = state.weights
     return Pmf(weights, state.denominator), attacks, hits
 
 
-def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: Context, exact: bool,
+def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: Context, mode: Mode,
              start: Pmf | None) -> tuple[Pmf, Pmf, Pmf]:
     """`whole_unit` on the states of `layout`."""
     target = layout.target
-    state = layout.unharmed(exact) if start is None else Scaled(np.array(start.weights), start.denominator)
+    state = layout.unharmed(mode) if start is None else Scaled(np.array(start.weights), start.denominator)
     token = context.command_reroll is not None
     if token:  # the Command Re-roll is at hand: first half of a doubled state
         state = Scaled(np.concatenate([state.array, np.zeros_like(state.array)]), state.denominator)
     waiting: list[Banded] = []  # deferred transitions, first profile first; each count is an axis before the last
-    attacks = hits = Pmf.point(0, exact)
+    attacks = hits = mode.point(0)
     for firing in firings:
         if isinstance(firing, MortalWounds):
-            point = [wounds_lost(Pmf.point(1, exact), mortal_threshold(p)) for p, _ in target.groups]
+            point = [wounds_lost(mode.point(1), mortal_threshold(p)) for p, _ in target.groups]
             op = Operator.moving(layout.transition(point))
             state = _after(state, op.lifted() if token else op, firing.count())
             continue
-        profile = _profile(firing, layout, firing.context or context, exact)
+        profile = _profile(firing, layout, firing.context or context, mode)
         if profile.deferred is not None:  # this profile's waiting wounds get an axis of their own
             capacity = _deferred_capacity(profile, target.total_wounds)
             grown = np.zeros((*state.array.shape[:-1], capacity + 1, state.array.shape[-1]), dtype=state.array.dtype)
@@ -344,11 +344,11 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
             still = _after(at_hand, profile.attack, kept)
             used = _after(gone, profile.attack, profile.attacks) + _after(at_hand, profile.attack, spent)
             (kept_array, spent_array), den = common([(still.array, still.denominator),
-                                                     (used.array, used.denominator)], exact)
+                                                     (used.array, used.denominator)], mode.exact)
             state = Scaled(np.concatenate([kept_array, spent_array], axis=-1), den)
         else:
             state = _after(state, profile.attack, profile.attacks)
-        attacks = attacks + (profile.attacks if exact else profile.attacks.to_float())
+        attacks = attacks + mode.of(profile.attacks)
         hits = hits + profile.hits
     for transition in waiting:  # the first profile's waiting wounds are on the first axis
         rows = [Scaled(weights, state.denominator) for weights in state.array]

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from ..dice import Dice
 from ..model import Hazardous, ModelProfile, Rules
-from ..pmf import Number, Pmf
+from ..pmf import FLOAT, Mode, Number, Pmf
 from ..stages.allocation import Track, Transition, after_events
 from ..stages.damage import mortal_threshold, wounds_lost
 
@@ -16,12 +16,12 @@ HAZARD_MORTAL_WOUNDS = 3
 TOUGH = ("CHARACTER", "MONSTER", "VEHICLE")  #: models that suffer 3 mortal wounds instead (seed 000)
 
 
-def hazardous_failures(tests: int, exact: bool = False) -> Pmf:
+def hazardous_failures(tests: int, mode: Mode = FLOAT) -> Pmf:
     """Failed Hazardous tests: one D6 per Hazardous weapon used, each 1 fails."""
-    return Pmf.point(tests, exact).compound(Pmf.bernoulli(Fraction(1, 6), exact))
+    return mode.point(tests).compound(mode.bernoulli(Fraction(1, 6)))
 
 
-def hazardous_losses(bearers: Sequence[ModelProfile], rules: Rules | None = None, exact: bool = False) -> Pmf:
+def hazardous_losses(bearers: Sequence[ModelProfile], rules: Rules | None = None, mode: Mode = FLOAT) -> Pmf:
     """Attacker models lost to Hazardous tests: one D6 per Hazardous weapon used (`bearers`
     lists the model that used each), each 1 fails.
 
@@ -31,23 +31,23 @@ def hazardous_losses(bearers: Sequence[ModelProfile], rules: Rules | None = None
     """
     rules = rules or Rules()
     if not bearers:
-        return Pmf.point(0, exact)
+        return mode.point(0)
     ordered = sorted(bearers, key=lambda p: p.character)
 
     def effect(model: ModelProfile) -> Pmf:
         destroy = rules.hazardous is Hazardous.DESTROY and not set(TOUGH) & set(model.keywords)
         hit = model.wounds if destroy else HAZARD_MORTAL_WOUNDS
-        return Pmf.point(hit, exact) if destroy else wounds_lost(Pmf.point(hit, exact), mortal_threshold(model))
+        return mode.point(hit) if destroy else wounds_lost(mode.point(hit), mortal_threshold(model))
 
     track = Track(tuple(p.wounds for p in ordered))
-    fails = hazardous_failures(len(ordered), exact)
-    state = after_events(track.unharmed(exact), Transition.build(track, [effect(p) for p in ordered]), fails)
+    fails = hazardous_failures(len(ordered), mode)
+    state = after_events(track.unharmed(mode), Transition.build(track, [effect(p) for p in ordered]), fails)
     return state.map_values(track.model_at())
 
 
-def pass_chance(leadership: int, exact: bool = False) -> Number:
+def pass_chance(leadership: int, mode: Mode = FLOAT) -> Number:
     """P(2D6 >= Ld): a Battle-shock test passes."""
-    return Dice.parse("2D6").pmf(exact).at_least(leadership)
+    return Dice.parse("2D6").pmf(mode.exact).at_least(leadership)
 
 
 def below_half(starting: int, alive: int, wounds: int, wounds_lost: int) -> bool:

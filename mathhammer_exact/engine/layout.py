@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import MathhammerError
 from ..model import Target
-from ..pmf import Pmf
+from ..pmf import Mode, Pmf
 from ..stages.allocation import Track, Transition
 from ..weights import Banded, Scaled, common
 from .consequences import below_half
@@ -64,9 +64,9 @@ class Layout:
         rows, cols = self.shape
         return rows * cols
 
-    def unharmed(self, exact: bool) -> Scaled:
+    def unharmed(self, mode: Mode) -> Scaled:
         """The state before any damage."""
-        state = Scaled.zeros((self.size,), exact)
+        state = Scaled.zeros((self.size,), mode.exact)
         state.array[0] = 1
         return state
 

@@ -22,6 +22,7 @@ import attrs
 from ..dice import Dice
 from ..errors import MathhammerError
 from ..model import Context, DevastatingWounds, Firing, MortalWounds, Reroll, Target
+from ..pmf import EXACT, FLOAT, Mode
 from ..weights import DENSE_UP_TO
 from .layout import Layout
 
@@ -29,11 +30,11 @@ MAX_TARGET_MODELS = 1_000  #: models in the target unit
 MAX_MODEL_WOUNDS = 1_000  #: W of one model
 MAX_ATTACKING_MODELS = 10_000  #: models using one weapon profile
 MAX_ROLL = 1_000  #: the largest Attacks or Damage one roll can give
-MAX_WORK = {False: 1e9, True: 1e8}  #: steps of arithmetic, float and exact (a few seconds each here)
+MAX_WORK = {FLOAT: 1e9, EXACT: 1e8}  #: steps of arithmetic, float and exact (a few seconds each here)
 BITS_PER_STEP = 500  #: an exact number added or scaled costs one more step for each of these many bits it has
 PRODUCT_BITS = 230  #: ... and the product of two such numbers (1 + (bits / this)^1.6 steps, Karatsuba's)
-CALL_STEPS = {False: 400, True: 10}  #: the fixed cost of one kernel call, in steps of that mode
-MAX_COUNT_WORK = {False: 4e9, True: 1e7}  #: the same for a count one weapon's pipeline shows when asked
+CALL_STEPS = {FLOAT: 400, EXACT: 10}  #: the fixed cost of one kernel call, in steps of that mode
+MAX_COUNT_WORK = {FLOAT: 4e9, EXACT: 1e7}  #: the same for a count one weapon's pipeline shows when asked
 _SHARE: ContextVar[float] = ContextVar("share", default=1.0)  #: the part of the limits a query may use here
 
 
@@ -52,19 +53,18 @@ def share(part: float) -> Iterator[None]:
         _SHARE.reset(token)
 
 
-def _refuse_over(work: float, exact: bool, limit: dict[bool, float], what: str) -> None:
-    if work > limit[exact] * _SHARE.get():
-        mode = "exact" if exact else "float"
+def _refuse_over(work: float, mode: Mode, limit: dict[Mode, float], what: str) -> None:
+    if work > limit[mode] * _SHARE.get():
         raise TooLarge(f"this query is too large to answer quickly: about {work:.1g} steps for {what} (the limit "
-                       f"in {mode} mode is {limit[exact]:.0g}); use fewer models"
-                       + (", or leave out --exact" if exact else ""))
+                       f"in {mode} mode is {limit[mode]:.0g}); use fewer models"
+                       + (", or leave out --exact" if mode.exact else ""))
 
 
-def check_counts(attacks: int, exact: bool) -> None:
+def check_counts(attacks: int, mode: Mode) -> None:
     """Refuse to work out a count of up to `attacks` dice too large to sum quickly. In exact mode the
     numbers themselves grow with the count (their denominators are powers of 6), hence the cube."""
-    work = attacks**3 / 100 if exact else attacks**2
-    _refuse_over(work, exact, MAX_COUNT_WORK, f"a count of up to {attacks} dice")
+    work = attacks**3 / 100 if mode.exact else attacks**2
+    _refuse_over(work, mode, MAX_COUNT_WORK, f"a count of up to {attacks} dice")
 
 
 
@@ -106,15 +106,15 @@ class _Shape:
     event_bits: float  #: of which one wound's damage and Feel No Pain rolls
 
 
-def check_size(firings: Sequence[Firing | MortalWounds], target: Target, context: Context, exact: bool,
+def check_size(firings: Sequence[Firing | MortalWounds], target: Target, context: Context, mode: Mode,
                fast_path: bool) -> None:
     """Refuse a query whose size is beyond the limits above, with a message naming the limit."""
-    found = cost(firings, target, context, exact, fast_path)
-    _refuse_over(found.work, exact, MAX_WORK, f"up to {found.attacks} attack dice against {found.states} target "
+    found = cost(firings, target, context, mode, fast_path)
+    _refuse_over(found.work, mode, MAX_WORK, f"up to {found.attacks} attack dice against {found.states} target "
                  "states" + (f" and {found.waiting} counts of waiting mortal wounds" if found.waiting > 1 else ""))
 
 
-def cost(firings: Sequence[Firing | MortalWounds], target: Target, context: Context, exact: bool,
+def cost(firings: Sequence[Firing | MortalWounds], target: Target, context: Context, mode: Mode,
          fast_path: bool) -> Cost:
     """The work a query will take (refused at once where one of its parts is beyond the limits above):
     the steps the engine's kernels take, as `tests/steps.py` counts them, worked out from the sizes alone."""
@@ -125,8 +125,8 @@ def cost(firings: Sequence[Firing | MortalWounds], target: Target, context: Cont
             raise MathhammerError(f"W{profile.wounds} is too large (at most W{MAX_MODEL_WOUNDS})")
     shapes = [_shape(f, target, context) for f in firings]
     if fast_path:
-        return _pipeline(shapes[0], target, exact)
-    return _chain(shapes, firings, target, context, exact)
+        return _pipeline(shapes[0], target, mode)
+    return _chain(shapes, firings, target, context, mode)
 
 
 def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _Shape:
@@ -161,19 +161,19 @@ def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _
                   attack_bits, rolls["hit"], rolls["hit"] + hits * (rolls["wound"] + rolls["save"] + event), event)
 
 
-def grown(entries: float, bits: float, exact: bool, products: bool = False) -> float:
+def grown(entries: float, bits: float, mode: Mode, products: bool = False) -> float:
     """Steps for `entries` exact results of about `bits` bits (or float numbers); `products` when each is
     the product of two large numbers (counts times counts or states), not a large number times a small one.
     Measured here: a sum or a scaling takes 60 ns and 0.1 ns per bit, a product 60 ns and 8 us at 4,096 bits."""
-    if not exact:
+    if not mode.exact:
         return entries
     return entries * (1 + (bits / PRODUCT_BITS) ** 1.6 if products else 1 + bits / BITS_PER_STEP)
 
 
-def _pipeline(shape: _Shape, target: Target, exact: bool) -> Cost:
+def _pipeline(shape: _Shape, target: Target, mode: Mode) -> Cost:
     """The identical-models pipeline (`sequence`): counts summed over the dice folded at the unit's
     wounds, then the allocation stepped once per attack that costs a wound."""
-    call = CALL_STEPS[exact]
+    call = CALL_STEPS[mode]
     wounds = target.total_wounds
     rows = wounds + 1
     models = max(1, shape.dice // max(1, shape.per_model))
@@ -181,17 +181,17 @@ def _pipeline(shape: _Shape, target: Target, exact: bool) -> Cost:
     model_harms = min(shape.per_model * shape.hits, wounds) + 1
     count_bits = shape.dice * (shape.bits - shape.hits * shape.event_bits)  # the damage is rolled in the allocation
     reach = shape.lost + 1  # the allocation's offsets: each event costs up to its damage
-    dense = not exact and rows <= DENSE_UP_TO
+    dense = not mode.exact and rows <= DENSE_UP_TO
     state_bits = count_bits + harms * shape.event_bits  # counts times states
     if not shape.waiting:
         per_model = shape.per_model * (shape.hits + 1) * model_harms
         squarings = 2 * max(1, math.ceil(math.log2(models + 1)))
         # square-and-multiply: the numbers double in size at each squaring, so the last ones cost the most
-        counts = grown(per_model, shape.bits * shape.per_model, exact, True) + squarings * (harms + 1) ** 2 \
-            + grown(2 * (harms + 1) ** 2, count_bits, exact, True)
+        counts = grown(per_model, shape.bits * shape.per_model, mode, True) + squarings * (harms + 1) ** 2 \
+            + grown(2 * (harms + 1) ** 2, count_bits, mode, True)
         steps = harms + 1
-        allocation = grown(steps * rows, state_bits, exact, True) + grown(steps * rows * (rows if dense else reach),
-                                                                         state_bits, exact)
+        allocation = grown(steps * rows, state_bits, mode, True) + grown(steps * rows * (rows if dense else reach),
+                                                                         state_bits, mode)
         calls = shape.per_model + squarings + steps * (2 + (1 if dense else reach))
         waiting = 1
     else:  # a pair of counts: attacks that cost a wound, and waiting mortal wounds; one model at a time
@@ -199,18 +199,18 @@ def _pipeline(shape: _Shape, target: Target, exact: bool) -> Cost:
         model_waits = min(shape.per_model * shape.hits * shape.waiting, wounds) + 1
         item = (shape.hits + 1) * (shape.hits * shape.waiting + 1)
         grid = model_harms * model_waits  # the entries of one model's counts
-        counts = grown(shape.per_model * item * grid, shape.bits * shape.per_model, exact, True) + grown(
+        counts = grown(shape.per_model * item * grid, shape.bits * shape.per_model, mode, True) + grown(
             sum(grid * min(k * (model_harms - 1) + 1, rows) * min(k * (model_waits - 1) + 1, waiting)
-                for k in range(1, models)), count_bits / 2, exact, True)
+                for k in range(1, models)), count_bits / 2, mode, True)
         steps = harms + 1
-        allocation = grown(steps * waiting * rows, state_bits, exact, True) \
-            + grown((steps + waiting) * rows * (rows if dense else reach), state_bits, exact)
+        allocation = grown(steps * waiting * rows, state_bits, mode, True) \
+            + grown((steps + waiting) * rows * (rows if dense else reach), state_bits, mode)
         calls = shape.per_model * item + models * grid + (steps + waiting) * (2 + (1 if dense else reach))
     work = counts + allocation + calls * call
     return Cost(work, shape.dice * shape.hits, rows, waiting)
 
 
-def _shown(shape: _Shape, exact: bool) -> float:
+def _shown(shape: _Shape, mode: Mode) -> float:
     """The chain's counts of attacks and hits, summed over every die (not folded: they are shown)."""
     if not shape.per_model:
         return 0.0
@@ -220,26 +220,26 @@ def _shown(shape: _Shape, exact: bool) -> float:
     # square-and-multiply: the counts and their numbers double in size with each squaring, so the last
     # ones cost the most (about a quarter of the last count's length squared, each a product)
     if not shape.attack_bits:  # a fixed number of attacks
-        work = 3 * hits**2 + grown(hits**2 / 2, shape.dice * shape.hit_bits, exact, True)
-        return work + squarings * CALL_STEPS[exact]
+        work = 3 * hits**2 + grown(hits**2 / 2, shape.dice * shape.hit_bits, mode, True)
+        return work + squarings * CALL_STEPS[mode]
     attacks = shape.dice + 1  # each model's attacks rolled, then one step per number of attacks
     rolled = models * shape.attack_bits
-    work = 3 * attacks**2 + grown(attacks**2 / 2, rolled, exact, True)
-    work += grown(shape.dice * hits * (shape.hits + 1) / 2, rolled + shape.dice * shape.hit_bits / 2, exact)
-    return work + squarings * CALL_STEPS[exact]
+    work = 3 * attacks**2 + grown(attacks**2 / 2, rolled, mode, True)
+    work += grown(shape.dice * hits * (shape.hits + 1) / 2, rolled + shape.dice * shape.hit_bits / 2, mode)
+    return work + squarings * CALL_STEPS[mode]
 
 
 def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], target: Target, context: Context,
-           exact: bool) -> Cost:
+           mode: Mode) -> Cost:
     """The whole-unit chain (`chain`): each firing's attack built from one hit's transition, then applied
     once per attack die to every state (times the counts of waiting mortal wounds so far)."""
-    call = CALL_STEPS[exact]
+    call = CALL_STEPS[mode]
     layout = Layout.of(target)
     rows, cols = layout.shape
     precise = any(isinstance(f, Firing) and f.weapon.precision for f in firings)
     states = rows + cols - 1 if layout.leaders and not precise else rows * cols  # see `chain.whole_unit`
     states *= 2 if context.command_reroll is not None else 1
-    dense = not exact and states <= DENSE_UP_TO
+    dense = not mode.exact and states <= DENSE_UP_TO
     wounds = target.total_wounds
     harm_always = not any(p.feel_no_pain or p.feel_no_pain_mortal for p, _ in target.groups)
     work = bits = 0.0
@@ -259,10 +259,10 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
         calls = (terms if dense else offsets) + 3 * terms
         build = (shape.hits + 1) * (terms * reach) ** 2 * states
         after = bits + shape.dice * shape.bits
-        work += grown(shape.dice * per_attack, (bits + after) / 2, exact) + shape.dice * calls * call \
-            + grown(build, shape.bits, exact) + (shape.hits + 1) * terms**2 * 6 * call
+        work += grown(shape.dice * per_attack, (bits + after) / 2, mode) + shape.dice * calls * call \
+            + grown(build, shape.bits, mode) + (shape.hits + 1) * terms**2 * 6 * call
         bits = after
-        work += _shown(shape, exact)
+        work += _shown(shape, mode)
     for count in landing:  # each firing's waiting wounds land in turn, one step per count
-        work += grown(count * waiting * (states if dense else 2), bits, exact) + count * 3 * call
+        work += grown(count * waiting * (states if dense else 2), bits, mode) + count * 3 * call
     return Cost(work, attacks, states, waiting)

@@ -17,8 +17,7 @@ from threadpoolctl import ThreadpoolController
 
 from ..errors import MathhammerError
 from ..model import CommandReroll, Context, Firing, MortalWounds, Target, Weapon
-from ..pmf import Pmf
-from ..weights import dtype
+from ..pmf import Mode, Pmf
 from .chain import whole_unit
 from .consequences import hazardous_failures, hazardous_losses
 from .layout import Layout
@@ -52,7 +51,7 @@ def attack(
     >>> r.damage.mean, r.models_destroyed.mean
     (Fraction(5, 3), Fraction(138805, 236196))
     """
-    context = context or Context()
+    context, mode = context or Context(), Mode(exact)  # the query's number mode, chosen here once
     if isinstance(what, Weapon):
         firings: list[Firing | MortalWounds] = [Firing(what, models)]
     else:
@@ -65,24 +64,24 @@ def attack(
     first = firings[0]
     fast = (len(firings) == 1 and isinstance(first, Firing) and len(target.groups) == 1
             and context.command_reroll is None and (first.context or context).command_reroll is None)
-    check_size(firings, target, context, exact, fast)
+    check_size(firings, target, context, mode, fast)
     layout = Layout.of(target, order)
     if start is not None:
         if start.weights.ndim != 1 or start.min < 0 or start.max >= layout.size:
             raise MathhammerError("start must be the state of an earlier answer against the same target and order")
-        if exact and not start.exact:
+        if mode.exact and not start.exact:
             raise MathhammerError("an exact answer needs an exact start state (the earlier answer with exact=True)")
-        weights = np.zeros(layout.size, dtype=dtype(exact))
-        weights[start.min : start.max + 1] = start.in_mode(exact).weights
-        start = Pmf(weights, start.denominator if exact else 1)
+        weights = np.zeros(layout.size, dtype=mode.dtype)
+        weights[start.min : start.max + 1] = mode.of(start).weights
+        start = Pmf(weights, start.denominator if mode.exact else 1)
     counts: Callable[[str], Pmf | None]
     if fast:
         assert isinstance(first, Firing)
-        state, counts = identical_models(first.weapon, target, first.models, first.context or context, exact,
+        state, counts = identical_models(first.weapon, target, first.models, first.context or context, mode,
                                          start=start)
     else:
         with _one_blas_thread():
-            state, attacks, hits = whole_unit(firings, layout, context, exact, start)
+            state, attacks, hits = whole_unit(firings, layout, context, mode, start)
         kept_for = context.command_reroll
         known = {"attacks": attacks, "hits": hits}
         if kept_for is CommandReroll.ATTACKS:  # these count the dice before the re-roll: not the answer
@@ -91,7 +90,7 @@ def attack(
             known = {"attacks": attacks}
         counts = known.get
 
-    return result_of(layout, state, counts, _hazardous(firings, context, exact))
+    return result_of(layout, state, counts, _hazardous(firings, context, mode))
 
 
 def _one_command_reroll(context: Context, firings: list[Firing | MortalWounds]
@@ -122,13 +121,13 @@ def _one_blas_thread() -> Any:
 
 
 def _hazardous(firings: Sequence[Firing | MortalWounds], context: Context,
-               exact: bool) -> tuple[Pmf | None, Pmf | None]:
+               mode: Mode) -> tuple[Pmf | None, Pmf | None]:
     """The attacker's failed Hazardous tests, and its models lost when every bearer is known."""
     used = [f for f in firings if isinstance(f, Firing) and f.weapon.hazardous]
     if not used:
         return None, None
-    failed = hazardous_failures(sum(f.models for f in used), exact)
+    failed = hazardous_failures(sum(f.models for f in used), mode)
     if any(f.bearer is None for f in used):
         return failed, None
     bearers = [f.bearer for f in used for _ in range(f.models) if f.bearer is not None]
-    return failed, hazardous_losses(bearers, (used[0].context or context).rules, exact)
+    return failed, hazardous_losses(bearers, (used[0].context or context).rules, mode)

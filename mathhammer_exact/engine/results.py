@@ -105,7 +105,7 @@ def result_of(layout: Layout, state: Pmf, counts: Callable[[str], Pmf | None],
     p_below = state.chance_where(below)
     shocked = None
     if leadership is not None:  # each state tests on the best Leadership of the models left in it
-        shocked = sum((state.chance_where(below & (leadership == ld)) * (1 - pass_chance(int(ld), state.exact))
+        shocked = sum((state.chance_where(below & (leadership == ld)) * (1 - pass_chance(int(ld), state.mode))
                        for ld in np.unique(leadership)), 0 * p_below)
     return AttackResult(layout.target, state, state.map_values(lost), state.map_values(dead), groups,
                         p_below, shocked, *hazardous, counts=counts)

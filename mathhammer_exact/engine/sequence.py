@@ -18,7 +18,7 @@ from collections.abc import Callable
 import attrs
 
 from ..model import Context, CriticalMortals, DevastatingWounds, Target, Weapon
-from ..pmf import Pmf
+from ..pmf import Mode, Pmf
 from ..stages.allocation import Track, Transition, after_events, after_two_kinds
 from ..stages.attacks import attacks_per_model
 from ..stages.damage import attack_threshold, damage_pmf, harm, mortal_threshold, wounds_lost
@@ -41,17 +41,17 @@ class _Plan:
 
 
 def identical_models(
-    weapon: Weapon, target: Target, models: int, context: Context, exact: bool, capped: bool = True,
+    weapon: Weapon, target: Target, models: int, context: Context, mode: Mode, capped: bool = True,
     start: Pmf | None = None,
 ) -> tuple[Pmf, Callable[[str], Pmf]]:
     """`models` models attacking with `weapon` against a unit of identical models, from the state
     `start` (default: unharmed): the target's final state (wounds lost along the allocation order),
     and the counts (attacks, hits, wounds, unsaved) by name, worked out when asked for.
     `capped=False` computes the allocation's counts in full (the same answer, slower; for tests)."""
-    plan = _plan(weapon, target, context, exact, capped)
-    everyone = Pmf.point(models, exact)
+    plan = _plan(weapon, target, context, mode, capped)
+    everyone = mode.point(models)
     harmful = everyone.compound(plan.harmful, plan.cap)
-    start = plan.track.unharmed(exact) if start is None else start
+    start = plan.track.unharmed(mode) if start is None else start
     if plan.second is None:
         state = after_events(start, plan.normal, harmful)
     else:
@@ -61,8 +61,8 @@ def identical_models(
     def counts(name: str) -> Pmf:
         if name not in cache:
             per_model = plan.per_model if name == "attacks" else plan.per_model.compound(
-                _shown(weapon, target, context, exact, name))
-            check_counts(models * per_model.max, exact)  # the most this count can be
+                _shown(weapon, target, context, mode, name))
+            check_counts(models * per_model.max, mode)  # the most this count can be
             cache[name] = everyone.compound(per_model)
         return cache[name]
 
@@ -70,15 +70,15 @@ def identical_models(
 
 
 @functools.lru_cache(maxsize=512)
-def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped: bool) -> _Plan:
+def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: bool) -> _Plan:
     profile = target.single
     hit = hit_odds(weapon, profile, context)
     wound = wound_odds(weapon, profile, context)
     save = unsaved_chance(weapon, profile, context)
-    per_model = attacks_per_model(weapon, target, context).in_mode(exact)  # the rules are exact; the
-    sustained = sustained_hits(weapon).in_mode(exact)  # query's number mode is taken here, once
+    per_model = mode.of(attacks_per_model(weapon, target, context))  # the rules are exact; the
+    sustained = mode.of(sustained_hits(weapon))  # query's number mode is taken here, once
     wording = context.rules.devastating_wounds
-    one = Pmf.point(1, exact)
+    one = mode.point(1)
 
     hit_rule, wound_rule = critical_mortals(weapon, context, "hit"), critical_mortals(weapon, context, "wound")
 
@@ -89,29 +89,29 @@ def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped:
     cap = track.total if capped else None
     damage = damage_pmf(weapon, profile, context)
     normal_harms, normal_lost = harm(wounds_lost(damage, attack_threshold(profile, weapon)))
-    normal = Transition.build(track, [normal_lost.in_mode(exact)] * target.model_count)
+    normal = Transition.build(track, [mode.of(normal_lost)] * target.model_count)
     waits = weapon.devastating_wounds and wording is not DevastatingWounds.UNSAVEABLE
     if not (waits or hit_rule or wound_rule):
-        harmed = Pmf.bernoulli(save * normal_harms, exact)
-        unsaveable = Pmf.bernoulli(normal_harms, exact)
+        harmed = mode.bernoulli(save * normal_harms)
+        unsaveable = mode.bernoulli(normal_harms)
         critical = critical_wound(weapon, wording, harmed, unsaveable, unsaveable, unsaveable)
         caps: tuple[int, ...] | None = None if cap is None else (cap,)
         harmful = per_model.compound(attack(per_hit(wound, harmed, critical), harmed), caps)
         return _Plan(per_model, harmful, caps, track, normal, None)
     # Mortal wounds that land after all other attacks: count them on a second axis.
-    harmed = Pmf.grid({(0, 0): 1 - save * normal_harms, (1, 0): save * normal_harms}, exact)
-    unsaveable = Pmf.grid({(0, 0): 1 - normal_harms, (1, 0): normal_harms}, exact)
+    harmed = mode.grid({(0, 0): 1 - save * normal_harms, (1, 0): save * normal_harms})
+    unsaveable = mode.grid({(0, 0): 1 - normal_harms, (1, 0): normal_harms})
     mortals: dict[str, tuple[CriticalMortals, Pmf] | None] = {"hit": None, "wound": None}
     if waits and wording is DevastatingWounds.SEED:  # second count: Devastating Wounds attacks
         waiting_harms, waiting_lost = harm(wounds_lost(damage, mortal_threshold(profile, weapon)))
-        waiting = Pmf.grid({(0, 0): 1 - waiting_harms, (0, 1): waiting_harms}, exact)
-        second = Transition.build(track, [waiting_lost.in_mode(exact)] * target.model_count)
+        waiting = mode.grid({(0, 0): 1 - waiting_harms, (0, 1): waiting_harms})
+        second = Transition.build(track, [mode.of(waiting_lost)] * target.model_count)
     else:  # second count: mortal wounds, one wound each, spilling over (launch wording, Critical mortal wounds)
         mortal_harms, _ = harm(wounds_lost(Pmf.point(1, exact=True), mortal_threshold(profile, weapon)))
 
         def mortal_wounds(number: Pmf) -> Pmf:
             felt = number.compound(Pmf.bernoulli(mortal_harms, exact=True))
-            return Pmf.grid({(0, k): p for k, p in felt.fractions().items()}, exact)
+            return mode.grid({(0, k): p for k, p in felt.fractions().items()})
 
         waiting = mortal_wounds(damage_pmf(weapon, None, context))
         second = Transition.build(track, [one] * target.model_count)
@@ -124,15 +124,15 @@ def _plan(weapon: Weapon, target: Target, context: Context, exact: bool, capped:
 
 
 @functools.lru_cache(maxsize=512)
-def _shown(weapon: Weapon, target: Target, context: Context, exact: bool, name: str) -> Pmf:
+def _shown(weapon: Weapon, target: Target, context: Context, mode: Mode, name: str) -> Pmf:
     """What one attack yields for a count shown (hits, wounds or unsaved), worked out when first asked for."""
     profile = target.single
     hit, wound = hit_odds(weapon, profile, context), wound_odds(weapon, profile, context)
     hit_rule, wound_rule = critical_mortals(weapon, context, "hit"), critical_mortals(weapon, context, "wound")
-    one = Pmf.point(1, exact)
+    one = mode.point(1)
 
     def attack(hit_yields: Pmf, auto_yields: Pmf, mortals: tuple[CriticalMortals, Pmf] | None) -> Pmf:
-        return per_attack(hit, hit_yields, auto_yields, sustained_hits(weapon).in_mode(exact), weapon.lethal_hits,
+        return per_attack(hit, hit_yields, auto_yields, mode.of(sustained_hits(weapon)), weapon.lethal_hits,
                           mortals)
 
     no_hit = counted(hit_rule, one.nothing())
@@ -141,7 +141,7 @@ def _shown(weapon: Weapon, target: Target, context: Context, exact: bool, name: 
     if name == "wounds":
         return attack(per_hit(wound, one, one), one, no_hit)
     # unsaved: a Devastating Wounds Critical Wound allows no save, in every printing
-    through = Pmf.bernoulli(unsaved_chance(weapon, profile, context), exact)
+    through = mode.bernoulli(unsaved_chance(weapon, profile, context))
     critical = critical_wound(weapon, context.rules.devastating_wounds, through, one, one, one,
                               counted(wound_rule, one))
     return attack(per_hit(wound, through, critical), through, no_hit)

@@ -10,6 +10,7 @@ from ..data import load
 from ..data.datasheet import Datasheet
 from ..errors import MathhammerError
 from ..model import Target, Weapon
+from ..units import by_name
 from .profiles import model_summary, target_string, target_summary, weapon_summary
 
 if TYPE_CHECKING:  # annotations only: the army-list reader loads only for an army list
@@ -34,9 +35,9 @@ def card(name: str, rules_dir: str | None = None) -> str:
     try:
         kind, key = load.find(name, index, "datasheet, target or rule", aliases)
     except MathhammerError as miss:
-        sheet = load.unit_named(name, rules_dir)
+        sheet = by_name.unit_named(name, rules_dir)
         if sheet is None:
-            raise load.unknown_unit(name, miss) from None
+            raise by_name.unknown_unit(name, miss) from None
         return datasheet_card(sheet)
     if kind == "rule":
         rule = mods[key]

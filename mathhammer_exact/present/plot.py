@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MathhammerError
-from .files import write_files
+from ..files import write_files
 from .report import Report
 
 SUFFIXES = (".png", ".svg")

@@ -15,12 +15,12 @@ import attrs
 
 from ..data.datasheet import TargetUnit
 from ..data.load import find
-from ..data.query import UnitReport, allocation_order, order_line
 from ..decide.firings import Written, describe, unit_lines
 from ..decide.need import need, need_size
 from ..decide.plan import plan
 from ..decide.survive import panel, survive
 from ..decide.turn import Overwatch, charging, whole_turn
+from ..decide.unit_attack import UnitReport, allocation_order, order_line
 from ..engine.results import AttackResult
 from ..model import Context, ModelProfile
 from ..pmf import Number

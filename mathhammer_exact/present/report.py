@@ -21,7 +21,7 @@ from .profiles import header
 from .situation import situation
 
 if TYPE_CHECKING:  # for annotations only: a command that prints dice tests need not load the engine
-    from ..data.query import UnitReport
+    from ..decide.unit_attack import UnitReport
     from ..engine.results import AttackResult
     from ..model import Context
 

@@ -57,7 +57,7 @@ def hazardous_report(weapons: int, bearer: str = "T3 Sv4+ W1", rules: Rules | No
 
 def grenade_report(target: str, exact: bool = False) -> Report:
     """Grenade stratagem against `target` (a profile or a name): models destroyed, and P(unit destroyed)."""
-    from ..data.load import find_target  # the rules data load only for a target given by name
+    from ..units.by_name import find_target  # the rules data load only for a target given by name
 
     unit = find_target(target)
     pmf = rolls.grenade(unit, exact)

@@ -16,13 +16,13 @@ import attrs
 
 from ..data import load
 from ..engine.resolve import attack
+from ..files import write_files
 from ..model import Context, ModelProfile, Reroll, Target, Weapon
 from ..pmf import Number
 from ..rolls import charge
 from ..stages.hit import hit_odds
 from ..stages.save import unsaved_chance
 from ..stages.wound import wound_odds
-from .files import write_files
 from .report import short
 
 READABLE = 9  #: longest fraction printed as a fraction; longer ones are decimals

@@ -17,7 +17,7 @@ from itertools import accumulate
 import attrs
 import numpy as np
 
-from ..pmf import Pmf
+from ..pmf import FLOAT, Mode, Pmf
 from ..weights import Banded, common, dtype
 
 
@@ -36,9 +36,9 @@ class Track:
     def total(self) -> int:
         return sum(self.wounds)
 
-    def unharmed(self, exact: bool = False) -> Pmf:
+    def unharmed(self, mode: Mode = FLOAT) -> Pmf:
         """The state before any damage: certainly 0 wounds lost."""
-        weights = np.zeros(self.total + 1, dtype=dtype(exact))
+        weights = np.zeros(self.total + 1, dtype=mode.dtype)
         weights[0] = 1
         return Pmf(weights)
 

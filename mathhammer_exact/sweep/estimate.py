@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import attrs
 
-from ..data.query import volley
+from ..decide.unit_attack import volley
 from ..engine.limits import cost
 from ..errors import MathhammerError
 from ..model import Firing, Rules
+from ..pmf import FLOAT
 from .queries import Grid, Query
 
 SAMPLE = 500  #: queries whose cost is estimated (evenly spaced over the grid)
@@ -40,7 +41,7 @@ def seconds(query: Query, grid: Grid) -> float:
             shots = volley(attacker.sheet, (), query.models, melee, False, context.advanced)
             firings = [Firing(weapon, n, None, bearer) for weapon, n, bearer in shots.weapons]
         fast = len(firings) == 1 and len(target.groups) == 1 and context.command_reroll is None
-        work = cost(list(firings), target, context, False, fast).work
+        work = cost(list(firings), target, context, FLOAT, fast).work
     except MathhammerError:  # refused before any arithmetic (nothing to attack with, too large)
         return SETUP_SECONDS[attacker.kind] / 2
     return SETUP_SECONDS[attacker.kind] + work * SECONDS_PER_STEP[fast]

@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 from threadpoolctl import threadpool_limits
 
 from ..errors import MathhammerError
-from ..present.files import recorded, write_files, write_new
+from ..files import recorded, write_files, write_new
 from .queries import Grid, rows
 
 FORMAT = "mathhammer_exact sweep 1"

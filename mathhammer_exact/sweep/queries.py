@@ -28,8 +28,8 @@ import attrs
 
 from ..data.datasheet import Datasheet
 from ..data.load import equipped
-from ..data.query import unit_attack
 from ..decide.points import Efficiency
+from ..decide.unit_attack import unit_attack
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError

@@ -37,9 +37,10 @@ from ..catalogue.convert import to_datasheet
 from ..catalogue.index import normalise
 from ..catalogue.library import current_index
 from ..data.datasheet import Datasheet
-from ..data.load import datasheet, find, standard_targets
+from ..data.load import find, standard_targets
 from ..errors import MathhammerError, did_you_mean
 from ..model import Context, Rules
+from ..units.by_name import datasheet
 from .queries import DISTRIBUTIONS, PHASES, Attacker, Defender, Grid
 
 T = TypeVar("T")

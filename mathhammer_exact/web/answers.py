@@ -18,12 +18,12 @@ import attrs
 
 from ..data import load
 from ..data.datasheet import Datasheet
-from ..data.query import UnitReport, allocation_order, unit_attack
 from ..decide.compare import Scenario, compare
 from ..decide.firings import Written, describe, unit_weapons, with_leader
 from ..decide.need import wanted_chance
 from ..decide.points import Efficiency, named_points
 from ..decide.turn import Overwatch
+from ..decide.unit_attack import UnitReport, allocation_order, unit_attack
 from ..engine.resolve import attack
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Weapon
@@ -31,6 +31,7 @@ from ..present.decisions import comparison_report, with_efficiency
 from ..present.profiles import header
 from ..present.questions import attack_need, plan_question, survive_question, turn_question, unit_need
 from ..present.report import assuming, attack_report, to_json, unit_report
+from ..units import by_name
 from .questions import AttackNeedQuery, PlanQuery, SurviveQuery, TurnQuery, UnitNeedQuery, UnitWeapons
 from .schemas import (
     AttackQuery,
@@ -92,7 +93,7 @@ def _armament(items: Sequence[FiringQuery | UnitWeapons], base: Situation | None
     found: list[Written] = []
     for item in items:
         if isinstance(item, UnitWeapons):
-            found += unit_weapons(load.datasheet(item.unit), context, melee)
+            found += unit_weapons(by_name.datasheet(item.unit), context, melee)
         else:
             found.append(_written(item, base, context))
     return found if led_by is None else with_leader(found, led_by, context, melee)
@@ -107,7 +108,7 @@ def _attack(query: AttackQuery, exact: bool, label: str | None = None) -> Scenar
     if query.target_points is not None and query.points is None:
         raise MathhammerError("target_points needs the attacker's points")
     written = _weapons(query)
-    found = load.target_unit(query.target, query.target_models, query.leader)
+    found = by_name.target_unit(query.target, query.target_models, query.leader)
     context = query.situation.context()
     firings: list[Firing | MortalWounds] = [w.firing for w in written]
     result = attack(firings, found.target, context=context, exact=exact,
@@ -121,7 +122,7 @@ def _unit(query: UnitQuery, exact: bool,
           size: int | None = None) -> tuple[UnitReport, str, Datasheet, Datasheet | None]:
     """The unit query answered (at `size` models, if given), its title, and the datasheets of the attacker and
     the target (if any)."""
-    sheet, found = load.matchup(query.attacker, query.target, query.target_models, query.leader,
+    sheet, found = by_name.matchup(query.attacker, query.target, query.target_models, query.leader,
                                 loadout=query.target_loadout)
     report = unit_attack(sheet, found.target, query.loadout, size or query.size, query.named_rules,
                          query.situation.context(), query.melee, query.pistols, query.profiles, exact,
@@ -174,7 +175,7 @@ def attack_need_answer(query: AttackNeedQuery) -> str:
     sought = (query.weapon or 1) - 1
     if "models" in query.weapons[sought].model_fields_set:
         raise MathhammerError(f'"need" looks for the models of weapon {sought + 1}: leave out its "models"')
-    found = load.target_unit(query.target, query.target_models, query.leader)
+    found = by_name.target_unit(query.target, query.target_models, query.leader)
     return to_json(attack_need(written, sought, found, wanted_chance(str(query.need)), query.at_least,
                                query.situation.context(), query.exact))
 
@@ -183,7 +184,7 @@ def unit_need_answer(query: UnitNeedQuery) -> str:
     """The smallest unit size that reaches the chance: `mathhammer unit --need --json`."""
     if query.size is not None:
         raise MathhammerError("--need finds the unit's size: leave out --size")
-    sizes = load.datasheet(query.attacker, near=query.target).allowed_sizes()
+    sizes = by_name.datasheet(query.attacker, near=query.target).allowed_sizes()
     return to_json(unit_need(lambda size: _unit(query, query.exact, size)[:2], sizes, wanted_chance(str(query.need)),
                              query.at_least, query.situation.context()))
 
@@ -191,7 +192,7 @@ def unit_need_answer(query: UnitNeedQuery) -> str:
 def plan_answer(query: PlanQuery) -> str:
     """The best firing order (and split): `mathhammer plan --json`."""
     written = _armament(query.weapons, query.situation)
-    units = [load.target_unit(target) for target in query.targets]
+    units = [by_name.target_unit(target) for target in query.targets]
     return to_json(plan_question(written, units, query.goal, query.top, query.situation.context(), query.exact))
 
 
@@ -209,7 +210,7 @@ def turn_answer(query: TurnQuery) -> str:
         watch = Overwatch(tuple(w.firing for w in weapons), by_survivors)
     elif query.charger:
         raise MathhammerError('"charger" goes with "overwatch"')
-    named = load.target_unit(query.target, query.target_models, query.leader)
+    named = by_name.target_unit(query.target, query.target_models, query.leader)
     charger = ModelProfile.parse(query.charger) if query.charger else None
     return to_json(turn_question(named, shots, blows, query.distance, query.charge_reroll, query.charge_modifier,
                                  watch, charger, query.situation.context(), query.exact, query.order))
@@ -217,7 +218,7 @@ def turn_answer(query: TurnQuery) -> str:
 
 def survive_answer(query: SurviveQuery) -> str:
     """The unit against the standard attackers: `mathhammer survive --json`."""
-    found = load.target_unit(query.unit, query.target_models, query.leader)
+    found = by_name.target_unit(query.unit, query.target_models, query.leader)
     return to_json(survive_question(found, query.attackers, query.at_least, query.exact))
 
 
@@ -254,7 +255,7 @@ def datasheet_answer(query: DatasheetQuery) -> str:
     """One unit's sizes, models, wargear and weapons, for the page's controls."""
     from ..present.cards import datasheet_json
 
-    return json.dumps(datasheet_json(load.datasheet(query.name, near=query.near)), indent=2)
+    return json.dumps(datasheet_json(by_name.datasheet(query.name, near=query.near)), indent=2)
 
 
 def army_answer(query: ArmyQuery) -> str:

@@ -24,7 +24,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..errors import MathhammerError
+from .errors import MathhammerError
 
 RECORD = ".mathhammer.sha256"
 HEADER = "# Files written by mathhammer_exact, with their SHA-256: it replaces them only while they are unchanged."

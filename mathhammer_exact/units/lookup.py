@@ -2,7 +2,7 @@
 indexed BSData catalogues and army lists (FILE#UNIT).
 
 A name is matched forgivingly: as written (case and punctuation aside), else in its loose form (plural
-or singular, with or without 'Squad' or a '[Legends]' tag: `catalogue.names.loose`), else through the
+or singular, with or without 'Squad' or a '[Legends]' tag: `data.names.loose`), else through the
 names table (rules/names.toml: 'Guardsmen' for Cadian Shock Troops), else with a faction's name in front
 ('Ork Boyz': the Boyz of the Orks). 'NAME @ FACTION' names the faction. Names resolve within one edition (the
 10th by default, the 11th where only its data is indexed: `library.default_edition`): the units of its index
@@ -22,20 +22,12 @@ import attrs
 from ..catalogue import library
 from ..catalogue.convert import to_datasheet
 from ..catalogue.factions import Factions
-from ..catalogue.names import loose, normalise
+from ..data.datasheet import Datasheet
+from ..data.load import Names
+from ..data.names import loose, normalise
 from ..errors import MathhammerError
-from .datasheet import Datasheet
 
 _MOST_FACTION_WORDS = 4  #: the longest faction name read in front of a unit's ('Leagues of Votann')
-
-
-@attrs.frozen
-class Names:
-    """What players call units and factions that the data names otherwise (rules/names.toml and a user's),
-    by the loose form of the name: (the name meant, where the entry is written)."""
-
-    units: Mapping[str, tuple[str, str]] = attrs.field(factory=dict)
-    factions: Mapping[str, tuple[str, str]] = attrs.field(factory=dict)
 
 
 @attrs.frozen

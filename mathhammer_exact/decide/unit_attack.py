@@ -13,16 +13,17 @@ from pathlib import Path
 
 import attrs
 
+from ..data import text_in_force
+from ..data.datasheet import Datasheet, counted, edition_note, either
+from ..data.load import find, library
+from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
 from ..engine.layout import default_order
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon
-from . import text_in_force
-from .datasheet import Datasheet, counted, edition_note, either
-from .load import datasheet as find_datasheet
-from .load import find, leading_problem, library
-from .modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
+from ..units.by_name import datasheet as find_datasheet
+from ..units.by_name import leading_problem
 
 FLAG_WORDS = {"stationary": "the attacking unit Remained Stationary", "advanced": "the attacking unit Advanced",
               "engaged": "the target is within Engagement Range of your army", "charged": "the attacking unit charged",

@@ -25,10 +25,10 @@ from ..catalogue import ARMY_LISTS
 from ..catalogue.convert import to_datasheet
 from ..catalogue.roster import read_roster
 from ..data.datasheet import Datasheet, either
-from ..data.load import datasheet
 from ..errors import MathhammerError
 from ..model import Context
-from ..sweep.queries import Attacker, Defender, Grid, rows
+from ..units.by_name import datasheet
+from .queries import Attacker, Defender, Grid, rows
 
 if TYPE_CHECKING:
     import pandas

@@ -1,0 +1,155 @@
+"""The units and targets a question names, resolved across every source of units: the datasheets of rules/
+(`data.load`), the indexed catalogues and army lists (`catalogue.library`), matched forgivingly (`lookup`).
+A name that several factions use is settled by the question's other unit (`near`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+
+from ..catalogue.library import close_names, default_edition
+from ..data.datasheet import Datasheet, TargetUnit, edition_note
+from ..data.load import datasheets, equipped, find, label, library, standard_targets, unknown, wargear_rules
+from ..data.names import normalise
+from ..errors import MathhammerError, did_you_mean
+from ..model import ModelProfile, Target
+from ..parsing import is_profile
+from .lookup import Named, choose, named
+
+Near = str | Datasheet | None  #: the other unit of a question: its datasheet, or its name as written
+
+
+def _near(near: Near, user: str | Path | None, edition: str | None = None) -> Datasheet | Named | None:
+    """The units the question's other unit may be (in `edition`), when it is a unit (not a profile or a standard
+    target)."""
+    if near is None or isinstance(near, Datasheet):
+        return near
+    if is_profile(near) or any(normalise(near) == normalise(n) for n in standard_targets(user)):
+        return None
+    lib = library(user)
+    try:
+        found = named(near, lib.sheets, lib.names, edition)
+    except MathhammerError:  # said when that unit itself is looked up
+        return None
+    return found if found.options else None
+
+
+def unit_named(name: str, user: str | Path | None = None, near: Near = None,
+               edition: str | None = None) -> Datasheet | None:
+    """The unit called `name` (a datasheet of rules/, an indexed unit, or 'army.rosz#3'), matched forgivingly
+    (`lookup`) within `edition` (by default the 10th, unless only the 11th is indexed); `near`, the question's
+    other unit, settles a name that several factions use. None if no unit has that name."""
+    lib = library(user)
+    found = named(name, lib.sheets, lib.names, edition)
+    return choose(found, _near(near, user, found.edition)) if found.options else None
+
+
+def datasheet(name: str, user: str | Path | None = None, near: Near = None, edition: str | None = None) -> Datasheet:
+    """A datasheet of rules/, else a unit of the player's own data (docs/catalogue.md); see `unit_named`."""
+    sheet = unit_named(name, user, near, edition)
+    if sheet is None:
+        wanted = edition or default_edition()
+        sheets = {key: s for key, s in datasheets(user).items() if s.edition == wanted}
+        aliases = {alias: s.name for s in sheets.values() for alias in s.aliases}
+        miss = unknown(name, sheets, "datasheet", aliases) if sheets else MathhammerError(
+            f"unknown unit {name!r}: no unit of the {wanted} data indexed has that name")
+        raise unknown_unit(name, miss, edition)
+    return sheet
+
+
+def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None) -> MathhammerError:
+    """`miss` for a name no unit has, or the closest name of `edition`'s index as the "did you mean"."""
+    hint = did_you_mean([normalise(name)], {normalise(close): close for close in close_names(name, edition)})
+    return MathhammerError(f"unknown unit {name!r}{hint}") if hint else miss
+
+
+def target_unit(text: str, models: int | None = None, leader: str | None = None, user: str | Path | None = None,
+                near: Near = None, loadout: Sequence[str] = ()) -> TargetUnit:
+    """A target by datasheet or standard-target name, or written as a profile; `models` sets the size of a
+    unit of alike models, `leader` attaches a CHARACTER written as a profile or by name; `near` (the
+    attacker) settles a unit name that several factions use; `loadout` chooses a datasheet target's
+    wargear, as for an attacking unit (a medi-pack's Feel No Pain, a model that joins with its own
+    profile)."""
+    if models is not None and models < 1:
+        raise MathhammerError(f"--target-models must be at least 1, got {models}")
+    bodyguard, size = None, None
+    if is_profile(text):
+        target, shown = Target.parse(text), " ".join(text.split())
+    else:
+        sheets, standard = datasheets(user), standard_targets(user)
+        names = {**{n: ("sheet", n) for n in sheets}, **{n: ("standard", n) for n in standard}}
+        aliases = {a: s.name for s in sheets.values() for a in s.aliases}
+        try:
+            kind, name = find(text, names, "target (datasheet or standard target)", aliases)
+        except MathhammerError as miss:
+            kind, name = "unit", ""
+            bodyguard = unit_named(text, user, near)
+            if bodyguard is None:
+                raise unknown_unit(text, miss) from None
+        if kind == "sheet":
+            bodyguard = sheets[name]
+        target = equipped(bodyguard, models, loadout, user) if bodyguard else standard[name].target
+        shown = label(bodyguard) if bodyguard else name
+        size, models = (models, None) if bodyguard else (None, models)
+    if loadout and bodyguard is None:
+        raise MathhammerError("--target-loadout chooses the wargear of a target named by its datasheet; "
+                              f"{text.strip()!r} is not one")
+    if models is not None:
+        if len(target.groups) != 1:
+            raise MathhammerError("--target-models sets the size of a target whose models are all alike")
+        target = Target.of(target.groups[0][0], models)
+    sheets_read = [bodyguard] if bodyguard else []
+    if leader:
+        groups, leading = _leader(leader, bodyguard, user)
+        target = Target((*target.groups, *groups), attached=True)
+        if leading:
+            shown += f" led by {label(leading)}"
+            sheets_read.append(leading)
+    notes = tuple(f"target note ({sheet.name}): {note}" for sheet in sheets_read for note in sheet.notes)
+    notes += tuple(line for sheet in sheets_read for line in edition_note(sheet))
+    if bodyguard and loadout:
+        notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
+                  *(f"target wargear rule: {rule.name}: {rule.summary}"
+                    for rule in wargear_rules(bodyguard, loadout, size, user)))
+    return TargetUnit(target, shown, bodyguard, notes)
+
+
+def find_target(text: str, models: int | None = None, leader: str | None = None,
+                user: str | Path | None = None, near: Near = None, loadout: Sequence[str] = ()) -> Target:
+    """The target's models alone (`target_unit`)."""
+    return target_unit(text, models, leader, user, near, loadout).target
+
+
+def matchup(attacker: str, target: str, models: int | None = None, leader: str | None = None,
+            user: str | Path | None = None, loadout: Sequence[str] = ()) -> tuple[Datasheet, TargetUnit]:
+    """The attacking unit and the target a question names, each unit's faction settling the other's name
+    when several factions use it; `loadout` is the target's wargear."""
+    sheet = datasheet(attacker, user, near=target)
+    return sheet, target_unit(target, models, leader, user, near=sheet, loadout=loadout)
+
+
+def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:
+    """Why the CHARACTER `leader` cannot lead `bodyguard`, or None if it can (or its datasheet names no units)."""
+    if not leader.leader_of or normalise(bodyguard.name) in map(normalise, leader.leader_of):
+        return None
+    return f"{leader.name} cannot lead {bodyguard.name} (it can lead: {', '.join(leader.leader_of)})"
+
+
+def _leader(text: str, bodyguard: Datasheet | None,
+            user: str | Path | None) -> tuple[tuple[tuple[ModelProfile, int], ...], Datasheet | None]:
+    """The models of a Leader and its datasheet: written as a profile, or a CHARACTER unit by name (settled by
+    the bodyguard's faction), which must be able to lead the bodyguard unit when its datasheet says which
+    units it can lead."""
+    groups: tuple[tuple[ModelProfile, int], ...]
+    sheet = None
+    if is_profile(text):
+        groups = ((ModelProfile.parse(text, name="leader"), 1),)
+    else:
+        sheet = datasheet(text, user, near=bodyguard)
+        problem = bodyguard and leading_problem(sheet, bodyguard)
+        if problem:
+            raise MathhammerError(f"{problem}; write the leader as a profile to attach it anyway")
+        groups = sheet.as_target().groups
+    return tuple((attrs.evolve(p, keywords=(*p.keywords, "CHARACTER")), n) for p, n in groups), sheet
