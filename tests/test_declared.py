@@ -107,6 +107,12 @@ def test_the_web_request_has_each_declared_field_with_its_default_bounds_choices
         if declared.choices:
             assert choices_of(info.annotation) - {None} == set(declared.choices), field.name
             assert (None in choices_of(info.annotation)) == (field.spoken is None), field.name
+            # the page's options say each choice in the header's words (its control is built from this schema)
+            words = {choice: declared.say(getattr(Context(**{field.name: choice}), field.name))
+                     for choice in declared.choices if choice != field.spoken}
+            assert schema[field.name]["x-words"] == words, field.name
+        elif declared.metavar is not None:
+            assert schema[field.name]["x-metavar"] == declared.metavar, field.name
         given = model.model_validate({field.name: other_value(field)})
         assert given.context() == Context(**{field.name: other_value(field)}), field.name
 
@@ -150,6 +156,8 @@ def test_a_field_added_to_the_declaration_alone_shows_up_everywhere():
     assert model.model_json_schema()["properties"]["fervour"] == {
         "default": 0, "description": "Fervour points spent.", "maximum": 3, "minimum": 0, "title": "Fervour",
         "type": "integer"}
+    # the page builds its situation controls from this schema: tests/test_browser.py gives it this one and finds
+    # the two fields' controls, with these defaults and bounds, in its URL and its requests
     context = model.model_validate({"teleported": True, "fervour": 1, "reroll_saves": "ones"}).context()
     assert context == Wider(teleported=True, fervour=1, reroll_saves="ones")
     assert situation(context) == ("  situation: attacker teleported",  # in the declared order: Context's first

@@ -53,6 +53,12 @@ def share(part: float) -> Iterator[None]:
         _SHARE.reset(token)
 
 
+def partial() -> bool:
+    """Whether a query here may use only part of the limits (`share`): then `TooLarge` says it is too large
+    for this place, not for the engine."""
+    return _SHARE.get() < 1.0
+
+
 def _refuse_over(work: float, mode: Mode, limit: dict[Mode, float], what: str) -> None:
     if work > limit[mode] * _SHARE.get():
         raise TooLarge(f"this query is too large to answer quickly: about {work:.1g} steps for {what} (the limit "
