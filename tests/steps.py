@@ -1,9 +1,9 @@
 """The steps of arithmetic a query actually takes, counted as `engine.limits` counts them in its estimate:
 one per entry of an array worked on by each kernel (applying or composing a banded transition, a
 convolution of counts, the allocation's accumulation, sums of states), an exact entry of b bits counting
-as `limits.grown` says (more where two large numbers are multiplied), and each call of a kernel a fixed
-`CALL_STEPS`. Counted by wrapping the kernels,
-so that the engine carries no counter of its own."""
+as `limits.grown` says (more where two large numbers are multiplied), a float transition applied written
+out `BLAS_ENTRIES` entries a step, and each call of a kernel a fixed `CALL_STEPS`. Counted by wrapping
+the kernels, so that the engine carries no counter of its own."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from mathhammer_exact import pmf, weights
-from mathhammer_exact.engine.limits import CALL_STEPS, grown
+from mathhammer_exact.engine.limits import BLAS_ENTRIES, CALL_STEPS, grown
 from mathhammer_exact.pmf import EXACT, FLOAT
 from mathhammer_exact.stages import allocation
 
@@ -33,7 +33,7 @@ class Counter:
     def __init__(self) -> None:
         self.steps = 0.0
 
-    def add(self, entries: int, calls: int, result: np.ndarray, products: bool = False) -> None:
+    def add(self, entries: float, calls: int, result: np.ndarray, products: bool = False) -> None:
         mode = EXACT if result.dtype == object else FLOAT
         self.steps += grown(entries, _bits(result) if mode.exact else 0, mode, products) + calls * CALL_STEPS[mode]
 
@@ -53,9 +53,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter]:
 
         monkeypatch.setattr(owner, name, counting)
 
-    def moved(out: np.ndarray, matrix: weights.Banded, state: np.ndarray) -> tuple[int, int, np.ndarray]:
-        if not matrix.exact and matrix.size <= weights.DENSE_UP_TO:  # applied written out, in one call
-            return state.size * matrix.size, 1, out
+    def moved(out: np.ndarray, matrix: weights.Banded, state: np.ndarray) -> tuple[float, int, np.ndarray]:
+        if not matrix.exact and matrix.size <= weights.DENSE_UP_TO:  # applied written out, in one BLAS call
+            return state.size * matrix.size / BLAS_ENTRIES, 1, out
         return state.size * len(matrix.offsets), len(matrix.offsets), out
 
     def composed(out: weights.Banded, a: weights.Banded, b: weights.Banded) -> tuple[int, int, np.ndarray]:

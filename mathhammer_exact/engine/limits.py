@@ -34,6 +34,7 @@ MAX_WORK = {FLOAT: 1e9, EXACT: 1e8}  #: steps of arithmetic, float and exact (a 
 BITS_PER_STEP = 500  #: an exact number added or scaled costs one more step for each of these many bits it has
 PRODUCT_BITS = 230  #: ... and the product of two such numbers (1 + (bits / this)^1.6 steps, Karatsuba's)
 CALL_STEPS = {FLOAT: 400, EXACT: 10}  #: the fixed cost of one kernel call, in steps of that mode
+BLAS_ENTRIES = 8  #: entries of a float transition applied written out (one BLAS product) per step
 MAX_COUNT_WORK = {FLOAT: 4e9, EXACT: 1e7}  #: the same for a count one weapon's pipeline shows when asked
 _SHARE: ContextVar[float] = ContextVar("share", default=1.0)  #: the part of the limits a query may use here
 
@@ -196,8 +197,8 @@ def _pipeline(shape: _Shape, target: Target, mode: Mode) -> Cost:
         counts = grown(per_model, shape.bits * shape.per_model, mode, True) + squarings * (harms + 1) ** 2 \
             + grown(2 * (harms + 1) ** 2, count_bits, mode, True)
         steps = harms + 1
-        allocation = grown(steps * rows, state_bits, mode, True) + grown(steps * rows * (rows if dense else reach),
-                                                                         state_bits, mode)
+        per_step = rows / BLAS_ENTRIES if dense else reach  # entries of one allocation step, per state
+        allocation = grown(steps * rows, state_bits, mode, True) + grown(steps * rows * per_step, state_bits, mode)
         calls = shape.per_model + squarings + steps * (2 + (1 if dense else reach))
         waiting = 1
     else:  # a pair of counts: attacks that cost a wound, and waiting mortal wounds; one model at a time
@@ -210,7 +211,7 @@ def _pipeline(shape: _Shape, target: Target, mode: Mode) -> Cost:
                 for k in range(1, models)), count_bits / 2, mode, True)
         steps = harms + 1
         allocation = grown(steps * waiting * rows, state_bits, mode, True) \
-            + grown((steps + waiting) * rows * (rows if dense else reach), state_bits, mode)
+            + grown((steps + waiting) * rows * (rows / BLAS_ENTRIES if dense else reach), state_bits, mode)
         calls = shape.per_model * item + models * grid + (steps + waiting) * (2 + (1 if dense else reach))
     work = counts + allocation + calls * call
     return Cost(work, shape.dice * shape.hits, rows, waiting)
@@ -261,7 +262,7 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
             landing.append(min(most, wounds) if harm_always else most)
             waiting *= landing[-1] + 1
         offsets = reach + (terms - 1) * (reach + 1) / 2  # the more it leaves waiting, the fewer wounds it costs
-        per_attack = waiting * states * ((states * terms if dense else offsets) + 3 * terms)
+        per_attack = waiting * states * ((states * terms / BLAS_ENTRIES if dense else offsets) + 3 * terms)
         calls = (terms if dense else offsets) + 3 * terms
         build = (shape.hits + 1) * (terms * reach) ** 2 * states
         after = bits + shape.dice * shape.bits
@@ -270,5 +271,5 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
         bits = after
         work += _shown(shape, mode)
     for count in landing:  # each firing's waiting wounds land in turn, one step per count
-        work += grown(count * waiting * (states if dense else 2), bits, mode) + count * 3 * call
+        work += grown(count * waiting * (states / BLAS_ENTRIES if dense else 2), bits, mode) + count * 3 * call
     return Cost(work, attacks, states, waiting)
