@@ -437,12 +437,12 @@ def test_the_engines_size_limits_refuse_at_once_with_the_cli_message(client, bod
 
 
 def test_slow_query_is_refused_within_the_time_limit(client):
-    # Within the engine's size limits (its cost estimate refuses 12 models at once), yet far more than a
-    # second of exact work here (about 9 s from the command line when this test was written): the 1 s time
-    # limit stops it. Should the engine one day answer it in time, the answer is simply given; either way
-    # the request ends within the limit.
-    slow = {"weapons": [{"weapon": "A3D6 BS3+ S5 AP-1 DD6 [SUSTAINED HITS 1, DEVASTATING WOUNDS]", "models": 8}],
-            "target": "T5 Sv2+ inv4+ W6 x20", "exact": True}
+    # Within the engine's size limits (estimated at 7e7 steps of the 1e8 allowed in exact mode), yet
+    # seconds of exact work here (2 s from the command line when this test was written: the count of hits
+    # of 1,000 dice, then 1,000 steps of a 1,005-state chain): the 1 s time limit stops it. Should the
+    # engine one day answer it in time, the answer is simply given; either way the request ends within the limit.
+    slow = {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 1000}],
+            "target": "T4 Sv3+ W1 x999; T4 Sv3+ W5 leader", "exact": True}
     start = time.perf_counter()
     response = client.post("/api/attack", json=slow)
     assert time.perf_counter() - start < 3
