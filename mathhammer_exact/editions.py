@@ -1,6 +1,6 @@
 """The rules editions as data: each edition's reading of the rules where the 10th and the 11th differ.
 
-An `Edition` says which weapon abilities exist only in some editions, the printings of the rules that
+An `RulesEdition` says which weapon abilities exist only in some editions, the printings of the rules that
 changed within it (Devastating Wounds, Indirect Fire, Hazardous), what the Benefit of Cover does, what
 Stealth gives, whether Lethal Hits is a choice, what Heavy needs, what a Psychic weapon may ignore and
 the cap on roll modifiers. What the project does not know of an edition's rules is taken from the 10th
@@ -81,7 +81,7 @@ class Printing:
 
 
 @attrs.frozen
-class Edition:
+class RulesEdition:
     """What one edition's rules say where the editions differ (see the module's docstring)."""
 
     name: str  #: as a player writes it: "10e"
@@ -115,14 +115,14 @@ class Edition:
 #: Weapon abilities (`model.Weapon` fields, and BLAST X for a Blast of more than 1) only some editions have.
 EDITION_ABILITIES = {"cleave": "CLEAVE X", "blast_x": "BLAST X"}
 
-TENTH = Edition(
+TENTH = RulesEdition(
     "10e", "10th",
     (Printing("current"),
      Printing("2023", DevastatingWounds.LAUNCH, IndirectFire.LAUNCH, Hazardous.DESTROY),
      Printing("unsaveable-devastating", devastating_wounds=DevastatingWounds.UNSAVEABLE)),
     Cover.SAVE, Stealth.HIT, (LethalHits.ALWAYS,), "the attacker Remained Stationary", False, frozenset(), False)
 
-ELEVENTH = Edition(
+ELEVENTH = RulesEdition(
     "11e", "11th", (Printing("current"),), Cover.SKILL, Stealth.COVER,
     (LethalHits.BEST, LethalHits.ALWAYS, LethalHits.NEVER),
     'the attacker is unengaged, was not set up this turn and no model of it moved more than 3"', True,
@@ -137,7 +137,7 @@ EDITIONS = {edition.name: edition for edition in (TENTH, ELEVENTH)}
 ENVIRONMENT = "MATHHAMMER_EDITION"  #: the environment variable holding a player's default edition
 
 
-def edition(name: str) -> Edition:
+def edition(name: str) -> RulesEdition:
     """The edition called `name` ("10e" or "11e"; case does not matter)."""
     found = EDITIONS.get(str(name).strip().lower())
     if found is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -143,7 +144,7 @@ def test_blast_x_and_cleave_x_add_x_attacks_per_five_models_in_the_eleventh():
     plain = Weapon.parse('24" A3 BS3+ S4 AP0 D1 [BLAST]')
     assert [attacks_per_model(plain, twelve, rules).mean for rules in (TENTH_RULES, ELEVENTH_RULES)] == [5, 5]
     # the rule's own examples: BLAST 2, A3 at 12 models: 3 + 2 x 2 = 7; CLEAVE 1, A3 at 16 models: 3 + 3 = 6
-    blast = Weapon(attacks=3, skill=3, strength=4, ap=0, damage=1, range=24, blast=2)
+    blast = Weapon(attacks=3, skill=3, strength=4, ap=0, damage=1, range=24, blast_x=2)
     cleave = Weapon(attacks=3, skill=3, strength=4, ap=0, damage=1, melee=True, cleave=1)
     assert attacks_per_model(blast, twelve, ELEVENTH_RULES).mean == 7
     assert attacks_per_model(cleave, sixteen, ELEVENTH_RULES).mean == 6
@@ -297,3 +298,32 @@ def test_the_api_takes_the_edition_in_its_situation_and_answers_as_the_command_d
     command = run("attack", "-w", body["weapons"][0]["weapon"], "-t", body["target"], "--exact", "--edition", "11e",
                   "--json")
     assert json.loads(command.output)["header"] == eleventh["header"]
+
+
+# --------------------------------------------------------------------- the 11th edition's abilities
+def test_a_profile_is_read_with_its_editions_abilities():
+    from mathhammer_exact.model import ELEVENTH_ADDS
+    from mathhammer_exact.present.abilities import ability_table
+    from mathhammer_exact.present.profiles import weapon_summary
+
+    blast = Weapon.parse('24" A3 BS3+ S4 AP0 D1 [BLAST 2, CLOSE-QUARTERS]', edition="11e")
+    cleave = Weapon.parse("A3 WS3+ S4 AP0 D1 [CLEAVE 1]", edition="11e")
+    assert (blast.blast_x, blast.blast, blast.pistol, cleave.cleave) == (2, False, True, 1)
+    assert weapon_summary(blast).endswith("| Pistol, Blast 2") and weapon_summary(cleave).endswith("| Cleave 1")
+    with pytest.raises(MathhammerError, match=r"an ability of the 11th edition, not the 10th's: give --edition 11e"):
+        Weapon.parse("A3 WS3+ S4 AP0 D1 [CLEAVE 1]")
+    with pytest.raises(MathhammerError, match="BLAST on a melee weapon"):
+        Weapon.parse("A3 WS3+ S4 AP0 D1 [BLAST 2]", edition="11e")
+    assert Weapon.parse("A3 WS3+ S4 AP0 D1 [CLEAVE 1]", lenient=True).ignored == ("CLEAVE 1",)  # a 10th catalogue's
+    assert ability_table(ELEVENTH_ADDS) in (Path(__file__).parent.parent / "docs" / "rules.md").read_text()
+
+
+def test_blast_x_and_cleave_x_on_the_command_line():
+    # BLAST 2, A3 at 12 models: 3 + 2 x 2 = 7 attacks; CLEAVE 1, A3 at 16 models: 3 + 3 = 6
+    out = run("attack", "-w", '24" A3 BS3+ S4 AP0 D1 [BLAST 2]', "-t", "T4 Sv4+ W1 x12", "--edition", "11e", "--exact")
+    assert out.exit_code == 0 and "attacks                                  7" in out.output, out.output
+    out = run("attack", "-w", "A3 WS3+ S4 AP0 D1 [CLEAVE 1]", "-t", "T4 Sv4+ W1 x16", "--edition", "11e", "--exact")
+    assert out.exit_code == 0 and "attacks                                  6" in out.output, out.output
+    out = run("attack", "-w", "A3 WS3+ S4 AP0 D1 [CLEAVE 1]", "-t", "T4 Sv4+ W1 x16")
+    assert out.exit_code == 2 and out.output.strip() == (
+        "error: 'A3 WS3+ S4 AP0 D1 [CLEAVE 1]' has an ability of the 11th edition, not the 10th's: give --edition 11e")

@@ -77,10 +77,10 @@ def reason(error: MathhammerError) -> str:
     return f"unknown {match.group(1)!r}" if match else str(error).split(";")[0]
 
 
-def parse_weapon(chars: Mapping[str, str], melee: bool, name: str) -> Weapon:
-    """A catalogue's weapon profile, read leniently: a rule the engine does not model is kept by name in
-    `Weapon.ignored` (and reported with the answer), not refused."""
-    return Weapon.parse(weapon_text(chars, melee), name=name, lenient=True)
+def parse_weapon(chars: Mapping[str, str], melee: bool, name: str, edition: str = "10e") -> Weapon:
+    """A catalogue's weapon profile, read leniently with the abilities of its `edition`: a rule the engine
+    does not model is kept by name in `Weapon.ignored` (and reported with the answer), not refused."""
+    return Weapon.parse(weapon_text(chars, melee), name=name, lenient=True, edition=edition)
 
 
 @attrs.frozen
@@ -114,7 +114,7 @@ def _weapons(record: Mapping[str, Any], notes: list[str], tally: Tally) -> dict[
             label = weapon_name if profile == "default" else f"{weapon_name} ({profile})"
             tally.weapons["found"] += 1
             try:
-                weapon = parse_weapon(entry["chars"], entry["melee"], label)
+                weapon = parse_weapon(entry["chars"], entry["melee"], label, record.get("edition", "10e"))
             except MathhammerError as exc:
                 tally.weapons["failed"] += 1
                 tally.failures[reason(exc)] += 1

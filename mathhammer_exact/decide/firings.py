@@ -57,7 +57,8 @@ def written(text: str, models: int = 1, context: Context | None = None) -> Writt
             raise MathhammerError(f"unknown situation flag @{unknown[0]} (allowed: {', '.join(FLAGS)})")
         changes: dict[str, Any] = {FLAGS[f]: True for f in names}
         situation = attrs.evolve(context or Context(), **changes)
-    return Written(Firing(Weapon.parse(profile), models, situation), profile.strip(), counted, sought)
+    weapon = Weapon.parse(profile, edition=(situation or Context()).rules.edition)  # the edition's abilities
+    return Written(Firing(weapon, models, situation), profile.strip(), counted, sought)
 
 
 def loadout(texts: Sequence[str], models: int = 1, context: Context | None = None,

@@ -16,12 +16,12 @@ def attacks_per_model(weapon: Weapon, target: Target, context: Context) -> Pmf:
     if context.advanced and not weapon.melee and not weapon.assault:
         raise MathhammerError(f"after Advancing only ASSAULT weapons can shoot, not {weapon.name or 'this weapon'}")
     bonus = 0
-    if weapon.blast:
+    if weapon.blast_per_five:
         if context.engaged:
             raise MathhammerError("a BLAST weapon cannot target a unit within Engagement Range of the firer's army")
-        if weapon.blast > 1:
+        if weapon.blast_x:
             _has(context, "blast_x")
-        bonus += weapon.blast * (target.model_count // 5)
+        bonus += blast_bonus(weapon, target)
     if weapon.cleave:  # the engine's attacks all go at the one target
         _has(context, "cleave")
         bonus += weapon.cleave * (target.model_count // 5)
@@ -29,6 +29,11 @@ def attacks_per_model(weapon: Weapon, target: Target, context: Context) -> Pmf:
     if weapon.rapid_fire and context.half_range:
         return weapon.attacks.pmf(exact=True) + weapon.rapid_fire.pmf(exact=True) + bonus
     return weapon.attacks.pmf(exact=True) + bonus
+
+
+def blast_bonus(weapon: Weapon, target: Target) -> int:
+    """The attacks Blast adds to each model's: its X (1 for plain BLAST) per five models in the target."""
+    return weapon.blast_per_five * (target.model_count // 5)
 
 
 def _has(context: Context, ability: str) -> None:
