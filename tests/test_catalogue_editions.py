@@ -102,8 +102,8 @@ def test_the_eleventh_edition_is_indexed_beside_the_tenth(data_dir):
     assert "catalogues linked but not in the checkout (their units are not indexed): Test - Quarry Library " \
            "(linked by 1)" in lines
     assert "units with links to entries in no file read: 1 (each one's notes name them)" in lines
-    assert "rules not modelled (reported when used), by profiles: Blast 2 (1), Close-quarters (1), Cleave 1 (1), " \
-           "Lone Operative 12\" (1)" in lines
+    # the 11th edition's own abilities (BLAST X, CLOSE-QUARTERS, CLEAVE X) are read; Lone Operative is not modelled
+    assert "rules not modelled (reported when used), by profiles: Lone Operative 12\" (1)" in lines
     assert {json.loads(r)["edition"] for (r,) in library.current_index("11e").db.execute(  # type: ignore[union-attr]
         "select record from units")} == {"11e"}
 
@@ -172,8 +172,9 @@ def test_an_unreadable_invulnerable_column_is_named(both):
 def test_the_eleventh_edition_profiles_parse(both):
     wardens = by_name.datasheet("Gravel Wardens", edition="11e")
     rifle, fist = wardens.weapons["pebble rifle"]["default"], wardens.weapons["rock fist"]["default"]
-    assert (rifle.blast, rifle.pistol, rifle.ignored) == (False, False, ("Blast 2", "Close-quarters"))  # kept by name
-    assert (fist.melee, fist.ignored) == (True, ("Cleave 1",))
+    # read with the 11th edition's abilities (model.ELEVENTH_ADDS): BLAST 2, CLOSE-QUARTERS as Pistol, CLEAVE 1
+    assert (rifle.blast_x, rifle.blast, rifle.pistol, rifle.ignored) == (2, False, True, ())
+    assert (fist.melee, fist.cleave, fist.ignored) == (True, 1, ())
     assert wardens.notes == ("links to entries in none of the files read (the checkout lacks Test - Quarry Library), "
                              "so not in this datasheet: Quarry pick",)
     stalker = by_name.datasheet("Shale Stalker", edition="11e")
@@ -217,10 +218,15 @@ def test_an_eleventh_edition_unit_says_which_rules_answer_it(data_dir):
     # by default the edition of the units named: the 11th's rules, said in the header, no assumed datasheet
     assert any(line.startswith("  rules: 11th edition, current printing, Lethal Hits: best") for line in lines)
     assert not any("datasheet, answered under" in line for line in lines)
-    asked = run("unit", "Gravel Wardens", "-t", "Gravel Wardens", "--exact", "--edition", "10e")
+    # under the 10th edition's rules its BLAST 2 rifle is refused (the 10th has no BLAST X), so are its CLEAVE fists
+    shot = run("unit", "Gravel Wardens", "-t", "Gravel Wardens", "--exact", "--edition", "10e")
+    assert shot.exit_code == 2 and shot.output.strip() == (
+        "error: BLAST X is not an ability of the 10th edition (it is the 11th's): give --edition 11e")
+    fought = run("unit", "Gravel Wardens", "-t", "Gravel Wardens", "--exact", "--edition", "10e", "--melee")
+    assert fought.exit_code == 2 and "CLEAVE X is not an ability of the 10th edition" in fought.output
+    asked = run("unit", "Shale Stalker", "-t", "Gravel Wardens", "--exact", "--edition", "10e", "--melee")
     assert asked.exit_code == 0, asked.output
     lines = asked.output.splitlines()
-    said = "assumed: Gravel Wardens is an 11e datasheet, answered under the 10th edition's rules"
-    assert f"  {said}" in lines  # the attacker's
-    assert f"  {said}" in lines[lines.index(f"  {said}") + 1:]  # and the target's
+    for name in ("Shale Stalker", "Gravel Wardens"):  # the attacker's and the target's
+        assert f"  assumed: {name} is an 11e datasheet, answered under the 10th edition's rules" in lines
     assert not any(line.startswith("  rules:") for line in lines)  # the 10th edition's current rules: the default

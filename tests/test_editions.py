@@ -327,3 +327,17 @@ def test_blast_x_and_cleave_x_on_the_command_line():
     out = run("attack", "-w", "A3 WS3+ S4 AP0 D1 [CLEAVE 1]", "-t", "T4 Sv4+ W1 x16")
     assert out.exit_code == 2 and out.output.strip() == (
         "error: 'A3 WS3+ S4 AP0 D1 [CLEAVE 1]' has an ability of the 11th edition, not the 10th's: give --edition 11e")
+
+
+def test_a_unit_is_answered_under_its_editions_rules_unless_asked_otherwise():
+    from mathhammer_exact.data.datasheet import in_edition as settled
+    from mathhammer_exact.units import by_name
+
+    wardens = by_name.datasheet(str(Path(__file__).parent / "fixtures" / "army11.json") + "#1")  # an 11e army list
+    assert wardens.edition == "11e"
+    context, notes = settled(Context(), wardens)
+    assert context.rules.edition == "11e" and notes == ()
+    for asked in (Context(edition="10e"), Context(rules="2023")):  # an edition, or a printing of the 10th, asked for
+        context, notes = settled(asked, wardens)
+        assert context.rules.edition == "10e"
+        assert notes == ("assumed: Gravel Wardens is an 11e datasheet, answered under the 10th edition's rules",)

@@ -11,7 +11,7 @@ import attrs
 from ..editions import EDITIONS
 from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
-from ..model import Context, ModelProfile, Target, Weapon
+from ..model import Context, ModelProfile, Rules, Target, Weapon
 from .text_rules import TextAbility
 
 
@@ -308,9 +308,10 @@ def edition_note(sheet: Datasheet, edition: str) -> tuple[str, ...]:
 
 
 def in_edition(context: Context, *sheets: Datasheet | None) -> tuple[Context, tuple[str, ...]]:
-    """The situation in its edition: the one asked for, else the first datasheet's (the edition its
-    profiles are printed for), else the 10th; and the header's note for each datasheet of another edition."""
+    """The situation in its edition: the one asked for (`--edition`, or rules of an edition or printing other
+    than the 10th's current), else the first datasheet's (the edition its profiles are printed for), else the
+    10th; and the header's note for each datasheet of another edition."""
     known = [sheet for sheet in sheets if sheet is not None]
-    if context.edition is None and known:
+    if context.edition is None and context.rules == Rules() and known:
         context = attrs.evolve(context, edition=known[0].edition)
     return context, tuple(line for sheet in known for line in edition_note(sheet, context.rules.edition))
