@@ -98,10 +98,6 @@ class RulesEdition:
     assumed: tuple[str, ...] = ()  #: what is taken from the 10th edition, unknown for this one
     reported: tuple[str, ...] = ()  #: rules read from reports, not from the rules text, with their sources
 
-    @property
-    def default_printing(self) -> Printing:
-        return self.printings[0]
-
     def printing(self, name: str) -> Printing:
         """The printing called `name` (case does not matter)."""
         key = name.strip().lower()
@@ -112,21 +108,23 @@ class RulesEdition:
         return found
 
 
-#: Weapon abilities (`model.Weapon` fields, and BLAST X for a Blast of more than 1) only some editions have.
+#: The weapon abilities only some editions have (`model.Weapon` fields, read by `model.ELEVENTH_ADDS`), as printed.
 EDITION_ABILITIES = {"cleave": "CLEAVE X", "blast_x": "BLAST X"}
 
 TENTH = RulesEdition(
-    "10e", "10th",
-    (Printing("current"),
-     Printing("2023", DevastatingWounds.LAUNCH, IndirectFire.LAUNCH, Hazardous.DESTROY),
-     Printing("unsaveable-devastating", devastating_wounds=DevastatingWounds.UNSAVEABLE)),
-    Cover.SAVE, Stealth.HIT, (LethalHits.ALWAYS,), "the attacker Remained Stationary", False, frozenset(), False)
+    name="10e", ordinal="10th",
+    printings=(Printing("current"),
+               Printing("2023", DevastatingWounds.LAUNCH, IndirectFire.LAUNCH, Hazardous.DESTROY),
+               Printing("unsaveable-devastating", devastating_wounds=DevastatingWounds.UNSAVEABLE)),
+    cover=Cover.SAVE, stealth=Stealth.HIT, lethal_hits=(LethalHits.ALWAYS,),
+    heavy="the attacker Remained Stationary", psychic_ignores_modifiers=False, abilities=frozenset(),
+    precision_one_group=False)
 
 ELEVENTH = RulesEdition(
-    "11e", "11th", (Printing("current"),), Cover.SKILL, Stealth.COVER,
-    (LethalHits.BEST, LethalHits.ALWAYS, LethalHits.NEVER),
-    'the attacker is unengaged, was not set up this turn and no model of it moved more than 3"', True,
-    frozenset(EDITION_ABILITIES), True,
+    name="11e", ordinal="11th", printings=(Printing("current"),),  # Devastating Wounds: the 10th's current
+    cover=Cover.SKILL, stealth=Stealth.COVER, lethal_hits=(LethalHits.BEST, LethalHits.ALWAYS, LethalHits.NEVER),
+    heavy='the attacker is unengaged, was not set up this turn and no model of it moved more than 3"',
+    psychic_ignores_modifiers=True, abilities=frozenset(EDITION_ABILITIES), precision_one_group=True,
     assumed=("the saving throw", "the +1/-1 caps of hit and wound roll modifiers", "Battle-shock", "charges",
              "Indirect Fire's hit roll", "Blast not fired into Engagement Range", "Hazardous' test (the hazard roll)"),
     reported=("cover is -1 to the attacker's BS for ranged attacks, beyond the hit roll's +1/-1 cap, BS 6+ at worst, "
