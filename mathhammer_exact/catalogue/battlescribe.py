@@ -216,3 +216,21 @@ def profile_label(weapon: str, profile: str) -> str:
         if found and head.strip().lower() == weapon.strip().lower():
             return tail.strip()
     return clean
+
+
+_SEVERAL = re.compile(r"([0-9]+)\s*[x×]?\s+(.+)", re.I)  #: '2 Fragstorm Grenade Launchers', '2x Lascannon'
+
+
+def several(name: str, profiles: list[str]) -> tuple[int, str]:
+    """(2, 'Fragstorm Grenade Launcher') for wargear named '2 Fragstorm Grenade Launchers' whose weapon
+    profiles are all of 'Fragstorm Grenade Launcher' (a pair of one weapon written as one entry); else
+    (1, name)."""
+    match = _SEVERAL.fullmatch(name.strip())
+    if match is None or not profiles:
+        return 1, name
+    bases = {profile.replace("➤", "").strip().split(" - ")[0].strip() for profile in profiles}
+    base = next(iter(bases))
+    written = match[2].strip().lower()
+    if len(bases) == 1 and written in (base.lower(), base.lower() + "s", base.lower() + "es"):
+        return int(match[1]), base
+    return 1, name
