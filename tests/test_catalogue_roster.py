@@ -49,10 +49,6 @@ def test_a_replacement_weapon_goes_to_other_models():
 
 
 def _model(name: str, number: int, gear: str) -> str:
-    profile = ('<profile name="{0}" typeName="{1}"><characteristics>' + "".join(
-        f'<characteristic name="{k}">{v}</characteristic>' for k, v in (("Range", "24"), ("A", "2"), ("BS", "3+"),
-                                                                       ("S", "4"), ("AP", "0"), ("D", "1"))) +
-               "</characteristics></profile>")
     stats = "".join(f'<characteristic name="{k}">{v}</characteristic>' for k, v in (("M", "6"), ("T", "4"),
                                                                                      ("SV", "3+"), ("W", "1")))
     return (f'<selection name="{name}" number="{number}" type="model"><profiles><profile name="{name}" '
@@ -77,7 +73,8 @@ def test_kinds_of_one_name_are_counted_once_each_and_a_pair_is_two():
     heavy = [_model("Delver w/ heavy weapon", 1, weapon.format("Drill", "Drill")),
              _model("Delver w/ heavy weapon", 1, weapon.format("2 Rock Cannons", "Rock Cannon"))]
     text = ('<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="t" gameSystemId="sys-test" '
-            'gameSystemName="Test System for Warhammer 40,000 10th Edition" battleScribeVersion="2.03"><forces><force catalogueName="Test - '
+            'gameSystemName="Test System for Warhammer 40,000 10th Edition" battleScribeVersion="2.03">'
+            '<forces><force catalogueName="Test - '
             'Delvers"><selections><selection name="Delvers" number="1" type="unit"><selections>'
             + rifle + "".join(heavy) + "</selections></selection></selections></force></forces></roster>")
     sheet = to_datasheet(roster_of(text.encode(), "the list").units[0])
