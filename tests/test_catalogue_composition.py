@@ -71,3 +71,12 @@ def test_wargear_taken_twice(sheet):
     # a model swaps one of its two slag cannons for an ember gun: 3 slag cannons and 1 ember gun fire
     fired = {w.name: n for w, n, _ in volley(suits, ["ember gun"]).weapons}
     assert fired == {"Ember gun": 1, "Slag cannon": 3, "Fusion lance": 4}
+
+
+def test_a_loadout_names_the_melee_weapon_a_model_fights_with(sheet):
+    # Hewer Lord carries a great maul and a chain glaive (each min 1): he fights with one; the loadout names it
+    lord = sheet("Hewer Lord")
+    assert [(w.name, n) for w, n, _ in volley(lord, melee=True).weapons] == [("Great maul", 1)]
+    assert [(w.name, n) for w, n, _ in volley(lord, ["chain glaive"], melee=True).weapons] == [("Chain glaive", 1)]
+    with pytest.raises(MathhammerError, match="at most 1 model of a unit of 1 can take 'chain glaive'"):
+        lord.equip(["chain glaive", "chain glaive"])

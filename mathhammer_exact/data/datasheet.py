@@ -166,7 +166,8 @@ class Datasheet:
             wanted, item = self._choice(raw, size)
             for _ in range(wanted):
                 if not (self._swap(models, item, changed, taken, chosen)
-                        or self._convert(models, item, changed, taken, chosen)):
+                        or self._convert(models, item, changed, taken, chosen)
+                        or self._carried(models, item, changed, chosen)):
                     raise MathhammerError(self._refusal(raw, item, chosen[item], models, size))
         return models
 
@@ -184,9 +185,21 @@ class Datasheet:
             item = within[0] if within else item
         if not 1 <= wanted <= size:
             raise MathhammerError(f"{raw.strip()!r}: a unit of {size} models can give it to 1 to {size} models")
-        if item not in self.choices():
+        if item not in self.choices() and not any(item in m.equipment for m in self.models):
             raise MathhammerError(f"{self.name} cannot take {item!r} (options: {', '.join(sorted(self.choices()))})")
         return wanted, item
+
+    @staticmethod
+    def _carried(models: list[tuple[ModelEntry, list[str]]], item: str, changed: set[int],
+                 chosen: Counter[str]) -> bool:
+        """Name wargear one unchanged model already carries: the one it uses (a model with two melee weapons
+        fights with the one named: Abaddon with Drach'nyen rather than the Talon of Horus)."""
+        index = next((i for i, (_, gear) in enumerate(models) if item in gear and i not in changed), None)
+        if index is None:
+            return False
+        changed.add(index)
+        chosen[item] += 1
+        return True
 
     def choices(self) -> set[str]:
         """Every piece of wargear a loadout may name: the swaps' choices, and the wargear of the kinds of

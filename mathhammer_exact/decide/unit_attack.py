@@ -68,9 +68,10 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
                                       f"({' or '.join(bearers)} in --loadout would)")
             find(wanted, {p: p for names in several.values() for p in names}, f"weapon profile of {sheet.name}")
     counts: dict[tuple[Weapon, ModelProfile | None], int] = {}
+    named = [counted(item)[1] for item in loadout]
     for entry, gear in equipped:
-        # wargear the loadout gave this model first: a model fights with the melee weapon it was given
-        gear = sorted(gear, key=lambda name: name in entry.equipment)
+        # wargear the loadout named or gave this model first: a model fights with the melee weapon named
+        gear = sorted(gear, key=lambda name: (name not in named, name in entry.equipment))
         weapons = [w for w in (sheet.profile(name, profiles, melee) for name in gear) if w is not None]
         if melee:  # one melee weapon, and every Extra Attacks weapon beside it
             chosen = [w for w in weapons if not w.extra_attacks][:1] + [w for w in weapons if w.extra_attacks]
@@ -88,7 +89,6 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
     if not counts:
         what = "melee weapons" if melee else ("ASSAULT weapons after Advancing" if advanced else "ranged weapons")
         raise MathhammerError(f"{sheet.name} has no {what} to attack with")
-    named = [counted(item)[1] for item in loadout]
 
     def rank(weapon: Weapon) -> tuple[int, int]:
         base = base_name(weapon)
