@@ -80,3 +80,14 @@ def test_a_loadout_names_the_melee_weapon_a_model_fights_with(sheet):
     assert [(w.name, n) for w, n, _ in volley(lord, ["chain glaive"], melee=True).weapons] == [("Chain glaive", 1)]
     with pytest.raises(MathhammerError, match="at most 1 model of a unit of 1 can take 'chain glaive'"):
         lord.equip(["chain glaive", "chain glaive"])
+
+
+def test_wargear_that_adds_to_its_bearers_wounds_is_named_as_not_applied(sheet):
+    # Slab Wardens: the Shield kind's profile says W2 and its 'Slab Shield' adds 1 to the bearer's Wounds;
+    # the Banner kind's profile already says W3 (as some catalogues write it): which is meant cannot be
+    # told from the data, so the profile's Wounds are used and the header says so
+    wardens = sheet("Slab Wardens")
+    assert {m.name: m.profile.wounds for m in wardens.models} == {
+        "Slab Warden": 2, "Slab Warden w/ Shield": 2, "Slab Warden w/ Banner and Shield": 3}
+    assert "'Slab Shield' adds to the Wounds of its bearer (Slab Warden w/ Shield): not applied" in " ".join(
+        wardens.notes)

@@ -641,6 +641,9 @@ class UnitReader:
                     record["ability_texts"].append([profile.get("name", ""),
                                                     characteristics(profile).get("Description", ""), owner])
             for name, suffix, text in self.data.rules(element):
+                if model is not None and _MORE_WOUNDS.search(text):
+                    self.notes.append(f"{name!r} adds to the Wounds of its bearer ({model['name']}): not applied "
+                                      "(the profile's Wounds are used)")
                 label = f"{name} {suffix}".strip()
                 if label not in seen:
                     seen.add(label)
@@ -667,6 +670,9 @@ class UnitReader:
         if model is not self.entry:
             yield from (link.entry for link in self.data.children(model) if tag(link.entry) == "selectionEntry"
                         and link.minimum >= 1 and link.entry.get("type") != "model")
+
+
+_MORE_WOUNDS = re.compile(r"\badd \d+ to the bearer.s (?:toughness and )?wounds characteristic", re.I)
 
 
 def _cost(entry: Element) -> int:
