@@ -30,6 +30,7 @@ from .battlescribe import (
     check_edition,
     hidden,
     kids,
+    named_once,
     profile_label,
     tag,
     whole,
@@ -357,7 +358,7 @@ class UnitReader:
         self.notes: list[str] = []
         self.span: Span | None = None  #: the fewest and most models the unit's selections count
         self.bundle_size = 0  #: the size of the unit-composition bundle read ('1 X and 9 Y': 10), if any
-        self.pools: list[tuple[Link, list[str]]] = []  #: groups of model kinds with a most, and their kinds
+        self.pools: list[tuple[Link, list[Record]]] = []  #: groups of model kinds with a most, and their kinds
         self.groups: set[str] = {"model"}  #: ids that count the unit's models in a condition
         self.items: dict[str, Record] = {}  #: the most of a piece of wargear in the unit, by name
         self.capped: list[tuple[str, int, list[Element]]] = []  #: wargear, its most, the unit sizes it holds at
@@ -399,7 +400,8 @@ class UnitReader:
         ids = self.groups
         for link, kinds in self.pools:
             steps = link.most_by_size(high, ids) or [[0, link.maximum or 0]]
-            limits.append({"what": link.entry.get("name", "").strip(), "kinds": kinds, "most": steps})
+            limits.append({"what": link.entry.get("name", "").strip(), "kinds": [m["name"] for m in kinds],
+                           "most": steps})
         for model in models:
             steps = model["_link"].most_by_size(high, ids)
             if steps:
@@ -424,6 +426,7 @@ class UnitReader:
         self.span = self._find_models(self.entry, found)
         if not found:
             raise MathhammerError("no model entries")
+        named_once(found)
         unit_gear, _ = self._wargear(self.entry)
         if unit_gear:  # none in the BSData set today: a model would have to be chosen to carry it
             self.notes.append(f"wargear of the whole unit not given to any model: {', '.join(unit_gear)}")
@@ -451,7 +454,7 @@ class UnitReader:
                     continue
                 self.groups.add(link.entry.get("id", ""))
                 if link.maximum is not None:
-                    self.pools.append((link, [m["name"] for m in found[before:]]))
+                    self.pools.append((link, found[before:]))
                 most = inner[1] if link.maximum is None else link.maximum if inner[1] is None \
                     else min(inner[1], link.maximum)
                 spans.append((max(inner[0], link.minimum), most))

@@ -180,20 +180,7 @@ def _composition(record: Mapping[str, Any]) -> list[tuple[dict[str, Any], int, i
     variable = [m for m in record["models"] if m["max"] != m["min"]]
     main = max(variable, key=lambda m: (m.get("default", False), m["max"] or largest), default=None)
     ordered = sorted(record["models"], key=lambda m: m is not main)
-    return [(m, m["min"], None if m["max"] == m["min"] else m["max"] or largest) for m in _named_once(ordered)]
-
-
-def _named_once(models: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The models with one name each: kinds of one name ('Hearthkyn Warrior w/ heavy weapon' with a
-    missile launcher, and another with a rail rifle) numbered '#1', '#2', so that counting models by
-    kind never counts one kind's models twice."""
-    names = Counter(m["name"] for m in models)
-    seen: Counter[str] = Counter()
-    out = []
-    for m in models:
-        seen[m["name"]] += 1
-        out.append({**m, "name": f"{m['name']} #{seen[m['name']]}"} if names[m["name"]] > 1 else m)
-    return out
+    return [(m, m["min"], None if m["max"] == m["min"] else m["max"] or largest) for m in ordered]
 
 
 def _sizes(record: Mapping[str, Any], models: list[ModelEntry],
@@ -212,12 +199,10 @@ def _sizes(record: Mapping[str, Any], models: list[ModelEntry],
 
 
 def _size_limits(record: Mapping[str, Any], models: list[ModelEntry]) -> tuple[Limit, ...]:
-    """The record's limits on kinds of model, for the kinds that were read (a kind numbered by
-    `_named_once` under each of its numbers)."""
-    def named(kind: str) -> list[str]:
-        return [m.name for m in models if m.name == kind or re.fullmatch(re.escape(kind) + r" #\d+", m.name)]
+    """The record's limits on kinds of model, for the kinds that were read."""
+    read = {m.name for m in models}
     return tuple(Limit(limit["what"], tuple((start, most) for start, most in limit["most"]),
-                       tuple(n for k in limit.get("kinds", ()) for n in named(k)), tuple(limit.get("items", ())))
+                       tuple(k for k in limit.get("kinds", ()) if k in read), tuple(limit.get("items", ())))
                  for limit in record.get("limits", ()))
 
 

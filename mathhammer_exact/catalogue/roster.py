@@ -34,6 +34,7 @@ from .battlescribe import (
     check_depth,
     check_edition,
     kids,
+    named_once,
     profile_label,
     read_bytes,
     several,
@@ -167,6 +168,7 @@ class _UnitReader:
                     for kind, reading in (own if item is None else self.bearers.get(item.lower(), {})).items():
                         group[kind] = best(group.get(kind), reading)
                 groups.append(group)
+        named_once(groups)
         if shared and len(models) > 1:
             self.notes.append(f"wargear chosen for the whole unit given to {models[0].get('name')}: "
                               + ", ".join(name for name, _ in shared))
