@@ -77,7 +77,10 @@ def test_a_loadout_names_the_melee_weapon_a_model_fights_with(sheet):
     # Hewer Lord carries a great maul and a chain glaive (each min 1): he fights with one; the loadout names it
     lord = sheet("Hewer Lord")
     assert [(w.name, n) for w, n, _ in volley(lord, melee=True).weapons] == [("Great maul", 1)]
-    assert [(w.name, n) for w, n, _ in volley(lord, ["chain glaive"], melee=True).weapons] == [("Chain glaive", 1)]
+    assert volley(lord, melee=True).chosen == (
+        "Hewer Lord fights with its Great maul (it also carries Chain glaive: name one in --loadout to fight with it)",)
+    named = volley(lord, ["chain glaive"], melee=True)
+    assert [(w.name, n) for w, n, _ in named.weapons] == [("Chain glaive", 1)] and named.chosen == ()
     with pytest.raises(MathhammerError, match="at most 1 model of a unit of 1 can take 'chain glaive'"):
         lord.equip(["chain glaive", "chain glaive"])
 
