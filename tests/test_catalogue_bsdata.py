@@ -174,8 +174,10 @@ def test_real_wargear_as_the_datasheets_allow_it(indexed_checkout):
     assert {w.name: n for w, n, _ in volley(sunforge).weapons} == {"Fusion blaster": 6}
     abaddon = by_name.datasheet("Abaddon the Despoiler")  # he fights with the weapon named
     assert [w.name for w, _, _ in volley(abaddon, ["drach'nyen"], melee=True).weapons] == ["Drach'nyen"]
-    guard = by_name.datasheet("Custodian Guard")
-    assert any("'Praesidium Shield' adds to the Wounds of its bearer" in note for note in guard.notes)
+    guard = by_name.datasheet("Custodian Guard")  # W3; the Praesidium Shield adds 1 (the Vexilla's W4 counts it)
+    assert {m.name: m.profile.wounds for m in guard.models} == {
+        "Custodian Guard (Guardian Spear)": 3, "Custodian Guard (Sentinel Blade & Praesidium Shield)": 4,
+        "Custodian Guard (Vexilla, Praesidium Shield & Misericordia)": 4}
 
 
 @pytest.mark.parametrize(("unit", "loadout", "melee", "fired"), [

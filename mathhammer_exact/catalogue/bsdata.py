@@ -636,6 +636,7 @@ class UnitReader:
         texts: set[str] = set()
         single = len(models) == 1 and models[0]["max"] in (1, models[0]["min"])
         places = [(self.entry, None), *((e, m) for m in models for e in self._own(m["_entry"]))]
+        bonuses: list[tuple[Record, str, int]] = []  #: (model, its wargear's ability, Wounds it adds)
         for element, model in places:
             owner = "" if model is None else model["name"]
             for profile, _ in self.data.profiles(element):
@@ -644,9 +645,9 @@ class UnitReader:
                     record["ability_texts"].append([profile.get("name", ""),
                                                     characteristics(profile).get("Description", ""), owner])
             for name, suffix, text in self.data.rules(element):
-                if model is not None and _MORE_WOUNDS.search(text):
-                    self.notes.append(f"{name!r} adds to the Wounds of its bearer ({model['name']}): not applied "
-                                      "(the profile's Wounds are used)")
+                more = _MORE_WOUNDS.search(text)
+                if model is not None and more and (model["name"], name) not in {(m["name"], n) for m, n, _ in bonuses}:
+                    bonuses.append((model, name, int(more[1])))
                 label = f"{name} {suffix}".strip()
                 if label not in seen:
                     seen.add(label)
@@ -666,6 +667,29 @@ class UnitReader:
                     holder = model if reading["scope"] == "model" and not single else record
                     assert holder is not None
                     holder[kind] = best(holder.get(kind), reading)
+        self._more_wounds(models, bonuses)
+
+    def _more_wounds(self, models: list[Record], bonuses: list[tuple[Record, str, int]]) -> None:
+        """Wargear that adds to its bearer's Wounds ('Add 1 to the bearer's Wounds characteristic'). Catalogues
+        write the bearer's profile either way, with the bonus counted or not: where it has the Wounds of the
+        unit's models without the wargear, the bonus is added; where it has those plus the bonus, it is taken
+        as counted; else (no model to compare with) not applied. Each is said in a note."""
+        bearers = {id(model) for model, _, _ in bonuses}
+        base = {_wounds(m["stats"]) for m in models if id(m) not in bearers} - {None}
+        for model, name, amount in bonuses:
+            own = _wounds(model["stats"])
+            others = "/".join(str(w) for w in sorted(base, key=str))
+            if own is not None and base == {own}:
+                key = next(k for k in model["stats"] if k.upper() == "W")
+                model["stats"] = {**model["stats"], key: str(own + amount)}
+                self.notes.append(f"Wounds {own + amount} for {model['name']}: its profile's {own} and {amount} "
+                                  f"from {name!r}")
+            elif own is not None and base == {own - amount}:
+                self.notes.append(f"{name!r} taken as counted in the Wounds of {model['name']} (W{own}, the "
+                                  f"unit's other models W{others})")
+            else:
+                self.notes.append(f"{name!r} adds {amount} to the Wounds of {model['name']}: not applied (its "
+                                  "profile's Wounds are used)")
 
     def _own(self, model: Element) -> Iterator[Element]:
         """A model entry and the wargear it carries by default (its ability is its bearer's)."""
@@ -675,7 +699,13 @@ class UnitReader:
                         and link.minimum >= 1 and link.entry.get("type") != "model")
 
 
-_MORE_WOUNDS = re.compile(r"\badd \d+ to the bearer.s (?:toughness and )?wounds characteristic", re.I)
+_MORE_WOUNDS = re.compile(r"^add ([0-9]+) to the bearer.s wounds characteristic\.?$", re.I)
+
+
+def _wounds(stats: Record) -> int | None:
+    """A unit profile's Wounds, where it is a plain number."""
+    value = next((v for k, v in stats.items() if k.upper() == "W"), "").strip()
+    return int(value) if value.isdigit() else None
 
 
 def _cost(entry: Element) -> int:
