@@ -40,8 +40,10 @@ def test_a_most_per_unit_on_a_kind_of_model(sheet):
     band = sheet("Hewer Band")
     assert kinds(band, ["blast drill", "rock cannon"]) == {"Hewer": 7, "Hewer Boss": 1, "Hewer w/ Blast Drill": 1,
                                                           "Hewer w/ Rock Cannon": 1}
-    with pytest.raises(MathhammerError, match=r"at most 1 model .*Hewer w/ Blast Drill: at most 1"):
-        band.equip(["2 blast drill"])
+    with pytest.raises(MathhammerError, match=r"at most 1 model .*\(Hewer w/ Blast Drill: at most 1; asked"):
+        band.equip(["2 blast drill"])  # the full group 'Hewers' is no bound: a Hewer makes way, 9 stay 9
+    with pytest.raises(MathhammerError, match=r"\(Hewer w/ Special Weapon: at most 2; Hewer w/ Blast Drill: at most 1"):
+        band.equip(["blast drill", "rock cannon", "blast drill"])  # both bounds are met
 
 
 def test_a_unit_composition_of_bundles_limits_bundles_not_models(sheet):

@@ -274,9 +274,12 @@ class Datasheet:
         """Why one more model cannot take `item`: the limit it meets, named."""
         carriers = [m for m in self.models if item in m.equipment or any(
             o.model == m.name and item in o.choices for o in self.options)]
-        bounds = [f"{limit.what}: at most {limit.at(size)}" for limit in self.limits
-                  if limit.count(models) >= limit.at(size) and (set(limit.kinds) & {m.name for m in carriers}
-                                                                 or item in limit.items)]
+        fills = next((m.name for m in self.models if m.max is not None), None)  # a model joins in its place
+
+        def binds(limit: Limit) -> bool:  # full, and counting the carriers (not also the kind they replace)
+            return limit.count(models) >= limit.at(size) and (item in limit.items or (
+                bool(set(limit.kinds) & {m.name for m in carriers}) and fills not in limit.kinds))
+        bounds = [f"{limit.what}: at most {limit.at(size)}" for limit in self.limits if binds(limit)]
         bounds += [f"{m.name}: at most {m.max}" for m in carriers if m.max is not None
                    and sum(1 for k, _ in models if k.name == m.name) >= m.max]
         bounds += [f"{o.model}: {o.replaced} for {item} at most {o.max}" for o in self.options
