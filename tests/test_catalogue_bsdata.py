@@ -119,10 +119,11 @@ def test_every_unit_fights_and_fields_its_wargear(indexed_checkout):
     """Every unit the catalogue gives a melee weapon can fight; nearly every wargear choice of every
     datasheet can be fielded (the rest are named by the limits they meet)."""
     rows = library.current_index().db.execute("select record from units").fetchall()  # type: ignore[union-attr]
-    melee, fought, choices, fielded = 0, 0, 0, 0
+    melee, fought, choices, fielded, alike = 0, 0, 0, 0, 0
     refused = Counter[str]()
     for (text,) in rows:
         sheet = to_datasheet(__import__("json").loads(text))
+        alike += len({m.name for m in sheet.models}) < len(sheet.models)  # a kind counted twice as a target
         if any(w.melee for m in sheet.models for item in m.equipment for w in sheet.weapons.get(item, {}).values()):
             melee += 1
             fought += bool(volley(sheet, melee=True).weapons)
@@ -141,13 +142,49 @@ def test_every_unit_fights_and_fields_its_wargear(indexed_checkout):
     print(f"\nfight with a melee weapon: {fought} of {melee}; wargear choices fielded: {fielded} of {choices}")
     print("choices not fielded, by refusal:", refused.most_common(10))
     assert fought == melee > 1000
-    assert fielded >= 0.95 * choices  # 2734 of 2823 on the snapshot this was written against
+    # 2790 of 2819 on the snapshot this was written against (2734 of 2823 before a unit's composition was read
+    # as its selections count it: a limit on the bundles of a unit composition refused every special weapon)
+    assert fielded >= 0.985 * choices
+    assert alike == 0  # two kinds of one name: 4 units before they were numbered (Kroot Farstalkers, ...)
+
+
+# A unit's size is what its selections count, a leader beside a group of a fixed number included (these were
+# 9 or 10, the group's own number taken for the unit's: 68 units' sizes changed on the snapshot); the group's
+# default kind fills it.
+@pytest.mark.parametrize(("name", "sizes", "counts"), [
+    ("Hearthkyn Warriors", (10,), {"Hearthkyn Warrior w/ bolter": 9, "Theyn": 1}),
+    ("Kasrkin", (10,), {"Kasrkin Trooper": 9, "Kasrkin Sergeant": 1}),
+    ("Strike Team", (10,), {"Fire Warrior w/ pulse rifle": 9, "Fire Warrior Shas'ui": 1}),
+    ("Kabalite Warriors", (10,), {"Kabalite Warrior": 9, "Sybarite": 1}),
+])
+def test_real_unit_compositions(indexed_checkout, name, sizes, counts):
+    sheet = by_name.datasheet(name)
+    assert sheet.allowed_sizes() == sizes
+    assert {kind: n for kind, n in sheet.counts().items() if n} == counts
+
+
+def test_real_wargear_as_the_datasheets_allow_it(indexed_checkout):
+    kasrkin = by_name.datasheet("Kasrkin")  # up to 4 special weapons, none more than twice
+    assert Counter(m.name for m, _ in kasrkin.equip(["2 plasma gun", "2 meltagun"]))["Kasrkin Trooper"] == 5
+    with pytest.raises(MathhammerError, match="Kasrkin Trooper w/ Plasma gun: at most 2"):
+        kasrkin.equip(["3 plasma gun"])
+    cadians = by_name.datasheet("Cadian Shock Troops")  # its unit composition is a choice of two bundles
+    assert {w.name: n for w, n, _ in volley(cadians, ["plasma gun"]).weapons}["Lasgun"] == 8
+    sunforge = by_name.datasheet("Crisis Sunforge Battlesuits")  # 2 fusion blasters on each of 3 models
+    assert {w.name: n for w, n, _ in volley(sunforge).weapons} == {"Fusion blaster": 6}
+    abaddon = by_name.datasheet("Abaddon the Despoiler")  # he fights with the weapon named
+    assert [w.name for w, _, _ in volley(abaddon, ["drach'nyen"], melee=True).weapons] == ["Drach'nyen"]
+    guard = by_name.datasheet("Custodian Guard")  # W3; the Praesidium Shield adds 1 (the Vexilla's W4 counts it)
+    assert {m.name: m.profile.wounds for m in guard.models} == {
+        "Custodian Guard (Guardian Spear)": 3, "Custodian Guard (Sentinel Blade & Praesidium Shield)": 4,
+        "Custodian Guard (Vexilla, Praesidium Shield & Misericordia)": 4}
 
 
 @pytest.mark.parametrize(("unit", "loadout", "melee", "fired"), [
     ("Custodian Guard", [], True, [("Guardian Spear", "5", 4)]),  # the spear's melee profile of the same name
     ("Devastator Squad", ["4 lascannon"], False, [("Lascannon", "1", 4), ("Boltgun", "2", 1)]),
-    ("Kabalite Warriors", ["dark lance"], False, [("Dark lance", "1", 1), ("Splinter Rifle", "2", 8)]),
+    # 10 models (the Sybarite and the group '9 Kabalite Warriors'): the lance's bearer and 9 rifles
+    ("Kabalite Warriors", ["dark lance"], False, [("Dark lance", "1", 1), ("Splinter Rifle", "2", 9)]),
     ("Boyz", ["rokkit launcha"], False, [("Rokkit launcha", "D3", 1), ("Slugga", "1", 9)]),
     ("Thunderwolf Cavalry", [], True, [("Wolf Guard Weapon", "4", 3), ("Crushing teeth and claws", "3", 3)]),
 ])

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from mathhammer_exact import Firing, MathhammerError, Target, Weapon, attack
 from mathhammer_exact.catalogue import battlescribe
+from mathhammer_exact.catalogue.convert import to_datasheet
 from mathhammer_exact.catalogue.roster import _split, read_roster, roster_of, roster_unit, sent
 from mathhammer_exact.cli import cli
 from mathhammer_exact.decide.unit_attack import unit_attack, volley
@@ -44,7 +45,43 @@ def test_a_replacement_weapon_goes_to_other_models():
     # nine models: 7 rifles and 2 slingshots replace each other; every model has a fist
     groups = _split("W", 9, [("rifle", 7), ("sling", 2), ("fist", 9)], {})
     assert [(g["name"], g["min"], g["equipment"]) for g in groups] == [
-        ("W #1", 7, ["rifle", "fist"]), ("W #2", 2, ["sling", "fist"])]
+        ("W", 7, ["rifle", "fist"]), ("W", 2, ["sling", "fist"])]  # the datasheet numbers them: 'W #1', 'W #2'
+
+
+def _model(name: str, number: int, gear: str) -> str:
+    stats = "".join(f'<characteristic name="{k}">{v}</characteristic>' for k, v in (("M", "6"), ("T", "4"),
+                                                                                     ("SV", "3+"), ("W", "1")))
+    return (f'<selection name="{name}" number="{number}" type="model"><profiles><profile name="{name}" '
+            f'typeName="Unit"><characteristics>{stats}</characteristics></profile></profiles><selections>{gear}'
+            "</selections></selection>")
+
+
+def test_kinds_of_one_name_are_counted_once_each_and_a_pair_is_two():
+    # invented: 3 Delvers with a pick rifle each, then two single 'Delver w/ heavy weapon' selections (a drill,
+    # and a selection '2 Rock Cannons' whose one profile is 'Rock Cannon', number 1: two cannons on one model)
+    rifle = _model("Delver", 3, '<selection name="Pick rifle" number="3" type="upgrade"><profiles>'
+                   + '{}</profiles></selection>').format(
+        '<profile name="Pick rifle" typeName="Ranged Weapons"><characteristics><characteristic name="Range">24'
+        '</characteristic><characteristic name="A">1</characteristic><characteristic name="BS">3+</characteristic>'
+        '<characteristic name="S">4</characteristic><characteristic name="AP">0</characteristic>'
+        '<characteristic name="D">1</characteristic></characteristics></profile>')
+    weapon = ('<selection name="{0}" number="1" type="upgrade"><profiles><profile name="{1}" typeName="Ranged Weapons">'
+              '<characteristics><characteristic name="Range">24</characteristic><characteristic name="A">1'
+              '</characteristic><characteristic name="BS">3+</characteristic><characteristic name="S">8'
+              '</characteristic><characteristic name="AP">-2</characteristic><characteristic name="D">2'
+              "</characteristic></characteristics></profile></profiles></selection>")
+    heavy = [_model("Delver w/ heavy weapon", 1, weapon.format("Drill", "Drill")),
+             _model("Delver w/ heavy weapon", 1, weapon.format("2 Rock Cannons", "Rock Cannon"))]
+    text = ('<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="t" gameSystemId="sys-test" '
+            'gameSystemName="Test System for Warhammer 40,000 10th Edition" battleScribeVersion="2.03">'
+            '<forces><force catalogueName="Test - '
+            'Delvers"><selections><selection name="Delvers" number="1" type="unit"><selections>'
+            + rifle + "".join(heavy) + "</selections></selection></selections></force></forces></roster>")
+    sheet = to_datasheet(roster_of(text.encode(), "the list").units[0])
+    assert sheet.counts() == {"Delver": 3, "Delver w/ heavy weapon #1": 1, "Delver w/ heavy weapon #2": 1}
+    assert [n for _, n in sheet.as_target().groups] == [3, 1, 1]  # 5 models, as the list has
+    fired = {w.name: n for w, n, _ in volley(sheet).weapons}
+    assert fired == {"Pick rifle": 3, "Drill": 1, "Rock Cannon": 2}
 
 
 def test_two_of_one_weapon_on_one_model():

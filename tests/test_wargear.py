@@ -83,6 +83,10 @@ def test_profile_names_as_players_type_them(squad):
     for typed in ("focused", "FOCUSED", " Focused "):
         fired = [w.name for w, _, _ in volley(squad, loadout, profiles=[typed]).weapons]
         assert fired == ["Rock cannon (Focused)", "Hewing spear"]
+    # without --profile, the first is used, and the header says which and what else there is
+    assert volley(squad, loadout).chosen == (
+        "Rock cannon (Scatter) used (its other profiles: focused; choose with --profile)",)
+    assert volley(squad, loadout, profiles=["focused"]).chosen == ()
     with pytest.raises(MathhammerError, match="known: focused, scatter$"):  # each once
         volley(squad, loadout, profiles=["krak"])
 

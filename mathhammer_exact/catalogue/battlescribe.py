@@ -13,8 +13,10 @@ import re
 import stat
 import zipfile
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 
 import defusedxml.ElementTree as SafeET
@@ -216,3 +218,33 @@ def profile_label(weapon: str, profile: str) -> str:
         if found and head.strip().lower() == weapon.strip().lower():
             return tail.strip()
     return clean
+
+
+_SEVERAL = re.compile(r"([0-9]+)\s*[x×]?\s+(.+)", re.I)  #: '2 Fragstorm Grenade Launchers', '2x Lascannon'
+
+
+def several(name: str, profiles: list[str]) -> tuple[int, str]:
+    """(2, 'Fragstorm Grenade Launcher') for wargear named '2 Fragstorm Grenade Launchers' whose weapon
+    profiles are all of 'Fragstorm Grenade Launcher' (a pair of one weapon written as one entry); else
+    (1, name)."""
+    match = _SEVERAL.fullmatch(name.strip())
+    if match is None or not profiles:
+        return 1, name
+    bases = {profile.replace("➤", "").strip().split(" - ")[0].strip() for profile in profiles}
+    base = next(iter(bases))
+    written = match[2].strip().lower()
+    if len(bases) == 1 and written in (base.lower(), base.lower() + "s", base.lower() + "es"):
+        return int(match[1]), base
+    return 1, name
+
+
+def named_once(models: list[dict[str, Any]]) -> None:
+    """Number the kinds of model that share a name ('Hearthkyn Warrior w/ heavy weapon' with a missile
+    launcher, and another with a rail rifle: '... #1', '... #2'), so that counting models by kind never
+    counts one kind's models twice."""
+    names = Counter(m["name"] for m in models)
+    seen: Counter[str] = Counter()
+    for m in models:
+        if names[m["name"]] > 1:
+            seen[m["name"]] += 1
+            m["name"] = f"{m['name']} #{seen[m['name']]}"

@@ -30,12 +30,15 @@ from .battlescribe import (
     check_edition,
     hidden,
     kids,
+    named_once,
     profile_label,
     tag,
     whole,
 )
 from .factions import Catalogues
 from .newrecruit import read_document
+
+Span = tuple[int, int | None]  #: the fewest and most models (None: no most)
 
 
 @attrs.frozen
@@ -75,6 +78,20 @@ def _modifiers(element: Element | None) -> Iterator[Element]:
     yield from kids(element, "modifiers", "modifier")
     for group in kids(element, "modifierGroups", "modifierGroup"):
         yield from _modifiers(group)
+
+
+def _in_place(links: Iterator[Link]) -> set[str]:
+    """The ids of the kinds of model that join in place of another: those whose selection lowers another
+    kind's most ('Sanctifier w/ two hand flamers' takes the place of a 'Sanctifier w/ hand flamer'), so that
+    they add no model to the unit."""
+    found: set[str] = set()
+    for link in links:
+        most = {c.get("id") for e in (link.link, link.entry) for c in kids(e, "constraints", "constraint")
+                if c.get("type") == "max" and c.get("field") == "selections"}
+        for modifier in (m for e in (link.link, link.entry) for m in _modifiers(e)):
+            if modifier.get("type") == "decrement" and modifier.get("field") in most:
+                found.update(c.get("childId", "") for c in modifier.iter() if tag(c) in ("condition", "repeat"))
+    return found
 
 
 _ARMY_SCOPES = ("force", "roster", "primary-catalogue")  #: conditions that count more than the unit's models
@@ -339,8 +356,9 @@ class UnitReader:
         self.faction = faction
         self.weapons: dict[str, list[Record]] = {}
         self.notes: list[str] = []
+        self.span: Span | None = None  #: the fewest and most models the unit's selections count
         self.bundle_size = 0  #: the size of the unit-composition bundle read ('1 X and 9 Y': 10), if any
-        self.pools: list[tuple[Link, list[str]]] = []  #: groups of model kinds with a most, and their kinds
+        self.pools: list[tuple[Link, list[Record]]] = []  #: groups of model kinds with a most, and their kinds
         self.groups: set[str] = {"model"}  #: ids that count the unit's models in a condition
         self.items: dict[str, Record] = {}  #: the most of a piece of wargear in the unit, by name
         self.capped: list[tuple[str, int, list[Element]]] = []  #: wargear, its most, the unit sizes it holds at
@@ -382,7 +400,8 @@ class UnitReader:
         ids = self.groups
         for link, kinds in self.pools:
             steps = link.most_by_size(high, ids) or [[0, link.maximum or 0]]
-            limits.append({"what": link.entry.get("name", "").strip(), "kinds": kinds, "most": steps})
+            limits.append({"what": link.entry.get("name", "").strip(), "kinds": [m["name"] for m in kinds],
+                           "most": steps})
         for model in models:
             steps = model["_link"].most_by_size(high, ids)
             if steps:
@@ -401,31 +420,44 @@ class UnitReader:
     # ---- models and their wargear
     def _models(self) -> list[Record]:
         if self.entry.get("type") == "model":
+            self.span = (1, 1)
             return [self._model(Link(self.entry, 1, 1, self.entry.get("id", "")))]
         found: list[Record] = []
-        self._find_models(self.entry, found)
+        self.span = self._find_models(self.entry, found)
         if not found:
             raise MathhammerError("no model entries")
+        named_once(found)
         unit_gear, _ = self._wargear(self.entry)
         if unit_gear:  # none in the BSData set today: a model would have to be chosen to carry it
             self.notes.append(f"wargear of the whole unit not given to any model: {', '.join(unit_gear)}")
         return found
 
-    def _find_models(self, element: Element, found: list[Record]) -> None:
-        """Model entries below `element`; where the unit composition is a choice of bundles ('1 Spanner and
-        4 Burna Boyz' or '2 Spanners and 8 Burna Boyz'), the default bundle's."""
+    def _find_models(self, element: Element, found: list[Record]) -> Span | None:
+        """Model entries below `element`, and the fewest and most models its selections count (None where
+        they count none: no models, or models only inside a bundle). A group counts the models of its kinds
+        and of the groups inside it, within its own least and most ('9 Kasrkin Troopers' beside one
+        Sergeant: 10 models). Where the unit composition is a choice of bundles ('1 Spanner and 4 Burna
+        Boyz' or '2 Spanners and 8 Burna Boyz'), the default bundle's models (the bundle's selection counts
+        bundles, not models: its size is in its name, `bundle_size`)."""
         default_id = element.get("defaultSelectionEntryId") if tag(element) == "selectionEntryGroup" else None
         bundles = []
+        spans: list[Span] = []
+        instead = _in_place(self.data.children(element))
         for link in self.data.children(element):
             if tag(link.entry) == "selectionEntry" and link.entry.get("type") == "model":
-                found.append(self._model(link))
+                found.append(self._model(link, default_id in (link.link_id, link.entry.get("id"))))
+                spans.append((link.minimum, link.minimum if link.entry.get("id") in instead else found[-1]["max"]))
             elif tag(link.entry) == "selectionEntryGroup":
                 before = len(found)
-                self._find_models(link.entry, found)
-                if len(found) > before:
-                    self.groups.add(link.entry.get("id", ""))
-                if link.maximum is not None and len(found) > before:
-                    self.pools.append((link, [m["name"] for m in found[before:]]))
+                inner = self._find_models(link.entry, found)
+                if inner is None:
+                    continue
+                self.groups.add(link.entry.get("id", ""))
+                if link.maximum is not None:
+                    self.pools.append((link, found[before:]))
+                most = inner[1] if link.maximum is None else link.maximum if inner[1] is None \
+                    else min(inner[1], link.maximum)
+                spans.append((max(inner[0], link.minimum), most))
             elif self._holds_models(link.entry):
                 bundles.append(link)
         if bundles:
@@ -436,12 +468,19 @@ class UnitReader:
             if len(bundles) > 1:
                 self.notes.append(f"unit composition {chosen.entry.get('name', '')!r} read; also offered: "
                                   + ", ".join(repr(b.entry.get("name", "")) for b in bundles if b is not chosen))
+        if not spans:
+            return None
+        highs = [high for _, high in spans]
+        return sum(low for low, _ in spans), None if None in highs else sum(h for h in highs if h is not None)
 
     def _holds_models(self, element: Element, depth: int = 3) -> bool:
         return depth > 0 and any(c.entry.get("type") == "model" or self._holds_models(c.entry, depth - 1)
                                  for c in self.data.children(element))
 
-    def _model(self, link: Link) -> Record:
+    def _model(self, link: Link, default: bool = False) -> Record:
+        """One kind of model: its profile, wargear, least and most (the most per unit where the catalogue
+        writes it so: 'max 2 of this kind in the unit'), and whether it is its group's default choice (the
+        kind whose number follows the unit's size)."""
         entry = link.entry
         stats = [p for p, _ in self.data.profiles(entry) if p.get("typeName") == "Unit"]
         if not stats:  # a profile written on the unit, or on another of its models
@@ -450,9 +489,18 @@ class UnitReader:
             named = [p for p in stats if p.get("name", "").lower() == entry.get("name", "").lower()]
             stats = named or stats
         equipment, options = self._wargear(entry)
-        return {"name": entry.get("name", "").strip(), "min": link.minimum, "max": link.maximum,
-                "stats": characteristics(stats[0]) if stats else {}, "equipment": equipment, "options": options,
-                "_entry": entry, "_link": link}
+        per_unit = [whole(c.get("value"), "a unit's most of a kind of model", signed=True)
+                    for e in (link.link, entry) for c in kids(e, "constraints", "constraint")
+                    if c.get("type") == "max" and c.get("field") == "selections"
+                    and c.get("scope") in ("unit", self.entry.get("id"))]
+        most = min([n for n in (link.maximum, *per_unit) if n is not None and 0 <= n <= MAX_TARGET_MODELS],
+                   default=None)
+        record = {"name": entry.get("name", "").strip(), "min": link.minimum, "max": most,
+                  "stats": characteristics(stats[0]) if stats else {}, "equipment": equipment, "options": options,
+                  "_entry": entry, "_link": link}
+        if default:
+            record["default"] = True
+        return record
 
     def _weapon(self, link: Link) -> str | None:
         """Register an entry's weapon profiles and the most of it a unit may have; its name, or None if it
@@ -520,12 +568,19 @@ class UnitReader:
         default = next((c for c in choices if default_id in (c[0].link_id, c[0].entry.get("id"))), None)
         if default is None and link.minimum >= 1:
             default = choices[0]
-        for child, _, gear in choices:
-            if child.minimum >= 1 and child is not (default[0] if default else None):
-                equipment += gear
+            if len(choices) > 1 and default[2]:
+                self.notes.append(f"{group.get('name', '').strip()!r}: the catalogue names no default choice; "
+                                  f"read as {choices[0][0].entry.get('name', '').strip()} (also offered: "
+                                  + ", ".join(c[0].entry.get("name", "").strip() for c in choices[1:]) + ")")
+        required = [(child, gear) for child, _, gear in choices
+                    if child.minimum >= 1 and child is not (default[0] if default else None)]
+        for child, gear in required:  # each as many times as its least ('2 fusion blasters')
+            equipment += gear * child.minimum
         if default is None:
             return
-        equipment += default[2]
+        # the default fills the group's least that the required choices leave ('Weapons: 2 of ...')
+        picks = max(link.minimum - sum(child.minimum for child, _ in required), default[0].minimum, 1)
+        equipment += default[2] * min(picks, default[0].maximum or picks)
         others = [(child, name, gear) for child, name, gear in choices if child is not default[0] and gear]
         if default[2] and others:  # a bundle ('Diresword and Shuriken Pistol') gives each of its pieces
             options.append({"replaces": default[2], "with": [name or child.entry.get("name", "").strip()
@@ -535,17 +590,14 @@ class UnitReader:
 
     # ---- unit size and points
     def _size(self, models: list[Record]) -> tuple[int, int]:
-        """Smallest and largest unit: the model group's constraints where there is one, else the models'
-        (the fixed models plus the most of the kind that can be most numerous)."""
-        low = sum(m["min"] for m in models)
-        fixed = sum(m["min"] for m in models if m["max"] == m["min"])
-        high = fixed + max((m["max"] or m["min"] for m in models if m["max"] != m["min"]), default=0)
+        """Smallest and largest unit: what the unit's selections count (`_find_models`), or its bundle's
+        size; where no most is given, the fixed models plus the most of the kind that can be most numerous."""
         if self.bundle_size:
             return self.bundle_size, self.bundle_size
-        for link in self.data.children(self.entry):
-            if tag(link.entry) == "selectionEntryGroup" and link.maximum and any(
-                    c.entry.get("type") == "model" for c in self.data.children(link.entry)):
-                low, high = max(low, link.minimum), max(high, link.maximum)
+        low, high = self.span or (0, None)
+        if high is None:
+            fixed = sum(m["min"] for m in models if m["max"] == m["min"])
+            high = fixed + max((m["max"] or m["min"] for m in models if m["max"] != m["min"]), default=0)
         return max(low, 1), max(high, low, 1)
 
     def _points(self, low: int, high: int, models: list[Record]) -> tuple[list[int], dict[str, int]]:
@@ -584,6 +636,7 @@ class UnitReader:
         texts: set[str] = set()
         single = len(models) == 1 and models[0]["max"] in (1, models[0]["min"])
         places = [(self.entry, None), *((e, m) for m in models for e in self._own(m["_entry"]))]
+        bonuses: list[tuple[Record, str, int]] = []  #: (model, its wargear's ability, Wounds it adds)
         for element, model in places:
             owner = "" if model is None else model["name"]
             for profile, _ in self.data.profiles(element):
@@ -592,6 +645,9 @@ class UnitReader:
                     record["ability_texts"].append([profile.get("name", ""),
                                                     characteristics(profile).get("Description", ""), owner])
             for name, suffix, text in self.data.rules(element):
+                more = _MORE_WOUNDS.search(text)
+                if model is not None and more and (model["name"], name) not in {(m["name"], n) for m, n, _ in bonuses}:
+                    bonuses.append((model, name, int(more[1])))
                 label = f"{name} {suffix}".strip()
                 if label not in seen:
                     seen.add(label)
@@ -611,6 +667,29 @@ class UnitReader:
                     holder = model if reading["scope"] == "model" and not single else record
                     assert holder is not None
                     holder[kind] = best(holder.get(kind), reading)
+        self._more_wounds(models, bonuses)
+
+    def _more_wounds(self, models: list[Record], bonuses: list[tuple[Record, str, int]]) -> None:
+        """Wargear that adds to its bearer's Wounds ('Add 1 to the bearer's Wounds characteristic'). Catalogues
+        write the bearer's profile either way, with the bonus counted or not: where it has the Wounds of the
+        unit's models without the wargear, the bonus is added; where it has those plus the bonus, it is taken
+        as counted; else (no model to compare with) not applied. Each is said in a note."""
+        bearers = {id(model) for model, _, _ in bonuses}
+        base = {_wounds(m["stats"]) for m in models if id(m) not in bearers} - {None}
+        for model, name, amount in bonuses:
+            own = _wounds(model["stats"])
+            others = "/".join(str(w) for w in sorted(base, key=str))
+            if own is not None and base == {own}:
+                key = next(k for k in model["stats"] if k.upper() == "W")
+                model["stats"] = {**model["stats"], key: str(own + amount)}
+                self.notes.append(f"Wounds {own + amount} for {model['name']}: its profile's {own} and {amount} "
+                                  f"from {name!r}")
+            elif own is not None and base == {own - amount}:
+                self.notes.append(f"{name!r} taken as counted in the Wounds of {model['name']} (W{own}, the "
+                                  f"unit's other models W{others})")
+            else:
+                self.notes.append(f"{name!r} adds {amount} to the Wounds of {model['name']}: not applied (its "
+                                  "profile's Wounds are used)")
 
     def _own(self, model: Element) -> Iterator[Element]:
         """A model entry and the wargear it carries by default (its ability is its bearer's)."""
@@ -618,6 +697,15 @@ class UnitReader:
         if model is not self.entry:
             yield from (link.entry for link in self.data.children(model) if tag(link.entry) == "selectionEntry"
                         and link.minimum >= 1 and link.entry.get("type") != "model")
+
+
+_MORE_WOUNDS = re.compile(r"^add ([0-9]+) to the bearer.s wounds characteristic\.?$", re.I)
+
+
+def _wounds(stats: Record) -> int | None:
+    """A unit profile's Wounds, where it is a plain number."""
+    value = next((v for k, v in stats.items() if k.upper() == "W"), "").strip()
+    return int(value) if value.isdigit() else None
 
 
 def _cost(entry: Element) -> int:

@@ -174,11 +174,11 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
 
 def _composition(record: Mapping[str, Any]) -> list[tuple[dict[str, Any], int, int | None]]:
     """(model, default count, most) for every kind of model, the kind whose number follows the unit size
-    (the one that can be most numerous) first among those that vary; the others start at their least
-    and join the unit in its place when a loadout names their wargear."""
+    (its group's default choice, else the one that can be most numerous) first among those that vary; the
+    others start at their least and join the unit in its place when a loadout names their wargear."""
     largest = max(record["sizes"], default=1)
     variable = [m for m in record["models"] if m["max"] != m["min"]]
-    main = max(variable, key=lambda m: m["max"] or largest, default=None)
+    main = max(variable, key=lambda m: (m.get("default", False), m["max"] or largest), default=None)
     ordered = sorted(record["models"], key=lambda m: m is not main)
     return [(m, m["min"], None if m["max"] == m["min"] else m["max"] or largest) for m in ordered]
 

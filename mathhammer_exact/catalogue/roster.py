@@ -34,8 +34,10 @@ from .battlescribe import (
     check_depth,
     check_edition,
     kids,
+    named_once,
     profile_label,
     read_bytes,
+    several,
     tag,
     whole,
 )
@@ -94,8 +96,7 @@ def _profiles(selection: Element) -> Iterator[Element]:
     yield from kids(selection, "profiles", "profile")
 
 
-def _weapon_profiles(selection: Element) -> list[Record]:
-    name = selection.get("name", "")
+def _weapon_profiles(selection: Element, name: str) -> list[Record]:
     return [{"profile": profile_label(name, p.get("name", "")), "melee": p.get("typeName") == "Melee Weapons",
              "chars": characteristics(p)} for p in _profiles(selection) if p.get("typeName") in WEAPON_TYPES]
 
@@ -114,15 +115,17 @@ class _UnitReader:
         for child in kids(selection, "selections", "selection"):
             if child.get("type") == "model":
                 continue
-            profiles = _weapon_profiles(child)
             name = child.get("name", "").strip()
+            each, name = several(name, [p.get("name", "") for p in _profiles(child)
+                                        if p.get("typeName") in WEAPON_TYPES])  # '2 Fragstorm Grenade Launchers'
+            profiles = _weapon_profiles(child, name)
             if profiles:
                 self.weapons.setdefault(name, profiles)
             readings = _defence_readings(_rules(child), "model")
             if readings:
                 self.bearers[name.lower()] = readings
             if profiles or readings:
-                out.append((name, _number(child, MAX_ATTACKING_MODELS, _WEAPON_LIMIT)))
+                out.append((name, each * _number(child, MAX_ATTACKING_MODELS, _WEAPON_LIMIT)))
             out += self.wargear(child)
         return out
 
@@ -165,6 +168,7 @@ class _UnitReader:
                     for kind, reading in (own if item is None else self.bearers.get(item.lower(), {})).items():
                         group[kind] = best(group.get(kind), reading)
                 groups.append(group)
+        named_once(groups)
         if shared and len(models) > 1:
             self.notes.append(f"wargear chosen for the whole unit given to {models[0].get('name')}: "
                               + ", ".join(name for name, _ in shared))
@@ -249,11 +253,8 @@ def _split(name: str, count: int, gear: list[tuple[str, int]], stats: dict[str, 
     for loadout in loadouts:
         key = tuple(loadout)
         groups[key] = groups.get(key, 0) + 1
-    out = []
-    for i, (kit, n) in enumerate(groups.items()):
-        label = name if len(groups) == 1 else f"{name} #{i + 1}"
-        out.append({"name": label, "min": n, "max": n, "stats": stats, "equipment": list(kit), "options": []})
-    return out
+    return [{"name": name, "min": n, "max": n, "stats": stats, "equipment": list(kit), "options": []}
+            for kit, n in groups.items()]
 
 
 def _has_models(selection: Element) -> bool:

@@ -167,7 +167,8 @@ class Datasheet:
             wanted, item = self._choice(raw, size)
             for _ in range(wanted):
                 if not (self._swap(models, item, changed, taken, chosen)
-                        or self._convert(models, item, changed, taken, chosen)):
+                        or self._convert(models, item, changed, taken, chosen)
+                        or self._carried(models, item, changed, chosen)):
                     raise MathhammerError(self._refusal(raw, item, chosen[item], models, size))
         return models
 
@@ -185,9 +186,21 @@ class Datasheet:
             item = within[0] if within else item
         if not 1 <= wanted <= size:
             raise MathhammerError(f"{raw.strip()!r}: a unit of {size} models can give it to 1 to {size} models")
-        if item not in self.choices():
+        if item not in self.choices() and not any(item in m.equipment for m in self.models):
             raise MathhammerError(f"{self.name} cannot take {item!r} (options: {', '.join(sorted(self.choices()))})")
         return wanted, item
+
+    @staticmethod
+    def _carried(models: list[tuple[ModelEntry, list[str]]], item: str, changed: set[int],
+                 chosen: Counter[str]) -> bool:
+        """Name wargear one unchanged model already carries: the one it uses (a model with two melee weapons
+        fights with the one named: Abaddon with Drach'nyen rather than the Talon of Horus)."""
+        index = next((i for i, (_, gear) in enumerate(models) if item in gear and i not in changed), None)
+        if index is None:
+            return False
+        changed.add(index)
+        chosen[item] += 1
+        return True
 
     def choices(self) -> set[str]:
         """Every piece of wargear a loadout may name: the swaps' choices, and the wargear of the kinds of
@@ -262,9 +275,12 @@ class Datasheet:
         """Why one more model cannot take `item`: the limit it meets, named."""
         carriers = [m for m in self.models if item in m.equipment or any(
             o.model == m.name and item in o.choices for o in self.options)]
-        bounds = [f"{limit.what}: at most {limit.at(size)}" for limit in self.limits
-                  if limit.count(models) >= limit.at(size) and (set(limit.kinds) & {m.name for m in carriers}
-                                                                 or item in limit.items)]
+        fills = next((m.name for m in self.models if m.max is not None), None)  # a model joins in its place
+
+        def binds(limit: Limit) -> bool:  # full, and counting the carriers (not also the kind they replace)
+            return limit.count(models) >= limit.at(size) and (item in limit.items or (
+                bool(set(limit.kinds) & {m.name for m in carriers}) and fills not in limit.kinds))
+        bounds = [f"{limit.what}: at most {limit.at(size)}" for limit in self.limits if binds(limit)]
         bounds += [f"{m.name}: at most {m.max}" for m in carriers if m.max is not None
                    and sum(1 for k, _ in models if k.name == m.name) >= m.max]
         bounds += [f"{o.model}: {o.replaced} for {item} at most {o.max}" for o in self.options

@@ -39,6 +39,7 @@ class Volley:
     for a Hazardous weapon the profile of the models using it."""
 
     weapons: tuple[tuple[Weapon, int, ModelProfile | None], ...]
+    chosen: tuple[str, ...] = ()  #: header lines for what was chosen for the player: a profile, a melee weapon
 
 
 def base_name(weapon: Weapon) -> str:
@@ -69,11 +70,22 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
                                       f"({' or '.join(bearers)} in --loadout would)")
             find(wanted, {p: p for names in several.values() for p in names}, f"weapon profile of {sheet.name}")
     counts: dict[tuple[Weapon, ModelProfile | None], int] = {}
+    named = [counted(item)[1] for item in loadout]
+    lines = {f"{weapon.name} used (its other profiles: {', '.join(p for p in several[name] if p != label)}; "
+             "choose with --profile)": None
+             for name in sorted(carried & set(several)) if not set(several[name]) & set(profiles)
+             for label, weapon in [next(iter(sheet.kind_of(name, melee).items()))]}
     for entry, gear in equipped:
-        # wargear the loadout gave this model first: a model fights with the melee weapon it was given
-        gear = sorted(gear, key=lambda name: name in entry.equipment)
+        # wargear the loadout named or gave this model first: a model fights with the melee weapon named
+        gear = sorted(gear, key=lambda name: (name not in named, name in entry.equipment))
         weapons = [w for w in (sheet.profile(name, profiles, melee) for name in gear) if w is not None]
         if melee:  # one melee weapon, and every Extra Attacks weapon beside it
+            single = [(name, w) for name, w in zip([n for n in gear if sheet.profile(n, profiles, melee)], weapons)
+                      if not w.extra_attacks]
+            if len({name for name, _ in single}) > 1 and single[0][0] not in named:
+                also = ", ".join(dict.fromkeys(w.name for name, w in single[1:] if name != single[0][0]))
+                lines[f"{entry.name} fights with its {single[0][1].name} (it also carries {also}: name one in "
+                      "--loadout to fight with it)"] = None
             chosen = [w for w in weapons if not w.extra_attacks][:1] + [w for w in weapons if w.extra_attacks]
         else:
             ranged = weapons
@@ -89,7 +101,6 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
     if not counts:
         what = "melee weapons" if melee else ("ASSAULT weapons after Advancing" if advanced else "ranged weapons")
         raise MathhammerError(f"{sheet.name} has no {what} to attack with")
-    named = [counted(item)[1] for item in loadout]
 
     def rank(weapon: Weapon) -> tuple[int, int]:
         base = base_name(weapon)
@@ -97,7 +108,7 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
         return (named.index(base) if base in named else len(named), names.index(base) if base in names else 0)
 
     ranked = sorted(counts.items(), key=lambda item: rank(item[0][0]))
-    return Volley(tuple((weapon, n, bearer) for (weapon, bearer), n in ranked))
+    return Volley(tuple((weapon, n, bearer) for (weapon, bearer), n in ranked), tuple(lines))
 
 
 @attrs.frozen(eq=False)
@@ -302,7 +313,7 @@ def _precision(shots: Volley, target: Target, order: Sequence[int] | None, preci
     if not precision:
         if precision_on:
             raise MathhammerError("--no-precision declines Precision; it cannot go with --precision-on")
-        shots = Volley(tuple((attrs.evolve(w, precision=False), n, b) for w, n, b in shots.weapons))
+        shots = Volley(tuple((attrs.evolve(w, precision=False), n, b) for w, n, b in shots.weapons), shots.chosen)
         return shots, order, ["Precision declined: wounds are allocated as for any other attack"]
     assert precision_on is not None
     leader = _group(precision_on, target, "--precision-on")
@@ -414,7 +425,7 @@ def unit_attack(
         raise MathhammerError(f"{exc} ({'; '.join(sheet.notes)})") from None
     beside, led_lines = _led(leader, melee, pistols, context.advanced, profiles)
     if beside is not None:
-        shots = Volley(shots.weapons + beside.weapons)
+        shots = Volley(shots.weapons + beside.weapons, shots.chosen + beside.chosen)
     near, near_lines = _half_range(half_range_for, shots, context)
     target, cover_lines = _covered(cover_for, target, context, melee)
     order_lines = order_line(target, order)
@@ -429,7 +440,7 @@ def unit_attack(
             raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
     situation = led_lines + [rule.header() for rule in in_force] + read_lines + dropped_lines + left_out
     situation += near_lines + cover_lines + order_lines
-    situation += precision_lines + _size_line(sheet, size)
+    situation += precision_lines + _size_line(sheet, size) + list(shots.chosen)
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
     situation += edition_lines
 

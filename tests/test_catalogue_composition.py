@@ -1,0 +1,100 @@
+"""How a catalogue unit's composition is read: its sizes, its default models and wargear, the most of each
+kind. The fixture (tests/fixtures/bsdata-composition) is invented in the BSData schema; every expected value
+is read off its XML by hand, as the comments say."""
+
+from collections import Counter
+
+import pytest
+
+from mathhammer_exact.catalogue.build import add_checkout
+from mathhammer_exact.decide.unit_attack import volley
+from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.units import by_name
+
+CHECKOUT = "tests/fixtures/bsdata-composition"
+
+
+@pytest.fixture
+def sheet(tmp_path, monkeypatch):
+    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
+    add_checkout(__import__("pathlib").Path(CHECKOUT))
+    return by_name.datasheet
+
+
+def kinds(unit, loadout=(), size=None):
+    return {name: n for name, n in Counter(m.name for m, _ in unit.equip(list(loadout), size)).items()}
+
+
+def test_a_leader_beside_a_group_of_nine_is_a_unit_of_ten(sheet):
+    # Hewer Band: the Hewer Boss (min 1, max 1) beside the group 'Hewers' (min 9, max 9): always 10 models,
+    # and the group's default kind (Hewer) fills it, not a special-weapon kind with no most of its own
+    band = sheet("Hewer Band")
+    assert band.allowed_sizes() == (10,)
+    assert kinds(band) == {"Hewer": 9, "Hewer Boss": 1}
+    with pytest.raises(MathhammerError, match="comes in units of 10 models, not 9"):
+        band.counts(9)
+
+
+def test_a_most_per_unit_on_a_kind_of_model(sheet):
+    # each special kind: max 1 with the unit's scope (scope="u-band"); the special group: max 2
+    band = sheet("Hewer Band")
+    assert kinds(band, ["blast drill", "rock cannon"]) == {"Hewer": 7, "Hewer Boss": 1, "Hewer w/ Blast Drill": 1,
+                                                          "Hewer w/ Rock Cannon": 1}
+    with pytest.raises(MathhammerError, match=r"at most 1 model .*\(Hewer w/ Blast Drill: at most 1; asked"):
+        band.equip(["2 blast drill"])  # the full group 'Hewers' is no bound: a Hewer makes way, 9 stay 9
+    with pytest.raises(MathhammerError, match=r"\(Hewer w/ Special Weapon: at most 2; Hewer w/ Blast Drill: at most 1"):
+        band.equip(["blast drill", "rock cannon", "blast drill"])  # both bounds are met
+
+
+def test_a_unit_composition_of_bundles_limits_bundles_not_models(sheet):
+    # Levy Mob: the group 'Unit Composition' (max 1) holds bundles; its default '1 Levy Chief and 4 Levies'
+    # has a group '4 Levies' (min 4, max 4) of Levy (min 3) and Levy w/ Blast Drill (max 1)
+    levy = sheet("Levy Mob")
+    assert levy.allowed_sizes() == (5,)
+    assert [limit.what for limit in levy.limits] == ["4 Levies"]
+    assert kinds(levy, ["blast drill"]) == {"Levy": 3, "Levy Chief": 1, "Levy w/ Blast Drill": 1}
+    assert "also offered: '2 Levy Chiefs and 8 Levies'" in " ".join(levy.notes)
+
+
+def test_a_kind_in_place_of_another_adds_no_model(sheet):
+    # Quarry Crew: Crew Chief (1), Crewman (3, max 3) and Crewman w/ Two Drills (max 1), whose selection
+    # lowers the Crewmen's most by 1 (a decrement repeat): 4 models, never 5
+    assert sheet("Quarry Crew").allowed_sizes() == (4,)
+
+
+def test_wargear_taken_twice(sheet):
+    # Forge Suits: 2 Forge Suits; each has 'Fusion lance' (min 2) in a group with no least, and 'Weapons'
+    # (min 2, max 2; no default, so its first choice, Slag cannon, twice, and a note says so)
+    suits = sheet("Forge Suits")
+    assert Counter(suits.models[0].equipment) == {"fusion lance": 2, "slag cannon": 2, "forge fists": 1}
+    assert {w.name: n for w, n, _ in volley(suits).weapons} == {"Slag cannon": 4, "Fusion lance": 4}
+    assert any("'Weapons': the catalogue names no default choice; read as Slag cannon (also offered: Ember gun)" in n
+               for n in suits.notes)
+    # a model swaps one of its two slag cannons for an ember gun: 3 slag cannons and 1 ember gun fire
+    fired = {w.name: n for w, n, _ in volley(suits, ["ember gun"]).weapons}
+    assert fired == {"Ember gun": 1, "Slag cannon": 3, "Fusion lance": 4}
+
+
+def test_a_loadout_names_the_melee_weapon_a_model_fights_with(sheet):
+    # Hewer Lord carries a great maul and a chain glaive (each min 1): he fights with one; the loadout names it
+    lord = sheet("Hewer Lord")
+    assert [(w.name, n) for w, n, _ in volley(lord, melee=True).weapons] == [("Great maul", 1)]
+    assert volley(lord, melee=True).chosen == (
+        "Hewer Lord fights with its Great maul (it also carries Chain glaive: name one in --loadout to fight with it)",)
+    named = volley(lord, ["chain glaive"], melee=True)
+    assert [(w.name, n) for w, n, _ in named.weapons] == [("Chain glaive", 1)] and named.chosen == ()
+    with pytest.raises(MathhammerError, match="at most 1 model of a unit of 1 can take 'chain glaive'"):
+        lord.equip(["chain glaive", "chain glaive"])
+
+
+def test_wargear_that_adds_to_its_bearers_wounds(sheet):
+    # Slab Wardens: the plain kind W2; the Shield kind's profile W2 with 'Slab Shield' (add 1 to the bearer's
+    # Wounds): 2 + 1 = 3; the Banner kind's profile already W3 = 2 + 1 with the same shield (as some catalogues
+    # write it): taken as counted, not added again. Both are said in notes.
+    wardens = sheet("Slab Wardens")
+    assert {m.name: m.profile.wounds for m in wardens.models} == {
+        "Slab Warden": 2, "Slab Warden w/ Shield": 3, "Slab Warden w/ Banner and Shield": 3}
+    assert wardens.notes == (
+        "Wounds 3 for Slab Warden w/ Shield: its profile's 2 and 1 from 'Slab Shield'",
+        "'Slab Shield' taken as counted in the Wounds of Slab Warden w/ Banner and Shield (W3, the unit's other "
+        "models W2)")
