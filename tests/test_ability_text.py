@@ -16,7 +16,7 @@ from mathhammer_exact import Context, MathhammerError, Target, Weapon
 from mathhammer_exact.catalogue import build, index
 from mathhammer_exact.catalogue.ability_text import read_ability
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
+from mathhammer_exact.data.datasheet import Datasheet, ModelEntry, TargetUnit
 from mathhammer_exact.data.modifiers import Effect
 from mathhammer_exact.data.text_in_force import Side, in_force
 from mathhammer_exact.decide.unit_attack import unit_attack
@@ -288,12 +288,13 @@ def test_the_targets_abilities_change_the_attacks_against_it():
     target = Target.parse("T4 Sv6+ W20 [VEHICLE]")  # 20 wounds: 6 attacks of D2 never waste damage
     # 6 x 2/3 x 1/2 x 5/6 x D2 = 10/3; with -1 to hit (4+: 1/2) and Damage 2 - 1 = 1: 6 x 1/2 x 1/2 x 5/6 = 5/4
     assert mean(unit_attack(sheet(gun), target, exact=True)) == Fraction(10, 3)
-    report = unit_attack(sheet(gun), target, exact=True, defender=defender)
+    report = unit_attack(sheet(gun), TargetUnit(target, "", defender), exact=True)
     assert mean(report) == Fraction(5, 4)
     assert "target has Blur (read from its text): -1 to hit" in report.situation
     assert "target has Slab (read from its text): Damage of attacks allocated to it -1 (not below 1)" in \
         report.situation
-    assert mean(unit_attack(sheet(gun), target, exact=True, defender=defender, without=["blur"])) == Fraction(5, 3)
+    unblurred = unit_attack(sheet(gun), TargetUnit(target, "", defender), exact=True, without=["blur"])
+    assert mean(unblurred) == Fraction(5, 3)
 
 
 ONE_MODEL = ("Steady Aim", "Each time this model makes a ranged attack, add 1 to the Hit roll.")
@@ -350,7 +351,7 @@ def test_a_leaders_while_leading_readings_are_the_whole_units_when_it_leads():
     leader = Side("attacker", (lead.ability, own.ability), {"Chief": 1}, leading=True)
     rules, lines = in_force([leader], set(), set(), "shooting", lambda rule: None)
     assert [r.name for r in rules] == ["Lead from the Front"]
-    assert lines == ["attacker has Lead from the Front (read from its text): +1 to hit",
+    assert lines == ["attacker has Lead from the Front (read from its Leader's text): +1 to hit",
                      "not applied: Steady Aim is the leader's own, not the whole unit's"]
 
 
@@ -366,10 +367,10 @@ def run(*args: str):
 
 
 def test_data_add_counts_the_abilities_it_read(indexed):
-    assert indexed.tally.abilities == {"effects": 3, "profile": 1, "unmodelled": 1, "others": 1, "other": 1}
+    assert indexed.tally.abilities == {"effects": 4, "profile": 1, "unmodelled": 1, "others": 1, "other": 2}
     assert indexed.tally.abilities_unmodelled == {"Grim Resolve": 1}
-    assert ("abilities: 7 read, 3 applied as effects (when a query settles their condition), 1 in the model profile "
-            "(invulnerable saves, Feel No Pain), 1 not modelled (named in the answers), 1 for other units' attacks, 1 "
+    assert ("abilities: 9 read, 4 applied as effects (when a query settles their condition), 1 in the model profile "
+            "(invulnerable saves, Feel No Pain), 1 not modelled (named in the answers), 1 for other units' attacks, 2 "
             "not about attacks") in indexed.lines()
     assert "abilities not modelled, by units: Grim Resolve (1)" in indexed.lines()
 
@@ -401,6 +402,43 @@ def test_a_catalogue_unit_attacks_with_its_ability_and_the_targets(indexed):
     assert "assumed (--with): while this model has 1-5 wounds remaining" in damaged.output
     bad = run("unit", "Slag Breakers", "-t", "Crag Walker", "--without", "Trudge")
     assert bad.exit_code == 2 and bad.output.startswith("error: --without 'Trudge': not an ability of these units")
+
+
+def test_a_leaders_feel_no_pain_is_its_led_units(indexed):
+    # the Crag cannon (A2 BS4+ S8 AP-1 D2) at 3 Slag Breakers (T6 Sv3+ W3) led by their Chieftain (W5): hit 4+ (1/2),
+    # wound S8 v T6 on 3+ (2/3), save 3+ at AP-1 on 4+ fails 1/2: each attack 1/6 unsaved, for D2 on a W3 model.
+    # Feel No Pain 5+ ("models in that unit", while the Chieftain leads) keeps each wound with 1/3: 2/3 lost each.
+    # Damage lost to one unsaved attack X: 0 (1/9), 1 (4/9), 2 (4/9), mean 4/3. One of the 2 attacks unsaved (10/36):
+    # 4/3. Both (1/36): on one W3 model, E[min(X1 + X2, 3)] = 24/9 - P(X1 = X2 = 2) = 24/9 - 16/81 = 200/81.
+    # Mean damage = 10/36 x 4/3 + 1/36 x 200/81 = 270/729 + 50/729 = 320/729
+    # (without the Chieftain's ward, X = 2: 10/36 x 2 + 1/36 x min(4, 3) = 23/36)
+    led = run("unit", "Crag Walker", "-t", "Slag Breakers", "--leader", "Slag Chieftain", "--exact", "--json")
+    assert led.exit_code == 0, led.output
+    assert Fraction(json.loads(led.output)["damage"]["mean"]) == Fraction(320, 729)
+    alone = run("unit", "Crag Walker", "-t", "Slag Breakers", "--exact", "--json")
+    assert Fraction(json.loads(alone.output)["damage"]["mean"]) == Fraction(23, 36)
+    text = run("unit", "Crag Walker", "-t", "Slag Breakers", "--leader", "Slag Chieftain").output
+    assert "target has Chieftain's Ward (read from its Leader's text): Feel No Pain 5+" in text
+    assert "not applied" not in text.split("Chieftain's Ward")[1].split("\n")[0]
+    found = by_name.target_unit("Slag Breakers", leader="Slag Chieftain")
+    every = unit_attack("Crag Walker", found, exact=True)
+    assert every.result.damage.mean == Fraction(320, 729)
+    # the Chieftain alone is not leading: its ward is named, not applied
+    own = run("unit", "Crag Walker", "-t", "Slag Chieftain").output
+    assert "not applied: Chieftain's Ward works while this model is leading a unit" in own
+
+
+def test_a_matchup_cell_is_the_unit_answer_with_the_targets_abilities(indexed):
+    from mathhammer_exact.sweep.matchup import grid, read_army
+    from mathhammer_exact.sweep.queries import rows
+
+    # Slag Breakers at the Crag Walker: its Slab Armour (Damage -1) and its 5+ invulnerable save apply in the
+    # table as in `unit` (800/243, derived in test_a_catalogue_unit_attacks_with_its_ability_and_the_targets)
+    queries = grid(read_army("Slag Breakers"), read_army("Crag Walker"))
+    cell = rows(queries, 0, queries.size)[0]
+    single = unit_attack("Slag Breakers", by_name.target_unit("Crag Walker"), exact=True)
+    assert single.result.damage.mean == Fraction(800, 243)
+    assert cell["mean_damage"] == pytest.approx(float(Fraction(800, 243)), abs=1e-12)
 
 
 def test_the_target_sheet_is_found_by_name_only(indexed):

@@ -285,7 +285,9 @@ class Verdict:
 def _rule(unit: str, name: str, index: int, parsed: Parsed) -> NamedRule:
     fields = dict(parsed.fields)
     if "_against" in fields:
-        raise Unreadable(f"Feel No Pain {fields['_against']} only")
+        why = Unreadable(f"Feel No Pain {fields['_against']} only")
+        why.role = parsed.subject.role  # a defence: named in the answers of attacks against the unit
+        raise why
     if parsed.subject.role == "attacker":
         fields["weapons"] = {"ranged": "ranged", "melee": "melee"}.get(parsed.subject.kind, "all")
     if "abilities" in fields:

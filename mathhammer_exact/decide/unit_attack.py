@@ -14,7 +14,7 @@ from pathlib import Path
 import attrs
 
 from ..data import text_in_force
-from ..data.datasheet import Datasheet, counted, edition_note, either
+from ..data.datasheet import Datasheet, TargetUnit, counted, edition_note, either
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
 from ..engine.layout import default_order
@@ -342,7 +342,7 @@ def _size_line(sheet: Datasheet, size: int | None) -> list[str]:
 
 def unit_attack(
     attacker: str | Datasheet,
-    target: Target,
+    target: Target | TargetUnit,
     loadout: Sequence[str] = (),
     size: int | None = None,
     modifiers: Sequence[str | NamedRule] = (),
@@ -359,7 +359,6 @@ def unit_attack(
     precision: bool = True,
     precision_on: str | None = None,
     without: Sequence[str] = (),
-    defender: Datasheet | None = None,
     rules_dir: str | Path | None = None,
     led_by: str | Datasheet | None = None,
 ) -> UnitReport:
@@ -370,7 +369,8 @@ def unit_attack(
     Benefit of Cover; `order` is the defender's allocation order as 0-based group indices, as for
     `attack`; `precision=False` declines Precision, `precision_on` sends Precision wounds to that
     CHARACTER group (numbered from 1, or by model name) first;
-    `defender` is the target's datasheet, whose abilities read from text apply to the attacks against it;
+    `target` is a profile, or a unit named by its datasheet (`units.by_name.target_unit`), whose abilities read
+    from text, and its attached Leader's "while leading" ones, apply to the attacks against it;
     `without` leaves out abilities of either unit (read from text) or the attacker's own named rules;
     `rules_dir` layers a user's rules folder over the shipped one (default: $MATHHAMMER_RULES);
     `led_by` attaches a Leader (a CHARACTER datasheet that can lead this unit), whose weapons attack
@@ -382,7 +382,9 @@ def unit_attack(
     aliases = {r.name: k for k, r in data.rules.items()}
     phase = "fight" if melee else "shooting"
     leader = attached_leader(led_by, sheet, rules_dir)
-    sides = text_in_force.sides(sheet, size, target, defender)
+    named_target = target if isinstance(target, TargetUnit) else TargetUnit(target, "")
+    target = attacked = named_target.target
+    sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader)
     if leader is not None:  # its "while leading" abilities are the whole unit's
         sides.append(text_in_force.Side("attacker", leader.read_rules, leader.counts(), leading=True))
     named, claimed = text_in_force.claim(modifiers, sides, data.rules)
@@ -395,7 +397,7 @@ def unit_attack(
     own, dropped_lines = text_in_force.keep(own, dropped)
     in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
     read, read_lines = text_in_force.in_force(sides, claimed, dropped, phase,
-                                           lambda rule: scope_problem(rule, sheet, target, phase, context), given)
+                                           lambda rule: scope_problem(rule, sheet, attacked, phase, context), given)
     try:
         shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
     except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks
@@ -422,6 +424,7 @@ def unit_attack(
     situation += precision_lines + _size_line(sheet, size)
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
     situation += [*edition_note(sheet), *(edition_note(leader) if leader else ())]
+    situation += named_target.notes
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:

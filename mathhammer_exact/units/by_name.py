@@ -101,6 +101,7 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
             raise MathhammerError("--target-models sets the size of a target whose models are all alike")
         target = Target.of(target.groups[0][0], models)
     sheets_read = [bodyguard] if bodyguard else []
+    leading = None
     if leader:
         groups, leading = _leader(leader, bodyguard, user)
         target = Target((*target.groups, *groups), attached=True)
@@ -113,7 +114,7 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
         notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
                   *(f"target wargear rule: {rule.name}: {rule.summary}"
                     for rule in wargear_rules(bodyguard, loadout, size, user)))
-    return TargetUnit(target, shown, bodyguard, notes)
+    return TargetUnit(target, shown, bodyguard, notes, leading)
 
 
 def find_target(text: str, models: int | None = None, leader: str | None = None,

@@ -124,13 +124,12 @@ def _unit(query: UnitQuery, exact: bool,
     the target (if any)."""
     sheet, found = by_name.matchup(query.attacker, query.target, query.target_models, query.leader,
                                 loadout=query.target_loadout)
-    report = unit_attack(sheet, found.target, query.loadout, size or query.size, query.named_rules,
+    report = unit_attack(sheet, found, query.loadout, size or query.size, query.named_rules,
                          query.situation.context(), query.melee, query.pistols, query.profiles, exact,
                          allocation_order(query.order, found.target), query.insane_bravery,
                          half_range_for=query.half_range_for, cover_for=query.cover_for,
-                         precision=query.precision, precision_on=query.precision_on, defender=found.sheet,
+                         precision=query.precision, precision_on=query.precision_on,
                          led_by=query.led_by, without=query.without)
-    report = attrs.evolve(report, situation=(*report.situation, *found.notes))
     return report, f"{load.label(sheet)}  ->  {found.label}", sheet, found.sheet
 
 
