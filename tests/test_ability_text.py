@@ -428,6 +428,32 @@ def test_a_leaders_feel_no_pain_is_its_led_units(indexed):
     assert "not applied: Chieftain's Ward works while this model is leading a unit" in own
 
 
+def test_weapons_alone_meet_the_targets_abilities_too(indexed):
+    from mathhammer_exact.decide.survive import panel, survive
+    from mathhammer_exact.engine.resolve import attack
+
+    # two lascannons (A1 BS3+ S12 AP-3 D6+1) at the Crag Walker (T10 Sv3+ inv5+ W16, Slab Armour: Damage -1): hit 2/3,
+    # wound 3+ 2/3, the 5+ invulnerable save fails 2/3: 8/27 unsaved each, for D6+1-1 = D6 (mean 7/2) of 16 wounds
+    # (nothing wasted): 2 x 8/27 x 7/2 = 56/27 (without Slab Armour, 2 x 8/27 x 9/2 = 8/3)
+    walker = survive(by_name.target_unit("Crag Walker"), [panel()["lascannons"]], exact=True)
+    assert walker.rows[0].damage == Fraction(56, 27)
+    assert walker.header == ("target has Slab Armour (read from its text): Damage of attacks allocated to it -1 "
+                             "(not below 1)",)
+    shots = run("attack", "-w", '2x 48" A1 BS3+ S12 AP-3 DD6+1', "-t", "Crag Walker", "--exact", "--json")
+    assert Fraction(json.loads(shots.output)["damage"]["mean"]) == Fraction(56, 27)
+    # ten bolt rifles at the Slag Breakers led by their Chieftain: as at the same models with Feel No Pain 5+ each
+    led = run("survive", "Slag Breakers", "--leader", "Slag Chieftain", "-a", "bolt rifles", "--exact", "--json")
+    assert led.exit_code == 0, led.output
+    answer = json.loads(led.output)
+    found = by_name.target_unit("Slag Breakers", leader="Slag Chieftain")
+    warded = attrs.evolve(found.target, groups=tuple((attrs.evolve(p, feel_no_pain=5), n) for p, n in
+                                                     found.target.groups))
+    assert [p.feel_no_pain for p, _ in found.target.groups] == [None, None]
+    expected = attack(list(panel()["bolt rifles"].firings), warded, exact=True)
+    assert Fraction(answer["rows"][0]["damage"]) == expected.damage.mean
+    assert "target has Chieftain's Ward (read from its Leader's text): Feel No Pain 5+" in answer["header"]
+
+
 def test_a_matchup_cell_is_the_unit_answer_with_the_targets_abilities(indexed):
     from mathhammer_exact.sweep.matchup import grid, read_army
     from mathhammer_exact.sweep.queries import rows

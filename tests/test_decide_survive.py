@@ -25,7 +25,7 @@ def run(args: list[str]):
 def test_survive_rows_equal_single_queries():
     target = find_target("MEQ")
     attackers = panel()
-    rows = survive(target, exact=True)
+    rows = survive(target, exact=True).rows
     assert len(rows) == len(attackers) >= 6
     for row, attacker in zip(rows, attackers.values()):
         single = attack(list(attacker.firings), target, exact=True)

@@ -37,18 +37,19 @@ class Side:
 
 def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datasheet | None = None,
           defender_leader: Datasheet | None = None) -> list[Side]:
-    """The attacking unit (at `size`) and, when their datasheets are known, the target unit and the Leader
-    attached to it (whose "while leading" abilities are the whole Attached unit's, the Leader included, as
-    "models in that unit" says), with their abilities read from text and their models of each kind."""
-    out = [Side("attacker", sheet.read_rules, sheet.counts(size))]
+    """The attacking unit (at `size`) and the target's sides (`target_sides`), with their abilities read from text
+    and their models of each kind."""
+    return [Side("attacker", sheet.read_rules, sheet.counts(size)), *target_sides(target, defender, defender_leader)]
+
+
+def target_sides(target: Target, defender: Datasheet | None, leader: Datasheet | None) -> list[Side]:
+    """The target unit and the Leader attached to it, where their datasheets are known: the Leader's "while
+    leading" abilities are the whole Attached unit's, the Leader's too, as "models in that unit" says."""
     kinds: dict[str, int] = {}
     for profile, n in target.groups:
         kinds[profile.name] = kinds.get(profile.name, 0) + n
-    if defender is not None:
-        out.append(Side("target", defender.read_rules, kinds))
-    if defender_leader is not None:
-        out.append(Side("target", defender_leader.read_rules, kinds, leading=True))
-    return out
+    return [Side("target", sheet.read_rules, kinds, leading=sheet is leader)
+            for sheet in (defender, leader) if sheet is not None]
 
 
 def keep(own: Sequence[NamedRule], without: Collection[str]) -> tuple[list[NamedRule], list[str]]:

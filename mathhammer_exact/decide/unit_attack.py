@@ -7,6 +7,7 @@ which situation each rule stands for; a rule that does not apply, or changes not
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -132,6 +133,33 @@ def scope_problem(rule: NamedRule, sheet: Datasheet, target: Target, phase: str,
     if rule.target and not rule.target.passes(target.keywords):
         role = "is used by" if rule.situation == "target" else "applies only to attacks against"
         return f"{rule.name} {role} {rule.target.describe()}; the target has {_keyword_list(target.keywords)}"
+    return _situation_problem(rule, context)
+
+
+def defended(unit: TargetUnit, firings: Sequence[Firing],
+             context: Context | None = None) -> tuple[list[Firing], Target, list[str]]:
+    """Weapons alone (no attacking datasheet: a standard attacker, a profile) at a unit named by its datasheet:
+    the firings and the target after the abilities read from its text and its Leader's "while leading" ones,
+    checked as in `unit_attack` (each firing's phase and situation, else `context`, the query's), and a header
+    line for each ability."""
+    target = unit.target
+    sides = text_in_force.target_sides(target, unit.sheet, unit.leader)
+    out, lines = [], []
+    for firing in firings:
+        phase = "fight" if firing.weapon.melee else "shooting"
+        situation = firing.context or context or Context()
+        rules, said = text_in_force.in_force(sides, set(), set(), phase, functools.partial(_situation_problem,
+                                                                                           context=situation))
+        lines += [line for line in said if line not in lines]
+        if rules:
+            [(weapon, own)], target, _ = apply_modifiers(rules, [firing.weapon], target, situation)
+            firing = attrs.evolve(firing, weapon=weapon, context=own)
+        out.append(firing)
+    return out, target, lines
+
+
+def _situation_problem(rule: NamedRule, context: Context) -> str | None:
+    """Why `rule` is not in force in the situation `context` states, or None."""
     for flag in rule.requires:
         if not getattr(context, flag):
             return f"{rule.name} applies only when {FLAG_WORDS[flag]}; add {FLAG_OPTION[flag]}"

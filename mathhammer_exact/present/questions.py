@@ -87,5 +87,6 @@ def survive_question(found: TargetUnit, attackers: Sequence[str], at_least: int 
     """The unit against each standard attacker named (default: all of them)."""
     known = panel(rules_dir)
     chosen = [find(name, known, "standard attacker") for name in attackers] or list(known.values())
-    rows = survive(found.target, chosen, at_least, exact)
-    return comparison_report(rows, f"{found.label} against the standard attackers", differences=False)
+    found_rows = survive(found, chosen, at_least, exact)
+    report = comparison_report(found_rows.rows, f"{found.label} against the standard attackers", differences=False)
+    return attrs.evolve(report, preface=tuple(f"  {line}" for line in (*found_rows.header, *found.notes)))

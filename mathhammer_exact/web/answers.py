@@ -23,7 +23,7 @@ from ..decide.firings import Written, describe, unit_weapons, with_leader
 from ..decide.need import wanted_chance
 from ..decide.points import Efficiency, named_points
 from ..decide.turn import Overwatch
-from ..decide.unit_attack import UnitReport, allocation_order, unit_attack
+from ..decide.unit_attack import UnitReport, allocation_order, defended, unit_attack
 from ..engine.resolve import attack
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Weapon
@@ -110,10 +110,10 @@ def _attack(query: AttackQuery, exact: bool, label: str | None = None) -> Scenar
     written = _weapons(query)
     found = by_name.target_unit(query.target, query.target_models, query.leader)
     context = query.situation.context()
-    firings: list[Firing | MortalWounds] = [w.firing for w in written]
-    result = attack(firings, found.target, context=context, exact=exact,
-                    order=allocation_order(query.order, found.target))
-    asked = (*header([w.firing for w in written], found.target, context), *(f"  {note}" for note in found.notes))
+    shots, target, lines = defended(found, [w.firing for w in written], context)  # the target's own abilities
+    firings: list[Firing | MortalWounds] = list(shots)
+    result = attack(firings, target, context=context, exact=exact, order=allocation_order(query.order, target))
+    asked = (*header(shots, target, context), *(f"  {line}" for line in (*lines, *found.notes)))
     return Scenario(label or f"{describe(written)}  ->  {found.label}", result, query.points, query.target_points,
                     asked)
 
