@@ -166,6 +166,21 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
     ("This model has the Feel No Pain 4+ ability against mortal wounds.", "profile", None),  # the converter reads it
     ("While this model is leading a unit, models in that unit have the Feel No Pain 4+ ability against mortal "
      "wounds.", "unmodelled", "Feel No Pain against mortal wounds only"),
+    # a characteristic of some of the unit's weapons: named as not modelled, never dropped as another unit's
+    ("Each time this unit is selected to shoot, it can use this ability. If it does, until the end of the phase, add 2 "
+     "to the Attacks characteristic of pebble rifles equipped by models in this unit and you can only select one "
+     "enemy unit as the target of all of this unit's attacks.", "unmodelled",
+     "a change to its weapons' characteristics this reader does not read ('Attacks characteristic of pebble rifles "
+     "equipped by models in this unit')"),
+    ("If a friendly Vehicle model is destroyed within 12\" of this model, until the end of the battle, this model's "
+     "rock maul has an Attacks characteristic of 6.", "unmodelled",
+     "a change to its weapons' characteristics this reader does not read (\"this model's rock maul has an Attacks "
+     "characteristic of\")"),
+    ("While this model is leading a unit, add 1 to the Attacks characteristic of shard weapons equipped by that "
+     "unit.", "unmodelled", "a change to its weapons' characteristics this reader does not read ('Attacks "
+     "characteristic of shard weapons equipped by that unit')"),
+    ("While a friendly Gravel Host unit is within 6\" of this model, add 1 to the Attacks characteristic of melee "
+     "weapons equipped by models in that unit.", "others", None),  # an aura: other units' attacks
 ])
 def test_what_the_reader_leaves_to_others_or_refuses(text, kind, reason):
     verdict = read_ability("Test Unit", "Test Ability", text)
@@ -174,6 +189,19 @@ def test_what_the_reader_leaves_to_others_or_refuses(text, kind, reason):
         assert verdict.ability is None
     else:
         assert verdict.ability is not None and verdict.ability.unmodelled == reason
+
+
+def test_an_ability_on_some_weapons_is_named_in_the_answer_and_refused_by_with():
+    aim = ("Aimed Volley", "Each time this unit is selected to shoot, it can use this ability. If it does, until the "
+                           "end of the phase, add 2 to the Attacks characteristic of guns equipped by models in this "
+                           "unit.")
+    report = unit_attack(sheet(GUN, aim), VEHICLE, exact=True)
+    # 6 attacks as printed (the +2 is not modelled): 6 x 1/2 x 1/2 x 5/6 = 5/4, and the header says so
+    assert mean(report) == Fraction(5, 4)
+    assert any(line.startswith("not applied: Aimed Volley (not modelled: a change to its weapons' characteristics")
+               for line in report.situation)
+    with pytest.raises(MathhammerError, match="Aimed Volley is not modelled .*it cannot be given with --with"):
+        unit_attack(sheet(GUN, aim), VEHICLE, modifiers=["Aimed Volley"])
 
 
 def test_a_refused_ability_keeps_whose_attacks_it_was_about():

@@ -83,6 +83,15 @@ _WEAPON_CHARACTERISTIC = re.compile(
     r"penetration|damage)(?:(?:,| and|, and) (?:strength|attacks|armour penetration|damage))*) characteristics? of "
     r"(?:the )?(?:(?P<kind>ranged|melee) )?weapons equipped by (?P<who>models? in (?:this|that|this model's) unit|"
     r"this model|the bearer)(?: by (?P<by>\d))?", re.I)
+#: a characteristic of some of this unit's weapons only, that `_WEAPON_CHARACTERISTIC` does not turn into an attack's:
+#: "add 2 to the Attacks characteristic of bolt rifles equipped by models in this unit", "this model's Omnissian axe
+#: has an Attacks characteristic of 6", "double the Attacks characteristic of weapons equipped by X models in that unit"
+_CHARACTERISTIC = r"\b(?:attacks|strength|armour penetration|damage) characteristic of "
+_SOME_WEAPONS = re.compile(
+    _CHARACTERISTIC + r"(?!that attack\b)[^,.]+? equipped by (?:[\w ]*?models? in )?(?P<who>this unit|that unit|"
+    r"this model's unit|this model\b|the bearer\b)|\b(?:this model|the bearer)'s [\w' -]+? has an? (?:attacks|strength|"
+    r"damage) characteristic of|" + _CHARACTERISTIC + r"(?:this model's|the bearer's) [\w' -]+?(?= for\b| by\b|[,.]|$)",
+    re.I)
 #: another unit's attacks: "each time a friendly ... model makes an attack", "each time that VEHICLE model ..."
 _OTHERS = re.compile(r"\bfriendly\b|\benemy unit (?:is )?within\b|\bthat (?!attack\b)[\w ]*?model\b|"
                      r"\bselect(?:ed)? one (?:friendly|enemy)|\bthat (?:enemy )?unit\b|fortification|"
@@ -161,6 +170,11 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
     leading = False
     if lead := re.match(r"^while this model is leading a unit,\s*", sentence, re.I):
         leading, sentence = True, sentence[lead.end():]
+    some = _SOME_WEAPONS.search(sentence)
+    if some and (some.group("who") or "").lower() != "that unit" or some and leading:
+        why = Unreadable(f"a change to its weapons' characteristics this reader does not read ({some.group(0)!r})")
+        why.role = "attacker"
+        raise why
     found = _subject(sentence, leading)
     if found is None:
         goes_on = previous is not None and re.match(r"^(?:if|while|whilst|when)\b", sentence, re.I)
