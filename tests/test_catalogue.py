@@ -94,6 +94,21 @@ def _record(**changes):
     return {**record, **changes}
 
 
+def test_a_conditional_save_read_from_text_is_left_to_the_answer():
+    # Feel No Pain under a condition: the text reader reads the same ability, and each answer says whether it is
+    # applied (with --with, "assumed"): no note says "not applied" beside it
+    text = "While the Rumble is active for your army, models in this unit have the Feel No Pain 5+ ability."
+    fnp = feel_no_pain("Rumble Time", "", text)
+    assert fnp["conditional"]
+    read = to_datasheet(_record(feel_no_pain=fnp, abilities=["Rumble Time"],
+                                ability_texts=[["Rumble Time", text, ""]]))
+    assert [a.name for a in read.read_rules if a.readings] == ["Rumble Time"]
+    assert read.notes == () and read.models[0].profile.feel_no_pain is None
+    # an ability whose text is not kept: the note stays
+    unread = to_datasheet(_record(feel_no_pain=fnp, abilities=["Rumble Time"]))
+    assert unread.notes == ("Feel No Pain 5+ under a condition (inferred from the text of 'Rumble Time'): not applied",)
+
+
 def test_saves_that_hold_against_some_attacks_only():
     inv = invulnerable("Invulnerable Save", "Models in this unit have a 5+ invulnerable save against ranged attacks.")
     fnp = feel_no_pain("Null Field", "", "Models in this unit have the Feel No Pain 4+ ability against Psychic "
