@@ -434,8 +434,9 @@ class UnitReader:
                                    for n in re.findall(r"\d+", chosen.entry.get("name", "")))
             self._find_models(chosen.entry, found)
             if len(bundles) > 1:
-                self.notes.append(f"unit composition {chosen.entry.get('name', '')!r} read; also offered: "
-                                  + ", ".join(repr(b.entry.get("name", "")) for b in bundles if b is not chosen))
+                others = ", ".join(repr(b.entry.get("name", "")) for b in bundles if b is not chosen)
+                self.notes.append(f"unit composition {chosen.entry.get('name', '')!r} read; not read, so its sizes "
+                                  f"cannot be asked for: {others}")
 
     def _holds_models(self, element: Element, depth: int = 3) -> bool:
         return depth > 0 and any(c.entry.get("type") == "model" or self._holds_models(c.entry, depth - 1)

@@ -86,7 +86,8 @@ def survive_question(found: TargetUnit, attackers: Sequence[str], at_least: int 
                      rules_dir: str | Path | None = None) -> Report:
     """The unit against each standard attacker named (default: all of them)."""
     known = panel(rules_dir)
-    chosen = [find(name, known, "standard attacker") for name in attackers] or list(known.values())
+    written = {a.description: key for key, a in known.items()}  # as the rows name them: 'Ten bolt rifles'
+    chosen = [find(name, known, "standard attacker", written) for name in attackers] or list(known.values())
     found_rows = survive(found, chosen, at_least, exact)
     report = comparison_report(found_rows.rows, f"{found.label} against the standard attackers", differences=False)
     return attrs.evolve(report, preface=tuple(f"  {line}" for line in (*found_rows.header, *found.notes)))
