@@ -24,7 +24,7 @@ from ..decide.unit_attack import UnitReport, allocation_order, order_line
 from ..engine.results import AttackResult
 from ..model import Context, ModelProfile
 from ..pmf import Number
-from .decisions import comparison_report, need_report, plan_report, turn_report
+from .decisions import comparison_report, need_report, plan_report, plan_title, turn_report
 from .profiles import header
 from .report import Report, assuming, unit_report
 
@@ -61,8 +61,7 @@ def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal:
     """Every firing order of the weapons (and split between two targets), best first."""
     found = plan([w.firing for w in written], [u.target for u in units], goal.lower(), context, exact)
     names = [f"{w.firing.models} x [{w.text}]" for w in written]
-    title = f"best order{' and split' if len(units) > 1 else ''}  ->  {'  |  '.join(u.label for u in units)}"
-    report = plan_report(found, names, title, top)
+    report = plan_report(found, names, plan_title(found, "  |  ".join(u.label for u in units)), top)
     return attrs.evolve(report, preface=(*report.preface, *unit_lines(written)))
 
 
