@@ -49,6 +49,13 @@ def readings(text: str, model: str = "") -> list[tuple]:
 
 NONE: tuple = ((), (), ())
 READ = [
+    # a characteristic of the weapons of one name (Target Elimination's phrasing), chosen when the unit shoots: for
+    # --with; "only one enemy unit as the target" is what a query of one target always is
+    ("Each time this unit is selected to shoot, it can use this ability. If it does, until the end of the phase, add 2 "
+     "to the Attacks characteristic of pebble rifles equipped by models in this unit and you can only select one "
+     "enemy unit as the target of all of this unit's attacks.",
+     [("attacker", "unit", "either", {"weapon_names": ("pebble rifle",), "attacks_bonus": 2}, NONE, (),
+       "after 'Each time this unit is selected to shoot, it can use this ability'")]),
     ("Each time a model in this unit makes a ranged attack that targets a Monster or Vehicle unit, you can re-roll the "
      "Hit roll and you can re-roll the Damage roll.",
      [("attacker", "unit", "shooting", {"weapons": "ranged", "reroll_hits": Reroll.FAILED,
@@ -166,12 +173,8 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
     ("This model has the Feel No Pain 4+ ability against mortal wounds.", "profile", None),  # the converter reads it
     ("While this model is leading a unit, models in that unit have the Feel No Pain 4+ ability against mortal "
      "wounds.", "unmodelled", "Feel No Pain against mortal wounds only"),
-    # a characteristic of some of the unit's weapons: named as not modelled, never dropped as another unit's
-    ("Each time this unit is selected to shoot, it can use this ability. If it does, until the end of the phase, add 2 "
-     "to the Attacks characteristic of pebble rifles equipped by models in this unit and you can only select one "
-     "enemy unit as the target of all of this unit's attacks.", "unmodelled",
-     "a change to its weapons' characteristics this reader does not read ('Attacks characteristic of pebble rifles "
-     "equipped by models in this unit')"),
+    # a characteristic of some of the unit's weapons, written otherwise: named as not modelled, never dropped as
+    # another unit's
     ("If a friendly Vehicle model is destroyed within 12\" of this model, until the end of the battle, this model's "
      "rock maul has an Attacks characteristic of 6.", "unmodelled",
      "a change to its weapons' characteristics this reader does not read (\"this model's rock maul has an Attacks "
@@ -191,17 +194,25 @@ def test_what_the_reader_leaves_to_others_or_refuses(text, kind, reason):
         assert verdict.ability is not None and verdict.ability.unmodelled == reason
 
 
-def test_an_ability_on_some_weapons_is_named_in_the_answer_and_refused_by_with():
+def test_an_ability_on_the_weapons_of_one_name_waits_for_with():
     aim = ("Aimed Volley", "Each time this unit is selected to shoot, it can use this ability. If it does, until the "
                            "end of the phase, add 2 to the Attacks characteristic of guns equipped by models in this "
                            "unit.")
+    # 6 attacks as printed: 6 x 1/2 x 1/2 x 5/6 = 5/4, and the header says what --with assumes
     report = unit_attack(sheet(GUN, aim), VEHICLE, exact=True)
-    # 6 attacks as printed (the +2 is not modelled): 6 x 1/2 x 1/2 x 5/6 = 5/4, and the header says so
     assert mean(report) == Fraction(5, 4)
-    assert any(line.startswith("not applied: Aimed Volley (not modelled: a change to its weapons' characteristics")
-               for line in report.situation)
-    with pytest.raises(MathhammerError, match="Aimed Volley is not modelled .*it cannot be given with --with"):
-        unit_attack(sheet(GUN, aim), VEHICLE, modifiers=["Aimed Volley"])
+    assert ("not applied: Aimed Volley applies only after 'Each time this unit is selected to shoot, it can use this "
+            "ability'; --with 'Aimed Volley' assumes it") in report.situation
+    # with it: 8 attacks of the gun (10 wounds: none wasted), 8 x 5/24 = 5/3
+    aimed = unit_attack(sheet(GUN, aim), VEHICLE, modifiers=["Aimed Volley"], exact=True)
+    assert mean(aimed) == Fraction(5, 3)
+    assert any(line.startswith("attacker has Aimed Volley (read from its text): +2 Attacks (gun only); assumed")
+               for line in aimed.situation)
+    # the weapons of that name alone: a pistol or a rifle of another name keeps its Attacks
+    effect = Effect(attacks_bonus=2, weapon_names=("bolt rifles",))
+    assert effect.weapon_names == ("bolt rifle",)
+    assert [effect.affects(Weapon.parse('24" A2 BS3+ S4 AP-1 D1', name=n)) for n in
+            ("Bolt Rifle", "bolt rifle (standard)", "Bolt pistol", "Heavy bolt rifle")] == [True, True, False, False]
 
 
 def test_a_refused_ability_keeps_whose_attacks_it_was_about():

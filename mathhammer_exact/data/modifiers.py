@@ -31,6 +31,7 @@ from ..model import (
     Weapon,
 )
 from ..parsing import ability_fields
+from .names import loose
 
 Phase = Literal["shooting", "fight", "either"]
 Situation = Literal["attacker", "target", "marked", "suppressed"]
@@ -115,6 +116,8 @@ class Effect:
     the weapons and their rolls, the target's models, or the attacking unit's own models."""
 
     weapons: WeaponFilter = "all"  #: which attacks the weapon and roll changes affect
+    #: and only attacks with these weapons (by name, as `data.names.loose` writes it: "bolt rifle"), if any
+    weapon_names: tuple[str, ...] = attrs.field(default=(), converter=lambda names: tuple(loose(n) for n in names))
     # rolls of the attacks
     hit_modifier: int = 0
     wound_modifier: int = 0
@@ -178,8 +181,9 @@ class Effect:
 
     def affects(self, weapon: Weapon) -> bool:
         """Whether the weapon and roll changes apply to attacks with `weapon`."""
-        return {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
-                "rapid fire": weapon.rapid_fire is not None}[self.weapons]
+        named = not self.weapon_names or loose(weapon.name.split(" (")[0]) in self.weapon_names
+        return named and {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
+                          "rapid fire": weapon.rapid_fire is not None}[self.weapons]
 
     def describe(self) -> str:
         """The effect in a player's words, e.g. "AP improved by 1"."""
@@ -238,6 +242,8 @@ class Effect:
         text = ", ".join(parts) or "no effect"
         if self.weapons != "all":
             text += f" ({self.weapons} weapons)"
+        if self.weapon_names:
+            text += f" ({' and '.join(self.weapon_names)} only)"
         return text
 
 
