@@ -357,6 +357,22 @@ def test_an_ability_of_one_model_or_the_bearer_is_not_given_to_the_whole_unit():
     assert mean(unit_attack(sheet(GUN, ONE_MODEL, models=squad), target, exact=True)) == Fraction(25, 3)
 
 
+def test_weapons_alone_at_a_target_whose_models_change_in_one_phase_only():
+    from mathhammer_exact.decide.unit_attack import defended
+    from mathhammer_exact.model import Firing
+
+    guard = sheet(GUN, ("Parry", "Each time a melee attack is allocated to a model in this unit, subtract 1 from the "
+                                 "Damage characteristic of that attack."))
+    unit = TargetUnit(Target.parse("T4 Sv6+ W10"), "Test Breakers", guard)
+    shot, blow = Firing(Weapon.parse('24" A1 BS3+ S4 AP0 D2')), Firing(Weapon.parse("A1 WS3+ S4 AP0 D2"))
+    assert defended(unit, [shot])[1] == unit.target  # a ranged attack: Parry changes nothing
+    fought = defended(unit, [blow])
+    assert all(p.reduce_damage for p, _ in fought[1].groups)
+    assert fought[2] == ["target has Parry (read from its text): Damage of attacks allocated to it -1 (not below 1)"]
+    with pytest.raises(MathhammerError, match="change its models for some of these weapons only"):
+        defended(unit, [shot, blow])
+
+
 def test_a_leaders_ability_and_one_not_modelled_are_named_not_applied():
     lead = ("Lead from the Front", "While this model is leading a unit, each time a model in that unit makes an "
                                    "attack, add 1 to the Hit roll.")

@@ -142,20 +142,21 @@ def defended(unit: TargetUnit, firings: Sequence[Firing],
     the firings and the target after the abilities read from its text and its Leader's "while leading" ones,
     checked as in `unit_attack` (each firing's phase and situation, else `context`, the query's), and a header
     line for each ability."""
-    target = unit.target
-    sides = text_in_force.target_sides(target, unit.sheet, unit.leader)
-    out, lines = [], []
+    sides = text_in_force.target_sides(unit.target, unit.sheet, unit.leader)
+    out, lines, targets = [], [], []
     for firing in firings:
         phase = "fight" if firing.weapon.melee else "shooting"
         situation = firing.context or context or Context()
         rules, said = text_in_force.in_force(sides, set(), set(), phase, functools.partial(_situation_problem,
                                                                                            context=situation))
         lines += [line for line in said if line not in lines]
-        if rules:
-            [(weapon, own)], target, _ = apply_modifiers(rules, [firing.weapon], target, situation)
-            firing = attrs.evolve(firing, weapon=weapon, context=own)
-        out.append(firing)
-    return out, target, lines
+        [(weapon, own)], target, _ = apply_modifiers(rules, [firing.weapon], unit.target, situation)
+        out.append(attrs.evolve(firing, weapon=weapon, context=own) if rules else firing)
+        targets += [target] if target not in targets else []
+    if len(targets) > 1:  # one attack has one target: its models cannot differ from one weapon to the next
+        raise MathhammerError(f"the abilities of {unit.label} change its models for some of these weapons only (one "
+                              "phase, or one situation): ask about those weapons apart")
+    return out, targets[0] if targets else unit.target, lines
 
 
 def _situation_problem(rule: NamedRule, context: Context) -> str | None:
