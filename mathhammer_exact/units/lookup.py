@@ -28,6 +28,7 @@ from ..data.names import loose, normalise
 from ..errors import MathhammerError
 
 _MOST_FACTION_WORDS = 4  #: the longest faction name read in front of a unit's ('Leagues of Votann')
+_SMALL_WORDS = {"the", "of", "with", "and", "in", "on", "w"}  #: not counted among the words a name has more
 
 
 @attrs.frozen
@@ -84,15 +85,18 @@ def _units(text: str, sheets: Mapping[str, Datasheet], edition: str) -> list[Opt
 
 def _held(text: str, sheets: Mapping[str, Datasheet], edition: str) -> tuple[list[Option], tuple[str, ...]]:
     """The units of the one name (not [Legends], where one is) that holds every word of `text` at the start of one
-    of its words, and the header line saying so ('crisis fireknife' for Crisis Fireknife Battlesuits); none where
-    no name, or several, hold them."""
+    of its words and has one word more at most ('crisis fireknife' for Crisis Fireknife Battlesuits, 'Abaddon' for
+    Abaddon the Despoiler; not 'Tempestus Squad' for Militarum Tempestus Command Squad), and the header line saying
+    so; none where no name, or several, hold them."""
     words = normalise(text).split()
     if not words:
         return [], ()
 
     def holds(name: str) -> bool:
-        own = normalise(name).split() + loose(name).split()
-        return all(any(o.startswith(w) or o.startswith(loose(w) or w) for o in own) for w in words)
+        own = [w for w in loose(name).split() if w not in _SMALL_WORDS]
+        held = [o for o in own if any(o.startswith(loose(w) or w) or o.startswith(w) for w in words)]
+        return len(own) - len(held) <= 1 and all(
+            any(o.startswith(loose(w) or w) or o.startswith(w) for o in normalise(name).split() + own) for w in words)
 
     options = [Option(sheet.name, sheet.faction, sheet=sheet) for sheet in sheets.values() if holds(sheet.name)]
     options += [Option(r["name"], r["faction"], record=r) for r in library.holding(text, edition) if holds(r["name"])]
