@@ -509,6 +509,29 @@ def test_weapons_alone_meet_the_targets_abilities_too(indexed):
     assert "target has Chieftain's Ward (read from its Leader's text): Feel No Pain 5+" in answer["header"]
 
 
+def test_a_whole_turn_meets_the_targets_abilities_in_both_phases(indexed):
+    from mathhammer_exact.decide.turn import whole_turn
+    from mathhammer_exact.model import Firing
+
+    # the Crag Walker's Slab Armour (Damage -1) in the shooting and in the fight: as at the same model with its
+    # damage reduced, the turn's own machinery otherwise
+    args = ["turn", "-t", "Crag Walker", "-s", '2x 48" A1 BS3+ S12 AP-3 DD6+1', "-f", "3x Melee A3 WS3+ S8 AP-2 D=3",
+            "-d", "7", "--exact", "--json"]
+    out = run(*args)
+    assert out.exit_code == 0, out.output
+    walker = by_name.target_unit("Crag Walker").target
+    slab = attrs.evolve(walker, groups=tuple((attrs.evolve(p, reduce_damage=True), n) for p, n in walker.groups))
+    expected = whole_turn(slab, [Firing(Weapon.parse('48" A1 BS3+ S12 AP-3 DD6+1'), 2)],
+                          [Firing(Weapon.parse("Melee A3 WS3+ S8 AP-2 D=3"), 3)], 7, exact=True)
+    answer = json.loads(out.output)
+    assert Fraction(answer["p_destroyed"]) == expected.p_destroyed
+    assert expected.p_destroyed != whole_turn(walker, [Firing(Weapon.parse('48" A1 BS3+ S12 AP-3 DD6+1'), 2)],
+                                              [Firing(Weapon.parse("Melee A3 WS3+ S8 AP-2 D=3"), 3)], 7,
+                                              exact=True).p_destroyed
+    assert "target has Slab Armour (read from its text): Damage of attacks allocated to it -1 (not below 1)" in \
+        answer["header"]
+
+
 def test_a_matchup_cell_is_the_unit_answer_with_the_targets_abilities(indexed):
     from mathhammer_exact.sweep.matchup import grid, read_army
     from mathhammer_exact.sweep.queries import rows

@@ -20,7 +20,7 @@ from ..decide.need import need, need_size
 from ..decide.plan import plan
 from ..decide.survive import panel, survive
 from ..decide.turn import Overwatch, charging, whole_turn
-from ..decide.unit_attack import UnitReport, allocation_order, order_line
+from ..decide.unit_attack import UnitReport, allocation_order, defended, order_line
 from ..engine.results import AttackResult
 from ..model import Context, ModelProfile
 from ..pmf import Number
@@ -70,14 +70,18 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
                   context: Context, exact: bool, order: Sequence[int] | None) -> Report:
     """The shooting, the charge and the fight against one target; `order` is the defender's allocation
     order of its groups, numbered from 1."""
-    unit = named.target
+    # the target's abilities read from text change the shooting and the fight, each in its own situation
+    firings, unit, lines = defended(named, [*(w.firing for w in shots), *charging([w.firing for w in blows],
+                                                                                   context)], context)
+    shooting, fighting = firings[:len(shots)], firings[len(shots):]
     groups = allocation_order(order, unit)
-    found = whole_turn(unit, [w.firing for w in shots], [w.firing for w in blows], distance, charge_reroll,
-                       charge_mod, watch, charger, context, exact, groups)
+    found = whole_turn(unit, shooting, fighting, distance, charge_reroll, charge_mod, watch, charger, context, exact,
+                       groups)
     title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
              f"  ->  {named.label}")
-    asked = header([*(w.firing for w in shots), *charging([w.firing for w in blows], context)], unit, context)
-    asked += tuple(f"  {line}" for line in (*order_line(unit, groups), *named.notes)) + unit_lines([*shots, *blows])
+    asked = header(firings, unit, context)
+    asked += tuple(f"  {line}" for line in (*lines, *order_line(unit, groups), *named.notes)) + unit_lines(
+        [*shots, *blows])
     return assuming(attrs.evolve(turn_report(found, title), preface=asked), context)
 
 
