@@ -40,7 +40,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from mathhammer_exact import Context, Rules, Target, Weapon, attack
+from mathhammer_exact import Context, Firing, Rules, Target, Weapon, attack
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.engine.sequence import _plan
 from mathhammer_exact.pmf import FLOAT
@@ -255,19 +255,63 @@ def bare_chain(steps: list[tuple[np.ndarray, list[float]]], size: int) -> np.nda
     return state
 
 
-def s3_kernel_inputs() -> tuple[list[tuple[np.ndarray, list[float]]], int]:
-    """S3's transition matrices and attack counts, from the engine (so the kernel times only the stepping)."""
+def chain_kernel_inputs(firings: list[Firing], target: Target, context: Context
+                        ) -> tuple[list[tuple[np.ndarray, list[float]]], int]:
+    """The chain's transition matrices (written out) and attack counts for `firings`, from the engine (so
+    that the kernel times only the stepping); without Precision the leaders follow the bodyguards."""
     from mathhammer_exact.engine.chain import _profile
     from mathhammer_exact.engine.layout import Layout
 
-    report = unit_attack("Tempestus Command Squad", LED, LOADOUT, context=Context(half_range=True))
-    assert not any(firing.weapon.precision for firing in report.firings)
-    layout = Layout.of(LED).one_track  # without Precision the chain steps the leader after the bodyguards
+    assert not any(firing.weapon.precision for firing in firings)
+    layout = Layout.of(target).one_track
     steps = []
-    for firing in report.firings:
-        profile = _profile(firing, layout, firing.context or Context(half_range=True), FLOAT)
-        steps.append((profile.attack.terms[0].dense(), [float(p) for p in profile.attacks.probabilities()]))
+    for firing in firings:
+        profile = _profile(firing, layout, firing.context or context, FLOAT)
+        assert set(profile.attack.terms) == {0}, "the kernel steps no waiting mortal wounds"
+        counts = [0.0] * profile.attacks.min + [float(p) for p in profile.attacks.probabilities()]
+        steps.append((profile.attack.terms[0].dense(), counts))
     return steps, layout.size
+
+
+def s3_kernel_inputs() -> tuple[list[tuple[np.ndarray, list[float]]], int]:
+    """S3's transition matrices and attack counts."""
+    report = unit_attack("Tempestus Command Squad", LED, LOADOUT, context=Context(half_range=True))
+    return chain_kernel_inputs(list(report.firings), LED, Context(half_range=True))
+
+
+# Attached targets (the issue's figures): nineteen W3 bodyguards and a W6 leader
+ATTACHED = Target.parse("T4 Sv3+ W3 x19; T4 Sv3+ W6 leader")
+DW_VOLLEY = [Firing(Weapon.parse("A4 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]"), 20)]
+SIX = [Firing(Weapon.parse(w), 1) for w in ("A2 BS3+ S4 AP0 D1", "A1 BS3+ S8 AP-3 DD6", "A3 BS4+ S5 AP-1 D2",
+                                             "A4 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]", "A1 BS2+ S9 AP-4 D=3",
+                                             "AD6 BS3+ S5 AP0 D1 [TORRENT]")]
+BOYZ = [Firing(Weapon.parse("A3 WS3+ S4 AP0 D1"), 19), Firing(Weapon.parse("A2 WS3+ S9 AP-2 D2"), 1)]
+
+
+def attached_rows() -> None:
+    """The Attached target's queries, each a ratio to the chain's bare stepping of the same firings
+    (the Devastating Wounds volley's waiting wounds are not in that kernel: its ratio is to the volley
+    without them, as a scale)."""
+    plain = [Firing(Weapon.parse("A4 BS3+ S5 AP-1 D1"), 20)]
+    for label, firings, kernel in (("DW volley 20 x A4 D1", DW_VOLLEY, plain), ("6 weapons in order", SIX, SIX),
+                                   ("20 Boyz", BOYZ, BOYZ)):
+        steps, size = chain_kernel_inputs(kernel, ATTACHED, Context())
+        bare_median, bare_best = timed(lambda s=steps, n=size: bare_chain(s, n))
+        for exact in (False, True):
+            median, best = timed(lambda e=exact, f=firings: attack(f, ATTACHED, exact=e).damage)
+            print(f"{'Attached: ' + label + ', ' + ('exact' if exact else 'float'):44s} {median:8.3f} ({best:6.3f}) ms "
+                  f"{'':18s} {bare_median:8.3f} ({bare_best:6.3f}) ms {median / bare_median:6.2f}")
+
+
+def plan_rows(s1_kernel: float) -> None:
+    """`plan` of six weapon profiles (720 orders) against ten W2 models, as a ratio to S1's bare kernel."""
+    from mathhammer_exact.decide.plan import plan
+
+    target = Target.parse("T4 Sv3+ W2 x10")
+    for exact in (False, True):
+        median, best = timed(lambda e=exact: plan(SIX, [target], exact=e), budget_s=0.5 if QUICK else 3)
+        print(f"{'plan: 6 weapons vs W2 x10, ' + ('exact' if exact else 'float'):44s} {median:8.3f} ({best:6.3f}) ms "
+              f"{'':18s} {'(S1 kernel)':>18s} {median / s1_kernel:6.0f}")
 
 
 def main() -> None:
@@ -289,7 +333,9 @@ def main() -> None:
     for exact in (False, True):
         median, best = timed(lambda e=exact: attack(VOLLEY, TOUGH, 60, launch, exact=e).models_destroyed)
         print(f"{'DW volley, 2023 wording, ' + ('exact' if exact else 'float'):44s} {median:8.3f} ({best:6.3f}) ms")
+    attached_rows()
     s1_kernel, _ = timed(lambda: bare_pipeline(ITEM, 20, 5, 3, D3, Numbers(False)))
+    plan_rows(s1_kernel)
     if importlib.util.find_spec("fastapi") and importlib.util.find_spec("uvicorn"):
         server_rows(s1_kernel)
     startup_rows()
@@ -299,8 +345,8 @@ def main() -> None:
 S1_QUESTION = {"weapons": [{"weapon": "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]", "models": 20}],
                "target": "T4 Sv4+ W3 x5"}
 CHARGE = {"distance": 9}
-HEAVY = {"weapons": [{"weapon": "A2 BS3+ S4 AP-1 D1", "models": 10}], "target": "T4 Sv3+ W2 x40; T4 Sv3+ W5 leader",
-         "exact": True}  # seconds of exact work, past the light lane's share of the work limit
+HEAVY = {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 1000}], "target": "T4 Sv3+ W1 x999; T4 Sv3+ W5 leader",
+         "exact": True}  # seconds of exact work, past the light lane's share of the work limit (as in the tests)
 
 
 @contextlib.contextmanager

@@ -13,8 +13,10 @@ from typing import Any, Literal
 
 import attrs
 
+from .abilities import Ability, Edition
 from .dice import Dice
 from .errors import MathhammerError
+from .parsing import ability_fields as read_ability
 from .parsing import model_fields, weapon_fields
 from .pmf import Pmf
 
@@ -66,21 +68,46 @@ class Reroll(enum.IntEnum):
                 Reroll.NONCRIT: "re-roll {} rolls that are not critical"}[self].format(roll)
 
 
-#: Abilities only a ranged weapon can have.
-RANGED_ONLY = ("torrent", "blast", "heavy", "indirect_fire", "pistol", "assault", "rapid_fire", "melta", "conversion")
-
-
 def _bonus_dice(value: Dice | str | int | None) -> Dice | None:
     """An ability's X (Rapid Fire X, Sustained Hits X): None or 0 when the weapon lacks it."""
     dice = None if value is None else _dice(value)
     return None if dice == Dice() else dice
 
 
+def _thresholds(ability: Ability) -> Any:
+    def check(_inst: object, _attr: attrs.Attribute, value: tuple[tuple[str, int], ...]) -> None:
+        for keyword, x in value:
+            if not 2 <= x <= 6:
+                raise MathhammerError(f"{ability.name}-{keyword} must be 2+ to 6+, got {x}+")
+
+    return check
+
+
+ABILITY = "ability"  #: the attrs metadata key of a weapon ability's `Ability`
+
+
+def ability_field(ability: Ability) -> Any:
+    """An attrs field of `Weapon` holding one ability, with its entry and the default, converter and
+    validator its kind has: False (a flag), 0 (a number), None (dice, a distance), () (keywords)."""
+    metadata = {ABILITY: ability}
+    if ability.kind == "flag":
+        return attrs.field(default=False, metadata=metadata)
+    if ability.kind == "number":
+        return attrs.field(default=0, validator=_at_least(ability.name, 0), metadata=metadata)
+    if ability.kind == "dice":
+        return attrs.field(default=None, converter=_bonus_dice, metadata=metadata)
+    if ability.kind == "distance":
+        return attrs.field(default=None, validator=_at_least(f"the {ability.name} distance", 1), metadata=metadata)
+    return attrs.field(default=(), converter=tuple, validator=_thresholds(ability), metadata=metadata)
+
+
 @attrs.frozen
 class Weapon:
     """One weapon profile with its abilities, as printed on a datasheet.
 
-    `skill` is the BS (ranged) or WS (melee) number, e.g. 3 for 3+, and None for Torrent.
+    `skill` is the BS (ranged) or WS (melee) number, e.g. 3 for 3+, and None for Torrent. Each
+    ability is declared once, on its field (`ability_field`), in the order a datasheet prints
+    them: the 10th edition's abilities (`TENTH_EDITION`) are these entries.
     """
 
     attacks: Dice = attrs.field(converter=_dice)
@@ -92,35 +119,74 @@ class Weapon:
     melee: bool = False
     range: int | None = attrs.field(default=None, validator=_at_least("range", 1))
     """Range in inches (None: not given, or a melee weapon)."""
-    rapid_fire: Dice | None = attrs.field(default=None, converter=_bonus_dice)
+    rapid_fire: Dice | None = ability_field(Ability(
+        "RAPID FIRE", "dice", "Rapid Fire", "attacks", "X more attacks per model within half range",
+        ranged_only=True, needs=("half_range",), x="extra attacks"))
     """Rapid Fire X: X more attacks within half range; X may be rolled (Rapid Fire D3)."""
-    melta: int = attrs.field(default=0, validator=_at_least("MELTA", 0))
-    sustained_hits: Dice | None = attrs.field(default=None, converter=_bonus_dice)
-    lethal_hits: bool = False
-    devastating_wounds: bool = False
-    twin_linked: bool = False
-    torrent: bool = False
-    blast: bool = False
-    lance: bool = False
-    heavy: bool = False
-    ignores_cover: bool = False
-    indirect_fire: bool = False
-    hazardous: bool = False
-    precision: bool = False
-    pistol: bool = False
-    assault: bool = False
-    anti: tuple[tuple[str, int], ...] = ()
-    psychic: bool = False
-    """A Psychic weapon: its attacks are psychic attacks (e.g. for Feel No Pain against psychic attacks)."""
-    extra_attacks: bool = False
-    """Extra Attacks: the bearer fights with this weapon in addition to the melee weapon it chooses,
-    not instead of it (it cannot be chosen as the one melee weapon)."""
-    one_shot: bool = False
-    """One Shot: the bearer can shoot this weapon once per battle."""
-    conversion: int | None = attrs.field(default=None, validator=_at_least("the CONVERSION distance", 1))
+    sustained_hits: Dice | None = ability_field(Ability(
+        "SUSTAINED HITS", "dice", "Sustained Hits", "hit", "a Critical Hit scores X extra hits", x="extra hits"))
+    melta: int = ability_field(Ability(
+        "MELTA", "number", "Melta", "damage", "X more Damage per attack within half range", ranged_only=True,
+        needs=("half_range",), x="extra damage"))
+    anti: tuple[tuple[str, int], ...] = ability_field(Ability(
+        "ANTI", "keyword", "Anti", "wound", "an unmodified wound roll of X+ against a target with the keyword is a "
+        "Critical Wound", x="the wound roll that is a Critical Wound"))
+    conversion: int | None = ability_field(Ability(
+        "CONVERSION", "distance", "Conversion", "hit", "against a target more than X inches away, an unmodified hit "
+        "roll of 4+ is a Critical Hit", ranged_only=True, needs=("beyond_conversion_range",),
+        x='the distance its datasheet gives (12" or 24")'))
     """Conversion: against a target more than this many inches away, an unmodified hit roll of 4+
     is a Critical Hit. Datasheets print the bare keyword and give the distance (12" or 24") in the
     rule's text, so the profile string must say it: `CONVERSION 12"`."""
+    assault: bool = ability_field(Ability(
+        "ASSAULT", "flag", "Assault", "attacks", "the weapon shoots after its unit Advanced", ranged_only=True,
+        needs=("advanced",)))
+    heavy: bool = ability_field(Ability(
+        "HEAVY", "flag", "Heavy", "hit", "+1 to hit when its unit Remained Stationary", ranged_only=True,
+        needs=("stationary",)))
+    pistol: bool = ability_field(Ability(
+        "PISTOL", "flag", "Pistol", "unit", "models shoot their Pistols or their other ranged weapons, not both",
+        ranged_only=True))
+    torrent: bool = ability_field(Ability(
+        "TORRENT", "flag", "Torrent", "hit", "every attack hits automatically (no hit roll, no Critical Hits)",
+        ranged_only=True))
+    blast: bool = ability_field(Ability(
+        "BLAST", "flag", "Blast", "attacks", "one more attack per five models in the target; not against a unit "
+        "within Engagement Range of the firer's army", ranged_only=True, needs=("engaged",)))
+    indirect_fire: bool = ability_field(Ability(
+        "INDIRECT FIRE", "flag", "Indirect Fire", "hit", "may shoot a target that is not visible: unmodified hit "
+        "rolls of 1-3 fail (`--rules 2023`: -1 to hit) and the target has the Benefit of Cover", ranged_only=True,
+        needs=("indirect",)))
+    ignores_cover: bool = ability_field(Ability(
+        "IGNORES COVER", "flag", "Ignores Cover", "save", "the target does not get the Benefit of Cover"))
+    lance: bool = ability_field(Ability(
+        "LANCE", "flag", "Lance", "wound", "+1 to wound when its unit charged this turn", needs=("charged",)))
+    lethal_hits: bool = ability_field(Ability(
+        "LETHAL HITS", "flag", "Lethal Hits", "hit", "a Critical Hit wounds automatically (not a Critical Wound)"))
+    devastating_wounds: bool = ability_field(Ability(
+        "DEVASTATING WOUNDS", "flag", "Devastating Wounds", "sequence", "a Critical Wound inflicts mortal wounds "
+        "equal to the Damage (how, by `--rules`: below)"))
+    twin_linked: bool = ability_field(Ability(
+        "TWIN-LINKED", "flag", "Twin-linked", "wound", "re-roll failed wound rolls"))
+    precision: bool = ability_field(Ability(
+        "PRECISION", "flag", "Precision", "allocation", "the attacker may allocate its wounds to an attached "
+        "leader first"))
+    hazardous: bool = ability_field(Ability(
+        "HAZARDOUS", "flag", "Hazardous", "sequence", "after the unit attacks, one Hazardous test per weapon "
+        "(unit queries; below)"))
+    psychic: bool = ability_field(Ability(
+        "PSYCHIC", "flag", "Psychic", "damage", "its attacks are psychic attacks (Feel No Pain against psychic "
+        "attacks applies)"))
+    """A Psychic weapon: its attacks are psychic attacks (e.g. for Feel No Pain against psychic attacks)."""
+    extra_attacks: bool = ability_field(Ability(
+        "EXTRA ATTACKS", "flag", "Extra Attacks", "unit", "the bearer fights with it as well as with the melee "
+        "weapon it chooses"))
+    """Extra Attacks: the bearer fights with this weapon in addition to the melee weapon it chooses,
+    not instead of it (it cannot be chosen as the one melee weapon)."""
+    one_shot: bool = ability_field(Ability(
+        "ONE SHOT", "flag", "One Shot", "unit", "shot once per battle (a query is one shooting; shown, not "
+        "otherwise read)"))
+    """One Shot: the bearer can shoot this weapon once per battle."""
     ignored: tuple[str, ...] = attrs.field(default=(), converter=tuple)
     """Rules on the profile that the engine does not model, by name (read in lenient mode), so an
     answer can say what it left out."""
@@ -130,11 +196,8 @@ class Weapon:
             raise MathhammerError("a weapon needs BS/WS 2+ to 6+ unless it has TORRENT")
         if self.damage.minimum < 1:
             raise MathhammerError(f"D must be at least 1, got {self.damage}")
-        for keyword, x in self.anti:
-            if not 2 <= x <= 6:
-                raise MathhammerError(f"ANTI-{keyword} must be 2+ to 6+, got {x}+")
         if self.melee:
-            ranged = [name.upper().replace("_", " ") for name in RANGED_ONLY if getattr(self, name)]
+            ranged = sorted(a.spelling for a in abilities_of(type(self)) if a.ranged_only and getattr(self, a.field))
             if ranged:
                 raise MathhammerError(f"{', '.join(ranged)} on a melee weapon: only ranged weapons have "
                                       f"{'it' if len(ranged) == 1 else 'them'}")
@@ -148,7 +211,40 @@ class Weapon:
         With `lenient` (profiles read from a catalogue, not typed), an ability the engine does not
         model is kept by name in `ignored` instead of refused.
         """
-        return cls(**weapon_fields(text, name, lenient))
+        return cls(**weapon_fields(text, abilities_of(cls), name, lenient))
+
+
+_ABILITIES: dict[type, Edition] = {}  #: each weapon class's abilities, read from its fields once
+
+
+def abilities_of(weapon: type[Weapon]) -> Edition:
+    """The abilities declared on the fields of `weapon` (`Weapon` or a class derived from it), in order."""
+    if weapon not in _ABILITIES:
+        _ABILITIES[weapon] = tuple(attrs.evolve(field.metadata[ABILITY], field=field.name)
+                                   for field in attrs.fields(weapon) if ABILITY in field.metadata)
+    return _ABILITIES[weapon]
+
+
+TENTH_EDITION: Edition = abilities_of(Weapon)
+"""The 10th edition's weapon abilities, in the order a datasheet prints them."""
+
+#: The fields of the abilities only a ranged weapon can have.
+RANGED_ONLY = tuple(ability.field for ability in TENTH_EDITION if ability.ranged_only)
+
+
+def ability_fields(token: str) -> dict[str, Any]:
+    """The `Weapon` fields one printed ability of the 10th edition sets, e.g. ``SUSTAINED HITS D3``
+    -> sustained_hits (see `parsing.ability_fields`).
+
+    >>> ability_fields("Anti-Vehicle 4+")
+    {'anti': (('VEHICLE', 4),)}
+    """
+    return read_ability(token, TENTH_EDITION)
+
+
+def needing(situation: str, edition: Edition = TENTH_EDITION) -> str:
+    """The abilities that read the situation field `situation`, for its help: ``Rapid Fire, Melta``."""
+    return ", ".join(ability.words for ability in edition if situation in ability.needs)
 
 
 @attrs.frozen
@@ -372,8 +468,9 @@ def _command_reroll(value: str | CommandReroll | None) -> CommandReroll | None:
     return CommandReroll.parse(value)
 
 
-class DamageReroll(enum.Enum):
-    """Which damage rolls the attacker re-rolls (a die is re-rolled at most once)."""
+class DamageReroll(enum.StrEnum):
+    """Which damage rolls the attacker re-rolls (a die is re-rolled at most once). A member equals
+    its value as written (`DamageReroll.ONES == "ones"`), so a rule read from text compares with it."""
 
     NONE = "none"
     ONES = "ones"  #: re-roll a Damage roll of 1 (the roll's result before modifiers)
@@ -444,6 +541,10 @@ def _critical_mortals(value: str | CriticalMortals | None) -> CriticalMortals | 
 
 
 Line = Literal["situation", "rolls", "against the target", "rules"]  #: where the header states a field
+#: How a named rule's value for a situation field combines with the situation's own (`Declared.stack`):
+#: added, the larger or the smaller kept (a re-roll, a critical threshold), either one true, or given
+#: at most once (two different values would be a guess).
+Stack = Literal["add", "max", "min", "or", "once"]
 
 
 @attrs.frozen
@@ -455,7 +556,8 @@ class Declared:
     placeholder), or a function of the value. `label` names the field in a refusal ("hit roll modifier
     must be -6 to 6"). `choices` are the values a player may write, the first the default (unless the
     default is None). `metavar` marks free text that the field's converter reads (no fixed choices
-    on the command line)."""
+    on the command line). `stack` says how a named rule may change the field (None: it cannot),
+    `effect` how the rule's effect states it, as `words` does."""
 
     option: str
     help: str
@@ -467,10 +569,16 @@ class Declared:
     suffix: str = ""
     choices: tuple[str, ...] = ()
     metavar: str | None = None
+    stack: Stack | None = None
+    effect: str | Callable[[Any], str] = ""
 
     def say(self, value: Any) -> str:
         """The header's words for `value`."""
         return self.words.format(value) if isinstance(self.words, str) else self.words(value)
+
+    def granted(self, value: Any) -> str:
+        """A named rule's effect on this field in words ("+1 to hit")."""
+        return self.effect.format(value) if isinstance(self.effect, str) else self.effect(value)
 
 
 DECLARED = "declared"  #: the attrs metadata key of a situation field's `Declared`
@@ -525,18 +633,20 @@ class Context:
     """
 
     half_range: bool = situation_field(False, Declared(
-        "--half-range", "Within half range (Rapid Fire, Melta).", "within half range", "situation"))
+        "--half-range", f"Within half range ({needing('half_range')}).", "within half range", "situation"))
     cover: bool = situation_field(False, Declared(
         "--cover", "The target has the Benefit of Cover.", "target has the Benefit of Cover", "situation"))
     charged: bool = situation_field(False, Declared(
-        "--charged", "The attacker charged this turn (Lance).", "attacker charged", "situation"))
+        "--charged", f"The attacker charged this turn ({needing('charged')}).", "attacker charged", "situation"))
     stationary: bool = situation_field(False, Declared(
-        "--stationary", "The attacker Remained Stationary (Heavy).", "attacker Remained Stationary", "situation"))
+        "--stationary", f"The attacker Remained Stationary ({needing('stationary')}).", "attacker Remained Stationary",
+        "situation"))
     advanced: bool = situation_field(False, Declared(
         "--advanced", "The attacker Advanced: only Assault weapons shoot.", "attacker Advanced", "situation"))
     """The attacking unit Advanced this turn (only Assault weapons shoot)."""
     overwatch: bool = situation_field(False, Declared(
-        "--overwatch", "Fire Overwatch: only unmodified 6s hit.", "Fire Overwatch", "situation"))
+        "--overwatch", "Fire Overwatch: only unmodified 6s hit.", "Fire Overwatch", "situation", stack="or",
+        effect="only unmodified 6s hit"))
     indirect: bool = situation_field(False, Declared(
         "--indirect", "Indirect Fire at a target that is not visible.", "target not visible (Indirect Fire)",
         "situation"))
@@ -552,57 +662,63 @@ class Context:
         low=0, high=1000, label="extra attacks"))
     hit_modifier: int = situation_field(0, Declared(
         "--hit-mod", f"Hit roll modifier {_MODIFIER_HELP}.", "hit roll {:+d}", low=-6, high=6,
-        label="hit roll modifier"))
+        label="hit roll modifier", stack="add", effect="{:+d} to hit"))
     wound_modifier: int = situation_field(0, Declared(
         "--wound-mod", f"Wound roll modifier {_MODIFIER_HELP}.", "wound roll {:+d}", low=-6, high=6,
-        label="wound roll modifier"))
+        label="wound roll modifier", stack="add", effect="{:+d} to wound"))
     reroll_hits: Reroll = situation_field(Reroll.NONE, Declared(
         "--reroll-hits", "Re-roll hit rolls of 1, failed ones, or all but crits.", lambda policy: policy.words("hit"),
-        choices=_REROLL), converter=Reroll.parse)
+        choices=_REROLL, stack="max", effect=lambda policy: policy.words("hit")), converter=Reroll.parse)
     reroll_wounds: Reroll = situation_field(Reroll.NONE, Declared(
         "--reroll-wounds", "Re-roll wound rolls of 1, failed ones, or all but crits.",
-        lambda policy: policy.words("wound"), choices=_REROLL), converter=Reroll.parse)
+        lambda policy: policy.words("wound"), choices=_REROLL, stack="max",
+        effect=lambda policy: policy.words("wound")), converter=Reroll.parse)
     critical_hit: int = situation_field(6, Declared(
         "--crit-hit", "Unmodified hit roll that is a Critical Hit.", "Critical Hits on {}+", low=2, high=6,
-        label="critical hit threshold", suffix="+"))
+        label="critical hit threshold", suffix="+", stack="min", effect="Critical Hits on {}+"))
     critical_wound: int = situation_field(6, Declared(
         "--crit-wound", "Unmodified wound roll that is a Critical Wound (Anti-X may lower it further).",
-        "Critical Wounds on {}+", low=2, high=6, label="critical wound threshold", suffix="+"))
+        "Critical Wounds on {}+", low=2, high=6, label="critical wound threshold", suffix="+", stack="min",
+        effect="Critical Wounds on {}+"))
     """Unmodified wound roll that is a Critical Wound (Anti-KEYWORD may lower it further)."""
     critical_mortals: CriticalMortals | None = situation_field(None, Declared(
         "--crit-mortals", "Critical Hits or Wounds inflict N mortal wounds (a number or dice), as well as normal "
                           "damage or 'instead' of it; they land after the unit's other attacks and spill over. "
                           "E.g. 'hit 1', 'wound D3 instead'.",
-        lambda mortals: mortals.describe(), metavar="hit|wound N [instead]"), converter=_critical_mortals)
+        lambda mortals: mortals.describe(), metavar="hit|wound N [instead]", stack="once",
+        effect=lambda mortals: mortals.describe()), converter=_critical_mortals)
     """Critical Hits or Critical Wounds that inflict mortal wounds (see `CriticalMortals`)."""
     damage_bonus: int = situation_field(0, Declared(
         "--damage-bonus", "Add this to each attack's Damage (e.g. +1 Damage).", "Damage +{}", low=0, high=6,
-        label="damage bonus"))
+        label="damage bonus", stack="add", effect="{:+d} Damage"))
     """Added to each attack's Damage (e.g. +1 Damage), after halving and before -1 Damage."""
     reroll_damage: DamageReroll = situation_field(DamageReroll.NONE, Declared(
         "--reroll-damage", "Re-roll a Damage roll of 1, the lowest die when below a die's average (one-die), or "
                            "the whole roll when below its average.",
-        lambda policy: policy.words, choices=_choices(DamageReroll)), converter=_damage_reroll)
+        lambda policy: policy.words, choices=_choices(DamageReroll), stack="once", effect=lambda policy: policy.words),
+        converter=_damage_reroll)
     """The attacker's damage re-roll (see `DamageReroll`)."""
     # against the target (the defender's abilities, or the attacker's on its saves)
     wound_modifier_against: int = situation_field(0, Declared(
         "--wound-mod-against", "Wound roll modifier from the target's rules, e.g. -1 (capped with the wound roll "
                                "modifier to -1..+1).", "wound roll {:+d}", "against the target", low=-6, high=6,
-        label="wound roll modifier"))
+        label="wound roll modifier", stack="add", effect="{:+d} to wound it"))
     """Wound roll modifier of attacks against the target (e.g. -1 from its ability), capped with
     `wound_modifier` and the weapon's own to -1..+1."""
     worsen_ap: int = situation_field(0, Declared(
         "--worsen-ap", "Worsen the AP of attacks against the target by this much (never better than AP 0).",
-        "AP worsened by {}", "against the target", low=0, high=6, label="AP worsened by"))
+        "AP worsened by {}", "against the target", low=0, high=6, label="AP worsened by",
+        stack="add", effect="AP of attacks against it worsened by {}"))
     """AP of attacks against the target worsened by this much (AP-2 becomes AP-1), to AP 0 at most."""
     save_modifier: int = situation_field(0, Declared(
         "--save-mod", "Saving throw modifier; with AP and cover never more than +1 in total.", "saving throw {:+d}",
-        "against the target", low=-6, high=6, label="saving throw modifier"))
+        "against the target", low=-6, high=6, label="saving throw modifier", stack="add",
+        effect="{:+d} to its saving throws"))
     """Saving throw modifier (armour and invulnerable); with AP and cover never more than +1 in total."""
     reroll_saves: Reroll = situation_field(Reroll.NONE, Declared(
         "--reroll-saves", "The target re-rolls saving throws of 1, or failed ones.",
-        lambda policy: policy.words("save"), "against the target", choices=_choices(Reroll, Reroll.NONCRIT)),
-        converter=_save_reroll)
+        lambda policy: policy.words("save"), "against the target", choices=_choices(Reroll, Reroll.NONCRIT),
+        stack="max", effect=lambda policy: policy.words("saving throw")), converter=_save_reroll)
     """The target's saving throw re-roll: rolls of 1 (ones) or failed ones."""
     command_reroll: CommandReroll | None = situation_field(None, Declared(
         "--command-reroll", "Keep a Command Re-roll for one roll: the attacks roll, the first failed hit roll, "

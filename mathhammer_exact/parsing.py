@@ -5,10 +5,10 @@ the objects (so this module sits below the model and imports nothing from it).
 
 The grammar is strict, because a calculator that guesses answers a different question than the
 one asked: a characteristic given twice, or two that contradict each other, is an error naming
-both tokens; a number is ASCII digits only; a zero that means nothing (``A0``, ``MELTA 0``) is an
+both tokens; a number is ASCII digits only; a zero that means nothing (``A0``, an ability's X of 0) is an
 error; ``D3`` and ``D6`` after the other stats are refused as ambiguous (Damage 3, or a D3 roll?).
 In lenient mode (for profiles read from a catalogue rather than typed) an ability the engine
-does not model, or a CONVERSION whose distance is not given, is kept by name in ``ignored``
+does not model, or one whose distance is not given, is kept by name in ``ignored``
 instead of refused.
 """
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .abilities import Ability, Edition, flags
 from .dice import Dice
 from .errors import MathhammerError, did_you_mean
 
@@ -24,27 +25,6 @@ _INCHES = r'(?:"|IN|”|″)'
 _SEP = "[=:]?"  # `A=2D6` and `A:2D6` are accepted as well as `A2D6`
 _NUM = "([0-9]{1,12})"  # only ASCII digits are numbers; the size limits say what is too large
 
-_FLAGS = {
-    "LETHAL HITS": "lethal_hits",
-    "DEVASTATING WOUNDS": "devastating_wounds",
-    "TWIN LINKED": "twin_linked",
-    "TORRENT": "torrent",
-    "BLAST": "blast",
-    "LANCE": "lance",
-    "HEAVY": "heavy",
-    "IGNORES COVER": "ignores_cover",
-    "INDIRECT FIRE": "indirect_fire",
-    "HAZARDOUS": "hazardous",
-    "PRECISION": "precision",
-    "PISTOL": "pistol",
-    "ASSAULT": "assault",
-    "PSYCHIC": "psychic",
-    "EXTRA ATTACKS": "extra_attacks",
-    "ONE SHOT": "one_shot",
-}
-_ABILITY_NAMES = [*_FLAGS, "RAPID FIRE", "MELTA", "SUSTAINED HITS", "CONVERSION", "ANTI"]
-_ABILITY_HELP = ("known: " + ", ".join(sorted(_FLAGS)) + ", RAPID FIRE X, MELTA X, SUSTAINED HITS X, "
-                 "ANTI-KEYWORD X+, CONVERSION X\"")
 _WEAPON_HELP = (
     "write e.g. '24\" A2 BS3+ S4 AP-1 D1 [SUSTAINED HITS 1]': range, A<dice>, BS<n>+ or WS<n>+, S<n>, AP<n>, D<dice>"
 )
@@ -86,59 +66,83 @@ def _split_brackets(text: str) -> tuple[str, list[str]]:
     return text[: match.start()] + " " + text[match.end() :], [part for part in inner if part]
 
 
-def _ability(token: str) -> tuple[str, dict[str, Any]] | None:
-    """The slot (what it sets, for spotting repeats) and `Weapon` fields of one printed ability,
-    or None if it is not a known ability."""
+def _help(edition: Edition) -> str:
+    """The abilities `edition` knows, for a refusal: its flags in alphabetical order, then the rest."""
+    return "known: " + ", ".join(sorted(flags(edition)) + [a.form for a in edition if a.kind != "flag"])
+
+
+def _read(ability: Ability, token: str, word: str, plain: str) -> tuple[str, dict[str, Any]] | None:
+    """The slot (what it sets, for spotting repeats) and `Weapon` fields of `token` read as `ability`,
+    or None if it is not that ability. `word` is the token in capitals, `plain` with hyphens as spaces."""
+    name, field = ability.spelling, ability.field
+    if not plain.startswith(name):
+        return None
+    literal = re.escape(name)
+    if ability.kind == "flag":
+        return (field, {field: True}) if plain == name else None
+    if ability.kind == "dice":
+        m = re.fullmatch(rf"{literal} (\S+)", plain)
+        return (field, {field: _positive_dice(token, m.group(1), ability.name)}) if m else None
+    if ability.kind == "number":
+        if not (m := re.fullmatch(rf"{literal} (\S+)", plain)):
+            return None
+        if not re.fullmatch(_NUM, m.group(1)):
+            raise MathhammerError(f"{ability.name} takes a whole number of {ability.x}, e.g. {ability.name} 2, "
+                                  f"not {token!r}")
+        if int(m.group(1)) == 0:
+            raise MathhammerError(f"{token!r} means nothing: {ability.name} must be at least 1 "
+                                  "(leave the ability out instead)")
+        return field, {field: int(m.group(1))}
+    if ability.kind == "distance":
+        m = re.fullmatch(rf"{literal} {_NUM}{_INCHES}?", word)
+        return (field, {field: int(m.group(1))}) if m else None
+    m = re.fullmatch(rf"{literal}[- ]([^0-9]+?) {_NUM}\+?", word)
+    if m is None:
+        return None
+    keyword = m.group(1).strip()
+    return f"{name.lower()} {keyword}", {field: ((keyword, int(m.group(2))),)}
+
+
+def _ability(token: str, edition: Edition) -> tuple[Ability, str, dict[str, Any]] | None:
+    """The ability of `edition` that one printed ability is, with its slot and `Weapon` fields, or
+    None if it is not one of them."""
     word = " ".join(token.upper().split())
     plain = " ".join(word.replace("-", " ").split())  # TWIN-LINKED, Twin Linked, Twin-linked
-    if plain in _FLAGS:
-        return _FLAGS[plain], {_FLAGS[plain]: True}
-    if m := re.fullmatch(r"SUSTAINED HITS (\S+)", plain):
-        return "sustained_hits", {"sustained_hits": _positive_dice(token, m.group(1), "SUSTAINED HITS")}
-    if m := re.fullmatch(r"RAPID FIRE (\S+)", plain):
-        return "rapid_fire", {"rapid_fire": _positive_dice(token, m.group(1), "RAPID FIRE")}
-    if m := re.fullmatch(r"MELTA (\S+)", plain):
-        if not re.fullmatch(_NUM, m.group(1)):
-            raise MathhammerError(f"MELTA takes a whole number of extra damage, e.g. MELTA 2, not {token!r}")
-        if int(m.group(1)) == 0:
-            raise MathhammerError(f"{token!r} means nothing: MELTA must be at least 1 (leave the ability out instead)")
-        return "melta", {"melta": int(m.group(1))}
-    if m := re.fullmatch(rf"CONVERSION {_NUM}{_INCHES}?", word):
-        return "conversion", {"conversion": int(m.group(1))}
-    if m := re.fullmatch(rf"ANTI[- ]([^0-9]+?) {_NUM}\+?", word):
-        keyword = m.group(1).strip()
-        return f"anti {keyword}", {"anti": ((keyword, int(m.group(2))),)}
+    for ability in edition:
+        if found := _read(ability, token, word, plain):
+            return ability, *found
     return None
 
 
-def _unknown_ability(token: str) -> MathhammerError:
+def _unknown_ability(token: str, edition: Edition) -> MathhammerError:
     word = " ".join(token.upper().replace("-", " ").split())
-    if word == "CONVERSION":
-        return MathhammerError(f"{token!r} needs the distance its datasheet gives (12\" or 24\"), e.g. CONVERSION 12\"")
-    hint = did_you_mean([word, word.rsplit(" ", 1)[0]], {name: name for name in _ABILITY_NAMES})
-    return MathhammerError(f"unknown weapon ability {token!r}{hint}; {_ABILITY_HELP}")
+    bare = next((a for a in edition if a.kind == "distance" and a.spelling == word), None)
+    if bare is not None:
+        return MathhammerError(f"{token!r} needs {bare.x}, e.g. {bare.name} 12\"")
+    names = {a.spelling: a.spelling for a in edition}
+    hint = did_you_mean([word, word.rsplit(" ", 1)[0]], names)
+    return MathhammerError(f"unknown weapon ability {token!r}{hint}; {_help(edition)}")
 
 
-def ability_fields(token: str) -> dict[str, Any]:
-    """The `Weapon` fields one printed ability sets, e.g. ``SUSTAINED HITS D3`` -> sustained_hits.
+def ability_fields(token: str, edition: Edition) -> dict[str, Any]:
+    """The `Weapon` fields one printed ability of `edition` sets, e.g. ``SUSTAINED HITS D3`` ->
+    sustained_hits (`model.ability_fields` reads the 10th edition's).
 
-    >>> ability_fields("Anti-Vehicle 4+")
-    {'anti': (('VEHICLE', 4),)}
-    >>> ability_fields("LETAL HITS")
+    >>> from mathhammer_exact.model import TENTH_EDITION
+    >>> ability_fields("Twin-linked", TENTH_EDITION)
+    {'twin_linked': True}
+    >>> ability_fields("LETAL HITS", TENTH_EDITION)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mathhammer_exact.errors.MathhammerError: unknown weapon ability 'LETAL HITS' (did you mean 'LETHAL HITS'?); \
-known: ASSAULT, BLAST, DEVASTATING WOUNDS, EXTRA ATTACKS, HAZARDOUS, HEAVY, IGNORES COVER, INDIRECT FIRE, \
-LANCE, LETHAL HITS, ONE SHOT, PISTOL, PRECISION, PSYCHIC, TORRENT, TWIN LINKED, RAPID FIRE X, MELTA X, \
-SUSTAINED HITS X, ANTI-KEYWORD X+, CONVERSION X"
+    mathhammer_exact.errors.MathhammerError: unknown weapon ability 'LETAL HITS' (did you mean 'LETHAL HITS'?); ...
     """
-    found = _ability(token)
+    found = _ability(token, edition)
     if found is None:
-        raise _unknown_ability(token)
-    return found[1]
+        raise _unknown_ability(token, edition)
+    return found[2]
 
 
-def _stat(token: str) -> tuple[str, dict[str, Any]]:
+def _stat(token: str, edition: Edition) -> tuple[str, dict[str, Any]]:
     """The slot and `Weapon` fields of one stat token (``24"``, ``A2``, ``BS3+``, ``S4``, ``AP-1``, ``D1``)."""
     up = token.upper()
     if m := re.fullmatch(rf"{_NUM}{_INCHES}?", up):
@@ -178,7 +182,7 @@ def _stat(token: str) -> tuple[str, dict[str, Any]]:
             raise MathhammerError(f"{token!r}: the D of Damage comes first: for a D{value} roll write DD{value} "
                                   f"(also D=D{value})")
         return "damage", {"damage": _dice(token, value, "Damage")}
-    if _ability(token) is not None:
+    if _ability(token, edition) is not None:
         raise MathhammerError(f"{token!r} is an ability: put abilities in one [..., ...] group after the stats")
     raise MathhammerError(f"unknown weapon token {token!r} ({_WEAPON_HELP})")
 
@@ -190,27 +194,28 @@ def _once(seen: dict[str, str], slot: str, token: str, what: str) -> None:
     seen[slot] = token
 
 
-def weapon_fields(text: str, name: str = "", lenient: bool = False) -> dict[str, Any]:
-    """The `Weapon` fields of ``[range] A.. BS..+|WS..+ S.. AP.. D.. [abilities]``.
+def weapon_fields(text: str, edition: Edition, name: str = "", lenient: bool = False) -> dict[str, Any]:
+    """The `Weapon` fields of ``[range] A.. BS..+|WS..+ S.. AP.. D.. [abilities]``, the abilities
+    those of `edition`.
 
     With `lenient`, an unknown ability is kept by name in ``ignored`` instead of refused.
     """
     stats, abilities = _split_brackets(text)
-    fields: dict[str, Any] = {"name": name, "anti": (), "ignored": ()}
+    fields: dict[str, Any] = {"name": name, "ignored": ()}
     seen: dict[str, str] = {}
-    for ability in abilities:
-        found = _ability(_ascii_digits(ability))
+    for token in abilities:
+        found = _ability(_ascii_digits(token), edition)
         if found is None:
             if not lenient:
-                raise _unknown_ability(ability)
-            fields["ignored"] += (ability,)
+                raise _unknown_ability(token, edition)
+            fields["ignored"] += (token,)
             continue
-        slot, values = found
-        _once(seen, slot, ability, f"the ability {slot.upper().replace('_', ' ')}")
+        ability, slot, values = found
+        _once(seen, slot, token, f"the ability {slot.upper().replace('_', ' ')}")
         for field, value in values.items():
-            fields[field] = fields["anti"] + value if field == "anti" else value
+            fields[field] = fields.get(field, ()) + value if ability.kind == "keyword" else value
     for token in stats.split():
-        slot, values = _stat(_ascii_digits(token))
+        slot, values = _stat(_ascii_digits(token), edition)
         if slot in seen and slot == "skill" and seen[slot].upper()[:2] != token.upper()[:2]:
             raise MathhammerError(f"{seen[slot]!r} and {token!r} together: a weapon has BS (ranged) or WS (melee), "
                                   "not both")

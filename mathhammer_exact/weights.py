@@ -83,14 +83,12 @@ class Banded:
     def of(cls, steps: np.ndarray, weights: np.ndarray, denominator: int = 1) -> Banded:
         """From each state's moves: ``weights[s, j]`` is the weight of moving from s by ``steps[s, j]``
         (a move of weight 0 may have any step)."""
-        offsets, where = np.unique(steps, return_inverse=True)
-        where = where.reshape(steps.shape)
-        bands = np.zeros((len(offsets), weights.shape[0]), dtype=weights.dtype)
+        bands = np.zeros((int(steps.max()) + 1, weights.shape[0]), dtype=weights.dtype)  # one row per step
         states = np.arange(weights.shape[0])
         for j in range(steps.shape[1]):  # each state once per column: no index repeats
-            bands[where[:, j], states] += weights[:, j]
-        used = (bands != 0).any(axis=1)
-        return cls(offsets[used].astype(np.int64), bands[used], denominator)
+            bands[steps[:, j], states] += weights[:, j]
+        used = np.flatnonzero((bands != 0).any(axis=1))
+        return cls(used.astype(np.int64), bands[used], denominator)
 
     @classmethod
     def identity(cls, size: int, exact: bool) -> Banded:

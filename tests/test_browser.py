@@ -329,10 +329,12 @@ def phone(driver) -> None:
                                                                   "deviceScaleFactor": 1, "mobile": True})
 
 
-def screenshot(driver, name: str, folder: Path) -> None:
-    """What the window shows; with MATHHAMMER_SCREENSHOTS=1 into docs/images/ for docs/server.md."""
+def screenshot(driver, name: str, folder: Path, at: str | None = None) -> None:
+    """What the window shows from the top (or from the element matching the CSS selector `at`); with
+    MATHHAMMER_SCREENSHOTS=1 into docs/images/ for docs/server.md."""
     path = (ROOT / "docs" / "images" if os.environ.get("MATHHAMMER_SCREENSHOTS") else folder) / name
-    driver.execute_script("window.scrollTo(0, 0)")
+    driver.execute_script("const at = arguments[0] && document.querySelector(arguments[0]);"
+                          "if (at) at.scrollIntoView(); else window.scrollTo(0, 0)", at)
     assert driver.save_screenshot(str(path))
     assert path.stat().st_size > 10_000
 
@@ -410,3 +412,182 @@ def test_bad_input_shows_the_cli_message(server, browser):
     assert error.text == "error: BS/WS must be 2+ to 6+, got 7+"
     assert not browser.find_element(By.ID, "answer").is_displayed()
     assert browser.find_element(By.ID, "ask-box").get_attribute("open")  # the form opens to put it right
+
+
+# --------------------------------------------------------------------- a matchup
+MATCHUP = [("q", "matchup"), ("a", "Incursor Squad"), ("am", "10"), ("a", "Tempestus Command Squad"), ("am", ""),
+           ("b", "Tempestus Command Squad"), ("bm", ""), ("b", "Incursor Squad"), ("bm", ""), ("phase", "both"),
+           ("cover", "1")]
+MATCHUP_BODY = {"army_a": {"units": ["Incursor Squad x10", "Tempestus Command Squad"]},
+                "army_b": {"units": ["Tempestus Command Squad", "Incursor Squad"]}, "phase": "both",
+                "situation": {"cover": True}}
+
+
+def check_heatmaps(driver, answer: dict, figure: str) -> None:
+    """One table per army and phase, attackers in rows and targets in columns, each cell the API's figure for its
+    pair (to 1e-12), written as the page writes numbers, on a coloured background."""
+    from selenium.webdriver.common.by import By
+
+    tables = driver.find_elements(By.CSS_SELECTOR, "figure.heatmap")
+    groups = list(dict.fromkeys((row["army"], row["phase"]) for row in answer["rows"]))
+    assert [(t.get_attribute("data-army"), t.get_attribute("data-phase")) for t in tables] == groups
+    for table, (army, phase) in zip(tables, groups):
+        assert table.get_attribute("data-figure") == figure
+        rows = [row for row in answer["rows"] if (row["army"], row["phase"]) == (army, phase)]
+        targets = list(dict.fromkeys(row["target"] for row in rows))
+        heads = [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th")]
+        assert heads == [f"{army} attacks →", *targets]
+        assert [th.text for th in table.find_elements(By.CSS_SELECTOR, "tbody th")] == list(
+            dict.fromkeys(row["attacker"] for row in rows))
+        cells = table.find_elements(By.CSS_SELECTOR, "tbody td")
+        assert len(cells) == len(rows)
+        for cell, row in zip(cells, rows):
+            assert (cell.get_attribute("data-attacker"), cell.get_attribute("data-target")) == (row["attacker"],
+                                                                                              row["target"])
+            expected = row[figure]
+            if expected is None:
+                assert cell.text == "–" and cell.get_attribute("title") == row["reason"]
+                continue
+            assert float(cell.get_attribute("data-value")) == pytest.approx(expected, rel=1e-12)
+            assert cell.text == (percent(expected) if figure == "p_destroyed" else f"{expected:.2f}")
+            assert cell.value_of_css_property("background-color") not in ("rgba(0, 0, 0, 0)", "transparent")
+
+
+def test_a_matchup_opens_from_its_link_on_the_apis_answer_as_heatmap_tables(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    link = open_link(browser, server, MATCHUP)
+    answer = api(server, "/api/matchup", MATCHUP_BODY)
+    check_headline(browser, answer)
+    best = max((row for row in answer["rows"] if row["army"] == "army A"), key=lambda row: row["mean_models_destroyed"])
+    assert browser.find_element(By.CSS_SELECTOR, "#headline dt").text == (
+        f"Most models destroyed\n{best['attacker']} → {best['target']}, {best['phase']}")
+    assert browser.find_element(By.ID, "answer-title").text == "army A against army B"
+    check_heatmaps(browser, answer, "mean_models_destroyed")
+    assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#header li")] == [
+        line.strip() for line in answer["assumptions"]]
+    asked_again(browser, link)
+    Select(browser.find_element(By.ID, "figure")).select_by_value("p_destroyed")  # redrawn, in the URL
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "figure.heatmap").get_attribute("data-figure")
+         == "p_destroyed")
+    check_heatmaps(browser, answer, "p_destroyed")
+    assert query(browser.current_url) == query(f"?{urllib.parse.urlencode([*MATCHUP, ('figure', 'p_destroyed')])}")
+    asked_again(browser, browser.current_url)
+
+    phone(browser)  # the link alone, on a phone: the answer first, the tables scroll in their own boxes
+    browser.get("about:blank")
+    browser.get(link)
+    check_headline(browser, answer)
+    check_heatmaps(browser, answer, "mean_models_destroyed")
+    top, bottom, height, wide = browser.execute_script(
+        "const r = document.getElementById('headline').getBoundingClientRect();"
+        "return [r.top, r.bottom, innerHeight, document.documentElement.scrollWidth]")
+    assert 0 <= top and bottom <= height and wide <= PHONE[0], (top, bottom, height, wide)
+    size = browser.execute_script("return parseFloat(getComputedStyle(document.querySelector('table.heat td'))"
+                                  ".fontSize)")
+    assert size >= 12  # CSS pixels: readable without zooming
+    screenshot(browser, "web-matchup-phone.png", tmp_path, at="figure.heatmap")
+    inside = browser.execute_script(  # the form, unfolded, fits the phone too
+        "document.getElementById('ask-box').open = true;"
+        "const box = document.getElementById('ask-box').getBoundingClientRect();"
+        "return [...document.querySelectorAll('#ask-box fieldset:not([hidden])')].map(f => f.getBoundingClientRect())"
+        ".every(r => !r.width || (r.left >= box.left && r.right <= box.right))")
+    assert inside
+
+
+def test_a_matchup_of_army_lists_uploaded_on_both_sides(server, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{server}/?q=matchup")
+    browser.find_element(By.ID, "army-box").click()
+    browser.find_element(By.ID, "army-file").send_keys(str(ARMY))
+    wait(browser, lambda d: d.find_element(By.ID, "army-status").text.startswith("Gravel Host test list"))
+    browser.find_element(By.ID, "army-b-file").send_keys(str(ARMY))
+    wait(browser, lambda d: d.find_element(By.ID, "army-b-status").text.startswith("Gravel Host test list"))
+    browser.find_element(By.CSS_SELECTOR, ".whole-army[data-list=army-a]").click()  # a row for each of its units
+    assert [i.get_attribute("value") for i in browser.find_elements(By.CSS_SELECTOR, "#army-a input.text")] == [
+        "#1", "#2", "#3"]
+    browser.find_element(By.ID, "army-a-2").find_element(By.XPATH, "..").find_element(By.CSS_SELECTOR,
+                                                                                      ".remove").click()
+    browser.find_element(By.ID, "army-b-1").send_keys("#3")
+    browser.find_element(By.ID, "ask").click()
+    sent = base64.b64encode(ARMY.read_bytes()).decode()
+    answer = api(server, "/api/matchup", {"army_a": {"units": ["#1", "#3"], "army": sent},
+                                          "army_b": {"units": ["#3"], "army": sent}})
+    check_headline(browser, answer)
+    check_heatmaps(browser, answer, "mean_models_destroyed")
+    assert query(browser.current_url)["a"] == ["#1", "#3"] and query(browser.current_url)["b"] == ["#3"]
+    browser.refresh()  # the tab keeps both lists: the link reopens the answer
+    check_headline(browser, answer)
+    check_heatmaps(browser, answer, "mean_models_destroyed")
+
+
+# --------------------------------------------------------------------- the situation's controls, from the API
+def situation_controls(driver) -> list[dict]:
+    return driver.execute_script("""
+        return [...document.querySelectorAll('#situation-fields input, #situation-fields select')].map(e => ({
+          name: e.name, type: e.type, value: e.type === 'checkbox' ? e.checked : e.value, min: e.min ?? '',
+          max: e.max ?? '', options: e.options ? [...e.options].map(o => o.value) : null,
+          label: e.labels.length ? e.labels[0].textContent.trim() : null}))""")
+
+
+def expected_controls(schema: dict) -> list[dict]:
+    """The controls the page must build for a situation's JSON schema: one per field, the flags' checkboxes first,
+    each in the declared order, with its default, its bounds and its choices (none first where the default is
+    null)."""
+    found = []
+    for name, field in schema["properties"].items():
+        choices = field.get("enum") or next((kind["enum"] for kind in field.get("anyOf", []) if "enum" in kind), None)
+        default = "" if field["default"] is None else str(field["default"])
+        if field.get("type") == "boolean":
+            control = {"type": "checkbox", "value": field["default"]}
+        elif choices:
+            control = {"type": "select-one", "value": default, "options": ([""] if default == "" else []) + choices}
+        else:
+            control = {"type": "number" if field.get("type") == "integer" else "text", "value": default,
+                       "min": str(field.get("minimum", "")), "max": str(field.get("maximum", ""))}
+        found.append({"name": name, **control})
+    return sorted(found, key=lambda control: control["type"] != "checkbox")
+
+
+def test_the_situation_controls_are_the_apis_fields_with_their_defaults_bounds_and_choices(server, browser):
+    from selenium.webdriver.common.by import By
+
+    with urllib.request.urlopen(f"{server}/api/situation", timeout=30) as response:
+        schema = json.load(response)
+    browser.get(f"{server}/")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#situation-fields input"))
+    shown = situation_controls(browser)
+    assert [{key: c[key] for key in e} for c, e in zip(shown, expected_controls(schema))] == expected_controls(schema)
+    assert len(shown) == len(schema["properties"]) and all(c["label"] for c in shown)
+
+
+def test_a_situation_field_declared_alone_shows_up_in_the_page_and_its_requests(server, browser):
+    """A field declared only on a `Context` subclass (tests/test_declared.py's `Wider`): given its schema, the page
+    builds its control with the declared default and bounds, writes it into the URL and sends it with its type."""
+    from selenium.webdriver.common.by import By
+
+    from mathhammer_exact.web.schemas import situation_model
+
+    from .test_declared import Wider
+
+    schema = situation_model(Wider, "WiderSituation").model_json_schema()
+    browser.get(f"{server}/")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#situation-fields input"))
+    browser.execute_script("buildSituation(JSON.parse(arguments[0]))", json.dumps(schema))  # keys in order
+    shown = {c["name"]: c for c in situation_controls(browser)}
+    assert shown["fervour"] | {"label": None} == {"name": "fervour", "type": "number", "value": "0", "min": "0",
+                                                  "max": "3", "options": None, "label": None}
+    assert shown["fervour"]["label"] == "Fervour points spent"
+    assert shown["teleported"]["type"] == "checkbox" and shown["teleported"]["value"] is False
+    assert list(shown) == [control["name"] for control in expected_controls(schema)], list(shown)
+    browser.find_element(By.ID, "situation").click()
+    browser.find_element(By.NAME, "teleported").click()
+    fervour = browser.find_element(By.NAME, "fervour")
+    fervour.clear()
+    fervour.send_keys("2")
+    params = browser.execute_script("return formToParams().toString()")
+    assert query(f"?{params}")["fervour"] == ["2"] and query(f"?{params}")["teleported"] == ["1"]
+    sent = browser.execute_script("return situation(new URLSearchParams(arguments[0]))", params)
+    assert sent == {"teleported": True, "fervour": 2}

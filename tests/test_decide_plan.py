@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from mathhammer_exact import Firing, Target, Weapon, attack
 from mathhammer_exact.cli import cli
-from mathhammer_exact.decide.plan import LIMIT, count, plan
+from mathhammer_exact.decide.plan import LIMIT, Alternative, count, plan
 from mathhammer_exact.errors import MathhammerError
 
 FIRINGS = [
@@ -73,6 +73,75 @@ def test_float_and_exact_agree():
     exact, floats = plan(FIRINGS, [MEQ], exact=True), plan(FIRINGS, [MEQ])
     for a, b in zip(exact.alternatives, floats.alternatives):
         assert abs(float(a.value) - b.value) < 1e-12
+
+
+# Every attack of these lands with 1/2: TORRENT hits, S4 against T4 wounds on 4+, and Sv7+ allows no save.
+Z = Firing(Weapon.parse("A1 BS2+ S4 AP0 D1 [TORRENT]"))
+X = Firing(Weapon.parse("A1 BS2+ S4 AP0 D=2 [TORRENT]"))
+Y = Firing(Weapon.parse("A2 BS2+ S4 AP0 D1 [TORRENT]"))
+W1_THEN_W2 = Target.parse("T4 Sv7+ W1; T4 Sv7+ W2")  # the W1 model takes the first wounds (fewest wounds first)
+TWO_W1 = Target.parse("T4 Sv7+ W1 x2")
+
+
+def test_a_unique_best_order_and_split_derived_by_hand():
+    # Damage never spills from one model to the next, so an attack that lands destroys at most one model:
+    # the expected kills are at most the expected landings, 4 x 1/2 = 2, whatever the order and split.
+    # Z then X at the W1 + W2 unit and Y at the two W1 models reach it, since every landing destroys a model:
+    # Z's the W1 model, X's then the W2 model (or the W1 model when Z missed): 1/2 x (1 + 1/2) + 1/2 x 1/2 = 1;
+    # each of Y's a W1 model: 2 x 1/2 = 1. Every other alternative wastes a landing with some chance, so falls
+    # short of 2: a D1 attack landing on the W2 model only wounds it, and at the two W1 models a third
+    # landing finds none left. The same split in the other order: X's landing destroys the W1 model (the
+    # second damage lost), Z's then only wounds the W2 model: 1/2 + 1/2 x 1/2 = 3/4 there, 7/4 in all.
+    # The next best: Z alone at the W1 + W2 unit (1/2), X and Y at the two W1 models, where the three
+    # attacks destroy min(2, landings): P(1 landing) + 2 P(2 or 3) = 3/8 + 2 x 1/2 = 11/8; 15/8 in all.
+    for exact in (True, False):
+        found = plan([Z, X, Y], [W1_THEN_W2, TWO_W1], goal="kills", exact=exact)
+        assert found.best == Alternative(((0, 1), (2,)), 2)
+        values = {a.orders: a.value for a in found.alternatives}
+        assert values[(1, 0), (2,)] == Fraction(7, 4)
+        assert found.alternatives[1].value == Fraction(15, 8)
+        assert all(a.value < 2 for a in found.alternatives[1:])
+
+
+SHARED = [Firing(Weapon.parse(w), n) for w, n in (("A1 BS3+ S4 AP0 D1", 4), ("A1 BS3+ S9 AP-3 DD3", 1),
+                                                    ("A2 BS3+ S5 AP-1 D2 [SUSTAINED HITS 1]", 1),
+                                                    ("A1 BS3+ S8 AP-2 D=3 [PRECISION]", 1), ("A3 WS4+ S4 AP0 D1", 2))]
+
+
+@pytest.mark.parametrize(("targets", "weapons"), [
+    ([Target.parse("T4 Sv3+ W2 x4")], 4),
+    ([Target.parse("T4 Sv3+ W2 x3; T4 Sv3+ W4 leader")], 5),  # Precision: the leader wounded early
+    ([Target.parse("T4 Sv3+ W1 x3; T4 Sv4+ W3 x2")], 4),
+    ([Target.parse("T4 Sv3+ W2 x2"), Target.parse("T3 Sv5+ W1 x3")], 4),
+])
+def test_orders_sharing_their_first_weapons_give_what_each_order_resolved_whole_gives(monkeypatch, targets, weapons):
+    # No mortal wounds wait here, and the orders are many beside the target's states, so each order is
+    # resolved one weapon at a time from the state its first weapons left (each weapon's move from each
+    # state reached worked out once): every alternative's value must be that of its orders asked whole.
+    firings = SHARED[:weapons]
+    asked = []
+
+    def recorded(what, target, **options):
+        asked.append((len(what), options.get("start") is not None))
+        return attack(what, target, **options)
+
+    with monkeypatch.context() as patched:
+        patched.setattr("mathhammer_exact.decide.plan.attack", recorded)
+        plan(firings, targets)
+    assert set(asked) == {(1, True)}  # one weapon at a time, each from a state
+    for goal in ("destroy", "kills"):
+        found = plan(firings, targets, goal=goal, exact=True)
+        assert len(found.alternatives) == count(firings, len(targets))
+        for alternative in found.alternatives:
+            whole = found.results(alternative)
+            values = [r.p_destroyed if goal == "destroy" else r.models_destroyed.mean for r in whole if r]
+            empty = [r for r in whole if r is None]
+            expected = (math.prod(values) * (0 if empty else 1)) if goal == "destroy" else sum(values)
+            assert alternative.value == expected, alternative.orders
+        assert len({a.value for a in found.alternatives}) > 1  # the order and split matter here
+        floats = plan(firings, targets, goal=goal)
+        assert [a.orders for a in floats.alternatives][:1] == [found.best.orders]
+        assert all(abs(float(a.value) - b.value) < 1e-12 for a, b in zip(found.alternatives, floats.alternatives))
 
 
 def test_too_many_alternatives_are_refused_at_once():

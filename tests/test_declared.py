@@ -107,6 +107,12 @@ def test_the_web_request_has_each_declared_field_with_its_default_bounds_choices
         if declared.choices:
             assert choices_of(info.annotation) - {None} == set(declared.choices), field.name
             assert (None in choices_of(info.annotation)) == (field.spoken is None), field.name
+            # the page's options say each choice in the header's words (its control is built from this schema)
+            words = {choice: declared.say(getattr(Context(**{field.name: choice}), field.name))
+                     for choice in declared.choices if choice != field.spoken}
+            assert schema[field.name]["x-words"] == words, field.name
+        elif declared.metavar is not None:
+            assert schema[field.name]["x-metavar"] == declared.metavar, field.name
         given = model.model_validate({field.name: other_value(field)})
         assert given.context() == Context(**{field.name: other_value(field)}), field.name
 
@@ -150,7 +156,54 @@ def test_a_field_added_to_the_declaration_alone_shows_up_everywhere():
     assert model.model_json_schema()["properties"]["fervour"] == {
         "default": 0, "description": "Fervour points spent.", "maximum": 3, "minimum": 0, "title": "Fervour",
         "type": "integer"}
+    # the page builds its situation controls from this schema: tests/test_browser.py gives it this one and finds
+    # the two fields' controls, with these defaults and bounds, in its URL and its requests
     context = model.model_validate({"teleported": True, "fervour": 1, "reroll_saves": "ones"}).context()
     assert context == Wider(teleported=True, fervour=1, reroll_saves="ones")
     assert situation(context) == ("  situation: attacker teleported",  # in the declared order: Context's first
                                   "  rolls: against the target: re-roll save rolls of 1, fervour 1")
+
+
+STACKED = [field for field in FIELDS if field.declared.stack]
+
+
+def _rule_effect(field: SituationField, line: str) -> Any:
+    """The effect of a named rule read from a rules file as `rules/*.toml` writes it, with `line` its
+    effect (a rule of the target's for a field stated against the target)."""
+    import tomllib
+
+    from mathhammer_exact.data.load import READER
+    from mathhammer_exact.data.modifiers import NamedRule
+
+    side = "target" if field.declared.line == "against the target" else "attacker"
+    text = f'name = "X"\nkind = "ability"\nsource = "t"\nsummary = "s"\nphase = "either"\nsituation = "{side}"\n'
+    return READER.structure("x.toml [x]", {"key": "x", **tomllib.loads(text + f"effect = {{ {line} }}\n")},
+                            NamedRule).effect
+
+
+def _toml(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else repr(value).replace("'", '"')
+
+
+@pytest.mark.parametrize("field", STACKED, ids=lambda f: f.name)
+def test_a_named_rule_may_set_each_stacked_field_as_its_option_would(field):
+    """Each situation field declared with a `stack` is a named-rule effect field: read from a rules file
+    with the option's spelling, it sets the field as the option does, and the effect says it."""
+    from mathhammer_exact import Target, Weapon
+    from mathhammer_exact.data.modifiers import Effect, _improved_context
+
+    value = other_value(field)
+    effect = _rule_effect(field, f"{field.name} = {_toml(value)}")
+    assert effect == Effect(**{field.name: value})
+    weapon, target = Weapon.parse("A1 BS3+ S4 AP0 D1"), Target.parse("T4 Sv3+ W2 x5")
+    assert _improved_context(Context(), weapon, target, effect) == Context(**{field.name: value})
+    assert effect.describe() == field.declared.granted(getattr(Context(**{field.name: value}), field.name))
+
+
+@pytest.mark.parametrize("field", [f for f in STACKED if f.declared.high is not None], ids=lambda f: f.name)
+def test_a_named_rule_out_of_a_fields_bounds_is_refused_as_the_option_is(field):
+    from mathhammer_exact import MathhammerError
+
+    assert field.declared.high is not None
+    with pytest.raises(MathhammerError, match=f"{field.declared.label} must be"):
+        _rule_effect(field, f"{field.name} = {field.declared.high + 1}")

@@ -71,3 +71,10 @@ def test_readme_commands_answer(command):
     out = CliRunner().invoke(cli, shlex.split(command))
     assert out.exit_code == 0, out.output
     assert "->" in out.output.splitlines()[0] or out.output.startswith(("Scenarios", "best", "Incursor")), out.output
+
+
+def test_rules_abilities_table_is_the_declarations():
+    from mathhammer_exact.present.abilities import ability_table
+
+    assert ability_table() in (ROOT / "docs" / "rules.md").read_text(), \
+        "docs/rules.md's weapon abilities table is stale: python -m mathhammer_exact.present.abilities"

@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from mathhammer_exact import Dice, MathhammerError, ModelProfile, Target, Weapon
 from mathhammer_exact.data import load
-from mathhammer_exact.model import RANGED_ONLY
-from mathhammer_exact.parsing import ability_fields
+from mathhammer_exact.model import RANGED_ONLY, TENTH_EDITION, ability_fields
 from mathhammer_exact.present import profiles
 from mathhammer_exact.units import by_name
 
@@ -383,9 +382,33 @@ def test_target_summary_says_every_field_in_words():
 
 
 def test_every_flag_has_words():
-    from mathhammer_exact.parsing import _FLAGS
-    assert set(_FLAGS.values()) == set(profiles._FLAG_WORDS)
-    assert set(RANGED_ONLY) <= {a.name for a in attrs.fields(Weapon)}
+    fields = {a.name for a in attrs.fields(Weapon)}
+    assert all(ability.words and ability.field in fields for ability in TENTH_EDITION)
+    assert set(RANGED_ONLY) <= fields
+
+
+def test_an_unknown_ability_is_refused_with_every_ability_the_edition_has():
+    with pytest.raises(MathhammerError) as err:
+        ability_fields("LETAL HITS")
+    message = str(err.value)
+    assert message.startswith("unknown weapon ability 'LETAL HITS' (did you mean 'LETHAL HITS'?); known: ASSAULT, ")
+    assert message.endswith(', RAPID FIRE X, SUSTAINED HITS X, MELTA X, ANTI-KEYWORD X+, CONVERSION X"')
+    assert all((a.spelling if a.kind == "flag" else a.form) in message for a in TENTH_EDITION)
+
+
+# one printed example of each kind of value, as a datasheet writes it
+KIND_EXAMPLES = {"flag": "", "number": " 2", "dice": " D3", "distance": ' 12"', "keyword": "-VEHICLE 4+"}
+
+
+@pytest.mark.parametrize("ability", TENTH_EDITION, ids=lambda a: a.name)
+def test_every_ability_reads_prints_and_reads_back(ability):
+    """Each declared ability is read from its printed form, shown on the card in its words, and
+    written back in a form that reads as the same weapon."""
+    printed = ability.name + KIND_EXAMPLES[ability.kind]
+    weapon = Weapon.parse(f'24" A1 BS3+ S4 AP0 D1 [{printed}]')
+    assert getattr(weapon, ability.field) not in (False, None, 0, ())
+    assert ability.words in profiles.weapon_summary(weapon)
+    assert Weapon.parse(profiles.weapon_string(weapon)) == weapon
 
 
 def test_every_datasheet_weapon_and_model_reads_back_from_its_string():
@@ -502,3 +525,30 @@ def test_psychic_feel_no_pain_holds_against_psychic_attacks_only():
     psychic = attack(Weapon.parse("A1 BS2+ S8 AP-6 D1 [PSYCHIC]"), target, exact=True).models_destroyed.mean
     plain_shot = attack(Weapon.parse("A1 BS2+ S8 AP-6 D1"), target, exact=True).models_destroyed.mean
     assert (psychic, plain_shot) == (Fraction(25, 72), Fraction(25, 36))
+
+
+def test_an_ability_declared_alone_is_read_checked_printed_and_tabled():
+    """A throwaway ability, declared on a field and nowhere else, is read by the parser, refused on
+    a melee weapon, printed on the card and listed in the docs table (and an unknown one's help)."""
+    from mathhammer_exact.abilities import Ability
+    from mathhammer_exact.model import abilities_of, ability_field
+    from mathhammer_exact.present.abilities import ability_table
+
+    @attrs.frozen
+    class Sharpened(Weapon):
+        sharp: int = ability_field(Ability("SHARP", "number", "Sharp", "wound", "X more to wound, as a test",
+                                           ranged_only=True, needs=("charged",), x="sharpness"))
+
+    weapon = Sharpened.parse('12" A1 BS3+ S4 AP0 D1 [Sharp 2, LANCE]')
+    assert (weapon.sharp, weapon.lance) == (2, True)
+    assert profiles.weapon_summary(weapon).endswith("| Lance, Sharp 2")
+    assert Sharpened.parse(profiles.weapon_string(weapon)) == weapon
+    with pytest.raises(MathhammerError, match="SHARP on a melee weapon"):
+        Sharpened.parse("Melee A1 WS3+ S4 AP0 D1 [SHARP 1]")
+    with pytest.raises(MathhammerError, match="SHARP takes a whole number of sharpness"):
+        Sharpened.parse('12" A1 BS3+ S4 AP0 D1 [SHARP D3]')
+    with pytest.raises(MathhammerError, match=r"SHARP X$"):
+        Sharpened.parse('12" A1 BS3+ S4 AP0 D1 [BLUNT 1]')
+    assert "| `SHARP X` | ranged | `--charged` | wound roll | X more to wound, as a test |" in \
+        ability_table(abilities_of(Sharpened))
+    assert "SHARP" not in ability_table()

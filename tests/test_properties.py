@@ -205,7 +205,8 @@ def test_capped_counts_give_the_uncapped_answer(weapon, profile, count, models, 
     ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W1000000000", 1, False, "at most W1000"),
     ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", 10_000_000_000, False, "at most 10000 per weapon"),
     ("A200D6 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x5", 1, False, "at most 1000"),
-    ("A2 BS3+ S4 AP0 D1", "T4 Sv3+ W5 x100; T4 Sv3+ W5 leader", 1000, False, "limit in float mode"),
+    # 20,000 attack dice stepped through the 5,001 states of an Attached unit (and their hits counted)
+    ("A10 BS3+ S4 AP0 D1", "T4 Sv3+ W5 x999; T4 Sv3+ W5 leader", 2000, False, "limit in float mode"),
 ])
 def test_a_query_too_large_is_refused_at_once_naming_the_limit(weapon, target, models, exact, limit):
     with pytest.raises(MathhammerError, match=limit):

@@ -21,20 +21,27 @@ import pytest
 pytest.importorskip("fastapi", reason="the server needs the [web] extra")
 pytest.importorskip("uvicorn", reason="the server needs the [web] extra")
 
+from mathhammer_exact import Context, Firing, Target, Weapon  # noqa: E402
+from mathhammer_exact.engine.limits import MAX_WORK, cost  # noqa: E402
+from mathhammer_exact.pmf import EXACT  # noqa: E402
 from mathhammer_exact.web.app import BODY_TIME, KEEP_ALIVE  # noqa: E402
 from mathhammer_exact.web.server import HEAD_TIME  # noqa: E402
-from mathhammer_exact.web.workers import STALL_TIME, Refused, Workers  # noqa: E402
+from mathhammer_exact.web.workers import LIGHT_SHARE, STALL_TIME, Refused, Workers  # noqa: E402
 
 from .webserver import Served, cpu_seconds, served, state  # noqa: E402
 
 ROLL = ("/api/roll/charge", {"distance": 9})
 S1 = ("/api/attack", {"weapons": [{"weapon": "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]", "models": 20}],
                       "target": "T4 Sv4+ W3 x5"})
-# Past the light lane's share of the work limit, and seconds of exact work here (2.5 s when written).
-# Each attack does a wound with 2/3 x 1/2 x 1/2 = 1/6; the 20 attacks cannot run out of the 85 wounds,
-# so the mean damage is 20/6 = 10/3.
-HEAVY = ("/api/attack", {"weapons": [{"weapon": "A2 BS3+ S4 AP-1 D1", "models": 10}],
-                         "target": "T4 Sv3+ W2 x40; T4 Sv3+ W5 leader", "exact": True})
+# Past the light lane's share of the work limit (estimated at 7e7 steps, the light lane takes 1e6), within
+# the limit (1e8), and seconds of exact work here (2 s from the command line when written: the count of
+# hits of 1,000 dice, then 1,000 steps of the chain over the 1,005 states of the Attached unit).
+# Each attack does a wound with 2/3 x 1/2 x 1/2 = 1/6 (hit on 3+, wound S4 against T4 on 4+, the 3+ save
+# at AP-1 failed on 1-3), one wound each; the 1,000 attacks cannot use up the 1,004 wounds, so none is lost
+# to excess and the mean damage is 1000/6 = 500/3.
+HEAVY = ("/api/attack", {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 1000}],
+                         "target": "T4 Sv3+ W1 x999; T4 Sv3+ W5 leader", "exact": True})
+HEAVY_MEAN = "500/3"
 
 
 @pytest.fixture(scope="module")
@@ -171,6 +178,13 @@ def test_groups_are_numbered_from_1_as_on_the_command_line(server):
                                                        f"numbered 1 to 2, got {got}"})
 
 
+def test_the_heavy_question_is_past_the_light_lanes_share_and_within_the_limit():
+    # the premise of the tests below: the light lane hands it on at once, the heavy lane answers it
+    weapons, target = HEAVY[1]["weapons"][0], Target.parse(HEAVY[1]["target"])
+    work = cost([Firing(Weapon.parse(weapons["weapon"]), weapons["models"])], target, Context(), EXACT, False).work
+    assert LIGHT_SHARE * MAX_WORK[EXACT] < work < MAX_WORK[EXACT]
+
+
 def test_a_dice_roll_is_answered_at_once_while_heavy_questions_compute(server):
     assert len(server.workers("heavy")) == 2
 
@@ -200,7 +214,7 @@ def test_a_dice_roll_is_answered_at_once_while_heavy_questions_compute(server):
         status, answer, _ = result[0]
         assert status in (200, 422, 503), answer
         if status == 200:
-            assert answer["damage"]["mean"] == "10/3"
+            assert answer["damage"]["mean"] == HEAVY_MEAN
 
 
 # --------------------------------------------------------------------- workers lost mid-question
@@ -216,7 +230,7 @@ def test_a_worker_killed_or_stopped_mid_question_is_replaced_and_the_question_as
         os.kill(worker, fault)
         thread.join(60)
         status, answer, _ = result[0]
-        assert (status, answer["damage"]["mean"]) == (200, "10/3"), answer
+        assert (status, answer["damage"]["mean"]) == (200, HEAVY_MEAN), answer
         if fault == signal.SIGSTOP:  # found stalled within STALL_TIME, not at the time limit
             assert time.monotonic() - start < 30 - STALL_TIME
         wait_until(lambda: state(worker) == "", 10, "the lost worker gone")

@@ -42,29 +42,30 @@ def matchup(army_a: str, army_b: str, phase: str, melee: bool, both_ways: bool, 
     An army is an army list (FILE.ros, FILE.rosz, New Recruit's FILE.json), a FILE.txt of unit names one
     a line, or unit names separated by commas ('Intercessor Squad x10, Hellblaster Squad'); a unit is
     named as for `mathhammer unit`, at the size after 'x' or its smallest."""
-    from ..present.matchups import render_matchup, save_heatmap
-    from ..present.situation import situation as situation_lines
-    from ..sweep.matchup import matchup as answer
-    from ..sweep.matchup import read_army
+    from ..present.matchups import matchup_json, preface, render_matchup, save_heatmap
+    from ..sweep.matchup import PHASES_OF, frame_of, read_army, records
 
     if melee and phase not in ("shooting", "fight"):
         raise MathhammerError("--melee is the same as --phase fight; give one of them")
-    phases = ("fight",) if melee else ("shooting", "fight") if phase == "both" else (phase,)
     if out is not None and Path(out).suffix.lower() not in OUT_SUFFIXES:
         raise MathhammerError(f"--out writes FILE.parquet or FILE.csv, got {out!r}")
     context = context_from(situation)
-    frame = answer(read_army(army_a, "army A"), read_army(army_b, "army B"), phases, context, both_ways)
-    preface = ("each unit attacks with its whole loadout, at its size in the army (else its smallest)",
-               "points destroyed: the target's points times the share of its models destroyed",
-               *situation_lines(context))
+    found = records(read_army(army_a, "army A"), read_army(army_b, "army B"), PHASES_OF["fight" if melee else phase],
+                    context, both_ways)
+    assumed = preface(context)
     shown = figures or FIGURES
-    if out is not None:
-        _write(frame, Path(out))
-    if plot is not None:
-        drawn = shown[0] if figures else next(
-            (f for f in ("points_destroyed_per_100", "mean_models_destroyed") if frame[f].notna().any()), FIGURES[0])
-        save_heatmap(frame, plot, drawn, preface)
-    click.echo(render_matchup(frame, fmt.lower(), shown, preface))
+    if out is not None or plot is not None:
+        frame = frame_of(found)
+        if out is not None:
+            _write(frame, Path(out))
+        if plot is not None:
+            drawn = shown[0] if figures else next(
+                (f for f in ("points_destroyed_per_100", "mean_models_destroyed") if frame[f].notna().any()),
+                FIGURES[0])
+            save_heatmap(frame, plot, drawn, assumed)
+    # JSON from the records as they are (the server's answer, no pandas needed); the tables from the frame
+    click.echo(matchup_json(found, assumed) if fmt.lower() == "json"
+               else render_matchup(frame_of(found), fmt.lower(), shown, assumed))
 
 
 def _write(frame: Any, path: Path) -> None:

@@ -12,25 +12,26 @@ engine.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 import attrs
 
-from ..dice import Dice
 from ..errors import MathhammerError
 from ..model import (
+    TENTH_EDITION,
     CommandReroll,
     Context,
-    CriticalMortals,
-    DamageReroll,
     ModelProfile,
     MortalWounds,
     Reroll,
+    SituationField,
     Target,
     Weapon,
+    ability_fields,
+    declared_fields,
 )
-from ..parsing import ability_fields
 from .names import loose
 
 Phase = Literal["shooting", "fight", "either"]
@@ -43,11 +44,11 @@ Kind = Literal["ability", "core ability", "faction ability", "stratagem", "order
 #: How the answer's header names the situation a rule stands for.
 SUBJECT = {"attacker": "attacker has", "target": "target has", "marked": "target marked by",
            "suppressed": "attacker suppressed by"}
-FLAG_OPTION = {"half_range": "--half-range", "stationary": "--stationary", "advanced": "--advanced",
-               "engaged": "--engaged", "charged": "--charged", "overwatch": "--overwatch", "indirect": "--indirect",
-               "cover": "--cover"}
-_REROLL_WORDS = {Reroll.ONES: "re-roll {} rolls of 1", Reroll.FAILED: "re-roll failed {} rolls",
-                 Reroll.NONCRIT: "re-roll {} rolls that are not critical"}
+#: The command's option for each situation flag a rule may require or exclude.
+FLAG_OPTION = {field.name: field.declared.option for field in declared_fields(Context)
+               if field.name in typing.get_args(Flag)}
+#: The situation fields a named rule may change (its declaration says how two sources stack), in order.
+STACKED = tuple(field for field in declared_fields(Context) if field.declared.stack)
 
 
 def _upper(values: Iterable[str]) -> tuple[str, ...]:
@@ -110,28 +111,31 @@ class MortalWoundTest:
     success: int
 
 
+def _situation_changes(cls: type) -> type:
+    """`cls` with a field for each situation field a named rule may change (`STACKED`): the
+    situation's type, default, converter and bounds, so a rule is read and checked as the option is."""
+    situation = {field.name: field for field in attrs.fields(attrs.resolve_types(Context))}
+    for stacked in STACKED:
+        field = situation[stacked.name]
+        cls.__annotations__[field.name] = field.type
+        setattr(cls, field.name, attrs.field(default=field.default, converter=field.converter,
+                                             validator=field.validator))
+    return cls
+
+
 @attrs.frozen
+@_situation_changes
 class Effect:
     """What a named rule changes. Which side each field changes follows from the field itself:
-    the weapons and their rolls, the target's models, or the attacking unit's own models."""
+    the weapons and their rolls, the target's models, or the attacking unit's own models. The
+    situation fields it may change are those declared with a `stack` on `Context`."""
 
     weapons: WeaponFilter = "all"  #: which attacks the weapon and roll changes affect
     #: and only attacks with these weapons (by name, as `data.names.loose` writes it: "bolt rifle"), if any
     weapon_names: tuple[str, ...] = attrs.field(default=(), converter=lambda names: tuple(loose(n) for n in names))
-    # rolls of the attacks
-    hit_modifier: int = 0
-    wound_modifier: int = 0
+    # rolls of the attacks, beside the situation fields a rule may change (`STACKED`, added below)
     wound_modifier_if_weaker: int = 0  #: when the attack's S is below the target's T
-    reroll_hits: Reroll | None = None
-    reroll_wounds: Reroll | None = None
     reroll_wounds_against: RerollAgainst | None = None
-    critical_hit: int | None = attrs.field(default=None, validator=_between(2, 6))
-    critical_wound: int | None = attrs.field(default=None, validator=_between(2, 6))
-    #: Critical Hits or Wounds inflict mortal wounds, written as for --crit-mortals: "hit 1", "wound D3 instead"
-    critical_mortals: str = ""
-    overwatch: bool = False
-    damage_bonus: int = attrs.field(default=0, validator=_between(0, 6))  #: +N Damage
-    reroll_damage: str = ""  #: "ones", "one-die" or "below-average" (as --reroll-damage)
     # the weapons' characteristics (improvements, not capped)
     skill_bonus: int = attrs.field(default=0, validator=_between(0, 5))
     attacks_bonus: int = 0
@@ -147,11 +151,6 @@ class Effect:
     save_limit: int = attrs.field(default=2, validator=_between(2, 6))
     reduce_damage: bool = False  #: each attack allocated to them has its Damage reduced by 1 (not below 1)
     halve_damage: bool = False  #: each attack allocated to them has its Damage halved (rounding up)
-    # attacks against the target's unit (they change each attack's situation, not the models)
-    wound_modifier_against: int = 0
-    worsen_ap: int = attrs.field(default=0, validator=_between(0, 6))
-    save_modifier: int = 0
-    reroll_saves: Reroll | None = None
     # the attacking unit's own models, and the query as a whole
     #: Feel No Pain of the attacking unit's own models (it reaches their Hazardous mortal wounds)
     bearer_feel_no_pain: int | None = attrs.field(default=None, validator=_between(2, 6))
@@ -160,8 +159,9 @@ class Effect:
     mortal_wounds: MortalWoundTest | None = None
     command_reroll: CommandReroll | None = None
 
+    #: The fields that change the target's models, or attacks against them, and the attacking unit's own.
     TARGET_FIELDS = ("cover", "stealth", "invulnerable", "feel_no_pain", "save_bonus", "reduce_damage", "halve_damage",
-                     "wound_modifier_against", "worsen_ap", "save_modifier", "reroll_saves")
+                     *(field.name for field in STACKED if field.declared.line == "against the target"))
     OWN_FIELDS = ("bearer_feel_no_pain", "orders")
 
     def __attrs_post_init__(self) -> None:
@@ -169,10 +169,10 @@ class Effect:
             ability_fields(text)  # an unknown ability is an error here, when the data is loaded
         if self.mortal_wounds:
             MortalWounds(self.mortal_wounds.dice, self.mortal_wounds.success)
-        if self.critical_mortals:
-            CriticalMortals.parse(self.critical_mortals)
-        DamageReroll.parse(self.reroll_damage or None)
-        Context(reroll_saves=self.reroll_saves or Reroll.NONE)  # a saving throw has no Critical result
+
+    def given(self, name: str) -> Any:
+        """The effect's value for the situation field `name` (the situation's default if it sets none)."""
+        return getattr(self, name)
 
     def changes(self, fields: Sequence[str]) -> list[str]:
         """The fields of `fields` this effect sets."""
@@ -185,34 +185,24 @@ class Effect:
         return named and {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
                           "rapid fire": weapon.rapid_fire is not None}[self.weapons]
 
+    def _granted(self, line: str) -> list[str]:
+        """The situation fields this effect changes that the header states on `line`, in words."""
+        return [field.declared.granted(self.given(field.name)) for field in STACKED
+                if field.declared.line == line and self.given(field.name) != field.default]
+
     def describe(self) -> str:
         """The effect in a player's words, e.g. "AP improved by 1"."""
-        parts: list[str] = []
         skill = {"ranged": "BS", "melee": "WS"}.get(self.weapons, "BS/WS")
-        for value, text in ((self.hit_modifier, "{:+d} to hit"), (self.wound_modifier, "{:+d} to wound"),
-                            (self.wound_modifier_if_weaker, "{:+d} to wound when S is below T"),
+        parts = self._granted("rolls")
+        for value, text in ((self.wound_modifier_if_weaker, "{:+d} to wound when S is below T"),
                             (self.skill_bonus, skill + " improved by {}"), (self.attacks_bonus, "{:+d} Attacks"),
                             (self.strength_bonus, "{:+d} Strength"), (self.ap_bonus, "AP improved by {}")):
             if value:
                 parts.append(text.format(value))
-        for policy, roll in ((self.reroll_hits, "hit"), (self.reroll_wounds, "wound")):
-            if policy:
-                parts.append(_REROLL_WORDS[policy].format(roll))
         if self.reroll_wounds_against:
             against = self.reroll_wounds_against
-            parts.append(_REROLL_WORDS[against.policy].format("wound") + f" against {_words(against.keywords, 'or')}")
-        if self.critical_hit is not None:
-            parts.append(f"Critical Hits on {self.critical_hit}+")
-        if self.critical_wound is not None:
-            parts.append(f"Critical Wounds on {self.critical_wound}+")
-        if self.critical_mortals:
-            parts.append(CriticalMortals.parse(self.critical_mortals).describe())
-        if self.damage_bonus:
-            parts.append(f"{self.damage_bonus:+d} Damage")
-        if self.reroll_damage:
-            parts.append(DamageReroll.parse(self.reroll_damage).words)
-        if self.overwatch:
-            parts.append("only unmodified 6s hit")
+            parts.append(against.policy.words("wound") + f" against {_words(against.keywords, 'or')}")
+        parts += self._granted("situation")
         parts += [f"weapons gain {a}" for a in self.abilities]
         if self.invulnerable:
             parts.append(f"{self.invulnerable}+ invulnerable save")
@@ -223,13 +213,7 @@ class Effect:
             parts.append(f"Sv improved by {self.save_bonus} (not better than {self.save_limit}+)")
         parts += [text for flag, text in ((self.reduce_damage, "Damage of attacks allocated to it -1 (not below 1)"),
                                           (self.halve_damage, "Damage of attacks allocated to it halved")) if flag]
-        for value, text in ((self.wound_modifier_against, "{:+d} to wound it"),
-                            (self.worsen_ap, "AP of attacks against it worsened by {}"),
-                            (self.save_modifier, "{:+d} to its saving throws")):
-            if value:
-                parts.append(text.format(value))
-        if self.reroll_saves:
-            parts.append(_REROLL_WORDS[self.reroll_saves].format("saving throw"))
+        parts += self._granted("against the target")
         if self.bearer_feel_no_pain:
             parts.append(f"the attacking unit's models have Feel No Pain {self.bearer_feel_no_pain}+ "
                          "(Hazardous mortal wounds included)")
@@ -300,53 +284,40 @@ def _improved_weapon(weapon: Weapon, effect: Effect) -> Weapon:
         changes["strength"] = weapon.strength + effect.strength_bonus
     if effect.ap_bonus:
         changes["ap"] = max(-6, weapon.ap - effect.ap_bonus)
+    entries = {ability.field: ability for ability in TENTH_EDITION}
     for text in effect.abilities:
         for field, value in ability_fields(text).items():
-            if field == "anti":
-                changes["anti"] = tuple(sorted({*weapon.anti, *value}))
-            elif field == "sustained_hits":  # the same ability twice does not stack: keep the better
-                current = weapon.sustained_hits
-                new = Dice.parse(value)
-                changes[field] = new if current is None or new.pmf().mean > current.pmf().mean else current
-            else:
-                changes[field] = value
+            changes[field] = entries[field].combine(getattr(weapon, field), value)
     return attrs.evolve(weapon, **changes) if changes else weapon
 
 
+def _stacked(field: SituationField, current: Any, given: Any) -> Any:
+    """The situation `field` once a rule gives it `given`, stacked on `current` as declared."""
+    how = field.declared.stack
+    if how == "add":
+        return current + given
+    if how == "max":
+        return max(current, given)
+    if how == "min":
+        return min(current, given)
+    if how == "or":
+        return current or given
+    if current != field.default and current != given:  # one of each per attack: two would be a guess
+        raise MathhammerError(f"{field.name.replace('_', ' ')} is set twice ({field.declared.granted(given)!r} by a "
+                              "named rule, and by an option or another rule): give one")
+    return given
+
+
 def _improved_context(context: Context, weapon: Weapon, target: Target, effect: Effect) -> Context:
-    changes: dict[str, Any] = {}
-    if effect.hit_modifier:
-        changes["hit_modifier"] = context.hit_modifier + effect.hit_modifier
-    wound = effect.wound_modifier + (effect.wound_modifier_if_weaker if weapon.strength < target.toughness else 0)
-    if wound:
-        changes["wound_modifier"] = context.wound_modifier + wound
-    if effect.reroll_hits:
-        changes["reroll_hits"] = max(context.reroll_hits, effect.reroll_hits)
-    rerolls = [context.reroll_wounds, effect.reroll_wounds or Reroll.NONE]
+    changes = {field.name: _stacked(field, getattr(context, field.name), effect.given(field.name))
+               for field in STACKED if effect.given(field.name) != field.default}
+    if effect.wound_modifier_if_weaker and weapon.strength < target.toughness:
+        wound = changes.get("wound_modifier", context.wound_modifier)
+        changes["wound_modifier"] = wound + effect.wound_modifier_if_weaker
     against = effect.reroll_wounds_against
     if against and set(against.keywords) & set(target.keywords):
-        rerolls.append(against.policy)
-    if max(rerolls) != context.reroll_wounds:
-        changes["reroll_wounds"] = max(rerolls)
-    if effect.critical_hit is not None:
-        changes["critical_hit"] = min(context.critical_hit, effect.critical_hit)
-    if effect.overwatch:
-        changes["overwatch"] = True
-    if effect.critical_wound is not None:
-        changes["critical_wound"] = min(context.critical_wound, effect.critical_wound)
-    for field in ("critical_mortals", "reroll_damage"):  # one of each per attack: two would be a guess
-        given = getattr(effect, field)
-        if given:
-            already = getattr(context, field)
-            if already not in (None, DamageReroll.NONE) and already != type(already).parse(given):
-                raise MathhammerError(f"{field.replace('_', ' ')} is set twice ({given!r} by a named rule, and "
-                                      "by an option or another rule): give one")
-            changes[field] = given
-    if effect.reroll_saves:
-        changes["reroll_saves"] = max(context.reroll_saves, effect.reroll_saves)
-    for field in ("damage_bonus", "wound_modifier_against", "worsen_ap", "save_modifier"):
-        if getattr(effect, field):
-            changes[field] = getattr(context, field) + getattr(effect, field)
+        changes["reroll_wounds"] = max(changes.get("reroll_wounds", context.reroll_wounds), against.policy)
+    changes = {name: value for name, value in changes.items() if value != getattr(context, name)}
     return attrs.evolve(context, **changes) if changes else context
 
 

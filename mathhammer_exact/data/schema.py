@@ -19,7 +19,7 @@ from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, Iterabl
 from cattrs.gen import make_dict_structure_fn, override
 
 from ..errors import MathhammerError
-from ..model import CommandReroll, Reroll
+from ..model import CommandReroll, CriticalMortals, DamageReroll, Reroll
 
 T = TypeVar("T")
 
@@ -88,6 +88,8 @@ class Reader:
         c.register_structure_hook_factory(_is_literal, self._literal_hook)
         c.register_structure_hook(Reroll, lambda v, _: Reroll.parse(_str(v, str)))
         c.register_structure_hook(CommandReroll, lambda v, _: CommandReroll.parse(_str(v, str)))
+        c.register_structure_hook(DamageReroll, lambda v, _: DamageReroll.parse(_str(v, str)))
+        c.register_structure_hook(CriticalMortals, lambda v, _: CriticalMortals.parse(_str(v, str)))
 
     def rename(self, cls: type, **names: str) -> None:
         """Fields of `cls` written under another name in the files (e.g. `with_` as "with")."""

@@ -62,11 +62,11 @@ def describe(reading: Reading) -> str:
         text += f", against attacks by {rule.attacker.describe()}"
     text += "".join(f", with {FLAG_OPTION[flag]}" for flag in rule.requires)
     effect = rule.effect
-    chosen = [roll for roll, policy in (("hit", effect.reroll_hits), ("wound", effect.reroll_wounds))
-              if policy is Reroll.FAILED]
-    if chosen or DamageReroll.parse(effect.reroll_damage or None) is DamageReroll.BELOW_AVERAGE:
+    chosen = [roll for roll in ("hit", "wound") if effect.given(f"reroll_{roll}s") is Reroll.FAILED]
+    below = effect.given("reroll_damage") is DamageReroll.BELOW_AVERAGE
+    if chosen or below:
         what = [f"failed {' and '.join(chosen)} rolls"] if chosen else []
-        if effect.reroll_damage == DamageReroll.BELOW_AVERAGE.value:
+        if below:
             what.append("a Damage roll below its average")
         text += f"; 'you can re-roll' taken as re-rolling {' and '.join(what)}"
     return text

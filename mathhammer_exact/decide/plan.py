@@ -3,6 +3,15 @@
 Order matters because the target's state carries from one weapon to the next (a wounded model
 soaks the next weapon's damage; Devastating Wounds' mortal wounds wait for the end). Each weapon
 profile goes whole to one target; to consider splitting a profile's models, write it twice.
+
+Orders that start alike share their work: the target's state after the first k weapons is the same
+for every order that starts with them, so each prefix is worked out once, as the state its first k - 1
+weapons left moved by its last. A weapon moves a state as a matrix does (from each state the target
+may be in, a distribution of the states it ends in), and each of its rows is one query
+(`attack(..., start=...)`) worked out the first time a state is reached: a few dozen queries per
+weapon instead of one per order. That holds while nothing carries from one weapon to the next but
+the state: not where mortal wounds wait for the end of every profile, nor with a Command Re-roll
+(one per query); those orders are resolved whole, as are the few orders of a small plan.
 """
 
 from __future__ import annotations
@@ -13,40 +22,49 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import attrs
+import numpy as np
 
+from ..engine.layout import Layout
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, Target
-from ..pmf import Number
+from ..pmf import Number, Pmf
+from ..stages.wound import leaves_wounds_waiting
+from ..weights import dtype
 
 GOALS = ("destroy", "kills")  #: P(every target destroyed), expected models destroyed over the targets
 LIMIT = 720  #: the most alternatives tried (6 weapon profiles at one target, 5 split between two)
 
 
-@attrs.frozen(eq=False)
+@attrs.frozen
 class Alternative:
-    """Weapons (indices into the firings) fired at each target in order, and the goal's value.
-    `results[t]` is None when nothing fires at target t."""
+    """Weapons (indices into the firings) fired at each target in order, and the goal's value."""
 
     orders: tuple[tuple[int, ...], ...]
     value: Number
-    results: tuple[AttackResult | None, ...]
 
 
 @attrs.frozen(eq=False)
 class Plan:
-    """Every alternative considered, best first."""
+    """Every alternative considered, best first; `queries` the weapons resolved to rank them."""
 
     goal: str
     targets: tuple[Target, ...]
     firings: tuple[Firing, ...]
     alternatives: tuple[Alternative, ...]
     queries: int
+    context: Context | None = None
+    exact: bool = False
 
     @property
     def best(self) -> Alternative:
         return self.alternatives[0]
+
+    def results(self, alternative: Alternative) -> tuple[AttackResult | None, ...]:
+        """Each target's whole query under `alternative` (None where nothing fires at it)."""
+        return tuple(attack([self.firings[i] for i in order], target, context=self.context, exact=self.exact)
+                     if order else None for target, order in zip(self.targets, alternative.orders))
 
 
 def count(firings: Sequence[Firing], targets: int) -> int:
@@ -84,29 +102,93 @@ def plan(firings: Sequence[Firing], targets: Sequence[Target], goal: str = "dest
     if len(firings) > 8 or count(firings, len(targets)) > LIMIT:
         raise MathhammerError(f"plan tries at most {LIMIT} alternatives; {len(firings)} weapon profiles at "
                               f"{len(targets)} target(s) give more: give fewer profiles")
-    results: dict[tuple[int, tuple[int, ...]], AttackResult] = {}
+    every = [orders for split in itertools.product(range(len(targets)), repeat=len(firings))
+             for orders in itertools.product(*(_orders([i for i, t in enumerate(split) if t == g], firings)
+                                               for g in range(len(targets))))]
+    whole = {(t, order) for orders in every for t, order in enumerate(orders) if order}
+    # weapons resolved: each order whole, or each weapon once from each state (at most) of each target
+    by_rows = _prefixes_shared(firings, context or Context()) and \
+        len(firings) * sum(Layout.of(t).size for t in targets) < sum(len(order) for _, order in whole)
+    moves = [[_Move(f, target, context, exact) for f in firings] for target in targets] if by_rows else []
+    states: dict[tuple[int, tuple[int, ...]], Pmf] = {}
 
-    def outcome(target: int, order: tuple[int, ...]) -> AttackResult | None:
-        if not order:
-            return None
+    def state(target: int, order: tuple[int, ...]) -> Pmf:
         key = (target, order)
-        if key not in results:
-            results[key] = attack([firings[i] for i in order], targets[target], context=context, exact=exact)
-        return results[key]
+        if key not in states:
+            if by_rows:  # the last weapon moves the state the others left
+                before = Pmf.point(0, exact) if len(order) == 1 else state(target, order[:-1])
+                states[key] = moves[target][order[-1]].after(before)
+            else:
+                states[key] = attack([firings[i] for i in order], targets[target], context=context, exact=exact).state
+        return states[key]
 
-    alternatives = []
-    for split in itertools.product(range(len(targets)), repeat=len(firings)):
-        shares = [_orders([i for i, t in enumerate(split) if t == g], firings) for g in range(len(targets))]
-        for orders in itertools.product(*shares):
-            found = tuple(outcome(t, order) for t, order in enumerate(orders))
-            alternatives.append(Alternative(orders, _value(goal, found, exact), found))
+    alternatives = [Alternative(orders, _value(goal, [_goal(goal, targets[t], state(t, order)) if order else None
+                                                      for t, order in enumerate(orders)], exact))
+                    for orders in every]
     alternatives.sort(key=lambda a: -(a.value if exact else round(float(a.value), 12)))  # float noise breaks no tie
-    return Plan(goal, tuple(targets), tuple(firings), tuple(alternatives), len(results))
+    queries = sum(len(move.rows) for row in moves for move in row) if by_rows else len(whole)
+    return Plan(goal, tuple(targets), tuple(firings), tuple(alternatives), queries, context, exact)
 
 
-def _value(goal: str, results: Sequence[AttackResult | None], exact: bool) -> Number:
-    """P(every target destroyed) (the targets are separate units, so a product) or total expected kills."""
+class _Move:
+    """What one weapon does to one target's state, as a matrix whose rows (the states it ends in, from
+    each state the target may be in) are worked out when first needed, over one common denominator."""
+
+    def __init__(self, firing: Firing, target: Target, context: Context | None, exact: bool) -> None:
+        self.firing, self.target, self.context, self.exact = firing, target, context, exact
+        size = Layout.of(target).size
+        self.matrix = np.zeros((size, size), dtype=dtype(exact))
+        self.denominator = 1
+        self.rows: set[int] = set()
+        self.reached = np.zeros(size, dtype=bool)  # the states some row ends in
+
+    def after(self, state: Pmf) -> Pmf:
+        """The target's state after this weapon fires at it in `state`."""
+        weights = state._from_zero()
+        found = np.flatnonzero(weights)
+        for s in found.tolist():
+            if s not in self.rows:
+                self._add(s)
+        columns = np.flatnonzero(self.reached)
+        out = np.zeros(len(self.reached), dtype=self.matrix.dtype)
+        out[columns] = weights[found] @ self.matrix[np.ix_(found, columns)]
+        return Pmf(out, state.denominator * self.denominator)
+
+    def _add(self, s: int) -> None:
+        row = attack([self.firing], self.target, context=self.context, exact=self.exact,
+                     start=Pmf.point(s, self.exact)).state
+        if self.exact and self.denominator % row.denominator:
+            common = math.lcm(self.denominator, row.denominator)
+            self.matrix *= common // self.denominator
+            self.denominator = common
+        weights = row._from_zero()
+        self.matrix[s, :len(weights)] = weights * (self.denominator // row.denominator) if self.exact else weights
+        self.reached[:len(weights)] |= weights != 0
+        self.rows.add(s)
+
+
+def _goal(goal: str, target: Target, state: Pmf) -> Number:
+    """P(the target destroyed) or its expected models destroyed, in `state` (over its default layout)."""
+    dead = Layout.of(target).losses[1][: state.max + 1]
+    weights = state._from_zero()
+    chosen = dead == target.model_count if goal == "destroy" else dead
+    total = (weights * chosen).sum() if goal == "kills" else weights[chosen].sum()
+    return Fraction(int(total), state.denominator) if state.exact else float(total)
+
+
+def _prefixes_shared(firings: Sequence[Firing], context: Context) -> bool:
+    """Whether an order can be resolved one weapon at a time, each from the state the ones before
+    left: nothing else carries between weapons (no mortal wounds waiting for the end of every
+    profile, no Command Re-roll kept for one of them)."""
+    own = [f.context or context for f in firings]
+    return not any(c.command_reroll is not None for c in (context, *own)) and \
+        not any(leaves_wounds_waiting(f.weapon, c) for f, c in zip(firings, own))
+
+
+def _value(goal: str, values: Sequence[Number | None], exact: bool) -> Number:
+    """P(every target destroyed) (the targets are separate units, so a product) or total expected kills,
+    from each target's value (None: nothing fires at it)."""
     zero, one = (Fraction(0), Fraction(1)) if exact else (0.0, 1.0)
     if goal == "destroy":
-        return math.prod((r.p_destroyed if r else zero for r in results), start=one)
-    return sum((r.models_destroyed.mean if r else zero for r in results), start=zero)
+        return math.prod((v if v is not None else zero for v in values), start=one)
+    return sum((v if v is not None else zero for v in values), start=zero)

@@ -1,15 +1,19 @@
 """How large a query may be: one too large is refused at once, naming the limit, instead of running
 out of time or memory.
 
-The engine's cost grows with the target's wounds (the allocation's states), the number of attacks
-(the counts and the chain's steps) and, for mixed or Attached targets, the square of the states. The
-limits leave every real unit far inside them: the largest units have a few hundred attacks and a
-few hundred wounds.
+`cost` estimates the steps of arithmetic a query takes from its sizes alone, kernel by kernel as the
+engine works: the counts summed over the dice, the allocation stepped once per attack that costs a
+wound (the identical-models pipeline), or each attack's banded transition applied to every state of
+a mixed or Attached target (the whole-unit chain). A step is one entry of an array worked on; an
+exact entry costs more steps as its numbers grow (their denominators are powers of the dice's
+sides). `tests/test_limits.py` holds the estimate within 4x of the steps counted on a spread of
+queries. The limits leave every real unit far inside them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 
@@ -17,8 +21,9 @@ import attrs
 
 from ..dice import Dice
 from ..errors import MathhammerError
-from ..model import Context, DevastatingWounds, Firing, MortalWounds, Target
+from ..model import Context, DevastatingWounds, Firing, MortalWounds, Reroll, Target
 from ..pmf import EXACT, FLOAT, Mode
+from ..weights import DENSE_UP_TO
 from .layout import Layout
 
 MAX_TARGET_MODELS = 1_000  #: models in the target unit
@@ -26,7 +31,11 @@ MAX_MODEL_WOUNDS = 1_000  #: W of one model
 MAX_ATTACKING_MODELS = 10_000  #: models using one weapon profile
 MAX_ROLL = 1_000  #: the largest Attacks or Damage one roll can give
 MAX_WORK = {FLOAT: 1e9, EXACT: 1e8}  #: steps of arithmetic, float and exact (a few seconds each here)
-MAX_COUNT_WORK = {FLOAT: 4e9, EXACT: 1e7}  #: the same for the counts shown (attacks, hits, wounds, unsaved)
+BITS_PER_STEP = 500  #: an exact number added or scaled costs one more step for each of these many bits it has
+PRODUCT_BITS = 230  #: ... and the product of two such numbers (1 + (bits / this)^1.6 steps, Karatsuba's)
+CALL_STEPS = {FLOAT: 400, EXACT: 10}  #: the fixed cost of one kernel call, in steps of that mode
+BLAS_ENTRIES = 8  #: entries of a float transition applied written out (one BLAS product) per step
+MAX_COUNT_WORK = {FLOAT: 4e9, EXACT: 1e7}  #: the same for a count one weapon's pipeline shows when asked
 _SHARE: ContextVar[float] = ContextVar("share", default=1.0)  #: the part of the limits a query may use here
 
 
@@ -45,6 +54,12 @@ def share(part: float) -> Iterator[None]:
         _SHARE.reset(token)
 
 
+def partial() -> bool:
+    """Whether a query here may use only part of the limits (`share`): then `TooLarge` says it is too large
+    for this place, not for the engine."""
+    return _SHARE.get() < 1.0
+
+
 def _refuse_over(work: float, mode: Mode, limit: dict[Mode, float], what: str) -> None:
     if work > limit[mode] * _SHARE.get():
         raise TooLarge(f"this query is too large to answer quickly: about {work:.1g} steps for {what} (the limit "
@@ -59,11 +74,17 @@ def check_counts(attacks: int, mode: Mode) -> None:
     _refuse_over(work, mode, MAX_COUNT_WORK, f"a count of up to {attacks} dice")
 
 
+
 def _highest(dice: Dice | int | None) -> int:
     """The most a dice expression (or a fixed bonus) can give."""
     if dice is None or isinstance(dice, int):
         return dice or 0
     return dice.count * dice.sides + dice.modifier
+
+
+def _bits(dice: Dice | None) -> float:
+    """The bits a roll of `dice` adds to an exact denominator."""
+    return 0.0 if dice is None else dice.count * math.log2(dice.sides)
 
 
 @attrs.frozen
@@ -77,63 +98,178 @@ class Cost:
     waiting: int
 
 
+@attrs.frozen
+class _Shape:
+    """What sizes one firing gives the engine's arrays."""
+
+    dice: int  #: attack dice (or mortal wound tests), at most
+    per_model: int  #: attack dice of one model, at most
+    hits: int  #: hits one attack die can score, at most
+    lost: int  #: wounds one hit can cost, at most
+    waiting: int  #: mortal wounds one hit can leave waiting until every firing has resolved, at most
+    attack_bits: float  #: bits one model's roll of its number of attacks adds (0: a fixed number)
+    hit_bits: float  #: bits one attack die's hit roll adds to an exact denominator
+    bits: float  #: bits one attack die adds to an exact denominator, its damage rolls included
+    event_bits: float  #: of which one wound's damage and Feel No Pain rolls
+
+
 def check_size(firings: Sequence[Firing | MortalWounds], target: Target, context: Context, mode: Mode,
                fast_path: bool) -> None:
     """Refuse a query whose size is beyond the limits above, with a message naming the limit."""
     found = cost(firings, target, context, mode, fast_path)
     _refuse_over(found.work, mode, MAX_WORK, f"up to {found.attacks} attack dice against {found.states} target "
                  "states" + (f" and {found.waiting} counts of waiting mortal wounds" if found.waiting > 1 else ""))
-    if not fast_path:
-        check_counts(found.attacks, mode)
 
 
 def cost(firings: Sequence[Firing | MortalWounds], target: Target, context: Context, mode: Mode,
          fast_path: bool) -> Cost:
-    """The work a query will take (refused at once where one of its parts is beyond the limits above)."""
+    """The work a query will take (refused at once where one of its parts is beyond the limits above):
+    the steps the engine's kernels take, as `tests/steps.py` counts them, worked out from the sizes alone."""
     if target.model_count > MAX_TARGET_MODELS:
         raise MathhammerError(f"a target of {target.model_count} models is too large (at most {MAX_TARGET_MODELS})")
     for profile, _ in target.groups:
         if profile.wounds > MAX_MODEL_WOUNDS:
             raise MathhammerError(f"W{profile.wounds} is too large (at most W{MAX_MODEL_WOUNDS})")
-    attacks = 0
-    waiting = 1  # the values of the axes that count waiting mortal wounds (the chain's state grows by them)
-    spread = 1  # the most waiting wounds one attack die can add (the width of what one attack yields)
-    for firing in firings:
-        if isinstance(firing, MortalWounds):
-            attacks += firing.dice
-            continue
-        weapon = firing.weapon
-        if firing.models > MAX_ATTACKING_MODELS:
-            raise MathhammerError(
-                f"{firing.models} attacking models is too many (at most {MAX_ATTACKING_MODELS} per weapon)")
-        for label, roll in (("Attacks", weapon.attacks), ("Damage", weapon.damage)):
-            if _highest(roll) > MAX_ROLL:
-                raise MathhammerError(f"{label} {roll} can roll {_highest(roll)}, too large (at most {MAX_ROLL})")
-        bonus = _highest(weapon.rapid_fire) + (target.model_count // 5 if weapon.blast else 0) \
-            + (firing.context or context).extra_attacks
-        dice = firing.models * (_highest(weapon.attacks) + bonus) * (1 + _highest(weapon.sustained_hits))
-        attacks += dice
-        own = firing.context or context
-        wording = own.rules.devastating_wounds
-        per_event = []  # the most wounds one waiting event of each kind can leave waiting, per attack die
-        if weapon.devastating_wounds and wording is not DevastatingWounds.UNSAVEABLE:
-            per_event.append(_highest(weapon.damage) if wording is DevastatingWounds.LAUNCH else 1)
-        if own.critical_mortals is not None:
-            per_event.append(_highest(own.critical_mortals.mortal_wounds))
-        if per_event:  # the chain counts waiting events on an extra axis; the pipeline on a second count
-            harm_always = not any(p.feel_no_pain or p.feel_no_pain_mortal for p, _ in target.groups)
-            most = dice * sum(per_event)
-            waiting *= 1 + (min(most, target.total_wounds) if harm_always else most)
-            spread = max(spread, 1 + sum(per_event))
-    rows, cols = Layout.of(target).shape
-    states = rows * cols * (2 if context.command_reroll else 1)
-    # Exact numbers grow with the dice (their denominators are powers of 6), so each step costs more.
-    growth = max(1, attacks / 100) if mode.exact else 1
-    # The pipeline sums the dice into counts folded at the unit's wounds (a pair of counts when events
-    # wait), then steps a state of `rows` values at most `rows` times; the chain steps `states` values
-    # (times the waiting counts) once per attack die, working out its attacks and hits as it goes.
+    shapes = [_shape(f, target, context) for f in firings]
     if fast_path:
-        work = (attacks * rows * min(waiting, rows) * spread + rows**3) * growth
-    else:
-        work = attacks * states**2 * waiting * growth
+        return _pipeline(shapes[0], target, mode)
+    return _chain(shapes, firings, target, context, mode)
+
+
+def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _Shape:
+    if isinstance(firing, MortalWounds):
+        return _Shape(firing.dice, firing.dice, 1, 1, 0, 0.0, 0.0, math.log2(6), 0.0)
+    weapon, own = firing.weapon, firing.context or context
+    if firing.models > MAX_ATTACKING_MODELS:
+        raise MathhammerError(
+            f"{firing.models} attacking models is too many (at most {MAX_ATTACKING_MODELS} per weapon)")
+    for label, roll in (("Attacks", weapon.attacks), ("Damage", weapon.damage)):
+        if _highest(roll) > MAX_ROLL:
+            raise MathhammerError(f"{label} {roll} can roll {_highest(roll)}, too large (at most {MAX_ROLL})")
+    bonus = (_highest(weapon.rapid_fire) if own.half_range else 0) + own.extra_attacks \
+        + (target.model_count // 5 if weapon.blast else 0)
+    per_model = _highest(weapon.attacks) + bonus
+    hits = 1 + _highest(weapon.sustained_hits)
+    wording = own.rules.devastating_wounds
+    waiting = 0  # the most wounds one hit can leave waiting, of each kind that waits
+    if weapon.devastating_wounds and wording is not DevastatingWounds.UNSAVEABLE:
+        waiting += _highest(weapon.damage) if wording is DevastatingWounds.LAUNCH else 1
+    if own.critical_mortals is not None:
+        waiting += _highest(own.critical_mortals.mortal_wounds)
+    d6 = math.log2(6)
+    rerolled = {"hit": own.reroll_hits, "wound": own.reroll_wounds, "save": own.reroll_saves}
+    rolls = {kind: d6 * (2 if policy is not Reroll.NONE or (kind == "wound" and weapon.twin_linked) else 1)
+             for kind, policy in rerolled.items()}
+    fnp = d6 if any(p.feel_no_pain or p.feel_no_pain_mortal for p, _ in target.groups) else 0.0
+    event = _bits(weapon.damage) + fnp
+    most_wounds = max(p.wounds for p, _ in target.groups)
+    attack_bits = _bits(weapon.attacks) + (_bits(weapon.rapid_fire) if own.half_range else 0)
+    return _Shape(firing.models * per_model, per_model, hits, min(_highest(weapon.damage), most_wounds), waiting,
+                  attack_bits, rolls["hit"], rolls["hit"] + hits * (rolls["wound"] + rolls["save"] + event), event)
+
+
+def grown(entries: float, bits: float, mode: Mode, products: bool = False) -> float:
+    """Steps for `entries` exact results of about `bits` bits (or float numbers); `products` when each is
+    the product of two large numbers (counts times counts or states), not a large number times a small one.
+    Measured here: a sum or a scaling takes 60 ns and 0.1 ns per bit, a product 60 ns and 8 us at 4,096 bits."""
+    if not mode.exact:
+        return entries
+    return entries * (1 + (bits / PRODUCT_BITS) ** 1.6 if products else 1 + bits / BITS_PER_STEP)
+
+
+def _pipeline(shape: _Shape, target: Target, mode: Mode) -> Cost:
+    """The identical-models pipeline (`sequence`): counts summed over the dice folded at the unit's
+    wounds, then the allocation stepped once per attack that costs a wound."""
+    call = CALL_STEPS[mode]
+    wounds = target.total_wounds
+    rows = wounds + 1
+    models = max(1, shape.dice // max(1, shape.per_model))
+    harms = min(shape.dice * shape.hits, wounds)  # attacks that cost a wound, folded at the wounds
+    model_harms = min(shape.per_model * shape.hits, wounds) + 1
+    count_bits = shape.dice * (shape.bits - shape.hits * shape.event_bits)  # the damage is rolled in the allocation
+    reach = shape.lost + 1  # the allocation's offsets: each event costs up to its damage
+    dense = not mode.exact and rows <= DENSE_UP_TO
+    state_bits = count_bits + harms * shape.event_bits  # counts times states
+    if not shape.waiting:
+        per_model = shape.per_model * (shape.hits + 1) * model_harms
+        squarings = 2 * max(1, math.ceil(math.log2(models + 1)))
+        # square-and-multiply: the numbers double in size at each squaring, so the last ones cost the most
+        counts = grown(per_model, shape.bits * shape.per_model, mode, True) + squarings * (harms + 1) ** 2 \
+            + grown(2 * (harms + 1) ** 2, count_bits, mode, True)
+        steps = harms + 1
+        per_step = rows / BLAS_ENTRIES if dense else reach  # entries of one allocation step, per state
+        allocation = grown(steps * rows, state_bits, mode, True) + grown(steps * rows * per_step, state_bits, mode)
+        calls = shape.per_model + squarings + steps * (2 + (1 if dense else reach))
+        waiting = 1
+    else:  # a pair of counts: attacks that cost a wound, and waiting mortal wounds; one model at a time
+        waiting = min(shape.dice * shape.hits * shape.waiting, wounds) + 1
+        model_waits = min(shape.per_model * shape.hits * shape.waiting, wounds) + 1
+        item = (shape.hits + 1) * (shape.hits * shape.waiting + 1)
+        grid = model_harms * model_waits  # the entries of one model's counts
+        counts = grown(shape.per_model * item * grid, shape.bits * shape.per_model, mode, True) + grown(
+            sum(grid * min(k * (model_harms - 1) + 1, rows) * min(k * (model_waits - 1) + 1, waiting)
+                for k in range(1, models)), count_bits / 2, mode, True)
+        steps = harms + 1
+        allocation = grown(steps * waiting * rows, state_bits, mode, True) \
+            + grown((steps + waiting) * rows * (rows / BLAS_ENTRIES if dense else reach), state_bits, mode)
+        calls = shape.per_model * item + models * grid + (steps + waiting) * (2 + (1 if dense else reach))
+    work = counts + allocation + calls * call
+    return Cost(work, shape.dice * shape.hits, rows, waiting)
+
+
+def _shown(shape: _Shape, mode: Mode) -> float:
+    """The chain's counts of attacks and hits, summed over every die (not folded: they are shown)."""
+    if not shape.per_model:
+        return 0.0
+    models = shape.dice // shape.per_model
+    hits = shape.dice * shape.hits + 1
+    squarings = 2 * max(1, math.ceil(math.log2(shape.dice + 1)))
+    # square-and-multiply: the counts and their numbers double in size with each squaring, so the last
+    # ones cost the most (about a quarter of the last count's length squared, each a product)
+    if not shape.attack_bits:  # a fixed number of attacks
+        work = 3 * hits**2 + grown(hits**2 / 2, shape.dice * shape.hit_bits, mode, True)
+        return work + squarings * CALL_STEPS[mode]
+    attacks = shape.dice + 1  # each model's attacks rolled, then one step per number of attacks
+    rolled = models * shape.attack_bits
+    work = 3 * attacks**2 + grown(attacks**2 / 2, rolled, mode, True)
+    work += grown(shape.dice * hits * (shape.hits + 1) / 2, rolled + shape.dice * shape.hit_bits / 2, mode)
+    return work + squarings * CALL_STEPS[mode]
+
+
+def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], target: Target, context: Context,
+           mode: Mode) -> Cost:
+    """The whole-unit chain (`chain`): each firing's attack built from one hit's transition, then applied
+    once per attack die to every state (times the counts of waiting mortal wounds so far)."""
+    call = CALL_STEPS[mode]
+    layout = Layout.of(target)
+    rows, cols = layout.shape
+    precise = any(isinstance(f, Firing) and f.weapon.precision for f in firings)
+    states = rows + cols - 1 if layout.leaders and not precise else rows * cols  # see `chain.whole_unit`
+    states *= 2 if context.command_reroll is not None else 1
+    dense = not mode.exact and states <= DENSE_UP_TO
+    wounds = target.total_wounds
+    harm_always = not any(p.feel_no_pain or p.feel_no_pain_mortal for p, _ in target.groups)
+    work = bits = 0.0
+    waiting = 1  # the counts of waiting mortal wounds on the state's extra axes
+    attacks = 0
+    landing = []  # per firing that leaves wounds waiting: its count of them, and the wounds each costs
+    for shape in shapes:
+        attacks += shape.dice
+        reach = min(shape.hits * shape.lost, states - 1) + 1  # the offsets of one attack's transition
+        terms = 1 + shape.hits * shape.waiting  # one transition per number of wounds it leaves waiting
+        if shape.waiting:
+            most = shape.dice * shape.hits * shape.waiting
+            landing.append(min(most, wounds) if harm_always else most)
+            waiting *= landing[-1] + 1
+        offsets = reach + (terms - 1) * (reach + 1) / 2  # the more it leaves waiting, the fewer wounds it costs
+        per_attack = waiting * states * ((states * terms / BLAS_ENTRIES if dense else offsets) + 3 * terms)
+        calls = (terms if dense else offsets) + 3 * terms
+        build = (shape.hits + 1) * (terms * reach) ** 2 * states
+        after = bits + shape.dice * shape.bits
+        work += grown(shape.dice * per_attack, (bits + after) / 2, mode) + shape.dice * calls * call \
+            + grown(build, shape.bits, mode) + (shape.hits + 1) * terms**2 * 6 * call
+        bits = after
+        work += _shown(shape, mode)
+    for count in landing:  # each firing's waiting wounds land in turn, one step per count
+        work += grown(count * waiting * (states / BLAS_ENTRIES if dense else 2), bits, mode) + count * 3 * call
     return Cost(work, attacks, states, waiting)

@@ -89,7 +89,7 @@ def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: 
     cap = track.total if capped else None
     damage = damage_pmf(weapon, profile, context)
     normal_harms, normal_lost = harm(wounds_lost(damage, attack_threshold(profile, weapon)))
-    normal = Transition.build(track, [mode.of(normal_lost)] * target.model_count)
+    normal = Transition.alike(track, mode.of(normal_lost))
     waits = weapon.devastating_wounds and wording is not DevastatingWounds.UNSAVEABLE
     if not (waits or hit_rule or wound_rule):
         harmed = mode.bernoulli(save * normal_harms)
@@ -105,7 +105,7 @@ def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: 
     if waits and wording is DevastatingWounds.SEED:  # second count: Devastating Wounds attacks
         waiting_harms, waiting_lost = harm(wounds_lost(damage, mortal_threshold(profile, weapon)))
         waiting = mode.grid({(0, 0): 1 - waiting_harms, (0, 1): waiting_harms})
-        second = Transition.build(track, [mode.of(waiting_lost)] * target.model_count)
+        second = Transition.alike(track, mode.of(waiting_lost))
     else:  # second count: mortal wounds, one wound each, spilling over (launch wording, Critical mortal wounds)
         mortal_harms, _ = harm(wounds_lost(Pmf.point(1, exact=True), mortal_threshold(profile, weapon)))
 
@@ -114,7 +114,7 @@ def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: 
             return mode.grid({(0, k): p for k, p in felt.fractions().items()})
 
         waiting = mortal_wounds(damage_pmf(weapon, None, context))
-        second = Transition.build(track, [one] * target.model_count)
+        second = Transition.alike(track, one)
         mortals = {roll: None if rule is None else (rule, mortal_wounds(rule.mortal_wounds.pmf(exact=True)))
                    for roll, rule in (("hit", hit_rule), ("wound", wound_rule))}
     critical = critical_wound(weapon, wording, harmed, unsaveable, waiting, waiting, mortals["wound"])

@@ -168,7 +168,7 @@ def plan_report(found: Plan, names: Sequence[str], title: str = "", top: int = 1
     records = [{"rank": ranked[rank], **{f"target_{t + 1}": ", ".join(str(i + 1) for i in order)
                                      for t, order in enumerate(alt.orders)}, "value": number(alt.value)}
                for rank, alt in enumerate(found.alternatives)]
-    results = [r for r in found.best.results]
+    results = found.results(found.best)
     distributions = {f"models_destroyed_{t + 1}": r.models_destroyed for t, r in enumerate(results) if r is not None}
     labels = {f"models_destroyed_{t + 1}": f"models destroyed (target {t + 1}, best plan)" for t in range(len(results))}
     return Report(title, distributions, labels=labels, preface=tuple(preface), notes=tuple(notes),

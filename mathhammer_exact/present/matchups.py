@@ -8,11 +8,27 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..model import Context
 from .plot import checked_path, pyplot, save_figure
 from .report import Report, render
+from .situation import situation
 
 FIGURES = {"mean_damage": "mean damage", "mean_models_destroyed": "mean models destroyed",
            "p_destroyed": "P(unit destroyed)", "points_destroyed_per_100": "points destroyed per 100 points"}
+
+
+def preface(context: Context) -> tuple[str, ...]:
+    """What every matchup assumes, then the situation's header lines."""
+    return ("each unit attacks with its whole loadout, at its size in the army (else its smallest)",
+            "points destroyed: the target's points times the share of its models destroyed", *situation(context))
+
+
+def matchup_json(records: Sequence[dict[str, Any]], preface: Sequence[str]) -> str:
+    """The long table as JSON, `mathhammer matchup --format json` and the server's answer: the assumptions,
+    then one record per attacker, target and phase (null for a figure without an answer)."""
+    rows = tuple({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
+                 for row in records)
+    return render(Report("", {}, details={"assumptions": list(preface)}, records=rows), "json")
 
 
 def _cell(figure: str, value: float) -> str:
@@ -58,8 +74,9 @@ def reports(frame: Any, figures: Sequence[str], preface: Sequence[str] = ()) -> 
 
 
 def render_matchup(frame: Any, fmt: str, figures: Sequence[str], preface: Sequence[str] = ()) -> str:
-    """The matchup in one of the report formats: tables for people, the long table for programs."""
-    if fmt in ("json", "csv"):
+    """The matchup in one of the report formats for a table: tables for people (table, markdown), the long
+    table for programs (csv; JSON is `matchup_json`, from the records)."""
+    if fmt == "csv":
         records = tuple({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
                         for row in frame.to_dict("records"))
         return render(Report("", {}, details={"assumptions": list(preface)}, records=records), fmt)

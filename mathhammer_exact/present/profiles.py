@@ -16,19 +16,12 @@ Melee | Attacks 3 | WS 3+ | Strength 4 | AP 0 | Damage 3
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from ..abilities import Ability
 from ..dice import Dice
-from ..model import Context, Firing, ModelProfile, Target, Weapon
+from ..model import Context, Firing, ModelProfile, Target, Weapon, abilities_of
 from .situation import situation
-
-# Flag fields in the order a datasheet prints them, with the words for each.
-_FLAG_WORDS = {
-    "assault": "Assault", "heavy": "Heavy", "pistol": "Pistol", "torrent": "Torrent", "blast": "Blast",
-    "indirect_fire": "Indirect Fire", "ignores_cover": "Ignores Cover", "lance": "Lance",
-    "lethal_hits": "Lethal Hits", "devastating_wounds": "Devastating Wounds", "twin_linked": "Twin-linked",
-    "precision": "Precision", "hazardous": "Hazardous", "psychic": "Psychic", "extra_attacks": "Extra Attacks",
-    "one_shot": "One Shot",
-}
 
 
 def _amount(dice: Dice) -> str:
@@ -36,23 +29,23 @@ def _amount(dice: Dice) -> str:
     return str(dice) if dice.count == 0 else f"{dice} (roll)"
 
 
+def _spoken(ability: Ability, value: Any) -> list[tuple[str, str]]:
+    """One ability's value as (words for people, text for the input grammar); several for keywords."""
+    if ability.kind == "flag":
+        return [(ability.words, ability.name)]
+    if ability.kind == "dice":
+        return [(f"{ability.words} {_amount(value)}", f"{ability.name} {value}")]
+    if ability.kind == "distance":
+        return [(f'{ability.words} (beyond {value}")', f'{ability.name} {value}"')]
+    if ability.kind == "keyword":
+        return [(f"{ability.words}-{keyword} {x}+", f"{ability.name}-{keyword} {x}+") for keyword, x in value]
+    return [(f"{ability.words} {value}", f"{ability.name} {value}")]
+
+
 def _abilities(weapon: Weapon) -> list[tuple[str, str]]:
-    """Each ability as (words for people, text for the input grammar)."""
-    found = []
-    if weapon.rapid_fire:
-        found.append((f"Rapid Fire {_amount(weapon.rapid_fire)}", f"RAPID FIRE {weapon.rapid_fire}"))
-    if weapon.sustained_hits:
-        found.append((f"Sustained Hits {_amount(weapon.sustained_hits)}", f"SUSTAINED HITS {weapon.sustained_hits}"))
-    if weapon.melta:
-        found.append((f"Melta {weapon.melta}", f"MELTA {weapon.melta}"))
-    for keyword, x in weapon.anti:
-        found.append((f"Anti-{keyword} {x}+", f"ANTI-{keyword} {x}+"))
-    if weapon.conversion:
-        found.append((f'Conversion (beyond {weapon.conversion}")', f'CONVERSION {weapon.conversion}"'))
-    for field, words in _FLAG_WORDS.items():
-        if getattr(weapon, field):
-            found.append((words, words.upper()))
-    return found
+    """Each ability as (words for people, text for the input grammar), in the order a datasheet prints them."""
+    return [spoken for ability in abilities_of(type(weapon)) if getattr(weapon, ability.field)
+            for spoken in _spoken(ability, getattr(weapon, ability.field))]
 
 
 def weapon_summary(weapon: Weapon) -> str:

@@ -11,6 +11,7 @@ one forward pass.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from itertools import accumulate
 
@@ -80,6 +81,13 @@ class Transition:
         room = np.append(np.repeat(np.array(track.starts[1:]), track.wounds) - np.arange(track.total), 0)
         steps = np.minimum(low + np.arange(width), room[:, None])
         return cls(Banded.of(steps, chance, den), low >= 1)
+
+    @staticmethod
+    @functools.lru_cache(maxsize=256)
+    def alike(track: Track, effect: Pmf) -> Transition:
+        """`build` where every model has the same effect, worked out once per track and effect: weapons
+        with the same damage against the same unit share it."""
+        return Transition.build(track, [effect] * len(track.wounds))
 
 
 def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: int) -> tuple[np.ndarray, int]:

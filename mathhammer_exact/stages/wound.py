@@ -64,3 +64,11 @@ def critical_wound(weapon: Weapon, wording: DevastatingWounds, ordinary: Y, unsa
         return with_mortal_wounds(ordinary, mortals)
     return with_mortal_wounds({DevastatingWounds.UNSAVEABLE: unsaveable, DevastatingWounds.SEED: waiting_attack,
                                DevastatingWounds.LAUNCH: waiting_mortal}[wording], mortals)
+
+
+def leaves_wounds_waiting(weapon: Weapon, context: Context) -> bool:
+    """Whether `weapon`'s attacks can leave mortal wounds waiting until every weapon profile has
+    resolved: Devastating Wounds under the current or launch wording, or Critical Hits or Wounds
+    that inflict mortal wounds (see `critical_wound` and `hit.critical_mortals`)."""
+    devastating = weapon.devastating_wounds and context.rules.devastating_wounds is not DevastatingWounds.UNSAVEABLE
+    return devastating or context.critical_mortals is not None

@@ -17,13 +17,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..catalogue import ARMY_LISTS
 from ..catalogue.convert import to_datasheet
-from ..catalogue.roster import read_roster
+from ..catalogue.roster import Roster, read_roster
 from ..data.datasheet import Datasheet, either
 from ..errors import MathhammerError
 from ..model import Context
@@ -57,32 +57,43 @@ def _sized(text: str) -> Datasheet:
     return attrs.evolve(sheet, sizes=(size,))
 
 
+PHASES_OF = {"shooting": ("shooting",), "fight": ("fight",), "both": ("shooting", "fight")}  #: by --phase
+
+
+def army_of_names(names: Sequence[str], name: str) -> Army:
+    """The army of these units, each named as for `mathhammer unit` with its size after 'x' ('Boyz x20')."""
+    names = [n.strip() for n in names if n.strip()]
+    if not names:
+        raise MathhammerError(f"{name} names no units: give an army list (.ros, .rosz, .json), a .txt file of "
+                              "unit names, or names separated by commas")
+    return _labelled(name, [_sized(n) for n in names])
+
+
+def army_of_roster(roster: Roster, name: str | None = None) -> Army:
+    """Every unit of an army list, at its size in the list; named as the list is, or `name`."""
+    return _labelled(name or roster.name, [to_datasheet(record) for record in roster.units])
+
+
+def _labelled(name: str, sheets: Sequence[Datasheet]) -> Army:
+    """Each unit labelled with its place in the army, '#1 Boyz'."""
+    return Army(name, tuple((f"#{i} {sheet.name}", sheet) for i, sheet in enumerate(sheets, 1)))
+
+
 def read_army(text: str, name: str = "army") -> Army:
     """The army `text` names: an army-list file (named as in the list), a text file of unit names
     (named after the file), or names separated by commas (called `name`)."""
     text = text.strip()
     suffix = Path(text).suffix.lower()
     if suffix in ARMY_LISTS and "#" not in text:
-        roster = read_roster(Path(text))
-        sheets = [to_datasheet(record) for record in roster.units]
-        name = roster.name
-    else:
-        if suffix == ".txt":
-            path = Path(text)
-            try:
-                lines = path.read_text(encoding="utf-8").splitlines()
-            except (OSError, UnicodeDecodeError) as exc:
-                raise MathhammerError(f"{path}: cannot be read as a text file of unit names: {exc}") from None
-            names = [line.split("#")[0].strip() for line in lines]
-            name = path.stem
-        else:
-            names = text.split(",")
-        names = [n for n in names if n]
-        if not names:
-            raise MathhammerError(f"{text!r} names no units: give an army list (.ros, .rosz, .json), a .txt file of "
-                                  "unit names, or names separated by commas")
-        sheets = [_sized(n) for n in names]
-    return Army(name, tuple((f"#{i} {sheet.name}", sheet) for i, sheet in enumerate(sheets, 1)))
+        return army_of_roster(read_roster(Path(text)))
+    if suffix != ".txt":
+        return army_of_names(text.split(","), name)
+    path = Path(text)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MathhammerError(f"{path}: cannot be read as a text file of unit names: {exc}") from None
+    return army_of_names([line.split("#")[0] for line in lines], path.stem)
 
 
 def grid(attacking: Army, defending: Army, phases: Sequence[str] = ("shooting",),
@@ -97,20 +108,32 @@ def grid(attacking: Army, defending: Army, phases: Sequence[str] = ("shooting",)
                 rules=(printing,), context=context)
 
 
+def records(attacking: Army, defending: Army, phases: Sequence[str] = ("shooting",),
+            context: Context | None = None, both: bool = False) -> list[dict[str, Any]]:
+    """One record per attacker, target and phase (the `army` attacking, the army it is `against`, then the
+    sweep's row): mean damage, mean models destroyed, P(destroyed) and points destroyed per 100 points spent
+    (NaN where a point value is missing), with the reason where the attacker cannot attack. `both`: the other
+    direction too. Plain dicts, so the server answers a matchup without pandas."""
+    found = []
+    for one, other in [(attacking, defending)] + ([(defending, attacking)] if both else []):
+        queries = grid(one, other, phases, context)
+        for row in rows(queries, 0, queries.size):
+            for key in ("query", "attacker_kind", "rules"):
+                del row[key]
+            found.append({"army": one.name, "against": other.name, **row})
+    return found
+
+
 def matchup(attacking: Army, defending: Army, phases: Sequence[str] = ("shooting",), context: Context | None = None,
             both: bool = False) -> pandas.DataFrame:
-    """One row per attacker, target and phase: mean damage, mean models destroyed, P(destroyed) and
-    points destroyed per 100 points spent (NaN where a point value is missing), with the reason where
-    the attacker cannot attack. `both`: the other direction too (the `army` column says which)."""
+    """The `records` as one table, a row each (a pandas DataFrame)."""
+    return frame_of(records(attacking, defending, phases, context, both))
+
+
+def frame_of(found: Sequence[dict[str, Any]]) -> pandas.DataFrame:
+    """Matchup records as a pandas DataFrame (the [scale] extra)."""
     try:
         import pandas
     except ImportError:
         raise MathhammerError("matchups need the [scale] extra: pip install 'mathhammer_exact[scale]'") from None
-    frames = []
-    for one, other in [(attacking, defending)] + ([(defending, attacking)] if both else []):
-        queries = grid(one, other, phases, context)
-        frame = pandas.DataFrame(rows(queries, 0, queries.size), columns=[name for name, _ in queries.columns()])
-        frame.insert(0, "against", other.name)
-        frame.insert(0, "army", one.name)
-        frames.append(frame.drop(columns=["query", "attacker_kind", "rules"]))
-    return pandas.concat(frames, ignore_index=True)
+    return pandas.DataFrame(list(found))

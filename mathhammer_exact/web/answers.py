@@ -12,7 +12,7 @@ import base64
 import contextlib
 import json
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -32,6 +32,7 @@ from ..present.profiles import header
 from ..present.questions import attack_need, plan_question, survive_question, turn_question, unit_need
 from ..present.report import assuming, attack_report, to_json, unit_report
 from ..units import by_name
+from .matchups import MatchupArmy, MatchupQuery
 from .questions import AttackNeedQuery, PlanQuery, SurviveQuery, TurnQuery, UnitNeedQuery, UnitWeapons
 from .schemas import (
     AttackQuery,
@@ -47,21 +48,33 @@ from .schemas import (
 )
 from .units import ArmyQuery, DatasheetQuery
 
+if TYPE_CHECKING:
+    from ..catalogue.roster import Roster
+    from ..sweep.matchup import Army
+
 SENT = "the army list"  #: how messages name an army list sent with a question
 
 
 # --------------------------------------------------------------------- the army list a question carries
-@contextlib.contextmanager
-def _army(text: str | None) -> Iterator[None]:
-    """Within the block, '#3' and '#NAME' name the units of the army list `text` (its file's bytes in base64)."""
-    if text is None:
-        yield
-        return
+def _roster(text: str) -> Roster:
+    """The army list `text` (its file's bytes in base64), read from the request's bytes."""
     from ..catalogue.battlescribe import unpacked  # the army-list reader, only for a question with a list
-    from ..catalogue.roster import roster_of, sent
+    from ..catalogue.roster import roster_of
 
-    with sent(roster_of(unpacked(base64.b64decode(text), SENT), SENT)):
-        yield
+    return roster_of(unpacked(base64.b64decode(text), SENT), SENT)
+
+
+@contextlib.contextmanager
+def _army(text: str | None) -> Iterator[Roster | None]:
+    """Within the block, '#3' and '#NAME' name the units of the army list `text`, if any (yielded)."""
+    if text is None:
+        yield None
+        return
+    from ..catalogue.roster import sent
+
+    roster = _roster(text)
+    with sent(roster):
+        yield roster
 
 
 def answered(job: tuple[Callable[[Any], str], Any]) -> str:
@@ -221,6 +234,28 @@ def survive_answer(query: SurviveQuery) -> str:
     return to_json(survive_question(found, query.attackers, query.at_least, query.exact))
 
 
+def _matchup_army(side: MatchupArmy, name: str) -> Army:
+    """One army of a matchup: its units by name (those of its army list by number), or every unit of its list."""
+    from ..sweep.matchup import army_of_names, army_of_roster
+
+    with _army(side.army) as roster:
+        if side.units is None:
+            assert roster is not None  # the request's model asks for one of them
+            return army_of_roster(roster, side.name)
+        return army_of_names(side.units, side.name or (roster.name if roster else name))
+
+
+def matchup_answer(query: MatchupQuery) -> str:
+    """Army against army: `mathhammer matchup --format json`."""
+    from ..present.matchups import matchup_json, preface
+    from ..sweep.matchup import PHASES_OF, records
+
+    context = query.situation.context()
+    found = records(_matchup_army(query.army_a, "army A"), _matchup_army(query.army_b, "army B"),
+                    PHASES_OF[query.phase], context, query.both)
+    return matchup_json(found, preface(context))
+
+
 def roll_answer(query: RollQuery) -> str:
     """One of the dice tests outside the attack sequence: `mathhammer roll ... --json`."""
     return to_json(query.report())
@@ -259,8 +294,6 @@ def datasheet_answer(query: DatasheetQuery) -> str:
 
 def army_answer(query: ArmyQuery) -> str:
     """The units of the army list sent: `mathhammer roster --json`."""
-    from ..catalogue.battlescribe import unpacked
-    from ..catalogue.roster import roster_of
     from ..present.cards import army_json
 
-    return json.dumps(army_json(roster_of(unpacked(base64.b64decode(query.army), SENT), SENT)), indent=2)
+    return json.dumps(army_json(_roster(query.army)), indent=2)

@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException
 from ..errors import MathhammerError
 from ..model import declared_fields
 from . import answers
+from .matchups import MatchupAnswer, MatchupQuery
 from .questions import (
     AttackNeedAnswer,
     AttackNeedQuery,
@@ -46,6 +47,7 @@ from .schemas import (
     CompareAnswer,
     CompareQuery,
     ErrorAnswer,
+    Situation,
     UnitAnswer,
     UnitQuery,
 )
@@ -61,6 +63,7 @@ DECISIONS: dict[str, tuple[type[BaseModel], type[BaseModel], Callable[[Any], str
     "/api/survive": (SurviveQuery, SurviveAnswer, answers.survive_answer),
     "/api/datasheet": (DatasheetQuery, DatasheetAnswer, answers.datasheet_answer),
     "/api/army": (ArmyQuery, ArmyAnswer, answers.army_answer),
+    "/api/matchup": (MatchupQuery, MatchupAnswer, answers.matchup_answer),
 }
 TIME_LIMIT = 10.0  #: seconds one question may take
 WORKERS = 2  #: worker processes for heavy questions
@@ -179,6 +182,12 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
         """The datasheets, standard targets and named rules (for `with`) that questions may name."""
         return answers.catalogue()
 
+    @app.get("/api/situation")
+    async def situation() -> dict[str, Any]:
+        """The fields of a question's `situation`, from which the page builds its controls: the JSON schema of
+        `Situation` (each field's default, bounds, choices with their words, and help, in the declared order)."""
+        return Situation.model_json_schema()
+
     @app.post("/api/attack", response_model=AttackAnswer, responses=REFUSALS)
     async def attack(query: AttackQuery, request: Request) -> Response:
         """Weapon profiles, written out, fired in turn at one target (`mathhammer attack`, with several weapons)."""
@@ -197,10 +206,6 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
     for path, (query_type, answer_type, function) in DECISIONS.items():
         app.post(path, response_model=answer_type, responses=REFUSALS, summary=path.removeprefix("/api/"),
                  description=query_type.__doc__ or "")(_endpoint(query_type, function, answer))
-
-    # MATCHUP: the endpoint of `mathhammer matchup` (army against army, a heatmap table) goes here, POST
-    # /api/matchup answering what the command's --json prints (it is not built on this branch); the page's
-    # matchup question (static/app.js, KINDS.matchup) asks it.
 
     @app.get("/api/units", response_model=FoundUnits, responses=REFUSALS)
     async def units(request: Request, q: str = Query(max_length=MAX_TEXT, description="Words of a unit's name "

@@ -96,6 +96,12 @@ def choice_type(field: SituationField) -> Any:
     return Literal.__getitem__(field.declared.choices)
 
 
+def _value(fields_of: type[Context], field: SituationField, choice: str) -> Any:
+    """The field's value for a choice as a player writes it (as its converter reads it)."""
+    given: dict[str, Any] = {field.name: choice}
+    return getattr(fields_of(**given), field.name)
+
+
 def situation_model(fields_of: type[Context] = Context, name: str = "Situation") -> type[SituationBase]:
     """The request's situation: one field for each declared field of `fields_of`, with its name, its
     default as JSON has it, its choices, its help and its bounds (in the description only: `Context`
@@ -110,12 +116,18 @@ def situation_model(fields_of: type[Context] = Context, name: str = "Situation")
             kind = choice_type(field) if field.spoken is not None else choice_type(field) | None
         elif declared.metavar is not None:
             kind = Text | None
-        bounds: dict[str, Any] = {key: bound for key, bound in (("minimum", declared.low), ("maximum", declared.high))
-                  if bound is not None}  # described here, refused by `Context` with the command's message
+        extra: dict[str, Any] = {  # the bounds described here, refused by `Context` with the command's message
+            key: bound for key, bound in (("minimum", declared.low), ("maximum", declared.high)) if bound is not None}
+        if declared.choices:  # the header's words for each choice but the default, e.g. for the page's options
+            extra["x-words"] = {choice: declared.say(_value(fields_of, field, choice))
+                                for choice in declared.choices if choice != field.spoken}
+        elif declared.metavar is not None:
+            extra["x-metavar"] = declared.metavar
         fields[field.name] = (kind, Field(default=field.spoken, description=declared.help,
-                                          json_schema_extra=bounds or None))
+                                          json_schema_extra=extra or None))
     model = create_model(name, __base__=SituationBase, __doc__="The situation of an attack: the fields of "
-                         "`mathhammer_exact.Context` (the CLI's situation options).", **fields)
+                         "`mathhammer_exact.Context` (the CLI's situation options); `x-words` says each choice "
+                         "as the answer's header does, `x-metavar` what a free text field takes.", **fields)
     model.fields_of = fields_of
     return model
 

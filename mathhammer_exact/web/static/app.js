@@ -6,14 +6,7 @@
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
-const SITUATION = {  // the API's situation fields and their JSON types (the rest are strings)
-  half_range: "bool", charged: "bool", stationary: "bool", advanced: "bool", overwatch: "bool",
-  cover: "bool", indirect: "bool", engaged: "bool", beyond_conversion_range: "bool",
-  hit_modifier: "int", wound_modifier: "int", critical_hit: "int", critical_wound: "int", damage_bonus: "int",
-  save_modifier: "int", worsen_ap: "int", wound_modifier_against: "int", extra_attacks: "int",
-  reroll_hits: "text", reroll_wounds: "text", reroll_damage: "text", reroll_saves: "text",
-  critical_mortals: "text", command_reroll: "text", rules: "text",
-};
+let SITUATION = {};  // the API's situation fields -> their JSON types ("bool", "int", "text"): buildSituation
 const LABELS = {  // as in the CLI's table
   attacks: "attacks", hits: "hits", wounds: "wounds", unsaved: "unsaved wounds",
   damage: "damage dealt (wounds lost)", models_destroyed: "models destroyed", roll: "the roll",
@@ -68,6 +61,69 @@ function describe(dist) {
   return { p, tail, median };
 }
 
+// ------------------------------------------------------------------ the situation's controls
+// One control for each field of the API's situation, in the declared order, from its JSON schema (GET
+// /api/situation): a checkbox for a flag, a list of the choices (said in the answer header's words), a number
+// between the field's bounds, or free text; each with the field's default and its help as its label.
+const LONG_HELP = 80;  // characters: a longer help is cut to its first clause for the label (and kept as its title)
+
+function buildSituation(schema) {
+  const box = byId("situation-fields"), values = byId("situation-values");
+  for (const old of box.querySelectorAll(":scope > label.check")) old.remove();
+  values.replaceChildren();
+  SITUATION = {};
+  for (const [name, field] of Object.entries(schema.properties)) {
+    const help = field.description || field.title;
+    const words = help.length > LONG_HELP ? help.split(/ \(|: |; /)[0] : help.replace(/\.$/, "");
+    const id = `situation-${name}`;
+    if (field.type === "boolean") {
+      SITUATION[name] = "bool";
+      const input = Object.assign(document.createElement("input"), { type: "checkbox", name, id,
+                                                                     defaultChecked: field.default === true });
+      const label = cell("label", "", "check");
+      label.append(input, ` ${words}`);
+      if (words !== help) label.title = help;
+      box.insertBefore(label, values);
+      continue;
+    }
+    const fallback = field.default === null || field.default === undefined ? "" : String(field.default);
+    const choices = field.enum || (field.anyOf || []).find((kind) => kind.enum)?.enum;
+    let control;
+    if (choices) {
+      control = document.createElement("select");
+      if (fallback === "") control.append(option("", "none"));
+      for (const choice of choices) control.append(option(choice, (field["x-words"] || {})[choice] || choice));
+      for (const o of control.options) o.defaultSelected = o.value === fallback;
+    } else {
+      const integer = field.type === "integer";
+      control = Object.assign(document.createElement("input"), integer
+        ? { type: "number", inputMode: "numeric" } : { placeholder: field["x-metavar"] || "" });
+      if (field.minimum !== undefined) control.min = String(field.minimum);
+      if (field.maximum !== undefined) control.max = String(field.maximum);
+      control.defaultValue = fallback;
+    }
+    SITUATION[name] = field.type === "integer" ? "int" : "text";
+    Object.assign(control, { id, name });
+    control.value = fallback;
+    control.dataset.default = fallback;
+    if (words !== help) control.title = help;
+    const div = document.createElement("div");
+    div.append(Object.assign(cell("label", words), { htmlFor: id }), control);
+    values.append(div);
+  }
+}
+
+async function loadSituation() {
+  try {
+    const response = await fetch("/api/situation");
+    if (!response.ok) throw new Error(response.statusText);
+    buildSituation(await response.json());
+  } catch (error) {
+    byId("error").textContent = `error: the situation's controls did not load (${error.message}); reload the page`;
+    byId("error").hidden = false;
+  }
+}
+
 // ------------------------------------------------------------------ weapon lists (rows of profile, models)
 // A list's rows go in the URL as parallel values: PREFIX (the text), PREFIXm (models; "m" for the weapons
 // list, as older links have it) and, where a row may be a unit by name, PREFIXk ("unit" or "weapon").
@@ -93,6 +149,12 @@ function addRow(list, text = "", models = "", kind = "weapon") {
     `<input id="${id}m" class="models" name="${key.models}" type="number" min="1" inputmode="numeric">` +
     `<button type="button" class="remove">Remove ${noun.toLowerCase()} ${n}</button>`;
   li.querySelector(`[name="${key.text}"]`).value = text;
+  if (list.dataset.suggest) {  // a unit by name: suggested as it is typed
+    const input = li.querySelector(`[name="${key.text}"]`);
+    input.dataset.suggest = list.dataset.suggest;
+    input.setAttribute("list", `${list.id}-names`);
+    input.addEventListener("focus", () => suggest(input, true));
+  }
   li.querySelector(`[name="${key.models}"]`).value = models;
   if (units) li.querySelector("select").value = kind === "unit" ? "unit" : "weapon";
   li.querySelector(".remove").addEventListener("click", () => {
@@ -140,7 +202,7 @@ const UNIT_PANELS = ["unit", "target", "target-extra", "target-loadout", "situat
 function situation(params) {
   const found = {};
   for (const [name, type] of Object.entries(SITUATION)) {
-    if (!params.has(name)) continue;
+    if (!params.get(name)) continue;
     const value = params.get(name);
     found[name] = type === "bool" ? value === "1" : type === "int" ? Number(value) : value;
   }
@@ -278,11 +340,38 @@ const KINDS = {
     },
     draw: drawRoll,
   },
-  // MATCHUP: `mathhammer matchup` (army against army) is being built on another branch. Its question goes here:
-  // panels (two army lists), request -> ["/api/matchup", body], draw -> a heatmap table of each unit against each.
-  matchup: { title: "Matchup", help: "Army against army: coming with `mathhammer matchup`.", panels: () => panels("matchup"),
-             request: null, draw: null },
+  matchup: {
+    title: "Matchup", help: "Army against army: every unit of one attacks every unit of the other with its whole loadout.",
+    panels: () => panels("matchup", "situation"), exact: false,
+    request: (params) => {
+      const body = { army_a: side(params, byId("army-a")), army_b: side(params, byId("army-b")),
+                     situation: situation(params) };
+      if (params.get("phase")) body.phase = params.get("phase");
+      if (params.get("both") === "1") body.both = true;
+      return ["/api/matchup", body];
+    },
+    draw: drawMatchup,
+  },
 };
+
+// One army of a matchup: its rows' units ('NAME xSIZE' where a size is given) and, where they name its list's
+// units (#1) or no unit at all, its army list.
+function side(params, list) {
+  const key = names(list);
+  const sizes = params.getAll(key.models);
+  const units = params.getAll(key.text).map((text, i) => [text.trim(), sizes[i]]).filter(([text]) => text)
+    .map(([text, size]) => (size ? `${text} x${size}` : text));
+  const own = armies[list.dataset.army];
+  const body = units.length ? { units } : {};
+  if (!units.length || units.some((unit) => unit.startsWith("#"))) {
+    if (!own) {
+      throw new Error(`${list.dataset.army === "mine" ? "your army" : "their army"} ${units.length
+        ? "names units of an army list (#1, #2, ...): choose the list's file" : "has no units: name them, or choose its army list"}`);
+    }
+    body.army = own.data;
+  }
+  return body;
+}
 
 const kindOf = (params) => (KINDS[params.get("q")] ? params.get("q") : unitMode(params) ? "unit" : "attack");
 
@@ -290,6 +379,7 @@ const kindOf = (params) => (KINDS[params.get("q")] ? params.get("q") : unitMode(
 function showKind(kind) {
   const mode = form.querySelector("[name=mode]:checked").value;
   const shown = KINDS[kind].panels(mode);
+  if (KINDS[kind].exact !== false) shown.add("exact");
   const roll = byId("roll").value;
   form.elements.q.value = kind;
   const active = (el) => {  // every panel the element is in is shown (and, for a dice test's fields, it is chosen)
@@ -309,7 +399,6 @@ function showKind(kind) {
                                                         : "Target: a profile, a unit by name or a standard target";
   byId("ask-title").textContent = KINDS[kind].title;
   byId("kind-help").textContent = KINDS[kind].help;
-  byId("ask").disabled = !KINDS[kind].request;
   for (const link of byId("kinds").querySelectorAll("a")) {
     if (link.dataset.kind === kind) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
@@ -346,7 +435,7 @@ function paramsToForm(params) {
   const kind = kindOf(params);
   const mode = params.get("mode") === "unit" || (kind === "unit") ? "unit" : "weapons";
   form.querySelector(`[name=mode][value=${mode}]`).checked = true;
-  for (const id of ["weapons", "shoot", "fight", "overwatch"]) fillList(byId(id), params);
+  for (const id of ["weapons", "shoot", "fight", "overwatch", "army-a", "army-b"]) fillList(byId(id), params);
   const named = new Set(params.getAll("with")), attackers = new Set(params.getAll("attacker_name"));
   for (const el of form.elements) {
     if (!el.name || el.closest(".weapon-row") || ["mode", "q"].includes(el.name) || el.type === "file") continue;
@@ -375,6 +464,9 @@ function title(params) {  // a short line for the folded form
   const kind = kindOf(params);
   if (kind === "compare") return `${params.getAll("s").length} scenarios`;
   if (kind === "roll") return params.get("roll") || "charge";
+  if (kind === "matchup") {
+    return ["a", "b"].map((k) => params.getAll(k).filter(Boolean).join(", ") || "an army list").join("  against  ");
+  }
   const who = unitMode(params) || kind === "unit" ? params.get("attacker") : params.getAll("w").join(", ");
   return [who, params.get("target")].filter(Boolean).join("  ->  ");
 }
@@ -495,16 +587,18 @@ function drawChart(caption, kind, series, exact) {
   byId("charts").append(figure);
 }
 
-function headline(items) {
+function headline(items) {  // [label, key, value, format, and what it is of (a matchup's pair), if said]
   const box = byId("headline");
   box.replaceChildren();
-  for (const [label, key, value, format] of items) {
+  for (const [label, key, value, format, of] of items) {
     if (value === undefined || value === null) continue;
     const div = document.createElement("div");
     const dd = cell("dd", format(value));
     dd.dataset.key = key;
     dd.dataset.value = String(toNumber(value));
-    div.append(cell("dt", label), dd);
+    const dt = cell("dt", label);
+    if (of) dt.append(cell("span", of, "of"));
+    div.append(dt, dd);
     box.append(div);
   }
 }
@@ -651,6 +745,96 @@ function drawRoll(answer, exact) {
   drawChart("P(exactly k)", "pmf", [{ dist }], exact);
 }
 
+// A matchup: the best pair for each figure first, each army's units, what is assumed, then one heatmap table per
+// army and phase (attackers in rows, targets in columns), the number in each cell and its colour from a
+// colour-blind safe scale (viridis), its text black or white, whichever contrasts more.
+const FIGURES = { mean_models_destroyed: ["Most models destroyed", mean], mean_damage: ["Most damage", mean],
+                  p_destroyed: ["Best P(unit destroyed)", chance],
+                  points_destroyed_per_100: ["Most points destroyed per 100 points", mean] };
+const VIRIDIS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+
+function heat(t) {  // the colour at t (0 to 1) of the scale, and the text colour that reads on it
+  const x = Math.min(Math.max(t, 0), 1) * (VIRIDIS.length - 1), i = Math.min(Math.floor(x), VIRIDIS.length - 2);
+  const rgb = VIRIDIS[i].map((c, j) => Math.round(c + (VIRIDIS[i + 1][j] - c) * (x - i)));
+  const linear = rgb.map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
+  const lum = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+  return [`rgb(${rgb.join(", ")})`, (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? "#000000" : "#ffffff"];
+}
+
+function drawMatchup(answer) {
+  const rows = answer.rows.map((row, i) => ({ ...row, i }));
+  const first = rows.filter((row) => row.army === rows[0].army);  // army A attacking
+  const items = [];
+  for (const [figure, [label, format]] of Object.entries(FIGURES)) {
+    const known = first.filter((row) => row[figure] !== null);
+    if (!known.length) continue;
+    const best = known.reduce((a, b) => (b[figure] > a[figure] ? b : a));
+    items.push([label, `rows.${best.i}.${figure}`, best[figure], format,
+                `${best.attacker} → ${best.target}, ${best.phase}`]);
+  }
+  headline(items);
+  byId("answer-title").textContent = `${first[0].army} against ${first[0].against}`;
+  const units = (army) => [...new Set(rows.filter((row) => row.army === first[0].army)
+    .map((row) => (army === row.army ? row.attacker : row.target)))];
+  byId("fired").textContent = `${first[0].army}: ${units(first[0].army).join(", ")}; ` +
+                              `${first[0].against}: ${units(first[0].against).join(", ")}`;
+  drawHeader({ header: answer.assumptions.map((line) => line.trim()) });
+  const notes = byId("notes");
+  const reasons = new Set(rows.filter((row) => row.reason).map((row) => `not answered: ${row.attacker} ` +
+    `(${row.army}, ${row.phase} phase): ${row.reason}`));
+  for (const reason of reasons) notes.append(cell("li", reason));
+  const figure = FIGURES[byId("figure").value] ? byId("figure").value : "mean_models_destroyed";
+  const groups = new Map();
+  for (const row of rows) {
+    const key = `${row.army}\n${row.phase}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(row);
+  }
+  for (const group of groups.values()) drawHeatmap(group, figure);
+}
+
+function drawHeatmap(rows, figure) {
+  const { army, against, phase } = rows[0];
+  const attackers = [...new Set(rows.map((row) => row.attacker))], targets = [...new Set(rows.map((row) => row.target))];
+  const values = rows.map((row) => row[figure]).filter((v) => v !== null);
+  const low = Math.min(...values), high = Math.max(...values);
+  const box = document.createElement("figure");
+  box.className = "heatmap";
+  Object.assign(box.dataset, { army, phase, figure });
+  const caption = `${byId("figure").selectedOptions[0]?.textContent || figure}: ${army} against ${against}, ` +
+                  `${phase} phase`;
+  box.append(cell("figcaption", caption));
+  const scroll = Object.assign(document.createElement("div"), { className: "heat-box", tabIndex: 0 });
+  scroll.setAttribute("role", "region");
+  scroll.setAttribute("aria-label", caption);
+  const table = document.createElement("table");
+  table.className = "heat";
+  const head = document.createElement("tr");
+  head.append(Object.assign(cell("th", `${army} attacks →`), { scope: "col" }),
+              ...targets.map((target) => Object.assign(cell("th", target), { scope: "col" })));
+  table.append(document.createElement("thead"), document.createElement("tbody"));
+  table.tHead.append(head);
+  const cells = new Map(rows.map((row) => [`${row.attacker}\n${row.target}`, row]));
+  for (const attacker of attackers) {
+    const tr = document.createElement("tr");
+    tr.append(Object.assign(cell("th", attacker), { scope: "row" }));
+    for (const target of targets) {
+      const row = cells.get(`${attacker}\n${target}`);
+      const value = row ? row[figure] : null;
+      const td = cell("td", value === null ? "–" : FIGURES[figure][1](value), "num");
+      Object.assign(td.dataset, { attacker, target, value: value === null ? "" : String(value) });
+      if (value === null) td.title = row?.reason || "no value";
+      else [td.style.backgroundColor, td.style.color] = heat(high > low ? (value - low) / (high - low) : 0);
+      tr.append(td);
+    }
+    table.tBodies[0].append(tr);
+  }
+  scroll.append(table);
+  box.append(scroll, cell("p", `darker: less, lighter: more (from ${FIGURES[figure][1](low)} to ` +
+                               `${FIGURES[figure][1](high)}); – where the unit cannot attack`, "hint"));
+  byId("tables").append(box);
+}
+
 let shown = null;  // the answer on the page, redrawn when the page's width changes
 
 function show(answer, params) {
@@ -666,7 +850,11 @@ function show(answer, params) {
 }
 
 // ------------------------------------------------------------------ the army list
-let army = JSON.parse(sessionStorage.getItem("army") || "null");  // {name, data (base64), units}
+// {name, data (base64), units} of each army list the page keeps: yours (for every question) and theirs (a matchup's)
+const ARMY_LISTS = { mine: { key: "army", file: "army-file", status: "army-status", forget: "army-forget" },
+                     theirs: { key: "army-b", file: "army-b-file", status: "army-b-status", forget: "army-b-forget" } };
+const armies = Object.fromEntries(Object.entries(ARMY_LISTS).map(([side, { key }]) =>
+  [side, JSON.parse(sessionStorage.getItem(key) || "null")]));
 
 function namesUnit(body) {  // the request names a unit of an army list: '#3'
   return JSON.stringify(body).includes('"#');
@@ -674,18 +862,19 @@ function namesUnit(body) {  // the request names a unit of an army list: '#3'
 
 async function ask(params) {
   const kind = kindOf(params);
-  if (!KINDS[kind].request) return;
-  const [path, body] = KINDS[kind].request(params);
-  if (params.get("exact") === "1") body.exact = true;
   const button = byId("ask");
   byId("error").hidden = true;
   byId("answer").setAttribute("aria-busy", "true");
   button.disabled = true;
+  let body = {};
   try {
-    if (namesUnit(body)) {
-      if (!army) throw new Error("this question names units of an army list (#1, #2, ...): choose the list's file " +
-                                 "under 'Your army list' to answer it");
-      body.army = army.data;
+    const [path, asked] = KINDS[kind].request(params);
+    body = asked;
+    if (params.get("exact") === "1" && KINDS[kind].exact !== false) body.exact = true;
+    if (kind !== "matchup" && namesUnit(body)) {  // a matchup sends each army's own list (`side`)
+      if (!armies.mine) throw new Error("this question names units of an army list (#1, #2, ...): choose the list's " +
+                                        "file under 'Your army list' to answer it");
+      body.army = armies.mine.data;
     }
     const response = await fetch(path, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
@@ -698,7 +887,7 @@ async function ask(params) {
     byId("error").textContent = `error: ${error.message}`;
     byId("error").hidden = false;
     byId("ask-box").open = true;
-    if (namesUnit(body) && !army) byId("army-box").open = true;
+    if (!armies.mine && (namesUnit(body) || kind === "matchup")) byId("army-box").open = true;
   } finally {
     button.disabled = false;
     byId("answer").removeAttribute("aria-busy");
@@ -719,8 +908,8 @@ async function packed(file) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-async function readArmy(file) {
-  const status = byId("army-status");
+async function readArmy(file, side) {
+  const status = byId(ARMY_LISTS[side].status);
   status.textContent = `reading ${file.name} ...`;
   try {
     const data = base64(await packed(file));
@@ -729,19 +918,20 @@ async function readArmy(file) {
                                                 body: JSON.stringify({ army: data }) });
     const answer = await response.json();
     if (!response.ok) throw new Error(answer.error || response.statusText);
-    army = { name: answer.name, data, units: answer.units };
-    sessionStorage.setItem("army", JSON.stringify(army));
-    showArmy();
+    armies[side] = { name: answer.name, data, units: answer.units };
+    sessionStorage.setItem(ARMY_LISTS[side].key, JSON.stringify(armies[side]));
+    showArmy(side);
   } catch (error) {
     status.textContent = `error: ${error.message}`;
   }
 }
 
-function showArmy() {
-  byId("army-status").textContent = army
+function showArmy(side) {
+  const army = armies[side];
+  byId(ARMY_LISTS[side].status).textContent = army
     ? `${army.name}: ${army.units.map((u) => `#${u.number} ${u.name}`).join(", ")}` : "";
-  byId("army-forget").hidden = !army;
-  if (army) byId("army-box").open = true;
+  byId(ARMY_LISTS[side].forget).hidden = !army;
+  if (army && side === "mine") byId("army-box").open = true;
 }
 
 // ------------------------------------------------------------------ suggestions and a datasheet's controls
@@ -768,7 +958,9 @@ function suggest(input, now = false) {
   pending.set(input, setTimeout(async () => {
     const words = input.value.trim();
     const found = [];
-    if (army) found.push(...army.units.map((u) => option(`#${u.number}`, `${u.name} (your army list, ${u.faction}${points(u)})`)));
+    const side = input.closest("[data-army]")?.dataset.army || "mine", army = armies[side];
+    const whose = side === "mine" ? "your army list" : "their army list";
+    if (army) found.push(...army.units.map((u) => option(`#${u.number}`, `${u.name} (${whose}, ${u.faction}${points(u)})`)));
     if (input.dataset.suggest === "targets") found.push(...catalogue.targets.map((t) => option(t.name, t.description)));
     if (words.length >= 2 && !words.startsWith("#")) {
       try {
@@ -800,7 +992,7 @@ async function fillSheet() {
   if (!name || name === sheetAsked || byId("attacker").disabled) return;
   sheetAsked = name;
   const body = { name };
-  if (name.startsWith("#")) { if (!army) return; body.army = army.data; }
+  if (name.startsWith("#")) { if (!armies.mine) return; body.army = armies.mine.data; }
   if (byId("target").value.trim() && !byId("target").value.trim().startsWith("#")) body.near = byId("target").value.trim();
   const response = await fetch("/api/datasheet", { method: "POST", headers: { "Content-Type": "application/json" },
                                                    body: JSON.stringify(body) });
@@ -868,7 +1060,7 @@ function openFromUrl() {
   const asked = [...params.keys()].some((key) => key !== "q");
   byId("answer").hidden = true;
   byId("error").hidden = true;
-  if (asked && KINDS[kindOf(params)].request) {
+  if (asked) {
     byId("ask-box").open = window.matchMedia("(min-width: 64rem)").matches;  // answer first; the form beside or folded
     byId("ask-line").textContent = title(params);
     ask(params);
@@ -887,6 +1079,13 @@ form.addEventListener("change", (event) => {
   if (event.target.name === "mode" || event.target.id === "roll") showKind(form.elements.q.value);
   if (event.target.name === "mode") fillSheet();
   if (event.target.id === "attacker") fillSheet();
+  if (event.target.id === "figure" && shown && kindOf(shown[1]) === "matchup" && !byId("answer").hidden) {
+    const params = new URLSearchParams(shown[1]);  // the same answer, its tables redrawn for this figure
+    if (event.target.value === event.target.dataset.default) params.delete("figure");
+    else params.set("figure", event.target.value);
+    history.replaceState(null, "", `?${params}`);
+    show(shown[0], params);
+  }
 });
 form.addEventListener("input", (event) => {
   if (event.target.dataset.suggest) suggest(event.target);
@@ -915,19 +1114,32 @@ byId("kinds").addEventListener("click", (event) => {
   byId("error").hidden = true;
   history.pushState(null, "", `?q=${link.dataset.kind}`);
 });
-byId("army-file").addEventListener("change", (event) => { if (event.target.files[0]) readArmy(event.target.files[0]); });
-byId("army-forget").addEventListener("click", () => {
-  army = null;
-  sessionStorage.removeItem("army");
-  byId("army-file").value = "";
-  showArmy();
-});
+for (const [side, { key, file, forget }] of Object.entries(ARMY_LISTS)) {
+  byId(file).addEventListener("change", (event) => { if (event.target.files[0]) readArmy(event.target.files[0], side); });
+  byId(forget).addEventListener("click", () => {
+    armies[side] = null;
+    sessionStorage.removeItem(key);
+    byId(file).value = "";
+    showArmy(side);
+  });
+  showArmy(side);
+}
+for (const button of form.querySelectorAll(".whole-army")) {  // a row for each unit of the army's list
+  button.addEventListener("click", () => {
+    const list = byId(button.dataset.list), army = armies[list.dataset.army];
+    if (!army) { byId(ARMY_LISTS[list.dataset.army].status).textContent = "choose the army list's file first"; return; }
+    list.replaceChildren();
+    for (const unit of army.units) addRow(list, `#${unit.number}`);
+    showKind(form.elements.q.value);
+  });
+}
 window.addEventListener("popstate", openFromUrl);
 let width = window.innerWidth;
 window.addEventListener("resize", () => {
   if (shown && !byId("answer").hidden && window.innerWidth !== width) show(...shown);
   width = window.innerWidth;
 });
-showArmy();
-openFromUrl();  // the form and the answer need nothing but the URL; the named rules' boxes come with the catalogue
+// The form and the answer need nothing but the URL and the situation's controls; the named rules' boxes come with
+// the catalogue.
+loadSituation().then(openFromUrl);
 loadCatalogue();

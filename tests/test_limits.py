@@ -1,0 +1,72 @@
+"""The cost estimate (`engine.limits.cost`) against the steps the engine actually takes (counted by
+`tests/steps.py`, not timed): within 4x either way on a spread of queries, both paths and both modes;
+and what it refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from mathhammer_exact import Context, Firing, Rules, Target, Weapon, attack
+from mathhammer_exact.engine import limits
+from mathhammer_exact.engine.limits import TooLarge, cost
+from mathhammer_exact.engine.sequence import _plan
+from mathhammer_exact.pmf import EXACT, FLOAT
+
+from .steps import counted
+
+LED = "T4 Sv3+ W3 x19; T4 Sv3+ W6 leader"
+SIX = ["A2 BS3+ S4 AP0 D1", "A1 BS3+ S8 AP-3 DD6", "A3 BS4+ S5 AP-1 D2", "A4 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]",
+       "A1 BS2+ S9 AP-4 D=3", "AD6 BS3+ S5 AP0 D1 [TORRENT]"]
+SUSTAINED = "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"
+VOLLEY = "A2 BS3+ S5 AP-1 DD3 [SUSTAINED HITS 1, DEVASTATING WOUNDS]"
+#: (weapons with their models, target, situation): the benchmark's scenarios and a spread around them
+QUERIES = [
+    ([(SUSTAINED, 20)], "T4 Sv4+ W3 x5", Context()),  # S1
+    ([(SUSTAINED, 120)], "T4 Sv4+ W3 x20", Context()),  # S2
+    ([(SUSTAINED, 1000)], "T4 Sv4+ W3 x20", Context()),
+    ([(VOLLEY, 60)], "T5 Sv2+ inv4+ W3 x10", Context()),
+    ([(VOLLEY, 60)], "T5 Sv2+ inv4+ W3 x10", Context(rules=Rules.named("2023"))),
+    ([("A2 BS3+ S4 AP-1 DD3", 30)], "T4 Sv3+ W2 FNP5+ x10", Context()),
+    ([("A2 BS3+ S4 AP-1 D1", 100)], "T4 Sv3+ W2 x100; T4 Sv3+ W5 leader", Context()),
+    ([("A4 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]", 20)], LED, Context()),
+    ([(w, 1) for w in SIX], LED, Context()),
+    ([("A3 WS3+ S4 AP0 D1", 19), ("A2 WS3+ S9 AP-2 D2", 1)], LED, Context()),
+    ([(w, 1) for w in SIX], "T4 Sv3+ W2 x10", Context()),
+    ([("A2 BS3+ S4 AP-1 D2 [PRECISION]", 10)], "T4 Sv3+ W2 x10; T4 Sv3+ W4 leader", Context()),
+    ([("A2 BS3+ S4 AP-1 DD3", 20)], "T4 Sv3+ W1 x10; T4 Sv3+ W3 x3", Context()),
+    ([("A2 BS3+ S4 AP-1 D1", 10)], "T4 Sv3+ W2 x10", Context(command_reroll="hit")),
+    ([("AD6 BS3+ S4 AP-1 D1", 40)], "T4 Sv3+ W2 x99; T4 Sv3+ W5 leader", Context()),
+    ([("A1 BS3+ S4 AP-1 D1", 300)], "T4 Sv3+ W1 x299; T4 Sv3+ W5 leader", Context()),
+]
+
+
+@pytest.mark.parametrize("exact", [False, True])
+@pytest.mark.parametrize(("weapons", "target", "context"), QUERIES)
+def test_the_estimate_is_within_4x_of_the_steps_taken(monkeypatch, weapons, target, context, exact):
+    firings = [Firing(Weapon.parse(w), n) for w, n in weapons]
+    unit = Target.parse(target)
+    fast = len(firings) == 1 and len(unit.groups) == 1 and context.command_reroll is None
+    estimate = cost(firings, unit, context, EXACT if exact else FLOAT, fast).work
+    _plan.cache_clear()  # a cached plan would skip the steps it took
+    with counted(monkeypatch) as taken:
+        attack(firings, unit, context=context, exact=exact)
+    assert taken.steps > 0
+    assert taken.steps / 4 <= estimate <= 4 * taken.steps, f"estimated {estimate:.3g}, took {taken.steps:.3g}"
+
+
+def test_what_the_new_engine_answers_at_once_is_admitted():
+    # both refused by the estimate of the dense engine (at 6e+08 and 8e+08 steps), answered in tens of ms
+    for weapon, models, target in (("A2 BS3+ S4 AP-1 D1", 100, "T4 Sv3+ W2 x100; T4 Sv3+ W5 leader"),
+                                   ("A4 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]", 20, LED)):
+        firing = Firing(Weapon.parse(weapon), models)
+        assert cost([firing], Target.parse(target), Context(), EXACT, False).work < limits.MAX_WORK[EXACT] / 10
+
+
+def test_a_query_of_many_seconds_is_refused_before_any_work():
+    # 8 models with 3D6 attacks, Sustained Hits and Devastating Wounds against twenty W6 models: 11-22 s of
+    # exact work here (about 9e8 steps counted); refused at once, and answered in float mode
+    weapon = Weapon.parse("A3D6 BS3+ S5 AP-1 DD6 [SUSTAINED HITS 1, DEVASTATING WOUNDS]")
+    target = Target.parse("T5 Sv2+ inv4+ W6 x20")
+    with pytest.raises(TooLarge, match=r"^this query is too large to answer quickly: about 1e\+09 steps"):
+        attack(weapon, target, 8, exact=True)
+    assert cost([Firing(weapon, 8)], target, Context(), FLOAT, True).work < limits.MAX_WORK[FLOAT]
