@@ -446,7 +446,7 @@ def sweep_sample() -> tuple[str, object]:
     sample = profiles[:: max(1, len(profiles) // wanted)][:wanted]
     where = f"{len(sample)} of the {len(profiles)} profiles of the {'index' if index else 'shipped datasheets'}"
     grid = Grid([Attacker(w.name, weapon=w) for w in sample],
-                [Defender(name, t.target) for name, t in standard_targets().items()],
+                [Defender.of_target(t.target, name) for name, t in standard_targets().items()],
                 ("fight", "shooting"), (1, 10), chunk=1000)
     return where, grid
 

@@ -16,7 +16,7 @@ from mathhammer_exact import Context, MathhammerError, Target, Weapon
 from mathhammer_exact.catalogue import build, index
 from mathhammer_exact.catalogue.ability_text import read_ability
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
+from mathhammer_exact.data.datasheet import Datasheet, ModelEntry, TargetUnit
 from mathhammer_exact.data.modifiers import Effect
 from mathhammer_exact.data.text_in_force import Side, in_force
 from mathhammer_exact.decide.unit_attack import unit_attack
@@ -49,6 +49,13 @@ def readings(text: str, model: str = "") -> list[tuple]:
 
 NONE: tuple = ((), (), ())
 READ = [
+    # a characteristic of the weapons of one name (Target Elimination's phrasing), chosen when the unit shoots: for
+    # --with; "only one enemy unit as the target" is what a query of one target always is
+    ("Each time this unit is selected to shoot, it can use this ability. If it does, until the end of the phase, add 2 "
+     "to the Attacks characteristic of pebble rifles equipped by models in this unit and you can only select one "
+     "enemy unit as the target of all of this unit's attacks.",
+     [("attacker", "unit", "either", {"weapon_names": ("pebble rifle",), "attacks_bonus": 2}, NONE, (),
+       "after 'Each time this unit is selected to shoot, it can use this ability'")]),
     ("Each time a model in this unit makes a ranged attack that targets a Monster or Vehicle unit, you can re-roll the "
      "Hit roll and you can re-roll the Damage roll.",
      [("attacker", "unit", "shooting", {"weapons": "ranged", "reroll_hits": Reroll.FAILED,
@@ -166,6 +173,17 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
     ("This model has the Feel No Pain 4+ ability against mortal wounds.", "profile", None),  # the converter reads it
     ("While this model is leading a unit, models in that unit have the Feel No Pain 4+ ability against mortal "
      "wounds.", "unmodelled", "Feel No Pain against mortal wounds only"),
+    # a characteristic of some of the unit's weapons, written otherwise: named as not modelled, never dropped as
+    # another unit's
+    ("If a friendly Vehicle model is destroyed within 12\" of this model, until the end of the battle, this model's "
+     "rock maul has an Attacks characteristic of 6.", "unmodelled",
+     "a change to its weapons' characteristics this reader does not read (\"this model's rock maul has an Attacks "
+     "characteristic of\")"),
+    ("While this model is leading a unit, add 1 to the Attacks characteristic of shard weapons equipped by that "
+     "unit.", "unmodelled", "a change to its weapons' characteristics this reader does not read ('Attacks "
+     "characteristic of shard weapons equipped by that unit')"),
+    ("While a friendly Gravel Host unit is within 6\" of this model, add 1 to the Attacks characteristic of melee "
+     "weapons equipped by models in that unit.", "others", None),  # an aura: other units' attacks
 ])
 def test_what_the_reader_leaves_to_others_or_refuses(text, kind, reason):
     verdict = read_ability("Test Unit", "Test Ability", text)
@@ -174,6 +192,27 @@ def test_what_the_reader_leaves_to_others_or_refuses(text, kind, reason):
         assert verdict.ability is None
     else:
         assert verdict.ability is not None and verdict.ability.unmodelled == reason
+
+
+def test_an_ability_on_the_weapons_of_one_name_waits_for_with():
+    aim = ("Aimed Volley", "Each time this unit is selected to shoot, it can use this ability. If it does, until the "
+                           "end of the phase, add 2 to the Attacks characteristic of guns equipped by models in this "
+                           "unit.")
+    # 6 attacks as printed: 6 x 1/2 x 1/2 x 5/6 = 5/4, and the header says what --with assumes
+    report = unit_attack(sheet(GUN, aim), VEHICLE, exact=True)
+    assert mean(report) == Fraction(5, 4)
+    assert ("not applied: Aimed Volley applies only after 'Each time this unit is selected to shoot, it can use this "
+            "ability'; --with 'Aimed Volley' assumes it") in report.situation
+    # with it: 8 attacks of the gun (10 wounds: none wasted), 8 x 5/24 = 5/3
+    aimed = unit_attack(sheet(GUN, aim), VEHICLE, modifiers=["Aimed Volley"], exact=True)
+    assert mean(aimed) == Fraction(5, 3)
+    assert any(line.startswith("attacker has Aimed Volley (read from its text): +2 Attacks (gun only); assumed")
+               for line in aimed.situation)
+    # the weapons of that name alone: a pistol or a rifle of another name keeps its Attacks
+    effect = Effect(attacks_bonus=2, weapon_names=("bolt rifles",))
+    assert effect.weapon_names == ("bolt rifle",)
+    assert [effect.affects(Weapon.parse('24" A2 BS3+ S4 AP-1 D1', name=n)) for n in
+            ("Bolt Rifle", "bolt rifle (standard)", "Bolt pistol", "Heavy bolt rifle")] == [True, True, False, False]
 
 
 def test_a_refused_ability_keeps_whose_attacks_it_was_about():
@@ -288,12 +327,13 @@ def test_the_targets_abilities_change_the_attacks_against_it():
     target = Target.parse("T4 Sv6+ W20 [VEHICLE]")  # 20 wounds: 6 attacks of D2 never waste damage
     # 6 x 2/3 x 1/2 x 5/6 x D2 = 10/3; with -1 to hit (4+: 1/2) and Damage 2 - 1 = 1: 6 x 1/2 x 1/2 x 5/6 = 5/4
     assert mean(unit_attack(sheet(gun), target, exact=True)) == Fraction(10, 3)
-    report = unit_attack(sheet(gun), target, exact=True, defender=defender)
+    report = unit_attack(sheet(gun), TargetUnit(target, "", defender), exact=True)
     assert mean(report) == Fraction(5, 4)
     assert "target has Blur (read from its text): -1 to hit" in report.situation
     assert "target has Slab (read from its text): Damage of attacks allocated to it -1 (not below 1)" in \
         report.situation
-    assert mean(unit_attack(sheet(gun), target, exact=True, defender=defender, without=["blur"])) == Fraction(5, 3)
+    unblurred = unit_attack(sheet(gun), TargetUnit(target, "", defender), exact=True, without=["blur"])
+    assert mean(unblurred) == Fraction(5, 3)
 
 
 ONE_MODEL = ("Steady Aim", "Each time this model makes a ranged attack, add 1 to the Hit roll.")
@@ -315,6 +355,22 @@ def test_an_ability_of_one_model_or_the_bearer_is_not_given_to_the_whole_unit():
     assert mean(unit_attack(sheet(GUN, bearer), target, exact=True)) == Fraction(5, 3)
     # written on the datasheet, 'this model' is each model's: 30 x 2/3 x 1/2 x 5/6 = 25/3
     assert mean(unit_attack(sheet(GUN, ONE_MODEL, models=squad), target, exact=True)) == Fraction(25, 3)
+
+
+def test_weapons_alone_at_a_target_whose_models_change_in_one_phase_only():
+    from mathhammer_exact.decide.unit_attack import defended
+    from mathhammer_exact.model import Firing
+
+    guard = sheet(GUN, ("Parry", "Each time a melee attack is allocated to a model in this unit, subtract 1 from the "
+                                 "Damage characteristic of that attack."))
+    unit = TargetUnit(Target.parse("T4 Sv6+ W10"), "Test Breakers", guard)
+    shot, blow = Firing(Weapon.parse('24" A1 BS3+ S4 AP0 D2')), Firing(Weapon.parse("A1 WS3+ S4 AP0 D2"))
+    assert defended(unit, [shot])[1] == unit.target  # a ranged attack: Parry changes nothing
+    fought = defended(unit, [blow])
+    assert all(p.reduce_damage for p, _ in fought[1].groups)
+    assert fought[2] == ["target has Parry (read from its text): Damage of attacks allocated to it -1 (not below 1)"]
+    with pytest.raises(MathhammerError, match="change its models for some of these weapons only"):
+        defended(unit, [shot, blow])
 
 
 def test_a_leaders_ability_and_one_not_modelled_are_named_not_applied():
@@ -350,7 +406,7 @@ def test_a_leaders_while_leading_readings_are_the_whole_units_when_it_leads():
     leader = Side("attacker", (lead.ability, own.ability), {"Chief": 1}, leading=True)
     rules, lines = in_force([leader], set(), set(), "shooting", lambda rule: None)
     assert [r.name for r in rules] == ["Lead from the Front"]
-    assert lines == ["attacker has Lead from the Front (read from its text): +1 to hit",
+    assert lines == ["attacker has Lead from the Front (read from its Leader's text): +1 to hit",
                      "not applied: Steady Aim is the leader's own, not the whole unit's"]
 
 
@@ -366,10 +422,10 @@ def run(*args: str):
 
 
 def test_data_add_counts_the_abilities_it_read(indexed):
-    assert indexed.tally.abilities == {"effects": 3, "profile": 1, "unmodelled": 1, "others": 1, "other": 1}
+    assert indexed.tally.abilities == {"effects": 4, "profile": 1, "unmodelled": 1, "others": 1, "other": 2}
     assert indexed.tally.abilities_unmodelled == {"Grim Resolve": 1}
-    assert ("abilities: 7 read, 3 applied as effects (when a query settles their condition), 1 in the model profile "
-            "(invulnerable saves, Feel No Pain), 1 not modelled (named in the answers), 1 for other units' attacks, 1 "
+    assert ("abilities: 9 read, 4 applied as effects (when a query settles their condition), 1 in the model profile "
+            "(invulnerable saves, Feel No Pain), 1 not modelled (named in the answers), 1 for other units' attacks, 2 "
             "not about attacks") in indexed.lines()
     assert "abilities not modelled, by units: Grim Resolve (1)" in indexed.lines()
 
@@ -401,6 +457,92 @@ def test_a_catalogue_unit_attacks_with_its_ability_and_the_targets(indexed):
     assert "assumed (--with): while this model has 1-5 wounds remaining" in damaged.output
     bad = run("unit", "Slag Breakers", "-t", "Crag Walker", "--without", "Trudge")
     assert bad.exit_code == 2 and bad.output.startswith("error: --without 'Trudge': not an ability of these units")
+
+
+def test_a_leaders_feel_no_pain_is_its_led_units(indexed):
+    # the Crag cannon (A2 BS4+ S8 AP-1 D2) at 3 Slag Breakers (T6 Sv3+ W3) led by their Chieftain (W5): hit 4+ (1/2),
+    # wound S8 v T6 on 3+ (2/3), save 3+ at AP-1 on 4+ fails 1/2: each attack 1/6 unsaved, for D2 on a W3 model.
+    # Feel No Pain 5+ ("models in that unit", while the Chieftain leads) keeps each wound with 1/3: 2/3 lost each.
+    # Damage lost to one unsaved attack X: 0 (1/9), 1 (4/9), 2 (4/9), mean 4/3. One of the 2 attacks unsaved (10/36):
+    # 4/3. Both (1/36): on one W3 model, E[min(X1 + X2, 3)] = 24/9 - P(X1 = X2 = 2) = 24/9 - 16/81 = 200/81.
+    # Mean damage = 10/36 x 4/3 + 1/36 x 200/81 = 270/729 + 50/729 = 320/729
+    # (without the Chieftain's ward, X = 2: 10/36 x 2 + 1/36 x min(4, 3) = 23/36)
+    led = run("unit", "Crag Walker", "-t", "Slag Breakers", "--leader", "Slag Chieftain", "--exact", "--json")
+    assert led.exit_code == 0, led.output
+    assert Fraction(json.loads(led.output)["damage"]["mean"]) == Fraction(320, 729)
+    alone = run("unit", "Crag Walker", "-t", "Slag Breakers", "--exact", "--json")
+    assert Fraction(json.loads(alone.output)["damage"]["mean"]) == Fraction(23, 36)
+    text = run("unit", "Crag Walker", "-t", "Slag Breakers", "--leader", "Slag Chieftain").output
+    assert "target has Chieftain's Ward (read from its Leader's text): Feel No Pain 5+" in text
+    assert "not applied" not in text.split("Chieftain's Ward")[1].split("\n")[0]
+    found = by_name.target_unit("Slag Breakers", leader="Slag Chieftain")
+    every = unit_attack("Crag Walker", found, exact=True)
+    assert every.result.damage.mean == Fraction(320, 729)
+    # the Chieftain alone is not leading: its ward is named, not applied
+    own = run("unit", "Crag Walker", "-t", "Slag Chieftain").output
+    assert "not applied: Chieftain's Ward works while this model is leading a unit" in own
+
+
+def test_weapons_alone_meet_the_targets_abilities_too(indexed):
+    from mathhammer_exact.decide.survive import panel, survive
+    from mathhammer_exact.engine.resolve import attack
+
+    # two lascannons (A1 BS3+ S12 AP-3 D6+1) at the Crag Walker (T10 Sv3+ inv5+ W16, Slab Armour: Damage -1): hit 2/3,
+    # wound 3+ 2/3, the 5+ invulnerable save fails 2/3: 8/27 unsaved each, for D6+1-1 = D6 (mean 7/2) of 16 wounds
+    # (nothing wasted): 2 x 8/27 x 7/2 = 56/27 (without Slab Armour, 2 x 8/27 x 9/2 = 8/3)
+    walker = survive(by_name.target_unit("Crag Walker"), [panel()["lascannons"]], exact=True)
+    assert walker.rows[0].damage == Fraction(56, 27)
+    assert walker.header == ("target has Slab Armour (read from its text): Damage of attacks allocated to it -1 "
+                             "(not below 1)",)
+    shots = run("attack", "-w", '2x 48" A1 BS3+ S12 AP-3 DD6+1', "-t", "Crag Walker", "--exact", "--json")
+    assert Fraction(json.loads(shots.output)["damage"]["mean"]) == Fraction(56, 27)
+    # ten bolt rifles at the Slag Breakers led by their Chieftain: as at the same models with Feel No Pain 5+ each
+    led = run("survive", "Slag Breakers", "--leader", "Slag Chieftain", "-a", "bolt rifles", "--exact", "--json")
+    assert led.exit_code == 0, led.output
+    answer = json.loads(led.output)
+    found = by_name.target_unit("Slag Breakers", leader="Slag Chieftain")
+    warded = attrs.evolve(found.target, groups=tuple((attrs.evolve(p, feel_no_pain=5), n) for p, n in
+                                                     found.target.groups))
+    assert [p.feel_no_pain for p, _ in found.target.groups] == [None, None]
+    expected = attack(list(panel()["bolt rifles"].firings), warded, exact=True)
+    assert Fraction(answer["rows"][0]["damage"]) == expected.damage.mean
+    assert "target has Chieftain's Ward (read from its Leader's text): Feel No Pain 5+" in answer["header"]
+
+
+def test_a_whole_turn_meets_the_targets_abilities_in_both_phases(indexed):
+    from mathhammer_exact.decide.turn import whole_turn
+    from mathhammer_exact.model import Firing
+
+    # the Crag Walker's Slab Armour (Damage -1) in the shooting and in the fight: as at the same model with its
+    # damage reduced, the turn's own machinery otherwise
+    args = ["turn", "-t", "Crag Walker", "-s", '2x 48" A1 BS3+ S12 AP-3 DD6+1', "-f", "3x Melee A3 WS3+ S8 AP-2 D=3",
+            "-d", "7", "--exact", "--json"]
+    out = run(*args)
+    assert out.exit_code == 0, out.output
+    walker = by_name.target_unit("Crag Walker").target
+    slab = attrs.evolve(walker, groups=tuple((attrs.evolve(p, reduce_damage=True), n) for p, n in walker.groups))
+    expected = whole_turn(slab, [Firing(Weapon.parse('48" A1 BS3+ S12 AP-3 DD6+1'), 2)],
+                          [Firing(Weapon.parse("Melee A3 WS3+ S8 AP-2 D=3"), 3)], 7, exact=True)
+    answer = json.loads(out.output)
+    assert Fraction(answer["p_destroyed"]) == expected.p_destroyed
+    assert expected.p_destroyed != whole_turn(walker, [Firing(Weapon.parse('48" A1 BS3+ S12 AP-3 DD6+1'), 2)],
+                                              [Firing(Weapon.parse("Melee A3 WS3+ S8 AP-2 D=3"), 3)], 7,
+                                              exact=True).p_destroyed
+    assert "target has Slab Armour (read from its text): Damage of attacks allocated to it -1 (not below 1)" in \
+        answer["header"]
+
+
+def test_a_matchup_cell_is_the_unit_answer_with_the_targets_abilities(indexed):
+    from mathhammer_exact.sweep.matchup import grid, read_army
+    from mathhammer_exact.sweep.queries import rows
+
+    # Slag Breakers at the Crag Walker: its Slab Armour (Damage -1) and its 5+ invulnerable save apply in the
+    # table as in `unit` (800/243, derived in test_a_catalogue_unit_attacks_with_its_ability_and_the_targets)
+    queries = grid(read_army("Slag Breakers"), read_army("Crag Walker"))
+    cell = rows(queries, 0, queries.size)[0]
+    single = unit_attack("Slag Breakers", by_name.target_unit("Crag Walker"), exact=True)
+    assert single.result.damage.mean == Fraction(800, 243)
+    assert cell["mean_damage"] == pytest.approx(float(Fraction(800, 243)), abs=1e-12)
 
 
 def test_the_target_sheet_is_found_by_name_only(indexed):

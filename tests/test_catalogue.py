@@ -94,6 +94,21 @@ def _record(**changes):
     return {**record, **changes}
 
 
+def test_a_conditional_save_read_from_text_is_left_to_the_answer():
+    # Feel No Pain under a condition: the text reader reads the same ability, and each answer says whether it is
+    # applied (with --with, "assumed"): no note says "not applied" beside it
+    text = "While the Rumble is active for your army, models in this unit have the Feel No Pain 5+ ability."
+    fnp = feel_no_pain("Rumble Time", "", text)
+    assert fnp["conditional"]
+    read = to_datasheet(_record(feel_no_pain=fnp, abilities=["Rumble Time"],
+                                ability_texts=[["Rumble Time", text, ""]]))
+    assert [a.name for a in read.read_rules if a.readings] == ["Rumble Time"]
+    assert read.notes == () and read.models[0].profile.feel_no_pain is None
+    # an ability whose text is not kept: the note stays
+    unread = to_datasheet(_record(feel_no_pain=fnp, abilities=["Rumble Time"]))
+    assert unread.notes == ("Feel No Pain 5+ under a condition (inferred from the text of 'Rumble Time'): not applied",)
+
+
 def test_saves_that_hold_against_some_attacks_only():
     inv = invulnerable("Invulnerable Save", "Models in this unit have a 5+ invulnerable save against ranged attacks.")
     fnp = feel_no_pain("Null Field", "", "Models in this unit have the Feel No Pain 4+ ability against Psychic "
@@ -412,3 +427,55 @@ def test_a_target_read_at_run_time_says_what_was_inferred(indexed):
         assert out.output.splitlines()[0].endswith("  ->  Scree Walker (Gravel Host)")
         assert [line for line in out.output.splitlines() if "target note" in line] == expected
     assert by_name.target_unit("MEQ").notes == () and by_name.target_unit("T4 Sv3+ W2 x5").notes == ()
+
+
+_BUNDLES = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" id="cat-b" name="Test - Bundle Host" revision="1"
+ battleScribeVersion="2.03" library="false" gameSystemId="sys-test" gameSystemRevision="1" type="catalogue">
+  <sharedSelectionEntries>
+    <selectionEntry type="unit" import="true" name="Cairn Troop" hidden="false" id="se-troop">
+      <categoryLinks><categoryLink targetId="cat-inf" id="cl-1" primary="true" name="Infantry"/></categoryLinks>
+      <selectionEntryGroups>
+        <selectionEntryGroup name="Unit Composition" hidden="false" id="seg-comp" defaultSelectionEntryId="se-small">
+          <selectionEntries>
+            <selectionEntry type="upgrade" import="true" name="1 Cairn Leader and 4 Cairners" id="se-small">
+              <selectionEntries>%s</selectionEntries>
+            </selectionEntry>
+            <selectionEntry type="upgrade" import="true" name="2 Cairn Leaders and 8 Cairners" id="se-big">
+              <selectionEntries>%s</selectionEntries>
+            </selectionEntry>
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+    </selectionEntry>
+  </sharedSelectionEntries>
+</catalogue>"""
+
+
+def _bundle_models(tag: str, leaders: int, others: int) -> str:
+    stats = "".join(f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>'
+                    for k, v in (("M", '6"'), ("T", "4"), ("SV", "4+"), ("W", "1"), ("LD", "7+"), ("OC", "2")))
+    return "".join(
+        f'<selectionEntry type="model" import="true" name="{name}" hidden="false" id="se-{tag}-{i}"><constraints>'
+        f'<constraint type="min" value="{n}" field="selections" scope="parent" shared="true" id="c-{tag}-{i}-min"/>'
+        f'<constraint type="max" value="{n}" field="selections" scope="parent" shared="true" id="c-{tag}-{i}-max"/>'
+        f'</constraints><profiles><profile name="{name}" typeId="pt-unit" typeName="Unit" hidden="false" '
+        f'id="p-{tag}-{i}"><characteristics>{stats}</characteristics></profile></profiles></selectionEntry>'
+        for i, (name, n) in enumerate((("Cairn Leader", leaders), ("Cairner", others))))
+
+
+def test_a_composition_bundle_not_read_is_not_offered(tmp_path, monkeypatch):
+    # two bundles, the default one read: the other's size is said not to be read, and asking for it is refused
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
+    (checkout / gst.name).write_bytes(gst.read_bytes())
+    (checkout / "Test - Bundle Host.cat").write_text(
+        _BUNDLES % (_bundle_models("s", 1, 4), _bundle_models("b", 2, 8)), encoding="utf-8")
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(checkout)
+    sheet = by_name.datasheet("Cairn Troop")
+    assert sheet.allowed_sizes() == (5,)
+    assert ("unit composition '1 Cairn Leader and 4 Cairners' read; not read, so its sizes cannot be asked for: "
+            "'2 Cairn Leaders and 8 Cairners'") in sheet.notes
+    assert not any("also offered" in note for note in sheet.notes)

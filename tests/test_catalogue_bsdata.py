@@ -261,8 +261,7 @@ def test_real_abilities_are_read_and_applied(indexed_checkout):
 
     found = by_name.target_unit("Land Raider @ Space Marines")
     target = found.target
-    read = unit_attack("Eradicator Squad", target, context=Context(half_range=True), exact=True,
-                       defender=found.sheet)
+    read = unit_attack("Eradicator Squad", found, context=Context(half_range=True), exact=True)
     options = Context(half_range=True, reroll_hits=Reroll.FAILED, reroll_wounds=Reroll.FAILED,
                       reroll_damage="below-average")
     given = unit_attack("Eradicator Squad", target, context=options, exact=True, without=["Total Obliteration"])

@@ -9,7 +9,8 @@ BSData schema (tests/fixtures/bsdata-factions):
 - 'Library - Beasts' is imported by Stone Legion; its unit has no Faction keyword;
 - Boulder Tank is a unit of Stone Legion (Sv3+), Slate Brothers (Sv2+) and Iron Wardens (Sv4+); Old
   Dreadnought of Slate Brothers and Iron Wardens; Envoy Herald of Envoys and Marble Sons; Legion
-  Captain of Stone Legion (leads Rampart Squad) and Iron Wardens (leads Warden Militia).
+  Captain of Stone Legion (leads Rampart Squad) and Iron Wardens (leads Warden Militia); Cairn Walker of
+  Stone Legion and its chapter Slate Brothers alone.
 """
 
 from __future__ import annotations
@@ -267,3 +268,55 @@ def test_every_title_names_the_factions(realm):
     assert run("unit", "Marble Guard", "-t", "meq").output.splitlines()[0] == "Marble Guard (Marble Sons)  ->  MEQ"
     assert run("turn", "-t", "Carnifex", "-f", "5x Melee A3 WS3+ S4 AP0 D1", "-d", "7").output.splitlines()[0] == \
         "charge 7\", then 5 x [Melee A3 WS3+ S4 AP0 D1]  ->  Carnifexes (Iron Wardens)"
+
+
+# --------------------------------------------------------------------- names of a parent and its chapters, and misses
+def test_a_datasheet_of_a_parent_and_its_chapters_is_the_parents(realm):
+    # Cairn Walker: Stone Legion's and Slate Brothers' (a part of Stone Legion) alone; a standard target settles
+    # nothing, so the parent's is taken, and the header says so and how to ask for the chapter's
+    out = run("unit", "Cairn Walker", "--target", "MEQ")
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[0] == "Cairn Walker (Stone Legion)  ->  MEQ"
+    assert ("the Stone Legion unit of this name: Slate Brothers is a part of Stone Legion and prints it too ('Cairn "
+            "Walker @ Slate Brothers' asks for theirs)") in out.output
+    assert by_name.datasheet("Cairn Walker @ Slate Brothers").faction == "Slate Brothers"
+    # the other unit's faction still settles it first
+    assert by_name.datasheet("Cairn Walker", near="Old Dreadnought @ slate").faction == "Slate Brothers"
+
+
+def test_the_one_unit_whose_name_holds_the_words_typed_is_taken_and_said(realm):
+    sheet = by_name.datasheet("militia")  # Warden Militia, the only name with that word
+    assert (sheet.name, sheet.faction) == ("Warden Militia", "Iron Wardens")
+    assert "'militia' read as Warden Militia (the one unit whose name holds these words)" in sheet.notes
+    assert by_name.datasheet("cairn").name == "Cairn Walker"
+
+
+@pytest.mark.parametrize(("typed", "message"), [
+    # several names hold the letters: each is offered, in order; one spelt alike
+    ("ar", "unknown unit 'ar' (did you mean one of 'Carnifexes', 'Marble Guard', 'Rampart Squad', 'Warden Militia'?)"),
+    ("Bolder Tank", "unknown unit 'Bolder Tank' (did you mean 'Boulder Tank'?)"),
+    # nothing close: what the index holds, not the two datasheets of rules/
+    ("zzyzx", "unknown unit 'zzyzx': none of the 17 units of the 10e index has that name or its words"),
+    ("", "no unit named: give a unit's name"),
+])
+def test_a_miss_names_the_indexed_units_it_may_mean(realm, typed, message):
+    with pytest.raises(MathhammerError) as caught:
+        by_name.datasheet(typed)
+    assert str(caught.value).startswith(message)
+    assert "Incursor Squad" not in str(caught.value)
+
+
+def test_a_miss_names_the_catalogues_the_checkout_lacks(tmp_path, monkeypatch):
+    # Marble Sons' catalogue links Stone Legion's, which this copy of the checkout lacks: a Stone Legion unit cannot be
+    # found, and the miss says why it may be
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    for path in CHECKOUT.iterdir():
+        if path.name != "Realm - Adamant Host - Stone Legion.cat":
+            (checkout / path.name).write_bytes(path.read_bytes())
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(checkout)
+    with pytest.raises(MathhammerError) as caught:
+        by_name.datasheet("Rampart Squad")
+    assert str(caught.value).endswith("; your 10e checkout lacks catalogues that others link (Realm - Adamant Host - "
+                                      "Stone Legion): a unit of theirs is not indexed")

@@ -165,3 +165,22 @@ def test_plan_command():
     assert len(data["rows"]) == 6
     table = CliRunner().invoke(cli, [*args, "--top", "2"]).output
     assert "6 alternatives considered" in table and "the best 2 and the worst shown" in table
+
+
+def test_alternatives_that_tie_share_a_rank_and_none_is_called_best():
+    # two single shots of D1 at 3 models of W2: 2 damage at most, never the 6 wounds that destroy the unit, so
+    # P(destroyed) = 0 whatever the order: the 2 orders of two unlike profiles tie
+    args = ["plan", "-w", '1x 24" A1 BS3+ S4 AP0 D1', "-w", '1x 24" A1 BS4+ S4 AP0 D1', "-t", "T4 Sv3+ W2 x3"]
+    out = CliRunner().invoke(cli, [*args, "--exact", "--json"])
+    assert [(row["rank"], row["value"]) for row in json.loads(out.output)["rows"]] == [(1, "0"), (1, "0")]
+    table = CliRunner().invoke(cli, args).output
+    assert table.startswith("every order alike  ->  T4 Sv3+ W2 x3")
+    assert ("all 2 alternatives tie at 0.0000%: no order or split is better here; --goal kills ranks them by the "
+            "models they destroy") in table
+    # expected kills: a D1 shot kills only a model already wounded, so a kill needs both shots unsaved (the wounded
+    # model takes the second): (2/3 x 1/2 x 1/3) x (1/2 x 1/2 x 1/3) = 1/9 x 1/12 = 1/108 in either order: a tie too
+    kills = CliRunner().invoke(cli, [*args, "--goal", "kills", "--exact", "--json"])
+    assert [(row["rank"], Fraction(row["value"])) for row in json.loads(kills.output)["rows"]] == [
+        (1, Fraction(1, 108)), (1, Fraction(1, 108))]
+    text = CliRunner().invoke(cli, [*args, "--goal", "kills"]).output
+    assert "all 2 alternatives tie at 0.009: no order or split is better here\n" in text

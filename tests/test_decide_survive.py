@@ -25,7 +25,7 @@ def run(args: list[str]):
 def test_survive_rows_equal_single_queries():
     target = find_target("MEQ")
     attackers = panel()
-    rows = survive(target, exact=True)
+    rows = survive(target, exact=True).rows
     assert len(rows) == len(attackers) >= 6
     for row, attacker in zip(rows, attackers.values()):
         single = attack(list(attacker.firings), target, exact=True)
@@ -38,6 +38,10 @@ def test_survive_command(tmp_path):
     assert out.exit_code == 0, out.output
     labels = [s["label"] for s in json.loads(out.output)["rows"]]
     assert labels == [panel()["lasguns"].description, panel()["power fists"].description]
+    # a row's label can be typed back
+    again = run(["survive", "MEQ", "-a", panel()["lasguns"].description, "-a", "Five power fists", "--json"])
+    assert again.exit_code == 0, again.output
+    assert [s["label"] for s in json.loads(again.output)["rows"]] == labels
     assert "kills_change" not in json.loads(out.output)["rows"][0]
     assert run(["survive", "MEQ", "--plot", str(tmp_path / "s.svg")]).exit_code == 0
     wrong = run(["survive", "MEQ", "-a", "lasgun"])

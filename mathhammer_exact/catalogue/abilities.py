@@ -4,7 +4,8 @@ BattleScribe data gives these as abilities written for people; what is read from
 as inferred, so a player can check it. Each reading says whom it is for (`scope`): the bearer of the
 wargear or the model that has the ability ("the bearer has...", "this model has..."), the whole unit
 ("models in this unit", "the bearer's unit"), or the unit a CHARACTER leads ("while this model is
-leading a unit"), so a bearer's save is never given to the whole unit.
+leading a unit"), so a bearer's save is never given to the whole unit; what is for the unit a CHARACTER leads
+is left to `ability_text`, whose readings apply when it leads the unit of the question.
 """
 
 from __future__ import annotations
@@ -99,12 +100,6 @@ def leader_units(text: str) -> list[str]:
         items = re.split(r"[,;]", rest.strip().split("\n")[0])
     names = [re.sub(r"\s+", " ", item).strip(" .*^-") for item in items]
     return [n for n in names if n and len(n) < 60]
-
-
-def for_the_led(kind: str, name: str, reading: Record) -> str:
-    """The note for a reading that is for the unit a CHARACTER leads, not for its own unit."""
-    what = {"invulnerable": "invulnerable save", "feel_no_pain": "Feel No Pain"}[kind]
-    return f"{what} {reading['value']}+ in {name!r} is for the unit this model leads: not applied"
 
 
 def best(current: Record | None, found: Record | None) -> Record | None:

@@ -48,6 +48,7 @@ class Subject:
     scope: Scope
     kind: str  #: "ranged", "melee" or "" (every attack)
     weapons: bool = False  #: "weapons equipped by ... have": the effects are weapon abilities
+    named: tuple[str, ...] = ()  #: the attacks of these weapons only ("the Attacks characteristic of bolt rifles")
 
 
 # --------------------------------------------------------------------- conditions

@@ -81,8 +81,19 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
 _WEAPON_CHARACTERISTIC = re.compile(
     r"(?P<op>add (?P<n>\d) to|improve|subtract (?P<m>\d) from|worsen) the (?P<chars>(?:strength|attacks|armour "
     r"penetration|damage)(?:(?:,| and|, and) (?:strength|attacks|armour penetration|damage))*) characteristics? of "
-    r"(?:the )?(?:(?P<kind>ranged|melee) )?weapons equipped by (?P<who>models? in (?:this|that|this model's) unit|"
-    r"this model|the bearer)(?: by (?P<by>\d))?", re.I)
+    r"(?:the )?(?:(?:(?P<kind>ranged|melee|psychic) )?weapons|(?P<named>[a-z][\w' -]*?)(?: weapons?)?) equipped by "
+    r"(?P<who>models? in (?:this|that|this model's) unit|this model|the bearer)(?: by (?P<by>\d))?", re.I)
+#: a restriction a query of one target always keeps: dropped
+_ONE_TARGET = re.compile(r",? and you can only select one enemy unit as the target of all of this unit's attacks", re.I)
+#: a characteristic of some of this unit's weapons only, that `_WEAPON_CHARACTERISTIC` does not turn into an attack's:
+#: "add 2 to the Attacks characteristic of bolt rifles equipped by models in this unit", "this model's Omnissian axe
+#: has an Attacks characteristic of 6", "double the Attacks characteristic of weapons equipped by X models in that unit"
+_CHARACTERISTIC = r"\b(?:attacks|strength|armour penetration|damage) characteristic of "
+_SOME_WEAPONS = re.compile(
+    _CHARACTERISTIC + r"(?!that attack\b)[^,.]+? equipped by (?:[\w ]*?models? in )?(?P<who>this unit|that unit|"
+    r"this model's unit|this model\b|the bearer\b)|\b(?:this model|the bearer)'s [\w' -]+? has an? (?:attacks|strength|"
+    r"damage) characteristic of|" + _CHARACTERISTIC + r"(?:this model's|the bearer's) [\w' -]+?(?= for\b| by\b|[,.]|$)",
+    re.I)
 #: another unit's attacks: "each time a friendly ... model makes an attack", "each time that VEHICLE model ..."
 _OTHERS = re.compile(r"\bfriendly\b|\benemy unit (?:is )?within\b|\bthat (?!attack\b)[\w ]*?model\b|"
                      r"\bselect(?:ed)? one (?:friendly|enemy)|\bthat (?:enemy )?unit\b|fortification|"
@@ -106,11 +117,12 @@ def _scope(who: str, leading: bool, own_unit: bool) -> Scope:
     return "bearer" if "bearer" in who else "model"
 
 
-def _as_attack(sentence: str) -> str:
-    """The sentence with a weapon characteristic written as an attack's ('... of that attack by 1')."""
+def _as_attack(sentence: str) -> tuple[str, tuple[str, ...]]:
+    """The sentence with a weapon characteristic written as an attack's ('... of that attack by 1'), and the weapons
+    it names, if it names some ('bolt rifles': the attacks of those weapons only)."""
     match = _WEAPON_CHARACTERISTIC.search(sentence)
-    if not match:
-        return sentence
+    if not match or (match.group("kind") or "").lower() == "psychic":  # Psychic Attacks: not read
+        return sentence, ()
     who = match.group("who").lower()
     person = f"{who} makes" if " in " not in who else f"a model in {who.split(' in ', 1)[1]} makes"
     op = match.group("op").split()[0].lower()
@@ -123,7 +135,8 @@ def _as_attack(sentence: str) -> str:
     rest = sentence[match.end():]
     rest = re.sub(r"^ and those weapons have ", " and that attack has ", rest, flags=re.I)
     rest = re.sub(r"characteristics? of those weapons", "characteristic of that attack", rest, flags=re.I)
-    return sentence[:match.start()] + rewritten + rest
+    named = tuple(n.strip() for n in re.split(r",| and ", match.group("named") or "") if n.strip())
+    return sentence[:match.start()] + rewritten + rest, named
 
 
 def _subject(sentence: str, leading: bool) -> tuple[Subject, re.Match[str]] | None:
@@ -157,11 +170,18 @@ class Parsed:
 def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parsed]:
     """What a sentence about attacks does: one reading per condition its clauses carry. Unreadable if a clause is
     not understood, ForOthers if it is about other units' attacks."""
-    sentence = _as_attack(_NOT_ATTACK_CHANGE.sub("", sentence))
+    sentence, named = _as_attack(_ONE_TARGET.sub("", _NOT_ATTACK_CHANGE.sub("", sentence)))
     leading = False
     if lead := re.match(r"^while this model is leading a unit,\s*", sentence, re.I):
         leading, sentence = True, sentence[lead.end():]
+    some = _SOME_WEAPONS.search(sentence)
+    if some and (some.group("who") or "").lower() != "that unit" or some and leading:
+        why = Unreadable(f"a change to its weapons' characteristics this reader does not read ({some.group(0)!r})")
+        why.role = "attacker"
+        raise why
     found = _subject(sentence, leading)
+    if found is not None and named:
+        found = (attrs.evolve(found[0], named=named), found[1])
     if found is None:
         goes_on = previous is not None and re.match(r"^(?:if|while|whilst|when)\b", sentence, re.I)
         if _OTHERS.search(sentence) and not goes_on:
@@ -285,9 +305,12 @@ class Verdict:
 def _rule(unit: str, name: str, index: int, parsed: Parsed) -> NamedRule:
     fields = dict(parsed.fields)
     if "_against" in fields:
-        raise Unreadable(f"Feel No Pain {fields['_against']} only")
+        why = Unreadable(f"Feel No Pain {fields['_against']} only")
+        why.role = parsed.subject.role  # a defence: named in the answers of attacks against the unit
+        raise why
     if parsed.subject.role == "attacker":
         fields["weapons"] = {"ranged": "ranged", "melee": "melee"}.get(parsed.subject.kind, "all")
+        fields["weapon_names"] = parsed.subject.named
     if "abilities" in fields:
         fields["abilities"] = tuple(dict.fromkeys(fields["abilities"]))
     condition = parsed.condition

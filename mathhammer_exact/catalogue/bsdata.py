@@ -22,7 +22,7 @@ import attrs
 
 from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
-from .abilities import Record, best, feel_no_pain, for_the_led, invulnerable, leader_units
+from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
 from .battlescribe import (
     MAX_DEPTH,
     WEAPON_TYPES,
@@ -466,8 +466,9 @@ class UnitReader:
                                    for n in re.findall(r"\d+", chosen.entry.get("name", "")))
             self._find_models(chosen.entry, found)
             if len(bundles) > 1:
-                self.notes.append(f"unit composition {chosen.entry.get('name', '')!r} read; also offered: "
-                                  + ", ".join(repr(b.entry.get("name", "")) for b in bundles if b is not chosen))
+                others = ", ".join(repr(b.entry.get("name", "")) for b in bundles if b is not chosen)
+                self.notes.append(f"unit composition {chosen.entry.get('name', '')!r} read; not read, so its sizes "
+                                  f"cannot be asked for: {others}")
         if not spans:
             return None
         highs = [high for _, high in spans]
@@ -657,8 +658,7 @@ class UnitReader:
                                       ("feel_no_pain", feel_no_pain(name, suffix, text))):
                     if reading is None:
                         continue
-                    if reading["scope"] == "leading":
-                        self.notes.append(for_the_led(kind, name, reading))
+                    if reading["scope"] == "leading":  # the Attached unit's: read from its text (`ability_text`)
                         continue
                     if reading["scope"] == "model" and model is None and not single:
                         self.notes.append(f"{kind.replace('_', ' ')} {reading['value']}+ in {name!r} is for one model "

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import attrs
 
 from ..data.datasheet import Datasheet, Limit, ModelEntry, WargearOption
+from ..data.names import normalise
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
 from .abilities import Record, best
@@ -131,11 +132,12 @@ def _weapons(record: Mapping[str, Any], notes: list[str], tally: Tally) -> dict[
     return weapons
 
 
-def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[str]) -> str:
+def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[str], read: Collection[str] = ()) -> str:
     """The invulnerable save, Feel No Pain and Stealth tokens of one model: what its profile's invulnerable
     save column gives (11th edition), what the unit's abilities give every model, and what its own abilities
     and wargear give it (the bearer). What is read from prose is noted as inferred; what holds only under a
-    condition is noted and not applied."""
+    condition is noted and not applied, unless its ability is one of `read` (normalised names of abilities
+    read from text: each answer says whether the query applies it)."""
     tokens = []
     column = column_invulnerable(model["stats"])
     if column and "unreadable" in column:
@@ -149,7 +151,8 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
         how = f"inferred from the text of {inv['from']!r}" if inv.get("inferred") else f"from {inv['from']!r}"
         what = f"invulnerable save {inv['value']}+{' against ranged attacks' if inv.get('ranged_only') else ''}"
         if inv.get("conditional"):
-            notes.append(f"{what}{whose} under a condition ({how}): not applied")
+            if normalise(inv["from"]) not in read:
+                notes.append(f"{what}{whose} under a condition ({how}): not applied")
         else:
             tokens.append(f"inv{'-ranged' if inv.get('ranged_only') else ''}{inv['value']}+")
             if inv.get("inferred") or whose:
@@ -162,7 +165,8 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
         what = f"Feel No Pain {fnp['value']}+{' against ' + victims if against else ''}"
         how = f"inferred from the text of {fnp['from']!r}" if fnp.get("inferred") else f"from {fnp['from']!r}"
         if fnp.get("conditional"):
-            notes.append(f"{what}{whose} under a condition ({how}): not applied")
+            if normalise(fnp["from"]) not in read:
+                notes.append(f"{what}{whose} under a condition ({how}): not applied")
         else:
             tokens += [f"fnp{'-' + kind if kind else ''}{fnp['value']}+" for kind in against or [""]]
             if fnp.get("inferred") or whose:
@@ -212,11 +216,14 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     notes: list[str] = list(record.get("notes", ()))
     weapons = _weapons(record, notes, tally)
     keywords = tuple(dict.fromkeys(record["keywords"]))  # once each, in order
+    read_rules = read_abilities(record["name"], record.get("ability_texts", ()), tally.abilities,
+                                tally.abilities_unmodelled)
+    read = {normalise(a.name) for a in read_rules if a.readings}
     models, options = [], []
     for model, count, most in _composition(record):
         tally.units["model profiles"] += 1
         try:
-            profile = ModelProfile.parse(model_text(model["stats"], _defence(record, model, notes), keywords),
+            profile = ModelProfile.parse(model_text(model["stats"], _defence(record, model, notes, read), keywords),
                                          name=model["name"],
                                          lenient=True)
         except MathhammerError as exc:
@@ -243,8 +250,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         models=tuple(models), weapons=weapons, options=tuple(options), sizes=sizes, points=points,
         limits=_size_limits(record, models),
         leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
-        read_rules=read_abilities(record["name"], record.get("ability_texts", ()), tally.abilities,
-                                  tally.abilities_unmodelled))
+        read_rules=read_rules)
     # the most numerous kind first: the order a defender loses models in, among models of equal Wounds
     counts = sheet.counts()
     return attrs.evolve(sheet, models=tuple(sorted(sheet.models, key=lambda m: -counts[m.name])))

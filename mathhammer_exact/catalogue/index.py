@@ -194,6 +194,30 @@ class Index:
         """How the indexed factions draw on each other."""
         return Factions.from_json(json.loads(self._meta_value("factions") or "{}"))
 
+    def holding(self, text: str) -> list[dict[str, Any]]:
+        """The records of the units whose own names hold every word of `text` (as typed, or loosely: a plural
+        for a singular), one per name and faction: 'fireknife battlesuits' for Crisis Fireknife Battlesuits."""
+        words = [(w, loose(w) or w) for w in normalise(text).split()]
+        if not words:
+            return []
+        query = "select name, faction, record from units where " + " and ".join(["(key like ? or loose like ?)"]
+                                                                                * len(words))
+        first: dict[tuple[str, str], str] = {}
+        for unit, faction, record in self.db.execute(query + " order by rowid",
+                                                     [f"%{part}%" for pair in words for part in pair]):
+            if all(w in normalise(unit) or single in loose(unit) for w, single in words):
+                first.setdefault((unit, faction), record)
+        return [json.loads(record) for record in first.values()]
+
     def close_names(self, name: str) -> list[str]:
-        keys = {key: unit for key, unit in self.db.execute("select key, name from units")}
-        return [keys[k] for k in difflib.get_close_matches(normalise(name), list(keys), n=3, cutoff=0.6)]
+        """The names of units `name` may have been meant for, best first: those whose names hold its words (not
+        [Legends] before [Legends], then by name: 'leman russ' gives the Battle Tank before the Punisher), then
+        those spelt alike; a [Legends] unit after the others of each kind."""
+        holding = sorted({r["name"] for r in self.holding(name)}, key=lambda unit: ("[" in unit, unit))
+        keys: dict[str, list[str]] = {}
+        for unit, in self.db.execute("select distinct name from units"):
+            keys.setdefault(loose(unit), []).append(unit)
+        alike = [unit for key in difflib.get_close_matches(loose(name), list(keys), n=5, cutoff=0.6)
+                 for unit in sorted(keys[key], key=lambda u: ("[" in u, u))]
+        alike.sort(key=lambda unit: "[" in unit)  # stable: spelling order within each kind
+        return list(dict.fromkeys([*holding, *alike]))

@@ -69,8 +69,28 @@ def factions(edition: str | None = None) -> Factions:
 
 
 def close_names(name: str, edition: str | None = None) -> list[str]:
+    """The indexed unit names `name` may have been meant for, best first (`Index.close_names`)."""
     index = current_index(edition)
     return index.close_names(name) if index else []
+
+
+def holding(name: str, edition: str | None = None) -> list[dict[str, Any]]:
+    """The records of the indexed units whose names hold every word of `name` (`Index.holding`)."""
+    index = current_index(edition)
+    return index.holding(name) if index else []
+
+
+def indexed_units(edition: str | None = None) -> int:
+    """How many units `edition`'s index holds (0 without one)."""
+    index = current_index(edition)
+    return int(index.meta().get("units", 0)) if index else 0
+
+
+def missing(edition: str | None = None) -> list[str]:
+    """The catalogues other catalogues of `edition`'s checkout link but the checkout lacks (their units are not
+    indexed), as `data add` found them."""
+    index = current_index(edition)
+    return sorted(index.meta().get("missing", {})) if index else []
 
 
 def search(text: str, also: Sequence[Datasheet] = (),

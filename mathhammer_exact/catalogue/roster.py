@@ -27,7 +27,7 @@ import attrs
 
 from ..engine.limits import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from ..errors import MathhammerError
-from .abilities import Record, best, feel_no_pain, for_the_led, invulnerable, leader_units
+from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
 from .battlescribe import (
     WEAPON_TYPES,
     characteristics,
@@ -208,8 +208,6 @@ class _UnitReader:
                 record["leader_of"] = record["leader_of"] or leader_units(text)
             for kind, reading in _defence_readings(_rules(element), "unit", single).items():
                 record[kind] = best(record[kind], reading)
-            for kind, reading in _defence_readings(_rules(element), "leading").items():
-                self.notes.append(for_the_led(kind, reading["from"], reading))
 
 
 def _rules(element: Element) -> list[tuple[str, str]]:

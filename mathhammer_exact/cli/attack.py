@@ -66,9 +66,13 @@ def scenario(params: dict[str, Any], exact: bool | None = None, label: str | Non
     if params["target_points"] is not None and params["points"] is None:
         raise MathhammerError("--target-points needs the attacker's --points")
     written, found, context, title = _read(dict(params), sought=False)
-    firings = [w.firing for w in written]
-    result = resolve(firings, found.target, context=context, exact=params["exact"] if exact is None else exact)
-    asked = (*header(firings, found.target, context), *(f"  {note}" for note in found.notes))
+    firings, target, lines = [w.firing for w in written], found.target, list[str]()
+    if found.sheet is not None:  # a unit by name: its abilities read from text change the attacks against it
+        from ..decide.unit_attack import defended
+
+        firings, target, lines = defended(found, firings, context)
+    result = resolve(list(firings), target, context=context, exact=params["exact"] if exact is None else exact)
+    asked = (*header(firings, target, context), *(f"  {line}" for line in (*lines, *found.notes)))
     return Scenario(label or title, result, params["points"], params["target_points"], asked, context)
 
 

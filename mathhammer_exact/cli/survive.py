@@ -15,7 +15,8 @@ from .options import RULES_DIR, TARGET_MODELS, emit, output_options
 @click.option("--leader", help="Attach a leader to the unit: a CHARACTER unit by name, or a profile such as "
                                 "'T4 Sv3+ inv4+ W4 Ld6+'.")
 @click.option("--attacker", "-a", "attackers", multiple=True,
-              help="Only these standard attackers (repeatable; default: all of them).")
+              help="Only these standard attackers, by name or as the rows name them ('bolt rifles', 'Ten bolt "
+                   "rifles'; repeatable; default: all of them).")
 @click.option("--at-least", type=int,
               help="k of P(at least k models destroyed) (default: the number that leaves it Below Half-strength).")
 @RULES_DIR

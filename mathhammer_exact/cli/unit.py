@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import click
 
 from ..data.datasheet import Datasheet, in_edition
@@ -108,11 +107,10 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
     worn = [item for item in target_loadout.split(",") if item.strip()]
     sheet, found = matchup(attacker, target, target_models, leader, rules_dir, worn)
     items = [item for item in loadout.split(",") if item.strip()]
-    report = unit_attack(sheet, found.target, items, size, with_, context, melee, pistols, profiles, exact,
+    report = unit_attack(sheet, found, items, size, with_, context, melee, pistols, profiles, exact,
                          allocation_order(order, found.target), insane_bravery, half_range_for=half_range_for,
                          cover_for=cover_for, precision=precision, precision_on=precision_on, without=without,
-                         defender=found.sheet, rules_dir=rules_dir, led_by=led_by)
-    report = attrs.evolve(report, situation=(*report.situation, *found.notes))
+                         rules_dir=rules_dir, led_by=led_by)
     return report, f"{label(sheet)}  ->  {found.label}", report.in_its_edition(context), sheet, found.sheet
 
 

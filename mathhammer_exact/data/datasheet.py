@@ -306,13 +306,15 @@ class Datasheet:
 
 @attrs.frozen
 class TargetUnit:
-    """A target as a question names it: its models, how the header names it, and what its datasheets (the
-    unit's and its leader's, if given by name) say was inferred, left out or chosen."""
+    """A target as a question names it: its models, how the header names it, its datasheets (the unit's and its
+    leader's, if given by name: their abilities read from text apply to the attacks against it) and what
+    they say was inferred, left out or chosen."""
 
     target: Target
     label: str
     sheet: Datasheet | None = None
     notes: tuple[str, ...] = ()
+    leader: Datasheet | None = None  #: the attached Leader's datasheet: its "while leading" abilities are the unit's
 
 
 def edition_note(sheet: Datasheet, edition: str) -> tuple[str, ...]:

@@ -32,6 +32,7 @@ from ..model import (
     ability_fields,
     declared_fields,
 )
+from .names import loose
 
 Phase = Literal["shooting", "fight", "either"]
 Situation = Literal["attacker", "target", "marked", "suppressed"]
@@ -130,6 +131,8 @@ class Effect:
     situation fields it may change are those declared with a `stack` on `Context`."""
 
     weapons: WeaponFilter = "all"  #: which attacks the weapon and roll changes affect
+    #: and only attacks with these weapons (by name, as `data.names.loose` writes it: "bolt rifle"), if any
+    weapon_names: tuple[str, ...] = attrs.field(default=(), converter=lambda names: tuple(loose(n) for n in names))
     # rolls of the attacks, beside the situation fields a rule may change (`STACKED`, added below)
     wound_modifier_if_weaker: int = 0  #: when the attack's S is below the target's T
     reroll_wounds_against: RerollAgainst | None = None
@@ -178,8 +181,9 @@ class Effect:
 
     def affects(self, weapon: Weapon) -> bool:
         """Whether the weapon and roll changes apply to attacks with `weapon`."""
-        return {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
-                "rapid fire": weapon.rapid_fire is not None}[self.weapons]
+        named = not self.weapon_names or loose(weapon.name.split(" (")[0]) in self.weapon_names
+        return named and {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
+                          "rapid fire": weapon.rapid_fire is not None}[self.weapons]
 
     def _granted(self, line: str) -> list[str]:
         """The situation fields this effect changes that the header states on `line`, in words."""
@@ -222,6 +226,8 @@ class Effect:
         text = ", ".join(parts) or "no effect"
         if self.weapons != "all":
             text += f" ({self.weapons} weapons)"
+        if self.weapon_names:
+            text += f" ({' and '.join(self.weapon_names)} only)"
         return text
 
 

@@ -35,16 +35,21 @@ class Side:
     #: its other readings its own (for --led-by: a Side of the leader beside the unit's)
 
 
-def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datasheet | None) -> list[Side]:
-    """The attacking unit (at `size`) and, when its datasheet is known, the target, with their abilities read from
-    text and their models of each kind."""
-    out = [Side("attacker", sheet.read_rules, sheet.counts(size))]
-    if defender is not None:
-        kinds: dict[str, int] = {}
-        for profile, n in target.groups:
-            kinds[profile.name] = kinds.get(profile.name, 0) + n
-        out.append(Side("target", defender.read_rules, kinds))
-    return out
+def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datasheet | None = None,
+          defender_leader: Datasheet | None = None) -> list[Side]:
+    """The attacking unit (at `size`) and the target's sides (`target_sides`), with their abilities read from text
+    and their models of each kind."""
+    return [Side("attacker", sheet.read_rules, sheet.counts(size)), *target_sides(target, defender, defender_leader)]
+
+
+def target_sides(target: Target, defender: Datasheet | None, leader: Datasheet | None) -> list[Side]:
+    """The target unit and the Leader attached to it, where their datasheets are known: the Leader's "while
+    leading" abilities are the whole Attached unit's, the Leader's too, as "models in that unit" says."""
+    kinds: dict[str, int] = {}
+    for profile, n in target.groups:
+        kinds[profile.name] = kinds.get(profile.name, 0) + n
+    return [Side("target", sheet.read_rules, kinds, leading=sheet is leader)
+            for sheet in (defender, leader) if sheet is not None]
 
 
 def keep(own: Sequence[NamedRule], without: Collection[str]) -> tuple[list[NamedRule], list[str]]:
@@ -154,7 +159,8 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
                     continue
                 assumed = assumed or bool(reading.needs)
                 rules.append(rule)
-                line = f"{side.role} has {ability.name} (read from its text): {describe(reading)}"
+                source = "its Leader's text" if side.leading else "its text"
+                line = f"{side.role} has {ability.name} (read from {source}): {describe(reading)}"
                 lines.append(line + (f"; assumed (--with): {reading.needs}" if reading.needs else ""))
             if asked and not relevant:
                 raise MathhammerError(f"{ability.name} changes nothing in the {phase} phase")

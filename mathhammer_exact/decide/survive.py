@@ -12,12 +12,14 @@ from pathlib import Path
 
 import attrs
 
+from ..data.datasheet import TargetUnit
 from ..data.load import StandardAttacker, standard_attackers
 from ..engine.resolve import attack
 from ..errors import MathhammerError
 from ..model import Firing, Target
 from .compare import Row, Scenario, compare
 from .firings import loadout
+from .unit_attack import defended
 
 
 @attrs.frozen
@@ -45,10 +47,24 @@ def panel(user: str | Path | None = None) -> dict[str, Attacker]:
     return {name: _attacker(entry) for name, entry in standard_attackers(user).items()}
 
 
-def survive(target: Target, attackers: Sequence[Attacker] | None = None, at_least: int | None = None,
-            exact: bool = False, user: str | Path | None = None) -> tuple[Row, ...]:
+@attrs.frozen
+class Survival:
+    """The rows of `survive`, and the header: a line for each ability of the target that may change the attacks."""
+
+    rows: tuple[Row, ...]
+    header: tuple[str, ...] = ()
+
+
+def survive(target: Target | TargetUnit, attackers: Sequence[Attacker] | None = None, at_least: int | None = None,
+            exact: bool = False, user: str | Path | None = None) -> Survival:
     """Each standard attacker against `target` (default: the whole panel, with the user's rules folder):
-    one row each (mean damage and kills, P(destroyed), P(at least k destroyed))."""
+    one row each (mean damage and kills, P(destroyed), P(at least k destroyed)), and a header line for each
+    ability of a target named by its datasheet (`TargetUnit`) that may change the attacks, applied or not."""
+    unit = target if isinstance(target, TargetUnit) else TargetUnit(target, "")
     chosen = list(panel(user).values()) if attackers is None else list(attackers)
-    scenarios = [Scenario(a.description, attack(list(a.firings), target, exact=exact)) for a in chosen]
-    return compare(scenarios, at_least)
+    scenarios, lines = [], []
+    for a in chosen:
+        firings, against, said = defended(unit, a.firings)
+        lines += [line for line in said if line not in lines]
+        scenarios.append(Scenario(a.description, attack(list(firings), against, exact=exact)))
+    return Survival(compare(scenarios, at_least), tuple(lines))

@@ -7,6 +7,7 @@ which situation each rule stands for; a rule that does not apply, or changes not
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 import attrs
 
 from ..data import text_in_force
-from ..data.datasheet import Datasheet, counted, either, in_edition
+from ..data.datasheet import Datasheet, TargetUnit, counted, either, in_edition
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
 from ..editions import Cover
@@ -148,6 +149,34 @@ def scope_problem(rule: NamedRule, sheet: Datasheet, target: Target, phase: str,
     if rule.target and not rule.target.passes(target.keywords):
         role = "is used by" if rule.situation == "target" else "applies only to attacks against"
         return f"{rule.name} {role} {rule.target.describe()}; the target has {_keyword_list(target.keywords)}"
+    return _situation_problem(rule, context)
+
+
+def defended(unit: TargetUnit, firings: Sequence[Firing],
+             context: Context | None = None) -> tuple[list[Firing], Target, list[str]]:
+    """Weapons alone (no attacking datasheet: a standard attacker, a profile) at a unit named by its datasheet:
+    the firings and the target after the abilities read from its text and its Leader's "while leading" ones,
+    checked as in `unit_attack` (each firing's phase and situation, else `context`, the query's), and a header
+    line for each ability."""
+    sides = text_in_force.target_sides(unit.target, unit.sheet, unit.leader)
+    out, lines, targets = [], [], []
+    for firing in firings:
+        phase = "fight" if firing.weapon.melee else "shooting"
+        situation = firing.context or context or Context()
+        rules, said = text_in_force.in_force(sides, set(), set(), phase, functools.partial(_situation_problem,
+                                                                                           context=situation))
+        lines += [line for line in said if line not in lines]
+        [(weapon, own)], target, _ = apply_modifiers(rules, [firing.weapon], unit.target, situation)
+        out.append(attrs.evolve(firing, weapon=weapon, context=own) if rules else firing)
+        targets += [target] if target not in targets else []
+    if len(targets) > 1:  # one attack has one target: its models cannot differ from one weapon to the next
+        raise MathhammerError(f"the abilities of {unit.label} change its models for some of these weapons only (one "
+                              "phase, or one situation): ask about those weapons apart")
+    return out, targets[0] if targets else unit.target, lines
+
+
+def _situation_problem(rule: NamedRule, context: Context) -> str | None:
+    """Why `rule` is not in force in the situation `context` states, or None."""
     for flag in rule.requires:
         if not getattr(context, flag):
             return f"{rule.name} applies only when {FLAG_WORDS[flag]}; add {FLAG_OPTION[flag]}"
@@ -362,7 +391,7 @@ def _size_line(sheet: Datasheet, size: int | None) -> list[str]:
 
 def unit_attack(
     attacker: str | Datasheet,
-    target: Target,
+    target: Target | TargetUnit,
     loadout: Sequence[str] = (),
     size: int | None = None,
     modifiers: Sequence[str | NamedRule] = (),
@@ -379,7 +408,6 @@ def unit_attack(
     precision: bool = True,
     precision_on: str | None = None,
     without: Sequence[str] = (),
-    defender: Datasheet | None = None,
     rules_dir: str | Path | None = None,
     led_by: str | Datasheet | None = None,
 ) -> UnitReport:
@@ -390,7 +418,8 @@ def unit_attack(
     Benefit of Cover; `order` is the defender's allocation order as 0-based group indices, as for
     `attack`; `precision=False` declines Precision, `precision_on` sends Precision wounds to that
     CHARACTER group (numbered from 1, or by model name) first;
-    `defender` is the target's datasheet, whose abilities read from text apply to the attacks against it;
+    `target` is a profile, or a unit named by its datasheet (`units.by_name.target_unit`), whose abilities read
+    from text, and its attached Leader's "while leading" ones, apply to the attacks against it;
     `without` leaves out abilities of either unit (read from text) or the attacker's own named rules;
     `rules_dir` layers a user's rules folder over the shipped one (default: $MATHHAMMER_RULES);
     `led_by` attaches a Leader (a CHARACTER datasheet that can lead this unit), whose weapons attack
@@ -399,11 +428,13 @@ def unit_attack(
     data = library(rules_dir)
     sheet = attacker if isinstance(attacker, Datasheet) else find_datasheet(attacker, rules_dir)
     leader = attached_leader(led_by, sheet, rules_dir)
-    context, edition_notes = in_edition(context or Context(), sheet, leader, defender)
+    named_target = target if isinstance(target, TargetUnit) else TargetUnit(target, "")
+    target = attacked = named_target.target
+    context, edition_notes = in_edition(context or Context(), sheet, leader, named_target.sheet, named_target.leader)
     edition_lines = list(edition_notes)
     aliases = {r.name: k for k, r in data.rules.items()}
     phase = "fight" if melee else "shooting"
-    sides = text_in_force.sides(sheet, size, target, defender)
+    sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader)
     if leader is not None:  # its "while leading" abilities are the whole unit's
         sides.append(text_in_force.Side("attacker", leader.read_rules, leader.counts(), leading=True))
     named, claimed = text_in_force.claim(modifiers, sides, data.rules)
@@ -416,7 +447,7 @@ def unit_attack(
     own, dropped_lines = text_in_force.keep(own, dropped)
     in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
     read, read_lines = text_in_force.in_force(sides, claimed, dropped, phase,
-                                           lambda rule: scope_problem(rule, sheet, target, phase, context), given)
+                                           lambda rule: scope_problem(rule, sheet, attacked, phase, context), given)
     try:
         shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
     except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks
@@ -443,6 +474,7 @@ def unit_attack(
     situation += precision_lines + _size_line(sheet, size) + list(shots.chosen)
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
     situation += edition_lines
+    situation += named_target.notes
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:

@@ -112,21 +112,44 @@ def need_report(found: Need, title: str = "") -> Report:
     return attrs.evolve(base, preface=tuple(lines), details={**base.details, "need": need})
 
 
+def _alike(one: Number, other: Number) -> bool:
+    """Two values of the goal that are the same (float rounding is no difference)."""
+    return abs(float(one - other)) < 1e-12
+
+
+def ranks(found: Plan) -> list[int]:
+    """Each alternative's rank: 1 + how many are better, so alternatives that tie share one."""
+    out: list[int] = []
+    for i, alt in enumerate(found.alternatives):
+        tied = i and _alike(alt.value, found.alternatives[i - 1].value)
+        out.append(out[-1] if tied else i + 1)
+    return out
+
+
+def plan_title(found: Plan, targets: str) -> str:
+    """'best order (and split)  ->  TARGETS', or, where every alternative ties, no 'best'."""
+    what = f"order{' and split' if len(found.targets) > 1 else ''}"
+    every = ranks(found)[-1] == 1 and len(found.alternatives) > 1
+    return f"{'every ' + what + ' alike' if every else 'best ' + what}  ->  {targets}"
+
+
 def plan_report(found: Plan, names: Sequence[str], title: str = "", top: int = 10) -> Report:
-    """The best alternatives first (at most `top`, and the worst), each with its difference to the best."""
+    """The best alternatives first (at most `top`, and the worst), each with its difference to the best, ties
+    sharing a rank; where they tie for the best, the notes say so (and, where nothing is destroyed whatever the
+    order, that --goal kills tells the alternatives apart)."""
     many = len(found.targets) > 1
     value = (lambda v: percent(v)) if found.goal == "destroy" else (lambda v: f"{float(v):.3f}")
     what = ("P(both destroyed)" if many else "P(destroyed)") if found.goal == "destroy" else "mean kills"
     head = ["rank", *(f"at target {t + 1}" for t in range(len(found.targets))), what, "vs best"]
     best = found.best.value
+    ranked = ranks(found)
 
     def line(rank: int) -> tuple[str, ...]:
         alt = found.alternatives[rank]
         orders = [", ".join(str(i + 1) for i in order) or "-" for order in alt.orders]
-        change = float(alt.value - best)
-        change = 0.0 if abs(change) < 1e-12 else change  # float rounding is no difference
+        change = 0.0 if _alike(alt.value, best) else float(alt.value - best)
         gap = f"{100 * change:+.2f}" if found.goal == "destroy" else f"{change:+.3f}"
-        return (str(rank + 1), *orders, value(alt.value), gap)
+        return (str(ranked[rank]), *orders, value(alt.value), gap)
 
     shown = list(range(min(top, len(found.alternatives))))
     if len(found.alternatives) > len(shown):
@@ -136,7 +159,13 @@ def plan_report(found: Plan, names: Sequence[str], title: str = "", top: int = 1
              + (f"; the best {top} and the worst shown" if len(shown) < len(found.alternatives) else "")]
     if found.goal == "destroy":
         notes.append("(vs best in percentage points)")
-    records = [{"rank": rank + 1, **{f"target_{t + 1}": ", ".join(str(i + 1) for i in order)
+    first = ranked.count(1)
+    if first == len(found.alternatives) > 1:
+        kills = "; --goal kills ranks them by the models they destroy" if found.goal == "destroy" else ""
+        notes.append(f"all {first} alternatives tie at {value(best)}: no order or split is better here{kills}")
+    elif first > 1:
+        notes.append(f"the first {first} alternatives tie for the best")
+    records = [{"rank": ranked[rank], **{f"target_{t + 1}": ", ".join(str(i + 1) for i in order)
                                      for t, order in enumerate(alt.orders)}, "value": number(alt.value)}
                for rank, alt in enumerate(found.alternatives)]
     results = found.results(found.best)

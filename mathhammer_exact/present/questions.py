@@ -20,11 +20,11 @@ from ..decide.need import need, need_size
 from ..decide.plan import plan
 from ..decide.survive import panel, survive
 from ..decide.turn import Overwatch, charging, whole_turn
-from ..decide.unit_attack import UnitReport, allocation_order, order_line
+from ..decide.unit_attack import UnitReport, allocation_order, defended, order_line
 from ..engine.results import AttackResult
 from ..model import Context, ModelProfile
 from ..pmf import Number
-from .decisions import comparison_report, need_report, plan_report, turn_report
+from .decisions import comparison_report, need_report, plan_report, plan_title, turn_report
 from .profiles import header
 from .report import Report, assuming, unit_report
 
@@ -63,8 +63,7 @@ def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal:
     context, notes = in_edition(context, *(u.sheet for u in units))
     found = plan([w.firing for w in written], [u.target for u in units], goal.lower(), context, exact)
     names = [f"{w.firing.models} x [{w.text}]" for w in written]
-    title = f"best order{' and split' if len(units) > 1 else ''}  ->  {'  |  '.join(u.label for u in units)}"
-    report = plan_report(found, names, title, top)
+    report = plan_report(found, names, plan_title(found, "  |  ".join(u.label for u in units)), top)
     return attrs.evolve(report, preface=(*report.preface, *unit_lines(written), *(f"  {note}" for note in notes)))
 
 
@@ -75,14 +74,18 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
     order of its groups, numbered from 1."""
     context, notes = in_edition(context, named.sheet)
     named = attrs.evolve(named, notes=(*named.notes, *notes))
-    unit = named.target
+    # the target's abilities read from text change the shooting and the fight, each in its own situation
+    firings, unit, lines = defended(named, [*(w.firing for w in shots), *charging([w.firing for w in blows],
+                                                                                   context)], context)
+    shooting, fighting = firings[:len(shots)], firings[len(shots):]
     groups = allocation_order(order, unit)
-    found = whole_turn(unit, [w.firing for w in shots], [w.firing for w in blows], distance, charge_reroll,
-                       charge_mod, watch, charger, context, exact, groups)
+    found = whole_turn(unit, shooting, fighting, distance, charge_reroll, charge_mod, watch, charger, context, exact,
+                       groups)
     title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
              f"  ->  {named.label}")
-    asked = header([*(w.firing for w in shots), *charging([w.firing for w in blows], context)], unit, context)
-    asked += tuple(f"  {line}" for line in (*order_line(unit, groups), *named.notes)) + unit_lines([*shots, *blows])
+    asked = header(firings, unit, context)
+    asked += tuple(f"  {line}" for line in (*lines, *order_line(unit, groups), *named.notes)) + unit_lines(
+        [*shots, *blows])
     return assuming(attrs.evolve(turn_report(found, title), preface=asked), context)
 
 
@@ -90,6 +93,8 @@ def survive_question(found: TargetUnit, attackers: Sequence[str], at_least: int 
                      rules_dir: str | Path | None = None) -> Report:
     """The unit against each standard attacker named (default: all of them)."""
     known = panel(rules_dir)
-    chosen = [find(name, known, "standard attacker") for name in attackers] or list(known.values())
-    rows = survive(found.target, chosen, at_least, exact)
-    return comparison_report(rows, f"{found.label} against the standard attackers", differences=False)
+    written = {a.description: key for key, a in known.items()}  # as the rows name them: 'Ten bolt rifles'
+    chosen = [find(name, known, "standard attacker", written) for name in attackers] or list(known.values())
+    found_rows = survive(found, chosen, at_least, exact)
+    report = comparison_report(found_rows.rows, f"{found.label} against the standard attackers", differences=False)
+    return attrs.evolve(report, preface=tuple(f"  {line}" for line in (*found_rows.header, *found.notes)))

@@ -26,7 +26,7 @@ from typing import Any
 
 import attrs
 
-from ..data.datasheet import Datasheet
+from ..data.datasheet import Datasheet, TargetUnit
 from ..data.load import equipped
 from ..decide.points import Efficiency
 from ..decide.unit_attack import unit_attack
@@ -66,22 +66,32 @@ class Attacker:
 
 @attrs.frozen
 class Defender:
-    """One target of the grid, with its points when it is a datasheet unit that has them."""
+    """One target of the grid, with its points when it is a datasheet unit that has them, and its datasheet
+    (`unit.sheet`), whose abilities read from text apply to a unit's attacks against it as in `unit_attack`."""
 
     label: str
-    target: Target
+    unit: TargetUnit
     faction: str | None = None
     points: int | None = None
 
+    @property
+    def target(self) -> Target:
+        return self.unit.target
+
+    @classmethod
+    def of_target(cls, target: Target, label: str) -> Defender:
+        """A target given by its models alone (a standard target, a profile): no abilities read from text."""
+        return cls(label, TargetUnit(target, label))
+
     @classmethod
     def of_profile(cls, text: str, label: str | None = None) -> Defender:
-        return cls(label or text.strip(), Target.parse(text))
+        return cls.of_target(Target.parse(text), label or text.strip())
 
     @classmethod
     def of_sheet(cls, sheet: Datasheet, label: str | None = None, size: int | None = None) -> Defender:
         """The unit at `size` models (default: its smallest size) with its wargear's protective rules."""
-        target = equipped(sheet, size)
-        return cls(label or sheet.name, target, sheet.faction, sheet.points.get(target.model_count))
+        target, label = equipped(sheet, size), label or sheet.name
+        return cls(label, TargetUnit(target, label, sheet), sheet.faction, sheet.points.get(target.model_count))
 
 
 def _tuple(values: Iterable[Any]) -> tuple[Any, ...]:
@@ -209,7 +219,7 @@ def answer(grid: Grid, number: int) -> dict[str, Any]:
             assert attacker.sheet is not None
             row["models"] = sum(attacker.sheet.counts(q.models).values())
             row["attacker_points"] = attacker.sheet.points.get(row["models"])
-            result = unit_attack(attacker.sheet, defender.target, size=q.models, context=context, melee=melee).result
+            result = unit_attack(attacker.sheet, defender.unit, size=q.models, context=context, melee=melee).result
     except MathhammerError as exc:
         if isinstance(exc, limits.TooLarge) and limits.partial():
             raise  # too large for this place's share of the limits (the server's light lane): asked elsewhere

@@ -180,7 +180,7 @@ def _defenders(side: dict[str, Any], label: str) -> list[Defender]:
         known = standard_targets()
         names = list(known) if side["standard"] == "all" else \
             _each(side, "standard", where, lambda name: find(name, known, "standard target").name)
-        found += [Defender(name, known[name].target) for name in names]
+        found += [Defender.of_target(known[name].target, name) for name in names]
     found += _each(side, "profiles", where, Defender.of_profile)
     found += _each(side, "units", where, lambda name: Defender.of_sheet(datasheet(name)))
     found += [Defender.of_sheet(sheet) for sheet in _selected(side, where)]

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import attrs
 
-from ..catalogue.library import close_names, default_edition
+from ..catalogue.library import close_names, default_edition, indexed_units, missing
 from ..data.datasheet import Datasheet, TargetUnit
 from ..data.load import datasheets, equipped, find, label, library, standard_targets, unknown, wargear_rules
 from ..data.names import normalise
-from ..errors import MathhammerError, did_you_mean
+from ..errors import MathhammerError
 from ..model import ModelProfile, Target
 from ..parsing import is_profile
 from .lookup import Named, choose, named
@@ -48,6 +48,9 @@ def unit_named(name: str, user: str | Path | None = None, near: Near = None,
 
 def datasheet(name: str, user: str | Path | None = None, near: Near = None, edition: str | None = None) -> Datasheet:
     """A datasheet of rules/, else a unit of the player's own data (docs/catalogue.md); see `unit_named`."""
+    if not normalise(name):
+        raise MathhammerError("no unit named: give a unit's name, e.g. 'Intercessor Squad' (`mathhammer datasheets "
+                              "--search WORD` finds units by a word)")
     sheet = unit_named(name, user, near, edition)
     if sheet is None:
         wanted = edition or default_edition()
@@ -60,9 +63,22 @@ def datasheet(name: str, user: str | Path | None = None, near: Near = None, edit
 
 
 def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None) -> MathhammerError:
-    """`miss` for a name no unit has, or the closest name of `edition`'s index as the "did you mean"."""
-    hint = did_you_mean([normalise(name)], {normalise(close): close for close in close_names(name, edition)})
-    return MathhammerError(f"unknown unit {name!r}{hint}") if hint else miss
+    """No unit is called `name`: the closest names of `edition`'s index as the "did you mean" (several where
+    several names hold its words), what that index holds where none is close, and the catalogues its checkout
+    lacks, whose units cannot be found; `miss` (the datasheets of rules/) where nothing is indexed."""
+    wanted = edition or default_edition()
+    count = indexed_units(wanted)
+    if not count:
+        return miss
+    close = close_names(name, wanted)
+    shown = ", ".join(repr(c) for c in close[:6]) + (f" or {len(close) - 6} more" if len(close) > 6 else "")
+    hint = (f" (did you mean {shown}?)" if len(close) == 1 else f" (did you mean one of {shown}?)") if close else (
+        f": none of the {count} units of the {wanted} index has that name or its words (`mathhammer datasheets "
+        "--search WORD` finds units by a word)")
+    lacking = missing(wanted)
+    lacks = (f"; your {wanted} checkout lacks catalogues that others link ({', '.join(lacking)}): a unit of theirs "
+             "is not indexed" if lacking else "")
+    return MathhammerError(f"unknown unit {name!r}{hint}{lacks}")
 
 
 def target_unit(text: str, models: int | None = None, leader: str | None = None, user: str | Path | None = None,
@@ -101,6 +117,7 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
             raise MathhammerError("--target-models sets the size of a target whose models are all alike")
         target = Target.of(target.groups[0][0], models)
     sheets_read = [bodyguard] if bodyguard else []
+    leading = None
     if leader:
         groups, leading = _leader(leader, bodyguard, user)
         target = Target((*target.groups, *groups), attached=True)
@@ -112,7 +129,7 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
         notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
                   *(f"target wargear rule: {rule.name}: {rule.summary}"
                     for rule in wargear_rules(bodyguard, loadout, size, user)))
-    return TargetUnit(target, shown, bodyguard, notes)
+    return TargetUnit(target, shown, bodyguard, notes, leading)
 
 
 def find_target(text: str, models: int | None = None, leader: str | None = None,

@@ -28,6 +28,7 @@ from ..data.names import loose, normalise
 from ..errors import MathhammerError
 
 _MOST_FACTION_WORDS = 4  #: the longest faction name read in front of a unit's ('Leagues of Votann')
+_SMALL_WORDS = {"the", "of", "with", "and", "in", "on", "w"}  #: not counted among the words a name has more
 
 
 @attrs.frozen
@@ -80,6 +81,29 @@ def _units(text: str, sheets: Mapping[str, Datasheet], edition: str) -> list[Opt
     index's."""
     return _shipped(text, sheets) or [Option(r["name"], r["faction"], record=r)
                                       for r in library.indexed(text, edition)]
+
+
+def _held(text: str, sheets: Mapping[str, Datasheet], edition: str) -> tuple[list[Option], tuple[str, ...]]:
+    """The units of the one name (not [Legends], where one is) that holds every word of `text` at the start of one
+    of its words and has one word more at most ('crisis fireknife' for Crisis Fireknife Battlesuits, 'Abaddon' for
+    Abaddon the Despoiler; not 'Tempestus Squad' for Militarum Tempestus Command Squad), and the header line saying
+    so; none where no name, or several, hold them."""
+    words = normalise(text).split()
+    if not words:
+        return [], ()
+
+    def holds(name: str) -> bool:
+        own = [w for w in loose(name).split() if w not in _SMALL_WORDS]
+        held = [o for o in own if any(o.startswith(loose(w) or w) or o.startswith(w) for w in words)]
+        return len(own) - len(held) <= 1 and all(
+            any(o.startswith(loose(w) or w) or o.startswith(w) for o in normalise(name).split() + own) for w in words)
+
+    options = [Option(sheet.name, sheet.faction, sheet=sheet) for sheet in sheets.values() if holds(sheet.name)]
+    options += [Option(r["name"], r["faction"], record=r) for r in library.holding(text, edition) if holds(r["name"])]
+    plain = [o for o in options if "[" not in o.name] or options
+    if len({o.name for o in plain}) != 1:
+        return [], ()
+    return plain, (f"{text.strip()!r} read as {plain[0].name} (the one unit whose name holds these words)",)
 
 
 def _faction(text: str, sheets: Mapping[str, Datasheet], names: Names, exact: bool, edition: str) -> str | None:
@@ -164,6 +188,8 @@ def named(written: str, sheets: Mapping[str, Datasheet], names: Names, edition: 
         inner = named(" ".join(words[cut:]), sheets, names, edition) if faction else None
         if inner and inner.options:
             options, reading = list(inner.options), inner.reading
+    if not options:
+        options, reading = _held(text, sheets, edition)
     if faction and options:
         narrowed = _narrowed(written, options, faction, library.factions(edition))
         return attrs.evolve(narrowed, reading=(*reading, *narrowed.reading), edition=edition)
@@ -181,21 +207,39 @@ def choose(found: Named, near: Datasheet | Named | None = None) -> Datasheet:
         scored = sorted((rank, i, other) for i, option in enumerate(found.options) for other in others
                         if (rank := relations.rank(option.faction, other)) is not None)
         best = [s for s in scored if s[0] == scored[0][0]]
-        if not best or len({i for _, i, _ in best}) > 1:
+        parent = _parent(found, relations)
+        if (not best or len({i for _, i, _ in best}) > 1) and parent is None:
             undecided = f", and {_label(near, '/'.join(others))} does not decide between them" if near else ""
             raise MathhammerError(f"{found.unit!r} is a unit of several factions ({', '.join(found.factions())})"
                                   f"{undecided}: write '{found.unit} @ FACTION', e.g. "
                                   f"'{found.unit} @ {found.options[0].faction}'")
-        _, index, other = best[0]
-        chosen = found.options[index]
-        assert near is not None
-        also = ", ".join(f for f in found.factions() if f != chosen.faction)
-        why = (f"the {chosen.faction} unit of this name, for {_label(near, other)}: "
-               f"{relations.relation(chosen.faction, other)}; also a unit of {also} ('{found.unit} @ FACTION' asks "
-               "for another)")
+        also = ", ".join(f for f in found.factions() if f != (parent or found.options[best[0][1]]).faction)
+        if not best or len({i for _, i, _ in best}) > 1:
+            assert parent is not None
+            chosen = parent
+            verb = "is a part of {} and prints" if "," not in also else "are parts of {} and print"
+            why = (f"the {chosen.faction} unit of this name: {also} {verb.format(chosen.faction)} it too "
+                   f"('{found.unit} @ {also.split(', ')[0]}' asks for theirs)")
+        else:
+            _, index, other = best[0]
+            chosen = found.options[index]
+            assert near is not None
+            why = (f"the {chosen.faction} unit of this name, for {_label(near, other)}: "
+                   f"{relations.relation(chosen.faction, other)}; also a unit of {also} ('{found.unit} @ FACTION' "
+                   "asks for another)")
     sheet = chosen.datasheet()
     said = (*found.reading, why) if why else found.reading
     return attrs.evolve(sheet, notes=(*said, *sheet.notes)) if said else sheet
+
+
+def _parent(found: Named, relations: Factions) -> Option | None:
+    """The unit of the faction every other faction of `found` is a part of (Space Marines, for a datasheet its
+    chapters print too: 'Terminator Squad' of Space Marines and of Black Templars), if there is one."""
+    for option in found.options:
+        others = [o for o in found.options if o is not option]
+        if all(normalise(relations.parent.get(normalise(o.faction), "")) == normalise(option.faction) for o in others):
+            return option
+    return None
 
 
 def _label(near: Datasheet | Named, faction: str) -> str:

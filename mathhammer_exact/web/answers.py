@@ -23,7 +23,7 @@ from ..decide.firings import Written, describe, unit_weapons, with_leader
 from ..decide.need import wanted_chance
 from ..decide.points import Efficiency, named_points
 from ..decide.turn import Overwatch
-from ..decide.unit_attack import UnitReport, allocation_order, unit_attack
+from ..decide.unit_attack import UnitReport, allocation_order, defended, unit_attack
 from ..engine.resolve import attack
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Weapon
@@ -125,10 +125,10 @@ def _attack(query: AttackQuery, exact: bool, label: str | None = None) -> Scenar
     found = by_name.target_unit(query.target, query.target_models, query.leader)
     context, notes = in_edition(query.situation.context(), found.sheet)
     found = attrs.evolve(found, notes=(*found.notes, *notes))
-    firings: list[Firing | MortalWounds] = [w.firing for w in written]
-    result = attack(firings, found.target, context=context, exact=exact,
-                    order=allocation_order(query.order, found.target))
-    asked = (*header([w.firing for w in written], found.target, context), *(f"  {note}" for note in found.notes))
+    shots, target, lines = defended(found, [w.firing for w in written], context)  # the target's own abilities
+    firings: list[Firing | MortalWounds] = list(shots)
+    result = attack(firings, target, context=context, exact=exact, order=allocation_order(query.order, target))
+    asked = (*header(shots, target, context), *(f"  {line}" for line in (*lines, *found.notes)))
     return Scenario(label or f"{describe(written)}  ->  {found.label}", result, query.points, query.target_points,
                     asked, context)
 
@@ -139,13 +139,12 @@ def _unit(query: UnitQuery, exact: bool,
     the target (if any)."""
     sheet, found = by_name.matchup(query.attacker, query.target, query.target_models, query.leader,
                                 loadout=query.target_loadout)
-    report = unit_attack(sheet, found.target, query.loadout, size or query.size, query.named_rules,
+    report = unit_attack(sheet, found, query.loadout, size or query.size, query.named_rules,
                          query.situation.context(), query.melee, query.pistols, query.profiles, exact,
                          allocation_order(query.order, found.target), query.insane_bravery,
                          half_range_for=query.half_range_for, cover_for=query.cover_for,
-                         precision=query.precision, precision_on=query.precision_on, defender=found.sheet,
+                         precision=query.precision, precision_on=query.precision_on,
                          led_by=query.led_by, without=query.without)
-    report = attrs.evolve(report, situation=(*report.situation, *found.notes))
     return report, f"{load.label(sheet)}  ->  {found.label}", sheet, found.sheet
 
 
