@@ -53,7 +53,7 @@ def test_a_unit_composition_of_bundles_limits_bundles_not_models(sheet):
     assert levy.allowed_sizes() == (5,)
     assert [limit.what for limit in levy.limits] == ["4 Levies"]
     assert kinds(levy, ["blast drill"]) == {"Levy": 3, "Levy Chief": 1, "Levy w/ Blast Drill": 1}
-    assert "also offered: '2 Levy Chiefs and 8 Levies'" in " ".join(levy.notes)
+    assert "not read, so its sizes cannot be asked for: '2 Levy Chiefs and 8 Levies'" in " ".join(levy.notes)
 
 
 def test_a_kind_in_place_of_another_adds_no_model(sheet):
