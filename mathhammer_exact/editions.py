@@ -10,8 +10,11 @@ and a printing within it; the stages read the edition from there. docs/rules.md 
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
+from collections.abc import Iterator
+from contextvars import ContextVar
 
 import attrs
 
@@ -133,6 +136,7 @@ ELEVENTH = RulesEdition(
 
 EDITIONS = {edition.name: edition for edition in (TENTH, ELEVENTH)}
 ENVIRONMENT = "MATHHAMMER_EDITION"  #: the environment variable holding a player's default edition
+_ASKED: ContextVar[str | None] = ContextVar("edition asked", default=None)  #: see `asked`
 
 
 def edition(name: str) -> RulesEdition:
@@ -141,6 +145,22 @@ def edition(name: str) -> RulesEdition:
     if found is None:
         raise MathhammerError(f"unknown rules edition {name!r} (allowed: {', '.join(EDITIONS)})")
     return found
+
+
+@contextlib.contextmanager
+def asked(name: str | None) -> Iterator[None]:
+    """Within the block the edition a question asks for (`--edition`; None: none) is known as `asked_edition`, so
+    that the units it names are looked up in that edition's data (where it is indexed), as its rules answer it."""
+    token = _ASKED.set(edition(name).name if name else None)
+    try:
+        yield
+    finally:
+        _ASKED.reset(token)
+
+
+def asked_edition() -> str | None:
+    """The edition the question being answered asks for (`asked`), if any."""
+    return _ASKED.get()
 
 
 def player_default() -> str | None:

@@ -230,3 +230,28 @@ def test_an_eleventh_edition_unit_says_which_rules_answer_it(data_dir):
     for name in ("Shale Stalker", "Gravel Wardens"):  # the attacker's and the target's
         assert f"  assumed: {name} is an 11e datasheet, answered under the 10th edition's rules" in lines
     assert not any(line.startswith("  rules:") for line in lines)  # the 10th edition's current rules: the default
+
+
+def test_the_edition_asked_is_where_names_are_looked_up(both):
+    # both editions indexed: --edition 11e looks the unit up in the 11th's data (Shale Stalker is of the 11th
+    # alone; Gravel Wardens of both, the 11th's with its InSv 4+ column), as $MATHHAMMER_EDITION does
+    stalker = run("unit", "Shale Stalker", "-t", "MEQ", "--melee", "--edition", "11e")
+    assert stalker.exit_code == 0 and "rules: 11th edition" in stalker.output, stalker.output
+    assert run("unit", "Shale Stalker", "-t", "MEQ", "--melee").exit_code == 2  # the 10th's data has no such unit
+    target = run("attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "Gravel Wardens", "--edition", "11e")
+    assert target.exit_code == 0 and "Invulnerable save 4+" in target.output, target.output
+    assert "Invulnerable save 5+" in run("attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "Gravel Wardens").output
+    assert by_name.datasheet("Gravel Wardens").edition == "10e"  # the block over, the 10th again
+
+
+def test_the_api_looks_names_up_in_the_edition_its_situation_asks(both):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from mathhammer_exact.web.app import create_app
+
+    body = {"attacker": "Shale Stalker", "target": "MEQ", "melee": True}
+    with TestClient(create_app(workers=1)) as client:
+        asked = client.post("/api/unit", json={**body, "situation": {"edition": "11e"}})
+        assert asked.status_code == 200 and asked.json()["title"].startswith("Shale Stalker"), asked.json()
+        assert client.post("/api/unit", json=body).status_code == 422  # the 10th's data has no such unit

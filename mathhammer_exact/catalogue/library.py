@@ -11,7 +11,7 @@ from typing import Any
 
 from ..data.datasheet import Datasheet
 from ..data.names import loose, normalise
-from ..editions import player_default
+from ..editions import asked_edition, player_default
 from . import ARMY_LISTS
 from .battlescribe import EDITIONS
 from .convert import to_datasheet
@@ -32,9 +32,14 @@ def editions() -> list[str]:
 
 
 def default_edition() -> str:
-    """The edition a name is looked up in when none is asked for: the player's ($MATHHAMMER_EDITION), else the
-    10th, unless only the 11th is indexed."""
-    return player_default() or ("11e" if editions() == ["11e"] else "10e")
+    """The edition a name is looked up in when a lookup names none: the one the question asks for (--edition)
+    where its data is indexed, else the player's ($MATHHAMMER_EDITION), else the 10th, unless only the 11th is
+    indexed. (A unit of another edition than its rules' is said so in the answer's header.)"""
+    indexed = editions()
+    asked = asked_edition()
+    if asked is not None and asked in indexed:
+        return asked
+    return player_default() or ("11e" if indexed == ["11e"] else "10e")
 
 
 def current_index(edition: str | None = None) -> Index | None:

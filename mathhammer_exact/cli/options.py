@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..editions import player_default
+from ..editions import asked, player_default
 from ..model import Context, Rules, SituationField, Target, declared_fields
 from ..parsing import is_profile
 from ..present import report as present
@@ -38,9 +39,26 @@ def situation_options(command: Callable[..., Any], fields_of: type = Context,
                       output: bool = True) -> Callable[..., Any]:
     """The options that describe the situation, one for each declared field of `fields_of`, and (with
     `output`) the output options: shared by `attack`, `unit`, `plan` and `turn`."""
+    command = _looking_up_in_its_edition(command)
     for field in reversed(declared_fields(fields_of)):
         command = situation_option(field)(command)
     return output_options(command) if output else command
+
+
+def _looking_up_in_its_edition(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The command (or a click command's callback) with the units it names looked up in the edition its
+    --edition asks for."""
+    if isinstance(command, click.Command):
+        if command.callback is not None:
+            command.callback = _looking_up_in_its_edition(command.callback)
+        return command
+
+    @functools.wraps(command)
+    def run(**params: Any) -> Any:
+        with asked(params.get("edition")):
+            return command(**params)
+
+    return run
 
 
 def rules_option(help_text: str) -> Callable[..., Any]:

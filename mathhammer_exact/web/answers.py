@@ -24,6 +24,7 @@ from ..decide.need import wanted_chance
 from ..decide.points import Efficiency, named_points
 from ..decide.turn import Overwatch
 from ..decide.unit_attack import UnitReport, allocation_order, defended, unit_attack
+from ..editions import asked
 from ..engine.resolve import attack
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Weapon
@@ -78,9 +79,11 @@ def _army(text: str | None) -> Iterator[Roster | None]:
 
 
 def answered(job: tuple[Callable[[Any], str], Any]) -> str:
-    """`function(query)` for a job (function, query), with the army list the query carries, if any."""
+    """`function(query)` for a job (function, query), with the army list the query carries, if any, and the units
+    it names looked up in the edition its situation asks for."""
     function, query = job
-    with _army(getattr(query, "army", None)):
+    situation = getattr(query, "situation", None)
+    with _army(getattr(query, "army", None)), asked(getattr(situation, "edition", None)):
         return function(query)
 
 
