@@ -496,11 +496,9 @@ class Rules:
         return [words[w] for w in (self.devastating_wounds, self.indirect_fire, self.hazardous) if w in words]
 
     def describe(self) -> str:
-        """These rules for the header: the edition (unless the 10th), the preset's name and how they differ
-        from the current rules."""
+        """These rules for the header: the edition, the preset's name and how they differ from the current
+        rules."""
         differences = self.differences()
-        if self.edition == TENTH.name:
-            return f"{self.name or 'a mix of printings'} ({', '.join(differences)})"
         printing = f"{self.name} printing" if self.name else "a mix of printings"
         told = f" ({', '.join(differences)})" if differences else ""
         return f"{self.definition.ordinal} edition, {printing}{told}"

@@ -229,7 +229,7 @@ def test_an_eleventh_edition_unit_says_which_rules_answer_it(data_dir):
     lines = asked.output.splitlines()
     for name in ("Shale Stalker", "Gravel Wardens"):  # the attacker's and the target's
         assert f"  assumed: {name} is an 11e datasheet, answered under the 10th edition's rules" in lines
-    assert not any(line.startswith("  rules:") for line in lines)  # the 10th edition's current rules: the default
+    assert "  rules: 10th edition, current printing" in lines  # the rules it was answered under
 
 
 def test_the_edition_asked_is_where_names_are_looked_up(both):

@@ -42,7 +42,8 @@ def test_json_matches_the_api_exactly():
                          "p_destroyed", "p_below_half", "groups"}
     assert data["title"] == "10 x [A1 BS3+ S4 AP-1 D1]  ->  T4 Sv3+ W2 x5"
     assert data["header"] == ["10 x Attacks 1 | BS 3+ | Strength 4 | AP -1 | Damage 1",
-                              "target: 5 models: Toughness 4 | Save 3+ | Wounds 2"]
+                              "target: 5 models: Toughness 4 | Save 3+ | Wounds 2",
+                              "rules: 10th edition, current printing"]
     assert data["models_destroyed"]["mean"] == "138805/236196"
     assert data["damage"]["mean"] == "5/3"
     assert data["models_destroyed"]["pmf"][0] == "9765625/20155392"
@@ -154,10 +155,10 @@ SITUATION = [  # option, words in the header
     (["--reroll-hits", "noncrit"], "rolls: re-roll hit rolls that are not critical"),
     (["--crit-hit", "5"], "rolls: Critical Hits on 5+"),
     (["--command-reroll", "save"], "rolls: a Command Re-roll kept for the saving throw"),
-    (["--rules", "2023"], "rules: 2023 (Devastating Wounds as mortal wounds that spill over, Indirect Fire -1 to hit, "
-                          "a failed Hazardous test destroys a model)"),
-    (["--rules", "unsaveable-devastating"], "rules: unsaveable-devastating (Devastating Wounds as unsaveable normal "
-                                            "damage)"),
+    (["--rules", "2023"], "rules: 10th edition, 2023 printing (Devastating Wounds as mortal wounds that spill over, "
+                          "Indirect Fire -1 to hit, a failed Hazardous test destroys a model)"),
+    (["--rules", "unsaveable-devastating"], "rules: 10th edition, unsaveable-devastating printing (Devastating "
+                                            "Wounds as unsaveable normal damage)"),
 ]
 PLAIN = ["attack", "-w", "A2 BS3+ S4 AP-1 D1 [ASSAULT]", "-t", "T4 Sv4+ W1 x5"]
 
@@ -178,18 +179,22 @@ def test_the_header_says_each_profile_as_understood():
 
 @pytest.mark.parametrize(("option", "words"), SITUATION, ids=[" ".join(o) for o, _ in SITUATION])
 def test_the_header_names_each_situation_option(option, words):
-    assert header(PLAIN + option) == [f"  {words}"]
+    edition = [] if words.startswith("rules:") else [EDITION]  # every answer names its rules edition and printing
+    assert header(PLAIN + option) == [f"  {words}", *edition]
 
 
-def test_the_header_is_empty_for_the_default_situation_and_lists_several_in_order():
-    assert header(PLAIN) == []
-    assert header(PLAIN + ["--rules", "current", "--hit-mod", "0", "--crit-hit", "6"]) == []  # the defaults, given
+EDITION = "  rules: 10th edition, current printing"
+
+
+def test_the_header_names_only_the_edition_for_the_default_situation_and_lists_several_in_order():
+    assert header(PLAIN) == [EDITION]
+    assert header(PLAIN + ["--rules", "current", "--hit-mod", "0", "--crit-hit", "6"]) == [EDITION]  # defaults
     assert header(PLAIN + ["--cover", "--half-range", "--hit-mod", "-1", "--reroll-hits", "failed", "--rules",
                            "launch"]) == [
         "  situation: within half range, target has the Benefit of Cover",
         "  rolls: hit roll -1, re-roll failed hit rolls",
-        "  rules: 2023 (Devastating Wounds as mortal wounds that spill over, Indirect Fire -1 to hit, a failed "
-        "Hazardous test destroys a model)",
+        "  rules: 10th edition, 2023 printing (Devastating Wounds as mortal wounds that spill over, Indirect Fire -1 "
+        "to hit, a failed Hazardous test destroys a model)",
     ]
 
 

@@ -123,11 +123,12 @@ def test_the_web_request_has_each_declared_field_with_its_default_bounds_choices
 
 
 def test_the_header_states_each_declared_field_in_its_words():
-    assert situation(Context()) == ()
+    edition = "  rules: 10th edition, current printing"
+    assert situation(Context()) == (edition,)  # every answer names its edition and printing
     for field in FIELDS:
         context = Context(**{field.name: other_value(field)})
         words = field.declared.say(getattr(context, field.name))
-        (line,) = situation(context)
+        (line,) = [line for line in situation(context) if line != edition]
         assert line.startswith(f"  {field.declared.line.replace('against the target', 'rolls')}: "), field.name
         assert line.endswith(words), (field.name, line)
 
@@ -152,7 +153,8 @@ def test_a_field_added_to_the_declaration_alone_shows_up_everywhere():
     assert names - {param.name for param in plain.params} == {"teleported", "fervour"}
     out = CliRunner().invoke(wider, ["--teleported", "--fervour", "2", "--cover"])
     assert out.exit_code == 0, out.output
-    assert out.output == "  situation: target has the Benefit of Cover, attacker teleported\n  rolls: fervour 2\n"
+    assert out.output == ("  situation: target has the Benefit of Cover, attacker teleported\n  rolls: fervour 2\n"
+                          "  rules: 10th edition, current printing\n")
     wrong = CliRunner().invoke(wider, ["--fervour", "4"])
     assert "fervour must be 0 to 3, got 4" in str(wrong.exception)
 
@@ -166,7 +168,8 @@ def test_a_field_added_to_the_declaration_alone_shows_up_everywhere():
     context = model.model_validate({"teleported": True, "fervour": 1, "reroll_saves": "ones"}).context()
     assert context == Wider(teleported=True, fervour=1, reroll_saves="ones")
     assert situation(context) == ("  situation: attacker teleported",  # in the declared order: Context's first
-                                  "  rolls: against the target: re-roll save rolls of 1, fervour 1")
+                                  "  rolls: against the target: re-roll save rolls of 1, fervour 1",
+                                  "  rules: 10th edition, current printing")
 
 
 STACKED = [field for field in FIELDS if field.declared.stack]

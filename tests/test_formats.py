@@ -188,10 +188,12 @@ def test_a_plot_says_which_question_it_answers(monkeypatch, tmp_path):
     assert words(heading(drawn[0])) == ("10 x [A1 BS3+ S4 AP-1 D1] -> T4 Sv3+ W2 x5 10 x Attacks 1 | BS 3+ | "
                                         "Strength 4 | AP -1 | Damage 1; target: 5 models: Toughness 4 | Save 3+ | "
                                         "Wounds 2; "
-                                        "situation: target has the Benefit of Cover; rolls: re-roll hit rolls of 1")
+                                        "situation: target has the Benefit of Cover; rolls: re-roll hit rolls of 1; "
+                                        "rules: 10th edition, current printing")
     run([*COMMANDS[1], "--half-range", "--plot", str(tmp_path / "unit.png")])
     assert words(heading(drawn[1])).endswith("attacker has Tempestor Prime: weapons gain SUSTAINED HITS 1 (ranged "
-                                             "weapons); situation: within half range")
+                                             "weapons); situation: within half range; rules: 10th edition, "
+                                             "current printing")
 
 
 def test_missing_matplotlib_is_explained(tmp_path, monkeypatch):

@@ -144,7 +144,8 @@ def header(firings: Sequence[Firing], target: Target, context: Context) -> tuple
     situation where it differs from the query's), then the target."""
     lines = []
     for firing in firings:
-        own = situation(firing.context) if firing.context is not None and firing.context != context else ()
+        own = [line for line in situation(firing.context) if line not in situation(context)] \
+            if firing.context is not None and firing.context != context else ()
         name = f"{firing.weapon.name}: " if firing.weapon.name else ""
         lines.append(f"  {firing.models} x {name}{weapon_summary(firing.weapon)}"
                      + (f" ({'; '.join(line.strip() for line in own)})" if own else ""))

@@ -1,9 +1,10 @@
 """The situation an answer assumed, in a player's words, for the header of the answer.
 
 Two answers to different questions must never look alike: every field of the situation that
-differs from its default is named, in the words its declaration gives (`model.Declared`). An answer
-under another edition than the 10th names the edition and printing, the Lethal Hits policy, what it
-assumes as in the 10th edition and what it takes from reports rather than the rules text.
+differs from its default is named, in the words its declaration gives (`model.Declared`), and every
+answer names the rules edition and printing it used. An answer under another edition than the 10th also
+names the Lethal Hits policy, what it assumes as in the 10th edition and what it takes from reports
+rather than the rules text.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from ..model import Context, declared_fields
 
 
 def situation(context: Context) -> tuple[str, ...]:
-    """Header lines naming each assumption of `context` that is not the default (none for the
-    default situation): the flags, then the rolls (those against the target together, where the
-    first of them is declared), then the rules printing."""
+    """Header lines naming each assumption of `context` that is not the default: the flags, then the rolls
+    (those against the target together, where the first of them is declared), then the rules: the edition
+    and printing, which every answer names, the default's too."""
     lines: dict[str, list[str | list[str]]] = {"situation": [], "rolls": [], "rules": []}
     against: list[str] = []
     for field in declared_fields(type(context)):
@@ -30,6 +31,8 @@ def situation(context: Context) -> tuple[str, ...]:
             against.append(words)
         else:
             lines[field.declared.line].append(words)
+    if not lines["rules"]:  # the default rules: every answer names its edition and printing all the same
+        lines["rules"].append(context.rules.describe())
     lines["rules"] += _edition_lines(context)
     told = {name: ", ".join(item if isinstance(item, str) else f"against the target: {', '.join(item)}"
                             for item in items) for name, items in lines.items() if items}
