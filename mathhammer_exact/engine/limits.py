@@ -24,6 +24,7 @@ from ..errors import MathhammerError
 from ..model import Context, DevastatingWounds, Firing, MortalWounds, Reroll, Target
 from ..pmf import EXACT, FLOAT, Mode
 from ..stages.attacks import blast_bonus
+from ..stages.wound import devastating_wounds_wait
 from ..weights import DENSE_UP_TO
 from .layout import Layout
 
@@ -153,7 +154,7 @@ def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _
     hits = 1 + _highest(weapon.sustained_hits)
     wording = own.rules.devastating_wounds
     waiting = 0  # the most wounds one hit can leave waiting, of each kind that waits
-    if weapon.devastating_wounds and wording is not DevastatingWounds.UNSAVEABLE:
+    if devastating_wounds_wait(weapon, wording):
         waiting += _highest(weapon.damage) if wording is DevastatingWounds.LAUNCH else 1
     if own.critical_mortals is not None:
         waiting += _highest(own.critical_mortals.mortal_wounds)

@@ -25,7 +25,7 @@ from ..stages.damage import attack_threshold, damage_pmf, harm, mortal_threshold
 from ..stages.hit import counted, critical_mortals, hit_odds, per_attack, sustained_hits
 from ..stages.lethal import auto_wounds
 from ..stages.save import unsaved_chance
-from ..stages.wound import critical_wound, per_hit, wound_odds
+from ..stages.wound import critical_wound, devastating_wounds_wait, per_hit, wound_odds
 from .limits import check_counts
 
 
@@ -92,7 +92,7 @@ def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: 
     damage = damage_pmf(weapon, profile, context)
     normal_harms, normal_lost = harm(wounds_lost(damage, attack_threshold(profile, weapon)))
     normal = Transition.alike(track, mode.of(normal_lost))
-    waits = weapon.devastating_wounds and wording is not DevastatingWounds.UNSAVEABLE
+    waits = devastating_wounds_wait(weapon, wording)
     if not (waits or hit_rule or wound_rule):
         harmed = mode.bernoulli(save * normal_harms)
         unsaveable = mode.bernoulli(normal_harms)

@@ -66,9 +66,14 @@ def critical_wound(weapon: Weapon, wording: DevastatingWounds, ordinary: Y, unsa
                                DevastatingWounds.LAUNCH: waiting_mortal}[wording], mortals)
 
 
+def devastating_wounds_wait(weapon: Weapon, wording: DevastatingWounds) -> bool:
+    """Whether `weapon`'s Devastating Wounds wait until every weapon profile has resolved: under the current
+    and launch wordings (under the 2023 wording they are unsaveable damage at once; see `critical_wound`)."""
+    return weapon.devastating_wounds and wording is not DevastatingWounds.UNSAVEABLE
+
+
 def leaves_wounds_waiting(weapon: Weapon, context: Context) -> bool:
     """Whether `weapon`'s attacks can leave mortal wounds waiting until every weapon profile has
-    resolved: Devastating Wounds under the current or launch wording, or Critical Hits or Wounds
-    that inflict mortal wounds (see `critical_wound` and `hit.critical_mortals`)."""
-    devastating = weapon.devastating_wounds and context.rules.devastating_wounds is not DevastatingWounds.UNSAVEABLE
-    return devastating or context.critical_mortals is not None
+    resolved: its Devastating Wounds (`devastating_wounds_wait`), or Critical Hits or Wounds that
+    inflict mortal wounds (see `hit.critical_mortals`)."""
+    return devastating_wounds_wait(weapon, context.rules.devastating_wounds) or context.critical_mortals is not None
