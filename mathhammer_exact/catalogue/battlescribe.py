@@ -35,17 +35,21 @@ MAX_BYTES = 64 * 2**20  #: the largest file read (the largest catalogue is about
 
 
 def tag(element: Element) -> str:
-    """The element's name without its namespace."""
-    return element.tag.rpartition("}")[2]
+    """The element's name without its namespace (which only a document's root still has: `parse_xml`)."""
+    name = element.tag
+    return name.rpartition("}")[2] if name[:1] == "{" else name
 
 
 def kids(element: Element | None, container: str, name: str) -> Iterator[Element]:
-    """The `name` children of `element`'s `container` child, e.g. kids(entry, "profiles", "profile")."""
+    """The `name` children of `element`'s `container` child, e.g. kids(entry, "profiles", "profile").
+    Below the root, an element's tag is its bare name (`parse_xml`, `newrecruit.json_element`)."""
     if element is None:
         return
     for box in element:
-        if tag(box) == container:
-            yield from (child for child in box if tag(child) == name)
+        if box.tag == container:
+            for child in box:
+                if child.tag == name:
+                    yield child
 
 
 def characteristics(profile: Element) -> dict[str, str]:
@@ -65,11 +69,16 @@ def unit_entries(catalogue: Element) -> Iterator[Element]:
 
 
 def parse_xml(data: bytes, where: str) -> Element:
+    """The root of an XML document, its namespace kept (it names the schema: `check_schema`) and every other
+    element's tag its bare name, as in the JSON form (`newrecruit.json_element`)."""
     try:
         root = SafeET.fromstring(data)
     except (ParseError, DefusedXmlException) as exc:
         raise MathhammerError(f"{where}: not a readable BattleScribe XML file ({exc})") from None
     assert isinstance(root, Element)
+    for element in root.iter():  # namespaces stripped once, here, rather than at every look at a tag
+        if element is not root and element.tag[:1] == "{":
+            element.tag = element.tag.rpartition("}")[2]
     return root
 
 

@@ -153,6 +153,7 @@ class Data:
         self.ids: dict[str, Element] = {}
         self.files: dict[str, Path] = {}  #: the file of each entry, by id
         self._children: dict[Element, tuple[Link, ...]] = {}
+        self._profiles: dict[Element, tuple[tuple[Element, str], ...]] = {}
         self._checked: set[Element] = set()  #: entries whose links and numbers are checked
         self.points_types = {c.get("id", "") for _, root in roots for c in kids(root, "costTypes", "costType")
                              if c.get("name") == "pts"}
@@ -243,7 +244,14 @@ class Data:
 
     def profiles(self, entry: Element) -> Iterator[tuple[Element, str]]:
         """The profiles of `entry` (its own, through infoLinks and infoGroups) with a name suffix
-        appended by a link's modifier (how BSData writes 'Feel No Pain 5+')."""
+        appended by a link's modifier (how BSData writes 'Feel No Pain 5+'); worked out once per entry,
+        as `children` is (a shared entry is asked about by every unit that links it)."""
+        found = self._profiles.get(entry)
+        if found is None:
+            found = self._profiles[entry] = tuple(self._own_profiles(entry))
+        return iter(found)
+
+    def _own_profiles(self, entry: Element) -> Iterator[tuple[Element, str]]:
         for profile in kids(entry, "profiles", "profile"):
             if not hidden(profile):
                 yield profile, ""
