@@ -14,7 +14,7 @@ their own constraints). A model's wargear is the entries below it that carry "Ra
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
@@ -643,22 +643,31 @@ def _has_unit_profile(data: Data, entry: Element) -> bool:
     return False
 
 
-def units(data: Data) -> Iterator[tuple[Record | None, str, str]]:
-    """(record or None, unit name, problem) for every unit defined at the top of a catalogue."""
-    catalogues = Catalogues.read(root for _, root in data.roots)
+def checked_units(data: Data) -> Iterator[tuple[Path, Element, Element]]:
+    """(file, catalogue, entry) of every unit defined at the top of a catalogue, each checked (`Data.check`)
+    before it is given: a defect of the files refuses the whole checkout."""
     for path, root in data.roots:
         if tag(root) != "catalogue":
             continue
-        source = f"BSData {path.name}"
         for container in ("sharedSelectionEntries", "selectionEntries"):
             for entry in kids(root, container, "selectionEntry"):
                 if entry.get("type") not in ("unit", "model") or hidden(entry):
                     continue
                 if entry.get("type") == "model" and not _has_unit_profile(data, entry):
                     continue
-                name = entry.get("name", "").strip()
-                data.check(entry, path)  # outside the try: a defect of the files refuses the whole checkout
-                try:
-                    yield UnitReader(data, entry, catalogues.faction(root, entry), source).read(), name, ""
-                except MathhammerError as exc:
-                    yield None, name, str(exc)
+                data.check(entry, path)
+                yield path, root, entry
+
+
+def units(data: Data, files: Container[Path] | None = None) -> Iterator[tuple[Record | None, str, str]]:
+    """(record or None, unit name, problem) for every unit defined at the top of a catalogue (of one of
+    `files`, if given: a share of the work, `build.add_checkout`)."""
+    catalogues = Catalogues.read(root for _, root in data.roots)
+    for path, root, entry in checked_units(data):
+        if files is not None and path not in files:
+            continue
+        name = entry.get("name", "").strip()
+        try:
+            yield UnitReader(data, entry, catalogues.faction(root, entry), f"BSData {path.name}").read(), name, ""
+        except MathhammerError as exc:
+            yield None, name, str(exc)

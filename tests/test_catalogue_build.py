@@ -1,0 +1,88 @@
+"""Indexing shared among processes (`build.read_units`) gives what one process gives: the same records in
+the same order, the same unreadable units, the same counts (in the same order, which the report's ties
+follow), the same index rows, and the same refusal of a defect, naming the same file."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from mathhammer_exact import MathhammerError
+from mathhammer_exact.catalogue import bsdata, build, index
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CHECKOUTS = ["bsdata", "bsdata-factions"]  #: the fixtures of more than one catalogue (one reads alone)
+
+pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
+                                reason="processes share the reading only where they can fork")
+
+
+def _in_order(tally: build.Tally) -> list[list[tuple[str, int]]]:
+    return [list(counts.items()) for counts in (tally.weapons, tally.units, tally.failures, tally.unmodelled,
+                                                tally.abilities, tally.abilities_unmodelled)]
+
+
+def test_the_shares_are_runs_of_files_in_their_order():
+    data = bsdata.load_checkout(FIXTURES / "bsdata")
+    counts = build.Counter(path for path, _, _ in bsdata.checked_units(data))
+    shares = build._shares(counts, 2)
+    assert len(shares) == 2 and [p for share in shares for p in sorted(share)] == list(counts)
+
+
+@pytest.mark.parametrize("name", CHECKOUTS)
+def test_processes_read_what_one_process_reads(name, monkeypatch):
+    alone = build.read_units(bsdata.load_checkout(FIXTURES / name), workers=1)
+    converted = build.to_datasheet
+
+    def where(record, tally):  # counts the processes that convert: none of them this one
+        tally.units[f"pid {os.getpid()}"] += 1
+        return converted(record, tally)
+
+    monkeypatch.setattr(build, "to_datasheet", where)
+    records, unreadable, tally = build.read_units(bsdata.load_checkout(FIXTURES / name), workers=2)
+    pids = {key for key in tally.units if key.startswith("pid ")}
+    assert pids and f"pid {os.getpid()}" not in pids
+    for key in pids:
+        del tally.units[key]
+    assert records == alone[0] and list(unreadable.items()) == list(alone[1].items())
+    assert _in_order(tally) == _in_order(alone[2])
+
+
+def _rows(path: Path) -> list[tuple]:
+    with sqlite3.connect(path) as db:
+        return db.execute("select rowid, key, loose, name, faction, record from units order by rowid").fetchall()
+
+
+@pytest.mark.parametrize("name", CHECKOUTS)
+def test_processes_write_the_index_one_process_writes(name, tmp_path, monkeypatch):
+    rows = []
+    for workers in (1, 2):
+        monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / str(workers)))
+        rows.append(_rows(build.add_checkout(FIXTURES / name, workers=workers).path))
+    assert rows[0] and rows[0] == rows[1]
+
+
+def test_a_defect_is_refused_as_one_process_refuses_it(tmp_path, monkeypatch):
+    # 'Rock fist' of the library (the second of three catalogues) links to itself
+    folder = tmp_path / "checkout"
+    shutil.copytree(FIXTURES / "bsdata", folder)
+    library = folder / "Test - Library.cat"
+    old = 'id="se-rock-fist" collective="true">'
+    text = library.read_text(encoding="utf-8")
+    assert old in text
+    again = '<entryLinks><entryLink name="Again" type="selectionEntry" id="el-again" targetId="se-rock-fist"/>' \
+            '</entryLinks>'
+    library.write_text(text.replace(old, old + again, 1), encoding="utf-8")
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    messages = []
+    for workers in (1, 2):
+        with pytest.raises(MathhammerError) as refusal:
+            build.add_checkout(folder, workers=workers)
+        messages.append(str(refusal.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith(f"{library}: a link cycle among entries, 'Rock fist' -> 'Rock fist'")
