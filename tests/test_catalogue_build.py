@@ -1,6 +1,8 @@
 """Indexing shared among processes (`build.read_units`) gives what one process gives: the same records in
 the same order, the same unreadable units, the same counts (in the same order, which the report's ties
-follow), the same index rows, and the same refusal of a defect, naming the same file."""
+follow), the same index rows, and the same refusal of a defect, naming the same file. And the files that
+the standard library's C parser reads (`battlescribe._plain`) read as defusedxml reads them, while
+every document that could declare an entity still goes to defusedxml."""
 
 from __future__ import annotations
 
@@ -9,17 +11,53 @@ import os
 import shutil
 import sqlite3
 from pathlib import Path
+from xml.etree.ElementTree import Element
 
+import defusedxml.ElementTree as SafeET
 import pytest
 
 from mathhammer_exact import MathhammerError
-from mathhammer_exact.catalogue import bsdata, build, index
+from mathhammer_exact.catalogue import battlescribe, bsdata, build, index
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CHECKOUTS = ["bsdata", "bsdata-factions"]  #: the fixtures of more than one catalogue (one reads alone)
 
-pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
-                                reason="processes share the reading only where they can fork")
+FORK = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
+                          reason="processes share the reading only where they can fork")
+XML_FILES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".cat", ".gst", ".ros"))
+
+
+def _shape(element: Element) -> tuple:
+    return element.tag, element.attrib, element.text, element.tail, [_shape(child) for child in element]
+
+
+@pytest.mark.parametrize("path", XML_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_plain_file_reads_as_defusedxml_reads_it(path):
+    data = path.read_bytes()
+    assert battlescribe._plain(data)  # every fixture, as every BSData file, takes the faster parser
+    safe = SafeET.fromstring(data)
+    for element in safe.iter():
+        if element is not safe:
+            element.tag = element.tag.rpartition("}")[2]
+    assert _shape(battlescribe.parse_xml(data, str(path))) == _shape(safe)
+
+
+_BOMB = ('<?xml version="1.0" encoding="{}"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>'
+         '<r>&b;</r>')
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "latin-1"])
+def test_entities_are_refused_in_any_encoding(encoding):
+    data = _BOMB.format(encoding).encode(encoding)
+    assert not battlescribe._plain(data)
+    with pytest.raises(MathhammerError, match=r"^bomb: not a readable BattleScribe XML file \(EntitiesForbidden"):
+        battlescribe.parse_xml(data, "bomb")
+
+
+@pytest.mark.parametrize("head", [b'<?xml version="1.0" encoding="cp037"?>', b"<?xml version='1.0' encoding='utf-16'?>",
+                                  b'<?xml version="1.0" encoding="utf-8+x"?>', b"\xff\xfe", b" <"])
+def test_a_document_in_another_encoding_goes_to_defusedxml(head):
+    assert not battlescribe._plain(head + b"<r/>")
 
 
 def _in_order(tally: build.Tally) -> list[list[tuple[str, int]]]:
@@ -27,6 +65,7 @@ def _in_order(tally: build.Tally) -> list[list[tuple[str, int]]]:
                                                 tally.abilities, tally.abilities_unmodelled)]
 
 
+@FORK
 def test_the_shares_are_runs_of_files_in_their_order():
     data = bsdata.load_checkout(FIXTURES / "bsdata")
     counts = build.Counter(path for path, _, _ in bsdata.checked_units(data))
@@ -34,6 +73,7 @@ def test_the_shares_are_runs_of_files_in_their_order():
     assert len(shares) == 2 and [p for share in shares for p in sorted(share)] == list(counts)
 
 
+@FORK
 @pytest.mark.parametrize("name", CHECKOUTS)
 def test_processes_read_what_one_process_reads(name, monkeypatch):
     alone = build.read_units(bsdata.load_checkout(FIXTURES / name), workers=1)
@@ -58,6 +98,7 @@ def _rows(path: Path) -> list[tuple]:
         return db.execute("select rowid, key, loose, name, faction, record from units order by rowid").fetchall()
 
 
+@FORK
 @pytest.mark.parametrize("name", CHECKOUTS)
 def test_processes_write_the_index_one_process_writes(name, tmp_path, monkeypatch):
     rows = []
@@ -67,6 +108,7 @@ def test_processes_write_the_index_one_process_writes(name, tmp_path, monkeypatc
     assert rows[0] and rows[0] == rows[1]
 
 
+@FORK
 def test_a_defect_is_refused_as_one_process_refuses_it(tmp_path, monkeypatch):
     # 'Rock fist' of the library (the second of three catalogues) links to itself
     folder = tmp_path / "checkout"
