@@ -79,14 +79,14 @@ def test_processes_read_what_one_process_reads(name, monkeypatch):
     alone = build.read_units(bsdata.load_checkout(FIXTURES / name), workers=1)
     converted = build.to_datasheet
 
-    def where(record, tally):  # counts the processes that convert: none of them this one
+    def where(record, tally):  # counts the processes that convert: this one and a worker
         tally.units[f"pid {os.getpid()}"] += 1
         return converted(record, tally)
 
     monkeypatch.setattr(build, "to_datasheet", where)
     records, unreadable, tally = build.read_units(bsdata.load_checkout(FIXTURES / name), workers=2)
     pids = {key for key in tally.units if key.startswith("pid ")}
-    assert pids and f"pid {os.getpid()}" not in pids
+    assert len(pids) == 2 and f"pid {os.getpid()}" in pids
     for key in pids:
         del tally.units[key]
     assert records == alone[0] and list(unreadable.items()) == list(alone[1].items())
@@ -128,3 +128,19 @@ def test_a_defect_is_refused_as_one_process_refuses_it(tmp_path, monkeypatch):
         messages.append(str(refusal.value))
     assert messages[0] == messages[1]
     assert messages[0].startswith(f"{library}: a link cycle among entries, 'Rock fist' -> 'Rock fist'")
+
+
+@FORK
+def test_a_worker_killed_leaves_the_reading_to_this_process(monkeypatch):
+    alone = build.read_units(bsdata.load_checkout(FIXTURES / "bsdata"), workers=1)
+    parent, read = os.getpid(), build._read
+
+    def dying(files, data=None):  # a worker dies as one killed for want of memory dies
+        if os.getpid() != parent:
+            os._exit(9)
+        return read(files, data)
+
+    dying.__module__, dying.__qualname__ = read.__module__, read.__qualname__  # handed over by name, as the real one
+    monkeypatch.setattr(build, "_read", dying)
+    records, unreadable, tally = build.read_units(bsdata.load_checkout(FIXTURES / "bsdata"), workers=2)
+    assert records == alone[0] and unreadable == alone[1] and _in_order(tally) == _in_order(alone[2])

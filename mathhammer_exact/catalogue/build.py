@@ -124,19 +124,21 @@ def _shares(counts: Counter[Path], parts: int) -> list[frozenset[Path]]:
 
 def read_units(data: bsdata.Data, workers: int | None = None) -> tuple[list[Record], dict[str, str], Tally]:
     """`_read` of every unit, shared among `workers` processes (by default, the cores where the checkout has
-    PARALLEL_FROM units or more), each reading whole catalogues of the parsed checkout, which it inherits
-    by fork (where there is no fork, one process reads them all). The shares are joined in file order, so
-    the result is the one a single process gives; every unit is checked first (`bsdata.checked_units`), in
-    order, so a defect of the files is refused as one process refuses it."""
+    PARALLEL_FROM units or more): this one and workers it forks, which inherit the parsed checkout, each
+    reading a run of whole catalogues (where there is no fork, this process reads them all). The shares
+    are joined in file order, so the result is the one a single process gives; every unit is checked first
+    (`bsdata.checked_units`), in order, so a defect of the files is refused as one process refuses it."""
     counts = Counter(path for path, _, _ in bsdata.checked_units(data))
     if workers is None:
         workers = (os.cpu_count() or 1) if counts.total() >= PARALLEL_FROM else 1
     if workers <= 1 or len(counts) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return _read(None, data)
+    first, *rest = _shares(counts, workers)
     records, unreadable, tally = [], {}, Tally()
     try:
-        with ProcessPoolExecutor(workers, multiprocessing.get_context("fork"), _adopt, (data,)) as pool:
-            for share_records, share_unreadable, share_tally in pool.map(_read, _shares(counts, workers)):
+        with ProcessPoolExecutor(len(rest), multiprocessing.get_context("fork"), _adopt, (data,)) as pool:
+            later = pool.map(_read, rest)
+            for share_records, share_unreadable, share_tally in [_read(first, data), *later]:
                 records += share_records
                 unreadable.update(share_unreadable)
                 tally.add(share_tally)
