@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import multiprocessing
 import os
 import subprocess
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -81,6 +83,21 @@ def _revision(folder: Path) -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused while a checkout is read. The parsed files are some 350,000 elements
+    (10e BSData) and hold no cycle, but the collector would walk them all again and again as they grow (more
+    CPU than the parsing itself), and, in a forked worker, copy every page of them; what cycles the reading
+    leaves are collected once it is done."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
 PARALLEL_FROM = 200  #: units in a checkout from which their reading is shared among processes (BSData's: 1,500)
 _shared: bsdata.Data | None = None  #: in a worker process, the checkout it reads its share of units from
 
@@ -152,6 +169,11 @@ def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
     """Index a BSData checkout into the data directory, replacing the previous index of its edition only once
     the new one is complete (the other edition's index stays as it is). The data directory is checked first,
     so that a bad one is said before the reading. `workers`: processes reading the units (`read_units`)."""
+    with _collector_paused():  # until the parsed files are freed: then the collector has little left to walk
+        return _add(folder, progress, workers)
+
+
+def _add(folder: Path, progress: Callable[[Path], None] | None, workers: int | None) -> IndexReport:
     start = time.perf_counter()
     ready_folder()
     data = bsdata.load_checkout(folder, progress)
