@@ -15,7 +15,9 @@ The server rows ask a real `mathhammer serve` on 127.0.0.1 (with the [web] extra
 on one kept-alive connection (as a browser keeps it) and on a new connection each, given as a ratio to
 S1's bare kernel; then charge rolls while eight heavy exact questions compute (p50 and p99). The
 start-up rows run each command in a fresh interpreter with its bytecode cached (as an installed
-package runs), as a ratio to `python -c pass` timed in the same run.
+package runs), as a ratio to `python -c pass` timed in the same run. The indexing rows index the BSData
+checkout that $MATHHAMMER_BSDATA names (the fixture checkout without it) from a fresh interpreter, in one
+process and shared among the cores, as a ratio to parsing its files alone in the same run.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 
@@ -339,6 +342,7 @@ def main() -> None:
     if importlib.util.find_spec("fastapi") and importlib.util.find_spec("uvicorn"):
         server_rows(s1_kernel)
     startup_rows()
+    indexing_rows()
 
 
 # ----------------------------------------------------------------------------- the server and start-up
@@ -427,6 +431,31 @@ def startup_rows() -> None:
 
 
 WEAPON_TEXT = "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]"
+
+
+def indexing_rows() -> None:
+    """`mathhammer data add` of the checkout $MATHHAMMER_BSDATA names (else the fixture checkout) into a fresh
+    data folder, each from a fresh interpreter, as a ratio to parsing its files alone, timed in turn."""
+    folder = os.environ.get("MATHHAMMER_BSDATA") or str(Path(__file__).parent.parent / "tests" / "fixtures" / "bsdata")
+    load = "from pathlib import Path; from mathhammer_exact.catalogue import bsdata, build; from " \
+           f"mathhammer_exact.catalogue.newrecruit import read_document; folder = Path({folder!r}); "
+    commands = {"parse its files alone": load + "import gc; gc.disable(); [read_document(p, ('gameSystem', "
+                                                "'catalogue')) for p in bsdata.checkout_files(folder)]",  # as data add
+                "data add, one process": load + "build.add_checkout(folder, workers=1)",
+                "data add": load + "build.add_checkout(folder)"}
+    walls: dict[str, list[float]] = {label: [] for label in commands}
+    with tempfile.TemporaryDirectory() as data:
+        for _ in range(1 if QUICK else 3):  # in turn, so that load elsewhere slows all alike
+            for label, code in commands.items():
+                start = time.perf_counter()
+                subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                               env={**os.environ, "MATHHAMMER_DATA": data})
+                walls[label].append((time.perf_counter() - start) * 1000)
+    bare = statistics.median(walls["parse its files alone"])
+    print(f"indexing {folder}:")
+    for label, times in walls.items():
+        print(f"{'index: ' + label:44s} {statistics.median(times):8.1f} ({min(times):6.1f}) ms "
+              f"{'':18s} {'':18s} {statistics.median(times) / bare:6.2f}")
 
 
 # ----------------------------------------------------------------------------- sweeps (the [scale] extra)

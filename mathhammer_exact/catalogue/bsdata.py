@@ -14,7 +14,7 @@ their own constraints). A model's wargear is the entries below it that carry "Ra
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
@@ -170,6 +170,7 @@ class Data:
         self.ids: dict[str, Element] = {}
         self.files: dict[str, Path] = {}  #: the file of each entry, by id
         self._children: dict[Element, tuple[Link, ...]] = {}
+        self._profiles: dict[Element, tuple[tuple[Element, str], ...]] = {}
         self._checked: set[Element] = set()  #: entries whose links and numbers are checked
         self.points_types = {c.get("id", "") for _, root in roots for c in kids(root, "costTypes", "costType")
                              if c.get("name") == "pts"}
@@ -260,7 +261,14 @@ class Data:
 
     def profiles(self, entry: Element) -> Iterator[tuple[Element, str]]:
         """The profiles of `entry` (its own, through infoLinks and infoGroups) with a name suffix
-        appended by a link's modifier (how BSData writes 'Feel No Pain 5+')."""
+        appended by a link's modifier (how BSData writes 'Feel No Pain 5+'); worked out once per entry,
+        as `children` is (a shared entry is asked about by every unit that links it)."""
+        found = self._profiles.get(entry)
+        if found is None:
+            found = self._profiles[entry] = tuple(self._own_profiles(entry))
+        return iter(found)
+
+    def _own_profiles(self, entry: Element) -> Iterator[tuple[Element, str]]:
         for profile in kids(entry, "profiles", "profile"):
             if not hidden(profile):
                 yield profile, ""
@@ -723,22 +731,31 @@ def _has_unit_profile(data: Data, entry: Element) -> bool:
     return False
 
 
-def units(data: Data) -> Iterator[tuple[Record | None, str, str]]:
-    """(record or None, unit name, problem) for every unit defined at the top of a catalogue."""
-    catalogues = Catalogues.read(root for _, root in data.roots)
+def checked_units(data: Data) -> Iterator[tuple[Path, Element, Element]]:
+    """(file, catalogue, entry) of every unit defined at the top of a catalogue, each checked (`Data.check`)
+    before it is given: a defect of the files refuses the whole checkout."""
     for path, root in data.roots:
         if tag(root) != "catalogue":
             continue
-        source = f"BSData {path.name}"
         for container in ("sharedSelectionEntries", "selectionEntries"):
             for entry in kids(root, container, "selectionEntry"):
                 if entry.get("type") not in ("unit", "model") or hidden(entry):
                     continue
                 if entry.get("type") == "model" and not _has_unit_profile(data, entry):
                     continue
-                name = entry.get("name", "").strip()
-                data.check(entry, path)  # outside the try: a defect of the files refuses the whole checkout
-                try:
-                    yield UnitReader(data, entry, catalogues.faction(root, entry), source).read(), name, ""
-                except MathhammerError as exc:
-                    yield None, name, str(exc)
+                data.check(entry, path)
+                yield path, root, entry
+
+
+def units(data: Data, files: Container[Path] | None = None) -> Iterator[tuple[Record | None, str, str]]:
+    """(record or None, unit name, problem) for every unit defined at the top of a catalogue (of one of
+    `files`, if given: a share of the work, `build.add_checkout`)."""
+    catalogues = Catalogues.read(root for _, root in data.roots)
+    for path, root, entry in checked_units(data):
+        if files is not None and path not in files:
+            continue
+        name = entry.get("name", "").strip()
+        try:
+            yield UnitReader(data, entry, catalogues.faction(root, entry), f"BSData {path.name}").read(), name, ""
+        except MathhammerError as exc:
+            yield None, name, str(exc)

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import multiprocessing
+import os
 import subprocess
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import attrs
 
 from ..errors import MathhammerError
 from . import bsdata
+from .abilities import Record
 from .battlescribe import EDITIONS
 from .convert import Tally, to_datasheet
 from .factions import Catalogues
@@ -75,15 +83,38 @@ def _revision(folder: Path) -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
-def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None) -> IndexReport:
-    """Index a BSData checkout into the data directory, replacing the previous index of its edition only once
-    the new one is complete (the other edition's index stays as it is). The data directory is checked first,
-    so that a bad one is said before the reading."""
-    start = time.perf_counter()
-    ready_folder()
-    data = bsdata.load_checkout(folder, progress)
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused while a checkout is read. The parsed files are some 350,000 elements
+    (10e BSData) and hold no cycle, but the collector would walk them all again and again as they grow (more
+    CPU than the parsing itself), and, in a forked worker, copy every page of them; what cycles the reading
+    leaves are collected once it is done."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
+PARALLEL_FROM = 200  #: units in a checkout from which their reading is shared among processes (BSData's: 1,500)
+_shared: bsdata.Data | None = None  #: in a worker process, the checkout it reads its share of units from
+
+
+def _adopt(data: bsdata.Data) -> None:
+    """Start a worker on the checkout the parent parsed (inherited by fork, never pickled)."""
+    global _shared
+    _shared = data
+
+
+def _read(files: frozenset[Path] | None, data: bsdata.Data | None = None) -> tuple[list[Record], dict[str, str], Tally]:
+    """The records of the units of `files` (all if None) that convert to datasheets, why the others could not
+    be read, and the counts of what parsed."""
+    data = data or _shared
+    assert data is not None
     records, unreadable, tally = [], {}, Tally()
-    for record, name, problem in bsdata.units(data):
+    for record, name, problem in bsdata.units(data, files):
         if record is None:
             unreadable[name] = problem
             continue
@@ -93,6 +124,60 @@ def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None) -
             unreadable[name] = str(exc)
             continue
         records.append(record)
+    return records, unreadable, tally
+
+
+def _shares(counts: Counter[Path], parts: int) -> list[frozenset[Path]]:
+    """The files in their order, cut into at most `parts` runs of about the same number of units."""
+    shares: list[set[Path]] = [set()]
+    done, total = 0, counts.total()
+    for path, units in counts.items():
+        if done >= total * len(shares) / parts:
+            shares.append(set())
+        shares[-1].add(path)
+        done += units
+    return [frozenset(share) for share in shares]
+
+
+def read_units(data: bsdata.Data, workers: int | None = None) -> tuple[list[Record], dict[str, str], Tally]:
+    """`_read` of every unit, shared among `workers` processes (by default, the cores where the checkout has
+    PARALLEL_FROM units or more): this one and workers it forks, which inherit the parsed checkout, each
+    reading a run of whole catalogues (where there is no fork, this process reads them all). The shares
+    are joined in file order, so the result is the one a single process gives; every unit is checked first
+    (`bsdata.checked_units`), in order, so a defect of the files is refused as one process refuses it."""
+    counts = Counter(path for path, _, _ in bsdata.checked_units(data))
+    if workers is None:
+        workers = (os.cpu_count() or 1) if counts.total() >= PARALLEL_FROM else 1
+    if workers <= 1 or len(counts) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return _read(None, data)
+    first, *rest = _shares(counts, workers)
+    records, unreadable, tally = [], {}, Tally()
+    try:
+        with ProcessPoolExecutor(len(rest), multiprocessing.get_context("fork"), _adopt, (data,)) as pool:
+            later = pool.map(_read, rest)
+            for share_records, share_unreadable, share_tally in [_read(first, data), *later]:
+                records += share_records
+                unreadable.update(share_unreadable)
+                tally.add(share_tally)
+    except BrokenProcessPool:  # a worker killed (out of memory, say): this process reads them all instead
+        return _read(None, data)
+    return records, unreadable, tally
+
+
+def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
+                 workers: int | None = None) -> IndexReport:
+    """Index a BSData checkout into the data directory, replacing the previous index of its edition only once
+    the new one is complete (the other edition's index stays as it is). The data directory is checked first,
+    so that a bad one is said before the reading. `workers`: processes reading the units (`read_units`)."""
+    with _collector_paused():  # until the parsed files are freed: then the collector has little left to walk
+        return _add(folder, progress, workers)
+
+
+def _add(folder: Path, progress: Callable[[Path], None] | None, workers: int | None) -> IndexReport:
+    start = time.perf_counter()
+    ready_folder()
+    data = bsdata.load_checkout(folder, progress)
+    records, unreadable, tally = read_units(data, workers)
     meta = {"source": str(folder.resolve()), "revision": _revision(folder), "indexed": time.strftime("%Y-%m-%d %H:%M"),
             "edition": data.edition, "units": len(records), "files": len(data.roots), "missing": data.missing,
             "factions": Catalogues.read(root for _, root in data.roots).relations().to_json()}

@@ -1,0 +1,146 @@
+"""Indexing shared among processes (`build.read_units`) gives what one process gives: the same records in
+the same order, the same unreadable units, the same counts (in the same order, which the report's ties
+follow), the same index rows, and the same refusal of a defect, naming the same file. And the files that
+the standard library's C parser reads (`battlescribe._plain`) read as defusedxml reads them, while
+every document that could declare an entity still goes to defusedxml."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+from xml.etree.ElementTree import Element
+
+import defusedxml.ElementTree as SafeET
+import pytest
+
+from mathhammer_exact import MathhammerError
+from mathhammer_exact.catalogue import battlescribe, bsdata, build, index
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CHECKOUTS = ["bsdata", "bsdata-factions"]  #: the fixtures of more than one catalogue (one reads alone)
+
+FORK = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
+                          reason="processes share the reading only where they can fork")
+XML_FILES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".cat", ".gst", ".ros"))
+
+
+def _shape(element: Element) -> tuple:
+    return element.tag, element.attrib, element.text, element.tail, [_shape(child) for child in element]
+
+
+@pytest.mark.parametrize("path", XML_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_plain_file_reads_as_defusedxml_reads_it(path):
+    data = path.read_bytes()
+    assert battlescribe._plain(data)  # every fixture, as every BSData file, takes the faster parser
+    safe = SafeET.fromstring(data)
+    for element in safe.iter():
+        if element is not safe:
+            element.tag = element.tag.rpartition("}")[2]
+    assert _shape(battlescribe.parse_xml(data, str(path))) == _shape(safe)
+
+
+_BOMB = ('<?xml version="1.0" encoding="{}"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>'
+         '<r>&b;</r>')
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "latin-1"])
+def test_entities_are_refused_in_any_encoding(encoding):
+    data = _BOMB.format(encoding).encode(encoding)
+    assert not battlescribe._plain(data)
+    with pytest.raises(MathhammerError, match=r"^bomb: not a readable BattleScribe XML file \(EntitiesForbidden"):
+        battlescribe.parse_xml(data, "bomb")
+
+
+@pytest.mark.parametrize("head", [b'<?xml version="1.0" encoding="cp037"?>', b"<?xml version='1.0' encoding='utf-16'?>",
+                                  b'<?xml version="1.0" encoding="utf-8+x"?>', b"\xff\xfe", b" <"])
+def test_a_document_in_another_encoding_goes_to_defusedxml(head):
+    assert not battlescribe._plain(head + b"<r/>")
+
+
+def _in_order(tally: build.Tally) -> list[list[tuple[str, int]]]:
+    return [list(counts.items()) for counts in (tally.weapons, tally.units, tally.failures, tally.unmodelled,
+                                                tally.abilities, tally.abilities_unmodelled)]
+
+
+@FORK
+def test_the_shares_are_runs_of_files_in_their_order():
+    data = bsdata.load_checkout(FIXTURES / "bsdata")
+    counts = build.Counter(path for path, _, _ in bsdata.checked_units(data))
+    shares = build._shares(counts, 2)
+    assert len(shares) == 2 and [p for share in shares for p in sorted(share)] == list(counts)
+
+
+@FORK
+@pytest.mark.parametrize("name", CHECKOUTS)
+def test_processes_read_what_one_process_reads(name, monkeypatch):
+    alone = build.read_units(bsdata.load_checkout(FIXTURES / name), workers=1)
+    converted = build.to_datasheet
+
+    def where(record, tally):  # counts the processes that convert: this one and a worker
+        tally.units[f"pid {os.getpid()}"] += 1
+        return converted(record, tally)
+
+    monkeypatch.setattr(build, "to_datasheet", where)
+    records, unreadable, tally = build.read_units(bsdata.load_checkout(FIXTURES / name), workers=2)
+    pids = {key for key in tally.units if key.startswith("pid ")}
+    assert len(pids) == 2 and f"pid {os.getpid()}" in pids
+    for key in pids:
+        del tally.units[key]
+    assert records == alone[0] and list(unreadable.items()) == list(alone[1].items())
+    assert _in_order(tally) == _in_order(alone[2])
+
+
+def _rows(path: Path) -> list[tuple]:
+    with sqlite3.connect(path) as db:
+        return db.execute("select rowid, key, loose, name, faction, record from units order by rowid").fetchall()
+
+
+@FORK
+@pytest.mark.parametrize("name", CHECKOUTS)
+def test_processes_write_the_index_one_process_writes(name, tmp_path, monkeypatch):
+    rows = []
+    for workers in (1, 2):
+        monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / str(workers)))
+        rows.append(_rows(build.add_checkout(FIXTURES / name, workers=workers).path))
+    assert rows[0] and rows[0] == rows[1]
+
+
+@FORK
+def test_a_defect_is_refused_as_one_process_refuses_it(tmp_path, monkeypatch):
+    # 'Rock fist' of the library (the second of three catalogues) links to itself
+    folder = tmp_path / "checkout"
+    shutil.copytree(FIXTURES / "bsdata", folder)
+    library = folder / "Test - Library.cat"
+    old = 'id="se-rock-fist" collective="true">'
+    text = library.read_text(encoding="utf-8")
+    assert old in text
+    again = '<entryLinks><entryLink name="Again" type="selectionEntry" id="el-again" targetId="se-rock-fist"/>' \
+            '</entryLinks>'
+    library.write_text(text.replace(old, old + again, 1), encoding="utf-8")
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    messages = []
+    for workers in (1, 2):
+        with pytest.raises(MathhammerError) as refusal:
+            build.add_checkout(folder, workers=workers)
+        messages.append(str(refusal.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith(f"{library}: a link cycle among entries, 'Rock fist' -> 'Rock fist'")
+
+
+@FORK
+def test_a_worker_killed_leaves_the_reading_to_this_process(monkeypatch):
+    alone = build.read_units(bsdata.load_checkout(FIXTURES / "bsdata"), workers=1)
+    parent, read = os.getpid(), build._read
+
+    def dying(files, data=None):  # a worker dies as one killed for want of memory dies
+        if os.getpid() != parent:
+            os._exit(9)
+        return read(files, data)
+
+    dying.__module__, dying.__qualname__ = read.__module__, read.__qualname__  # handed over by name, as the real one
+    monkeypatch.setattr(build, "_read", dying)
+    records, unreadable, tally = build.read_units(bsdata.load_checkout(FIXTURES / "bsdata"), workers=2)
+    assert records == alone[0] and unreadable == alone[1] and _in_order(tally) == _in_order(alone[2])
