@@ -58,6 +58,8 @@ class Scaled:
 
 
 DENSE_UP_TO = 128  #: states up to which a float matrix is applied written out (measured: BLAS wins there)
+DENSE_EXACT = 100  #: an exact matrix is applied written out while its states squared are at most this many times
+#: its bands (measured: an entry's product costs about a hundredth of a band's slice)
 
 
 class Banded:
@@ -142,16 +144,24 @@ class Banded:
 
     def moved(self, weights: np.ndarray) -> np.ndarray:
         """Weights after this event, times its denominator (states on the last axis, any axes before).
-        In float mode a small matrix is applied written out: one BLAS product beats a few slices."""
-        if not self.exact and self.size <= DENSE_UP_TO:
-            if self._dense is None:
-                self._dense = self.dense()
-            return weights @ self._dense
+        A small matrix is applied written out: in float mode one BLAS product beats a few slices; in exact
+        mode the product of all its entries beats a slice per band while there are few (`DENSE_EXACT`)."""
+        written = self.written_out()
+        if written is not None:
+            return weights @ written
         size = self.size
         out = np.zeros_like(weights)
         for offset, band in zip(self.offsets.tolist(), self.bands):
             out[..., offset:] += weights[..., :size - offset] * band[:size - offset]
         return out
+
+    def written_out(self) -> np.ndarray | None:
+        """The matrix written out where applying it so is faster (see `moved`), else None; worked out once."""
+        if self.size <= DENSE_UP_TO if not self.exact else self.size**2 <= DENSE_EXACT * len(self.offsets):
+            if self._dense is None:
+                self._dense = self.dense()
+            return self._dense
+        return None
 
     def apply(self, state: Scaled) -> Scaled:
         """The state after this event."""

@@ -53,10 +53,15 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter]:
 
         monkeypatch.setattr(owner, name, counting)
 
+    def move(matrix: weights.Banded, states: int) -> tuple[float, int]:
+        """One event's move of `states` values: in float mode a small matrix is one BLAS call; in exact mode one
+        written out is applied so only where that is no slower than a slice per band (counted as those)."""
+        if not matrix.exact and matrix.written_out() is not None:
+            return states * matrix.size / BLAS_ENTRIES, 1
+        return states * len(matrix.offsets), len(matrix.offsets)
+
     def moved(out: np.ndarray, matrix: weights.Banded, state: np.ndarray) -> tuple[float, int, np.ndarray]:
-        if not matrix.exact and matrix.size <= weights.DENSE_UP_TO:  # applied written out, in one BLAS call
-            return state.size * matrix.size / BLAS_ENTRIES, 1, out
-        return state.size * len(matrix.offsets), len(matrix.offsets), out
+        return (*move(matrix, state.size), out)
 
     def composed(out: weights.Banded, a: weights.Banded, b: weights.Banded) -> tuple[int, int, np.ndarray]:
         return len(a.offsets) * len(b.offsets) * a.size, 6, out.bands
@@ -70,7 +75,11 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter]:
     def accumulated(out: tuple[np.ndarray, int], start: pmf.Pmf, step: allocation.Transition, counts: np.ndarray,
                     _den: int) -> tuple[int, int, np.ndarray, bool]:
         rounds = min(len(counts), len(start.weights)) if step.always_harms else len(counts)
-        return rounds * out[0].size, 2 * rounds, out[0], True
+        work, calls = rounds * out[0].size, 2 * rounds
+        if step.matrix.written_out() is not None:  # its moves applied written out here, not through `moved`
+            steps, moves = move(step.matrix, start.weights.size)
+            work, calls = work + (rounds - 1) * steps, calls + (rounds - 1) * moves
+        return work, calls, out[0], True
 
     def summed(out: weights.Scaled, *_: Any) -> tuple[int, int, np.ndarray]:
         return out.array.size, 1, out.array

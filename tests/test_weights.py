@@ -83,3 +83,18 @@ def test_a_matrix_placed_in_a_larger_one():
     stacked[1, 0, 0] = 18
     moved = move.placed(4, 0, 2).moved(stacked)
     assert moved[1, 0].tolist() == [0, 0, 162, 162] and not moved[0].any()
+
+
+def test_a_move_is_the_same_written_out_or_by_bands():
+    # exact mode applies a small matrix written out and a large one band by band: both give the dense product
+    for size, written in ((8, True), (40, False)):
+        rows = [[Fraction(0)] * size for _ in range(size)]
+        for s in range(size):
+            for t, share in zip(range(s, min(size, s + 3)), (Fraction(1, 2), Fraction(1, 3), Fraction(1, 6))):
+                rows[s][t] = share
+        matrix = banded(rows, exact=True)
+        assert (matrix.written_out() is not None) == written and len(matrix.offsets) == 3
+        state = [Fraction(k + 1, 3 * size) for k in range(size)]
+        moved = matrix.apply(Scaled(np.array([int(p * 3 * size) for p in state], dtype=object), 3 * size))
+        want = [sum((state[s] * rows[s][t] for s in range(size)), Fraction(0)) for t in range(size)]
+        assert [Fraction(int(w), moved.denominator) for w in moved.array] == want

@@ -99,6 +99,7 @@ def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: in
     """
     state = start.weights
     matrix = step.matrix
+    written = matrix.written_out()  # chosen once: the loop below is the pipeline's hottest
     acc = np.zeros((counts.shape[1], len(state)), dtype=state.dtype)
     last = len(counts) - 1
     if step.always_harms:
@@ -108,7 +109,7 @@ def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: in
         acc += counts[u][:, None] * state
         if u == last:
             break
-        state = matrix.moved(state)
+        state = state @ written if written is not None else matrix.moved(state)
         if matrix.denominator != 1:
             acc *= matrix.denominator
     if step.always_harms and last < len(counts) - 1:
