@@ -282,7 +282,7 @@ def test_a_condition_an_option_states_waits_for_that_option():
     # 4 attacks, hit 3+: 2/3; wound 4+: 1/2 (3+ after charging: 2/3); Sv6+ fails 5/6
     plain = unit_attack(fists, target, melee=True, exact=True)
     assert mean(plain) == 4 * Fraction(2, 3) * Fraction(1, 2) * Fraction(5, 6) == Fraction(10, 9)
-    assert "not applied: Rock Rush applies only when the attacking unit charged; add --charged" in plain.situation
+    assert "not applied: Rock Rush applies only when attacker charged; add --charged" in plain.situation
     charged = unit_attack(fists, target, melee=True, exact=True, context=Context(charged=True))
     assert mean(charged) == 4 * Fraction(2, 3) * Fraction(2, 3) * Fraction(5, 6) == Fraction(40, 27)
     assert ("attacker has Rock Rush (read from its text): +1 to wound (melee weapons), with --charged"

@@ -173,10 +173,10 @@ def test_a_command_rod_allows_two_different_orders():
      "Elimination Force changes nothing here: no weapon's Strength is below the target's Toughness (3)"),
     ({"modifiers": ["take-aim"], "melee": True},
      "Take Aim! changes nothing here: it affects ranged weapons, and this unit attacks with melee weapons"),
-    ({"modifiers": ["drill-commander"]}, "Drill Commander applies only when the attacking unit Remained Stationary; "
+    ({"modifiers": ["drill-commander"]}, "Drill Commander applies only when attacker Remained Stationary; "
                                          "add --stationary"),
     ({"modifiers": ["grenade"], "context": Context(advanced=True), "loadout": ["flamer"]},
-     "Grenade cannot be used when the attacking unit Advanced (--advanced)"),
+     "Grenade cannot be used when attacker Advanced (--advanced)"),
 ])
 def test_a_rule_that_cannot_change_the_query_is_refused(kwargs, fragment):
     refused(fragment, TCS, **kwargs)

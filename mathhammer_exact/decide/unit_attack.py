@@ -23,14 +23,12 @@ from ..engine.layout import default_order
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
-from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon
+from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon, declared_fields
 from ..units.by_name import datasheet as find_datasheet
 from ..units.by_name import leading_problem
 
-FLAG_WORDS = {"stationary": "the attacking unit Remained Stationary", "advanced": "the attacking unit Advanced",
-              "engaged": "the target is within Engagement Range of your army", "charged": "the attacking unit charged",
-              "half_range": "the target is within half range", "overwatch": "the attack is Fire Overwatch",
-              "indirect": "the target is not visible", "cover": "the target has the Benefit of Cover"}
+#: each situation a named rule may need, in the header's words of its declaration ("attacker charged")
+FLAG_WORDS = {field.name: field.declared.say(True) for field in declared_fields() if field.name in FLAG_OPTION}
 PHASE_NAMES = {"shooting": "the Shooting phase", "fight": "the Fight phase"}
 
 
