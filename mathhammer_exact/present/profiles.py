@@ -142,9 +142,9 @@ def target_string(target: Target) -> str:
 def header(firings: Sequence[Firing], target: Target, context: Context) -> tuple[str, ...]:
     """Header lines saying what was asked, as understood: each weapon with its models (and its own
     situation where it differs from the query's), then the target."""
-    lines = []
+    lines, said = [], set(situation(context))
     for firing in firings:
-        own = [line for line in situation(firing.context) if line not in situation(context)] \
+        own = [line for line in situation(firing.context) if line not in said] \
             if firing.context is not None and firing.context != context else ()
         name = f"{firing.weapon.name}: " if firing.weapon.name else ""
         lines.append(f"  {firing.models} x {name}{weapon_summary(firing.weapon)}"
