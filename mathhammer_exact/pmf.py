@@ -62,11 +62,9 @@ def _fold(a: np.ndarray, cap: tuple[int, ...] | None) -> np.ndarray:
         return a
     for axis, c in enumerate(cap):
         if a.shape[axis] > c + 1:
-            head = np.take(a, range(c + 1), axis=axis)
-            tail = np.take(a, range(c + 1, a.shape[axis]), axis=axis).sum(axis=axis)
-            index = [slice(None)] * a.ndim
-            index[axis] = c  # type: ignore[call-overload]
-            head[tuple(index)] += tail
+            keep = (slice(None),) * axis
+            head = a[(*keep, slice(0, c + 1))].copy()
+            head[(*keep, c)] += a[(*keep, slice(c + 1, None))].sum(axis=axis)
             a = head
     return a
 
@@ -274,15 +272,18 @@ class Pmf:
         """The same distribution in float mode."""
         if not self.exact:
             return self
-        w = np.array([Fraction(int(x), self.denominator) for x in self.weights.ravel()], dtype=float)
+        den = self.denominator  # int / int is correctly rounded, as float(Fraction) is
+        w = np.array([int(x) / den for x in self.weights.ravel()], dtype=float)
         return Pmf(w.reshape(self.weights.shape), 1, self.offset)
 
     def marginal(self, axis: int) -> Pmf:
         """The distribution of one count of a joint grid (axis 0 or 1)."""
         return Pmf(self.weights.sum(axis=1 - axis), self.denominator)
 
+    @cached_property
     def _key(self) -> tuple[bool, int, tuple[int, ...], tuple[Number, ...]]:
-        """What equality compares: the mode, and the probability of each value with zero edges trimmed."""
+        """What equality compares: the mode, and the probability of each value with zero edges trimmed
+        (worked out once: distributions are keys of the engine's caches)."""
         w = self.weights
         nonzero = np.nonzero(w)
         if not len(nonzero[0]):
@@ -296,10 +297,10 @@ class Pmf:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Pmf):
             return NotImplemented
-        return self._key() == other._key()
+        return self._key == other._key
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(self._key)
 
     def fractions(self) -> dict[int, Fraction]:
         """{value: exact probability} of the nonzero values of an exact 1-D distribution."""
