@@ -112,7 +112,7 @@ def ability_field(ability: Ability) -> Any:
     return attrs.field(default=(), converter=tuple, validator=_thresholds(ability), metadata=metadata)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the engine's caches: hashed once
 class Weapon:
     """One weapon profile with its abilities, as printed on a datasheet.
 
@@ -314,7 +314,7 @@ def needing(situation: str, edition: Edition = TENTH_EDITION) -> str:
     return ", ".join(ability.words for ability in edition if situation in ability.needs)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the engine's caches: hashed once
 class ModelProfile:
     """The characteristics of one kind of model in the target unit (M and OC are kept but not used)."""
 
@@ -358,7 +358,7 @@ class ModelProfile:
         return "CHARACTER" in self.keywords
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the engine's caches: hashed once
 class Target:
     """A target unit: groups of identical models (`count` of each profile).
 
@@ -434,7 +434,7 @@ def _known_edition(_inst: object, _attr: attrs.Attribute, value: str) -> None:
     edition_named(value)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the engine's caches: hashed once
 class Rules:
     """Which edition's rules (`edition`: "10e" or "11e", see `editions`) and which printing within it of the
     rules that changed since the edition began: Devastating Wounds, Indirect Fire and Hazardous. Named
@@ -701,7 +701,7 @@ _REROLL = _choices(Reroll)
 _MODIFIER_HELP = "(the net is capped to -1..+1)"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the engine's caches: hashed once
 class Context:
     """The situation of one attack: range, movement, modifiers and re-rolls.
 
@@ -846,7 +846,7 @@ def declared_fields(situation: type = Context) -> tuple[SituationField, ...]:
                  for field in attrs.fields(situation) if DECLARED in field.metadata)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the engine's caches: hashed once
 class Firing:
     """One weapon profile, the number of models that attack with it, and its own situation
     (None: the situation given to `attack`). `bearer` is the profile of the models using it,

@@ -62,7 +62,7 @@ def _fold(a: np.ndarray, cap: tuple[int, ...] | None) -> np.ndarray:
         return a
     for axis, c in enumerate(cap):
         if a.shape[axis] > c + 1:
-            keep = (slice(None),) * axis
+            keep: tuple[Any, ...] = (slice(None),) * axis
             head = a[(*keep, slice(0, c + 1))].copy()
             head[(*keep, c)] += a[(*keep, slice(c + 1, None))].sum(axis=axis)
             a = head

@@ -13,6 +13,7 @@ queries. The limits leave every real unit far inside them.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
@@ -127,6 +128,13 @@ def cost(firings: Sequence[Firing | MortalWounds], target: Target, context: Cont
          fast_path: bool) -> Cost:
     """The work a query will take (refused at once where one of its parts is beyond the limits above):
     the steps the engine's kernels take, as `tests/steps.py` counts them, worked out from the sizes alone."""
+    return _cost(tuple(firings), target, context, mode, fast_path)
+
+
+@functools.lru_cache(maxsize=512)
+def _cost(firings: tuple[Firing | MortalWounds, ...], target: Target, context: Context, mode: Mode,
+          fast_path: bool) -> Cost:
+    """`cost`, worked out once per query (the same query asked again, or with the cost known from a check)."""
     if target.model_count > MAX_TARGET_MODELS:
         raise MathhammerError(f"a target of {target.model_count} models is too large (at most {MAX_TARGET_MODELS})")
     for profile, _ in target.groups:

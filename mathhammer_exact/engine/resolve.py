@@ -25,6 +25,8 @@ from .limits import check_size
 from .results import AttackResult, result_of
 from .sequence import identical_models
 
+_UNSTATED = Context()  #: the situation of a query that states none (frozen: one serves every query)
+
 
 def attack(
     what: Weapon | Sequence[Firing | MortalWounds],
@@ -51,7 +53,7 @@ def attack(
     >>> r.damage.mean, r.models_destroyed.mean
     (Fraction(5, 3), Fraction(138805, 236196))
     """
-    context, mode = context or Context(), Mode(exact)  # the query's number mode, chosen here once
+    context, mode = context or _UNSTATED, Mode(exact)  # the query's number mode, chosen here once
     if isinstance(what, Weapon):
         firings: list[Firing | MortalWounds] = [Firing(what, models)]
     else:

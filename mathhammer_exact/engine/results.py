@@ -99,13 +99,18 @@ def result_of(layout: Layout, state: Pmf, counts: Callable[[str], Pmf | None],
               hazardous: tuple[Pmf | None, Pmf | None] = (None, None)) -> AttackResult:
     """The result of a query whose target ends in `state` (a distribution over `layout`'s states)."""
     lost, dead, per_group = layout.losses
-    groups = tuple(GroupLosses(profile, count, state.map_values(per_group[:, g]))
-                   for g, (profile, count) in enumerate(layout.target.groups))
+    models_destroyed = state.map_values(dead)
+    groups: tuple[GroupLosses, ...]
+    if len(layout.target.groups) == 1:  # the one group's losses are the unit's
+        groups = (GroupLosses(*layout.target.groups[0], models_destroyed),)
+    else:
+        groups = tuple(GroupLosses(profile, count, state.map_values(per_group[:, g]))
+                       for g, (profile, count) in enumerate(layout.target.groups))
     below, leadership = layout.below_half, layout.leadership
     p_below = state.chance_where(below)
     shocked = None
     if leadership is not None:  # each state tests on the best Leadership of the models left in it
         shocked = sum((state.chance_where(below & (leadership == ld)) * (1 - pass_chance(int(ld), state.mode))
                        for ld in np.unique(leadership)), 0 * p_below)
-    return AttackResult(layout.target, state, state.map_values(lost), state.map_values(dead), groups,
+    return AttackResult(layout.target, state, state.map_values(lost), models_destroyed, groups,
                         p_below, shocked, *hazardous, counts=counts)

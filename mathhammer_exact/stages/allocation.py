@@ -93,28 +93,26 @@ class Transition:
 def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: int) -> tuple[np.ndarray, int]:
     """Rows k of the result: sum over u of counts[u, k] * (start after u events).
 
-    Returns integer/float weights and their common denominator. When every event costs
-    a wound, the unit is surely destroyed after as many events as it has wounds, so the
-    remaining mass goes straight to the last state.
+    Returns integer/float weights and their common denominator. Horner's scheme: from the most events
+    down, the sum so far is moved by one event and the next count's share of `start` added, one product
+    per number of events. When every event costs a wound, the unit is surely destroyed after as many
+    events as it has wounds, so more events than that count as that many.
     """
     state = start.weights
     matrix = step.matrix
     written = matrix.written_out()  # chosen once: the loop below is the pipeline's hottest
-    acc = np.zeros((counts.shape[1], len(state)), dtype=state.dtype)
+    if step.always_harms and len(counts) > len(state):
+        counts = np.concatenate([counts[: len(state) - 1], counts[len(state) - 1 :].sum(axis=0, keepdims=True)])
     last = len(counts) - 1
-    if step.always_harms:
-        last = min(last, len(state) - 1)
-        tail = counts[last + 1 :].sum(axis=0)
-    for u in range(last + 1):
-        acc += counts[u][:, None] * state
-        if u == last:
-            break
-        state = state @ written if written is not None else matrix.moved(state)
-        if matrix.denominator != 1:
-            acc *= matrix.denominator
-    if step.always_harms and last < len(counts) - 1:
-        acc[:, -1] += tail * state[-1]
-    return acc, counts_den * start.denominator * matrix.denominator**last
+    den = matrix.denominator
+    if den != 1:  # the share of u events is over den**u: bring every share over den**last
+        counts = counts * np.array([den ** (last - u) for u in range(last + 1)], dtype=object)[:, None]
+    shares = counts[:, :, None] * state
+    acc = shares[last]
+    for u in range(last - 1, -1, -1):
+        acc = acc @ written if written is not None else matrix.moved(acc)
+        acc += shares[u]
+    return acc, counts_den * start.denominator * den**last
 
 
 def after_events(start: Pmf, step: Transition, events: Pmf) -> Pmf:

@@ -16,7 +16,6 @@ import attrs
 from ..model import Reroll
 
 FACES = range(1, 7)
-SIXTH = Fraction(1, 6)
 
 
 class Outcome(enum.IntEnum):
@@ -63,18 +62,20 @@ def roll_odds(classify: Callable[[int], Outcome], policy: Reroll = Reroll.NONE) 
 
 @functools.lru_cache(maxsize=1024)
 def _odds(outcomes: tuple[Outcome, ...], policy: Reroll) -> RollOdds:
-    """Odds from the outcome of each face 1..6 (there are few such tables, so they are cached)."""
-    fresh = [SIXTH * outcomes.count(o) for o in Outcome]
-    odds = [Fraction(0)] * 3
-    kept_fail = Fraction(0)
+    """Odds from the outcome of each face 1..6 (there are few such tables, so they are cached), counted
+    in 36ths: a face kept is 6 of them, a face re-rolled spreads its 6 over the fresh roll's outcomes."""
+    fresh = [outcomes.count(o) for o in Outcome]
+    odds = [0, 0, 0]
+    kept_fail = 0
     for face, outcome in zip(FACES, outcomes):
         if rerolled(outcome, face, policy):
             for o in Outcome:
-                odds[o] += SIXTH * fresh[o]
+                odds[o] += fresh[o]
         else:
-            odds[outcome] += SIXTH
-            kept_fail += SIXTH if outcome is Outcome.FAIL else 0
-    return RollOdds(odds[0], odds[1], odds[2], fail_first_roll=kept_fail)
+            odds[outcome] += 6
+            kept_fail += 6 if outcome is Outcome.FAIL else 0
+    fail, success, critical = (Fraction(x, 36) for x in odds)
+    return RollOdds(fail, success, critical, fail_first_roll=Fraction(kept_fail, 36))
 
 
 def capped(modifier: int, cap: int = 1) -> int:
