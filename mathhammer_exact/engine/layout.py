@@ -128,16 +128,11 @@ class Layout:
         for models, track, lost in ((self.main, self.main_track, b), (self.leaders, self.leader_track, c)):
             dead = track.model_at()[lost] if models else np.zeros(self.size, dtype=int)
             parts.append((len(models), len(models) - dead, track.total, lost))
-        (n_main, main_alive, w_main, b_lost), (n_lead, lead_alive, w_lead, c_lost) = parts
-        out = np.zeros(self.size, dtype=bool)
-        for s in range(self.size):
-            if main_alive[s] and lead_alive[s]:
-                out[s] = below_half(n_main + n_lead, main_alive[s] + lead_alive[s], 0, 0)
-            elif main_alive[s]:
-                out[s] = below_half(n_main, main_alive[s], w_main, b_lost[s])
-            else:
-                out[s] = below_half(n_lead, lead_alive[s], w_lead, c_lost[s])
-        return out
+        (n_main, main_alive, w_main, b_lost), (n_lead, lead_alive, w_lead, c_lost) = (
+            (n, alive.tolist(), w, lost.tolist()) for n, alive, w, lost in parts)  # Python ints: a loop per state
+        return np.array([below_half(n_main + n_lead, main + lead, 0, 0) if main and lead
+                         else below_half(n_main, main, w_main, b) if main else below_half(n_lead, lead, w_lead, c)
+                         for main, lead, b, c in zip(main_alive, lead_alive, b_lost, c_lost)], dtype=bool)
 
     @cached_property
     def leadership(self) -> np.ndarray | None:
@@ -163,7 +158,7 @@ class Layout:
         lead_dead = self.leader_track.model_at()[c] if self.leaders else np.zeros(self.size, dtype=int)
         per_group = np.zeros((self.size, len(self.target.groups)), dtype=int)
         for dead, groups in ((main_dead, self.main), (lead_dead, self.leaders)):
-            for g in range(len(self.target.groups)):
+            for g in sorted(set(groups)):  # the groups on this track (the others lose no model on it)
                 first_models = np.cumsum([0, *(int(x == g) for x in groups)])
                 per_group[:, g] += first_models[dead]
         return b + c, main_dead + lead_dead, per_group
