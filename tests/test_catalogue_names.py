@@ -64,6 +64,8 @@ def capped(shots: int, p: Fraction, wounds: int) -> Fraction:
     ("Carnifexes", "carnifex"), ("Carnifex", "carnifex"), ("Eradicator Squad", "eradicator"),
     ("Eradicators", "eradicator"), ("Guardsmen", "guardsman"), ("Wolf Guard [Legends]", "wolf guard"),
     ("Fenrisian Wolves", "fenrisian wolf"), ("Boyz", "boyz"), ("T'au Empire", "tau empire"), ("Squad", ""),
+    ("Kâhl", "kahl"), ("Brôkhyr Iron-master", "brokhyr iron master"),  # accents fold: players type 'Kahl'
+
 ])
 def test_the_loose_form_of_a_name(name, form):
     assert loose(name) == form

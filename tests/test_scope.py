@@ -308,6 +308,8 @@ def test_profile_names_are_checked():
             TCS, loadout=["plasma gun"], profiles=["krak"])
     assert unit(TCS, loadout=["plasma gun"], profiles=["SUPERCHARGE"]).firings[0].weapon.name == \
         "plasma gun (supercharge)"
+    refused("--profile supercharge: no weapon of Militarum Tempestus Command Squad has more than one profile in "
+            "melee (leave --profile out)", TCS, melee=True, profiles=["supercharge"])  # not "known: " and nothing
 
 
 def test_pistols_cannot_go_with_melee():

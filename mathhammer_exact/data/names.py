@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 
 def normalise(name: str) -> str:
-    """Names as players type them: case, apostrophes and punctuation do not matter ("T'au" = "tau")."""
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", re.sub(r"['’`]", "", name.lower())).split())
+    """Names as players type them: case, accents, apostrophes and punctuation do not matter ("T'au" = "tau",
+    "Kâhl" = "Kahl")."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name.lower()) if not unicodedata.combining(c))
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", re.sub(r"['’`]", "", plain)).split())
 
 
 _TAGS = re.compile(r"\[[^\]]*\]")  # '[Legends]', '[Crucible]'

@@ -67,6 +67,9 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
             if bearers:
                 raise MathhammerError(f"--profile {wanted}: no weapon in this loadout has that profile "
                                       f"({' or '.join(bearers)} in --loadout would)")
+            if not several:
+                raise MathhammerError(f"--profile {wanted}: no weapon of {sheet.name} has more than one profile "
+                                      f"{'in melee' if melee else 'to shoot with'} (leave --profile out)")
             find(wanted, {p: p for names in several.values() for p in names}, f"weapon profile of {sheet.name}")
     counts: dict[tuple[Weapon, ModelProfile | None], int] = {}
     named = [counted(item)[1] for item in loadout]

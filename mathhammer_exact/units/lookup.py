@@ -1,7 +1,7 @@
 """A unit by the name a player types, across the sources that hold units: the datasheets of rules/, the
 indexed BSData catalogues and army lists (FILE#UNIT).
 
-A name is matched forgivingly: as written (case and punctuation aside), else in its loose form (plural
+A name is matched forgivingly: as written (case, accents and punctuation aside), else in its loose form (plural
 or singular, with or without 'Squad' or a '[Legends]' tag: `data.names.loose`), else through the
 names table (rules/names.toml: 'Guardsmen' for Cadian Shock Troops), else with a faction's name in front
 ('Ork Boyz': the Boyz of the Orks). 'NAME @ FACTION' names the faction. Names resolve within one edition (the
