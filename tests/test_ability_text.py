@@ -122,6 +122,12 @@ READ = [
      "have the Imperium keyword, you can re-roll the Wound roll instead.",
      [("attacker", "unit", "either", {"reroll_wounds": Reroll.ONES}, NONE, (), ""),
       ("attacker", "unit", "either", {"reroll_wounds": Reroll.FAILED}, ((), (), ("IMPERIUM",)), (), "")]),
+    # a misprint of the data ('a Wound roll 1', Vanguard Predator) read as what it means
+    ("Each time a model in this unit makes an attack, re-roll a Hit roll of 1. If the target is within range of one "
+     "or more objective markers, re-roll a Wound roll 1 as well.",
+     [("attacker", "unit", "either", {"reroll_hits": Reroll.ONES}, NONE, (), ""),
+      ("attacker", "unit", "either", {"reroll_wounds": Reroll.ONES}, NONE, (),
+       "if the target is within range of one or more objective markers")]),
     ("Each time this model makes an attack that targets a Vehicle unit, re-roll a Damage roll of 1 (if that attack "
      "targets a Titanic Vehicle unit, you can re-roll the Damage roll instead).",
      [("attacker", "model", "either", {"reroll_damage": "ones"}, ((), ("VEHICLE",), ()), (), ""),

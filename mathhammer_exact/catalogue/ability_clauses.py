@@ -25,6 +25,7 @@ def clean(text: str) -> str:
                        (" form the ", " from the "), ("worsen that armour", "worsen the armour"),
                        ("roll or 1", "roll of 1")):
         text = text.replace(odd, plain)
+    text = re.sub(r"(re-roll an? (?:Hit|Wound) roll) 1\b", r"\1 of 1", text, flags=re.I)  # 're-roll a Wound roll 1'
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
