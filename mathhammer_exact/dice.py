@@ -75,4 +75,7 @@ class Dice:
 @functools.lru_cache(maxsize=256)
 def _dice_pmf(dice: Dice, exact: bool) -> Pmf:
     """Distributions are immutable, so each expression is worked out once per mode."""
-    return Pmf.uniform(1, dice.sides, exact).repeat(dice.count) + dice.modifier
+    if dice.count == 0:  # a fixed number
+        return Pmf.point(dice.modifier, exact)
+    one = Pmf.uniform(1, dice.sides, exact)
+    return (one if dice.count == 1 else one.repeat(dice.count)) + dice.modifier

@@ -78,7 +78,7 @@ class Transition:
             table[i, effect.offset - low : effect.max - low + 1] = weights
         table[-1, 0] = den  # the unit is destroyed: nothing changes
         chance = table[[*which, -1]]
-        room = np.append(np.repeat(np.array(track.starts[1:]), track.wounds) - np.arange(track.total), 0)
+        room = np.array([left for wounds in track.wounds for left in range(wounds, 0, -1)] + [0])  # the model's wounds
         steps = np.minimum(low + np.arange(width), room[:, None])
         return cls(Banded.of(steps, chance, den), low >= 1)
 
