@@ -548,3 +548,41 @@ def test_a_matchup_cell_is_the_unit_answer_with_the_targets_abilities(indexed):
 def test_the_target_sheet_is_found_by_name_only(indexed):
     assert by_name.target_unit("Crag Walker").sheet.name == "Crag Walker"
     assert by_name.target_unit("MEQ").sheet is None and by_name.target_unit("T4 Sv3+ W2").sheet is None
+
+
+def test_a_plan_meets_each_targets_abilities(indexed):
+    # one weapon, A1 S20 AP-6 D16 [TORRENT], at the Crag Walker (T10 Sv3+ inv5+ W16; Slab Armour: Damage -1) or at a
+    # profile T10 Sv3+ inv4+ W15: it hits, wounds on 2+ (5/6); the invulnerable save fails 2/3 (5+), 1/2 (4+).
+    # At the walker Slab Armour leaves 15 of its 16 wounds: never destroyed (0); without it, 5/6 x 2/3 = 5/9.
+    # At the profile 16 >= 15 wounds: 5/6 x 1/2 = 5/12. Each target is one model: the expected kills are these
+    # chances. So the profile is the better target, only with Slab Armour.
+    out = run("plan", "-w", '24" A1 S20 AP-6 D16 [TORRENT]', "-t", "Crag Walker", "-t", "T10 Sv3+ inv4+ W15",
+              "--goal", "kills", "--exact", "--json")
+    assert out.exit_code == 0, out.output
+    answer = json.loads(out.output)
+    assert [(r["target_1"], r["target_2"], Fraction(r["value"])) for r in answer["rows"]] == \
+        [("", "1", Fraction(5, 12)), ("1", "", Fraction(0))]
+    assert ("target 1: target has Slab Armour (read from its text): Damage of attacks allocated to it -1 "
+            "(not below 1)") in answer["header"]
+    # the same plan without Slab Armour (the walker's profile alone) picks the walker
+    walker = by_name.target_unit("Crag Walker").target
+    bare = run("plan", "-w", '24" A1 S20 AP-6 D16 [TORRENT]', "-t", "T10 Sv3+ inv5+ W16", "-t", "T10 Sv3+ inv4+ W15",
+               "--goal", "kills", "--exact", "--json")
+    assert walker.groups[0][0].invulnerable == 5 and walker.groups[0][0].wounds == 16
+    assert [(r["target_1"], Fraction(r["value"])) for r in json.loads(bare.output)["rows"]] == \
+        [("1", Fraction(5, 9)), ("", Fraction(5, 12))]
+
+
+def test_the_fewest_models_meet_the_targets_abilities(indexed):
+    # ?x A1 S20 AP-6 D16 [TORRENT] at the Crag Walker: each attack unsaved with 5/6 x 2/3 = 5/9 (derived in
+    # test_a_plan_meets_each_targets_abilities). Slab Armour leaves 15 damage each: two unsaved attacks destroy it.
+    # P(at least 2 of n) at p = 5/9: n = 2, 25/81 (< 1/2); n = 3, 1 - (4/9)^3 - 3 x 5/9 x (4/9)^2 = 425/729 (>= 1/2).
+    # (Without Slab Armour one would do: 1 model, 5/9.)
+    out = run("attack", "-w", '?x 24" A1 S20 AP-6 D16 [TORRENT]', "-t", "Crag Walker", "--need", "1/2", "--exact",
+              "--json")
+    assert out.exit_code == 0, out.output
+    answer = json.loads(out.output)
+    assert (answer["need"]["models"], Fraction(answer["need"]["p"]), Fraction(answer["need"]["p_below"])) == \
+        (3, Fraction(425, 729), Fraction(25, 81))
+    assert "target has Slab Armour (read from its text): Damage of attacks allocated to it -1 (not below 1)" in \
+        answer["header"]
