@@ -21,6 +21,7 @@ from ..decide.plan import plan
 from ..decide.survive import panel, survive
 from ..decide.turn import Overwatch, charging, whole_turn
 from ..decide.unit_attack import UnitReport, allocation_order, defended, order_line
+from ..editions import answered_in
 from ..engine.results import AttackResult
 from ..model import Context, ModelProfile
 from ..pmf import Number
@@ -102,10 +103,13 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
 
 def survive_question(found: TargetUnit, attackers: Sequence[str], at_least: int | None, exact: bool,
                      rules_dir: str | Path | None = None) -> Report:
-    """The unit against each standard attacker named (default: all of them)."""
-    known = panel(rules_dir)
+    """The unit against each standard attacker named (default: all of them), in the edition of the question
+    (`editions.answered_in`), else the unit's, as the header says."""
+    context, notes = in_edition(Context(edition=answered_in(None)), found.sheet)
+    known = panel(rules_dir, context)
     written = {a.description: key for key, a in known.items()}  # as the rows name them: 'Ten bolt rifles'
     chosen = [find(name, known, "standard attacker", written) for name in attackers] or list(known.values())
-    found_rows = survive(found, chosen, at_least, exact)
+    found_rows = survive(found, chosen, at_least, exact, context=context)
     report = comparison_report(found_rows.rows, f"{found.label} against the standard attackers", differences=False)
-    return attrs.evolve(report, preface=tuple(f"  {line}" for line in (*found_rows.header, *found.notes)))
+    lines = (*found_rows.header, *found.notes, *notes)
+    return assuming(attrs.evolve(report, preface=tuple(f"  {line}" for line in lines)), context)
