@@ -163,6 +163,13 @@ def asked_edition() -> str | None:
     return _ASKED.get()
 
 
+def answered_in(name: str | None) -> str | None:
+    """The edition a question is answered in: the one it asks for (`--edition`, a request's "edition"), else the
+    player's ($MATHHAMMER_EDITION), else None (the edition of the units it names). The command line and the server
+    both take it from here."""
+    return name or player_default()
+
+
 def player_default() -> str | None:
     """The edition $MATHHAMMER_EDITION names, if it is set (a bad value is refused)."""
     value = os.environ.get(ENVIRONMENT, "").strip()

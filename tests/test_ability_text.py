@@ -5,6 +5,7 @@ text). Every expected value is derived by hand in the comment beside it."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from click.testing import CliRunner
 
 from mathhammer_exact import Context, MathhammerError, Target, Weapon
 from mathhammer_exact.catalogue import build, index
-from mathhammer_exact.catalogue.ability_text import read_ability
+from mathhammer_exact.catalogue.ability_text import DAMAGED, TARGETED_ONLY, read_abilities, read_ability
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.datasheet import Datasheet, ModelEntry, TargetUnit
 from mathhammer_exact.data.modifiers import Effect
@@ -219,6 +220,36 @@ def test_an_ability_on_the_weapons_of_one_name_waits_for_with():
     assert effect.weapon_names == ("bolt rifle",)
     assert [effect.affects(Weapon.parse('24" A2 BS3+ S4 AP-1 D1', name=n)) for n in
             ("Bolt Rifle", "bolt rifle (standard)", "Bolt pistol", "Heavy bolt rifle")] == [True, True, False, False]
+
+
+@pytest.mark.parametrize(("name", "text", "role", "reason"), [
+    # who may target the unit (Lone Operative's phrasing, here a Leader's): the odds of an attack made, not whether
+    ("Hidden Path", "While this model is leading a unit, that unit can only be selected as the target of a ranged "
+     "attack if the attacking model is within 18\".", "target", TARGETED_ONLY),
+    # a characteristic of the unit's models against attacks: named (whatever the reason), never dropped as not about
+    # attacks
+    ("Crewed Gun", "Each time an attack targets this model's unit, if that unit contains one or more other models, "
+     "this model has a Toughness characteristic of 3.", "target", None),
+    # a Damaged profile is the unit's own, even where its words name "this unit's" model or no attack at all
+    ("Damaged: 1-6 Wounds Remaining", "While this unit's Rock King model has 1-6 wounds remaining, halve the Attacks "
+     "characteristic of that model's weapons.", "attacker", DAMAGED),
+    ("Damaged: 1-8 Wounds Remaining", "While this model has 1-8 wounds remaining, you can only select one of its "
+     "shard weapons in your Shooting phase.", "attacker", DAMAGED),
+])
+def test_what_changes_the_attacks_unread_is_named_not_modelled(name, text, role, reason):
+    verdict = read_ability("Test Unit", name, text)
+    assert verdict.kind == "unmodelled" and verdict.ability is not None
+    assert verdict.ability.role == role
+    if reason is not None:
+        assert verdict.ability.unmodelled == reason
+
+
+def test_a_core_rule_listed_by_name_alone_is_named_where_it_is_not_modelled():
+    kinds, unmodelled = Counter(), Counter()
+    read = read_abilities("Test Unit", [("Slab Armour", "This unit can move over rubble.", "")], kinds, unmodelled,
+                          ["Slab Armour", "Lone Operative 12\"", "Deep Strike"])
+    assert [(a.name, a.role, a.unmodelled) for a in read] == [("Lone Operative 12\"", "target", TARGETED_ONLY)]
+    assert (kinds, unmodelled) == ({"other": 1, "unmodelled": 1}, {"Lone Operative 12\"": 1})  # Deep Strike: not read
 
 
 def test_a_refused_ability_keeps_whose_attacks_it_was_about():
@@ -428,12 +459,12 @@ def run(*args: str):
 
 
 def test_data_add_counts_the_abilities_it_read(indexed):
-    assert indexed.tally.abilities == {"effects": 4, "profile": 1, "unmodelled": 1, "others": 1, "other": 2}
-    assert indexed.tally.abilities_unmodelled == {"Grim Resolve": 1}
-    assert ("abilities: 9 read, 4 applied as effects (when a query settles their condition), 1 in the model profile "
-            "(invulnerable saves, Feel No Pain), 1 not modelled (named in the answers), 1 for other units' attacks, 2 "
+    assert indexed.tally.abilities == {"effects": 4, "profile": 1, "unmodelled": 2, "others": 1, "other": 2}
+    assert indexed.tally.abilities_unmodelled == {"Grim Resolve": 1, "Lone Operative": 1}
+    assert ("abilities: 10 read, 4 applied as effects (when a query settles their condition), 1 in the model profile "
+            "(invulnerable saves, Feel No Pain), 2 not modelled (named in the answers), 1 for other units' attacks, 2 "
             "not about attacks") in indexed.lines()
-    assert "abilities not modelled, by units: Grim Resolve (1)" in indexed.lines()
+    assert "abilities not modelled, by units: Grim Resolve (1), Lone Operative (1)" in indexed.lines()
 
 
 def test_a_catalogue_unit_attacks_with_its_ability_and_the_targets(indexed):
@@ -484,9 +515,15 @@ def test_a_leaders_feel_no_pain_is_its_led_units(indexed):
     found = by_name.target_unit("Slag Breakers", leader="Slag Chieftain")
     every = unit_attack("Crag Walker", found, exact=True)
     assert every.result.damage.mean == Fraction(320, 729)
-    # the Chieftain alone is not leading: its ward is named, not applied
+    # the Chieftain alone is not leading: its ward is named, not applied; its Lone Operative (a core rule linked by
+    # name) is named as not modelled, in every question that targets it
     own = run("unit", "Crag Walker", "-t", "Slag Chieftain").output
     assert "not applied: Chieftain's Ward works while this model is leading a unit" in own
+    lone = f"not applied: Lone Operative (not modelled: {TARGETED_ONLY})"
+    assert lone in own and lone not in run("unit", "Slag Chieftain", "-t", "Crag Walker").output  # not its attacks
+    for args in (["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "Slag Chieftain"], ["survive", "Slag Chieftain"],
+                 ["plan", "-w", "A1 BS3+ S4 AP0 D1", "-t", "Slag Chieftain"]):
+        assert lone in run(*args).output, args
 
 
 def test_weapons_alone_meet_the_targets_abilities_too(indexed):
@@ -554,3 +591,41 @@ def test_a_matchup_cell_is_the_unit_answer_with_the_targets_abilities(indexed):
 def test_the_target_sheet_is_found_by_name_only(indexed):
     assert by_name.target_unit("Crag Walker").sheet.name == "Crag Walker"
     assert by_name.target_unit("MEQ").sheet is None and by_name.target_unit("T4 Sv3+ W2").sheet is None
+
+
+def test_a_plan_meets_each_targets_abilities(indexed):
+    # one weapon, A1 S20 AP-6 D16 [TORRENT], at the Crag Walker (T10 Sv3+ inv5+ W16; Slab Armour: Damage -1) or at a
+    # profile T10 Sv3+ inv4+ W15: it hits, wounds on 2+ (5/6); the invulnerable save fails 2/3 (5+), 1/2 (4+).
+    # At the walker Slab Armour leaves 15 of its 16 wounds: never destroyed (0); without it, 5/6 x 2/3 = 5/9.
+    # At the profile 16 >= 15 wounds: 5/6 x 1/2 = 5/12. Each target is one model: the expected kills are these
+    # chances. So the profile is the better target, only with Slab Armour.
+    out = run("plan", "-w", '24" A1 S20 AP-6 D16 [TORRENT]', "-t", "Crag Walker", "-t", "T10 Sv3+ inv4+ W15",
+              "--goal", "kills", "--exact", "--json")
+    assert out.exit_code == 0, out.output
+    answer = json.loads(out.output)
+    assert [(r["target_1"], r["target_2"], Fraction(r["value"])) for r in answer["rows"]] == \
+        [("", "1", Fraction(5, 12)), ("1", "", Fraction(0))]
+    assert ("target 1: target has Slab Armour (read from its text): Damage of attacks allocated to it -1 "
+            "(not below 1)") in answer["header"]
+    # the same plan without Slab Armour (the walker's profile alone) picks the walker
+    walker = by_name.target_unit("Crag Walker").target
+    bare = run("plan", "-w", '24" A1 S20 AP-6 D16 [TORRENT]', "-t", "T10 Sv3+ inv5+ W16", "-t", "T10 Sv3+ inv4+ W15",
+               "--goal", "kills", "--exact", "--json")
+    assert walker.groups[0][0].invulnerable == 5 and walker.groups[0][0].wounds == 16
+    assert [(r["target_1"], Fraction(r["value"])) for r in json.loads(bare.output)["rows"]] == \
+        [("1", Fraction(5, 9)), ("", Fraction(5, 12))]
+
+
+def test_the_fewest_models_meet_the_targets_abilities(indexed):
+    # ?x A1 S20 AP-6 D16 [TORRENT] at the Crag Walker: each attack unsaved with 5/6 x 2/3 = 5/9 (derived in
+    # test_a_plan_meets_each_targets_abilities). Slab Armour leaves 15 damage each: two unsaved attacks destroy it.
+    # P(at least 2 of n) at p = 5/9: n = 2, 25/81 (< 1/2); n = 3, 1 - (4/9)^3 - 3 x 5/9 x (4/9)^2 = 425/729 (>= 1/2).
+    # (Without Slab Armour one would do: 1 model, 5/9.)
+    out = run("attack", "-w", '?x 24" A1 S20 AP-6 D16 [TORRENT]', "-t", "Crag Walker", "--need", "1/2", "--exact",
+              "--json")
+    assert out.exit_code == 0, out.output
+    answer = json.loads(out.output)
+    assert (answer["need"]["models"], Fraction(answer["need"]["p"]), Fraction(answer["need"]["p_below"])) == \
+        (3, Fraction(425, 729), Fraction(25, 81))
+    assert "target has Slab Armour (read from its text): Damage of attacks allocated to it -1 (not below 1)" in \
+        answer["header"]

@@ -255,3 +255,33 @@ def test_the_api_looks_names_up_in_the_edition_its_situation_asks(both):
         asked = client.post("/api/unit", json={**body, "situation": {"edition": "11e"}})
         assert asked.status_code == 200 and asked.json()["title"].startswith("Shale Stalker"), asked.json()
         assert client.post("/api/unit", json=body).status_code == 422  # the 10th's data has no such unit
+
+
+def test_each_compared_scenario_looks_its_names_up_in_its_own_edition(both, monkeypatch):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from mathhammer_exact.web.app import create_app
+
+    # one attack, A1 S8 AP-4 D1 [TORRENT], at Gravel Wardens: it hits, wounds T4 on 2+ (5/6), and Sv3+ at AP-4 fails.
+    # The 10th's wardens: inv 5+ fails 2/3, Feel No Pain 6+ keeps 5/6: 5/6 x 2/3 x 5/6 = 25/54 damage.
+    # The 11th's: inv 4+ fails 1/2, no Feel No Pain: 5/6 x 1/2 = 5/12.
+    weapon = '12" A1 S8 AP-4 D1 [TORRENT]'
+    expected = [Fraction(25, 54), Fraction(5, 12)]
+    out = run("compare", "-s", f"attack -w '{weapon}' -t 'Gravel Wardens'",
+              "-s", f"attack -w '{weapon}' -t 'Gravel Wardens' --edition 11e", "--exact", "--json")
+    assert out.exit_code == 0, out.output
+    assert [Fraction(row["damage"]) for row in json.loads(out.output)["rows"]] == expected
+    # the player's default the 11th: a scenario asking for the 10th still finds the 10th's wardens
+    monkeypatch.setenv("MATHHAMMER_EDITION", "11e")
+    out = run("compare", "-s", f"attack -w '{weapon}' -t 'Gravel Wardens' --edition 10e",
+              "-s", f"attack -w '{weapon}' -t 'Gravel Wardens'", "--exact", "--json")
+    assert [Fraction(row["damage"]) for row in json.loads(out.output)["rows"]] == expected
+    monkeypatch.delenv("MATHHAMMER_EDITION")
+    body = {"scenarios": [{"attack": {"weapons": [{"weapon": weapon}], "target": "Gravel Wardens"}},
+                          {"attack": {"weapons": [{"weapon": weapon}], "target": "Gravel Wardens",
+                                      "situation": {"edition": "11e"}}}], "exact": True}
+    with TestClient(create_app(workers=1)) as client:
+        answer = client.post("/api/compare", json=body)
+    assert answer.status_code == 200, answer.json()
+    assert [Fraction(row["damage"]) for row in answer.json()["rows"]] == expected

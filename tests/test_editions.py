@@ -276,6 +276,8 @@ def test_the_environment_sets_a_players_default_and_the_option_wins():
     assert "rules: 11th edition" not in tenth and "rules: 11th edition" in eleventh
     assert run(*base, env={"MATHHAMMER_EDITION": "11e"}).output == eleventh
     assert run(*base, "--edition", "10e", env={"MATHHAMMER_EDITION": "11e"}).output == tenth
+    survived = run("survive", "T4 Sv4+ W1 x10", "-a", "bolt rifles", env={"MATHHAMMER_EDITION": "11e"}).output
+    assert "  rules: 11th edition" in survived and "  rules: 10th edition" in run("survive", "MEQ").output
 
 
 def test_the_api_takes_the_edition_in_its_situation_and_answers_as_the_command_does():
@@ -298,6 +300,27 @@ def test_the_api_takes_the_edition_in_its_situation_and_answers_as_the_command_d
     command = run("attack", "-w", body["weapons"][0]["weapon"], "-t", body["target"], "--exact", "--edition", "11e",
                   "--json")
     assert json.loads(command.output)["header"] == eleventh["header"]
+
+
+def test_the_server_takes_the_players_default_edition_as_the_command_does(monkeypatch):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from mathhammer_exact.web.app import create_app
+
+    # as above: hits 10 x 2/3 in the 11th (Ignores Cover cancels Stealth's cover), 10 x 1/2 in the 10th
+    body = {"weapons": [{"weapon": "A10 BS3+ S4 AP0 D1 [IGNORES COVER]"}], "target": "T4 Sv4+ W1 x10 [STEALTH]",
+            "exact": True}
+    monkeypatch.setenv("MATHHAMMER_EDITION", "11e")  # before the workers start: they are the server's processes
+    with TestClient(create_app(workers=1, time_limit=5.0)) as client:
+        default = client.post("/api/attack", json=body).json()
+        tenth = client.post("/api/attack", json={**body, "situation": {"edition": "10e"}}).json()
+        survived = client.post("/api/survive", json={"unit": "T4 Sv4+ W1 x10", "attackers": ["bolt rifles"]}).json()
+    assert (default["hits"]["mean"], tenth["hits"]["mean"]) == ("20/3", "5")
+    command = run("attack", "-w", body["weapons"][0]["weapon"], "-t", body["target"], "--exact", "--json")
+    assert json.loads(command.output)["header"] == default["header"]
+    assert any(line.startswith("rules: 11th edition, current printing") for line in default["header"])
+    assert any(line.startswith("rules: 11th edition") for line in survived["header"])
 
 
 # --------------------------------------------------------------------- the 11th edition's abilities

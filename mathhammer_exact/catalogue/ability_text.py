@@ -47,8 +47,17 @@ from .ability_clauses import (
 Kind = Literal["effects", "profile", "unmodelled", "others", "other"]
 
 _ATTACKS = re.compile(r"hit rolls?\b|wound rolls?\b|damage rolls?\b|armour penetration|(?:strength|attacks|damage|"
-                      r"ballistic skill|weapon skill) characteristic|critical (?:hit|wound)|\[[a-z0-9 +-]+\]|"
-                      r"invulnerable save|feel no pain|benefit of cover", re.I)
+                      r"ballistic skill|weapon skill|toughness|save) characteristic|critical (?:hit|wound)|"
+                      r"\[[a-z0-9 +-]+\]|invulnerable save|feel no pain|benefit of cover", re.I)
+#: an ability that says which attackers may target the unit (Lone Operative's phrasing): who may shoot, not the odds
+_WHO_MAY_TARGET = re.compile(r"can only be (?:selected|chosen) as the target of an? (?:ranged )?attacks? if", re.I)
+TARGETED_ONLY = "it limits which attackers may target the unit; the answer assumes this attack may be made"
+#: the abilities a datasheet lists by name alone (core rules) that no query models, with whose attacks they are
+#: about and why not, by the start of the name ("Lone Operative", "Lone Operative 12\"")
+BY_NAME: dict[str, tuple[Role, str]] = {"lone operative": ("target", TARGETED_ONLY)}
+#: a Damaged profile ("Damaged: 1-5 wounds remaining"): always the unit's own, whatever its words say of "this unit"
+_DAMAGED = re.compile(r"damaged\b.*\bwounds? remaining", re.I)
+DAMAGED = "its words are not read; the answer assumes more wounds remaining than it names"
 _BULLET = re.compile(r"(?:^|\n)\s*(?:■|•|-(?=\s))\s*")
 _SENTENCE = re.compile(r"(?<=[.!])\s+(?=[A-Z■•])")
 #: characteristics an ability changes that no attack uses (Objective Control, Move, Leadership): dropped
@@ -343,6 +352,8 @@ def read_ability(unit: str, name: str, text: str, model: str = "") -> Verdict:
     name = clean(name).rstrip(":").strip()
     if name.lower().startswith("invulnerable save"):
         return Verdict("profile")  # its value is read by catalogue.abilities
+    if _WHO_MAY_TARGET.search(clean(text)):
+        return Verdict("unmodelled", TextAbility(name, model, unmodelled=TARGETED_ONLY, role="target"))
     readings: list[Reading] = []
     profile = others = False
     try:
@@ -377,20 +388,36 @@ def read_ability(unit: str, name: str, text: str, model: str = "") -> Verdict:
         return Verdict("unmodelled", TextAbility(name, model, unmodelled=str(why), role=why.role))
     if readings:
         return Verdict("effects", TextAbility(name, model, tuple(readings)))
+    if _DAMAGED.match(name):
+        return Verdict("unmodelled", TextAbility(name, model, unmodelled=DAMAGED, role="attacker"))
     return Verdict("profile" if profile else "others" if others else "other")
 
 
+def _by_name(name: str) -> Verdict | None:
+    """An ability the datasheet lists by name alone, not modelled, if `BY_NAME` knows it (else None: not read)."""
+    found = next((why for start, why in BY_NAME.items() if clean(name).lower().startswith(start)), None)
+    if found is None:
+        return None
+    role, reason = found
+    return Verdict("unmodelled", TextAbility(clean(name), unmodelled=reason, role=role))
+
+
 def read_abilities(unit: str, texts: Iterable[Sequence[str]], kinds: Counter[str],
-                   unmodelled: Counter[str]) -> tuple[TextAbility, ...]:
-    """The abilities of a unit record (its `ability_texts`: name, text, model kind) that change attacks or are not
-    modelled, each name once; `kinds` counts every ability by how it was read, `unmodelled` those not modelled."""
+                   unmodelled: Counter[str], listed: Iterable[str] = ()) -> tuple[TextAbility, ...]:
+    """The abilities of a unit record (its `ability_texts`: name, text, model kind; and the names `listed` without a
+    text, core rules as `BY_NAME` knows them) that change attacks or are not modelled, each name once; `kinds` counts
+    every ability by how it was read, `unmodelled` those not modelled."""
     out: list[TextAbility] = []
     seen: set[str] = set()
-    for name, text, model in texts:
+    texts = list(texts)
+    written = {name for name, _, _ in texts}
+    for name, text, model in [*texts, *((n, "", "") for n in listed if n not in written)]:
         if name in seen:
             continue
         seen.add(name)
-        verdict = read_ability(unit, name, text, model)
+        verdict = read_ability(unit, name, text, model) if name in written else _by_name(name)
+        if verdict is None:
+            continue
         kinds[verdict.kind] += 1
         if verdict.ability is not None:
             out.append(verdict.ability)

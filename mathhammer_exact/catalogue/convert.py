@@ -225,7 +225,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     weapons = _weapons(record, notes, tally)
     keywords = tuple(dict.fromkeys(record["keywords"]))  # once each, in order
     read_rules = read_abilities(record["name"], record.get("ability_texts", ()), tally.abilities,
-                                tally.abilities_unmodelled)
+                                tally.abilities_unmodelled, record["abilities"])
     read = {normalise(a.name) for a in read_rules if a.readings}
     models, options = [], []
     for model, count, most in _composition(record):

@@ -10,6 +10,7 @@ import click
 
 from ..decide.compare import Scenario
 from ..decide.compare import compare as side_by_side
+from ..editions import asked
 from ..errors import MathhammerError
 from ..present.decisions import comparison_report
 from . import attack as attack_command
@@ -61,6 +62,7 @@ def scenario(text: str, common: list[str], exact: bool) -> Scenario:
         raise MathhammerError(f"scenario {text!r}: {exc.format_message()}") from None
     if params["exact"] or params["fmt"] != "table" or params["as_json"] or params["plot"]:
         raise MathhammerError(f"scenario {text!r}: --exact, --format, --json and --plot go before the scenarios")
-    if name == "attack":
-        return attack_command.scenario(params, exact, label)
-    return unit_command.scenario(params, exact, label)
+    with asked(params["edition"]):  # its units looked up in the edition it asks for, as the command alone does
+        if name == "attack":
+            return attack_command.scenario(params, exact, label)
+        return unit_command.scenario(params, exact, label)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..editions import asked, player_default
+from ..editions import answered_in, asked
 from ..model import Context, Rules, SituationField, Target, declared_fields
 from ..parsing import is_profile
 from ..present import report as present
@@ -100,9 +100,9 @@ def emit(report: present.Report, fmt: str, as_json: bool, plot: str | None, cont
 
 def context_from(options: dict[str, Any], fields_of: type = Context) -> Context:
     """The situation (a `fields_of`) described by its options (removed from `options`); an option
-    left out is the field's default, and the edition left out the player's ($MATHHAMMER_EDITION), if set."""
+    left out is the field's default, and the edition left out the player's ($MATHHAMMER_EDITION, `answered_in`)."""
     given = {field.name: options.pop(field.name) for field in declared_fields(fields_of)}
-    given["edition"] = given["edition"] or player_default()
+    given["edition"] = answered_in(given["edition"])
     return fields_of(**{name: value for name, value in given.items() if value is not None})
 
 

@@ -52,6 +52,7 @@ class Plan:
     goal: str
     targets: tuple[Target, ...]
     firings: tuple[Firing, ...]
+    at: tuple[tuple[Firing, ...], ...]  #: each target's firings as they meet it (index for index with `firings`)
     alternatives: tuple[Alternative, ...]
     queries: int
     context: Context | None = None
@@ -63,8 +64,8 @@ class Plan:
 
     def results(self, alternative: Alternative) -> tuple[AttackResult | None, ...]:
         """Each target's whole query under `alternative` (None where nothing fires at it)."""
-        return tuple(attack([self.firings[i] for i in order], target, context=self.context, exact=self.exact)
-                     if order else None for target, order in zip(self.targets, alternative.orders))
+        return tuple(attack([fired[i] for i in order], target, context=self.context, exact=self.exact)
+                     if order else None for target, fired, order in zip(self.targets, self.at, alternative.orders))
 
 
 def count(firings: Sequence[Firing], targets: int) -> int:
@@ -90,15 +91,21 @@ def _orders(indices: Sequence[int], firings: Sequence[Firing]) -> list[tuple[int
 
 
 def plan(firings: Sequence[Firing], targets: Sequence[Target], goal: str = "destroy",
-         context: Context | None = None, exact: bool = False) -> Plan:
+         context: Context | None = None, exact: bool = False,
+         at: Sequence[Sequence[Firing]] | None = None) -> Plan:
     """Try every firing order (and, with two targets, every split of the weapon profiles between
-    them); the alternatives come back best first, ties in the order they were tried."""
+    them); the alternatives come back best first, ties in the order they were tried. `at` gives each
+    target's firings as they meet it, index for index with `firings` (a target's own abilities change
+    them: `unit_attack.defended`); by default, `firings` themselves."""
     if goal not in GOALS:
         raise MathhammerError(f"unknown goal {goal!r} (allowed: {', '.join(GOALS)})")
     if not 1 <= len(targets) <= 2:
         raise MathhammerError(f"plan takes one or two targets, got {len(targets)}")
     if not firings:
         raise MathhammerError("give at least one weapon")
+    fired = tuple(tuple(f) for f in at) if at is not None else (tuple(firings),) * len(targets)
+    if len(fired) != len(targets) or any(len(f) != len(firings) for f in fired):
+        raise MathhammerError("`at` gives each target's firings, as many as `firings`")
     if len(firings) > 8 or count(firings, len(targets)) > LIMIT:
         raise MathhammerError(f"plan tries at most {LIMIT} alternatives; {len(firings)} weapon profiles at "
                               f"{len(targets)} target(s) give more: give fewer profiles")
@@ -107,9 +114,10 @@ def plan(firings: Sequence[Firing], targets: Sequence[Target], goal: str = "dest
                                                for g in range(len(targets))))]
     whole = {(t, order) for orders in every for t, order in enumerate(orders) if order}
     # weapons resolved: each order whole, or each weapon once from each state (at most) of each target
-    by_rows = _prefixes_shared(firings, context or Context()) and \
+    by_rows = all(_prefixes_shared(f, context or Context()) for f in fired) and \
         len(firings) * sum(Layout.of(t).size for t in targets) < sum(len(order) for _, order in whole)
-    moves = [[_Move(f, target, context, exact) for f in firings] for target in targets] if by_rows else []
+    moves = [[_Move(f, target, context, exact) for f in own] for target, own in zip(targets, fired)] if by_rows \
+        else []
     states: dict[tuple[int, tuple[int, ...]], Pmf] = {}
 
     def state(target: int, order: tuple[int, ...]) -> Pmf:
@@ -119,7 +127,8 @@ def plan(firings: Sequence[Firing], targets: Sequence[Target], goal: str = "dest
                 before = Pmf.point(0, exact) if len(order) == 1 else state(target, order[:-1])
                 states[key] = moves[target][order[-1]].after(before)
             else:
-                states[key] = attack([firings[i] for i in order], targets[target], context=context, exact=exact).state
+                states[key] = attack([fired[target][i] for i in order], targets[target], context=context,
+                                     exact=exact).state
         return states[key]
 
     alternatives = [Alternative(orders, _value(goal, [_goal(goal, targets[t], state(t, order)) if order else None
@@ -127,7 +136,7 @@ def plan(firings: Sequence[Firing], targets: Sequence[Target], goal: str = "dest
                     for orders in every]
     alternatives.sort(key=lambda a: -(a.value if exact else round(float(a.value), 12)))  # float noise breaks no tie
     queries = sum(len(move.rows) for row in moves for move in row) if by_rows else len(whole)
-    return Plan(goal, tuple(targets), tuple(firings), tuple(alternatives), queries, context, exact)
+    return Plan(goal, tuple(targets), tuple(firings), fired, tuple(alternatives), queries, context, exact)
 
 
 class _Move:

@@ -16,7 +16,7 @@ from ..data.datasheet import TargetUnit
 from ..data.load import StandardAttacker, standard_attackers
 from ..engine.resolve import attack
 from ..errors import MathhammerError
-from ..model import Firing, Target
+from ..model import Context, Firing, Target
 from .compare import Row, Scenario, compare
 from .firings import loadout
 from .unit_attack import defended
@@ -31,20 +31,21 @@ class Attacker:
     firings: tuple[Firing, ...]
 
 
-def _attacker(entry: StandardAttacker) -> Attacker:
+def _attacker(entry: StandardAttacker, context: Context | None) -> Attacker:
     firings = []
     for i, text in enumerate(entry.weapons):
         try:
-            firings.append(loadout([text])[0].firing)
+            firings.append(loadout([text], context=context)[0].firing)
         except MathhammerError as exc:
             raise MathhammerError(f"{entry.where} weapons[{i}]: {exc}") from None
     return Attacker(entry.name, entry.description, tuple(firings))
 
 
-def panel(user: str | Path | None = None) -> dict[str, Attacker]:
+def panel(user: str | Path | None = None, context: Context | None = None) -> dict[str, Attacker]:
     """The standard attackers by name, in the files' order: rules/attackers.toml with the user's
-    rules folder (`user`, else $MATHHAMMER_RULES) layered over it. Every weapon is read before any is used."""
-    return {name: _attacker(entry) for name, entry in standard_attackers(user).items()}
+    rules folder (`user`, else $MATHHAMMER_RULES) layered over it, each weapon's own situation over `context`
+    (the query's: its edition). Every weapon is read before any is used."""
+    return {name: _attacker(entry, context) for name, entry in standard_attackers(user).items()}
 
 
 @attrs.frozen
@@ -56,15 +57,16 @@ class Survival:
 
 
 def survive(target: Target | TargetUnit, attackers: Sequence[Attacker] | None = None, at_least: int | None = None,
-            exact: bool = False, user: str | Path | None = None) -> Survival:
+            exact: bool = False, user: str | Path | None = None, context: Context | None = None) -> Survival:
     """Each standard attacker against `target` (default: the whole panel, with the user's rules folder):
     one row each (mean damage and kills, P(destroyed), P(at least k destroyed)), and a header line for each
-    ability of a target named by its datasheet (`TargetUnit`) that may change the attacks, applied or not."""
+    ability of a target named by its datasheet (`TargetUnit`) that may change the attacks, applied or not;
+    `context` is the situation (its edition) the panel was read in."""
     unit = target if isinstance(target, TargetUnit) else TargetUnit(target, "")
-    chosen = list(panel(user).values()) if attackers is None else list(attackers)
+    chosen = list(panel(user, context).values()) if attackers is None else list(attackers)
     scenarios, lines = [], []
     for a in chosen:
-        firings, against, said = defended(unit, a.firings)
+        firings, against, said = defended(unit, a.firings, context)
         lines += [line for line in said if line not in lines]
-        scenarios.append(Scenario(a.description, attack(list(firings), against, exact=exact)))
+        scenarios.append(Scenario(a.description, attack(list(firings), against, context=context, exact=exact)))
     return Survival(compare(scenarios, at_least), tuple(lines))

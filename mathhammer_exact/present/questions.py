@@ -21,6 +21,7 @@ from ..decide.plan import plan
 from ..decide.survive import panel, survive
 from ..decide.turn import Overwatch, charging, whole_turn
 from ..decide.unit_attack import UnitReport, allocation_order, defended, order_line
+from ..editions import answered_in
 from ..engine.results import AttackResult
 from ..model import Context, ModelProfile
 from ..pmf import Number
@@ -31,13 +32,17 @@ from .report import Report, assuming, unit_report
 
 def attack_need(written: Sequence[Written], sought: int, found: TargetUnit, wanted: Number, at_least: int | None,
                 context: Context, exact: bool) -> Report:
-    """The fewest models of weapon `written[sought]` that reach P(at least `at_least` destroyed) >= `wanted`."""
-    context = in_edition(context, found.sheet)[0]
-    result = need([w.firing for w in written], sought, found.target, wanted, at_least, context, exact)
+    """The fewest models of weapon `written[sought]` that reach P(at least `at_least` destroyed) >= `wanted`; the
+    target's abilities read from its datasheet change the weapons, as in `attack` (`defended`)."""
+    context, notes = in_edition(context, found.sheet)
+    firings, target, lines = defended(found, [w.firing for w in written], context)
+    result = need(firings, sought, target, wanted, at_least, context, exact)
     answer = attrs.evolve(written[sought], firing=attrs.evolve(written[sought].firing, models=result.models),
                           sought=False)
     title = f"{describe([*written[:sought], answer, *written[sought + 1:]])}  ->  {found.label}"
-    return assuming(need_report(result, title), context)
+    report = need_report(result, title)
+    said = tuple(f"  {line}" for line in (*lines, *found.notes, *notes))
+    return assuming(attrs.evolve(report, preface=(*report.preface, *said)), context)
 
 
 def unit_need(ask: Callable[[int], tuple[UnitReport, str]], sizes: Sequence[int], wanted: Number,
@@ -59,12 +64,19 @@ def unit_need(ask: Callable[[int], tuple[UnitReport, str]], sizes: Sequence[int]
 
 def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal: str, top: int, context: Context,
                   exact: bool) -> Report:
-    """Every firing order of the weapons (and split between two targets), best first."""
+    """Every firing order of the weapons (and split between two targets), best first; each target's abilities read
+    from its datasheet change the weapons that meet it, as in `attack` (`defended`), and the header says so."""
     context, notes = in_edition(context, *(u.sheet for u in units))
-    found = plan([w.firing for w in written], [u.target for u in units], goal.lower(), context, exact)
+    firings = [w.firing for w in written]
+    met = [defended(u, firings, context) for u in units]
+    found = plan(firings, [target for _, target, _ in met], goal.lower(), context, exact,
+                 at=[own for own, _, _ in met])
     names = [f"{w.firing.models} x [{w.text}]" for w in written]
     report = plan_report(found, names, plan_title(found, "  |  ".join(u.label for u in units)), top)
-    return attrs.evolve(report, preface=(*report.preface, *unit_lines(written), *(f"  {note}" for note in notes)))
+    whose = (lambda t: f"target {t + 1}: ") if len(units) > 1 else (lambda t: "")
+    lines = [f"  {whose(t)}{line}" for t, (u, (_, _, said)) in enumerate(zip(units, met)) for line in (*said, *u.notes)]
+    return attrs.evolve(report, preface=(*report.preface, *lines, *unit_lines(written),
+                                         *(f"  {note}" for note in notes)))
 
 
 def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[Written], distance: int,
@@ -91,10 +103,13 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
 
 def survive_question(found: TargetUnit, attackers: Sequence[str], at_least: int | None, exact: bool,
                      rules_dir: str | Path | None = None) -> Report:
-    """The unit against each standard attacker named (default: all of them)."""
-    known = panel(rules_dir)
+    """The unit against each standard attacker named (default: all of them), in the edition of the question
+    (`editions.answered_in`), else the unit's, as the header says."""
+    context, notes = in_edition(Context(edition=answered_in(None)), found.sheet)
+    known = panel(rules_dir, context)
     written = {a.description: key for key, a in known.items()}  # as the rows name them: 'Ten bolt rifles'
     chosen = [find(name, known, "standard attacker", written) for name in attackers] or list(known.values())
-    found_rows = survive(found, chosen, at_least, exact)
+    found_rows = survive(found, chosen, at_least, exact, context=context)
     report = comparison_report(found_rows.rows, f"{found.label} against the standard attackers", differences=False)
-    return attrs.evolve(report, preface=tuple(f"  {line}" for line in (*found_rows.header, *found.notes)))
+    lines = (*found_rows.header, *found.notes, *notes)
+    return assuming(attrs.evolve(report, preface=tuple(f"  {line}" for line in lines)), context)

@@ -171,12 +171,15 @@ def compare_answer(query: CompareQuery) -> str:
     a unit scenario's come from the datasheets, as on the command line."""
     scenarios = []
     for s in query.scenarios:
-        if s.attack is not None:
-            scenarios.append(_attack(s.attack, query.exact, s.label))
-        elif s.unit is not None:
-            report, title, sheet, target_sheet = _unit(s.unit, query.exact)
-            scenarios.append(Scenario(s.label or title, report.result, named_points(sheet, s.unit.size),
-                                      named_points(target_sheet, s.unit.target_models)))
+        question = s.attack or s.unit
+        assert question is not None  # the request's model asks for one
+        with asked(getattr(question.situation, "edition", None)):  # its names looked up in its own edition
+            if s.attack is not None:
+                scenarios.append(_attack(s.attack, query.exact, s.label))
+            elif s.unit is not None:
+                report, title, sheet, target_sheet = _unit(s.unit, query.exact)
+                scenarios.append(Scenario(s.label or title, report.result, named_points(sheet, s.unit.size),
+                                          named_points(target_sheet, s.unit.target_models)))
     return to_json(comparison_report(compare(scenarios, query.at_least), "Scenarios compared"))
 
 

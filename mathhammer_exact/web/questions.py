@@ -188,12 +188,11 @@ class SurviveQuery(Query):
     army: Army = None
 
 
-class SurviveAnswer(BaseModel):
+class SurviveAnswer(Headed):
     """`mathhammer survive --json`: a row per standard attacker, and its models destroyed as
     `models_destroyed_1`, ..."""
 
     model_config = ConfigDict(extra="allow")
     __pydantic_extra__: dict[str, Distribution] = Field(init=False)
 
-    title: str | None = None
     rows: list[PanelRow]

@@ -20,6 +20,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model,
 from pydantic_core import PydanticCustomError
 
 from ..catalogue import ARMY_LISTS
+from ..editions import answered_in
 from ..model import Context, Rules, SituationField, declared_fields
 from ..present import rolls
 from ..present.report import Report
@@ -83,8 +84,12 @@ class SituationBase(BaseModel):
     fields_of: ClassVar[type[Context]] = Context  #: the engine's class the fields are declared on
 
     def context(self) -> Context:
-        """The engine's `Context` (which checks the rules, e.g. the critical hit threshold)."""
-        return self.fields_of(**self.model_dump())
+        """The engine's `Context` (which checks the rules, e.g. the critical hit threshold); the edition left out
+        is the player's ($MATHHAMMER_EDITION), as on the command line (`editions.answered_in`)."""
+        fields = self.model_dump()
+        if "edition" in fields:
+            fields["edition"] = answered_in(fields["edition"])
+        return self.fields_of(**fields)
 
     def over(self, query: Self) -> Self:
         """This weapon's situation: the fields given here, the query's for the rest (so the target's
