@@ -476,6 +476,8 @@ def unit_attack(
     situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
     situation += edition_lines
     situation += named_target.notes
+    if sum(isinstance(f, Firing) for f in plan.firings) > 1:  # the attacker chooses the order: say which was taken
+        situation.append("weapons resolved in the order listed (the attacker's choice; `mathhammer plan` ranks orders)")
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:
