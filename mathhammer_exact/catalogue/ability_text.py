@@ -176,9 +176,8 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
         leading, sentence = True, sentence[lead.end():]
     some = _SOME_WEAPONS.search(sentence)
     if some and (some.group("who") or "").lower() != "that unit" or some and leading:
-        why = Unreadable(f"a change to its weapons' characteristics this reader does not read ({some.group(0)!r})")
-        why.role = "attacker"
-        raise why
+        raise Unreadable(f"a change to its weapons' characteristics this reader does not read ({some.group(0)!r})",
+                         "attacker")
     found = _subject(sentence, leading)
     if found is not None and named:
         found = (attrs.evolve(found[0], named=named), found[1])
@@ -305,9 +304,8 @@ class Verdict:
 def _rule(unit: str, name: str, index: int, parsed: Parsed) -> NamedRule:
     fields = dict(parsed.fields)
     if "_against" in fields:
-        why = Unreadable(f"Feel No Pain {fields['_against']} only")
-        why.role = parsed.subject.role  # a defence: named in the answers of attacks against the unit
-        raise why
+        # a defence: named in the answers of attacks against the unit
+        raise Unreadable(f"Feel No Pain {fields['_against']} only", parsed.subject.role)
     if parsed.subject.role == "attacker":
         fields["weapons"] = {"ranged": "ranged", "melee": "melee"}.get(parsed.subject.kind, "all")
         fields["weapon_names"] = parsed.subject.named
