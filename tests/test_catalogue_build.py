@@ -42,6 +42,36 @@ def test_a_plain_file_reads_as_defusedxml_reads_it(path):
     assert _shape(battlescribe.parse_xml(data, str(path))) == _shape(safe)
 
 
+_DOCUMENTS = {  #: plain documents whose root declares its namespace, or not only it: each read as defusedxml reads it
+    "one namespace, quoted so": b"\xef\xbb\xbf<r a='1' xmlns = 'urn:x'><e/></r>",
+    "no namespace": b'<?xml version="1.0"?><r><e/></r>',
+    "a second one": b'<r xmlns="urn:x" xmlns:y="urn:y"><y:e/><e/></r>',
+    "the words in an attribute": b"<r a='xmlns=\"urn:q\"'><e/></r>",
+    "on a child only": b'<r><e xmlns="urn:x"><f/></e></r>',
+    "after a comment": b'<!-- c --><r xmlns="urn:x"><e/></r>',
+}
+
+
+@pytest.mark.parametrize("name", _DOCUMENTS)
+def test_a_namespace_reads_as_defusedxml_reads_it(name):
+    data = _DOCUMENTS[name]
+    assert battlescribe._plain(data)
+    safe = SafeET.fromstring(data)
+    for element in safe.iter():
+        if element is not safe:
+            element.tag = element.tag.rpartition("}")[2]
+    assert _shape(battlescribe.parse_xml(data, name)) == _shape(safe)
+
+
+def test_a_broken_document_is_refused_at_its_line_and_column():
+    # the root's namespace blanked (as many spaces): expat still points at the 'f' of '</f>', line 3, column 7
+    # (counted from 0), as it does reading the document as written
+    data = b'<?xml version="1.0"?>\n<r id="1" xmlns="urn:x">\n  <e></f>\n</r>'
+    with pytest.raises(MathhammerError, match=r"^broken: not a readable BattleScribe XML file \(mismatched tag: "
+                                              r"line 3, column 7\)$"):
+        battlescribe.parse_xml(data, "broken")
+
+
 _BOMB = ('<?xml version="1.0" encoding="{}"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>'
          '<r>&b;</r>')
 
