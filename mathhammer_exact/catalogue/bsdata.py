@@ -171,6 +171,7 @@ class Data:
         self.files: dict[str, Path] = {}  #: the file of each entry, by id
         self._children: dict[Element, tuple[Link, ...]] = {}
         self._profiles: dict[Element, tuple[tuple[Element, str], ...]] = {}
+        self._unresolved: dict[Element, frozenset[str]] = {}
         self._checked: set[Element] = set()  #: entries whose links and numbers are checked
         self.points_types = {c.get("id", "") for _, root in roots for c in kids(root, "costTypes", "costType")
                              if c.get("name") == "pts"}
@@ -213,20 +214,22 @@ class Data:
 
     def unresolved(self, entry: Element) -> list[str]:
         """The names of the links on or below `entry` whose target is in none of the files read (in a catalogue
-        the checkout lacks: `missing`)."""
-        names: set[str] = set()
-        seen: set[Element] = set()
-        todo = [entry]
-        while todo:
-            element = todo.pop()
-            if element in seen:
-                continue
-            seen.add(element)
-            for container, kind in (("entryLinks", "entryLink"), ("infoLinks", "infoLink")):
-                names.update(link.get("name", "").strip() for link in kids(element, container, kind)
-                             if link.get("targetId", "") not in self.ids and _wanted(link))
-            todo += [link.entry for link in self.children(element)]
-        return sorted(names)
+        the checkout lacks: `missing`). Of a checked entry (`check`: no cycle, bounded depth)."""
+        return sorted(self._lost(entry))
+
+    def _lost(self, element: Element) -> frozenset[str]:
+        """`unresolved` of `element`, unsorted; worked out once per entry, as `children` is (the entries a
+        faction shares sit below many of its units)."""
+        found = self._unresolved.get(element)
+        if found is None:
+            names = {link.get("name", "").strip() for container, kind in (("entryLinks", "entryLink"),
+                                                                            ("infoLinks", "infoLink"))
+                     for link in kids(element, container, kind)
+                     if link.get("targetId", "") not in self.ids and _wanted(link)}
+            for link in self.children(element):
+                names |= self._lost(link.entry)
+            found = self._unresolved[element] = frozenset(names)
+        return found
 
     def check(self, entry: Element, path: Path) -> None:
         """Refuse, naming the file, a unit (`entry`, defined in `path`) whose links lead back into an entry
