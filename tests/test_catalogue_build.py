@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
@@ -96,11 +97,32 @@ def _in_order(tally: build.Tally) -> list[list[tuple[str, int]]]:
 
 
 @FORK
-def test_the_shares_are_runs_of_files_in_their_order():
-    data = bsdata.load_checkout(FIXTURES / "bsdata")
-    counts = build.Counter(path for path, _, _ in bsdata.checked_units(data))
-    shares = build._shares(counts, 2)
-    assert len(shares) == 2 and [p for share in shares for p in sorted(share)] == list(counts)
+def test_a_process_busy_with_one_file_leaves_the_others_to_the_rest(monkeypatch):
+    # this process keeps to its first file until the worker has taken every other one: no file waits for it
+    data = bsdata.load_checkout(FIXTURES / "bsdata-factions")
+    files = list(build.Counter(path for path, _, _ in bsdata.checked_units(data)))
+    take, parent = build._take, os.getpid()
+
+    def slow(first, shared=None):
+        if os.getpid() == parent:
+            deadline = time.monotonic() + 60  # a bound on the wait, should the worker never finish
+            while shared[2].value <= len(files) and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return take(first, shared)
+
+    slow.__module__, slow.__qualname__ = take.__module__, take.__qualname__  # handed over by name, as the real one
+    monkeypatch.setattr(build, "_take", slow)
+    converted = build.to_datasheet
+
+    def where(record, tally):
+        tally.units[f"pid {os.getpid()}"] += 1
+        return converted(record, tally)
+
+    monkeypatch.setattr(build, "to_datasheet", where)
+    records, _, tally = build.read_units(data, workers=2)
+    first = [r for r, _, _ in bsdata.units(data, {files[0]})]
+    assert len(files) == 7 and tally.units[f"pid {parent}"] == len(first) == 1  # Grove Beast, of Library - Beasts
+    assert sum(n for key, n in tally.units.items() if key.startswith("pid ")) == len(records) == 17
 
 
 @FORK

@@ -191,6 +191,7 @@ class Data:
                         raise MathhammerError(f"{path}: defines {element.get('name')!r} (id {ident!r}) again, as "
                                               f"{first.name} does: its units would be listed twice; keep one of "
                                               "the two files")
+        self.catalogues = Catalogues.read(root for _, root in roots)  #: which give each unit its faction
 
     def children(self, entry: Element) -> Iterator[Link]:
         """The entries and groups directly below `entry`, links resolved, hidden ones left out (worked out
@@ -734,11 +735,11 @@ def _has_unit_profile(data: Data, entry: Element) -> bool:
     return False
 
 
-def checked_units(data: Data) -> Iterator[tuple[Path, Element, Element]]:
-    """(file, catalogue, entry) of every unit defined at the top of a catalogue, each checked (`Data.check`)
-    before it is given: a defect of the files refuses the whole checkout."""
+def checked_units(data: Data, files: Container[Path] | None = None) -> Iterator[tuple[Path, Element, Element]]:
+    """(file, catalogue, entry) of every unit defined at the top of a catalogue (of one of `files`, if given),
+    each checked (`Data.check`) before it is given: a defect of the files refuses the whole checkout."""
     for path, root in data.roots:
-        if tag(root) != "catalogue":
+        if tag(root) != "catalogue" or files is not None and path not in files:
             continue
         for container in ("sharedSelectionEntries", "selectionEntries"):
             for entry in kids(root, container, "selectionEntry"):
@@ -752,13 +753,10 @@ def checked_units(data: Data) -> Iterator[tuple[Path, Element, Element]]:
 
 def units(data: Data, files: Container[Path] | None = None) -> Iterator[tuple[Record | None, str, str]]:
     """(record or None, unit name, problem) for every unit defined at the top of a catalogue (of one of
-    `files`, if given: a share of the work, `build.add_checkout`)."""
-    catalogues = Catalogues.read(root for _, root in data.roots)
-    for path, root, entry in checked_units(data):
-        if files is not None and path not in files:
-            continue
+    `files`, if given: a share of the work, `build.read_units`, whose units are checked beforehand)."""
+    for path, root, entry in checked_units(data, files):
         name = entry.get("name", "").strip()
         try:
-            yield UnitReader(data, entry, catalogues.faction(root, entry), f"BSData {path.name}").read(), name, ""
+            yield UnitReader(data, entry, data.catalogues.faction(root, entry), f"BSData {path.name}").read(), name, ""
         except MathhammerError as exc:
             yield None, name, str(exc)
