@@ -13,6 +13,7 @@ their own constraints). A model's wargear is the entries below it that carry "Ra
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Container, Iterator
 from pathlib import Path
@@ -497,8 +498,7 @@ class UnitReader:
         entry = link.entry
         stats = [p for p, _ in self.data.profiles(entry) if p.get("typeName") == "Unit"]
         if not stats:  # a profile written on the unit, or on another of its models
-            stats = [p for element in self.entry.iter() for p, _ in self.data.profiles(element)
-                     if p.get("typeName") == "Unit"]
+            stats = self._unit_profiles
             named = [p for p in stats if p.get("name", "").lower() == entry.get("name", "").lower()]
             stats = named or stats
         equipment, options = self._wargear(entry)
@@ -514,6 +514,13 @@ class UnitReader:
         if default:
             record["default"] = True
         return record
+
+    @functools.cached_property
+    def _unit_profiles(self) -> list[Element]:
+        """The Unit profiles on or below the unit, for its models with none of their own (worked out once: 570
+        such models of 10th-edition BSData are in 147 units)."""
+        return [p for element in self.entry.iter() for p, _ in self.data.profiles(element)
+                if p.get("typeName") == "Unit"]
 
     def _weapon(self, link: Link) -> str | None:
         """Register an entry's weapon profiles and the most of it a unit may have; its name, or None if it
