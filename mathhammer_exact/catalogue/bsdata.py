@@ -173,6 +173,7 @@ class Data:
         self._children: dict[Element, tuple[Link, ...]] = {}
         self._profiles: dict[Element, tuple[tuple[Element, str], ...]] = {}
         self._unresolved: dict[Element, frozenset[str]] = {}
+        self.weapons: dict[Element, list[Record]] = {}  #: `weapon_profiles` of each entry asked about
         self._checked: set[Element] = set()  #: entries whose links and numbers are checked
         self.points_types = {c.get("id", "") for _, root in roots for c in kids(root, "costTypes", "costType")
                              if c.get("name") == "pts"}
@@ -349,14 +350,16 @@ def _is_weapon(profile: Element) -> bool:
 
 
 def weapon_profiles(data: Data, entry: Element) -> list[Record]:
-    """The weapon profiles an entry carries itself: [{"profile": label, "type": ..., "chars": {...}}]."""
-    name = entry.get("name", "")
-    out = []
-    for profile, _ in data.profiles(entry):
-        if tag(profile) == "profile" and _is_weapon(profile):
-            out.append({"profile": profile_label(name, profile.get("name", "")),
-                        "melee": profile.get("typeName") == "Melee Weapons", "chars": characteristics(profile)})
-    return out
+    """The weapon profiles an entry carries itself: [{"profile": label, "melee": ..., "chars": {...}}]; worked
+    out once per entry (a piece of wargear is carried by many units; the records share them, read only)."""
+    found = data.weapons.get(entry)
+    if found is None:
+        name = entry.get("name", "")
+        found = data.weapons[entry] = [
+            {"profile": profile_label(name, profile.get("name", "")),
+             "melee": profile.get("typeName") == "Melee Weapons", "chars": characteristics(profile)}
+            for profile, _ in data.profiles(entry) if tag(profile) == "profile" and _is_weapon(profile)]
+    return found
 
 
 class UnitReader:
