@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -23,6 +23,9 @@ from .abilities import Record
 from .battlescribe import EDITIONS
 from .convert import Tally, to_datasheet
 from .index import index_path, ready_folder, write_index
+
+if TYPE_CHECKING:
+    from multiprocessing.sharedctypes import Synchronized
 
 
 @attrs.frozen
@@ -100,11 +103,11 @@ def _collector_paused() -> Iterator[None]:
 
 PARALLEL_FROM = 200  #: units in a checkout from which their reading is shared among processes (BSData's: 1,500)
 Read = tuple[list[Record], dict[str, str], Tally]  #: records, why the other units could not be read, counts
-#: in a worker process: the checkout it reads units from, its files in order, and the next of them to take
-_shared: tuple[bsdata.Data, list[Path], Any] | None = None
+Shared = tuple[bsdata.Data, list[Path], "Synchronized[int]"]  #: the checkout, its files in order, the next to take
+_shared: Shared | None = None  #: in a worker process, what it reads units from
 
 
-def _adopt(data: bsdata.Data, files: list[Path], following: Any) -> None:
+def _adopt(data: bsdata.Data, files: list[Path], following: Synchronized[int]) -> None:
     """Start a worker on the checkout the parent parsed (inherited by fork, never pickled)."""
     global _shared
     _shared = data, files, following
@@ -127,7 +130,7 @@ def _read(files: frozenset[Path] | None, data: bsdata.Data) -> Read:
     return records, unreadable, tally
 
 
-def _take(first: int, shared: tuple[bsdata.Data, list[Path], Any] | None = None) -> list[tuple[int, Read]]:
+def _take(first: int, shared: Shared | None = None) -> list[tuple[int, Read]]:
     """`_read` of file `first`, then of the next file no process has taken yet, and so on until none is left:
     (the file's place, what it gave) of each. Files cost very unlike amounts (a catalogue that links
     another's units costs more per unit), so each process takes the next one when it is done with its own
@@ -159,7 +162,7 @@ def read_units(data: bsdata.Data, workers: int | None = None) -> Read:
         return _read(None, data)
     files, context = list(counts), multiprocessing.get_context("fork")
     workers = min(workers, len(files))
-    shared = data, files, context.Value("i", workers)  # each process starts on a file of its own
+    shared: Shared = data, files, context.Value("i", workers)  # each process starts on a file of its own
     try:
         with ProcessPoolExecutor(workers - 1, context, _adopt, shared) as pool:
             later = [pool.submit(_take, first) for first in range(1, workers)]
