@@ -13,6 +13,7 @@ their own constraints). A model's wargear is the entries below it that carry "Ra
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Container, Iterator
 from pathlib import Path
@@ -171,6 +172,8 @@ class Data:
         self.files: dict[str, Path] = {}  #: the file of each entry, by id
         self._children: dict[Element, tuple[Link, ...]] = {}
         self._profiles: dict[Element, tuple[tuple[Element, str], ...]] = {}
+        self._unresolved: dict[Element, frozenset[str]] = {}
+        self.weapons: dict[Element, list[Record]] = {}  #: `weapon_profiles` of each entry asked about
         self._checked: set[Element] = set()  #: entries whose links and numbers are checked
         self.points_types = {c.get("id", "") for _, root in roots for c in kids(root, "costTypes", "costType")
                              if c.get("name") == "pts"}
@@ -190,6 +193,7 @@ class Data:
                         raise MathhammerError(f"{path}: defines {element.get('name')!r} (id {ident!r}) again, as "
                                               f"{first.name} does: its units would be listed twice; keep one of "
                                               "the two files")
+        self.catalogues = Catalogues.read(root for _, root in roots)  #: which give each unit its faction
 
     def children(self, entry: Element) -> Iterator[Link]:
         """The entries and groups directly below `entry`, links resolved, hidden ones left out (worked out
@@ -213,20 +217,22 @@ class Data:
 
     def unresolved(self, entry: Element) -> list[str]:
         """The names of the links on or below `entry` whose target is in none of the files read (in a catalogue
-        the checkout lacks: `missing`)."""
-        names: set[str] = set()
-        seen: set[Element] = set()
-        todo = [entry]
-        while todo:
-            element = todo.pop()
-            if element in seen:
-                continue
-            seen.add(element)
-            for container, kind in (("entryLinks", "entryLink"), ("infoLinks", "infoLink")):
-                names.update(link.get("name", "").strip() for link in kids(element, container, kind)
-                             if link.get("targetId", "") not in self.ids and _wanted(link))
-            todo += [link.entry for link in self.children(element)]
-        return sorted(names)
+        the checkout lacks: `missing`). Of a checked entry (`check`: no cycle, bounded depth)."""
+        return sorted(self._lost(entry))
+
+    def _lost(self, element: Element) -> frozenset[str]:
+        """`unresolved` of `element`, unsorted; worked out once per entry, as `children` is (the entries a
+        faction shares sit below many of its units)."""
+        found = self._unresolved.get(element)
+        if found is None:
+            names = {link.get("name", "").strip() for container, kind in (("entryLinks", "entryLink"),
+                                                                            ("infoLinks", "infoLink"))
+                     for link in kids(element, container, kind)
+                     if link.get("targetId", "") not in self.ids and _wanted(link)}
+            for link in self.children(element):
+                names |= self._lost(link.entry)
+            found = self._unresolved[element] = frozenset(names)
+        return found
 
     def check(self, entry: Element, path: Path) -> None:
         """Refuse, naming the file, a unit (`entry`, defined in `path`) whose links lead back into an entry
@@ -344,14 +350,16 @@ def _is_weapon(profile: Element) -> bool:
 
 
 def weapon_profiles(data: Data, entry: Element) -> list[Record]:
-    """The weapon profiles an entry carries itself: [{"profile": label, "type": ..., "chars": {...}}]."""
-    name = entry.get("name", "")
-    out = []
-    for profile, _ in data.profiles(entry):
-        if tag(profile) == "profile" and _is_weapon(profile):
-            out.append({"profile": profile_label(name, profile.get("name", "")),
-                        "melee": profile.get("typeName") == "Melee Weapons", "chars": characteristics(profile)})
-    return out
+    """The weapon profiles an entry carries itself: [{"profile": label, "melee": ..., "chars": {...}}]; worked
+    out once per entry (a piece of wargear is carried by many units; the records share them, read only)."""
+    found = data.weapons.get(entry)
+    if found is None:
+        name = entry.get("name", "")
+        found = data.weapons[entry] = [
+            {"profile": profile_label(name, profile.get("name", "")),
+             "melee": profile.get("typeName") == "Melee Weapons", "chars": characteristics(profile)}
+            for profile, _ in data.profiles(entry) if tag(profile) == "profile" and _is_weapon(profile)]
+    return found
 
 
 class UnitReader:
@@ -493,8 +501,7 @@ class UnitReader:
         entry = link.entry
         stats = [p for p, _ in self.data.profiles(entry) if p.get("typeName") == "Unit"]
         if not stats:  # a profile written on the unit, or on another of its models
-            stats = [p for element in self.entry.iter() for p, _ in self.data.profiles(element)
-                     if p.get("typeName") == "Unit"]
+            stats = self._unit_profiles
             named = [p for p in stats if p.get("name", "").lower() == entry.get("name", "").lower()]
             stats = named or stats
         equipment, options = self._wargear(entry)
@@ -510,6 +517,13 @@ class UnitReader:
         if default:
             record["default"] = True
         return record
+
+    @functools.cached_property
+    def _unit_profiles(self) -> list[Element]:
+        """The Unit profiles on or below the unit, for its models with none of their own (worked out once: 570
+        such models of 10th-edition BSData are in 147 units)."""
+        return [p for element in self.entry.iter() for p, _ in self.data.profiles(element)
+                if p.get("typeName") == "Unit"]
 
     def _weapon(self, link: Link) -> str | None:
         """Register an entry's weapon profiles and the most of it a unit may have; its name, or None if it
@@ -731,11 +745,11 @@ def _has_unit_profile(data: Data, entry: Element) -> bool:
     return False
 
 
-def checked_units(data: Data) -> Iterator[tuple[Path, Element, Element]]:
-    """(file, catalogue, entry) of every unit defined at the top of a catalogue, each checked (`Data.check`)
-    before it is given: a defect of the files refuses the whole checkout."""
+def checked_units(data: Data, files: Container[Path] | None = None) -> Iterator[tuple[Path, Element, Element]]:
+    """(file, catalogue, entry) of every unit defined at the top of a catalogue (of one of `files`, if given),
+    each checked (`Data.check`) before it is given: a defect of the files refuses the whole checkout."""
     for path, root in data.roots:
-        if tag(root) != "catalogue":
+        if tag(root) != "catalogue" or files is not None and path not in files:
             continue
         for container in ("sharedSelectionEntries", "selectionEntries"):
             for entry in kids(root, container, "selectionEntry"):
@@ -749,13 +763,10 @@ def checked_units(data: Data) -> Iterator[tuple[Path, Element, Element]]:
 
 def units(data: Data, files: Container[Path] | None = None) -> Iterator[tuple[Record | None, str, str]]:
     """(record or None, unit name, problem) for every unit defined at the top of a catalogue (of one of
-    `files`, if given: a share of the work, `build.add_checkout`)."""
-    catalogues = Catalogues.read(root for _, root in data.roots)
-    for path, root, entry in checked_units(data):
-        if files is not None and path not in files:
-            continue
+    `files`, if given: a share of the work, `build.read_units`, whose units are checked beforehand)."""
+    for path, root, entry in checked_units(data, files):
         name = entry.get("name", "").strip()
         try:
-            yield UnitReader(data, entry, catalogues.faction(root, entry), f"BSData {path.name}").read(), name, ""
+            yield UnitReader(data, entry, data.catalogues.faction(root, entry), f"BSData {path.name}").read(), name, ""
         except MathhammerError as exc:
             yield None, name, str(exc)
