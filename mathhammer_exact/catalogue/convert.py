@@ -257,6 +257,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         faction_keywords=tuple(record["faction_keywords"]), abilities=tuple(record["abilities"]),
         models=tuple(models), weapons=weapons, options=tuple(options), sizes=sizes, points=points,
         limits=_size_limits(record, models),
+        alike=tuple(tuple(name.lower() for name in names) for names in record.get("alike", ())),
         leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
         read_rules=read_rules)
     # the most numerous kind first: the order a defender loses models in, among models of equal Wounds

@@ -15,7 +15,7 @@ from pathlib import Path
 import attrs
 
 from ..data import text_in_force
-from ..data.datasheet import Datasheet, TargetUnit, counted, either, in_edition
+from ..data.datasheet import Datasheet, TargetUnit, either, in_edition
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
 from ..editions import Cover
@@ -69,8 +69,9 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
                                       f"({' or '.join(bearers)} in --loadout would)")
             find(wanted, {p: p for names in several.values() for p in names}, f"weapon profile of {sheet.name}")
     counts: dict[tuple[Weapon, ModelProfile | None], int] = {}
-    named = [counted(item)[1] for item in loadout]
-    lines = {f"{weapon.name} used (its other profiles: {', '.join(p for p in several[name] if p != label)}; "
+    named = sheet.items_named(loadout)
+    lines: dict[str, None] = dict.fromkeys(sheet.loadout_lines(loadout, size))
+    lines |= {f"{weapon.name} used (its other profiles: {', '.join(p for p in several[name] if p != label)}; "
              "choose with --profile)": None
              for name in sorted(carried & set(several)) if not set(several[name]) & set(profiles)
              for label, weapon in [next(iter(sheet.kind_of(name, melee).items()))]}
