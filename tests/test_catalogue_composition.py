@@ -69,7 +69,7 @@ def test_wargear_taken_twice(sheet):
     assert Counter(suits.models[0].equipment) == {"fusion lance": 2, "slag cannon": 2, "forge fists": 1}
     assert {w.name: n for w, n, _ in volley(suits).weapons} == {"Slag cannon": 4, "Fusion lance": 4}
     assert any("'Weapons': the catalogue names no default choice; read as Slag cannon (also offered: Ember gun)" in n
-               for n in suits.notes)
+               for n in suits.notes_for())  # the note of the kind Forge Suit, in the unit
     # a model swaps one of its two slag cannons for an ember gun: 3 slag cannons and 1 ember gun fire
     fired = {w.name: n for w, n, _ in volley(suits, ["ember gun"]).weapons}
     assert fired == {"Ember gun": 1, "Slag cannon": 3, "Fusion lance": 4}

@@ -564,7 +564,10 @@ class UnitReader:
                      if p.get("typeName") == "Unit"]
             named = [p for p in stats if p.get("name", "").lower() == entry.get("name", "").lower()]
             stats = named or stats
+        mark = len(self.notes)
         equipment, options = self._wargear(entry)
+        notes = self.notes[mark:]  # about this kind's wargear: said where a unit of the question has this kind
+        del self.notes[mark:]
         per_unit = [whole(c.get("value"), "a unit's most of a kind of model", signed=True)
                     for e in (link.link, entry) for c in kids(e, "constraints", "constraint")
                     if c.get("type") == "max" and c.get("field") == "selections"
@@ -573,7 +576,7 @@ class UnitReader:
                    default=None)
         record = {"name": entry.get("name", "").strip(), "min": link.minimum, "max": most,
                   "stats": characteristics(stats[0]) if stats else {}, "equipment": equipment, "options": options,
-                  "_entry": entry, "_link": link}
+                  "notes": notes, "_entry": entry, "_link": link}
         if default:
             record["default"] = True
         return record
@@ -648,6 +651,7 @@ class UnitReader:
         group = link.entry
         default_id = group.get("defaultSelectionEntryId")
         choices: list[tuple[Link, str | None, list[str]]] = []
+        within: dict[int, tuple[list[Record], list[str]]] = {}  #: each choice's own swaps and notes, by id of its link
         for child in self.data.children(group):
             if child.entry.get("type") == "model" or self._holds_models(child.entry):
                 continue  # models, and unit compositions: read by _find_models
@@ -655,8 +659,10 @@ class UnitReader:
                 self._group(child, equipment, options)
                 continue
             name = self._weapon(child)
+            mark = len(self.notes)
             inner, inner_options = self._wargear(child.entry)
-            options += inner_options
+            within[id(child)] = inner_options, self.notes[mark:]
+            del self.notes[mark:]  # said only for a choice taken (below)
             choices.append((child, name, [name] if name else inner))
         if not choices:
             return
@@ -671,6 +677,9 @@ class UnitReader:
                     if child.minimum >= 1 and child is not (default[0] if default else None)]
         for child, gear in required:  # each as many times as its least ('2 fusion blasters')
             equipment += (gear or self._worn(child)) * child.minimum
+        for child in [c for c, _ in required] + ([default[0]] if default else []):  # what a choice taken holds
+            options += within[id(child)][0]
+            self.notes += within[id(child)][1]
         if default is None:
             return
         # the default fills the group's least that the required choices leave ('Weapons: 2 of ...')

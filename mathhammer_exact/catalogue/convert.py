@@ -242,7 +242,8 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         for rule in profile.ignored:
             tally.unmodelled[f"unit profile: {rule}"] += 1
         if count or most:
-            models.append(ModelEntry(model["name"], profile, count, tuple(w.lower() for w in model["equipment"]), most))
+            models.append(ModelEntry(model["name"], profile, count, tuple(w.lower() for w in model["equipment"]), most,
+                                     tuple(f"{model['name']}: {note}" for note in model.get("notes", ()))))
         for option in model["options"]:
             replaces = option["replaces"]  # one piece of wargear, or a bundle of several
             options.append(WargearOption(

@@ -31,6 +31,7 @@ class ModelEntry:
     count: int
     equipment: tuple[str, ...]
     max: int | None = None
+    notes: tuple[str, ...] = ()  #: what was inferred reading this kind's wargear (a default choice guessed)
 
 
 @attrs.frozen
@@ -215,6 +216,11 @@ class Datasheet:
         while count < len(trial) and self._give(trial, item, more, done, took):
             count += 1
         return count
+
+    def notes_for(self, loadout: Sequence[str] = (), size: int | None = None) -> tuple[str, ...]:
+        """The datasheet's notes, and those of each kind of model in the unit that `loadout` and `size` make."""
+        present = {m.name for m, _ in self.equip(loadout, size)}
+        return (*self.notes, *(note for m in self.models if m.name in present for note in m.notes))
 
     def items_named(self, loadout: Sequence[str]) -> list[str]:
         """The wargear each choice of `loadout` names, as the datasheet calls it (`_choice`)."""

@@ -450,9 +450,9 @@ def unit_attack(
     try:
         shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
     except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks
-        if not sheet.notes:
+        if not sheet.notes_for(loadout, size):
             raise
-        raise MathhammerError(f"{exc} ({'; '.join(sheet.notes)})") from None
+        raise MathhammerError(f"{exc} ({'; '.join(sheet.notes_for(loadout, size))})") from None
     beside, led_lines = _led(leader, melee, pistols, context.advanced, profiles)
     if beside is not None:
         shots = Volley(shots.weapons + beside.weapons, shots.chosen + beside.chosen)
@@ -471,7 +471,7 @@ def unit_attack(
     situation = led_lines + [rule.header() for rule in in_force] + read_lines + dropped_lines + left_out
     situation += near_lines + cover_lines + order_lines
     situation += precision_lines + _size_line(sheet, size) + list(shots.chosen)
-    situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
+    situation += [f"note: {note}" for note in sheet.notes_for(loadout, size)]  # inferred or left out reading it
     situation += edition_lines
     situation += named_target.notes
 
