@@ -95,7 +95,8 @@ def leader_units(text: str) -> list[str]:
     """The units a Leader ability names ('can be attached to the following units:'), in each form the data
     writes them: one per '■' bullet (to the end of its line), one per line of a list of '- A' lines (blank
     lines between them allowed, ended by the first other line, such as the note after it), else the line
-    after the colon split at commas; markup and asides left out; none from other text (such as the core rule called Leader)."""
+    after the colon split at commas; markup and asides left out; none from other text (such as the core
+    rule called Leader)."""
     head, found, rest = text.partition(":")
     if not found or "attached to" not in head.lower():
         return []
