@@ -433,6 +433,8 @@ class UnitReader:
         self.capped: list[tuple[str, int, list[Element]]] = []  #: wargear, its most, the unit sizes it holds at
         self.pieces: dict[str, Element] = {}  #: the entry of each piece of wargear given by name (`_own`)
         self.alike: list[set[str]] = []  #: wargear of which a unit carries one only (`_alike`)
+        self.compositions: list[Record] = []  #: the unit compositions other than the default (`_find_models`)
+        self.bundled = 0  #: the kinds of model read from the default unit composition
 
     def read(self) -> Record:
         entry = self.entry
@@ -464,6 +466,11 @@ class UnitReader:
             if modifier.get("field") == "error" and modifier.get("type") == "add":
                 self._alike(modifier)
         record["alike"] = [sorted(names) for names in self.alike]
+        for composition in self.compositions:  # a kind's saves as the default composition's kind of that name
+            for model in composition["models"]:
+                same = next((m for m in models if m["name"] == model["name"]), {})
+                model.update({k: same[k] for k in ("invulnerable", "feel_no_pain") if k in same})
+        record["compositions"] = self.compositions
         for model in models:
             del model["_entry"], model["_link"]
         return record
@@ -501,6 +508,10 @@ class UnitReader:
         self.span = self._find_models(self.entry, found)
         if not found:
             raise MathhammerError("no model entries")
+        if self.compositions and len(found) != self.bundled:  # models beside the bundles: their sizes not known
+            self.notes.append("unit compositions not read, so their sizes cannot be asked for: " + ", ".join(
+                repr(c["name"]) for c in self.compositions))
+            self.compositions = []
         named_once(found)
         unit_gear, _ = self._wargear(self.entry)
         if unit_gear:  # none in the BSData set today: a model would have to be chosen to carry it
@@ -537,17 +548,40 @@ class UnitReader:
                 bundles.append(link)
         if bundles:
             chosen = next((b for b in bundles if default_id in (b.link_id, b.entry.get("id"))), bundles[0])
-            self.bundle_size = sum(whole(n, "a number in a unit composition's name")
-                                   for n in re.findall(r"\d+", chosen.entry.get("name", "")))
-            self._find_models(chosen.entry, found)
-            if len(bundles) > 1:
-                others = ", ".join(repr(b.entry.get("name", "")) for b in bundles if b is not chosen)
+            self.bundle_size = _bundle_size(chosen.entry)
+            before = len(found)
+            counts = _fits(self._find_models(chosen.entry, found), self.bundle_size) \
+                and tag(element) == "selectionEntryGroup"  # a choice of bundles whose names count their models
+            self.bundled = len(found) - before
+            unread = [b for b in bundles if b is not chosen and not (counts and self._composition(b.entry))]
+            if unread:
                 self.notes.append(f"unit composition {chosen.entry.get('name', '')!r} read; not read, so its sizes "
-                                  f"cannot be asked for: {others}")
+                                  f"cannot be asked for: {', '.join(repr(b.entry.get('name', '')) for b in unread)}")
         if not spans:
             return None
         highs = [high for _, high in spans]
         return sum(low for low, _ in spans), None if None in highs else sum(h for h in highs if h is not None)
+
+    def _composition(self, bundle: Element) -> bool:
+        """Read a unit composition other than the default ('2 Shock Trooper Sergeants and 18 Shock Troopers'):
+        its models and limits, at its size (from its name), kept in `compositions`; False where it has no
+        size of its own or no model to read."""
+        size = _bundle_size(bundle)
+        if not size or size == self.bundle_size or any(c["size"] == size for c in self.compositions):
+            return False
+        other = UnitReader(self.data, self.entry, self.faction, self.source)
+        models: list[Record] = []
+        other.bundle_size = size
+        if not _fits(other._find_models(bundle, models), size) or not models:
+            return False
+        named_once(models)
+        self.weapons.update({k: v for k, v in other.weapons.items() if k not in self.weapons})
+        limits = other._size_limits(models, size)
+        for model in models:
+            del model["_entry"], model["_link"]
+        self.compositions.append({"size": size, "models": models, "limits": limits, "notes": other.notes,
+                                  "name": bundle.get("name", "").strip()})
+        return True
 
     def _holds_models(self, element: Element, depth: int = 3) -> bool:
         return depth > 0 and any(c.entry.get("type") == "model" or self._holds_models(c.entry, depth - 1)
@@ -708,10 +742,12 @@ class UnitReader:
 
     # ---- unit size and points
     def _size(self, models: list[Record]) -> tuple[int, int]:
-        """Smallest and largest unit: what the unit's selections count (`_find_models`), or its bundle's
-        size; where no most is given, the fixed models plus the most of the kind that can be most numerous."""
+        """Smallest and largest unit: what the unit's selections count (`_find_models`), or its unit
+        compositions' sizes; where no most is given, the fixed models plus the most of the kind that can be
+        most numerous."""
         if self.bundle_size:
-            return self.bundle_size, self.bundle_size
+            sizes = [self.bundle_size, *(c["size"] for c in self.compositions)]
+            return min(sizes), max(sizes)
         low, high = self.span or (0, None)
         if high is None:
             fixed = sum(m["min"] for m in models if m["max"] == m["min"])
@@ -827,6 +863,16 @@ def _wounds(stats: Record) -> int | None:
     """A unit profile's Wounds, where it is a plain number."""
     value = next((v for k, v in stats.items() if k.upper() == "W"), "").strip()
     return int(value) if value.isdigit() else None
+
+
+def _fits(span: Span | None, size: int) -> bool:
+    """True where a unit composition's models can number `size`, the number its name gives."""
+    return span is not None and span[0] <= size and (span[1] is None or size <= span[1])
+
+
+def _bundle_size(bundle: Element) -> int:
+    """The models a unit composition's name counts ('1 Shock Trooper Sergeant and 9 Shock Troopers': 10)."""
+    return sum(whole(n, "a number in a unit composition's name") for n in re.findall(r"\d+", bundle.get("name", "")))
 
 
 def _cost(entry: Element) -> int:

@@ -263,4 +263,17 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         read_rules=read_rules)
     # the most numerous kind first: the order a defender loses models in, among models of equal Wounds
     counts = sheet.counts()
-    return attrs.evolve(sheet, models=tuple(sorted(sheet.models, key=lambda m: -counts[m.name])))
+    sheet = attrs.evolve(sheet, models=tuple(sorted(sheet.models, key=lambda m: -counts[m.name])))
+    compositions = {}
+    costs = {int(k): v for k, v in record["points"].items()}
+    for other in record.get("compositions", ()):  # each its own datasheet at its size ('2 Sergeants and 18 ...')
+        size = other["size"]
+        at = to_datasheet({**record, "models": other["models"], "limits": other["limits"], "sizes": [size],
+                           "notes": [*record.get("notes", ()), *other["notes"]], "compositions": []}, Tally())
+        if at.sizes == (size,):  # its models fill its size
+            compositions[size] = attrs.evolve(at, points={n: p for n, p in costs.items() if n == size})
+    if not compositions:
+        return sheet
+    points = {**sheet.points, **{n: costs[n] for n in compositions if n in costs}}
+    return attrs.evolve(sheet, compositions=compositions, sizes=tuple(sorted({*sheet.sizes, *compositions})),
+                        points=dict(sorted(points.items())))

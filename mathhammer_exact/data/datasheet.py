@@ -109,6 +109,9 @@ class Datasheet:
     leader_of: tuple[str, ...] = ()  #: units this CHARACTER can join as a Leader
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
+    compositions: Mapping[int, Datasheet] = attrs.field(factory=dict)
+    """The unit at a size its default models do not make, as its own datasheet: a unit composition other than
+    the default ('2 Shock Trooper Sergeants and 18 Shock Troopers', 20 models), by its size."""
     edition: str = "10e"  #: the rules edition its profiles are printed for: '10e' (rules/, BSData wh40k-10e) or '11e'
 
     @property
@@ -135,6 +138,8 @@ class Datasheet:
         size = allowed[0] if size is None else size
         if size not in allowed:
             raise MathhammerError(f"{self.name} comes in units of {either(allowed)} models, not {size}")
+        if size in self.compositions:
+            return self.compositions[size].counts(size)
         counts = {m.name: m.count for m in self.models}
         extra = size - sum(counts.values())  # filled by the kinds that vary, in order, each up to its max
         for m in self.models:
@@ -147,6 +152,9 @@ class Datasheet:
     def as_target(self, size: int | None = None, loadout: Sequence[str] = ()) -> Target:
         """The unit as a target, its models as the wargear choices in `loadout` make them (a model that
         joins in place of another is of its own kind, with its own profile)."""
+        at = self.allowed_sizes()[0] if size is None else size
+        if at in self.compositions:
+            return self.compositions[at].as_target(at, loadout)
         equipped = Counter(m.name for m, _ in self.equip(loadout, size))
         return Target(tuple((m.profile, equipped[m.name]) for m in self.models if equipped[m.name]))
 
@@ -172,6 +180,8 @@ class Datasheet:
                size: int | None) -> tuple[list[tuple[ModelEntry, list[str]]], tuple[str, ...]]:
         counts = self.counts(size)
         size = sum(counts.values())
+        if size in self.compositions:
+            return self.compositions[size]._equip(loadout, size)
         models = [(m, list(m.equipment)) for m in self.models for _ in range(counts[m.name])]
         changed: set[int] = set()  # a model takes at most one choice
         taken: Counter[int] = Counter()  # models that took each option, by its place in `options`
@@ -219,6 +229,9 @@ class Datasheet:
 
     def notes_for(self, loadout: Sequence[str] = (), size: int | None = None) -> tuple[str, ...]:
         """The datasheet's notes, and those of each kind of model in the unit that `loadout` and `size` make."""
+        at = self.allowed_sizes()[0] if size is None else size
+        if at in self.compositions:
+            return self.compositions[at].notes_for(loadout, at)
         present = {m.name for m, _ in self.equip(loadout, size)}
         return (*self.notes, *(note for m in self.models if m.name in present for note in m.notes))
 
