@@ -105,17 +105,30 @@ def _feel_no_pain(name: str, suffix: str, text: str) -> Record | None:
     return None
 
 
+_LISTED = re.compile(r"\s*[-•]\s*")  #: a line of a list written with dashes ('- Breacher Team')
+
+
 def leader_units(text: str) -> list[str]:
-    """The units a Leader ability names ('can be attached to the following units: ■ A ■ B'), one per
-    bullet or line; none from other text (such as the core rule called Leader)."""
+    """The units a Leader ability names ('can be attached to the following units:'), in each form the data
+    writes them: one per '■' bullet (to the end of its line), one per line of a list of '- A' lines (blank
+    lines between them allowed, ended by the first other line, such as the note after it), else the line
+    after the colon split at commas; markup and asides left out; none from other text (such as the core
+    rule called Leader)."""
     head, found, rest = text.partition(":")
     if not found or "attached to" not in head.lower():
         return []
-    if "■" in rest:  # one unit per bullet, to the end of its line
-        items = [bullet.split("\n")[0] for bullet in rest.split("■")[1:]]
-    else:  # a list on the line after the colon
-        items = re.split(r"[,;]", rest.strip().split("\n")[0])
-    names = [re.sub(r"\s+", " ", item).strip(" .*^-") for item in items]
+    lines = re.sub(r"\([^)]*\)|[*^]", "", rest).strip().split("\n")  # markup and asides ('(excluding FLY)') out
+    if "■" in rest:
+        items = [bullet.split("\n")[0] for bullet in "\n".join(lines).split("■")[1:]]
+    elif _LISTED.match(lines[0]):
+        items = []
+        for line in lines:
+            if line.strip() and not _LISTED.match(line):
+                break
+            items.append(line)
+    else:
+        items = re.split(r"[,;]", lines[0])
+    names = [re.sub(r"\s+", " ", item).strip(" .-•") for item in items]
     return [n for n in names if n and len(n) < 60]
 
 
