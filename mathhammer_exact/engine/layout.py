@@ -122,12 +122,10 @@ class Layout:
         An Attached unit counts its models against the combined Starting Strength while both
         parts live; once only the leaders or only the bodyguards are left, they count against
         their own Starting Strength (a one-model unit: fewer than half its wounds left)."""
-        rows, cols = self.shape
-        b, c = np.divmod(np.arange(self.size), cols)
-        parts = []
-        for models, track, lost in ((self.main, self.main_track, b), (self.leaders, self.leader_track, c)):
-            dead = track.model_at()[lost] if models else np.zeros(self.size, dtype=int)
-            parts.append((len(models), len(models) - dead, track.total, lost))
+        b, c, main_dead, lead_dead = self._dead
+        parts = [(len(models), len(models) - dead, track.total, lost)
+                 for models, track, lost, dead in ((self.main, self.main_track, b, main_dead),
+                                                   (self.leaders, self.leader_track, c, lead_dead))]
         (n_main, main_alive, w_main, b_lost), (n_lead, lead_alive, w_lead, c_lost) = (
             (n, alive.tolist(), w, lost.tolist()) for n, alive, w, lost in parts)  # Python ints: a loop per state
         return np.array([below_half(n_main + n_lead, main + lead, 0, 0) if main and lead
@@ -150,12 +148,18 @@ class Layout:
         return best
 
     @cached_property
-    def losses(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For each state: wounds lost, models destroyed, and models destroyed per group (states x groups)."""
+    def _dead(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """For each state: wounds lost along the main and the leader track, and models destroyed on each."""
         rows, cols = self.shape
         b, c = np.divmod(np.arange(self.size), cols)
         main_dead = self.main_track.model_at()[b] if self.main else np.zeros(self.size, dtype=int)
         lead_dead = self.leader_track.model_at()[c] if self.leaders else np.zeros(self.size, dtype=int)
+        return b, c, main_dead, lead_dead
+
+    @cached_property
+    def losses(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each state: wounds lost, models destroyed, and models destroyed per group (states x groups)."""
+        b, c, main_dead, lead_dead = self._dead
         per_group = np.zeros((self.size, len(self.target.groups)), dtype=int)
         for dead, groups in ((main_dead, self.main), (lead_dead, self.leaders)):
             for g in sorted(set(groups)):  # the groups on this track (the others lose no model on it)

@@ -45,7 +45,7 @@ class Track:
 
     def model_at(self) -> np.ndarray:
         """For each state, the index of the model being worked on (= models destroyed)."""
-        return np.searchsorted(np.array(self.starts), np.arange(self.total + 1), side="right") - 1
+        return np.array([m for m, wounds in enumerate(self.wounds) for _ in range(wounds)] + [len(self.wounds)])
 
 
 @attrs.frozen
