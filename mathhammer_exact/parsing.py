@@ -142,27 +142,33 @@ def ability_fields(token: str, edition: Edition) -> dict[str, Any]:
     return found[2]
 
 
+_RANGE, _WHOLE = re.compile(rf"{_NUM}{_INCHES}?"), re.compile(_NUM)  # the stat tokens, compiled once
+_NO_SKILL, _SKILL = re.compile(rf"(?:(BS|WS){_SEP})?N/A"), re.compile(rf"(BS|WS){_SEP}{_NUM}\+?")
+_AP, _STRENGTH = re.compile(rf"AP{_SEP}(-|[+-]?[0-9]{{1,4}})"), re.compile(rf"S{_SEP}(.+)")
+_ATTACKS, _DAMAGE = re.compile(rf"A{_SEP}([0-9D+-]+)"), re.compile(r"D([=:]?)([0-9D+-]+)")
+
+
 def _stat(token: str, edition: Edition) -> tuple[str, dict[str, Any]]:
     """The slot and `Weapon` fields of one stat token (``24"``, ``A2``, ``BS3+``, ``S4``, ``AP-1``, ``D1``)."""
     up = token.upper()
-    if m := re.fullmatch(rf"{_NUM}{_INCHES}?", up):
+    if m := _RANGE.fullmatch(up):
         if int(m.group(1)) == 0:
             raise MathhammerError(f"range {token!r} means nothing: give 1\" or more, or Melee")
         return "range", {"range": int(m.group(1))}
     if up == "MELEE":
         return "range", {"melee": True}
-    if m := re.fullmatch(rf"(?:(BS|WS){_SEP})?N/A", up):
+    if m := _NO_SKILL.fullmatch(up):
         return "skill", {"skill": None, "melee": m.group(1) == "WS"}
-    if m := re.fullmatch(rf"(BS|WS){_SEP}{_NUM}\+?", up):
+    if m := _SKILL.fullmatch(up):
         return "skill", {"skill": int(m.group(2)), "melee": m.group(1) == "WS"}
-    if m := re.fullmatch(rf"AP{_SEP}(-|[+-]?[0-9]{{1,4}})", up):
+    if m := _AP.fullmatch(up):
         ap = 0 if m.group(1) == "-" else int(m.group(1))
         if ap > 0:
             raise MathhammerError(f"AP must be 0 or negative (e.g. AP-1), got {token!r}")
         return "ap", {"ap": ap}
-    if m := re.fullmatch(rf"S{_SEP}(.+)", up):
+    if m := _STRENGTH.fullmatch(up):
         value = m.group(1)
-        if re.fullmatch(_NUM, value):
+        if _WHOLE.fullmatch(value):
             return "strength", {"strength": int(value)}
         if value == "*":
             raise MathhammerError(f"{token!r}: this Strength is given elsewhere on the datasheet; write the number, "
@@ -170,9 +176,9 @@ def _stat(token: str, edition: Edition) -> tuple[str, dict[str, Any]]:
         if re.fullmatch(r"[0-9]*D[36]([+-][0-9]+)?", value):
             raise MathhammerError(f"{token!r}: a Strength rolled for each attack is not modelled; "
                                   "write a whole-number Strength, e.g. S7")
-    elif m := re.fullmatch(rf"A{_SEP}([0-9D+-]+)", up):
+    elif m := _ATTACKS.fullmatch(up):
         return "attacks", {"attacks": _positive_dice(token, m.group(1), "Attacks")}
-    elif m := re.fullmatch(r"D([=:]?)([0-9D+-]+)", up):
+    elif m := _DAMAGE.fullmatch(up):
         sep, value = m.groups()
         if not sep and value in ("3", "6"):
             raise MathhammerError(
