@@ -51,12 +51,17 @@ def readings(text: str, model: str = "") -> list[tuple]:
 NONE: tuple = ((), (), ())
 READ = [
     # a characteristic of the weapons of one name (Target Elimination's phrasing), chosen when the unit shoots: for
-    # --with; "only one enemy unit as the target" is what a query of one target always is
+    # --with, in the Shooting phase only (the sentence that says when it is used binds it to that phase); "only one
+    # enemy unit as the target" is what a query of one target always is
     ("Each time this unit is selected to shoot, it can use this ability. If it does, until the end of the phase, add 2 "
      "to the Attacks characteristic of pebble rifles equipped by models in this unit and you can only select one "
      "enemy unit as the target of all of this unit's attacks.",
-     [("attacker", "unit", "either", {"weapon_names": ("pebble rifle",), "attacks_bonus": 2}, NONE, (),
+     [("attacker", "unit", "shooting", {"weapon_names": ("pebble rifle",), "attacks_bonus": 2}, NONE, (),
        "after 'Each time this unit is selected to shoot, it can use this ability'")]),
+    ("Each time this unit is selected to fight, it can use this ability. If it does, each time a model in this unit "
+     "makes an attack, add 1 to the Hit roll.",
+     [("attacker", "unit", "fight", {"hit_modifier": 1}, NONE, (),
+       "after 'Each time this unit is selected to fight, it can use this ability'")]),
     ("Each time a model in this unit makes a ranged attack that targets a Monster or Vehicle unit, you can re-roll the "
      "Hit roll and you can re-roll the Damage roll.",
      [("attacker", "unit", "shooting", {"weapons": "ranged", "reroll_hits": Reroll.FAILED,
