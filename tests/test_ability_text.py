@@ -430,14 +430,17 @@ def test_a_leaders_ability_and_one_not_modelled_are_named_not_applied():
 
 
 def test_a_named_rule_given_with_with_stands_for_the_ability_of_its_name():
-    # the shipped named rule "Oath of Moment" (re-roll failed hit rolls) and a datasheet ability of that name that
-    # would add 1 to the Hit roll: only the named rule applies, 6 x 3/4 x 1/2 x 5/6 = 15/8
+    # the shipped army rule "Oath of Moment" (re-roll failed hit rolls) and a datasheet ability of that name that
+    # would add 1 to the Hit roll: only the declared rule applies, by its name or its key, 6 x 3/4 x 1/2 x 5/6 = 15/8
     oath = ("Oath of Moment", "Each time a model in this unit makes an attack, add 1 to the Hit roll.")
-    report = unit_attack(sheet(GUN, oath, keywords="ADEPTUS ASTARTES"), Target.parse("T4 Sv6+ W10"),
-                         modifiers=["oath of moment"], exact=True)
-    assert mean(report) == Fraction(15, 8)
-    assert ("not applied from its text: Oath of Moment (the named rule given with --with stands for it)"
-            in report.situation)
+    for name in ("oath of moment", "oath-of-moment"):
+        report = unit_attack(sheet(GUN, oath, keywords="ADEPTUS ASTARTES"), Target.parse("T4 Sv6+ W10"),
+                             modifiers=[name], exact=True)
+        assert mean(report) == Fraction(15, 8)
+        assert [line for line in report.situation if "Oath of Moment" in line] == [
+            "attacker has Oath of Moment (its army rule, as rules/ declares it): re-roll failed hit rolls; 'you can "
+            "re-roll' taken as re-rolling failed hit rolls; assumed (--with): when the target is the Oath of Moment "
+            "target"]
 
 
 def test_a_leaders_while_leading_readings_are_the_whole_units_when_it_leads():

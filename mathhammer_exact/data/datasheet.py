@@ -107,6 +107,7 @@ class Datasheet:
     leader_of: tuple[str, ...] = ()  #: units this CHARACTER can join as a Leader
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
+    defence_notes: tuple[str, ...] = ()  #: what was inferred of its models' defences: said where the unit is the target
     edition: str = "10e"  #: the rules edition its profiles are printed for: '10e' (rules/, BSData wh40k-10e) or '11e'
 
     @property

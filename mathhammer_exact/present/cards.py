@@ -76,7 +76,7 @@ def datasheet_card(sheet: Datasheet) -> str:
         lines.append("Points: " + ", ".join(f"{n} models: {p}" for n, p in sheet.points.items()))
     if sheet.leader_of:
         lines.append("Leader of: " + ", ".join(sheet.leader_of))
-    lines += [f"Note: {note}" for note in sheet.notes]
+    lines += [f"Note: {note}" for note in (*sheet.notes, *sheet.defence_notes)]
     return "\n".join(lines)
 
 
@@ -97,7 +97,8 @@ def datasheet_json(sheet: Datasheet) -> dict[str, Any]:
                      "each_once": o.each_once} for o in sheet.options],
         "weapons": [{"name": name, "profiles": list(profiles), "melee": any(w.melee for w in profiles.values())}
                     for name, profiles in sheet.weapons.items()],
-        "abilities": list(sheet.abilities), "leader_of": list(sheet.leader_of), "notes": list(sheet.notes),
+        "abilities": list(sheet.abilities), "leader_of": list(sheet.leader_of),
+        "notes": [*sheet.notes, *sheet.defence_notes],
     }
 
 

@@ -124,7 +124,8 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
         if leading:
             shown += f" led by {label(leading)}"
             sheets_read.append(leading)
-    notes = tuple(f"target note ({sheet.name}): {note}" for sheet in sheets_read for note in sheet.notes)
+    notes = tuple(f"target note ({sheet.name}): {note}" for sheet in sheets_read
+                  for note in (*sheet.notes, *sheet.defence_notes))
     if bodyguard and loadout:
         notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
                   *(f"target wargear rule: {rule.name}: {rule.summary}"
