@@ -140,14 +140,15 @@ def left_out(without: Sequence[str], sides: Sequence[Side], own: Sequence[NamedR
 
 def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[str], phase: str,
              problem: Callable[[NamedRule], str | None],
-             named: Sequence[NamedRule] = ()) -> tuple[list[NamedRule], list[str]]:
+             named: Sequence[NamedRule] = (), asks: str = "") -> tuple[list[NamedRule], list[str]]:
     """The rules read from text that a query applies, and a header line for each ability, applied or not.
 
     A reading applies when it is the whole unit's, the query settles its condition (`problem`, the
     scope check, finds none) and it needs nothing no option states; one that needs such a
     condition applies when its ability is `given` (--with). Abilities in `without` are left out, and so
     is one that a `named` rule given with --with stands for (by its name or its `ability`).
-    Readings of another phase are not mentioned: the phase alone rules them out.
+    Readings of another phase are not mentioned: the phase alone rules them out. A question that takes no --with
+    names the one that does (`asks`: "`mathhammer unit`"), where a line says which option applies an ability.
     """
     rules: list[NamedRule] = []
     lines: list[str] = []
@@ -179,7 +180,7 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
                 if rule.situation != side.role or rule.phase not in ("either", phase):
                     continue
                 relevant = True
-                why = _not_applied(ability, reading, side, asked, problem)
+                why = _not_applied(ability, reading, side, asked, problem, asks)
                 if why:
                     lines.append(f"not applied: {why}")
                     continue
@@ -198,7 +199,7 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
 
 
 def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool,
-                 problem: Callable[[NamedRule], str | None]) -> str:
+                 problem: Callable[[NamedRule], str | None], asks: str = "") -> str:
     """Why a reading is not applied in this query, or "" if it is (an error if --with asked for it)."""
     why = ""
     if side.leading and reading.scope != "leading":
@@ -214,7 +215,8 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
         if why and asked:
             raise MathhammerError(why)
     if not why and reading.needs and not asked:
-        why = f"{ability.name} applies only {reading.needs}; --with '{ability.name}' assumes it"
+        where = f" (of {asks})" if asks else ""
+        why = f"{ability.name} applies only {reading.needs}; --with '{ability.name}'{where} assumes it"
     return why
 
 

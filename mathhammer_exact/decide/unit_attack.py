@@ -164,8 +164,9 @@ def defended(unit: TargetUnit, firings: Sequence[Firing],
     for firing in firings:
         phase = "fight" if firing.weapon.melee else "shooting"
         situation = firing.context or context or Context()
-        rules, said = text_in_force.in_force(sides, set(), set(), phase, functools.partial(_situation_problem,
-                                                                                           context=situation))
+        rules, said = text_in_force.in_force(sides, set(), set(), phase,
+                                             functools.partial(_situation_problem, context=situation),
+                                             asks="`mathhammer unit`, a unit attacking it")
         lines += [line for line in said if line not in lines]
         [(weapon, own)], target, _ = apply_modifiers(rules, [firing.weapon], unit.target, situation)
         out.append(attrs.evolve(firing, weapon=weapon, context=own) if rules else firing)
