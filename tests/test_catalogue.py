@@ -543,3 +543,45 @@ def test_a_conditional_defence_is_switched_on_for_its_models():
         Fraction(1, 6)
     # the defence of the attacking unit is not said when it attacks
     assert not any("Hunker" in line for line in unit_attack(sheet, Target.parse("T4 Sv6+ W10"), melee=True).situation)
+
+
+def test_a_bearers_conditional_defence_is_given_to_its_kind_alone():
+    from mathhammer_exact.data.datasheet import TargetUnit
+    from mathhammer_exact.decide.unit_attack import unit_attack
+    shield = invulnerable("Shield Wall", "While this model is in cover, this model has a 4+ invulnerable save.")
+    base = _record()["models"][0]
+    models = [{**base, "name": "Pebble", "min": 4, "max": 4},
+              {**base, "name": "Shield Bearer", "invulnerable": shield}]
+    sheet = to_datasheet(_record(models=models, sizes=[5], abilities=["Shield Wall"]))
+    [reading] = sheet.read_rules[0].readings
+    assert reading.rule.models == ("Shield Bearer",)
+    piercer = attrs.evolve(_fighter(), weapons={"choppa": {"default": Weapon.parse("A1 WS3+ S4 AP-4 D1",
+                                                                                     name="Choppa")}})
+    report = unit_attack(piercer, TargetUnit(sheet.as_target(), "Pebbles", sheet), melee=True,
+                         modifiers=["Shield Wall"])
+    saves = {profile.name: profile.invulnerable for profile, _ in report.result.target.groups}
+    assert saves == {"Pebble": None, "Shield Bearer": 4}
+    assert "target has Shield Wall (read from its text): 4+ invulnerable save, for its Shield Bearer models only; " \
+           "assumed (--with): under the condition its text states" in report.situation
+
+
+def test_a_defence_of_the_character_leading_the_unit_is_the_leaders_when_one_leads():
+    from mathhammer_exact.data.datasheet import TargetUnit
+    from mathhammer_exact.decide.unit_attack import unit_attack
+    text = "While a ^^**Character**^^ model is leading this unit, that ^^**Character**^^ model has the Feel No Pain " \
+           "4+ ability."
+    guard = to_datasheet(_record(feel_no_pain=feel_no_pain("Silent Watch", "", text), abilities=["Silent Watch"],
+                                 ability_texts=[["Silent Watch", text, ""]]))
+    chief = _record(name="Chief", keywords=["CHARACTER", "INFANTRY"])
+    chief = to_datasheet({**chief, "models": [{**chief["models"][0], "name": "Chief"}]})
+    piercer = attrs.evolve(_fighter(), weapons={"choppa": {"default": Weapon.parse("A1 WS3+ S4 AP-4 D1",
+                                                                                     name="Choppa")}})
+    alone = unit_attack(piercer, TargetUnit(guard.as_target(), "Pebble", guard), melee=True)
+    assert ("not applied: Silent Watch is for the CHARACTER models of the unit, which the target does not have; "
+            "attach one with --leader" in alone.situation)
+    led = Target((*guard.as_target().groups, *chief.as_target().groups), attached=True)
+    report = unit_attack(piercer, TargetUnit(led, "Pebble led by Chief", guard, (), chief), melee=True)
+    # the query settles "while leading": applied without --with, to the Leader's model alone
+    assert {p.name: p.feel_no_pain for p, _ in report.result.target.groups} == {"Pebble": None, "Chief": 4}
+    assert "target has Silent Watch (read from its text): Feel No Pain 4+, for its CHARACTER models only" in \
+        report.situation
