@@ -475,20 +475,33 @@ def _bundle_models(tag: str, leaders: int, others: int) -> str:
         for i, (name, n) in enumerate((("Cairn Leader", leaders), ("Cairner", others))))
 
 
-def test_a_composition_bundle_not_read_is_not_offered(tmp_path, monkeypatch):
-    # two bundles, the default one read: the other's size is said not to be read, and asking for it is refused
+def _bundle_troop(tmp_path, monkeypatch, big: str):
     checkout = tmp_path / "checkout"
     checkout.mkdir()
     gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
     (checkout / gst.name).write_bytes(gst.read_bytes())
+    text = _BUNDLES.replace("2 Cairn Leaders and 8 Cairners", big)
     (checkout / "Test - Bundle Host.cat").write_text(
-        _BUNDLES % (_bundle_models("s", 1, 4), _bundle_models("b", 2, 8)), encoding="utf-8")
+        text % (_bundle_models("s", 1, 4), _bundle_models("b", 2, 8)), encoding="utf-8")
     monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
     build.add_checkout(checkout)
-    sheet = by_name.datasheet("Cairn Troop")
+    return by_name.datasheet("Cairn Troop")
+
+
+def test_each_composition_bundle_is_a_size_of_the_unit(tmp_path, monkeypatch):
+    # two bundles whose names count their models: 1 + 4 and 2 + 8, so units of 5 and of 10
+    sheet = _bundle_troop(tmp_path, monkeypatch, "2 Cairn Leaders and 8 Cairners")
+    assert sheet.allowed_sizes() == (5, 10)
+    assert sheet.counts(10) == {"Cairn Leader": 2, "Cairner": 8}
+    assert not any("not read" in note or "also offered" in note for note in sheet.notes)
+
+
+def test_a_composition_bundle_not_read_is_not_offered(tmp_path, monkeypatch):
+    # a bundle whose name counts 11 models where it holds 10: its size is said not to be read, and not offered
+    sheet = _bundle_troop(tmp_path, monkeypatch, "2 Cairn Leaders and 9 Cairners")
     assert sheet.allowed_sizes() == (5,)
     assert ("unit composition '1 Cairn Leader and 4 Cairners' read; not read, so its sizes cannot be asked for: "
-            "'2 Cairn Leaders and 8 Cairners'") in sheet.notes
+            "'2 Cairn Leaders and 9 Cairners'") in sheet.notes
     assert not any("also offered" in note for note in sheet.notes)
 
 

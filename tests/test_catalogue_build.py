@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
@@ -42,6 +43,36 @@ def test_a_plain_file_reads_as_defusedxml_reads_it(path):
     assert _shape(battlescribe.parse_xml(data, str(path))) == _shape(safe)
 
 
+_DOCUMENTS = {  #: plain documents whose root declares its namespace, or not only it: each read as defusedxml reads it
+    "one namespace, quoted so": b"\xef\xbb\xbf<r a='1' xmlns = 'urn:x'><e/></r>",
+    "no namespace": b'<?xml version="1.0"?><r><e/></r>',
+    "a second one": b'<r xmlns="urn:x" xmlns:y="urn:y"><y:e/><e/></r>',
+    "the words in an attribute": b"<r a='xmlns=\"urn:q\"'><e/></r>",
+    "on a child only": b'<r><e xmlns="urn:x"><f/></e></r>',
+    "after a comment": b'<!-- c --><r xmlns="urn:x"><e/></r>',
+}
+
+
+@pytest.mark.parametrize("name", _DOCUMENTS)
+def test_a_namespace_reads_as_defusedxml_reads_it(name):
+    data = _DOCUMENTS[name]
+    assert battlescribe._plain(data)
+    safe = SafeET.fromstring(data)
+    for element in safe.iter():
+        if element is not safe:
+            element.tag = element.tag.rpartition("}")[2]
+    assert _shape(battlescribe.parse_xml(data, name)) == _shape(safe)
+
+
+def test_a_broken_document_is_refused_at_its_line_and_column():
+    # the root's namespace blanked (as many spaces): expat still points at the 'f' of '</f>', line 3, column 7
+    # (counted from 0), as it does reading the document as written
+    data = b'<?xml version="1.0"?>\n<r id="1" xmlns="urn:x">\n  <e></f>\n</r>'
+    with pytest.raises(MathhammerError, match=r"^broken: not a readable BattleScribe XML file \(mismatched tag: "
+                                              r"line 3, column 7\)$"):
+        battlescribe.parse_xml(data, "broken")
+
+
 _BOMB = ('<?xml version="1.0" encoding="{}"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>'
          '<r>&b;</r>')
 
@@ -66,11 +97,32 @@ def _in_order(tally: build.Tally) -> list[list[tuple[str, int]]]:
 
 
 @FORK
-def test_the_shares_are_runs_of_files_in_their_order():
-    data = bsdata.load_checkout(FIXTURES / "bsdata")
-    counts = build.Counter(path for path, _, _ in bsdata.checked_units(data))
-    shares = build._shares(counts, 2)
-    assert len(shares) == 2 and [p for share in shares for p in sorted(share)] == list(counts)
+def test_a_process_busy_with_one_file_leaves_the_others_to_the_rest(monkeypatch):
+    # this process keeps to its first file until the worker has taken every other one: no file waits for it
+    data = bsdata.load_checkout(FIXTURES / "bsdata-factions")
+    files = list(build.Counter(path for path, _, _ in bsdata.checked_units(data)))
+    take, parent = build._take, os.getpid()
+
+    def slow(first, shared=None):
+        if os.getpid() == parent:
+            deadline = time.monotonic() + 60  # a bound on the wait, should the worker never finish
+            while shared[2].value <= len(files) and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return take(first, shared)
+
+    slow.__module__, slow.__qualname__ = take.__module__, take.__qualname__  # handed over by name, as the real one
+    monkeypatch.setattr(build, "_take", slow)
+    converted = build.to_datasheet
+
+    def where(record, tally):
+        tally.units[f"pid {os.getpid()}"] += 1
+        return converted(record, tally)
+
+    monkeypatch.setattr(build, "to_datasheet", where)
+    records, _, tally = build.read_units(data, workers=2)
+    first = [r for r, _, _ in bsdata.units(data, {files[0]})]
+    assert len(files) == 7 and tally.units[f"pid {parent}"] == len(first) == 1  # Grove Beast, of Library - Beasts
+    assert sum(n for key, n in tally.units.items() if key.startswith("pid ")) == len(records) == 17
 
 
 @FORK

@@ -50,10 +50,22 @@ def test_a_unit_composition_of_bundles_limits_bundles_not_models(sheet):
     # Levy Mob: the group 'Unit Composition' (max 1) holds bundles; its default '1 Levy Chief and 4 Levies'
     # has a group '4 Levies' (min 4, max 4) of Levy (min 3) and Levy w/ Blast Drill (max 1)
     levy = sheet("Levy Mob")
-    assert levy.allowed_sizes() == (5,)
+    assert levy.counts() == {"Levy Chief": 1, "Levy": 4, "Levy w/ Blast Drill": 0}
     assert [limit.what for limit in levy.limits] == ["4 Levies"]
     assert kinds(levy, ["blast drill"]) == {"Levy": 3, "Levy Chief": 1, "Levy w/ Blast Drill": 1}
-    assert "not read, so its sizes cannot be asked for: '2 Levy Chiefs and 8 Levies'" in " ".join(levy.notes)
+
+
+def test_each_unit_composition_is_a_size_of_the_unit(sheet):
+    # Levy Mob's other bundle, '2 Levy Chiefs and 8 Levies': Levy Chief (min 2, max 2) beside the group
+    # '8 Levies' (min 8, max 8) of Levy (min 7, max 8) and Levy w/ Blast Drill (max 2): a unit of 10
+    levy = sheet("Levy Mob")
+    assert levy.allowed_sizes() == (5, 10)
+    assert kinds(levy, size=10) == {"Levy Chief": 2, "Levy": 8}
+    assert kinds(levy, ["blast drill"], 10) == {"Levy Chief": 2, "Levy": 7, "Levy w/ Blast Drill": 1}
+    assert sum(n for _, n in levy.as_target(10).groups) == 10
+    with pytest.raises(MathhammerError, match=r"at most 1 model of a unit of 5 can take 'blast drill'"):
+        levy.equip(["2 blast drill"], 5)  # the small bundle's drill: max 1
+    assert not any("not read" in note for note in levy.notes)
 
 
 def test_a_kind_in_place_of_another_adds_no_model(sheet):
@@ -69,7 +81,7 @@ def test_wargear_taken_twice(sheet):
     assert Counter(suits.models[0].equipment) == {"fusion lance": 2, "slag cannon": 2, "forge fists": 1}
     assert {w.name: n for w, n, _ in volley(suits).weapons} == {"Slag cannon": 4, "Fusion lance": 4}
     assert any("'Weapons': the catalogue names no default choice; read as Slag cannon (also offered: Ember gun)" in n
-               for n in suits.notes)
+               for n in suits.notes_for())  # the note of the kind Forge Suit, in the unit
     # a model swaps one of its two slag cannons for an ember gun: 3 slag cannons and 1 ember gun fire
     fired = {w.name: n for w, n, _ in volley(suits, ["ember gun"]).weapons}
     assert fired == {"Ember gun": 1, "Slag cannon": 3, "Fusion lance": 4}

@@ -192,8 +192,9 @@ def test_a_plot_says_which_question_it_answers(monkeypatch, tmp_path):
                                         "rules: 10th edition, current printing")
     run([*COMMANDS[1], "--half-range", "--plot", str(tmp_path / "unit.png")])
     assert words(heading(drawn[1])).endswith("attacker has Tempestor Prime: weapons gain SUSTAINED HITS 1 (ranged "
-                                             "weapons); situation: within half range; rules: 10th edition, "
-                                             "current printing")
+                                             "weapons); weapons resolved in the order listed (the attacker's choice; "
+                                             "`mathhammer plan` ranks orders); situation: within half range; "
+                                             "rules: 10th edition, current printing")
 
 
 def test_missing_matplotlib_is_explained(tmp_path, monkeypatch):

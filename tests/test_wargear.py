@@ -83,10 +83,13 @@ def test_profile_names_as_players_type_them(squad):
     for typed in ("focused", "FOCUSED", " Focused "):
         fired = [w.name for w, _, _ in volley(squad, loadout, profiles=[typed]).weapons]
         assert fired == ["Rock cannon (Focused)", "Hewing spear"]
-    # without --profile, the first is used, and the header says which and what else there is
+    # without --profile, the first is used, and the header says which and what else there is; without a
+    # number, one model takes the rock cannon, and the header says so (2 may: the special weapons' most)
+    one = "--loadout 'rock cannon': rock cannon for 1 model (no number given; 1 to 2 can take it: write e.g. " \
+          "'2 rock cannon')"
     assert volley(squad, loadout).chosen == (
-        "Rock cannon (Scatter) used (its other profiles: focused; choose with --profile)",)
-    assert volley(squad, loadout, profiles=["focused"]).chosen == ()
+        one, "Rock cannon (Scatter) used (its other profiles: focused; choose with --profile)")
+    assert volley(squad, loadout, profiles=["focused"]).chosen == (one,)
     with pytest.raises(MathhammerError, match="known: focused, scatter$"):  # each once
         volley(squad, loadout, profiles=["krak"])
 

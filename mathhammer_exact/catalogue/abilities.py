@@ -10,6 +10,7 @@ is left to `ability_text`, whose readings apply when it leads the unit of the qu
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -60,6 +61,17 @@ def invulnerable(name: str, text: str) -> Record | None:
     """The invulnerable save an ability gives. An ability named 'Invulnerable Save' states it (its value
     in its text or its name); in other abilities it is inferred from prose such as 'models in this unit
     have a 4+ invulnerable save', and marked so."""
+    return _fresh(_invulnerable(name, text))
+
+
+def _fresh(reading: Record | None) -> Record | None:
+    """A copy of a reading worked out once per text (a checkout gives one ability to many units: 32,000
+    readings of 10th-edition BSData are 5,800 texts), so that each holder has its own."""
+    return None if reading is None else dict(reading)
+
+
+@functools.lru_cache(maxsize=8192)
+def _invulnerable(name: str, text: str) -> Record | None:
     ranged = "ranged attacks" in text.lower()
     if name.strip().lower().startswith("invulnerable save"):
         match = _SAVE.search(text) or _SAVE.search(name)
@@ -76,6 +88,11 @@ def invulnerable(name: str, text: str) -> Record | None:
 def feel_no_pain(name: str, suffix: str, text: str) -> Record | None:
     """The Feel No Pain a rule gives: its name ('Feel No Pain' with '5+' appended by a link, or 'Feel No
     Pain 5+' in a roster), else an ability's text (inferred)."""
+    return _fresh(_feel_no_pain(name, suffix, text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _feel_no_pain(name: str, suffix: str, text: str) -> Record | None:
     label = f"{name} {suffix}".strip()
     if label.lower().startswith("feel no pain"):
         match = re.search(r"(\d)\+", label)
@@ -88,17 +105,30 @@ def feel_no_pain(name: str, suffix: str, text: str) -> Record | None:
     return None
 
 
+_LISTED = re.compile(r"\s*[-•]\s*")  #: a line of a list written with dashes ('- Breacher Team')
+
+
 def leader_units(text: str) -> list[str]:
-    """The units a Leader ability names ('can be attached to the following units: ■ A ■ B'), one per
-    bullet or line; none from other text (such as the core rule called Leader)."""
+    """The units a Leader ability names ('can be attached to the following units:'), in each form the data
+    writes them: one per '■' bullet (to the end of its line), one per line of a list of '- A' lines (blank
+    lines between them allowed, ended by the first other line, such as the note after it), else the line
+    after the colon split at commas; markup and asides left out; none from other text (such as the core
+    rule called Leader)."""
     head, found, rest = text.partition(":")
     if not found or "attached to" not in head.lower():
         return []
-    if "■" in rest:  # one unit per bullet, to the end of its line
-        items = [bullet.split("\n")[0] for bullet in rest.split("■")[1:]]
-    else:  # a list on the line after the colon
-        items = re.split(r"[,;]", rest.strip().split("\n")[0])
-    names = [re.sub(r"\s+", " ", item).strip(" .*^-") for item in items]
+    lines = re.sub(r"\([^)]*\)|[*^]", "", rest).strip().split("\n")  # markup and asides ('(excluding FLY)') out
+    if "■" in rest:
+        items = [bullet.split("\n")[0] for bullet in "\n".join(lines).split("■")[1:]]
+    elif _LISTED.match(lines[0]):
+        items = []
+        for line in lines:
+            if line.strip() and not _LISTED.match(line):
+                break
+            items.append(line)
+    else:
+        items = re.split(r"[,;]", lines[0])
+    names = [re.sub(r"\s+", " ", item).strip(" .-•") for item in items]
     return [n for n in names if n and len(n) < 60]
 
 

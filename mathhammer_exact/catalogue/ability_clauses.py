@@ -33,7 +33,9 @@ class Unreadable(Exception):
     """A sentence about attacks that this reader does not understand (the reason is its message); `role` says whose
     attacks it was about, when that was read before the words that were not."""
 
-    role: Role | None = None
+    def __init__(self, reason: str, role: Role | None = None):
+        super().__init__(reason)
+        self.role = role
 
 
 class ForOthers(Exception):

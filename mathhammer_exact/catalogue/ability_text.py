@@ -17,6 +17,7 @@ below its average. Invulnerable saves and Feel No Pain that a unit always has ar
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -185,9 +186,8 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
         leading, sentence = True, sentence[lead.end():]
     some = _SOME_WEAPONS.search(sentence)
     if some and (some.group("who") or "").lower() != "that unit" or some and leading:
-        why = Unreadable(f"a change to its weapons' characteristics this reader does not read ({some.group(0)!r})")
-        why.role = "attacker"
-        raise why
+        raise Unreadable(f"a change to its weapons' characteristics this reader does not read ({some.group(0)!r})",
+                         "attacker")
     found = _subject(sentence, leading)
     if found is not None and named:
         found = (attrs.evolve(found[0], named=named), found[1])
@@ -311,12 +311,11 @@ class Verdict:
     ability: TextAbility | None = None  #: what the datasheet keeps (effects, or not modelled with the reason)
 
 
-def _rule(unit: str, name: str, index: int, parsed: Parsed) -> NamedRule:
+def _rule(parsed: Parsed, name: str) -> NamedRule:
     fields = dict(parsed.fields)
     if "_against" in fields:
-        why = Unreadable(f"Feel No Pain {fields['_against']} only")
-        why.role = parsed.subject.role  # a defence: named in the answers of attacks against the unit
-        raise why
+        # a defence: named in the answers of attacks against the unit
+        raise Unreadable(f"Feel No Pain {fields['_against']} only", parsed.subject.role)
     if parsed.subject.role == "attacker":
         fields["weapons"] = {"ranged": "ranged", "melee": "melee"}.get(parsed.subject.kind, "all")
         fields["weapon_names"] = parsed.subject.named
@@ -329,8 +328,8 @@ def _rule(unit: str, name: str, index: int, parsed: Parsed) -> NamedRule:
     if parsed.subject.role == "target" and target:
         raise Unreadable("a condition on the attacking unit")
     effect = Effect(**fields)
-    return NamedRule(key=f"{unit}/{name}#{index}", name=name, kind="ability",
-                     source=f"{unit} datasheet (read from its text)", summary=effect.describe(),
+    # its key and source name the unit: `read_ability` fills them in
+    return NamedRule(key="", name=name, kind="ability", source="", summary=effect.describe(),
                      phase=parsed.phase, situation=parsed.subject.role, effect=effect, target=target,
                      requires=tuple(dict.fromkeys(condition.requires)))
 
@@ -348,8 +347,22 @@ def _in_profile(parsed: Parsed, name: str, text: str) -> bool:
 
 
 def read_ability(unit: str, name: str, text: str, model: str = "") -> Verdict:
-    """One ability of `unit` (written on its `model` kind, or "" for the datasheet) read from its text."""
-    name = clean(name).rstrip(":").strip()
+    """One ability of `unit` (written on its `model` kind, or "" for the datasheet) read from its text: once
+    per name, text and kind of model (a checkout gives one ability to many units: 4,363 abilities of
+    10th-edition BSData are 2,768 such), its rules then named for `unit`."""
+    verdict = _read_text(clean(name).rstrip(":").strip(), text, model)
+    ability = verdict.ability
+    if ability is None or not ability.readings:
+        return verdict
+    readings = tuple(attrs.evolve(reading, rule=attrs.evolve(reading.rule, key=f"{unit}/{ability.name}#{index}",
+                                                             source=f"{unit} datasheet (read from its text)"))
+                     for index, reading in enumerate(ability.readings))
+    return attrs.evolve(verdict, ability=attrs.evolve(ability, readings=readings))
+
+
+@functools.lru_cache(maxsize=8192)
+def _read_text(name: str, text: str, model: str) -> Verdict:
+    """`read_ability` of a unit not yet named (its rules' keys and sources are left for it to fill)."""
     if name.lower().startswith("invulnerable save"):
         return Verdict("profile")  # its value is read by catalogue.abilities
     if _WHO_MAY_TARGET.search(clean(text)):
@@ -380,7 +393,7 @@ def read_ability(unit: str, name: str, text: str, model: str = "") -> Verdict:
                     profile = True
                     continue
                 try:
-                    rule = _rule(unit, name, len(readings), one)
+                    rule = _rule(one, name)
                 except MathhammerError as exc:
                     raise Unreadable(str(exc)) from None
                 readings.append(Reading(rule, one.subject.scope, "; ".join(dict.fromkeys(one.condition.needs))))

@@ -13,6 +13,7 @@ their own constraints). A model's wargear is the entries below it that carry "Ra
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Container, Iterator
 from pathlib import Path
@@ -147,8 +148,23 @@ def _limits(*elements: Element | None) -> tuple[int, int | None]:
 _CRUSADE = ("crusade", "weapon modifications")  #: groups that only Crusade play uses: left out
 
 
-def _wanted(*elements: Element) -> bool:
-    return not any(hidden(e) or e.get("name", "").strip().lower().startswith(_CRUSADE) for e in elements)
+def _wanted(*elements: Element, shown: Callable[[Element], bool] = lambda e: False) -> bool:
+    """Neither Crusade-only nor hidden, unless `shown` tells that a hidden one is shown (`Data.shown`)."""
+    return not any((hidden(e) and not shown(e)) or e.get("name", "").strip().lower().startswith(_CRUSADE)
+                   for e in elements)
+
+
+def _shows(element: Element) -> Iterator[list[Element]]:
+    """For each modifier of `element` that sets hidden to false, its conditions with those of the modifier
+    groups around it (each a 'condition' or a 'conditionGroup': all must hold)."""
+    def walk(holder: Element, around: list[Element]) -> Iterator[list[Element]]:
+        tests = [*around, *(c for box in holder if box.tag in ("conditions", "conditionGroups") for c in box)]
+        for modifier in kids(holder, "modifiers", "modifier"):
+            if (modifier.get("field"), modifier.get("type"), modifier.get("value")) == ("hidden", "set", "false"):
+                yield [*tests, *(c for box in modifier if box.tag in ("conditions", "conditionGroups") for c in box)]
+        for group in kids(holder, "modifierGroups", "modifierGroup"):
+            yield from walk(group, tests)
+    yield from walk(element, [])
 
 
 class Data:
@@ -171,7 +187,10 @@ class Data:
         self.files: dict[str, Path] = {}  #: the file of each entry, by id
         self._children: dict[Element, tuple[Link, ...]] = {}
         self._profiles: dict[Element, tuple[tuple[Element, str], ...]] = {}
+        self._unresolved: dict[Element, frozenset[str]] = {}
+        self.weapons: dict[Element, list[Record]] = {}  #: `weapon_profiles` of each entry asked about
         self._checked: set[Element] = set()  #: entries whose links and numbers are checked
+        self._shown: dict[Element, bool] = {}  #: hidden entries, and whether the default unit shows them (`shown`)
         self.points_types = {c.get("id", "") for _, root in roots for c in kids(root, "costTypes", "costType")
                              if c.get("name") == "pts"}
         catalogues: dict[str, tuple[Path, Element]] = {}
@@ -190,6 +209,52 @@ class Data:
                         raise MathhammerError(f"{path}: defines {element.get('name')!r} (id {ident!r}) again, as "
                                               f"{first.name} does: its units would be listed twice; keep one of "
                                               "the two files")
+        self.catalogues = Catalogues.read(root for _, root in roots)  #: which give each unit its faction
+
+    def shown(self, element: Element) -> bool:
+        """True for a hidden entry that a modifier shows in the unit as its datasheet gives it: unconditionally,
+        or where each condition counts selections of the unit's default wargear and models (a sergeant's
+        weapon shown while the unit's models carry it, as Einhyr Hearthguard's Hesyr). What depends on the
+        army (the detachment, other units) is unknown here: the entry stays hidden."""
+        found = self._shown.get(element)
+        if found is None:
+            found = self._shown[element] = any(all(self._holds(c) for c in tests) for tests in _shows(element))
+        return found
+
+    def _holds(self, test: Element) -> bool:
+        """Whether a condition (or condition group) holds for the default selections of the unit it names."""
+        if tag(test) == "conditionGroup":
+            inner = [c for box in test for c in box]
+            return (any if test.get("type") == "or" else all)(self._holds(c) for c in inner)
+        scope = self.ids.get(test.get("scope", ""))
+        if tag(test) != "condition" or scope is None or test.get("field") != "selections" \
+                or test.get("type") not in _SIZE_TESTS or test.get("childId") not in self.ids:
+            return False
+        count = self._by_default(scope, test.get("childId", ""), MAX_DEPTH)
+        return bool(_SIZE_TESTS[test.get("type", "")](count, whole(test.get("value"), "a condition's number")))
+
+    def _by_default(self, element: Element, wanted: str, depth: int, least: int = 0) -> int:
+        """How many selections of the entry `wanted` the default choices below `element` (of `least`
+        selections, if a group) make: each entry its least, a group's default what the group's least leaves
+        (at least 1), each counting what is below it; hidden ones none."""
+        if depth <= 0:
+            return 0
+        below = [(child, child) for child in [*kids(element, "selectionEntries", "selectionEntry"),
+                                              *kids(element, "selectionEntryGroups", "selectionEntryGroup")]]
+        below += [(link, self.ids[link.get("targetId", "")]) for link in kids(element, "entryLinks", "entryLink")
+                  if link.get("targetId", "") in self.ids]
+        visible = [(link, target, _limits(*dict.fromkeys((link, target)))[0]) for link, target in below
+                   if not hidden(link) and not hidden(target)]
+        default = element.get("defaultSelectionEntryId")
+        total = 0
+        for link, target, times in visible:
+            if default in (link.get("id"), target.get("id")):
+                times = max(times, least - sum(n for *_, n in visible) + times, 1)
+            if tag(target) == "selectionEntryGroup":
+                total += self._by_default(target, wanted, depth - 1, times)
+            elif times:
+                total += times * ((target.get("id") == wanted) + self._by_default(target, wanted, depth - 1))
+        return total
 
     def children(self, entry: Element) -> Iterator[Link]:
         """The entries and groups directly below `entry`, links resolved, hidden ones left out (worked out
@@ -201,32 +266,34 @@ class Data:
 
     def _links(self, entry: Element) -> Iterator[Link]:
         for child in kids(entry, "selectionEntries", "selectionEntry"):
-            if _wanted(child):
+            if _wanted(child, shown=self.shown):
                 yield Link(child, *_limits(child), child.get("id", ""))
         for child in kids(entry, "selectionEntryGroups", "selectionEntryGroup"):
-            if _wanted(child):
+            if _wanted(child, shown=self.shown):
                 yield Link(child, *_limits(child), child.get("id", ""))
         for link in kids(entry, "entryLinks", "entryLink"):
             target = self.ids.get(link.get("targetId", ""))
-            if target is not None and _wanted(link, target):
+            if target is not None and _wanted(link, target, shown=self.shown):
                 yield Link(target, *_limits(link, target), link.get("id", ""), link)
 
     def unresolved(self, entry: Element) -> list[str]:
         """The names of the links on or below `entry` whose target is in none of the files read (in a catalogue
-        the checkout lacks: `missing`)."""
-        names: set[str] = set()
-        seen: set[Element] = set()
-        todo = [entry]
-        while todo:
-            element = todo.pop()
-            if element in seen:
-                continue
-            seen.add(element)
-            for container, kind in (("entryLinks", "entryLink"), ("infoLinks", "infoLink")):
-                names.update(link.get("name", "").strip() for link in kids(element, container, kind)
-                             if link.get("targetId", "") not in self.ids and _wanted(link))
-            todo += [link.entry for link in self.children(element)]
-        return sorted(names)
+        the checkout lacks: `missing`). Of a checked entry (`check`: no cycle, bounded depth)."""
+        return sorted(self._lost(entry))
+
+    def _lost(self, element: Element) -> frozenset[str]:
+        """`unresolved` of `element`, unsorted; worked out once per entry, as `children` is (the entries a
+        faction shares sit below many of its units)."""
+        found = self._unresolved.get(element)
+        if found is None:
+            names = {link.get("name", "").strip() for container, kind in (("entryLinks", "entryLink"),
+                                                                            ("infoLinks", "infoLink"))
+                     for link in kids(element, container, kind)
+                     if link.get("targetId", "") not in self.ids and _wanted(link)}
+            for link in self.children(element):
+                names |= self._lost(link.entry)
+            found = self._unresolved[element] = frozenset(names)
+        return found
 
     def check(self, entry: Element, path: Path) -> None:
         """Refuse, naming the file, a unit (`entry`, defined in `path`) whose links lead back into an entry
@@ -344,14 +411,16 @@ def _is_weapon(profile: Element) -> bool:
 
 
 def weapon_profiles(data: Data, entry: Element) -> list[Record]:
-    """The weapon profiles an entry carries itself: [{"profile": label, "type": ..., "chars": {...}}]."""
-    name = entry.get("name", "")
-    out = []
-    for profile, _ in data.profiles(entry):
-        if tag(profile) == "profile" and _is_weapon(profile):
-            out.append({"profile": profile_label(name, profile.get("name", "")),
-                        "melee": profile.get("typeName") == "Melee Weapons", "chars": characteristics(profile)})
-    return out
+    """The weapon profiles an entry carries itself: [{"profile": label, "melee": ..., "chars": {...}}]; worked
+    out once per entry (a piece of wargear is carried by many units; the records share them, read only)."""
+    found = data.weapons.get(entry)
+    if found is None:
+        name = entry.get("name", "")
+        found = data.weapons[entry] = [
+            {"profile": profile_label(name, profile.get("name", "")),
+             "melee": profile.get("typeName") == "Melee Weapons", "chars": characteristics(profile)}
+            for profile, _ in data.profiles(entry) if tag(profile) == "profile" and _is_weapon(profile)]
+    return found
 
 
 class UnitReader:
@@ -370,6 +439,10 @@ class UnitReader:
         self.groups: set[str] = {"model"}  #: ids that count the unit's models in a condition
         self.items: dict[str, Record] = {}  #: the most of a piece of wargear in the unit, by name
         self.capped: list[tuple[str, int, list[Element]]] = []  #: wargear, its most, the unit sizes it holds at
+        self.pieces: dict[str, Element] = {}  #: the entry of each piece of wargear given by name (`_own`)
+        self.alike: list[set[str]] = []  #: wargear of which a unit carries one only (`_alike`)
+        self.compositions: list[Record] = []  #: the unit compositions other than the default (`_find_models`)
+        self.bundled = 0  #: the kinds of model read from the default unit composition
 
     def read(self) -> Record:
         entry = self.entry
@@ -397,6 +470,15 @@ class UnitReader:
                               f"{', '.join(lost)}")
         record["sizes"], record["points"] = self._points(size_low, size_high, models)
         record["limits"] = self._size_limits(models, size_high)
+        for modifier in _modifiers(entry):
+            if modifier.get("field") == "error" and modifier.get("type") == "add":
+                self._alike(modifier)
+        record["alike"] = [sorted(names) for names in self.alike]
+        for composition in self.compositions:  # a kind's saves as the default composition's kind of that name
+            for model in composition["models"]:
+                same = next((m for m in models if m["name"] == model["name"]), {})
+                model.update({k: same[k] for k in ("invulnerable", "feel_no_pain") if k in same})
+        record["compositions"] = self.compositions
         for model in models:
             del model["_entry"], model["_link"]
         return record
@@ -434,6 +516,10 @@ class UnitReader:
         self.span = self._find_models(self.entry, found)
         if not found:
             raise MathhammerError("no model entries")
+        if self.compositions and len(found) != self.bundled:  # models beside the bundles: their sizes not known
+            self.notes.append("unit compositions not read, so their sizes cannot be asked for: " + ", ".join(
+                repr(c["name"]) for c in self.compositions))
+            self.compositions = []
         named_once(found)
         unit_gear, _ = self._wargear(self.entry)
         if unit_gear:  # none in the BSData set today: a model would have to be chosen to carry it
@@ -470,17 +556,40 @@ class UnitReader:
                 bundles.append(link)
         if bundles:
             chosen = next((b for b in bundles if default_id in (b.link_id, b.entry.get("id"))), bundles[0])
-            self.bundle_size = sum(whole(n, "a number in a unit composition's name")
-                                   for n in re.findall(r"\d+", chosen.entry.get("name", "")))
-            self._find_models(chosen.entry, found)
-            if len(bundles) > 1:
-                others = ", ".join(repr(b.entry.get("name", "")) for b in bundles if b is not chosen)
+            self.bundle_size = _bundle_size(chosen.entry)
+            before = len(found)
+            counts = _fits(self._find_models(chosen.entry, found), self.bundle_size) \
+                and tag(element) == "selectionEntryGroup"  # a choice of bundles whose names count their models
+            self.bundled = len(found) - before
+            unread = [b for b in bundles if b is not chosen and not (counts and self._composition(b.entry))]
+            if unread:
                 self.notes.append(f"unit composition {chosen.entry.get('name', '')!r} read; not read, so its sizes "
-                                  f"cannot be asked for: {others}")
+                                  f"cannot be asked for: {', '.join(repr(b.entry.get('name', '')) for b in unread)}")
         if not spans:
             return None
         highs = [high for _, high in spans]
         return sum(low for low, _ in spans), None if None in highs else sum(h for h in highs if h is not None)
+
+    def _composition(self, bundle: Element) -> bool:
+        """Read a unit composition other than the default ('2 Shock Trooper Sergeants and 18 Shock Troopers'):
+        its models and limits, at its size (from its name), kept in `compositions`; False where it has no
+        size of its own or no model to read."""
+        size = _bundle_size(bundle)
+        if not size or size == self.bundle_size or any(c["size"] == size for c in self.compositions):
+            return False
+        other = UnitReader(self.data, self.entry, self.faction, self.source)
+        models: list[Record] = []
+        other.bundle_size = size
+        if not _fits(other._find_models(bundle, models), size) or not models:
+            return False
+        named_once(models)
+        self.weapons.update({k: v for k, v in other.weapons.items() if k not in self.weapons})
+        limits = other._size_limits(models, size)
+        for model in models:
+            del model["_entry"], model["_link"]
+        self.compositions.append({"size": size, "models": models, "limits": limits, "notes": other.notes,
+                                  "name": bundle.get("name", "").strip()})
+        return True
 
     def _holds_models(self, element: Element, depth: int = 3) -> bool:
         return depth > 0 and any(c.entry.get("type") == "model" or self._holds_models(c.entry, depth - 1)
@@ -493,11 +602,13 @@ class UnitReader:
         entry = link.entry
         stats = [p for p, _ in self.data.profiles(entry) if p.get("typeName") == "Unit"]
         if not stats:  # a profile written on the unit, or on another of its models
-            stats = [p for element in self.entry.iter() for p, _ in self.data.profiles(element)
-                     if p.get("typeName") == "Unit"]
+            stats = self._unit_profiles
             named = [p for p in stats if p.get("name", "").lower() == entry.get("name", "").lower()]
             stats = named or stats
+        mark = len(self.notes)
         equipment, options = self._wargear(entry)
+        notes = self.notes[mark:]  # about this kind's wargear: said where a unit of the question has this kind
+        del self.notes[mark:]
         per_unit = [whole(c.get("value"), "a unit's most of a kind of model", signed=True)
                     for e in (link.link, entry) for c in kids(e, "constraints", "constraint")
                     if c.get("type") == "max" and c.get("field") == "selections"
@@ -506,10 +617,17 @@ class UnitReader:
                    default=None)
         record = {"name": entry.get("name", "").strip(), "min": link.minimum, "max": most,
                   "stats": characteristics(stats[0]) if stats else {}, "equipment": equipment, "options": options,
-                  "_entry": entry, "_link": link}
+                  "notes": notes, "_entry": entry, "_link": link}
         if default:
             record["default"] = True
         return record
+
+    @functools.cached_property
+    def _unit_profiles(self) -> list[Element]:
+        """The Unit profiles on or below the unit, for its models with none of their own (worked out once: 570
+        such models of 10th-edition BSData are in 147 units)."""
+        return [p for element in self.entry.iter() for p, _ in self.data.profiles(element)
+                if p.get("typeName") == "Unit"]
 
     def _weapon(self, link: Link) -> str | None:
         """Register an entry's weapon profiles and the most of it a unit may have; its name, or None if it
@@ -519,6 +637,7 @@ class UnitReader:
             return None
         name = link.entry.get("name", "").strip()
         self.weapons.setdefault(name, profiles)
+        self.pieces.setdefault(name, link.entry)
         for element in (link.link, link.entry):
             for c in kids(element, "constraints", "constraint"):
                 if c.get("type") == "max" and c.get("field") == "selections" and c.get("scope") == "unit":
@@ -527,6 +646,7 @@ class UnitReader:
             for modifier in _modifiers(element):
                 if modifier.get("field") == "error" and modifier.get("type") == "add":
                     self._capped(modifier, name, {link.entry.get("id"), link.link_id})
+                    self._alike(modifier)
         return name
 
     def _capped(self, modifier: Element, name: str, ids: set[str | None]) -> None:
@@ -538,6 +658,23 @@ class UnitReader:
         if len(counted) == 1 and sizes:
             most = whole(counted[0].get("value"), "a number of selections") - (counted[0].get("type") == "atLeast")
             self.capped.append((name, most, sizes))
+
+    def _alike(self, modifier: Element) -> None:
+        """An error a catalogue raises where a unit holds two kinds of some wargear ('All models must be equipped
+        identically': at least 1 gauss blaster and at least 1 tesla carbine): read as those kinds, of which a
+        unit carries one only, its models all alike; kinds that share one are one such set."""
+        tests = [c for c in modifier.iter() if tag(c) in ("condition", "repeat")]
+        top = [c for box in modifier if box.tag in ("conditions", "conditionGroups") for c in box]
+        ids = {c.get("childId", "") for c in tests}
+        if len(ids) < 2 or (len(top) == 1 and top[0].get("type") == "or") or any(
+                tag(c) != "condition" or c.get("field") != "selections" or c.get("childId") not in self.data.ids
+                or (c.get("type"), whole(c.get("value"), "a condition's number")) not in (("atLeast", 1),
+                                                                                       ("greaterThan", 0))
+                for c in tests):
+            return
+        names = {self.data.ids[i].get("name", "").strip() for i in ids}
+        joined = [kinds for kinds in self.alike if kinds & names]
+        self.alike = [kinds for kinds in self.alike if not kinds & names] + [names.union(*joined)]
 
     def _wargear(self, element: Element) -> tuple[list[str], list[Record]]:
         """The default equipment below `element` (not below its models) and the swaps its choice groups allow."""
@@ -562,6 +699,7 @@ class UnitReader:
         group = link.entry
         default_id = group.get("defaultSelectionEntryId")
         choices: list[tuple[Link, str | None, list[str]]] = []
+        within: dict[int, tuple[list[Record], list[str]]] = {}  #: each choice's own swaps and notes, by id of its link
         for child in self.data.children(group):
             if child.entry.get("type") == "model" or self._holds_models(child.entry):
                 continue  # models, and unit compositions: read by _find_models
@@ -569,12 +707,14 @@ class UnitReader:
                 self._group(child, equipment, options)
                 continue
             name = self._weapon(child)
+            mark = len(self.notes)
             inner, inner_options = self._wargear(child.entry)
-            options += inner_options
+            within[id(child)] = inner_options, self.notes[mark:]
+            del self.notes[mark:]  # said only for a choice taken (below)
             choices.append((child, name, [name] if name else inner))
         if not choices:
             return
-        default = next((c for c in choices if default_id in (c[0].link_id, c[0].entry.get("id"))), None)
+        default = named = next((c for c in choices if default_id in (c[0].link_id, c[0].entry.get("id"))), None)
         if default is None and link.minimum >= 1:
             default = choices[0]
             if len(choices) > 1 and default[2]:
@@ -584,12 +724,16 @@ class UnitReader:
         required = [(child, gear) for child, _, gear in choices
                     if child.minimum >= 1 and child is not (default[0] if default else None)]
         for child, gear in required:  # each as many times as its least ('2 fusion blasters')
-            equipment += gear * child.minimum
+            equipment += (gear or self._worn(child)) * child.minimum
+        for child in [c for c, _ in required] + ([default[0]] if default else []):  # what a choice taken holds
+            options += within[id(child)][0]
+            self.notes += within[id(child)][1]
         if default is None:
             return
         # the default fills the group's least that the required choices leave ('Weapons: 2 of ...')
         picks = max(link.minimum - sum(child.minimum for child, _ in required), default[0].minimum, 1)
-        equipment += default[2] * min(picks, default[0].maximum or picks)
+        worn = self._worn(default[0]) if named and not default[2] else []  # only a default the catalogue names
+        equipment += (default[2] or worn) * min(picks, default[0].maximum or picks)
         others = [(child, name, gear) for child, name, gear in choices if child is not default[0] and gear]
         if default[2] and others:  # a bundle ('Diresword and Shuriken Pistol') gives each of its pieces
             options.append({"replaces": default[2], "with": [name or child.entry.get("name", "").strip()
@@ -597,12 +741,27 @@ class UnitReader:
                             "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others
                                       if not name}})
 
+    def _worn(self, link: Link) -> list[str]:
+        """A choice of a group that is no weapon and holds none, but is wargear with an ability of its name (a
+        Weavefield crest): itself, so that its bearer is equipped with it, its ability is the bearer's (`_own`)
+        and a loadout may name it; else nothing. No swap is offered for it: what it gives is read into the
+        profile (an invulnerable save), which a swap would not take away."""
+        entry = link.entry
+        name = entry.get("name", "").strip()
+        if not any(p.get("typeName") == "Abilities" and p.get("name", "").strip().lower() == name.lower()
+                   for p, _ in self.data.profiles(entry)):
+            return []
+        self.pieces.setdefault(name, entry)
+        return [name]
+
     # ---- unit size and points
     def _size(self, models: list[Record]) -> tuple[int, int]:
-        """Smallest and largest unit: what the unit's selections count (`_find_models`), or its bundle's
-        size; where no most is given, the fixed models plus the most of the kind that can be most numerous."""
+        """Smallest and largest unit: what the unit's selections count (`_find_models`), or its unit
+        compositions' sizes; where no most is given, the fixed models plus the most of the kind that can be
+        most numerous."""
         if self.bundle_size:
-            return self.bundle_size, self.bundle_size
+            sizes = [self.bundle_size, *(c["size"] for c in self.compositions)]
+            return min(sizes), max(sizes)
         low, high = self.span or (0, None)
         if high is None:
             fixed = sum(m["min"] for m in models if m["max"] == m["min"])
@@ -644,7 +803,7 @@ class UnitReader:
         seen: set[str] = set()
         texts: set[str] = set()
         single = len(models) == 1 and models[0]["max"] in (1, models[0]["min"])
-        places = [(self.entry, None), *((e, m) for m in models for e in self._own(m["_entry"]))]
+        places = [(self.entry, None), *((e, m) for m in models for e in self._own(m))]
         bonuses: list[tuple[Record, str, int]] = []  #: (model, its wargear's ability, Wounds it adds)
         for element, model in places:
             owner = "" if model is None else model["name"]
@@ -699,12 +858,16 @@ class UnitReader:
                 self.notes.append(f"{name!r} adds {amount} to the Wounds of {model['name']}: not applied (its "
                                   "profile's Wounds are used)")
 
-    def _own(self, model: Element) -> Iterator[Element]:
-        """A model entry and the wargear it carries by default (its ability is its bearer's)."""
-        yield model
-        if model is not self.entry:
-            yield from (link.entry for link in self.data.children(model) if tag(link.entry) == "selectionEntry"
-                        and link.minimum >= 1 and link.entry.get("type") != "model")
+    def _own(self, model: Record) -> Iterator[Element]:
+        """A model's entry and the wargear it carries by default, its choice groups' defaults (`_worn`) included
+        (its ability is its bearer's)."""
+        entry = model["_entry"]
+        yield entry
+        if entry is not self.entry:
+            carried = [link.entry for link in self.data.children(entry) if tag(link.entry) == "selectionEntry"
+                       and link.minimum >= 1 and link.entry.get("type") != "model"]
+            chosen = (self.pieces[name] for name in model["equipment"] if name in self.pieces)
+            yield from dict.fromkeys([*carried, *chosen])
 
 
 _MORE_WOUNDS = re.compile(r"^add ([0-9]+) to the bearer.s wounds characteristic\.?$", re.I)
@@ -714,6 +877,16 @@ def _wounds(stats: Record) -> int | None:
     """A unit profile's Wounds, where it is a plain number."""
     value = next((v for k, v in stats.items() if k.upper() == "W"), "").strip()
     return int(value) if value.isdigit() else None
+
+
+def _fits(span: Span | None, size: int) -> bool:
+    """True where a unit composition's models can number `size`, the number its name gives."""
+    return span is not None and span[0] <= size and (span[1] is None or size <= span[1])
+
+
+def _bundle_size(bundle: Element) -> int:
+    """The models a unit composition's name counts ('1 Shock Trooper Sergeant and 9 Shock Troopers': 10)."""
+    return sum(whole(n, "a number in a unit composition's name") for n in re.findall(r"\d+", bundle.get("name", "")))
 
 
 def _cost(entry: Element) -> int:
@@ -731,11 +904,11 @@ def _has_unit_profile(data: Data, entry: Element) -> bool:
     return False
 
 
-def checked_units(data: Data) -> Iterator[tuple[Path, Element, Element]]:
-    """(file, catalogue, entry) of every unit defined at the top of a catalogue, each checked (`Data.check`)
-    before it is given: a defect of the files refuses the whole checkout."""
+def checked_units(data: Data, files: Container[Path] | None = None) -> Iterator[tuple[Path, Element, Element]]:
+    """(file, catalogue, entry) of every unit defined at the top of a catalogue (of one of `files`, if given),
+    each checked (`Data.check`) before it is given: a defect of the files refuses the whole checkout."""
     for path, root in data.roots:
-        if tag(root) != "catalogue":
+        if tag(root) != "catalogue" or files is not None and path not in files:
             continue
         for container in ("sharedSelectionEntries", "selectionEntries"):
             for entry in kids(root, container, "selectionEntry"):
@@ -749,13 +922,10 @@ def checked_units(data: Data) -> Iterator[tuple[Path, Element, Element]]:
 
 def units(data: Data, files: Container[Path] | None = None) -> Iterator[tuple[Record | None, str, str]]:
     """(record or None, unit name, problem) for every unit defined at the top of a catalogue (of one of
-    `files`, if given: a share of the work, `build.add_checkout`)."""
-    catalogues = Catalogues.read(root for _, root in data.roots)
-    for path, root, entry in checked_units(data):
-        if files is not None and path not in files:
-            continue
+    `files`, if given: a share of the work, `build.read_units`, whose units are checked beforehand)."""
+    for path, root, entry in checked_units(data, files):
         name = entry.get("name", "").strip()
         try:
-            yield UnitReader(data, entry, catalogues.faction(root, entry), f"BSData {path.name}").read(), name, ""
+            yield UnitReader(data, entry, data.catalogues.faction(root, entry), f"BSData {path.name}").read(), name, ""
         except MathhammerError as exc:
             yield None, name, str(exc)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -21,8 +22,10 @@ from . import bsdata
 from .abilities import Record
 from .battlescribe import EDITIONS
 from .convert import Tally, to_datasheet
-from .factions import Catalogues
 from .index import index_path, ready_folder, write_index
+
+if TYPE_CHECKING:
+    from multiprocessing.sharedctypes import Synchronized
 
 
 @attrs.frozen
@@ -99,20 +102,20 @@ def _collector_paused() -> Iterator[None]:
 
 
 PARALLEL_FROM = 200  #: units in a checkout from which their reading is shared among processes (BSData's: 1,500)
-_shared: bsdata.Data | None = None  #: in a worker process, the checkout it reads its share of units from
+Read = tuple[list[Record], dict[str, str], Tally]  #: records, why the other units could not be read, counts
+Shared = tuple[bsdata.Data, list[Path], "Synchronized[int]"]  #: the checkout, its files in order, the next to take
+_shared: Shared | None = None  #: in a worker process, what it reads units from
 
 
-def _adopt(data: bsdata.Data) -> None:
+def _adopt(data: bsdata.Data, files: list[Path], following: Synchronized[int]) -> None:
     """Start a worker on the checkout the parent parsed (inherited by fork, never pickled)."""
     global _shared
-    _shared = data
+    _shared = data, files, following
 
 
-def _read(files: frozenset[Path] | None, data: bsdata.Data | None = None) -> tuple[list[Record], dict[str, str], Tally]:
+def _read(files: frozenset[Path] | None, data: bsdata.Data) -> Read:
     """The records of the units of `files` (all if None) that convert to datasheets, why the others could not
     be read, and the counts of what parsed."""
-    data = data or _shared
-    assert data is not None
     records, unreadable, tally = [], {}, Tally()
     for record, name, problem in bsdata.units(data, files):
         if record is None:
@@ -127,40 +130,50 @@ def _read(files: frozenset[Path] | None, data: bsdata.Data | None = None) -> tup
     return records, unreadable, tally
 
 
-def _shares(counts: Counter[Path], parts: int) -> list[frozenset[Path]]:
-    """The files in their order, cut into at most `parts` runs of about the same number of units."""
-    shares: list[set[Path]] = [set()]
-    done, total = 0, counts.total()
-    for path, units in counts.items():
-        if done >= total * len(shares) / parts:
-            shares.append(set())
-        shares[-1].add(path)
-        done += units
-    return [frozenset(share) for share in shares]
+def _take(first: int, shared: Shared | None = None) -> list[tuple[int, Read]]:
+    """`_read` of file `first`, then of the next file no process has taken yet, and so on until none is left:
+    (the file's place, what it gave) of each. Files cost very unlike amounts (a catalogue that links
+    another's units costs more per unit), so each process takes the next one when it is done with its own
+    rather than being handed a share of them beforehand."""
+    shared = shared or _shared
+    assert shared is not None
+    data, files, following = shared
+    done = []
+    place = first
+    while place < len(files):
+        done.append((place, _read(frozenset([files[place]]), data)))
+        with following.get_lock():
+            place = following.value
+            following.value += 1
+    return done
 
 
-def read_units(data: bsdata.Data, workers: int | None = None) -> tuple[list[Record], dict[str, str], Tally]:
+def read_units(data: bsdata.Data, workers: int | None = None) -> Read:
     """`_read` of every unit, shared among `workers` processes (by default, the cores where the checkout has
     PARALLEL_FROM units or more): this one and workers it forks, which inherit the parsed checkout, each
-    reading a run of whole catalogues (where there is no fork, this process reads them all). The shares
-    are joined in file order, so the result is the one a single process gives; every unit is checked first
-    (`bsdata.checked_units`), in order, so a defect of the files is refused as one process refuses it."""
+    reading one whole catalogue at a time (`_take`; where there is no fork, this process reads them all).
+    What they give is joined in file order, so the result is the one a single process gives; every unit is
+    checked first (`bsdata.checked_units`), in order, so a defect of the files is refused as one process
+    refuses it."""
     counts = Counter(path for path, _, _ in bsdata.checked_units(data))
     if workers is None:
         workers = (os.cpu_count() or 1) if counts.total() >= PARALLEL_FROM else 1
     if workers <= 1 or len(counts) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return _read(None, data)
-    first, *rest = _shares(counts, workers)
-    records, unreadable, tally = [], {}, Tally()
+    files, context = list(counts), multiprocessing.get_context("fork")
+    workers = min(workers, len(files))
+    shared: Shared = data, files, context.Value("i", workers)  # each process starts on a file of its own
     try:
-        with ProcessPoolExecutor(len(rest), multiprocessing.get_context("fork"), _adopt, (data,)) as pool:
-            later = pool.map(_read, rest)
-            for share_records, share_unreadable, share_tally in [_read(first, data), *later]:
-                records += share_records
-                unreadable.update(share_unreadable)
-                tally.add(share_tally)
+        with ProcessPoolExecutor(workers - 1, context, _adopt, shared) as pool:
+            later = [pool.submit(_take, first) for first in range(1, workers)]
+            done = _take(0, shared) + [share for future in later for share in future.result()]
     except BrokenProcessPool:  # a worker killed (out of memory, say): this process reads them all instead
         return _read(None, data)
+    records, unreadable, tally = [], {}, Tally()
+    for _, (file_records, file_unreadable, file_tally) in sorted(done, key=lambda share: share[0]):
+        records += file_records
+        unreadable.update(file_unreadable)
+        tally.add(file_tally)
     return records, unreadable, tally
 
 
@@ -180,7 +193,7 @@ def _add(folder: Path, progress: Callable[[Path], None] | None, workers: int | N
     records, unreadable, tally = read_units(data, workers)
     meta = {"source": str(folder.resolve()), "revision": _revision(folder), "indexed": time.strftime("%Y-%m-%d %H:%M"),
             "edition": data.edition, "units": len(records), "files": len(data.roots), "missing": data.missing,
-            "factions": Catalogues.read(root for _, root in data.roots).relations().to_json()}
+            "factions": data.catalogues.relations().to_json()}
     path = write_index(records, meta, index_path(data.edition))
     partial = sum(1 for record in records if record["unresolved"])
     return IndexReport(path, len(data.roots), len(records), unreadable, tally, time.perf_counter() - start,

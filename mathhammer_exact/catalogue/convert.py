@@ -260,7 +260,8 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         for rule in profile.ignored:
             tally.unmodelled[f"unit profile: {rule}"] += 1
         if count or most:
-            models.append(ModelEntry(model["name"], profile, count, tuple(w.lower() for w in model["equipment"]), most))
+            models.append(ModelEntry(model["name"], profile, count, tuple(w.lower() for w in model["equipment"]), most,
+                                     tuple(f"{model['name']}: {note}" for note in model.get("notes", ()))))
         for option in model["options"]:
             replaces = option["replaces"]  # one piece of wargear, or a bundle of several
             options.append(WargearOption(
@@ -275,10 +276,24 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         faction_keywords=tuple(record["faction_keywords"]), abilities=tuple(record["abilities"]),
         models=tuple(models), weapons=weapons, options=tuple(options), sizes=sizes, points=points,
         limits=_size_limits(record, models),
+        alike=tuple(tuple(name.lower() for name in names) for names in record.get("alike", ())),
         leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
         read_rules=(*(a for a in read_rules if a.name not in held),
                     *(TextAbility(name, readings=tuple(found.values())) for name, found in held.items())),
         defence_notes=tuple(dict.fromkeys(defences)))
     # the most numerous kind first: the order a defender loses models in, among models of equal Wounds
     counts = sheet.counts()
-    return attrs.evolve(sheet, models=tuple(sorted(sheet.models, key=lambda m: -counts[m.name])))
+    sheet = attrs.evolve(sheet, models=tuple(sorted(sheet.models, key=lambda m: -counts[m.name])))
+    compositions = {}
+    costs = {int(k): v for k, v in record["points"].items()}
+    for other in record.get("compositions", ()):  # each its own datasheet at its size ('2 Sergeants and 18 ...')
+        size = other["size"]
+        at = to_datasheet({**record, "models": other["models"], "limits": other["limits"], "sizes": [size],
+                           "notes": [*record.get("notes", ()), *other["notes"]], "compositions": []}, Tally())
+        if at.sizes == (size,):  # its models fill its size
+            compositions[size] = attrs.evolve(at, points={n: p for n, p in costs.items() if n == size})
+    if not compositions:
+        return sheet
+    points = {**sheet.points, **{n: costs[n] for n in compositions if n in costs}}
+    return attrs.evolve(sheet, compositions=compositions, sizes=tuple(sorted({*sheet.sizes, *compositions})),
+                        points=dict(sorted(points.items())))

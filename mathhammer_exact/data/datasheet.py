@@ -12,6 +12,7 @@ from ..editions import EDITIONS
 from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from ..model import Context, ModelProfile, Rules, Target, Weapon
+from .names import loose
 from .text_rules import TextAbility
 
 
@@ -30,6 +31,7 @@ class ModelEntry:
     count: int
     equipment: tuple[str, ...]
     max: int | None = None
+    notes: tuple[str, ...] = ()  #: what was inferred reading this kind's wargear (a default choice guessed)
 
 
 @attrs.frozen
@@ -79,11 +81,10 @@ class Limit:
 _COUNTED = re.compile(r"([0-9]+)(?:\s*[x×]\s+|\s+)(.+)|([0-9]+)[x×](\S.*)", re.I)  #: '4 lascannon', '4x lascannon'
 
 
-def counted(raw: str) -> tuple[int, str]:
-    """A loadout entry as (models, wargear): '4 lascannon', '4x lascannon' and '4 x Lascannon' are
-    (4, 'lascannon'); 'lascannon' is (1, 'lascannon')."""
+def stated(raw: str) -> tuple[int | None, str]:
+    """A loadout entry as (models, wargear), the number None where none is written ('lascannon')."""
     match = _COUNTED.fullmatch(raw.strip())
-    wanted, item = (int(match[1] or match[3]), match[2] or match[4]) if match else (1, raw)
+    wanted, item = (int(match[1] or match[3]), match[2] or match[4]) if match else (None, raw)
     return wanted, " ".join(item.lower().split())
 
 
@@ -99,6 +100,7 @@ class Datasheet:
     weapons: Mapping[str, Mapping[str, Weapon]]  #: weapon name -> profile name -> profile
     options: tuple[WargearOption, ...] = ()
     limits: tuple[Limit, ...] = ()  #: the most models of some kinds, or with some wargear, by unit size
+    alike: tuple[tuple[str, ...], ...] = ()  #: wargear of which a unit carries one only ('all models the same')
     sizes: tuple[int, ...] = ()
     points: Mapping[int, int] = attrs.field(factory=dict)
     always: tuple[str, ...] = ()  #: named rules always in force for this unit's attacks
@@ -108,6 +110,9 @@ class Datasheet:
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
     defence_notes: tuple[str, ...] = ()  #: what was inferred of its models' defences: said where the unit is the target
+    compositions: Mapping[int, Datasheet] = attrs.field(factory=dict)
+    """The unit at a size its default models do not make, as its own datasheet: a unit composition other than
+    the default ('2 Shock Trooper Sergeants and 18 Shock Troopers', 20 models), by its size."""
     edition: str = "10e"  #: the rules edition its profiles are printed for: '10e' (rules/, BSData wh40k-10e) or '11e'
 
     @property
@@ -134,6 +139,8 @@ class Datasheet:
         size = allowed[0] if size is None else size
         if size not in allowed:
             raise MathhammerError(f"{self.name} comes in units of {either(allowed)} models, not {size}")
+        if size in self.compositions:
+            return self.compositions[size].counts(size)
         counts = {m.name: m.count for m in self.models}
         extra = size - sum(counts.values())  # filled by the kinds that vary, in order, each up to its max
         for m in self.models:
@@ -146,6 +153,9 @@ class Datasheet:
     def as_target(self, size: int | None = None, loadout: Sequence[str] = ()) -> Target:
         """The unit as a target, its models as the wargear choices in `loadout` make them (a model that
         joins in place of another is of its own kind, with its own profile)."""
+        at = self.allowed_sizes()[0] if size is None else size
+        if at in self.compositions:
+            return self.compositions[at].as_target(at, loadout)
         equipped = Counter(m.name for m, _ in self.equip(loadout, size))
         return Target(tuple((m.profile, equipped[m.name]) for m in self.models if equipped[m.name]))
 
@@ -153,43 +163,115 @@ class Datasheet:
         """Every model with its wargear after the wargear choices in `loadout`.
 
         Each choice is a piece of wargear with how many models take it ('lascannon', '4 lascannon',
-        '4x lascannon'). A model takes it by a swap its kind allows, or by being a model of the kind that
-        carries it, in place of one model of a kind that may vary ('each in place of one Devastator
-        Marine'); every choice is checked against the most the datasheet allows (per kind, per group,
-        per option), and a refusal names the limit.
+        '4x lascannon'; plural or singular, as unit names). A model takes it by a swap its kind allows, or by
+        being a model of the kind that carries it, in place of one model of a kind that may vary ('each in
+        place of one Devastator Marine'); every choice is checked against the most the datasheet allows (per
+        kind, per group, per option, all models alike), and a refusal names the limit. Without a number, a
+        choice is one model's, except where the models are all equipped alike (`alike`): every model's that
+        can take it (`loadout_lines` says which, and how many could take it).
         """
+        return self._equip(loadout, size)[0]
+
+    def loadout_lines(self, loadout: Sequence[str], size: int | None = None) -> tuple[str, ...]:
+        """What the header says of the choices in `loadout` that were not taken as written: a name read as
+        another ('gauss reapers' as 'gauss reaper'), a choice given to every model without a number."""
+        return self._equip(loadout, size)[1]
+
+    def _equip(self, loadout: Sequence[str],
+               size: int | None) -> tuple[list[tuple[ModelEntry, list[str]]], tuple[str, ...]]:
         counts = self.counts(size)
         size = sum(counts.values())
+        if size in self.compositions:
+            return self.compositions[size]._equip(loadout, size)
         models = [(m, list(m.equipment)) for m in self.models for _ in range(counts[m.name])]
         changed: set[int] = set()  # a model takes at most one choice
         taken: Counter[int] = Counter()  # models that took each option, by its place in `options`
         chosen: Counter[str] = Counter()
+        lines = []
         for raw in loadout:
             wanted, item = self._choice(raw, size)
+            if item != stated(raw)[1]:
+                lines.append(f"--loadout {raw.strip()!r} read as {item!r}")
+            if wanted is None:  # one model, or every model where they are all alike; the header says which
+                most = self._most(models, item, changed, taken, chosen)
+                wanted = max(most, 1) if self._all_alike(item) else 1
+                if wanted > 1:
+                    lines.append(f"--loadout {raw.strip()!r}: {item} for {wanted} models, every model that can take "
+                                 "it (the datasheet's models are equipped alike)")
+                elif most > 1:
+                    lines.append(f"--loadout {raw.strip()!r}: {item} for 1 model (no number given; 1 to {most} can "
+                                 f"take it: write e.g. '{most} {item}')")
             for _ in range(wanted):
-                if not (self._swap(models, item, changed, taken, chosen)
-                        or self._convert(models, item, changed, taken, chosen)
-                        or self._carried(models, item, changed, chosen)):
+                if not self._give(models, item, changed, taken, chosen):
                     raise MathhammerError(self._refusal(raw, item, chosen[item], models, size))
-        return models
+        for items in self.alike:
+            held = sorted({item for _, gear in models for item in gear if item in items})
+            if len(held) > 1:
+                raise MathhammerError(f"{self.name}: every model carries the same one of {', '.join(items)} (the "
+                                      f"datasheet's models are equipped alike); this loadout has {' and '.join(held)}")
+        return models, tuple(lines)
 
-    def _choice(self, raw: str, size: int) -> tuple[int, str]:
-        """('4 lascannon' or '4x lascannon') -> (4, 'lascannon'); a known piece of wargear, or refused. A
-        choice named as a whole ('2 bright lances') is that choice; a weapon that comes only as part of
-        one ('bright lance') names it."""
+    def _give(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: set[int], taken: Counter[int],
+              chosen: Counter[str]) -> bool:
+        """Give `item` to one more model: by a swap, by a model of a kind that carries it, or as named wargear
+        a model carries."""
+        return (self._swap(models, item, changed, taken, chosen) or self._convert(models, item, changed, taken, chosen)
+                or self._carried(models, item, changed, chosen))
+
+    def _most(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: set[int], taken: Counter[int],
+              chosen: Counter[str]) -> int:
+        """How many more models can take `item`, the choices made so far kept (worked out on copies)."""
+        trial = [(m, list(gear)) for m, gear in models]
+        more, done, took = set(changed), Counter(taken), Counter(chosen)
+        count = 0
+        while count < len(trial) and self._give(trial, item, more, done, took):
+            count += 1
+        return count
+
+    def notes_for(self, loadout: Sequence[str] = (), size: int | None = None) -> tuple[str, ...]:
+        """The datasheet's notes, and those of each kind of model in the unit that `loadout` and `size` make."""
+        at = self.allowed_sizes()[0] if size is None else size
+        if at in self.compositions:
+            return self.compositions[at].notes_for(loadout, at)
+        present = {m.name for m, _ in self.equip(loadout, size)}
+        return (*self.notes, *(note for m in self.models if m.name in present for note in m.notes))
+
+    def items_named(self, loadout: Sequence[str]) -> list[str]:
+        """The wargear each choice of `loadout` names, as the datasheet calls it (`_choice`)."""
+        return [self._choice(raw, MAX_TARGET_MODELS)[1] for raw in loadout]
+
+    def _all_alike(self, item: str) -> bool:
+        return any(item in items for items in self.alike)
+
+    def _choice(self, raw: str, size: int) -> tuple[int | None, str]:
+        """('4 lascannon' or '4x lascannon') -> (4, 'lascannon'), 'lascannon' -> (None, 'lascannon'); a known
+        piece of wargear (named as written, else in its plural or singular: `names.loose`), or refused. A
+        choice named as a whole ('2 bright lances') is that choice; a weapon that comes only as part of one
+        ('bright lance') names it."""
         whole = " ".join(raw.lower().split())
-        wanted, item = (1, whole) if whole in self.choices() else counted(raw)
+        wanted, item = (None, whole) if self._known(whole) else stated(raw)
+        item = self._known(item) or item
         if item not in self.choices():
             within = sorted(c for o in self.options for c, items in o.gives.items() if item in items)
             if len(within) > 1:
                 raise MathhammerError(f"{self.name}: {item!r} comes with several choices; name one of: "
                                       + ", ".join(within))
             item = within[0] if within else item
-        if not 1 <= wanted <= size:
+        if wanted is not None and not 1 <= wanted <= size:
             raise MathhammerError(f"{raw.strip()!r}: a unit of {size} models can give it to 1 to {size} models")
         if item not in self.choices() and not any(item in m.equipment for m in self.models):
             raise MathhammerError(f"{self.name} cannot take {item!r} (options: {', '.join(sorted(self.choices()))})")
         return wanted, item
+
+    def _known(self, item: str) -> str | None:
+        """The wargear a loadout's `item` names: itself if the datasheet has it, else the one piece whose name
+        is the same in its loose form (plural or singular: 'gauss reapers' is 'gauss reaper'); else None."""
+        names = self.choices() | {i for m in self.models for i in m.equipment} | {
+            i for o in self.options for items in o.gives.values() for i in items}
+        if item in names:
+            return item
+        same = [name for name in names if loose(name) == loose(item)]
+        return same[0] if len(same) == 1 else None
 
     @staticmethod
     def _carried(models: list[tuple[ModelEntry, list[str]]], item: str, changed: set[int],

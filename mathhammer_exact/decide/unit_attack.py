@@ -15,7 +15,7 @@ from pathlib import Path
 import attrs
 
 from ..data import text_in_force
-from ..data.datasheet import Datasheet, TargetUnit, counted, either, in_edition
+from ..data.datasheet import Datasheet, TargetUnit, either, in_edition
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
 from ..editions import Cover
@@ -72,8 +72,9 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
                                       f"{'in melee' if melee else 'to shoot with'} (leave --profile out)")
             find(wanted, {p: p for names in several.values() for p in names}, f"weapon profile of {sheet.name}")
     counts: dict[tuple[Weapon, ModelProfile | None], int] = {}
-    named = [counted(item)[1] for item in loadout]
-    lines = {f"{weapon.name} used (its other profiles: {', '.join(p for p in several[name] if p != label)}; "
+    named = sheet.items_named(loadout)
+    lines: dict[str, None] = dict.fromkeys(sheet.loadout_lines(loadout, size))
+    lines |= {f"{weapon.name} used (its other profiles: {', '.join(p for p in several[name] if p != label)}; "
              "choose with --profile)": None
              for name in sorted(carried & set(several)) if not set(several[name]) & set(profiles)
              for label, weapon in [next(iter(sheet.kind_of(name, melee).items()))]}
@@ -457,9 +458,9 @@ def unit_attack(
     try:
         shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
     except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks
-        if not sheet.notes:
+        if not sheet.notes_for(loadout, size):
             raise
-        raise MathhammerError(f"{exc} ({'; '.join(sheet.notes)})") from None
+        raise MathhammerError(f"{exc} ({'; '.join(sheet.notes_for(loadout, size))})") from None
     beside, led_lines = _led(leader, melee, pistols, context.advanced, profiles)
     if beside is not None:
         shots = Volley(shots.weapons + beside.weapons, shots.chosen + beside.chosen)
@@ -478,9 +479,11 @@ def unit_attack(
     situation = led_lines + [rule.header() for rule in in_force] + read_lines + dropped_lines + left_out
     situation += near_lines + cover_lines + order_lines
     situation += precision_lines + _size_line(sheet, size) + list(shots.chosen)
-    situation += [f"note: {note}" for note in sheet.notes]  # what was inferred or left out reading the datasheet
+    situation += [f"note: {note}" for note in sheet.notes_for(loadout, size)]  # inferred or left out reading it
     situation += edition_lines
     situation += named_target.notes
+    if sum(isinstance(f, Firing) for f in plan.firings) > 1:  # the attacker chooses the order: say which was taken
+        situation.append("weapons resolved in the order listed (the attacker's choice; `mathhammer plan` ranks orders)")
 
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:

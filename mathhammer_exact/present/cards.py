@@ -59,6 +59,11 @@ def card(name: str, rules_dir: str | None = None) -> str:
     return datasheet_card(sheets[key], mods)
 
 
+def _notes(sheet: Datasheet) -> tuple[str, ...]:
+    """Everything noted reading the datasheet: its own notes, its models' defences and each kind's wargear."""
+    return (*sheet.notes, *sheet.defence_notes, *(note for m in sheet.models for note in m.notes))
+
+
 def _how(ability: TextAbility) -> str:
     declared = ability.readings and all(r.rule.listed for r in ability.readings)
     return "its army rule, as rules/ declares it (--with applies it)" if declared else "read from its text"
@@ -85,7 +90,7 @@ def datasheet_card(sheet: Datasheet, rules: Mapping[str, NamedRule] | None = Non
         lines.append("Points: " + ", ".join(f"{n} models: {p}" for n, p in sheet.points.items()))
     if sheet.leader_of:
         lines.append("Leader of: " + ", ".join(sheet.leader_of))
-    lines += [f"Note: {note}" for note in (*sheet.notes, *sheet.defence_notes)]
+    lines += [f"Note: {note}" for note in _notes(sheet)]
     return "\n".join(lines)
 
 
@@ -107,7 +112,7 @@ def datasheet_json(sheet: Datasheet) -> dict[str, Any]:
         "weapons": [{"name": name, "profiles": list(profiles), "melee": any(w.melee for w in profiles.values())}
                     for name, profiles in sheet.weapons.items()],
         "abilities": list(sheet.abilities), "leader_of": list(sheet.leader_of),
-        "notes": [*sheet.notes, *sheet.defence_notes],
+        "notes": list(_notes(sheet)),
     }
 
 

@@ -131,7 +131,8 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
             shown += f" led by {label(leading)}"
             sheets_read.append(leading)
     notes = tuple(f"target note ({sheet.name}): {note}" for sheet in sheets_read
-                  for note in (*sheet.notes, *sheet.defence_notes))
+                  for note in (*(sheet.notes_for(loadout, size) if sheet is bodyguard else sheet.notes_for()),
+                               *sheet.defence_notes))
     if bodyguard and loadout:
         notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
                   *(f"target wargear rule: {rule.name}: {rule.summary}"
