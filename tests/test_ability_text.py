@@ -52,12 +52,17 @@ def readings(text: str, model: str = "") -> list[tuple]:
 NONE: tuple = ((), (), ())
 READ = [
     # a characteristic of the weapons of one name (Target Elimination's phrasing), chosen when the unit shoots: for
-    # --with; "only one enemy unit as the target" is what a query of one target always is
+    # --with, in the Shooting phase only (the sentence that says when it is used binds it to that phase); "only one
+    # enemy unit as the target" is what a query of one target always is
     ("Each time this unit is selected to shoot, it can use this ability. If it does, until the end of the phase, add 2 "
      "to the Attacks characteristic of pebble rifles equipped by models in this unit and you can only select one "
      "enemy unit as the target of all of this unit's attacks.",
-     [("attacker", "unit", "either", {"weapon_names": ("pebble rifle",), "attacks_bonus": 2}, NONE, (),
+     [("attacker", "unit", "shooting", {"weapon_names": ("pebble rifle",), "attacks_bonus": 2}, NONE, (),
        "after 'Each time this unit is selected to shoot, it can use this ability'")]),
+    ("Each time this unit is selected to fight, it can use this ability. If it does, each time a model in this unit "
+     "makes an attack, add 1 to the Hit roll.",
+     [("attacker", "unit", "fight", {"hit_modifier": 1}, NONE, (),
+       "after 'Each time this unit is selected to fight, it can use this ability'")]),
     ("Each time a model in this unit makes a ranged attack that targets a Monster or Vehicle unit, you can re-roll the "
      "Hit roll and you can re-roll the Damage roll.",
      [("attacker", "unit", "shooting", {"weapons": "ranged", "reroll_hits": Reroll.FAILED,
@@ -443,14 +448,17 @@ def test_a_leaders_ability_and_one_not_modelled_are_named_not_applied():
 
 
 def test_a_named_rule_given_with_with_stands_for_the_ability_of_its_name():
-    # the shipped named rule "Oath of Moment" (re-roll failed hit rolls) and a datasheet ability of that name that
-    # would add 1 to the Hit roll: only the named rule applies, 6 x 3/4 x 1/2 x 5/6 = 15/8
+    # the shipped army rule "Oath of Moment" (re-roll failed hit rolls) and a datasheet ability of that name that
+    # would add 1 to the Hit roll: only the declared rule applies, by its name or its key, 6 x 3/4 x 1/2 x 5/6 = 15/8
     oath = ("Oath of Moment", "Each time a model in this unit makes an attack, add 1 to the Hit roll.")
-    report = unit_attack(sheet(GUN, oath, keywords="ADEPTUS ASTARTES"), Target.parse("T4 Sv6+ W10"),
-                         modifiers=["oath of moment"], exact=True)
-    assert mean(report) == Fraction(15, 8)
-    assert ("not applied from its text: Oath of Moment (the named rule given with --with stands for it)"
-            in report.situation)
+    for name in ("oath of moment", "oath-of-moment"):
+        report = unit_attack(sheet(GUN, oath, keywords="ADEPTUS ASTARTES"), Target.parse("T4 Sv6+ W10"),
+                             modifiers=[name], exact=True)
+        assert mean(report) == Fraction(15, 8)
+        assert [line for line in report.situation if "Oath of Moment" in line] == [
+            "attacker has Oath of Moment (its army rule, as rules/ declares it): re-roll failed hit rolls; 'you can "
+            "re-roll' taken as re-rolling failed hit rolls; assumed (--with): when the target is the Oath of Moment "
+            "target"]
 
 
 def test_a_leaders_while_leading_readings_are_the_whole_units_when_it_leads():

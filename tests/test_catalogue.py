@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from fractions import Fraction
 from pathlib import Path
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
-from mathhammer_exact import MathhammerError, Weapon
+from mathhammer_exact import MathhammerError, Target, Weapon
 from mathhammer_exact.catalogue import build, index, library
 from mathhammer_exact.catalogue.abilities import best, feel_no_pain, invulnerable, leader_units
 from mathhammer_exact.catalogue.convert import _defence, model_text, to_datasheet, weapon_text
@@ -69,7 +71,7 @@ def test_invulnerable_saves_from_abilities(name, text, expected):
     assert (found and (found["value"], found["ranged_only"], found["inferred"])) == expected
 
 
-def test_a_save_under_a_condition_is_noted_not_applied():
+def test_a_save_under_a_condition_is_held_for_with():
     text = "Invented text. While this unit is in cover, models in this unit have a 5+ invulnerable save."
     found = invulnerable("Hunker", text)
     assert found is not None and found["conditional"] and found["inferred"]
@@ -78,9 +80,13 @@ def test_a_save_under_a_condition_is_noted_not_applied():
              "from your army with this ability have a 5+ invulnerable save."
     assert invulnerable("Shout", listed)["conditional"]
     notes: list[str] = []
+    held: dict = {}
     assert _defence({"invulnerable": found, "feel_no_pain": None, "keywords": [], "abilities": []},
-                    {"name": "X", "stats": {}}, notes) == ""
-    assert notes == ["invulnerable save 5+ under a condition (inferred from the text of 'Hunker'): not applied"]
+                    {"name": "X", "stats": {}}, notes, held=held) == ""
+    assert notes == []  # not a note: an ability of the unit's, which --with 'Hunker' applies to every model
+    [reading] = held["Hunker"].values()
+    assert (reading.rule.situation, reading.rule.effect.invulnerable, reading.rule.models, reading.needs) == (
+        "target", 5, (), "under the condition its text states")
 
 
 def _record(**changes):
@@ -104,9 +110,12 @@ def test_a_conditional_save_read_from_text_is_left_to_the_answer():
                                 ability_texts=[["Rumble Time", text, ""]]))
     assert [a.name for a in read.read_rules if a.readings] == ["Rumble Time"]
     assert read.notes == () and read.models[0].profile.feel_no_pain is None
-    # an ability whose text is not kept: the note stays
+    # an ability whose text is not kept (a rule linked by name): its Feel No Pain alone, for --with 'Rumble Time'
     unread = to_datasheet(_record(feel_no_pain=fnp, abilities=["Rumble Time"]))
-    assert unread.notes == ("Feel No Pain 5+ under a condition (inferred from the text of 'Rumble Time'): not applied",)
+    assert unread.notes == unread.defence_notes == ()
+    [ability] = unread.read_rules
+    assert [(r.rule.effect.feel_no_pain, r.needs) for r in ability.readings] == [
+        (5, "under the condition its text states")]
 
 
 def test_saves_that_hold_against_some_attacks_only():
@@ -200,7 +209,7 @@ def test_leader_and_inferred_invulnerable_save(indexed):
     sheet = by_name.datasheet("warden captain")
     assert sheet.leader_of == ("Gravel Wardens",)
     assert sheet.models[0].profile.invulnerable == 4
-    assert "invulnerable save 4+ inferred from the text of 'Stone Skin'" in sheet.notes
+    assert "invulnerable save 4+ inferred from the text of 'Stone Skin'" in sheet.defence_notes  # said as a target
     assert "weapon Mirror lance left out: 'S*': this Strength is given elsewhere on the datasheet" in sheet.notes
     assert sheet.weapons["shard pistol"]["default"].ignored == ("Zapblast",)
     assert sheet.points == {1: 65}
@@ -321,9 +330,11 @@ def test_unit_show_and_search_commands(indexed):
         "error: Warden Captain has no ASSAULT weapons after Advancing to attack with (weapon Mirror lance left out")
     captain = run("unit", "Warden Captain", "--target", "MEQ").output.splitlines()
     assert captain[1].startswith("  1 x Shard pistol: ") and captain[1].endswith(" | ignored: Zapblast")
-    assert captain[3:5] == [
+    assert captain[3:5] == [  # its own defences are said where it is the target, not when it attacks
         "  note: weapon Mirror lance left out: 'S*': this Strength is given elsewhere on the datasheet",
-        "  note: invulnerable save 4+ inferred from the text of 'Stone Skin'"]
+        "  rules: 10th edition, current printing"]
+    assert ("  target note (Warden Captain): invulnerable save 4+ inferred from the text of 'Stone Skin'"
+            in run("unit", "Warden Captain", "--target", "Warden Captain").output.splitlines())
     assert run("datasheets").output.splitlines()[-1] == ("Your indexed BSData units: 4 of the 10th edition (find "
                                                           "them with --search TEXT)")
     card = run("show", "Warden Captain").output
@@ -492,3 +503,98 @@ def test_a_composition_bundle_not_read_is_not_offered(tmp_path, monkeypatch):
     assert ("unit composition '1 Cairn Leader and 4 Cairners' read; not read, so its sizes cannot be asked for: "
             "'2 Cairn Leaders and 9 Cairners'") in sheet.notes
     assert not any("also offered" in note for note in sheet.notes)
+
+
+def _fighter(**changes):
+    """A one-model unit record with a melee weapon A2 WS3+ S4 AP0 D1 (the index's schema)."""
+    choppa = {"profile": "default", "melee": True,
+              "chars": {"Range": "Melee", "A": "2", "WS": "3+", "S": "4", "AP": "0", "D": "1"}}
+    record = _record(weapons={"Choppa": [choppa]}, **changes)
+    record["models"] = [{**record["models"][0], "equipment": ["Choppa"]}]
+    return to_datasheet(record)
+
+
+def test_an_army_rule_listed_by_name_is_named_and_applied_with_with():
+    from mathhammer_exact.data.datasheet import TargetUnit
+    from mathhammer_exact.decide.unit_attack import unit_attack
+    boy = _fighter(abilities=["Waaagh!"])
+    soft = Target.parse("T4 Sv6+ W10")
+    # without it: 2 attacks x 2/3 hit x 1/2 wound (S4 v T4) x 5/6 unsaved = 5/9, and the header names the option
+    plain = unit_attack(boy, soft, melee=True, exact=True)
+    assert plain.result.damage.mean == Fraction(5, 9)
+    assert "not applied: Waaagh! applies only when the Waaagh! is active; --with 'Waaagh!' assumes it" in \
+        plain.situation
+    # with it: 3 attacks x 2/3 x 2/3 (S5 v T4: 3+) x 5/6 = 10/9
+    assert unit_attack(boy, soft, melee=True, modifiers=["Waaagh!"], exact=True).result.damage.mean == Fraction(10, 9)
+    # the target's side (Sv3+, at AP-3 a 6+): 1 x 2/3 x 1/2 x 5/6 = 5/18; with a 5+ invulnerable save x 4/6 = 2/9
+    piercer = _fighter()
+    piercer = attrs.evolve(piercer, weapons={"choppa": {"default": Weapon.parse("A1 WS3+ S4 AP-3 D1",
+                                                                                  name="Choppa")}})
+    led = TargetUnit(boy.as_target(), "Pebble", boy)
+    assert unit_attack(piercer, led, melee=True, exact=True).result.damage.mean == Fraction(5, 18)
+    assert unit_attack(piercer, led, melee=True, modifiers=["Waaagh!"],
+                       exact=True).result.damage.mean == Fraction(2, 9)
+    with pytest.raises(MathhammerError, match="neither Pebble nor the target lists it"):
+        unit_attack(piercer, soft, melee=True, modifiers=["waaagh-invulnerable"])
+
+
+def test_a_conditional_defence_is_switched_on_for_its_models():
+    from mathhammer_exact.data.datasheet import TargetUnit
+    from mathhammer_exact.decide.unit_attack import unit_attack
+    text = "Invented text. While this unit is in cover, models in this unit have a 4+ invulnerable save."
+    hunker = invulnerable("Hunker", text)
+    sheet = _fighter(invulnerable=hunker, abilities=["Hunker"], ability_texts=[["Hunker", "Invented.", ""]])
+    piercer = attrs.evolve(_fighter(), weapons={"choppa": {"default": Weapon.parse("A1 WS3+ S4 AP-4 D1",
+                                                                                     name="Choppa")}})
+    target = TargetUnit(sheet.as_target(), "Pebble", sheet)
+    off = unit_attack(piercer, target, melee=True, exact=True)
+    assert off.result.damage.mean == Fraction(1, 3)  # 2/3 hit x 1/2 wound, Sv3+ at AP-4: no save
+    assert ("not applied: Hunker applies only under the condition its text states; --with 'Hunker' assumes it"
+            in off.situation)
+    # with it: the 4+ invulnerable save fails 1/2: 1/3 x 1/2 = 1/6
+    assert unit_attack(piercer, target, melee=True, modifiers=["Hunker"], exact=True).result.damage.mean == \
+        Fraction(1, 6)
+    # the defence of the attacking unit is not said when it attacks
+    assert not any("Hunker" in line for line in unit_attack(sheet, Target.parse("T4 Sv6+ W10"), melee=True).situation)
+
+
+def test_a_bearers_conditional_defence_is_given_to_its_kind_alone():
+    from mathhammer_exact.data.datasheet import TargetUnit
+    from mathhammer_exact.decide.unit_attack import unit_attack
+    shield = invulnerable("Shield Wall", "While this model is in cover, this model has a 4+ invulnerable save.")
+    base = _record()["models"][0]
+    models = [{**base, "name": "Pebble", "min": 4, "max": 4},
+              {**base, "name": "Shield Bearer", "invulnerable": shield}]
+    sheet = to_datasheet(_record(models=models, sizes=[5], abilities=["Shield Wall"]))
+    [reading] = sheet.read_rules[0].readings
+    assert reading.rule.models == ("Shield Bearer",)
+    piercer = attrs.evolve(_fighter(), weapons={"choppa": {"default": Weapon.parse("A1 WS3+ S4 AP-4 D1",
+                                                                                     name="Choppa")}})
+    report = unit_attack(piercer, TargetUnit(sheet.as_target(), "Pebbles", sheet), melee=True,
+                         modifiers=["Shield Wall"])
+    saves = {profile.name: profile.invulnerable for profile, _ in report.result.target.groups}
+    assert saves == {"Pebble": None, "Shield Bearer": 4}
+    assert "target has Shield Wall (read from its text): 4+ invulnerable save, for its Shield Bearer models only; " \
+           "assumed (--with): under the condition its text states" in report.situation
+
+
+def test_a_defence_of_the_character_leading_the_unit_is_the_leaders_when_one_leads():
+    from mathhammer_exact.data.datasheet import TargetUnit
+    from mathhammer_exact.decide.unit_attack import unit_attack
+    text = "While a ^^**Character**^^ model is leading this unit, that ^^**Character**^^ model has the Feel No Pain " \
+           "4+ ability."
+    guard = to_datasheet(_record(feel_no_pain=feel_no_pain("Silent Watch", "", text), abilities=["Silent Watch"],
+                                 ability_texts=[["Silent Watch", text, ""]]))
+    chief = _record(name="Chief", keywords=["CHARACTER", "INFANTRY"])
+    chief = to_datasheet({**chief, "models": [{**chief["models"][0], "name": "Chief"}]})
+    piercer = attrs.evolve(_fighter(), weapons={"choppa": {"default": Weapon.parse("A1 WS3+ S4 AP-4 D1",
+                                                                                     name="Choppa")}})
+    alone = unit_attack(piercer, TargetUnit(guard.as_target(), "Pebble", guard), melee=True)
+    assert ("not applied: Silent Watch is for the CHARACTER models of the unit, which the target does not have; "
+            "attach one with --leader" in alone.situation)
+    led = Target((*guard.as_target().groups, *chief.as_target().groups), attached=True)
+    report = unit_attack(piercer, TargetUnit(led, "Pebble led by Chief", guard, (), chief), melee=True)
+    # the query settles "while leading": applied without --with, to the Leader's model alone
+    assert {p.name: p.feel_no_pain for p, _ in report.result.target.groups} == {"Pebble": None, "Chief": 4}
+    assert "target has Silent Watch (read from its text): Feel No Pain 4+, for its CHARACTER models only" in \
+        report.situation

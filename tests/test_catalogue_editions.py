@@ -166,7 +166,7 @@ def test_an_unreadable_invulnerable_column_is_named(both):
     sheet = to_datasheet(record)
     assert sheet.models[0].profile.invulnerable is None
     assert "invulnerable save column 'InSv 4++' of Rubble Drone not read (a value such as 4+, 5+ (Ranged) or -)" in \
-           sheet.notes
+           sheet.defence_notes
 
 
 def test_the_eleventh_edition_profiles_parse(both):
@@ -237,7 +237,17 @@ def test_the_edition_asked_is_where_names_are_looked_up(both):
     # alone; Gravel Wardens of both, the 11th's with its InSv 4+ column), as $MATHHAMMER_EDITION does
     stalker = run("unit", "Shale Stalker", "-t", "MEQ", "--melee", "--edition", "11e")
     assert stalker.exit_code == 0 and "rules: 11th edition" in stalker.output, stalker.output
-    assert run("unit", "Shale Stalker", "-t", "MEQ", "--melee").exit_code == 2  # the 10th's data has no such unit
+    missed = run("unit", "Shale Stalker", "-t", "MEQ", "--melee")  # the 10th's data has no such unit: which has
+    assert (missed.exit_code, missed.output) == (
+        2, "error: unknown unit 'Shale Stalker' in the 10th edition's index; Shale Stalker is a unit of the 11th "
+           "edition: add --edition 11e\n")
+    # show and survive look names up in the edition asked too
+    assert run("show", "Shale Stalker").output == missed.output
+    card = run("show", "Shale Stalker", "--edition", "11e")
+    assert card.exit_code == 0 and card.output.startswith("Shale Stalker ("), card.output
+    assert run("survive", "Shale Stalker").exit_code == 2
+    survived = run("survive", "Shale Stalker", "--edition", "11e")
+    assert survived.exit_code == 0 and "rules: 11th edition" in survived.output, survived.output
     target = run("attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "Gravel Wardens", "--edition", "11e")
     assert target.exit_code == 0 and "Invulnerable save 4+" in target.output, target.output
     assert "Invulnerable save 5+" in run("attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "Gravel Wardens").output

@@ -45,6 +45,10 @@ def killed(keys, **kwargs):
 CASES = [
     ("oath-of-moment", lambda: run(["oath-of-moment"]).hits.mean, F(3, 4), "BS4+ re-rolling fails: 1/2 + 1/2*1/2"),
     ("multi-spectrum-array", lambda: run(["multi-spectrum-array"]).hits.mean, F(2, 3), "+1 to hit: 3+"),
+    ("waaagh-melee", lambda: run(["waaagh-melee"], weapon=BLOW).wounds.mean, 2 * F(1, 2) * F(2, 3),
+     "A1+1 = 2 attacks, WS4+ hits 1/2, S4+1 = 5 vs T4 wounds on 3+"),
+    ("waaagh-invulnerable", lambda: killed(["waaagh-invulnerable"], weapon="A1 BS4+ S4 AP-3 D1"),
+     F(1, 2) * F(1, 2) * F(2, 3), "hit 4+, wound 4+, Sv4+ at AP-3 is 7+: the 5+ invulnerable save fails 2/3"),
     ("stealth", lambda: run(["stealth"]).hits.mean, F(1, 3), "-1 to hit: 5+"),
     ("smokescreen", lambda: killed(["smokescreen"]), F(1, 3) * F(1, 2) * F(1, 3),
      "hit 5+ (stealth), wound 4+, save 4+ with cover = 3+"),

@@ -113,8 +113,12 @@ def test_oath_of_moment_only_for_units_with_that_ability():
     # the Incursors re-roll failed hit rolls at BS3+: 2/3 + 1/3 * 2/3 = 8/9 for each of 10 attacks
     report = unit(INC, modifiers=["oath-of-moment"])
     assert report.result.hits.mean == 10 * F(8, 9)
-    assert ("attacker has Oath of Moment: re-roll failed hit rolls; assumes the target is the Oath of Moment target"
-            in report.situation)
+    assert ("attacker has Oath of Moment (its army rule, as rules/ declares it): re-roll failed hit rolls; 'you can "
+            "re-roll' taken as re-rolling failed hit rolls; assumed (--with): when the target is the Oath of Moment "
+            "target" in report.situation)
+    # named where it is not applied, with the option that applies it
+    assert ("not applied: Oath of Moment applies only when the target is the Oath of Moment target; --with 'Oath of "
+            "Moment' assumes it" in unit(INC).situation)
 
 
 def test_suppression_fire_is_a_condition_on_the_attacking_unit(tmp_path):

@@ -166,6 +166,17 @@ def test_the_targets_wargear_leader_and_without_give_the_cli_json(client):
                                                           "Tempestor Prime", "--exact"])
 
 
+def test_an_army_rule_is_named_and_given_with_with_as_the_cli(client):
+    body = {"attacker": "Incursor Squad", "target": "MEQ", "exact": True}
+    args = ["unit", "Incursor Squad", "-t", "MEQ", "--exact"]
+    plain = post(client, "/api/unit", body)
+    assert plain == cli_json(args)
+    assert ("not applied: Oath of Moment applies only when the target is the Oath of Moment target; --with 'Oath of "
+            "Moment' assumes it" in plain["situation"])
+    sworn = post(client, "/api/unit", {**body, "with": ["Oath of Moment"]})
+    assert sworn == cli_json([*args, "--with", "Oath of Moment"]) != plain
+
+
 def test_a_unit_s_order_numbers_groups_from_1_as_the_cli(client):
     mixed = {"attacker": "Tempestus Command Squad", "target": "T4 Sv4+ W1 x5; T4 Sv4+ W2 x3", "exact": True}
     args = ["unit", "Tempestus Command Squad", "-t", "T4 Sv4+ W1 x5; T4 Sv4+ W2 x3", "--exact"]

@@ -195,8 +195,15 @@ def condition_before(clause: str, phases: list[Phase], before: str) -> Condition
         if pattern.match(clause):
             return Condition(requires=(flag,))
     if _AFTER_USE.match(clause):
+        phases.extend(_phase_of(before))  # 'Each time this unit is selected to shoot, it can ...': that phase's
         return Condition(needs=(f"after '{before.rstrip('.')}'" if before else clause,))
     return Condition(needs=(clause[0].lower() + clause[1:],))
+
+
+def _phase_of(sentence: str) -> list[Phase]:
+    """The phase a sentence's opening clause binds it to ('Each time this unit is selected to shoot, ...'), if any."""
+    opening = sentence.split(",")[0].strip()
+    return [phase for pattern, phase in _PHASES if pattern.match(opening)]
 
 
 def split_clauses(prefix: str) -> list[str]:

@@ -406,6 +406,25 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
     return Verdict("profile" if profile else "others" if others else "other")
 
 
+#: a defence of the CHARACTER leading the unit ("while a CHARACTER model is leading this unit, that CHARACTER model
+#: has ...")
+_FOR_LEADER = re.compile(r"\bthat\W+character\W+model\b", re.I)
+
+
+def conditional_defence(unit: str, name: str, text: str, fields: dict[str, Any], ranged: bool,
+                        bearer: str = "") -> Reading:
+    """An invulnerable save or Feel No Pain (`fields`) that ability `name` gives under a condition, as
+    `catalogue.abilities` reads it: for --with NAME, given to the models it belongs to (the `bearer`'s kind; the
+    CHARACTER leading the unit, whose leading the query itself settles; else every model)."""
+    leader = bool(_FOR_LEADER.search(clean(text)))
+    effect = Effect(**fields)
+    rule = NamedRule(key=f"{unit}/{name}#{bearer}{'/'.join(fields)}", name=name, kind="ability",
+                     source=f"{unit} datasheet (read from its text)", summary=effect.describe(),
+                     phase="shooting" if ranged else "either", situation="target", effect=effect,
+                     models=("CHARACTER",) if leader else (bearer,) if bearer else ())
+    return Reading(rule, needs="" if leader else "under the condition its text states")
+
+
 def _by_name(name: str) -> Verdict | None:
     """An ability the datasheet lists by name alone, not modelled, if `BY_NAME` knows it (else None: not read)."""
     found = next((why for start, why in BY_NAME.items() if clean(name).lower().startswith(start)), None)

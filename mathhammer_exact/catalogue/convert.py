@@ -17,10 +17,11 @@ import attrs
 
 from ..data.datasheet import Datasheet, Limit, ModelEntry, WargearOption
 from ..data.names import normalise
+from ..data.text_rules import TextAbility
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
 from .abilities import Record, best
-from .ability_text import read_abilities
+from .ability_text import conditional_defence, read_abilities
 
 _UNKNOWN = re.compile(r"unknown (?:weapon ability|weapon token|target token) '([^']*)'")
 
@@ -140,12 +141,23 @@ def _weapons(record: Mapping[str, Any], notes: list[str], tally: Tally) -> dict[
     return weapons
 
 
-def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[str], read: Collection[str] = ()) -> str:
+def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[str], read: Collection[str] = (),
+             held: dict[str, dict[str, Any]] | None = None) -> str:
     """The invulnerable save, Feel No Pain and Stealth tokens of one model: what its profile's invulnerable
     save column gives (11th edition), what the unit's abilities give every model, and what its own abilities
     and wargear give it (the bearer). What is read from prose is noted as inferred; what holds only under a
-    condition is noted and not applied, unless its ability is one of `read` (normalised names of abilities
-    read from text: each answer says whether the query applies it)."""
+    condition goes to `held` (ability name -> reading key -> `Reading`, for --with NAME), unless its ability
+    is one of `read` (normalised names of abilities read from text: each answer says whether the query
+    applies it)."""
+    held = {} if held is None else held
+    texts = {name: text for name, text, _ in record.get("ability_texts", ())}
+
+    def hold(found: Mapping[str, Any], fields: dict[str, int]) -> None:
+        bearer = model["name"] if found is model.get("invulnerable") or found is model.get("feel_no_pain") else ""
+        reading = conditional_defence(record.get("name", ""), found["from"], texts.get(found["from"], ""), fields,
+                                      bool(found.get("ranged_only")), bearer)
+        held.setdefault(found["from"], {})[reading.rule.key] = reading
+
     tokens = []
     column = column_invulnerable(model["stats"])
     if column and "unreadable" in column:
@@ -160,7 +172,7 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
         what = f"invulnerable save {inv['value']}+{' against ranged attacks' if inv.get('ranged_only') else ''}"
         if inv.get("conditional"):
             if normalise(inv["from"]) not in read:
-                notes.append(f"{what}{whose} under a condition ({how}): not applied")
+                hold(inv, {"invulnerable": inv["value"]})
         else:
             tokens.append(f"inv{'-ranged' if inv.get('ranged_only') else ''}{inv['value']}+")
             if inv.get("inferred") or whose:
@@ -173,8 +185,12 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
         what = f"Feel No Pain {fnp['value']}+{' against ' + victims if against else ''}"
         how = f"inferred from the text of {fnp['from']!r}" if fnp.get("inferred") else f"from {fnp['from']!r}"
         if fnp.get("conditional"):
-            if normalise(fnp["from"]) not in read:
+            if normalise(fnp["from"]) in read:
+                pass
+            elif against:  # no effect stands for a Feel No Pain against some attacks only
                 notes.append(f"{what}{whose} under a condition ({how}): not applied")
+            else:
+                hold(fnp, {"feel_no_pain": fnp["value"]})
         else:
             tokens += [f"fnp{'-' + kind if kind else ''}{fnp['value']}+" for kind in against or [""]]
             if fnp.get("inferred") or whose:
@@ -227,12 +243,14 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     read_rules = read_abilities(record["name"], record.get("ability_texts", ()), tally.abilities,
                                 tally.abilities_unmodelled, record["abilities"])
     read = {normalise(a.name) for a in read_rules if a.readings}
+    defences: list[str] = []  # the notes of the models' defences: said where the unit is the target
+    held: dict[str, dict[str, Any]] = {}
     models, options = [], []
     for model, count, most in _composition(record):
         tally.units["model profiles"] += 1
         try:
-            profile = ModelProfile.parse(model_text(model["stats"], _defence(record, model, notes, read), keywords),
-                                         name=model["name"],
+            defence = _defence(record, model, defences, read, held)
+            profile = ModelProfile.parse(model_text(model["stats"], defence, keywords), name=model["name"],
                                          lenient=True)
         except MathhammerError as exc:
             tally.units["model profiles failed"] += 1
@@ -260,7 +278,9 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         limits=_size_limits(record, models),
         alike=tuple(tuple(name.lower() for name in names) for names in record.get("alike", ())),
         leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
-        read_rules=read_rules)
+        read_rules=(*(a for a in read_rules if a.name not in held),
+                    *(TextAbility(name, readings=tuple(found.values())) for name, found in held.items())),
+        defence_notes=tuple(dict.fromkeys(defences)))
     # the most numerous kind first: the order a defender loses models in, among models of equal Wounds
     counts = sheet.counts()
     sheet = attrs.evolve(sheet, models=tuple(sorted(sheet.models, key=lambda m: -counts[m.name])))

@@ -13,7 +13,7 @@ from ..data import load
 from ..errors import MathhammerError, did_you_mean
 from ..present.cards import card
 from ..present.tables import write_tables
-from .options import RULES_DIR
+from .options import RULES_DIR, edition_option
 
 
 @click.command()
@@ -49,7 +49,8 @@ def datasheets(search: str | None, rules_dir: str | None) -> None:
 @click.command()
 @click.argument("name")
 @RULES_DIR
-def show(name: str, rules_dir: str | None) -> None:
+@edition_option
+def show(name: str, rules_dir: str | None, edition: str | None) -> None:
     """Show a datasheet, standard target or named rule."""
     click.echo(card(name, rules_dir))
 

@@ -61,6 +61,15 @@ def _looking_up_in_its_edition(command: Callable[..., Any]) -> Callable[..., Any
     return run
 
 
+def edition_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--edition for a command that names units but states no situation (`show`, `survive`): the units it names
+    looked up in that edition's index, and its answer given in that edition's rules."""
+    field = next(field for field in declared_fields() if field.name == "edition")
+    return situation_option(field, help="The edition whose units to look up and whose rules answer: 10e or 11e "
+                                        "(default: as for every command, see docs/editions.md).")(
+        _looking_up_in_its_edition(command))
+
+
 def rules_option(help_text: str) -> Callable[..., Any]:
     """--rules NAME, given to the command as a `Rules` (an unknown name is a one-line error)."""
     rules = next(field for field in declared_fields() if field.name == "rules")

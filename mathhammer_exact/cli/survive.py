@@ -6,7 +6,7 @@ import click
 
 from ..present.questions import survive_question
 from ..units.by_name import target_unit
-from .options import RULES_DIR, TARGET_MODELS, emit, output_options
+from .options import RULES_DIR, TARGET_MODELS, edition_option, emit, output_options
 
 
 @click.command()
@@ -20,9 +20,10 @@ from .options import RULES_DIR, TARGET_MODELS, emit, output_options
 @click.option("--at-least", type=int,
               help="k of P(at least k models destroyed) (default: the number that leaves it Below Half-strength).")
 @RULES_DIR
+@edition_option
 @output_options
 def survive(unit: str, target_models: int | None, leader: str | None, attackers: tuple[str, ...], at_least: int | None,
-            rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
+            rules_dir: str | None, edition: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
     """How UNIT (a datasheet, a standard target or a profile) fares against each standard attacker
     (rules/attackers.toml, and your own rules folder's)."""
     found = target_unit(unit, target_models, leader, rules_dir)

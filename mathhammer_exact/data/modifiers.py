@@ -39,7 +39,7 @@ Situation = Literal["attacker", "target", "marked", "suppressed"]
 WeaponFilter = Literal["all", "ranged", "melee", "rapid fire"]
 Flag = Literal["stationary", "advanced", "engaged", "charged", "half_range", "overwatch", "indirect", "cover"]
 Kind = Literal["ability", "core ability", "faction ability", "stratagem", "order", "enhancement",
-               "detachment rule", "wargear"]
+               "detachment rule", "army rule", "wargear"]
 
 #: How the answer's header names the situation a rule stands for.
 SUBJECT = {"attacker": "attacker has", "target": "target has", "marked": "target marked by",
@@ -250,6 +250,10 @@ class NamedRule:
     excludes: tuple[Flag, ...] = ()  #: situation options that must not be given
     assumes: str = ""  #: what the query takes as given, shown in the answer's header
     repeatable: bool = False  #: may be given more than once in one query (the effects then add up)
+    listed: bool = False  #: an army rule datasheets list by name: every unit listing it has it, and each answer
+    #: about such a unit names it in its header, with the --with that applies it (`data.text_in_force`)
+    models: tuple[str, ...] = ()  #: a rule of the target: the models it changes, by kind (a profile's name) or
+    #: keyword (CHARACTER: the Leader attached to the unit); every model when empty
 
     def __attrs_post_init__(self) -> None:
         on_target = self.effect.changes(Effect.TARGET_FIELDS)
@@ -260,6 +264,9 @@ class NamedRule:
         if own and self.situation != "attacker":
             raise MathhammerError(f"effect.{own[0]} changes the attacking unit's own models, "
                                   f"so situation must be \"attacker\", not {self.situation!r}")
+        if self.models and self.situation != "target":
+            raise MathhammerError(f"models (the target's models it changes) needs situation \"target\", not "
+                                  f"{self.situation!r}")
         if self.ability and self.situation != "attacker":
             raise MathhammerError("ability (the attacking unit has it) needs situation \"attacker\"")
 
@@ -267,6 +274,10 @@ class NamedRule:
     def side(self) -> str:
         """Whose unit the rule belongs to: the target's ("defender") or the attacker's side."""
         return "defender" if self.situation == "target" else "attacker"
+
+    def changes(self, profile: ModelProfile) -> bool:
+        """Whether this rule changes the target model `profile` (`models`: by its name or a keyword)."""
+        return not self.models or profile.name in self.models or bool(set(self.models) & set(profile.keywords))
 
     def header(self) -> str:
         """The situation this rule stands for, for the answer's header."""
@@ -363,7 +374,8 @@ def apply_modifiers(
         context = attrs.evolve(context, command_reroll=rerolls.pop())
     for rule in rules:
         if rule.effect.changes(Effect.TARGET_FIELDS):
-            groups = tuple((improved_model(profile, rule.effect), n) for profile, n in target.groups)
+            groups = tuple((improved_model(profile, rule.effect) if rule.changes(profile) else profile, n)
+                           for profile, n in target.groups)
             target = attrs.evolve(target, groups=groups)
     out = []
     for weapon in weapons:

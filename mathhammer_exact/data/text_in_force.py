@@ -4,7 +4,8 @@ A reading applies when it is the whole unit's, the query settles its condition (
 checks as any named rule: phase, target keywords, situation options) and it needs nothing no
 option states; one that needs such a condition applies when its ability is named with --with;
 --without leaves an ability out. Every ability that may change the attacks is named in the
-answer's header, applied or not, with the reason and the option that would turn it on.
+answer's header, applied or not, with the reason and the option that would turn it on. An army rule
+a datasheet lists by name alone (Waaagh!, Oath of Moment) joins them where rules/ declares it (`listed`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from ..errors import MathhammerError
-from ..model import Target
+from ..model import ModelProfile, Target
 from .modifiers import NamedRule
 from .names import normalise
 from .text_rules import Reading, Role, TextAbility, describe
@@ -33,22 +34,44 @@ class Side:
     kinds: Mapping[str, int]  #: models of each kind in the unit, to tell "this model" from the whole unit
     leading: bool = False  #: a leader attached to the unit: its "while leading" readings are the whole unit's,
     #: its other readings its own (for --led-by: a Side of the leader beside the unit's)
+    models: tuple[ModelProfile, ...] = ()  #: the target's models, for a reading that changes some of them only
+
+
+def listed(sheet: Datasheet, rules: Mapping[str, NamedRule]) -> tuple[TextAbility, ...]:
+    """The army rules `sheet` lists by name that rules/ declares (`NamedRule.listed`), one ability per name with a
+    reading for each side of an attack; each needs what its declaration assumes, so --with NAME applies it."""
+    have = {normalise(a) for a in sheet.abilities}
+    found: dict[str, list[Reading]] = {}
+    for rule in rules.values():
+        if rule.listed and normalise(rule.name) in have:
+            found.setdefault(rule.name, []).append(Reading(rule, needs=f"when {rule.assumes}" if rule.assumes else ""))
+    return tuple(TextAbility(name, readings=tuple(readings)) for name, readings in found.items())
+
+
+def abilities(sheet: Datasheet, rules: Mapping[str, NamedRule]) -> tuple[TextAbility, ...]:
+    """A unit's abilities read from text, and its army rules `listed` (which stand for a reading of the same name)."""
+    declared = listed(sheet, rules)
+    names = {normalise(a.name) for a in declared}
+    return (*(a for a in sheet.read_rules if normalise(a.name) not in names), *declared)
 
 
 def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datasheet | None = None,
-          defender_leader: Datasheet | None = None) -> list[Side]:
-    """The attacking unit (at `size`) and the target's sides (`target_sides`), with their abilities read from text
-    and their models of each kind."""
-    return [Side("attacker", sheet.read_rules, sheet.counts(size)), *target_sides(target, defender, defender_leader)]
+          defender_leader: Datasheet | None = None, rules: Mapping[str, NamedRule] | None = None) -> list[Side]:
+    """The attacking unit (at `size`) and the target's sides (`target_sides`), with their abilities (`abilities`:
+    read from text, and the army rules of `rules` they list) and their models of each kind."""
+    return [Side("attacker", abilities(sheet, rules or {}), sheet.counts(size)),
+            *target_sides(target, defender, defender_leader, rules)]
 
 
-def target_sides(target: Target, defender: Datasheet | None, leader: Datasheet | None) -> list[Side]:
+def target_sides(target: Target, defender: Datasheet | None, leader: Datasheet | None,
+                 rules: Mapping[str, NamedRule] | None = None) -> list[Side]:
     """The target unit and the Leader attached to it, where their datasheets are known: the Leader's "while
     leading" abilities are the whole Attached unit's, the Leader's too, as "models in that unit" says."""
     kinds: dict[str, int] = {}
     for profile, n in target.groups:
         kinds[profile.name] = kinds.get(profile.name, 0) + n
-    return [Side("target", sheet.read_rules, kinds, leading=sheet is leader)
+    models = tuple(profile for profile, _ in target.groups)
+    return [Side("target", abilities(sheet, rules or {}), kinds, leading=sheet is leader, models=models)
             for sheet in (defender, leader) if sheet is not None]
 
 
@@ -86,7 +109,8 @@ def claim(wanted: Sequence[str | NamedRule], sides: Sequence[Side],
           rules: Mapping[str, NamedRule]) -> tuple[list[str | NamedRule], set[str]]:
     """Split --with names into those of named rules (kept, in order) and those of abilities read from
     the units' text (normalised). A named rule of that name or key wins: it is the curated reading."""
-    curated = {normalise(k) for k in rules} | {normalise(r.name) for r in rules.values()}
+    curated = {normalise(k) for k, r in rules.items() if not r.listed} | {
+        normalise(r.name) for r in rules.values() if not r.listed}
     read = names(sides)
     kept: list[str | NamedRule] = []
     claimed: set[str] = set()
@@ -116,14 +140,15 @@ def left_out(without: Sequence[str], sides: Sequence[Side], own: Sequence[NamedR
 
 def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[str], phase: str,
              problem: Callable[[NamedRule], str | None],
-             named: Sequence[NamedRule] = ()) -> tuple[list[NamedRule], list[str]]:
+             named: Sequence[NamedRule] = (), asks: str = "") -> tuple[list[NamedRule], list[str]]:
     """The rules read from text that a query applies, and a header line for each ability, applied or not.
 
     A reading applies when it is the whole unit's, the query settles its condition (`problem`, the
     scope check, finds none) and it needs nothing no option states; one that needs such a
     condition applies when its ability is `given` (--with). Abilities in `without` are left out, and so
     is one that a `named` rule given with --with stands for (by its name or its `ability`).
-    Readings of another phase are not mentioned: the phase alone rules them out.
+    Readings of another phase are not mentioned: the phase alone rules them out. A question that takes no --with
+    names the one that does (`asks`: "`mathhammer unit`"), where a line says which option applies an ability.
     """
     rules: list[NamedRule] = []
     lines: list[str] = []
@@ -135,6 +160,8 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
             if key in without:
                 lines.append(f"not applied: {ability.name} (left out with --without)")
                 continue
+            if key in curated and all(r.rule.listed for r in ability.readings):
+                continue  # the army rule given by its key with --with: its own header line says so
             if key in curated:
                 lines.append(f"not applied from its text: {ability.name} (the named rule given with --with stands "
                              "for it)")
@@ -153,14 +180,15 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
                 if rule.situation != side.role or rule.phase not in ("either", phase):
                     continue
                 relevant = True
-                why = _not_applied(ability, reading, side, asked, problem)
+                why = _not_applied(ability, reading, side, asked, problem, asks)
                 if why:
                     lines.append(f"not applied: {why}")
                     continue
                 assumed = assumed or bool(reading.needs)
                 rules.append(rule)
-                source = "its Leader's text" if side.leading else "its text"
-                line = f"{side.role} has {ability.name} (read from {source}): {describe(reading)}"
+                text = "its Leader's text" if side.leading else "its text"
+                source = "its army rule, as rules/ declares it" if rule.listed else f"read from {text}"
+                line = f"{side.role} has {ability.name} ({source}): {describe(reading)}"
                 lines.append(line + (f"; assumed (--with): {reading.needs}" if reading.needs else ""))
             if asked and not relevant:
                 raise MathhammerError(f"{ability.name} changes nothing in the {phase} phase")
@@ -171,7 +199,7 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
 
 
 def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool,
-                 problem: Callable[[NamedRule], str | None]) -> str:
+                 problem: Callable[[NamedRule], str | None], asks: str = "") -> str:
     """Why a reading is not applied in this query, or "" if it is (an error if --with asked for it)."""
     why = ""
     if side.leading and reading.scope != "leading":
@@ -183,9 +211,20 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
     if why and asked:
         raise MathhammerError(f"{why}; --with cannot give it to the whole unit")
     if not why:
-        why = problem(reading.rule) or ""
+        why = problem(reading.rule) or _absent(ability, reading, side)
         if why and asked:
             raise MathhammerError(why)
     if not why and reading.needs and not asked:
-        why = f"{ability.name} applies only {reading.needs}; --with '{ability.name}' assumes it"
+        where = f" (of {asks})" if asks else ""
+        why = f"{ability.name} applies only {reading.needs}; --with '{ability.name}'{where} assumes it"
     return why
+
+
+def _absent(ability: TextAbility, reading: Reading, side: Side) -> str:
+    """Why a reading that changes some of the target's models only changes none here (its `models` are not in the
+    target), or ""."""
+    wanted = reading.rule.models
+    if not wanted or not side.models or any(reading.rule.changes(p) for p in side.models):
+        return ""
+    fix = "; attach one with --leader" if "CHARACTER" in wanted else ""
+    return f"{ability.name} is for the {' or '.join(wanted)} models of the unit, which the target does not have{fix}"

@@ -60,6 +60,8 @@ def describe(reading: Reading) -> str:
         text += f", against {rule.target.describe()}"
     if rule.attacker and rule.situation == "target":
         text += f", against attacks by {rule.attacker.describe()}"
+    if rule.models:
+        text += f", for its {' or '.join(rule.models)} models only"
     text += "".join(f", with {FLAG_OPTION[flag]}" for flag in rule.requires)
     effect = rule.effect
     chosen = [roll for roll in ("hit", "wound") if effect.given(f"reroll_{roll}s") is Reroll.FAILED]

@@ -160,13 +160,14 @@ def defended(unit: TargetUnit, firings: Sequence[Firing],
     the firings and the target after the abilities read from its text and its Leader's "while leading" ones,
     checked as in `unit_attack` (each firing's phase and situation, else `context`, the query's), and a header
     line for each ability."""
-    sides = text_in_force.target_sides(unit.target, unit.sheet, unit.leader)
+    sides = text_in_force.target_sides(unit.target, unit.sheet, unit.leader, library().rules)
     out, lines, targets = [], [], []
     for firing in firings:
         phase = "fight" if firing.weapon.melee else "shooting"
         situation = firing.context or context or Context()
-        rules, said = text_in_force.in_force(sides, set(), set(), phase, functools.partial(_situation_problem,
-                                                                                           context=situation))
+        rules, said = text_in_force.in_force(sides, set(), set(), phase,
+                                             functools.partial(_situation_problem, context=situation),
+                                             asks="`mathhammer unit`, a unit attacking it")
         lines += [line for line in said if line not in lines]
         [(weapon, own)], target, _ = apply_modifiers(rules, [firing.weapon], unit.target, situation)
         out.append(attrs.evolve(firing, weapon=weapon, context=own) if rules else firing)
@@ -284,6 +285,9 @@ def rules_in_force(sheet: Datasheet, given: Sequence[NamedRule], own: Sequence[N
     for rule in given:
         if rule.kind == "wargear":
             raise MathhammerError(f"{rule.name} is wargear: choose it in --loadout, not --with")
+        if rule.listed and rule.situation == "target":  # the unit listing it has it (`text_in_force.listed`)
+            raise MathhammerError(f"{rule.name} is an army rule of the units whose datasheets list it; neither "
+                                  f"{sheet.name} nor the target lists it")
     _check_counts([*own, *given], {r.key for r in own})
     in_force, lines = [], []
     for rule in own:
@@ -436,9 +440,10 @@ def unit_attack(
     edition_lines = list(edition_notes)
     aliases = {r.name: k for k, r in data.rules.items()}
     phase = "fight" if melee else "shooting"
-    sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader)
+    sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader, data.rules)
     if leader is not None:  # its "while leading" abilities are the whole unit's
-        sides.append(text_in_force.Side("attacker", leader.read_rules, leader.counts(), leading=True))
+        sides.append(text_in_force.Side("attacker", text_in_force.abilities(leader, data.rules), leader.counts(),
+                                        leading=True))
     named, claimed = text_in_force.claim(modifiers, sides, data.rules)
     given = [m if isinstance(m, NamedRule) else find(m, data.rules, "ability or stratagem", aliases)
              for m in named]

@@ -3,11 +3,14 @@ as JSON for programs."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..catalogue.convert import to_datasheet
-from ..data import load
+from ..data import load, text_in_force
 from ..data.datasheet import Datasheet
+from ..data.modifiers import NamedRule
+from ..data.text_rules import TextAbility
 from ..errors import MathhammerError
 from ..model import Target, Weapon
 from ..units import by_name
@@ -38,7 +41,7 @@ def card(name: str, rules_dir: str | None = None) -> str:
         sheet = by_name.unit_named(name, rules_dir)
         if sheet is None:
             raise by_name.unknown_unit(name, miss) from None
-        return datasheet_card(sheet)
+        return datasheet_card(sheet, mods)
     if kind == "rule":
         rule = mods[key]
         phase = {"either": "either phase", "shooting": "Shooting phase", "fight": "Fight phase"}[rule.phase]
@@ -53,10 +56,21 @@ def card(name: str, rules_dir: str | None = None) -> str:
     if kind == "target":
         std = targets[key]
         return f"{std.name}: {std.description}\n  {target_summary(std.target)}"
-    return datasheet_card(sheets[key])
+    return datasheet_card(sheets[key], mods)
 
 
-def datasheet_card(sheet: Datasheet) -> str:
+def _notes(sheet: Datasheet) -> tuple[str, ...]:
+    """Everything noted reading the datasheet: its own notes, its models' defences and each kind's wargear."""
+    return (*sheet.notes, *sheet.defence_notes, *(note for m in sheet.models for note in m.notes))
+
+
+def _how(ability: TextAbility) -> str:
+    declared = ability.readings and all(r.rule.listed for r in ability.readings)
+    return "its army rule, as rules/ declares it (--with applies it)" if declared else "read from its text"
+
+
+def datasheet_card(sheet: Datasheet, rules: Mapping[str, NamedRule] | None = None) -> str:
+    """The card of a datasheet, with its abilities as read from text and the army rules of `rules` it lists."""
     lines = [f"{sheet.name} ({sheet.faction}; source: {sheet.source})"]
     for m in sheet.models:
         size = f"{m.count}" if m.max is None else f"{m.count}-{m.max}"
@@ -70,13 +84,13 @@ def datasheet_card(sheet: Datasheet) -> str:
         lines.append(f"Option: a {option.model} may replace its {option.replaced} with "
                      f"{' / '.join(option.choices)}{limit}")
     lines.append("Abilities: " + ", ".join(sheet.abilities))
-    lines += [f"  {a.name}, read from its text: {a.describe()}" for a in sheet.read_rules]
+    lines += [f"  {a.name}, {_how(a)}: {a.describe()}" for a in text_in_force.abilities(sheet, rules or {})]
     lines.append("Keywords: " + ", ".join(sheet.keywords))
     if sheet.points:
         lines.append("Points: " + ", ".join(f"{n} models: {p}" for n, p in sheet.points.items()))
     if sheet.leader_of:
         lines.append("Leader of: " + ", ".join(sheet.leader_of))
-    lines += [f"Note: {note}" for note in (*sheet.notes, *(n for m in sheet.models for n in m.notes))]
+    lines += [f"Note: {note}" for note in _notes(sheet)]
     return "\n".join(lines)
 
 
@@ -98,7 +112,7 @@ def datasheet_json(sheet: Datasheet) -> dict[str, Any]:
         "weapons": [{"name": name, "profiles": list(profiles), "melee": any(w.melee for w in profiles.values())}
                     for name, profiles in sheet.weapons.items()],
         "abilities": list(sheet.abilities), "leader_of": list(sheet.leader_of),
-        "notes": [*sheet.notes, *(n for m in sheet.models for n in m.notes)],
+        "notes": list(_notes(sheet)),
     }
 
 

@@ -21,7 +21,7 @@ from ..decide.plan import plan
 from ..decide.survive import panel, survive
 from ..decide.turn import Overwatch, charging, whole_turn
 from ..decide.unit_attack import UnitReport, allocation_order, defended, order_line
-from ..editions import answered_in
+from ..editions import answered_in, asked_edition
 from ..engine.results import AttackResult
 from ..model import Context, ModelProfile
 from ..pmf import Number
@@ -105,7 +105,7 @@ def survive_question(found: TargetUnit, attackers: Sequence[str], at_least: int 
                      rules_dir: str | Path | None = None) -> Report:
     """The unit against each standard attacker named (default: all of them), in the edition of the question
     (`editions.answered_in`), else the unit's, as the header says."""
-    context, notes = in_edition(Context(edition=answered_in(None)), found.sheet)
+    context, notes = in_edition(Context(edition=answered_in(asked_edition())), found.sheet)
     known = panel(rules_dir, context)
     written = {a.description: key for key, a in known.items()}  # as the rows name them: 'Ten bolt rifles'
     chosen = [find(name, known, "standard attacker", written) for name in attackers] or list(known.values())

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import attrs
 
-from ..catalogue.library import close_names, default_edition, indexed_units, missing
+from ..catalogue.library import close_names, current_index, default_edition, editions, indexed_units, missing
 from ..data.datasheet import Datasheet, TargetUnit
 from ..data.load import datasheets, equipped, find, label, library, standard_targets, unknown, wargear_rules
 from ..data.names import normalise
+from ..editions import EDITIONS
 from ..errors import MathhammerError
 from ..model import ModelProfile, Target
 from ..parsing import is_profile
@@ -70,6 +71,11 @@ def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None) -
     count = indexed_units(wanted)
     if not count:
         return miss
+    for other in (e for e in editions() if e != wanted):  # a unit of the other edition's index: say which option
+        index = current_index(other)
+        if index is not None and index.named(name):
+            return MathhammerError(f"unknown unit {name!r} in the {EDITIONS[wanted].ordinal} edition's index; "
+                                   f"{name} is a unit of the {EDITIONS[other].ordinal} edition: add --edition {other}")
     close = close_names(name, wanted)
     shown = ", ".join(repr(c) for c in close[:6]) + (f" or {len(close) - 6} more" if len(close) > 6 else "")
     hint = (f" (did you mean {shown}?)" if len(close) == 1 else f" (did you mean one of {shown}?)") if close else (
@@ -125,7 +131,8 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
             shown += f" led by {label(leading)}"
             sheets_read.append(leading)
     notes = tuple(f"target note ({sheet.name}): {note}" for sheet in sheets_read
-                  for note in (sheet.notes_for(loadout, size) if sheet is bodyguard else sheet.notes_for()))
+                  for note in (*(sheet.notes_for(loadout, size) if sheet is bodyguard else sheet.notes_for()),
+                               *sheet.defence_notes))
     if bodyguard and loadout:
         notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
                   *(f"target wargear rule: {rule.name}: {rule.summary}"

@@ -128,7 +128,7 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
 
     app = FastAPI(
         title="mathhammer_exact", version="0.1.0", lifespan=lifespan,
-        description="Exact Warhammer 40,000 (10th edition) attack probabilities: every outcome, no sampling. "
+        description="Exact Warhammer 40,000 attack probabilities (10th and 11th editions): every outcome, no sampling. "
                     "Answers have the shape of the `mathhammer` command's `--json` output.",
         docs_url=None, redoc_url=None,  # their pages load scripts from a CDN; the description is at /openapi.json
     )
