@@ -538,6 +538,28 @@ def test_an_army_rule_listed_by_name_is_named_and_applied_with_with():
         unit_attack(piercer, soft, melee=True, modifiers=["waaagh-invulnerable"])
 
 
+def test_an_army_rule_of_an_attached_unit_is_applied_once():
+    """A Leader and its bodyguards both list the army rule: --with applies it to the Attached unit, once (the trial
+    found it refused as "the leader's own" whenever a Leader was attached, on either side)."""
+    from mathhammer_exact.data.datasheet import TargetUnit
+    from mathhammer_exact.decide.unit_attack import unit_attack
+    boy = _fighter(abilities=["Waaagh!"])
+    boss = _fighter(name="Boss", abilities=["Waaagh!"], keywords=["INFANTRY", "CHARACTER"])
+    soft = Target.parse("T4 Sv6+ W10")
+    # each model: 3 attacks x 2/3 hit x 2/3 wound (S5 v T4) x 5/6 unsaved = 10/9; twice (A4, S6) would be 40/27
+    led = unit_attack(boy, soft, melee=True, modifiers=["Waaagh!"], led_by=boss, exact=True)
+    assert led.result.damage.mean == Fraction(20, 9)
+    assert not any("leader's own" in line for line in led.situation)
+    assert sum("has Waaagh!" in line for line in led.situation) == 1
+    # the target's side: a 5+ invulnerable save for the Attached unit against AP-3 (1 x 2/3 x 1/2 x 4/6 = 2/9)
+    piercer = attrs.evolve(_fighter(), weapons={"choppa": {"default": Weapon.parse("A1 WS3+ S4 AP-3 D1",
+                                                                                     name="Choppa")}})
+    target = Target(boy.as_target().groups + boss.as_target().groups)
+    both = TargetUnit(target, "Pebble", boy, leader=boss)
+    assert unit_attack(piercer, both, melee=True, modifiers=["Waaagh!"], exact=True).result.damage.mean == \
+        Fraction(2, 9)
+
+
 def test_a_conditional_defence_is_switched_on_for_its_models():
     from mathhammer_exact.data.datasheet import TargetUnit
     from mathhammer_exact.decide.unit_attack import unit_attack

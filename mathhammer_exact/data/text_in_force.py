@@ -157,6 +157,8 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
         for ability in side.abilities:
             key = normalise(ability.name)
             asked = key in given
+            if side.leading and _army_rule_of_the_unit(ability, side, sides):
+                continue  # the Attached unit's army rule, named once on its bodyguards' side
             if key in without:
                 lines.append(f"not applied: {ability.name} (left out with --without)")
                 continue
@@ -196,6 +198,14 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
                 raise MathhammerError(f"{ability.name} needs no --with here: what its text says is applied as the "
                                       "query settles it (see the answer's header without --with)")
     return rules, lines
+
+
+def _army_rule_of_the_unit(ability: TextAbility, leader: Side, sides: Sequence[Side]) -> bool:
+    """Whether `ability` of a leader's side is an army rule (`listed`) its bodyguards list too: then it is the whole
+    Attached unit's, applied once with theirs (twice would stack its bonuses)."""
+    return bool(ability.readings) and all(r.rule.listed for r in ability.readings) and any(
+        other.role == leader.role and not other.leading and any(a.name == ability.name for a in other.abilities)
+        for other in sides)
 
 
 def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool,
