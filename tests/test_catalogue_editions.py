@@ -243,6 +243,11 @@ def test_the_edition_asked_is_where_names_are_looked_up(both):
            "edition: add --edition 11e\n")
     # show and survive look names up in the edition asked too
     assert run("show", "Shale Stalker").output == missed.output
+    with pytest.MonkeyPatch.context() as patch:  # a checkout that lacks a catalogue: the unit may be in it, said too
+        patch.setattr(by_name, "missing", lambda edition: ["Library - Stones"] if edition == "10e" else [])
+        lacking = run("unit", "Shale Stalker", "-t", "MEQ", "--melee")
+    assert lacking.output == missed.output.rstrip("\n") + (
+        "; your 10e checkout lacks catalogues that others link (Library - Stones): a unit of theirs is not indexed\n")
     card = run("show", "Shale Stalker", "--edition", "11e")
     assert card.exit_code == 0 and card.output.startswith("Shale Stalker ("), card.output
     assert run("survive", "Shale Stalker").exit_code == 2

@@ -71,19 +71,20 @@ def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None) -
     count = indexed_units(wanted)
     if not count:
         return miss
+    lacking = missing(wanted)
+    lacks = (f"; your {wanted} checkout lacks catalogues that others link ({', '.join(lacking)}): a unit of theirs "
+             "is not indexed" if lacking else "")
     for other in (e for e in editions() if e != wanted):  # a unit of the other edition's index: say which option
         index = current_index(other)
         if index is not None and index.named(name):
             return MathhammerError(f"unknown unit {name!r} in the {EDITIONS[wanted].ordinal} edition's index; "
-                                   f"{name} is a unit of the {EDITIONS[other].ordinal} edition: add --edition {other}")
+                                   f"{name} is a unit of the {EDITIONS[other].ordinal} edition: add --edition {other}"
+                                   + lacks)
     close = close_names(name, wanted)
     shown = ", ".join(repr(c) for c in close[:6]) + (f" or {len(close) - 6} more" if len(close) > 6 else "")
     hint = (f" (did you mean {shown}?)" if len(close) == 1 else f" (did you mean one of {shown}?)") if close else (
         f": none of the {count} units of the {wanted} index has that name or its words (`mathhammer datasheets "
         "--search WORD` finds units by a word)")
-    lacking = missing(wanted)
-    lacks = (f"; your {wanted} checkout lacks catalogues that others link ({', '.join(lacking)}): a unit of theirs "
-             "is not indexed" if lacking else "")
     return MathhammerError(f"unknown unit {name!r}{hint}{lacks}")
 
 
