@@ -241,7 +241,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     weapons = _weapons(record, notes, tally)
     keywords = tuple(dict.fromkeys(record["keywords"]))  # once each, in order
     read_rules = read_abilities(record["name"], record.get("ability_texts", ()), tally.abilities,
-                                tally.abilities_unmodelled, record["abilities"])
+                                tally.abilities_unmodelled, record["abilities"], record["weapons"])
     read = {normalise(a.name) for a in read_rules if a.readings}
     defences: list[str] = []  # the notes of the models' defences: said where the unit is the target
     held: dict[str, dict[str, Any]] = {}
