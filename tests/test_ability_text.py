@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from mathhammer_exact import Context, MathhammerError, Target, Weapon
 from mathhammer_exact.catalogue import build, index
+from mathhammer_exact.catalogue.ability_clauses import CRITICAL_ONLY
 from mathhammer_exact.catalogue.ability_text import DAMAGED, TARGETED_ONLY, read_abilities, read_ability
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.datasheet import Datasheet, ModelEntry, TargetUnit
@@ -194,6 +195,9 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
     ("Each time a ranged attack targets this model, if the Strength characteristic of that attack is greater than "
      "this model's Toughness characteristic, subtract 1 from the Wound roll.", "unmodelled",
      "a condition on the attack's Strength"),
+    # the attacks that score a Critical Hit, alone among a weapon's attacks: no engine stage gives them Precision
+    ("While this model is leading a unit, each time a model in that unit makes an attack, if a Critical Hit is "
+     "scored, that attack has the [PRECISION] ability.", "unmodelled", CRITICAL_ONLY),
     ("Each time a model in this unit makes a ranged attack, you can ignore any or all modifiers to the Hit roll.",
      "unmodelled", "the words 'you can ignore any or all modifiers to the Hit roll' are not understood"),
     ("This model has the Feel No Pain 4+ ability against mortal wounds.", "profile", None),  # the converter reads it
@@ -402,6 +406,16 @@ def test_an_ability_for_one_weapon_changes_that_weapons_attacks_alone():
             "--charged") in charged.situation
     with pytest.raises(MathhammerError, match="Hammer Rush needs no --with here"):
         unit_attack(hammers, target, melee=True, modifiers=["Hammer Rush"], context=Context(charged=True))
+
+
+def test_precision_for_critical_hits_alone_is_named_not_modelled_and_with_refuses_it():
+    master = ("Grand Marshal", "Each time a model in this unit makes an attack, if a Critical Hit is scored, that "
+                               "attack has the [PRECISION] ability.")
+    report = unit_attack(sheet(GUN, master), VEHICLE, exact=True)
+    assert mean(report) == Fraction(5, 4)  # 6 x 1/2 x 1/2 x 5/6, as without the ability
+    assert f"not applied: Grand Marshal (not modelled: {CRITICAL_ONLY})" in report.situation
+    with pytest.raises(MathhammerError, match="Grand Marshal is not modelled .* cannot be given with --with"):
+        unit_attack(sheet(GUN, master), VEHICLE, modifiers=["Grand Marshal"])
 
 
 def test_a_condition_no_option_states_is_applied_only_with_with():

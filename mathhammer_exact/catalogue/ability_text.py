@@ -270,8 +270,8 @@ def _after_subject(rest: str, subject: Subject, phases: list[Phase],
         rest = rest[weapon.end():].strip()
     elif re.match(r"^with (?:its|this model's|the bearer's|their|a|an|one) ", rest, re.I):
         raise Unreadable("attacks with one of its weapons only")
-    target = re.match(rf"^(?:that )?(?:targets?|is allocated to|against) (?P<target>.+?)(?:,\s*(?=(?:{EFFECT_START}|if |while |"
-                      r"until ))|,?$)", rest, re.I)
+    target = re.match(rf"^(?:that )?(?:targets?|is allocated to|against) (?P<target>.+?)(?:,\s*(?=(?:{EFFECT_START}|"
+                      r"if |while |until ))|,?$)", rest, re.I)
     if target:
         aimed = target.group("target")
         if kind := re.search(r" with an? (?P<kind>ranged|melee) attack$", aimed, re.I):
