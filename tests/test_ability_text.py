@@ -530,6 +530,19 @@ def test_a_named_rule_given_with_with_stands_for_the_ability_of_its_name():
             "target"]
 
 
+def test_an_army_rule_rules_does_not_declare_is_named_not_applied():
+    # Oath of Moment is declared (its own line, for --with); Iron Rites is not: named, never applied nor silent
+    listing = attrs.evolve(sheet(GUN, keywords="ADEPTUS ASTARTES"), abilities=("Oath of Moment", "Iron Rites"),
+                           army_rules=("Oath of Moment", "Iron Rites"))
+    report = unit_attack(listing, Target.parse("T4 Sv6+ W10"), exact=True)
+    assert mean(report) == 6 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6) == Fraction(5, 4)
+    assert [line for line in report.situation if "Oath" in line or "Rites" in line] == [
+        "not applied: Oath of Moment applies only when the target is the Oath of Moment target; --with 'Oath of "
+        "Moment' assumes it", "not applied: Iron Rites (an army rule not modelled)"]
+    with pytest.raises(MathhammerError, match="^Iron Rites is an army rule not modelled; it cannot be given with "):
+        unit_attack(listing, Target.parse("T4 Sv6+ W10"), modifiers=["iron rites"])
+
+
 def test_a_leaders_while_leading_readings_are_the_whole_units_when_it_leads():
     lead = read_ability("Test Chief", "Lead from the Front", "While this model is leading a unit, each time a model in "
                                                              "that unit makes an attack, add 1 to the Hit roll.")
@@ -589,6 +602,20 @@ def test_a_catalogue_unit_attacks_with_its_ability_and_the_targets(indexed):
     assert "assumed (--with): while this model has 1-5 wounds remaining" in damaged.output
     bad = run("unit", "Slag Breakers", "-t", "Crag Walker", "--without", "Trudge")
     assert bad.exit_code == 2 and bad.output.startswith("error: --without 'Trudge': not an ability of these units")
+
+
+def test_a_catalogues_army_rule_is_named_on_either_side_once(indexed):
+    # Slag Fury: a shared rule of the catalogue that both Slag units link, declared by no rules/ file
+    attacking = run("unit", "Slag Breakers", "-t", "Crag Walker", "--exact", "--json")
+    assert Fraction(json.loads(attacking.output)["damage"]["mean"]) == Fraction(800, 243)  # as without it (above)
+    text = run("unit", "Slag Breakers", "-t", "Crag Walker").output
+    assert "not applied: Slag Fury (an army rule not modelled)" in text
+    # the target's, its Leader listing it too: the Attached unit's army rule, named once
+    led = run("unit", "Crag Walker", "-t", "Slag Breakers", "--leader", "Slag Chieftain").output
+    assert led.count("Slag Fury") == 1 and "not applied: Slag Fury (an army rule not modelled)" in led
+    refused = run("unit", "Slag Breakers", "-t", "Crag Walker", "--with", "Slag Fury")
+    assert refused.exit_code == 2
+    assert refused.output == "error: Slag Fury is an army rule not modelled; it cannot be given with --with\n"
 
 
 def test_a_leaders_feel_no_pain_is_its_led_units(indexed):
