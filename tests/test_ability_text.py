@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from mathhammer_exact import Context, MathhammerError, Target, Weapon
 from mathhammer_exact.catalogue import build, index
+from mathhammer_exact.catalogue.ability_clauses import CRITICAL_ONLY
 from mathhammer_exact.catalogue.ability_text import DAMAGED, TARGETED_ONLY, read_abilities, read_ability
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.datasheet import Datasheet, ModelEntry, TargetUnit
@@ -154,6 +155,19 @@ READ = [
      "the [IGNORES COVER] ability.",
      [("attacker", "unit", "shooting", {"weapons": "ranged", "abilities": ("IGNORES COVER",)}, NONE, (),
        "if the target is the closest eligible target")]),
+    # the attacks of one weapon (by name) only, with a condition after it, a target, or "against" a target
+    ("Each time a model in this unit makes a melee attack with its Rock Hammer weapon, if it made a Charge move this "
+     "turn, add 1 to the Damage characteristic of that attack.",
+     [("attacker", "unit", "fight", {"weapons": "melee", "weapon_names": ("rock hammer weapon",), "damage_bonus": 1},
+       NONE, ("charged",), "")]),
+    ("Each time this model makes a ranged attack with its twin shard-cannon that targets a Monster or Vehicle unit, "
+     "you can re-roll the Hit roll.",
+     [("attacker", "model", "shooting", {"weapons": "ranged", "weapon_names": ("twin shard cannon",),
+                                         "reroll_hits": Reroll.FAILED}, ((), ("MONSTER", "VEHICLE"), ()), (), "")]),
+    ("Each time a model in this unit makes an attack with a slag fusil against a ^^**Vehicle**^^ unit, that attack "
+     "has the [IGNORES COVER] ability.",
+     [("attacker", "unit", "either", {"weapon_names": ("slag fusil",), "abilities": ("IGNORES COVER",)},
+       ((), ("VEHICLE",), ()), (), "")]),
 ]
 
 
@@ -173,14 +187,17 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
      "others", None),
     ("This model can move through rubble as if it were not there.", "other", None),
     ("You can re-roll Charge rolls made for this unit.", "other", None),
-    ("Each time a model in this unit makes an attack with its rock drill, add 1 to the Hit roll.", "unmodelled",
-     "attacks with one of its weapons only"),
+    ("Each time a model in this unit makes an attack with one of its rock drills, add 1 to the Hit roll.",
+     "unmodelled", "attacks with one of its weapons only"),
     ("Each time this unit is selected to shoot, you can re-roll one Hit roll.", "unmodelled",
      "it names no attack this reader knows"),
     ("Select one of the following abilities:\n■ [LETHAL HITS]\n■ [PRECISION]", "unmodelled", "a choice of effects"),
     ("Each time a ranged attack targets this model, if the Strength characteristic of that attack is greater than "
      "this model's Toughness characteristic, subtract 1 from the Wound roll.", "unmodelled",
      "a condition on the attack's Strength"),
+    # the attacks that score a Critical Hit, alone among a weapon's attacks: no engine stage gives them Precision
+    ("While this model is leading a unit, each time a model in that unit makes an attack, if a Critical Hit is "
+     "scored, that attack has the [PRECISION] ability.", "unmodelled", CRITICAL_ONLY),
     ("Each time a model in this unit makes a ranged attack, you can ignore any or all modifiers to the Hit roll.",
      "unmodelled", "the words 'you can ignore any or all modifiers to the Hit roll' are not understood"),
     ("This model has the Feel No Pain 4+ ability against mortal wounds.", "profile", None),  # the converter reads it
@@ -210,7 +227,7 @@ def test_what_the_reader_leaves_to_others_or_refuses(text, kind, reason):
 @pytest.mark.parametrize("text", [
     "While this model is leading a unit, models in that unit have the Feel No Pain 4+ ability against mortal wounds.",
     "While this model is leading a unit, add 1 to the Attacks characteristic of shard weapons equipped by that unit.",
-    "Each time a model in this unit makes an attack with its rock drill, add 1 to the Hit roll.",
+    "Each time a model in this unit makes an attack with one of its rock drills, add 1 to the Hit roll.",
 ])
 def test_a_reason_not_to_read_an_ability_leaves_no_cycle(text):
     # an exception kept in the frame that raised it made a cycle holding every frame above it (when indexing, the
@@ -243,6 +260,21 @@ def test_an_ability_on_the_weapons_of_one_name_waits_for_with():
     assert effect.weapon_names == ("bolt rifle",)
     assert [effect.affects(Weapon.parse('24" A2 BS3+ S4 AP-1 D1', name=n)) for n in
             ("Bolt Rifle", "bolt rifle (standard)", "Bolt pistol", "Heavy bolt rifle")] == [True, True, False, False]
+
+
+def test_an_ability_for_one_weapon_names_a_weapon_the_unit_has():
+    # "a Torrent weapon" names a weapon ability, not one of the unit's weapons: applied, it would change nothing
+    torrent = ("Pyre", "Each time a model in this unit makes a ranged attack with a Torrent weapon, re-roll a Wound "
+                       "roll of 1.", "")
+    kinds, unmodelled = Counter(), Counter()
+    read = read_abilities("Test Unit", [torrent], kinds, unmodelled, weapons=["Slag torch", "Close combat weapon"])
+    assert [(a.name, a.role, a.unmodelled) for a in read] == [
+        ("Pyre", "attacker", "it names a weapon this unit does not have ('torrent weapon')")]
+    assert (kinds, unmodelled) == ({"unmodelled": 1}, {"Pyre": 1})
+    # a weapon of that name (plural or singular, as `loose` writes names): read
+    torches = ("Pyre", torrent[1].replace("a Torrent weapon", "its slag torches"), "")
+    read = read_abilities("Test Unit", [torches], Counter(), Counter(), weapons=["Slag torch"])
+    assert [r.rule.effect.weapon_names for a in read for r in a.readings] == [("slag torch",)]
 
 
 @pytest.mark.parametrize(("name", "text", "role", "reason"), [
@@ -347,6 +379,43 @@ def test_a_condition_an_option_states_waits_for_that_option():
     assert mean(charged) == 4 * Fraction(2, 3) * Fraction(2, 3) * Fraction(5, 6) == Fraction(40, 27)
     assert ("attacker has Rock Rush (read from its text): +1 to wound (melee weapons), with --charged"
             in charged.situation)
+
+
+def test_an_ability_for_one_weapon_changes_that_weapons_attacks_alone():
+    charge = ("Hammer Rush", "Each time a model in this unit makes a melee attack with its rock hammer, if it made a "
+                             "Charge move this turn, add 1 to the Damage characteristic of that attack.")
+    verdict = read_ability("Test Breakers", *charge)
+    assert verdict.ability is not None
+    blow = 'A2 WS3+ S4 AP0 D1'
+    models = tuple(ModelEntry(m, ModelProfile.parse("T4 Sv3+ W2 [INFANTRY]", name=m), 1, (w,))
+                   for m, w in (("Breaker", "rock hammer"), ("Brawler", "fists")))  # one melee weapon each
+    hammers = Datasheet(name="Test Breakers", faction="Test", source="test", keywords=("INFANTRY",),
+                        faction_keywords=(), abilities=(charge[0],), models=models,
+                        weapons={"rock hammer": {"default": Weapon.parse(blow, name="rock hammer")},
+                                 "fists": {"default": Weapon.parse(blow, name="fists")}},
+                        read_rules=(verdict.ability,))
+    target = Target.parse("T4 Sv6+ W10")  # one model of 10 wounds: at most 4 attacks of D2, no damage wasted
+    # each model: 2 attacks, hit 3+: 2/3, wound 4+: 1/2, Sv6+ fails 5/6: 5/9 unsaved, each of D1 -> 5/9 + 5/9
+    plain = unit_attack(hammers, target, melee=True, exact=True)
+    assert mean(plain) == 2 * (2 * Fraction(2, 3) * Fraction(1, 2) * Fraction(5, 6)) == Fraction(10, 9)
+    assert "not applied: Hammer Rush applies only when attacker charged; add --charged" in plain.situation
+    # charged: the hammer's 5/9 unsaved attacks deal 2 each, the fists' still 1 each: 10/9 + 5/9 = 5/3
+    charged = unit_attack(hammers, target, melee=True, exact=True, context=Context(charged=True))
+    assert mean(charged) == Fraction(10, 9) + Fraction(5, 9) == Fraction(5, 3)
+    assert ("attacker has Hammer Rush (read from its text): +1 Damage (melee weapons) (rock hammer only), with "
+            "--charged") in charged.situation
+    with pytest.raises(MathhammerError, match="Hammer Rush needs no --with here"):
+        unit_attack(hammers, target, melee=True, modifiers=["Hammer Rush"], context=Context(charged=True))
+
+
+def test_precision_for_critical_hits_alone_is_named_not_modelled_and_with_refuses_it():
+    master = ("Grand Marshal", "Each time a model in this unit makes an attack, if a Critical Hit is scored, that "
+                               "attack has the [PRECISION] ability.")
+    report = unit_attack(sheet(GUN, master), VEHICLE, exact=True)
+    assert mean(report) == Fraction(5, 4)  # 6 x 1/2 x 1/2 x 5/6, as without the ability
+    assert f"not applied: Grand Marshal (not modelled: {CRITICAL_ONLY})" in report.situation
+    with pytest.raises(MathhammerError, match="Grand Marshal is not modelled .* cannot be given with --with"):
+        unit_attack(sheet(GUN, master), VEHICLE, modifiers=["Grand Marshal"])
 
 
 def test_a_condition_no_option_states_is_applied_only_with_with():
@@ -461,6 +530,19 @@ def test_a_named_rule_given_with_with_stands_for_the_ability_of_its_name():
             "target"]
 
 
+def test_an_army_rule_rules_does_not_declare_is_named_not_applied():
+    # Oath of Moment is declared (its own line, for --with); Iron Rites is not: named, never applied nor silent
+    listing = attrs.evolve(sheet(GUN, keywords="ADEPTUS ASTARTES"), abilities=("Oath of Moment", "Iron Rites"),
+                           army_rules=("Oath of Moment", "Iron Rites"))
+    report = unit_attack(listing, Target.parse("T4 Sv6+ W10"), exact=True)
+    assert mean(report) == 6 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6) == Fraction(5, 4)
+    assert [line for line in report.situation if "Oath" in line or "Rites" in line] == [
+        "not applied: Oath of Moment applies only when the target is the Oath of Moment target; --with 'Oath of "
+        "Moment' assumes it", "not applied: Iron Rites (an army rule not modelled)"]
+    with pytest.raises(MathhammerError, match="^Iron Rites is an army rule not modelled; it cannot be given with "):
+        unit_attack(listing, Target.parse("T4 Sv6+ W10"), modifiers=["iron rites"])
+
+
 def test_a_leaders_while_leading_readings_are_the_whole_units_when_it_leads():
     lead = read_ability("Test Chief", "Lead from the Front", "While this model is leading a unit, each time a model in "
                                                              "that unit makes an attack, add 1 to the Hit roll.")
@@ -520,6 +602,20 @@ def test_a_catalogue_unit_attacks_with_its_ability_and_the_targets(indexed):
     assert "assumed (--with): while this model has 1-5 wounds remaining" in damaged.output
     bad = run("unit", "Slag Breakers", "-t", "Crag Walker", "--without", "Trudge")
     assert bad.exit_code == 2 and bad.output.startswith("error: --without 'Trudge': not an ability of these units")
+
+
+def test_a_catalogues_army_rule_is_named_on_either_side_once(indexed):
+    # Slag Fury: a shared rule of the catalogue that both Slag units link, declared by no rules/ file
+    attacking = run("unit", "Slag Breakers", "-t", "Crag Walker", "--exact", "--json")
+    assert Fraction(json.loads(attacking.output)["damage"]["mean"]) == Fraction(800, 243)  # as without it (above)
+    text = run("unit", "Slag Breakers", "-t", "Crag Walker").output
+    assert "not applied: Slag Fury (an army rule not modelled)" in text
+    # the target's, its Leader listing it too: the Attached unit's army rule, named once
+    led = run("unit", "Crag Walker", "-t", "Slag Breakers", "--leader", "Slag Chieftain").output
+    assert led.count("Slag Fury") == 1 and "not applied: Slag Fury (an army rule not modelled)" in led
+    refused = run("unit", "Slag Breakers", "-t", "Crag Walker", "--with", "Slag Fury")
+    assert refused.exit_code == 2
+    assert refused.output == "error: Slag Fury is an army rule not modelled; it cannot be given with --with\n"
 
 
 def test_a_leaders_feel_no_pain_is_its_led_units(indexed):

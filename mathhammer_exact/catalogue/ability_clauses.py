@@ -176,6 +176,13 @@ def _if_target(clause: str) -> Condition | None:
     return target_condition(match.group("rest")) if match else None
 
 
+#: "if a Critical Hit is scored, that attack has ...": a condition of the roll itself, not of the query
+_CRITICAL = re.compile(r"^(?:if|when|each time) (?:a|that attack scores a) critical (?:hit|wound)(?: is scored)?$",
+                       re.I)
+CRITICAL_ONLY = ("an effect on the attacks that score a Critical Hit or Wound only: the engine gives an effect to "
+                 "all of a weapon's attacks or none, and allocates a weapon's wounds all with Precision or all without")
+
+
 def condition_before(clause: str, phases: list[Phase], before: str) -> Condition:
     """A condition written before the subject: a phase, a charge, Remaining Stationary, a target, else what it
     needs (for 'if it does', the sentence before it, which says what 'it' is)."""
@@ -184,6 +191,8 @@ def condition_before(clause: str, phases: list[Phase], before: str) -> Condition
         return Condition()
     if re.search(r"(?:strength|toughness) characteristic", clause, re.I):
         raise Unreadable("a condition on the attack's Strength")
+    if _CRITICAL.match(clause):
+        raise Unreadable(CRITICAL_ONLY)
     target = _if_target(clause)
     if target is not None:
         return target

@@ -20,12 +20,13 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any, Literal
 
 import attrs
 
 from ..data.modifiers import Effect, Keywords, NamedRule, Phase
+from ..data.names import loose
 from ..data.text_rules import Reading, Role, Scope, TextAbility
 from ..errors import MathhammerError
 from .abilities import feel_no_pain, invulnerable
@@ -245,6 +246,12 @@ def _trailing(clause: str, phases: list[Phase], before: str) -> tuple[str, Condi
     return clause[:match.start()], condition_before(match.group("cond"), phases, before)
 
 
+#: the attacks of one weapon only: "with its Wolf Guard weapon", "with a gauss destructor" (`read_abilities` checks
+#: that the unit has a weapon of that name)
+_WITH_WEAPON = re.compile(r"^with (?:its|this model's|the bearer's|an?) (?P<name>(?!one\b)[\w' -]+?)"
+                          r"(?=\s+that targets\b|\s+against\b|\s*,|\s*\.?$)", re.I)
+
+
 def _after_subject(rest: str, subject: Subject, phases: list[Phase],
                    before: str) -> tuple[str, Condition, Subject]:
     """The condition written after the subject ('that targets ...', 'with a melee weapon', 'if it made a Charge move
@@ -256,10 +263,15 @@ def _after_subject(rest: str, subject: Subject, phases: list[Phase],
             raise Unreadable(not_understood(kind.group(0)))
         subject = attrs.evolve(subject, kind=kind.group("kind").lower())
         rest = rest[kind.end():].strip()
-    if re.match(r"^with (?:its|this model's|the bearer's|their|a|an|one) ", rest, re.I):
+    if weapon := _WITH_WEAPON.match(rest):
+        if subject.named:
+            raise Unreadable(not_understood(weapon.group(0)))
+        subject = attrs.evolve(subject, named=(weapon.group("name"),))
+        rest = rest[weapon.end():].strip()
+    elif re.match(r"^with (?:its|this model's|the bearer's|their|a|an|one) ", rest, re.I):
         raise Unreadable("attacks with one of its weapons only")
-    target = re.match(rf"^(?:that )?(?:targets?|is allocated to) (?P<target>.+?)(?:,\s*(?=(?:{EFFECT_START}|if |while |"
-                      r"until ))|,?$)", rest, re.I)
+    target = re.match(rf"^(?:that )?(?:targets?|is allocated to|against) (?P<target>.+?)(?:,\s*(?=(?:{EFFECT_START}|"
+                      r"if |while |until ))|,?$)", rest, re.I)
     if target:
         aimed = target.group("target")
         if kind := re.search(r" with an? (?P<kind>ranged|melee) attack$", aimed, re.I):
@@ -434,11 +446,26 @@ def _by_name(name: str) -> Verdict | None:
     return Verdict("unmodelled", TextAbility(clean(name), unmodelled=reason, role=role))
 
 
+def _unarmed(verdict: Verdict, weapons: Collection[str]) -> Verdict:
+    """`verdict`, not modelled if a reading is for the attacks of a weapon the unit does not have (by that name)
+    ('with a Torrent weapon' names a weapon ability, not a weapon): applied, it would change nothing, silently."""
+    ability = verdict.ability
+    have = {loose(w) for w in weapons}
+    missing = [] if ability is None else [n for r in ability.readings for n in r.rule.effect.weapon_names
+                                          if n not in have]
+    if not missing or ability is None:
+        return verdict
+    why = f"it names a weapon this unit does not have ({missing[0]!r})"
+    return Verdict("unmodelled", TextAbility(ability.name, ability.model, unmodelled=why, role="attacker"))
+
+
 def read_abilities(unit: str, texts: Iterable[Sequence[str]], kinds: Counter[str],
-                   unmodelled: Counter[str], listed: Iterable[str] = ()) -> tuple[TextAbility, ...]:
+                   unmodelled: Counter[str], listed: Iterable[str] = (),
+                   weapons: Collection[str] = ()) -> tuple[TextAbility, ...]:
     """The abilities of a unit record (its `ability_texts`: name, text, model kind; and the names `listed` without a
     text, core rules as `BY_NAME` knows them) that change attacks or are not modelled, each name once; `kinds` counts
-    every ability by how it was read, `unmodelled` those not modelled."""
+    every ability by how it was read, `unmodelled` those not modelled. A reading for the attacks of one weapon must
+    name one of the unit's `weapons`."""
     out: list[TextAbility] = []
     seen: set[str] = set()
     texts = list(texts)
@@ -447,7 +474,7 @@ def read_abilities(unit: str, texts: Iterable[Sequence[str]], kinds: Counter[str
         if name in seen:
             continue
         seen.add(name)
-        verdict = read_ability(unit, name, text, model) if name in written else _by_name(name)
+        verdict = _unarmed(read_ability(unit, name, text, model), weapons) if name in written else _by_name(name)
         if verdict is None:
             continue
         kinds[verdict.kind] += 1

@@ -357,6 +357,15 @@ class Data:
                 yield profile.get("name", ""), suffix, characteristics(profile).get("Description", "")
 
 
+    def army_rules(self, entry: Element) -> Iterator[str]:
+        """The names of the rules `entry` links that a catalogue shares, not the game system: its army rules
+        (Oath of Moment, Martial Ka'tah), where core rules (Deep Strike) are the game system's."""
+        system = self.roots[0][0]
+        for profile, _ in self.profiles(entry):
+            if tag(profile) == "rule" and self.files.get(profile.get("id", "")) != system:
+                yield profile.get("name", "")
+
+
 def _appended(link: Element) -> str:
     values = [m.get("value", "") for m in kids(link, "modifiers", "modifier")
               if m.get("field") == "name" and m.get("type") == "append"]
@@ -455,6 +464,7 @@ class UnitReader:
             "weapons": self.weapons, "sizes": [], "points": {}, "leader_of": [],
             "invulnerable": None, "feel_no_pain": None, "notes": self.notes,
             "ability_texts": [],  #: [name, text, model kind or ""] of each Abilities profile (catalogue.ability_text)
+            "army_rules": [],  #: the names of `abilities` that are army rules (`Data.army_rules`)
         }
         for link in kids(entry, "categoryLinks", "categoryLink"):
             keyword = link.get("name", "").strip()
@@ -807,6 +817,8 @@ class UnitReader:
         bonuses: list[tuple[Record, str, int]] = []  #: (model, its wargear's ability, Wounds it adds)
         for element, model in places:
             owner = "" if model is None else model["name"]
+            if model is None or element is model["_entry"]:  # the unit's and its models', not their wargear's
+                record["army_rules"] += [n for n in self.data.army_rules(element) if n not in record["army_rules"]]
             for profile, _ in self.data.profiles(element):
                 if profile.get("typeName") == "Abilities" and profile.get("name", "") not in texts:
                     texts.add(profile.get("name", ""))

@@ -241,7 +241,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     weapons = _weapons(record, notes, tally)
     keywords = tuple(dict.fromkeys(record["keywords"]))  # once each, in order
     read_rules = read_abilities(record["name"], record.get("ability_texts", ()), tally.abilities,
-                                tally.abilities_unmodelled, record["abilities"])
+                                tally.abilities_unmodelled, record["abilities"], record["weapons"])
     read = {normalise(a.name) for a in read_rules if a.readings}
     defences: list[str] = []  # the notes of the models' defences: said where the unit is the target
     held: dict[str, dict[str, Any]] = {}
@@ -278,6 +278,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         limits=_size_limits(record, models),
         alike=tuple(tuple(name.lower() for name in names) for names in record.get("alike", ())),
         leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
+        army_rules=tuple(record.get("army_rules", ())),
         read_rules=(*(a for a in read_rules if a.name not in held),
                     *(TextAbility(name, readings=tuple(found.values())) for name, found in held.items())),
         defence_notes=tuple(dict.fromkeys(defences)))

@@ -109,6 +109,7 @@ class Datasheet:
     leader_of: tuple[str, ...] = ()  #: units this CHARACTER can join as a Leader
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
+    army_rules: tuple[str, ...] = ()  #: the names of `abilities` that are army rules (a catalogue's shared rules)
     defence_notes: tuple[str, ...] = ()  #: what was inferred of its models' defences: said where the unit is the target
     compositions: Mapping[int, Datasheet] = attrs.field(factory=dict)
     """The unit at a size its default models do not make, as its own datasheet: a unit composition other than

@@ -5,7 +5,8 @@ checks as any named rule: phase, target keywords, situation options) and it need
 option states; one that needs such a condition applies when its ability is named with --with;
 --without leaves an ability out. Every ability that may change the attacks is named in the
 answer's header, applied or not, with the reason and the option that would turn it on. An army rule
-a datasheet lists by name alone (Waaagh!, Oath of Moment) joins them where rules/ declares it (`listed`).
+a datasheet lists by name alone (Waaagh!, Oath of Moment) joins them where rules/ declares it (`listed`),
+and is named not applied where it does not (Martial Ka'tah).
 """
 
 from __future__ import annotations
@@ -45,14 +46,23 @@ def listed(sheet: Datasheet, rules: Mapping[str, NamedRule]) -> tuple[TextAbilit
     for rule in rules.values():
         if rule.listed and normalise(rule.name) in have:
             found.setdefault(rule.name, []).append(Reading(rule, needs=f"when {rule.assumes}" if rule.assumes else ""))
-    return tuple(TextAbility(name, readings=tuple(readings)) for name, readings in found.items())
+    return tuple(TextAbility(name, readings=tuple(readings), army=True) for name, readings in found.items())
+
+
+#: why an army rule rules/ does not declare is not applied
+ARMY_RULE = "an army rule not modelled"
 
 
 def abilities(sheet: Datasheet, rules: Mapping[str, NamedRule]) -> tuple[TextAbility, ...]:
-    """A unit's abilities read from text, and its army rules `listed` (which stand for a reading of the same name)."""
+    """A unit's abilities read from text, its army rules `listed` (which stand for a reading of the same name), and
+    its other army rules (`Datasheet.army_rules`), not modelled."""
     declared = listed(sheet, rules)
     names = {normalise(a.name) for a in declared}
-    return (*(a for a in sheet.read_rules if normalise(a.name) not in names), *declared)
+    read = [a for a in sheet.read_rules if normalise(a.name) not in names]
+    known = names | {normalise(a.name) for a in read}
+    unmodelled = [TextAbility(name, unmodelled=ARMY_RULE, army=True) for name in dict.fromkeys(sheet.army_rules)
+                  if normalise(name) not in known]
+    return (*read, *declared, *unmodelled)
 
 
 def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datasheet | None = None,
@@ -169,12 +179,13 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
                              "for it)")
                 continue
             if ability.unmodelled:
-                if (ability.role or "attacker") != side.role and not asked:
+                if (ability.role or "attacker") != side.role and not asked and not ability.army:
                     continue  # a defence of the attacking unit, or the target's own attacks: not these attacks
                 if asked:
-                    raise MathhammerError(f"{ability.name} is not modelled ({ability.unmodelled}); it cannot be "
-                                          "given with --with")
-                lines.append(f"not applied: {ability.name} (not modelled: {ability.unmodelled})")
+                    why = ability.unmodelled if ability.army else f"not modelled ({ability.unmodelled})"
+                    raise MathhammerError(f"{ability.name} is {why}; it cannot be given with --with")
+                why = ability.unmodelled if ability.army else f"not modelled: {ability.unmodelled}"
+                lines.append(f"not applied: {ability.name} ({why})")
                 continue
             assumed = relevant = False
             for reading in ability.readings:
@@ -201,9 +212,9 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
 
 
 def _army_rule_of_the_unit(ability: TextAbility, leader: Side, sides: Sequence[Side]) -> bool:
-    """Whether `ability` of a leader's side is an army rule (`listed`) its bodyguards list too: then it is the whole
-    Attached unit's, applied once with theirs (twice would stack its bonuses)."""
-    return bool(ability.readings) and all(r.rule.listed for r in ability.readings) and any(
+    """Whether `ability` of a leader's side is an army rule its bodyguards list too: then it is the whole Attached
+    unit's, applied (or named) once with theirs (twice would stack its bonuses)."""
+    return ability.army and any(
         other.role == leader.role and not other.leading and any(a.name == ability.name for a in other.abilities)
         for other in sides)
 

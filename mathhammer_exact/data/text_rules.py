@@ -41,6 +41,7 @@ class TextAbility:
     unmodelled: str = ""  #: why it is not applied, for an ability that may change attacks
     role: Role | None = None  #: whose attacks an ability not modelled is about, when that could be read (else
     #: taken as its own: an ability about attacks against it names them)
+    army: bool = False  #: an army rule the datasheet lists by name (Oath of Moment): the Attached unit's, named once
 
     def describe(self) -> str:
         """What was read, in a player's words (for `show`): each reading with whose it is and what it needs."""
