@@ -700,10 +700,8 @@ class UnitReader:
         default_id = group.get("defaultSelectionEntryId")
         choices: list[tuple[Link, str | None, list[str]]] = []
         within: dict[int, tuple[list[Record], list[str]]] = {}  #: each choice's own swaps and notes, by id of its link
-        for child in self.data.children(group):
-            if child.entry.get("type") == "model" or self._holds_models(child.entry):
-                continue  # models, and unit compositions: read by _find_models
-            if tag(child.entry) == "selectionEntryGroup":
+        for child, apart in self._choices(link):
+            if apart:
                 self._group(child, equipment, options)
                 continue
             name = self._weapon(child)
@@ -715,12 +713,13 @@ class UnitReader:
         if not choices:
             return
         default = named = next((c for c in choices if default_id in (c[0].link_id, c[0].entry.get("id"))), None)
-        if default is None and link.minimum >= 1:
-            default = choices[0]
+        if default is None and link.minimum >= 1:  # the first that is wargear, rather than a system with no profile
+            default = next((c for c in choices if c[2]), choices[0])
             if len(choices) > 1 and default[2]:
                 self.notes.append(f"{group.get('name', '').strip()!r}: the catalogue names no default choice; "
-                                  f"read as {choices[0][0].entry.get('name', '').strip()} (also offered: "
-                                  + ", ".join(c[0].entry.get("name", "").strip() for c in choices[1:]) + ")")
+                                  f"read as {default[0].entry.get('name', '').strip()} (also offered: "
+                                  + ", ".join(c[0].entry.get("name", "").strip() for c in choices
+                                              if c is not default) + ")")
         required = [(child, gear) for child, _, gear in choices
                     if child.minimum >= 1 and child is not (default[0] if default else None)]
         for child, gear in required:  # each as many times as its least ('2 fusion blasters')
@@ -740,6 +739,21 @@ class UnitReader:
                                                              for child, name, _ in others],
                             "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others
                                       if not name}})
+
+    def _choices(self, link: Link) -> list[tuple[Link, bool]]:
+        """A choice group's choices, each with whether it is a group read on its own (True). A group that asks
+        for a choice and holds only groups that ask for none and name no default, not even one absent from the
+        files read ('Weapon': one of the groups 'Special Weapons' and 'Heavy Weapons'), is a choice among all of
+        their choices. Models and unit compositions are left to `_find_models`."""
+        def wargear(group: Element) -> list[Link]:
+            return [child for child in self.data.children(group)
+                    if child.entry.get("type") != "model" and not self._holds_models(child.entry)]
+        below = wargear(link.entry)
+        if link.minimum >= 1 and below and all(tag(c.entry) == "selectionEntryGroup" and c.minimum == 0
+                                               and c.entry.get("defaultSelectionEntryId", "none") == "none"
+                                               for c in below):
+            below = [choice for group in below for choice in wargear(group.entry)]
+        return [(c, tag(c.entry) == "selectionEntryGroup") for c in below]
 
     def _worn(self, link: Link) -> list[str]:
         """A choice of a group that is no weapon and holds none, but is wargear with an ability of its name (a
