@@ -11,6 +11,7 @@ import pytest
 from mathhammer_exact import Target
 from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.decide.unit_attack import unit_attack
+from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.units import by_name
 
 CHECKOUT = Path("tests/fixtures/bsdata-choices")
@@ -57,3 +58,17 @@ def test_a_group_of_linked_groups_offers_every_weapon_in_them():
     report = unit_attack("Forge Sisters", HORDE, loadout=["magma cannon"], exact=True)
     assert sorted((f.weapon.name, f.models) for f in report.firings) == [("Magma cannon", 1), ("Slag launcher", 4)]
     assert report.result.damage.mean == 4 * SLAG + MAGMA == Fraction(23, 27)
+
+
+def test_a_kinds_most_raised_by_the_units_size():
+    # 'Forge Sister w/ heavy weapon': max 1, set to 2 where the unit has at least 10 models. The melt gun takes the
+    # one 'special or heavy' model, so both rock drills need heavy-weapon models: 2 at 10 models, 1 at 5
+    sisters = by_name.datasheet("Forge Sisters")
+    assert sisters.sizes == (5, 10)
+    report = unit_attack("Forge Sisters", HORDE, size=10, loadout=["melt gun", "2 rock drill"], exact=True)
+    assert sorted((f.weapon.name, f.models) for f in report.firings) == \
+        [("Melt gun", 1), ("Rock drill", 2), ("Slag launcher", 7)]  # the Superior and 6 of the 10 Forge Sisters
+    assert report.result.damage.mean == 7 * SLAG + MELT + 2 * 2 * DRILL == Fraction(61, 27)
+    with pytest.raises(MathhammerError, match=r"at most 1 model of a unit of 5 can take 'rock drill' "
+                                              r"\(Forge Sister w/ heavy weapon: at most 1;"):
+        sisters.equip(["melt gun", "2 rock drill"], 5)

@@ -494,8 +494,9 @@ class UnitReader:
                            "most": steps})
         for model in models:
             steps = model["_link"].most_by_size(high, ids)
-            if steps:
+            if steps:  # the kind's most is the most of any size; the limit keeps it to its size's
                 limits.append({"what": model["name"], "kinds": [model["name"]], "most": steps})
+                model["max"] = max(most for _, most in steps)
         for name, most, sizes in self.capped:
             if any(_size_test(c, 1, ids) is None for c in sizes):
                 continue
