@@ -72,3 +72,13 @@ def test_a_kinds_most_raised_by_the_units_size():
     with pytest.raises(MathhammerError, match=r"at most 1 model of a unit of 5 can take 'rock drill' "
                                               r"\(Forge Sister w/ heavy weapon: at most 1;"):
         sisters.equip(["melt gun", "2 rock drill"], 5)
+
+
+def test_a_kind_known_by_its_shield_can_be_fielded():
+    # 'Forge Sister w/ ward shield' (0-2) carries a Slag launcher and a Ward shield (min 1; no profile, an ability
+    # 'Ward Shield': a 4+ invulnerable save for its bearer): named, it joins in place of a Forge Sister
+    target = by_name.target_unit("Forge Sisters", loadout=["2 ward shields"])
+    # the Sister Superior (her own profile) and 2 Forge Sisters without a save of their own, 2 with the shield
+    assert sorted((profile.invulnerable or 0, n) for profile, n in target.target.groups) == [(0, 1), (0, 2), (4, 2)]
+    with pytest.raises(MathhammerError, match="Forge Sister w/ ward shield: at most 2"):
+        by_name.target_unit("Forge Sisters", loadout=["3 ward shields"])

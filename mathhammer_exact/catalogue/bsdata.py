@@ -607,7 +607,7 @@ class UnitReader:
             named = [p for p in stats if p.get("name", "").lower() == entry.get("name", "").lower()]
             stats = named or stats
         mark = len(self.notes)
-        equipment, options = self._wargear(entry)
+        equipment, options = self._wargear(entry, model=True)
         notes = self.notes[mark:]  # about this kind's wargear: said where a unit of the question has this kind
         del self.notes[mark:]
         per_unit = [whole(c.get("value"), "a unit's most of a kind of model", signed=True)
@@ -677,8 +677,10 @@ class UnitReader:
         joined = [kinds for kinds in self.alike if kinds & names]
         self.alike = [kinds for kinds in self.alike if not kinds & names] + [names.union(*joined)]
 
-    def _wargear(self, element: Element) -> tuple[list[str], list[Record]]:
-        """The default equipment below `element` (not below its models) and the swaps its choice groups allow."""
+    def _wargear(self, element: Element, model: bool = False) -> tuple[list[str], list[Record]]:
+        """The default equipment below `element` (not below its models) and the swaps its choice groups allow.
+        A `model`'s own wargear with no weapon but an ability of its name (a storm shield) is carried too
+        (`_worn`), so that a loadout can name the kind of model that carries it."""
         equipment: list[str] = []
         options: list[Record] = []
         for link in self.data.children(element):
@@ -690,7 +692,8 @@ class UnitReader:
                 inner, inner_options = self._wargear(entry)
                 options += inner_options
                 if link.minimum >= 1:
-                    equipment += [name] * link.minimum if name else inner
+                    worn = self._worn(link) if model and not name and not inner else []
+                    equipment += [name] * link.minimum if name else (inner or worn) * link.minimum
             else:
                 self._group(link, equipment, options)
         return equipment, options
