@@ -65,8 +65,8 @@ def test_special_weapon_models_join_in_place_of_rank_and_file(squad):
     (["3 blast charge"], 10, "at most 2 models of a unit of 10 can take 'blast charge' .Special Weapons: at most 2"),
     (["2 quarry sling"], None, "at most 1 model of a unit of 5 can take 'quarry sling' .Quarry sling: at most 1"),
     (["6 heavy drill"], None, "'6 heavy drill': a unit of 5 models can give it to 1 to 5 models"),
-    (["lascannon"], None, "Quarry Squad cannot take 'lascannon' .options: blast charge, heavy drill, quarry sling, "
-                          "rock cannon, stone maul"),
+    (["lascannon"], None, "Quarry Squad cannot take 'lascannon' .options: blast charge, blast shield, heavy drill, "
+                          "quarry sling, rock cannon, stone maul"),
 ])
 def test_each_limit_is_named(squad, loadout, size, limit):
     with pytest.raises(MathhammerError, match=limit):

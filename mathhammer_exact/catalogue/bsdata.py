@@ -504,8 +504,9 @@ class UnitReader:
                            "most": steps})
         for model in models:
             steps = model["_link"].most_by_size(high, ids)
-            if steps:
+            if steps:  # the kind's most is the most of any size; the limit keeps it to its size's
                 limits.append({"what": model["name"], "kinds": [model["name"]], "most": steps})
+                model["max"] = max(most for _, most in steps)
         for name, most, sizes in self.capped:
             if any(_size_test(c, 1, ids) is None for c in sizes):
                 continue
@@ -616,7 +617,7 @@ class UnitReader:
             named = [p for p in stats if p.get("name", "").lower() == entry.get("name", "").lower()]
             stats = named or stats
         mark = len(self.notes)
-        equipment, options = self._wargear(entry)
+        equipment, options = self._wargear(entry, model=True)
         notes = self.notes[mark:]  # about this kind's wargear: said where a unit of the question has this kind
         del self.notes[mark:]
         per_unit = [whole(c.get("value"), "a unit's most of a kind of model", signed=True)
@@ -686,8 +687,10 @@ class UnitReader:
         joined = [kinds for kinds in self.alike if kinds & names]
         self.alike = [kinds for kinds in self.alike if not kinds & names] + [names.union(*joined)]
 
-    def _wargear(self, element: Element) -> tuple[list[str], list[Record]]:
-        """The default equipment below `element` (not below its models) and the swaps its choice groups allow."""
+    def _wargear(self, element: Element, model: bool = False) -> tuple[list[str], list[Record]]:
+        """The default equipment below `element` (not below its models) and the swaps its choice groups allow.
+        A `model`'s own wargear with no weapon but an ability of its name (a storm shield) is carried too
+        (`_worn`), so that a loadout can name the kind of model that carries it."""
         equipment: list[str] = []
         options: list[Record] = []
         for link in self.data.children(element):
@@ -699,7 +702,8 @@ class UnitReader:
                 inner, inner_options = self._wargear(entry)
                 options += inner_options
                 if link.minimum >= 1:
-                    equipment += [name] * link.minimum if name else inner
+                    worn = self._worn(link) if model and not name and not inner else []
+                    equipment += [name] * link.minimum if name else (inner or worn) * link.minimum
             else:
                 self._group(link, equipment, options)
         return equipment, options
@@ -710,10 +714,8 @@ class UnitReader:
         default_id = group.get("defaultSelectionEntryId")
         choices: list[tuple[Link, str | None, list[str]]] = []
         within: dict[int, tuple[list[Record], list[str]]] = {}  #: each choice's own swaps and notes, by id of its link
-        for child in self.data.children(group):
-            if child.entry.get("type") == "model" or self._holds_models(child.entry):
-                continue  # models, and unit compositions: read by _find_models
-            if tag(child.entry) == "selectionEntryGroup":
+        for child, apart in self._choices(link):
+            if apart:
                 self._group(child, equipment, options)
                 continue
             name = self._weapon(child)
@@ -725,12 +727,13 @@ class UnitReader:
         if not choices:
             return
         default = named = next((c for c in choices if default_id in (c[0].link_id, c[0].entry.get("id"))), None)
-        if default is None and link.minimum >= 1:
-            default = choices[0]
+        if default is None and link.minimum >= 1:  # the first that is wargear, rather than a system with no profile
+            default = next((c for c in choices if c[2]), choices[0])
             if len(choices) > 1 and default[2]:
                 self.notes.append(f"{group.get('name', '').strip()!r}: the catalogue names no default choice; "
-                                  f"read as {choices[0][0].entry.get('name', '').strip()} (also offered: "
-                                  + ", ".join(c[0].entry.get("name", "").strip() for c in choices[1:]) + ")")
+                                  f"read as {default[0].entry.get('name', '').strip()} (also offered: "
+                                  + ", ".join(c[0].entry.get("name", "").strip() for c in choices
+                                              if c is not default) + ")")
         required = [(child, gear) for child, _, gear in choices
                     if child.minimum >= 1 and child is not (default[0] if default else None)]
         for child, gear in required:  # each as many times as its least ('2 fusion blasters')
@@ -750,6 +753,21 @@ class UnitReader:
                                                              for child, name, _ in others],
                             "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others
                                       if not name}})
+
+    def _choices(self, link: Link) -> list[tuple[Link, bool]]:
+        """A choice group's choices, each with whether it is a group read on its own (True). A group that asks
+        for a choice and holds only groups that ask for none and name no default, not even one absent from the
+        files read ('Weapon': one of the groups 'Special Weapons' and 'Heavy Weapons'), is a choice among all of
+        their choices. Models and unit compositions are left to `_find_models`."""
+        def wargear(group: Element) -> list[Link]:
+            return [child for child in self.data.children(group)
+                    if child.entry.get("type") != "model" and not self._holds_models(child.entry)]
+        below = wargear(link.entry)
+        if link.minimum >= 1 and below and all(tag(c.entry) == "selectionEntryGroup" and c.minimum == 0
+                                               and c.entry.get("defaultSelectionEntryId", "none") == "none"
+                                               for c in below):
+            below = [choice for group in below for choice in wargear(group.entry)]
+        return [(c, tag(c.entry) == "selectionEntryGroup") for c in below]
 
     def _worn(self, link: Link) -> list[str]:
         """A choice of a group that is no weapon and holds none, but is wargear with an ability of its name (a

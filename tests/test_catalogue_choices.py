@@ -1,0 +1,84 @@
+"""Wargear choices a catalogue writes in less direct ways: a group of choices whose default is missing and whose
+first choice is no weapon, a group of one choice among linked groups, a kind of model whose most follows the
+unit's size, and a kind of model known by a shield that has no profile. The fixture (tests/fixtures/bsdata-choices)
+is invented in the BSData schema; every expected value is read off its XML by hand, as the comments say."""
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from mathhammer_exact import Target
+from mathhammer_exact.catalogue.build import add_checkout
+from mathhammer_exact.decide.unit_attack import unit_attack
+from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.units import by_name
+
+CHECKOUT = Path("tests/fixtures/bsdata-choices")
+HORDE = Target.parse("T4 Sv3+ W1 x40")  #: one wound a model, and every weapon here D1: no damage lost
+
+# per attack against HORDE (hits on 3+: 2/3):
+MAGMA = Fraction(2, 3) * Fraction(5, 6)  #: S10 v T4 wounds on 2+, AP-4 leaves Sv3+ no save: 5/9
+MELT = Fraction(2, 3) * Fraction(5, 6)  #: S9 v T4 on 2+, AP-4: 5/9
+DRILL = Fraction(2, 3) * Fraction(2, 3) * Fraction(2, 3)  #: S7 v T4 on 3+, AP-2 leaves a 5+ save (fails 2/3): 8/27
+SLAG = Fraction(2, 3) * Fraction(1, 3) * Fraction(1, 3)  #: S3 v T4 on 5+, AP0 leaves Sv3+ (fails 1/3): 2/27
+
+
+@pytest.fixture(autouse=True)
+def indexed(tmp_path, monkeypatch):
+    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
+    add_checkout(CHECKOUT)
+
+
+def test_a_group_whose_default_is_missing_gives_its_first_weapon_and_says_so():
+    # Forge Commander: 'Support systems (1-2)' (min 1) names a default it does not hold; its first choice is a
+    # Targeting array (no profile), then Magma cannon and Rock drill: the Magma cannon is taken, Rock drill offered
+    commander = by_name.datasheet("Forge Commander")
+    assert commander.models[0].equipment == ("magma cannon", "forge fist")
+    assert [(o.replaces, o.choices) for o in commander.options] == [(("magma cannon",), ("rock drill",))]
+    guessed = "Forge Commander: 'Support systems (1-2)': the catalogue names no default choice; read as Magma " \
+              "cannon (also offered: Targeting array, Rock drill)"
+    report = unit_attack("Forge Commander", HORDE, exact=True)
+    assert f"note: {guessed}" in report.situation
+    assert report.result.damage.mean == MAGMA == Fraction(5, 9)
+    # Rock drill, A2: 2 x 8/27
+    assert unit_attack("Forge Commander", HORDE, loadout=["rock drill"], exact=True).result.damage.mean == \
+        2 * DRILL == Fraction(16, 27)
+
+
+def test_a_group_of_linked_groups_offers_every_weapon_in_them():
+    # 'Forge Sister w/ special or heavy weapon' (0-1): 'Weapon' (min 1) links the groups 'Special weapons' (Melt gun)
+    # and 'Heavy weapons' (Magma cannon, Rock drill), neither with a least or a default: the Melt gun by default
+    sisters = by_name.datasheet("Forge Sisters")
+    either = next(m for m in sisters.models if m.name == "Forge Sister w/ special or heavy weapon")
+    assert either.equipment == ("melt gun",)
+    assert [(o.replaces, o.choices) for o in sisters.options if o.model == either.name] == \
+        [(("melt gun",), ("magma cannon", "rock drill"))]
+    # 5 models: the Sister Superior, 3 Forge Sisters and the one with the magma cannon in place of a fourth
+    report = unit_attack("Forge Sisters", HORDE, loadout=["magma cannon"], exact=True)
+    assert sorted((f.weapon.name, f.models) for f in report.firings) == [("Magma cannon", 1), ("Slag launcher", 4)]
+    assert report.result.damage.mean == 4 * SLAG + MAGMA == Fraction(23, 27)
+
+
+def test_a_kinds_most_raised_by_the_units_size():
+    # 'Forge Sister w/ heavy weapon': max 1, set to 2 where the unit has at least 10 models. The melt gun takes the
+    # one 'special or heavy' model, so both rock drills need heavy-weapon models: 2 at 10 models, 1 at 5
+    sisters = by_name.datasheet("Forge Sisters")
+    assert sisters.sizes == (5, 10)
+    report = unit_attack("Forge Sisters", HORDE, size=10, loadout=["melt gun", "2 rock drill"], exact=True)
+    assert sorted((f.weapon.name, f.models) for f in report.firings) == \
+        [("Melt gun", 1), ("Rock drill", 2), ("Slag launcher", 7)]  # the Superior and 6 of the 10 Forge Sisters
+    assert report.result.damage.mean == 7 * SLAG + MELT + 2 * 2 * DRILL == Fraction(61, 27)
+    with pytest.raises(MathhammerError, match=r"at most 1 model of a unit of 5 can take 'rock drill' "
+                                              r"\(Forge Sister w/ heavy weapon: at most 1;"):
+        sisters.equip(["melt gun", "2 rock drill"], 5)
+
+
+def test_a_kind_known_by_its_shield_can_be_fielded():
+    # 'Forge Sister w/ ward shield' (0-2) carries a Slag launcher and a Ward shield (min 1; no profile, an ability
+    # 'Ward Shield': a 4+ invulnerable save for its bearer): named, it joins in place of a Forge Sister
+    target = by_name.target_unit("Forge Sisters", loadout=["2 ward shields"])
+    # the Sister Superior (her own profile) and 2 Forge Sisters without a save of their own, 2 with the shield
+    assert sorted((profile.invulnerable or 0, n) for profile, n in target.target.groups) == [(0, 1), (0, 2), (4, 2)]
+    with pytest.raises(MathhammerError, match="Forge Sister w/ ward shield: at most 2"):
+        by_name.target_unit("Forge Sisters", loadout=["3 ward shields"])
