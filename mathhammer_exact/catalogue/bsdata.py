@@ -817,7 +817,7 @@ class UnitReader:
         if len(ends) > 2:  # brackets: each one's largest size (the smallest size is one only if it is a bracket)
             ends = [end for end in ends if end != low or end + 1 in brackets]
         if per_model and len(brackets) == 1 and low != high:
-            self.notes.append(f"points: {base} for {low} models, more models cost more")
+            self.notes.append(f"points: {base} for {low} model{'' if low == 1 else 's'}, more models cost more")
             return [low, high], {str(low): base}
         if not base and len(brackets) == 1:
             return ends, {}
