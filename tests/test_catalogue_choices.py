@@ -4,17 +4,14 @@ unit's size, and a kind of model known by a shield that has no profile. The fixt
 is invented in the BSData schema; every expected value is read off its XML by hand, as the comments say."""
 
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 from mathhammer_exact import Target
-from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.units import by_name
 
-CHECKOUT = Path("tests/fixtures/bsdata-choices")
 HORDE = Target.parse("T4 Sv3+ W1 x40")  #: one wound a model, and every weapon here D1: no damage lost
 
 # per attack against HORDE (hits on 3+: 2/3):
@@ -25,9 +22,8 @@ SLAG = Fraction(2, 3) * Fraction(1, 3) * Fraction(1, 3)  #: S3 v T4 on 5+, AP0 l
 
 
 @pytest.fixture(autouse=True)
-def indexed(tmp_path, monkeypatch):
-    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
-    add_checkout(CHECKOUT)
+def indexed(indexed_checkout):
+    indexed_checkout("bsdata-choices")
 
 
 def test_a_group_whose_default_is_missing_gives_its_first_weapon_and_says_so():

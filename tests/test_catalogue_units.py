@@ -5,25 +5,21 @@ fixture (tests/fixtures/bsdata-units) is invented in the BSData schema; every ex
 XML by hand, as the comments say."""
 
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 from mathhammer_exact import Target
 from mathhammer_exact.catalogue.abilities import leader_units
-from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.decide.unit_attack import unit_attack, volley
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.units import by_name
 
-CHECKOUT = Path("tests/fixtures/bsdata-units")
 HORDE = Target.parse("T4 Sv3+ W1 x40")  #: one wound a model: no damage is lost to overkill
 
 
 @pytest.fixture(autouse=True)
-def indexed(tmp_path, monkeypatch):
-    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
-    add_checkout(CHECKOUT)
+def indexed(indexed_checkout):
+    indexed_checkout("bsdata-units")
 
 
 def test_hidden_wargear_shown_by_a_modifier_is_carried():
