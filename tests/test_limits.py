@@ -29,6 +29,8 @@ QUERIES = [
     ([("A2 BS3+ S4 AP-1 DD3", 30)], "T4 Sv3+ W2 FNP5+ x10", Context()),
     ([("A2 BS3+ S4 AP-1 D1", 100)], "T4 Sv3+ W2 x100; T4 Sv3+ W5 leader", Context()),
     ([("A4 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]", 20)], LED, Context()),
+    ([("A4 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]", 10), ("A2 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS, PRECISION]", 5),
+      ("A1 BS3+ S8 AP-2 D=3 [DEVASTATING WOUNDS]", 5)], LED, Context()),  # three counts of waiting wounds
     ([(w, 1) for w in SIX], LED, Context()),
     ([("A3 WS3+ S4 AP0 D1", 19), ("A2 WS3+ S9 AP-2 D2", 1)], LED, Context()),
     ([(w, 1) for w in SIX], "T4 Sv3+ W2 x10", Context()),

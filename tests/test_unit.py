@@ -69,6 +69,11 @@ def _truth(firings, target, ctx, order=None):
     ([("A1 BS2+ S4 AP0 D2 [DEVASTATING WOUNDS, PRECISION]", 2)], "T4 Sv4+ W1 x1; T4 Sv6+ W2 leader",
      {"rules": "launch"}, None),
     ([("A1 BS2+ S4 AP0 D1 [LETHAL HITS, SUSTAINED HITS 1]", 1)], "T4 Sv4+ W1 x1; T4 Sv6+ W2 fnp-mortal5+", {}, None),
+    # two profiles' waiting wounds, each count on its own axis, grown as the attacks come
+    ([("A1 BS2+ S4 AP0 D1 [DEVASTATING WOUNDS]", 1), ("A1 BS2+ S4 AP0 D2 [DEVASTATING WOUNDS, PRECISION]", 1)],
+     "T4 Sv4+ W1 x1; T4 Sv6+ W2 leader", {}, None),
+    ([("AD3-1 S4 AP0 D1 [TORRENT, DEVASTATING WOUNDS]", 1), ("A1 S4 AP0 D2 [TORRENT, DEVASTATING WOUNDS]", 1)],
+     "T4 Sv7+ W1 x1; T4 Sv7+ W2", {"command_reroll": "attacks"}, None),
     ([("A1 BS4+ S4 AP0 D1", 2)], "T4 Sv6+ W1 x2", {"command_reroll": "hit"}, None),
     ([("A1 BS4+ S4 AP0 D1", 1), ("A1 BS4+ S5 AP0 D2", 1)], "T4 Sv6+ W2 x1", {"command_reroll": "hit",
                                                                              "reroll_hits": "ones"}, None),

@@ -112,21 +112,25 @@ class Operator:
         assert out is not None
         return out
 
-    def apply(self, state: Scaled) -> Scaled:
-        """The state after one event; the last axis of the state but one counts the waiting Devastating
-        Wounds, and a count beyond its last value is folded into it (see `whole_unit`: the last value
-        can stand for "that many or more" when more would change nothing)."""
-        result: Scaled | None = None
-        for k, matrix in self.terms.items():
-            moved = matrix.apply(state)
-            if k:
-                shifted = np.zeros_like(moved.array)
-                shifted[..., k:, :] = moved.array[..., :-k, :]
-                shifted[..., -1, :] += moved.array[..., -k:, :].sum(axis=-2)
-                moved = Scaled(shifted, moved.denominator)
-            result = moved if result is None else result + moved
-        assert result is not None
-        return result
+    def apply(self, state: Scaled, last: int = 0) -> Scaled:
+        """The state after one event. When the event can leave wounds waiting, the last axis of the state
+        but one counts them: it grows by the most one event leaves, up to `last`, and a count beyond `last`
+        is folded into it (see `whole_unit`: the last value can stand for "that many or more" when more
+        would change nothing). Growing as the events come, rather than holding every count from the
+        first, spares the work on counts no event has reached yet."""
+        if set(self.terms) == {0}:
+            return self.terms[0].apply(state)
+        moved = [(k, matrix.apply(state)) for k, matrix in self.terms.items()]
+        arrays, den = common([(m.array, m.denominator) for _, m in moved], state.exact)
+        had = state.array.shape[-2]
+        length = min(had + max(self.terms), last + 1)
+        out = np.zeros((*state.array.shape[:-2], length, state.array.shape[-1]), dtype=state.array.dtype)
+        for (k, _), array in zip(moved, arrays):
+            fits = max(0, min(had, length - k))
+            out[..., k:k + fits, :] += array[..., :fits, :]
+            if fits < had:
+                out[..., -1, :] += array[..., fits:, :].sum(axis=-2)
+        return Scaled(out, den)
 
     @staticmethod
     def tokened(keep: Operator, spend: Operator, none: Operator) -> Operator:
@@ -281,17 +285,30 @@ def _deferred_capacity(profile: _Profile, wounds: int) -> int:
     return min(most, wounds) if profile.always_harms else most
 
 
-def _after(state: Scaled, op: Operator, count: Pmf) -> Scaled:
-    """The state after a random number `count` (exact) of independent events `op`."""
-    total = Scaled(np.zeros_like(state.array), 1)
+def _after(state: Scaled, op: Operator, count: Pmf, last: int = 0) -> Scaled:
+    """The state after a random number `count` (exact) of independent events `op` (`last`: see
+    `Operator.apply`)."""
     chances = count.fractions()
-    last = max(chances, default=0)
-    for u in range(last + 1):  # mix the states after u events by P(u events)
+    most = max(chances, default=0)
+    total: Scaled | None = None
+    for u in range(most + 1):  # mix the states after u events by P(u events)
         if u in chances:
-            total = total + state.times(chances[u])
-        if u < last:
-            state = op.apply(state)
-    return total
+            part = state.times(chances[u])
+            total = part if total is None else _lengthened(total, part) + part
+        if u < most:
+            state = op.apply(state, last)
+    return Scaled(np.zeros_like(state.array), 1) if total is None else _lengthened(total, state)
+
+
+def _lengthened(state: Scaled, like: Scaled) -> Scaled:
+    """`state` with its count of waiting wounds (the last axis but one) as long as `like`'s: an event
+    that leaves wounds waiting grows that axis (`Operator.apply`), and states before and after it are mixed."""
+    had, length = state.array.shape, like.array.shape
+    if had == length:
+        return state
+    out = np.zeros(length, dtype=state.array.dtype)
+    out[..., :had[-2], :] = state.array
+    return Scaled(out, state.denominator)
 
 
 def whole_unit(
@@ -334,24 +351,27 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
             state = _after(state, op.lifted() if token else op, firing.count())
             continue
         profile = _profile(firing, layout, firing.context or context, mode)
+        last = 0
         if profile.deferred is not None:  # this profile's waiting wounds get an axis of their own
-            capacity = _deferred_capacity(profile, target.total_wounds)
-            grown = np.zeros((*state.array.shape[:-1], capacity + 1, state.array.shape[-1]), dtype=state.array.dtype)
-            grown[..., 0, :] = state.array
-            state = Scaled(grown, state.denominator)
+            last = _deferred_capacity(profile, target.total_wounds)
+            state = Scaled(state.array[..., None, :], state.denominator)
             waiting.append(profile.deferred)
         if context.command_reroll is CommandReroll.ATTACKS:  # if still at hand, it may go to this attacks roll
             kept, spent = attack_count_with_one_reroll(firing.weapon, target, firing.models, firing.context or context)
             size = layout.size
             at_hand = Scaled(state.array[..., :size], state.denominator)
             gone = Scaled(state.array[..., size:], state.denominator)
-            still = _after(at_hand, profile.attack, kept)
-            used = _after(gone, profile.attack, profile.attacks) + _after(at_hand, profile.attack, spent)
+            still = _after(at_hand, profile.attack, kept, last)
+            lost_it, used_it = _after(gone, profile.attack, profile.attacks, last), _after(at_hand, profile.attack,
+                                                                                         spent, last)
+            longest = max((still, lost_it, used_it), key=lambda s: s.array.size)
+            used = _lengthened(lost_it, longest) + _lengthened(used_it, longest)
+            still = _lengthened(still, longest)
             (kept_array, spent_array), den = common([(still.array, still.denominator),
                                                      (used.array, used.denominator)], mode.exact)
             state = Scaled(np.concatenate([kept_array, spent_array], axis=-1), den)
         else:
-            state = _after(state, profile.attack, profile.attacks)
+            state = _after(state, profile.attack, profile.attacks, last)
         attacks = attacks + mode.of(profile.attacks)
         hits = hits + profile.hits
     for transition in waiting:  # the first profile's waiting wounds are on the first axis

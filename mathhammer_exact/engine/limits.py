@@ -246,6 +246,13 @@ def _shown(shape: _Shape, mode: Mode) -> float:
     return work + squarings * CALL_STEPS[mode]
 
 
+def _growing(dice: int, step: int, last: int) -> int:
+    """The counts of waiting wounds held before each of `dice` attacks, summed: the count grows by at most
+    `step` with each attack, up to `last` (`chain.Operator.apply`)."""
+    reached = min(dice, last // step + 1)  # attacks before which the count has not reached its last value
+    return reached + step * reached * (reached - 1) // 2 + (dice - reached) * (last + 1)
+
+
 def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], target: Target, context: Context,
            mode: Mode) -> Cost:
     """The whole-unit chain (`chain`): each firing's attack built from one hit's transition, then applied
@@ -267,16 +274,18 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
         attacks += shape.dice
         reach = min(shape.hits * shape.lost, states - 1) + 1  # the offsets of one attack's transition
         terms = 1 + shape.hits * shape.waiting  # one transition per number of wounds it leaves waiting
+        counts = shape.dice * waiting  # the counts of waiting wounds each attack is applied to, summed
         if shape.waiting:
             most = shape.dice * shape.hits * shape.waiting
             landing.append(min(most, wounds) if harm_always else most)
+            counts = waiting * _growing(shape.dice, terms - 1, landing[-1])
             waiting *= landing[-1] + 1
         offsets = reach + (terms - 1) * (reach + 1) / 2  # the more it leaves waiting, the fewer wounds it costs
-        per_attack = waiting * states * ((states * terms / BLAS_ENTRIES if dense else offsets) + 3 * terms)
+        per_attack = states * ((states * terms / BLAS_ENTRIES if dense else offsets) + 3 * terms)
         calls = (terms if dense else offsets) + 3 * terms
         build = (shape.hits + 1) * (terms * reach) ** 2 * states
         after = bits + shape.dice * shape.bits
-        work += grown(shape.dice * per_attack, (bits + after) / 2, mode) + shape.dice * calls * call \
+        work += grown(counts * per_attack, (bits + after) / 2, mode) + shape.dice * calls * call \
             + grown(build, shape.bits, mode) + (shape.hits + 1) * terms**2 * 6 * call
         bits = after
         work += _shown(shape, mode)
