@@ -304,12 +304,17 @@ SIX = [Firing(Weapon.parse(w), 1) for w in ("A2 BS3+ S4 AP0 D1", "A1 BS3+ S8 AP-
                                              "A4 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]", "A1 BS2+ S9 AP-4 D=3",
                                              "AD6 BS3+ S5 AP0 D1 [TORRENT]")]
 BOYZ = [Firing(Weapon.parse("A3 WS3+ S4 AP0 D1"), 19), Firing(Weapon.parse("A2 WS3+ S9 AP-2 D2"), 1)]
+#: three profiles whose Devastating Wounds wait, one with Precision: a count of waiting wounds per profile
+THREE_DW = [Firing(Weapon.parse(w), n) for w, n in (("A4 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]", 10),
+                                                    ("A2 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS, PRECISION]", 5),
+                                                    ("A1 BS3+ S8 AP-2 D=3 [DEVASTATING WOUNDS]", 5))]
 
 
 def attached_rows() -> None:
     """The Attached target's queries, each a ratio to the chain's bare stepping of the same firings
     (the Devastating Wounds volley's waiting wounds are not in that kernel: its ratio is to the volley
-    without them, as a scale)."""
+    without them, as a scale); three profiles' waiting wounds with Precision, timed alone (the kernel
+    steps one track, without Precision)."""
     plain = [Firing(Weapon.parse("A4 BS3+ S5 AP-1 D1"), 20)]
     for label, firings, kernel in (("DW volley 20 x A4 D1", DW_VOLLEY, plain), ("6 weapons in order", SIX, SIX),
                                    ("20 Boyz", BOYZ, BOYZ)):
@@ -319,6 +324,10 @@ def attached_rows() -> None:
             median, best = timed(lambda e=exact, f=firings: attack(f, ATTACHED, exact=e).damage)
             print(f"{'Attached: ' + label + ', ' + ('exact' if exact else 'float'):44s} {median:8.3f} ({best:6.3f}) ms "
                   f"{'':18s} {bare_median:8.3f} ({bare_best:6.3f}) ms {median / bare_median:6.2f}")
+    for exact in (False, True):
+        median, best = timed(lambda e=exact: attack(THREE_DW, ATTACHED, exact=e).damage, budget_s=0.5 if QUICK else 3)
+        print(f"{'Attached: 3 DW profiles, Precision, ' + ('exact' if exact else 'float'):44s} {median:8.3f} "
+              f"({best:6.3f}) ms")
 
 
 def plan_rows(s1_kernel: float) -> None:
