@@ -286,8 +286,8 @@ def _deferred_capacity(profile: _Profile, wounds: int) -> int:
 
 
 def _after(state: Scaled, op: Operator, count: Pmf, last: int = 0) -> Scaled:
-    """The state after a random number `count` (exact) of independent events `op` (`last`: see
-    `Operator.apply`)."""
+    """The state after a random number `count` (exact; possibly a part of a distribution) of independent
+    events `op` (`last`: see `Operator.apply`)."""
     chances = count.fractions()
     most = max(chances, default=0)
     total: Scaled | None = None
@@ -297,7 +297,9 @@ def _after(state: Scaled, op: Operator, count: Pmf, last: int = 0) -> Scaled:
             total = part if total is None else _lengthened(total, part) + part
         if u < most:
             state = op.apply(state, last)
-    return Scaled(np.zeros_like(state.array), 1) if total is None else _lengthened(total, state)
+    if total is None:  # a share of a count (a Command Re-roll's spent share) may have no chance at all
+        return Scaled(np.zeros_like(state.array), 1)
+    return _lengthened(total, state)
 
 
 def _lengthened(state: Scaled, like: Scaled) -> Scaled:
