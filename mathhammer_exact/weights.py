@@ -82,17 +82,6 @@ class Banded:
         self._dense: np.ndarray | None = None
 
     @classmethod
-    def of(cls, steps: np.ndarray, weights: np.ndarray, denominator: int = 1) -> Banded:
-        """From each state's moves: ``weights[s, j]`` is the weight of moving from s by ``steps[s, j]``
-        (a move of weight 0 may have any step)."""
-        bands = np.zeros((int(steps.max()) + 1, weights.shape[0]), dtype=weights.dtype)  # one row per step
-        states = np.arange(weights.shape[0])
-        for j in range(steps.shape[1]):  # each state once per column: no index repeats
-            bands[steps[:, j], states] += weights[:, j]
-        used = np.flatnonzero((bands != 0).any(axis=1))
-        return cls(used.astype(np.int64), bands[used], denominator)
-
-    @classmethod
     def identity(cls, size: int, exact: bool) -> Banded:
         return cls(np.zeros(1, dtype=np.int64), np.ones((1, size), dtype=dtype(exact)))
 
@@ -168,10 +157,11 @@ class Banded:
         return Scaled(self.moved(state.array), state.denominator * self.denominator)
 
     def dense(self) -> np.ndarray:
-        """The matrix written out (for tests and benchmarks)."""
+        """The matrix written out (for tests and benchmarks, and where `written_out` applies it so)."""
         size = self.size
+        states = np.arange(size)
+        to = states + self.offsets[:, None]  # to[i, s]: where offsets[i] moves state s
+        inside = to < size
         out = np.zeros((size, size), dtype=self.bands.dtype)
-        for offset, band in zip(self.offsets.tolist(), self.bands):
-            rows = np.arange(size - offset)
-            out[rows, rows + offset] = band[:size - offset]
+        out[np.broadcast_to(states, to.shape)[inside], to[inside]] = self.bands[inside]
         return out

@@ -26,13 +26,14 @@ def upper_matrices(draw: st.DrawFn, size: int) -> list[list[Fraction]]:
 
 
 def banded(rows: list[list[Fraction]], exact: bool) -> Banded:
-    """`rows` kept by diagonals, over one common denominator (exact) or as floats."""
+    """`rows` kept by diagonals (the offsets with an entry), over one common denominator (exact) or as floats."""
     size = len(rows)
     den = 18 if exact else 1
-    steps = np.array([[t - s if t >= s else 0 for t in range(size)] for s in range(size)])
-    weights = np.array([[int(x * den) if exact else float(x) for x in row] for row in rows],
-                       dtype=object if exact else float)
-    return Banded.of(steps, weights, den)
+    diagonals = [[rows[s][s + k] if s + k < size else Fraction(0) for s in range(size)] for k in range(size)]
+    offsets = [k for k, diagonal in enumerate(diagonals) if any(diagonal)] or [0]
+    bands = np.array([[int(x * den) if exact else float(x) for x in diagonals[k]] for k in offsets],
+                     dtype=object if exact else float)
+    return Banded(np.array(offsets, dtype=np.int64), bands, den)
 
 
 def written_out(matrix: Banded) -> list[list[Fraction]]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+import numpy as np
+
 from ..dice import Dice
 from ..model import Hazardous, ModelProfile, Rules
 from ..pmf import FLOAT, Mode, Number, Pmf
@@ -50,12 +52,9 @@ def pass_chance(leadership: int, mode: Mode = FLOAT) -> Number:
     return Dice.parse("2D6").pmf(mode.exact).at_least(leadership)
 
 
-def below_half(starting: int, alive: int, wounds: int, wounds_lost: int) -> bool:
-    """Whether a unit of `starting` models with `alive` left is Below Half-strength (and not
-    destroyed): fewer than half its models left, or for a one-model unit fewer than half its
-    wounds left. Exactly half is not below half."""
-    if alive == 0:
-        return False
-    if starting == 1:
-        return 2 * (wounds - wounds_lost) < wounds
-    return 2 * alive < starting
+def below_half(starting: int, alive: np.ndarray, wounds: int, wounds_lost: np.ndarray) -> np.ndarray:
+    """For each state, whether a unit of `starting` models with `alive` left is Below Half-strength (and not
+    destroyed): fewer than half its models left, or for a one-model unit fewer than half its wounds left
+    (`wounds`, of which `wounds_lost` are lost). Exactly half is not below half."""
+    below = 2 * (wounds - wounds_lost) < wounds if starting == 1 else 2 * alive < starting
+    return below & (alive > 0)

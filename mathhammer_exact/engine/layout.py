@@ -123,14 +123,12 @@ class Layout:
         parts live; once only the leaders or only the bodyguards are left, they count against
         their own Starting Strength (a one-model unit: fewer than half its wounds left)."""
         b, c, main_dead, lead_dead = self._dead
-        parts = [(len(models), len(models) - dead, track.total, lost)
-                 for models, track, lost, dead in ((self.main, self.main_track, b, main_dead),
-                                                   (self.leaders, self.leader_track, c, lead_dead))]
-        (n_main, main_alive, w_main, b_lost), (n_lead, lead_alive, w_lead, c_lost) = (
-            (n, alive.tolist(), w, lost.tolist()) for n, alive, w, lost in parts)  # Python ints: a loop per state
-        return np.array([below_half(n_main + n_lead, main + lead, 0, 0) if main and lead
-                         else below_half(n_main, main, w_main, b) if main else below_half(n_lead, lead, w_lead, c)
-                         for main, lead, b, c in zip(main_alive, lead_alive, b_lost, c_lost)], dtype=bool)
+        n_main, n_lead = len(self.main), len(self.leaders)
+        main_alive, lead_alive = n_main - main_dead, n_lead - lead_dead
+        together = below_half(n_main + n_lead, main_alive + lead_alive, 0, 0 * b)
+        main_alone = below_half(n_main, main_alive, self.main_track.total, b)
+        leaders_alone = below_half(n_lead, lead_alive, self.leader_track.total, c)
+        return np.where(main_alive > 0, np.where(lead_alive > 0, together, main_alone), leaders_alone)
 
     @cached_property
     def leadership(self) -> np.ndarray | None:
@@ -138,7 +136,7 @@ class Layout:
         test uses), or None when no model of the target has a Leadership."""
         if self.target.leadership is None:
             return None
-        _, _, per_group = self.losses
+        per_group = self.per_group
         best = np.full(self.size, self.target.leadership, dtype=int)
         for s in range(self.size):
             alive = [p.leadership for g, (p, n) in enumerate(self.target.groups)
@@ -157,15 +155,21 @@ class Layout:
         return b, c, main_dead, lead_dead
 
     @cached_property
-    def losses(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For each state: wounds lost, models destroyed, and models destroyed per group (states x groups)."""
+    def losses(self) -> tuple[np.ndarray, np.ndarray]:
+        """For each state: wounds lost, and models destroyed."""
         b, c, main_dead, lead_dead = self._dead
+        return b + c, main_dead + lead_dead
+
+    @cached_property
+    def per_group(self) -> np.ndarray:
+        """For each state: models destroyed per group (states x groups)."""
+        _, _, main_dead, lead_dead = self._dead
         per_group = np.zeros((self.size, len(self.target.groups)), dtype=int)
         for dead, groups in ((main_dead, self.main), (lead_dead, self.leaders)):
             for g in sorted(set(groups)):  # the groups on this track (the others lose no model on it)
                 first_models = np.cumsum([0, *(int(x == g) for x in groups)])
                 per_group[:, g] += first_models[dead]
-        return b + c, main_dead + lead_dead, per_group
+        return per_group
 
 
 @functools.lru_cache(maxsize=256)

@@ -98,13 +98,13 @@ class AttackResult:
 def result_of(layout: Layout, state: Pmf, counts: Callable[[str], Pmf | None],
               hazardous: tuple[Pmf | None, Pmf | None] = (None, None)) -> AttackResult:
     """The result of a query whose target ends in `state` (a distribution over `layout`'s states)."""
-    lost, dead, per_group = layout.losses
+    lost, dead = layout.losses
     models_destroyed = state.map_values(dead)
     groups: tuple[GroupLosses, ...]
     if len(layout.target.groups) == 1:  # the one group's losses are the unit's
         groups = (GroupLosses(*layout.target.groups[0], models_destroyed),)
     else:
-        groups = tuple(GroupLosses(profile, count, state.map_values(per_group[:, g]))
+        groups = tuple(GroupLosses(profile, count, state.map_values(layout.per_group[:, g]))
                        for g, (profile, count) in enumerate(layout.target.groups))
     below, leadership = layout.below_half, layout.leadership
     p_below = state.chance_where(below)

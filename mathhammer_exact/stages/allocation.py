@@ -45,7 +45,7 @@ class Track:
 
     def model_at(self) -> np.ndarray:
         """For each state, the index of the model being worked on (= models destroyed)."""
-        return np.array([m for m, wounds in enumerate(self.wounds) for _ in range(wounds)] + [len(self.wounds)])
+        return np.repeat(np.arange(len(self.wounds) + 1), (*self.wounds, 1))
 
 
 @attrs.frozen
@@ -70,17 +70,21 @@ class Transition:
         kinds = [e for _, e in distinct.values()]
         exact = kinds[0].exact
         aligned, den = common([(e.weights, e.denominator) for e in kinds], exact)
-        low = min(e.offset for e in kinds)
-        width = max(e.max for e in kinds) - low + 1
-        # table[i, j]: a model with effect i loses low + j wounds (excess beyond its own is lost)
-        table = np.zeros((len(kinds) + 1, width), dtype=dtype(exact))
+        most = max(e.max for e in kinds)
+        # table[i, k]: a model with effect i would lose k wounds; the last row is the destroyed unit's
+        table = np.zeros((len(kinds) + 1, most + 1), dtype=dtype(exact))
         for i, (effect, weights) in enumerate(zip(kinds, aligned)):
-            table[i, effect.offset - low : effect.max - low + 1] = weights
+            table[i, effect.offset : effect.max + 1] = weights
         table[-1, 0] = den  # the unit is destroyed: nothing changes
-        chance = table[[*which, -1]]
-        room = np.array([left for wounds in track.wounds for left in range(wounds, 0, -1)] + [0])  # the model's wounds
-        steps = np.minimum(low + np.arange(width), room[:, None])
-        return cls(Banded.of(steps, chance, den), low >= 1)
+        which.append(-1)
+        chance = table[which].T  # chance[k, s]: the model worked on in state s would lose k wounds
+        at_least = np.cumsum(chance[::-1], axis=0)[::-1]  # ... k or more
+        room = np.array([left for wounds in track.wounds for left in range(wounds, 0, -1)] + [0])  # its wounds left
+        lost = np.arange(most + 1)[:, None]
+        # a model loses k < its wounds left as rolled; what would take it to 0 or beyond destroys it, excess lost
+        bands = np.where(lost < room, chance, np.where(lost == room, at_least, 0))
+        used = np.flatnonzero((bands != 0).any(axis=1))
+        return cls(Banded(used, bands[used], den), min(e.offset for e in kinds) >= 1)
 
     @staticmethod
     @functools.lru_cache(maxsize=256)

@@ -16,12 +16,16 @@ import attrs
 from ..model import Reroll
 
 FACES = range(1, 7)
+THIRTY_SIXTHS = tuple(Fraction(k, 36) for k in range(37))  #: the chances `_odds` counts, made once
 
 
 class Outcome(enum.IntEnum):
     FAIL = 0
     SUCCESS = 1
     CRITICAL = 2
+
+
+OUTCOMES = tuple(Outcome)  #: in order (iterating the enum itself is slow)
 
 
 @attrs.frozen
@@ -64,18 +68,18 @@ def roll_odds(classify: Callable[[int], Outcome], policy: Reroll = Reroll.NONE) 
 def _odds(outcomes: tuple[Outcome, ...], policy: Reroll) -> RollOdds:
     """Odds from the outcome of each face 1..6 (there are few such tables, so they are cached), counted
     in 36ths: a face kept is 6 of them, a face re-rolled spreads its 6 over the fresh roll's outcomes."""
-    fresh = [outcomes.count(o) for o in Outcome]
+    fresh = [outcomes.count(o) for o in OUTCOMES]
     odds = [0, 0, 0]
     kept_fail = 0
     for face, outcome in zip(FACES, outcomes):
         if rerolled(outcome, face, policy):
-            for o in Outcome:
+            for o in OUTCOMES:
                 odds[o] += fresh[o]
         else:
             odds[outcome] += 6
             kept_fail += 6 if outcome is Outcome.FAIL else 0
-    fail, success, critical = (Fraction(x, 36) for x in odds)
-    return RollOdds(fail, success, critical, fail_first_roll=Fraction(kept_fail, 36))
+    fail, success, critical = (THIRTY_SIXTHS[x] for x in odds)
+    return RollOdds(fail, success, critical, fail_first_roll=THIRTY_SIXTHS[kept_fail])
 
 
 def capped(modifier: int, cap: int = 1) -> int:
