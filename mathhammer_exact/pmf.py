@@ -25,7 +25,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from .weights import dtype
+from .weights import DTYPES, dtype
 
 Number = float | Fraction
 
@@ -91,9 +91,9 @@ def _power(a: np.ndarray, n: int, cap: tuple[int, ...] | None = None) -> np.ndar
 
 def _read_only(weights: np.ndarray) -> np.ndarray:
     """The weights as an array nobody can change: float64, or Python ints in an object array."""
-    if weights.dtype != object and weights.dtype != np.float64:
+    if weights.dtype not in DTYPES:
         weights = weights.astype(np.float64)
-    weights.flags.writeable = False
+    weights.setflags(write=False)
     return weights
 
 

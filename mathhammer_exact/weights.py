@@ -14,10 +14,12 @@ from fractions import Fraction
 
 import numpy as np
 
+DTYPES = (np.dtype(np.float64), np.dtype(object))  #: by exactness: the float and the exact array type
+
 
 def dtype(exact: bool) -> np.dtype:
     """The array type of a number mode: Python integers (exact weights) or float64."""
-    return np.dtype(object) if exact else np.dtype(np.float64)
+    return DTYPES[exact]
 
 
 def common(parts: Sequence[tuple[np.ndarray, int]], exact: bool) -> tuple[list[np.ndarray], int]:

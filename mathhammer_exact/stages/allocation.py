@@ -97,26 +97,25 @@ class Transition:
 def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: int) -> tuple[np.ndarray, int]:
     """Rows k of the result: sum over u of counts[u, k] * (start after u events).
 
-    Returns integer/float weights and their common denominator. Horner's scheme: from the most events
-    down, the sum so far is moved by one event and the next count's share of `start` added, one product
-    per number of events. When every event costs a wound, the unit is surely destroyed after as many
-    events as it has wounds, so more events than that count as that many.
+    Returns integer/float weights and their common denominator. The states after 0, 1, 2, ... events are
+    worked out in turn, one product each, and weighted by the counts in one product at the end: in exact
+    mode only the states' small numbers go through the matrix, not the counts' large ones. When every
+    event costs a wound, the unit is surely destroyed after as many events as it has wounds, so more
+    events than that count as that many.
     """
     state = start.weights
     matrix = step.matrix
-    written = matrix.written_out()  # chosen once: the loop below is the pipeline's hottest
     if step.always_harms and len(counts) > len(state):
         counts = np.concatenate([counts[: len(state) - 1], counts[len(state) - 1 :].sum(axis=0, keepdims=True)])
     last = len(counts) - 1
+    states = [state]
+    for _ in range(last):
+        states.append(matrix.moved(states[-1]))
+    after = np.array(states)
     den = matrix.denominator
-    if den != 1:  # the share of u events is over den**u: bring every share over den**last
-        counts = counts * np.array([den ** (last - u) for u in range(last + 1)], dtype=object)[:, None]
-    shares = counts[:, :, None] * state
-    acc = shares[last]
-    for u in range(last - 1, -1, -1):
-        acc = acc @ written if written is not None else matrix.moved(acc)
-        acc += shares[u]
-    return acc, counts_den * start.denominator * den**last
+    if den != 1:  # the state after u events is over den**u: bring every one over den**last
+        after *= np.array([den ** (last - u) for u in range(last + 1)], dtype=object)[:, None]
+    return counts.T @ after, counts_den * start.denominator * den**last
 
 
 def after_events(start: Pmf, step: Transition, events: Pmf) -> Pmf:
