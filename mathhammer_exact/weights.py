@@ -91,6 +91,11 @@ class Banded:
     def size(self) -> int:
         return self.bands.shape[1]
 
+    def equals(self, other: Banded) -> bool:
+        """Whether the two give every move the same weight over the same denominator."""
+        return (self.denominator == other.denominator and np.array_equal(self.offsets, other.offsets)
+                and np.array_equal(self.bands, other.bands))
+
     @property
     def exact(self) -> bool:
         return self.bands.dtype == object

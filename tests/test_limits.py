@@ -31,6 +31,8 @@ QUERIES = [
     ([("A4 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]", 20)], LED, Context()),
     ([("A4 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]", 10), ("A2 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS, PRECISION]", 5),
       ("A1 BS3+ S8 AP-2 D=3 [DEVASTATING WOUNDS]", 5)], LED, Context()),  # three counts of waiting wounds
+    ([("A4 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]", 10), ("A2 BS3+ S5 AP-1 D2 [PRECISION]", 5),
+      ("A2 BS4+ S4 AP-1 D1 [DEVASTATING WOUNDS]", 10)], LED, Context()),  # two firings' waiting wounds on one count
     ([(w, 1) for w in SIX], LED, Context()),
     ([("A3 WS3+ S4 AP0 D1", 19), ("A2 WS3+ S9 AP-2 D2", 1)], LED, Context()),
     ([(w, 1) for w in SIX], "T4 Sv3+ W2 x10", Context()),
@@ -72,3 +74,33 @@ def test_a_query_of_many_seconds_is_refused_before_any_work():
     with pytest.raises(TooLarge, match=r"^this query is too large to answer quickly: about 1e\+09 steps"):
         attack(weapon, target, 8, exact=True)
     assert cost([Firing(weapon, 8)], target, Context(), FLOAT, True).work < limits.MAX_WORK[FLOAT]
+
+
+def test_firings_the_estimate_lets_share_a_count_of_waiting_wounds_land_alike():
+    # The chain gives consecutive firings one count of waiting wounds where their landing moves are equal; the
+    # estimate reads which from the firings alone (`limits._lands`). Where it reads them as alike, the moves
+    # must be equal, or it would count less work than the chain does.
+    from itertools import product
+
+    from mathhammer_exact.engine.chain import _profile
+    from mathhammer_exact.engine.layout import Layout
+
+    weapons = ["A1 BS3+ S4 AP0 D1 [DEVASTATING WOUNDS]", "A2 BS4+ S6 AP-2 D1 [DEVASTATING WOUNDS, SUSTAINED HITS 1]",
+               "A1 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS]", "A1 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS]",
+               "A1 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS, MELTA 2]", "A1 BS3+ S4 AP0 D1 [DEVASTATING WOUNDS, PSYCHIC]",
+               "A1 BS3+ S4 AP0 D1 [DEVASTATING WOUNDS, PRECISION]"]
+    situations = [{}, {"half_range": True}, {"damage_bonus": 1}, {"reroll_damage": "ones"}]
+    alike = 0
+    for wording, target in product(("current", "2023"), ("T4 Sv3+ W2 x3 fnp-mortal5+; T4 Sv3+ W3 leader",
+                                                         "T4 Sv3+ W2 x3 fnp-psychic4+; T4 Sv3+ W3 leader")):
+        layout = Layout.of(Target.parse(target))
+        found = []
+        for weapon, situation in product(weapons, situations):
+            context = Context(rules=Rules.named(wording), **situation)
+            firing = Firing(Weapon.parse(weapon), 1)
+            found.append((limits._lands(firing.weapon, context), _profile(firing, layout, context, EXACT).deferred))
+        for (key, move), (other_key, other_move) in product(found, found):
+            if key == other_key:
+                assert move.equals(other_move), (key, other_key)
+                alike += move is not other_move
+    assert alike > 100  # many firings of different weapons or situations land alike

@@ -16,6 +16,7 @@ from mathhammer_exact.pmf import EXACT
 
 from .conftest import as_dict
 from .oracle import enumerate_exact, resolve_unit, simulate_unit
+from .steps import counted
 
 
 def _context(options: dict) -> Context:
@@ -74,6 +75,11 @@ def _truth(firings, target, ctx, order=None):
      "T4 Sv4+ W1 x1; T4 Sv6+ W2 leader", {}, None),
     ([("AD3-1 S4 AP0 D1 [TORRENT, DEVASTATING WOUNDS]", 1), ("A1 S4 AP0 D2 [TORRENT, DEVASTATING WOUNDS]", 1)],
      "T4 Sv7+ W1 x1; T4 Sv7+ W2", {"command_reroll": "attacks"}, None),
+    # the first and the last profiles' waiting wounds land by the same move: they share one count
+    ([("A1 BS2+ S4 AP0 D1 [DEVASTATING WOUNDS]", 1), ("A1 BS3+ S4 AP0 D1 [PRECISION]", 1),
+      ("A1 BS3+ S4 AP0 D1 [DEVASTATING WOUNDS]", 1)], "T4 Sv4+ W1 x1; T4 Sv6+ W2 leader", {}, None),
+    ([("A1 S4 AP0 D1 [TORRENT, DEVASTATING WOUNDS]", 1), ("A1 BS4+ S4 AP0 D1 [DEVASTATING WOUNDS]", 1)],
+     "T4 Sv7+ W1 x1; T4 Sv7+ W2 fnp-mortal4+", {}, None),  # a shared count that does not fold (Feel No Pain)
     ([("A1 BS4+ S4 AP0 D1", 2)], "T4 Sv6+ W1 x2", {"command_reroll": "hit"}, None),
     ([("A1 BS4+ S4 AP0 D1", 1), ("A1 BS4+ S5 AP0 D2", 1)], "T4 Sv6+ W2 x1", {"command_reroll": "hit",
                                                                              "reroll_hits": "ones"}, None),
@@ -332,6 +338,29 @@ def test_counts_a_command_reroll_would_change_are_not_given():
     wound = attack(weapon, target, context=Context(command_reroll="wound"), exact=True)
     assert wound.hits == attack(weapon, target, exact=True).hits  # 2 attacks at 2/3: hits Binomial(2, 2/3)
     assert wound.hits is not None and wound.hits.mean == Fraction(4, 3)
+
+
+@pytest.mark.parametrize("wording", ["current", "2023"])
+def test_profiles_whose_waiting_wounds_land_alike_share_a_count_which_changes_nothing(monkeypatch, wording):
+    # the second and third profiles' Devastating Wounds land as the first's do (the same Damage, no Precision):
+    # one count serves all three; an axis for each gives the same exact answer, with more work
+    from mathhammer_exact.weights import Banded
+
+    firings = [Firing(Weapon.parse("A2 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]"), 3),
+               Firing(Weapon.parse("A1 BS3+ S4 AP0 D2 [PRECISION]"), 2),
+               Firing(Weapon.parse("A2 BS4+ S5 AP-1 D1 [DEVASTATING WOUNDS]"), 2),
+               Firing(Weapon.parse("A1 BS4+ S6 AP-1 D1 [DEVASTATING WOUNDS]"), 2)]
+    target = Target.parse("T5 Sv3+ W2 x3; T5 Sv3+ W3 leader")
+    context = Context(rules=Rules.named(wording))
+    attack(firings, target, context=context, exact=True)  # the dice's distributions worked out, and kept
+    with counted(monkeypatch) as counter:
+        one_count = attack(firings, target, context=context, exact=True)
+    shared = counter.steps  # (read now: the counter goes on counting while the test runs)
+    monkeypatch.setattr(Banded, "equals", lambda self, other: False)
+    with counted(monkeypatch) as apart:
+        three_counts = attack(firings, target, context=context, exact=True)
+    assert one_count.state == three_counts.state
+    assert shared < apart.steps / 2
 
 
 @pytest.mark.parametrize("wording", ["current", "2023"])

@@ -344,7 +344,8 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
     token = context.command_reroll is not None
     if token:  # the Command Re-roll is at hand: first half of a doubled state
         state = Scaled(np.concatenate([state.array, np.zeros_like(state.array)]), state.denominator)
-    waiting: list[Banded] = []  # deferred transitions, first profile first; each count is an axis before the last
+    waiting: list[tuple[Banded, int]] = []  # deferred transitions, first profile first, each with its count's last
+    # value; each count is an axis before the last
     attacks = hits = mode.point(0)
     for firing in firings:
         if isinstance(firing, MortalWounds):
@@ -354,10 +355,18 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
             continue
         profile = _profile(firing, layout, firing.context or context, mode)
         last = 0
-        if profile.deferred is not None:  # this profile's waiting wounds get an axis of their own
-            last = _deferred_capacity(profile, target.total_wounds)
-            state = Scaled(state.array[..., None, :], state.denominator)
-            waiting.append(profile.deferred)
+        if profile.deferred is not None:
+            most = _deferred_capacity(profile, target.total_wounds)
+            if waiting and waiting[-1][0].equals(profile.deferred):
+                # the wounds the last such profile left waiting land just before these, by the same move:
+                # T^a T^b = T^(a + b), so its count goes on with these (where the count folds, so does their sum)
+                last = waiting[-1][1] + most
+                last = min(last, target.total_wounds) if profile.always_harms else last
+                waiting[-1] = (profile.deferred, last)
+            else:  # this profile's waiting wounds get an axis of their own
+                last = most
+                state = Scaled(state.array[..., None, :], state.denominator)
+                waiting.append((profile.deferred, last))
         if context.command_reroll is CommandReroll.ATTACKS:  # if still at hand, it may go to this attacks roll
             kept, spent = attack_count_with_one_reroll(firing.weapon, target, firing.models, firing.context or context)
             size = layout.size
@@ -376,7 +385,7 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
             state = _after(state, profile.attack, profile.attacks, last)
         attacks = attacks + mode.of(profile.attacks)
         hits = hits + profile.hits
-    for transition in waiting:  # the first profile's waiting wounds are on the first axis
+    for transition, _ in waiting:  # the first profile's waiting wounds are on the first axis
         rows = [Scaled(weights, state.denominator) for weights in state.array]
         result = rows[-1]
         for row in rows[-2::-1]:

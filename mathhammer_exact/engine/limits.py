@@ -22,7 +22,7 @@ import attrs
 
 from ..dice import Dice
 from ..errors import MathhammerError
-from ..model import Context, DevastatingWounds, Firing, MortalWounds, Reroll, Target
+from ..model import Context, DevastatingWounds, Firing, MortalWounds, Reroll, Target, Weapon
 from ..pmf import EXACT, FLOAT, Mode
 from ..stages.attacks import blast_bonus
 from ..stages.wound import devastating_wounds_wait
@@ -110,6 +110,7 @@ class _Shape:
     hits: int  #: hits one attack die can score, at most
     lost: int  #: wounds one hit can cost, at most
     waiting: int  #: mortal wounds one hit can leave waiting until every firing has resolved, at most
+    lands: tuple[object, ...] | None  #: what one of them does when it lands (`_lands`), if any wait
     attack_bits: float  #: bits one model's roll of its number of attacks adds (0: a fixed number)
     hit_bits: float  #: bits one attack die's hit roll adds to an exact denominator
     bits: float  #: bits one attack die adds to an exact denominator, its damage rolls included
@@ -148,7 +149,7 @@ def _cost(firings: tuple[Firing | MortalWounds, ...], target: Target, context: C
 
 def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _Shape:
     if isinstance(firing, MortalWounds):
-        return _Shape(firing.dice, firing.dice, 1, 1, 0, 0.0, 0.0, math.log2(6), 0.0)
+        return _Shape(firing.dice, firing.dice, 1, 1, 0, None, 0.0, 0.0, math.log2(6), 0.0)
     weapon, own = firing.weapon, firing.context or context
     if firing.models > MAX_ATTACKING_MODELS:
         raise MathhammerError(
@@ -175,7 +176,18 @@ def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _
     most_wounds = max(p.wounds for p, _ in target.groups)
     attack_bits = _bits(weapon.attacks) + (_bits(weapon.rapid_fire) if own.half_range else 0)
     return _Shape(firing.models * per_model, per_model, hits, min(_highest(weapon.damage), most_wounds), waiting,
-                  attack_bits, rolls["hit"], rolls["hit"] + hits * (rolls["wound"] + rolls["save"] + event), event)
+                  _lands(weapon, own) if waiting else None, attack_bits, rolls["hit"],
+                  rolls["hit"] + hits * (rolls["wound"] + rolls["save"] + event), event)
+
+
+def _lands(weapon: Weapon, context: Context) -> tuple[object, ...]:
+    """What one of a firing's waiting wounds does when it lands depends on this alone (see `chain._profile`):
+    consecutive firings of one kind share their count of them (`chain._resolve`)."""
+    aimed = (weapon.psychic, weapon.precision, context.rules.definition.precision_one_group)
+    if weapon.devastating_wounds and context.rules.devastating_wounds is DevastatingWounds.SEED:
+        return ("damage", weapon.damage, context.reroll_damage, weapon.melta if context.half_range else 0,
+                context.damage_bonus, *aimed)
+    return ("one mortal wound", *aimed)
 
 
 def grown(entries: float, bits: float, mode: Mode, products: bool = False) -> float:
@@ -246,11 +258,12 @@ def _shown(shape: _Shape, mode: Mode) -> float:
     return work + squarings * CALL_STEPS[mode]
 
 
-def _growing(dice: int, step: int, last: int) -> int:
-    """The counts of waiting wounds held before each of `dice` attacks, summed: the count grows by at most
-    `step` with each attack, up to `last` (`chain.Operator.apply`)."""
-    reached = min(dice, last // step + 1)  # attacks before which the count has not reached its last value
-    return reached + step * reached * (reached - 1) // 2 + (dice - reached) * (last + 1)
+def _growing(dice: int, step: int, last: int, first: int = 0) -> int:
+    """The counts of waiting wounds held before each of `dice` attacks, summed: the count starts at `first`
+    (an earlier firing's, going on) and grows by at most `step` with each attack, up to `last`
+    (`chain.Operator.apply`)."""
+    reached = min(dice, max(0, (last - first) // step + 1))  # attacks before which it has not reached its last
+    return reached * (first + 1) + step * reached * (reached - 1) // 2 + (dice - reached) * (last + 1)
 
 
 def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], target: Target, context: Context,
@@ -269,7 +282,8 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
     work = bits = 0.0
     waiting = 1  # the counts of waiting mortal wounds on the state's extra axes
     attacks = 0
-    landing = []  # per firing that leaves wounds waiting: its count of them, and the wounds each costs
+    landing: list[int] = []  # per count of waiting wounds (an axis): its last value
+    lands = None  # what the last count's wounds do when they land
     for shape in shapes:
         attacks += shape.dice
         reach = min(shape.hits * shape.lost, states - 1) + 1  # the offsets of one attack's transition
@@ -277,9 +291,11 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
         counts = shape.dice * waiting  # the counts of waiting wounds each attack is applied to, summed
         if shape.waiting:
             most = shape.dice * shape.hits * shape.waiting
-            landing.append(min(most, wounds) if harm_always else most)
-            counts = waiting * _growing(shape.dice, terms - 1, landing[-1])
-            waiting *= landing[-1] + 1
+            first = landing.pop() if landing and shape.lands == lands else 0  # the same kind goes on counting
+            landing.append(min(first + most, wounds) if harm_always else first + most)
+            lands, others = shape.lands, math.prod(last + 1 for last in landing[:-1])
+            counts = others * _growing(shape.dice, terms - 1, landing[-1], first)
+            waiting = others * (landing[-1] + 1)
         offsets = reach + (terms - 1) * (reach + 1) / 2  # the more it leaves waiting, the fewer wounds it costs
         per_attack = states * ((states * terms / BLAS_ENTRIES if dense else offsets) + 3 * terms)
         calls = (terms if dense else offsets) + 3 * terms
