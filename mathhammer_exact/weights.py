@@ -139,16 +139,20 @@ class Banded:
         return Banded(self.offsets + (column - row), bands, self.denominator)
 
     def moved(self, weights: np.ndarray) -> np.ndarray:
-        """Weights after this event, times its denominator (states on the last axis, any axes before).
+        """Weights after this event, times its denominator: the states on the first axis, any axes after them
+        (the chain's counts of waiting wounds) carried along, so that each band's slice is a few long runs.
         A small matrix is applied written out: in float mode one BLAS product beats a few slices; in exact
         mode the product of all its entries beats a slice per band while there are few (`DENSE_EXACT`)."""
         written = self.written_out()
         if written is not None:
-            return weights @ written
+            if weights.ndim == 1:
+                return weights @ written
+            return (written.T @ weights.reshape(len(weights), -1)).reshape(weights.shape)
         size = self.size
         out = np.zeros_like(weights)
-        for offset, band in zip(self.offsets.tolist(), self.bands):
-            out[..., offset:] += weights[..., :size - offset] * band[:size - offset]
+        bands = self.bands.reshape(*self.bands.shape, *(1,) * (weights.ndim - 1))  # each entry over the axes after
+        for offset, band in zip(self.offsets.tolist(), bands):
+            out[offset:] += weights[:size - offset] * band[:size - offset]
         return out
 
     def written_out(self) -> np.ndarray | None:

@@ -80,10 +80,10 @@ def test_a_matrix_placed_in_a_larger_one():
     placed = written_out(move.placed(4, 0, 2))
     half, zero, one = Fraction(1, 2), Fraction(0), Fraction(1)
     assert placed == [[zero, zero, half, half], [zero, zero, zero, one], [zero] * 4, [zero] * 4]
-    stacked = np.zeros((2, 2, 4), dtype=object)  # axes before the states' are carried along
-    stacked[1, 0, 0] = 18
+    stacked = np.zeros((4, 2, 2), dtype=object)  # axes after the states' are carried along
+    stacked[0, 1, 0] = 18
     moved = move.placed(4, 0, 2).moved(stacked)
-    assert moved[1, 0].tolist() == [0, 0, 162, 162] and not moved[0].any()
+    assert moved[:, 1, 0].tolist() == [0, 0, 162, 162] and not moved[:, 0].any() and not moved[:, 1, 1].any()
 
 
 def test_a_move_is_the_same_written_out_or_by_bands():
@@ -99,3 +99,11 @@ def test_a_move_is_the_same_written_out_or_by_bands():
         moved = matrix.apply(Scaled(np.array([int(p * 3 * size) for p in state], dtype=object), 3 * size))
         want = [sum((state[s] * rows[s][t] for s in range(size)), Fraction(0)) for t in range(size)]
         assert [Fraction(int(w), moved.denominator) for w in moved.array] == want
+        for exact in (True, False):  # with axes after the states (the chain's counts), each is moved alike
+            matrix = banded(rows, exact)
+            columns = np.arange(1, 7).reshape(2, 3)
+            stacked = np.multiply.outer(np.arange(1, size + 1), columns).astype(object if exact else float)
+            moved = matrix.moved(stacked)
+            for i, j in np.ndindex(columns.shape):
+                assert np.array_equal(moved[:, i, j], matrix.moved(stacked[:, i, j])) if exact else \
+                    np.allclose(moved[:, i, j], matrix.moved(stacked[:, i, j]), rtol=1e-12, atol=0)

@@ -114,22 +114,22 @@ class Operator:
 
     def apply(self, state: Scaled, last: int = 0) -> Scaled:
         """The state after one event. When the event can leave wounds waiting, the last axis of the state
-        but one counts them: it grows by the most one event leaves, up to `last`, and a count beyond `last`
-        is folded into it (see `whole_unit`: the last value can stand for "that many or more" when more
-        would change nothing). Growing as the events come, rather than holding every count from the
-        first, spares the work on counts no event has reached yet."""
+        counts them (the target's states are the first): it grows by the most one event leaves, up to
+        `last`, and a count beyond `last` is folded into it (see `whole_unit`: the last value can stand for
+        "that many or more" when more would change nothing). Growing as the events come, rather than
+        holding every count from the first, spares the work on counts no event has reached yet."""
         if set(self.terms) == {0}:
             return self.terms[0].apply(state)
         moved = [(k, matrix.apply(state)) for k, matrix in self.terms.items()]
         arrays, den = common([(m.array, m.denominator) for _, m in moved], state.exact)
-        had = state.array.shape[-2]
+        had = state.array.shape[-1]
         length = min(had + max(self.terms), last + 1)
-        out = np.zeros((*state.array.shape[:-2], length, state.array.shape[-1]), dtype=state.array.dtype)
+        out = np.zeros((*state.array.shape[:-1], length), dtype=state.array.dtype)
         for (k, _), array in zip(moved, arrays):
             fits = max(0, min(had, length - k))
-            out[..., k:k + fits, :] += array[..., :fits, :]
+            out[..., k:k + fits] += array[..., :fits]
             if fits < had:
-                out[..., -1, :] += array[..., fits:, :].sum(axis=-2)
+                out[..., -1] += array[..., fits:].sum(axis=-1)
         return Scaled(out, den)
 
     @staticmethod
@@ -303,13 +303,13 @@ def _after(state: Scaled, op: Operator, count: Pmf, last: int = 0) -> Scaled:
 
 
 def _lengthened(state: Scaled, like: Scaled) -> Scaled:
-    """`state` with its count of waiting wounds (the last axis but one) as long as `like`'s: an event
+    """`state` with its count of waiting wounds (the last axis) as long as `like`'s: an event
     that leaves wounds waiting grows that axis (`Operator.apply`), and states before and after it are mixed."""
     had, length = state.array.shape, like.array.shape
     if had == length:
         return state
     out = np.zeros(length, dtype=state.array.dtype)
-    out[..., :had[-2], :] = state.array
+    out[..., :had[-1]] = state.array
     return Scaled(out, state.denominator)
 
 
@@ -345,7 +345,7 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
     if token:  # the Command Re-roll is at hand: first half of a doubled state
         state = Scaled(np.concatenate([state.array, np.zeros_like(state.array)]), state.denominator)
     waiting: list[tuple[Banded, int]] = []  # deferred transitions, first profile first, each with its count's last
-    # value; each count is an axis before the last
+    # value; each count is an axis after the target's states
     attacks = hits = mode.point(0)
     for firing in firings:
         if isinstance(firing, MortalWounds):
@@ -365,13 +365,13 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
                 waiting[-1] = (profile.deferred, last)
             else:  # this profile's waiting wounds get an axis of their own
                 last = most
-                state = Scaled(state.array[..., None, :], state.denominator)
+                state = Scaled(state.array[..., None], state.denominator)
                 waiting.append((profile.deferred, last))
         if context.command_reroll is CommandReroll.ATTACKS:  # if still at hand, it may go to this attacks roll
             kept, spent = attack_count_with_one_reroll(firing.weapon, target, firing.models, firing.context or context)
             size = layout.size
-            at_hand = Scaled(state.array[..., :size], state.denominator)
-            gone = Scaled(state.array[..., size:], state.denominator)
+            at_hand = Scaled(state.array[:size], state.denominator)
+            gone = Scaled(state.array[size:], state.denominator)
             still = _after(at_hand, profile.attack, kept, last)
             lost_it, used_it = _after(gone, profile.attack, profile.attacks, last), _after(at_hand, profile.attack,
                                                                                          spent, last)
@@ -380,13 +380,13 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
             still = _lengthened(still, longest)
             (kept_array, spent_array), den = common([(still.array, still.denominator),
                                                      (used.array, used.denominator)], mode.exact)
-            state = Scaled(np.concatenate([kept_array, spent_array], axis=-1), den)
+            state = Scaled(np.concatenate([kept_array, spent_array]), den)
         else:
             state = _after(state, profile.attack, profile.attacks, last)
         attacks = attacks + mode.of(profile.attacks)
         hits = hits + profile.hits
-    for transition, _ in waiting:  # the first profile's waiting wounds are on the first axis
-        rows = [Scaled(weights, state.denominator) for weights in state.array]
+    for transition, _ in waiting:  # the first profile's waiting wounds are on the axis after the states
+        rows = [Scaled(weights, state.denominator) for weights in np.moveaxis(state.array, 1, 0)]
         result = rows[-1]
         for row in rows[-2::-1]:
             result = transition.apply(result) + row
