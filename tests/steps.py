@@ -74,9 +74,13 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter]:
 
     def accumulated(out: tuple[np.ndarray, int], start: pmf.Pmf, step: allocation.Transition, counts: np.ndarray,
                     _den: int) -> tuple[int, int, np.ndarray, bool]:
-        """The states after each number of events weighted by the counts (their moves are counted in `moved`)."""
+        """The states after each number of events, weighted by the counts."""
         rounds = min(len(counts), len(start.weights)) if step.always_harms else len(counts)
-        return rounds * out[0].size, rounds + 2, out[0], True
+        work, calls = rounds * out[0].size, rounds + 2
+        if step.matrix.written_out() is not None:  # its moves applied written out here, not through `moved`
+            steps, moves = move(step.matrix, start.weights.size)
+            work, calls = work + (rounds - 1) * steps, calls + (rounds - 1) * moves
+        return work, calls, out[0], True
 
     def summed(out: weights.Scaled, *_: Any) -> tuple[int, int, np.ndarray]:
         return out.array.size, 1, out.array

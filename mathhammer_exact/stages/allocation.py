@@ -108,9 +108,10 @@ def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: in
     if step.always_harms and len(counts) > len(state):
         counts = np.concatenate([counts[: len(state) - 1], counts[len(state) - 1 :].sum(axis=0, keepdims=True)])
     last = len(counts) - 1
+    written = matrix.written_out()  # chosen once: the loop below is the pipeline's hottest
     states = [state]
     for _ in range(last):
-        states.append(matrix.moved(states[-1]))
+        states.append(states[-1] @ written if written is not None else matrix.moved(states[-1]))
     after = np.array(states)
     den = matrix.denominator
     if den != 1:  # the state after u events is over den**u: bring every one over den**last
