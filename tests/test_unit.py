@@ -342,8 +342,8 @@ def test_counts_a_command_reroll_would_change_are_not_given():
 
 @pytest.mark.parametrize("wording", ["current", "2023"])
 def test_profiles_whose_waiting_wounds_land_alike_share_a_count_which_changes_nothing(monkeypatch, wording):
-    # the second and third profiles' Devastating Wounds land as the first's do (the same Damage, no Precision):
-    # one count serves all three; an axis for each gives the same exact answer, with more work
+    # the Devastating Wounds of the third and fourth profiles land as the first's do (the same Damage, no
+    # Precision): one count serves all three; an axis for each gives the same exact answer, with more work
     from mathhammer_exact.weights import Banded
 
     firings = [Firing(Weapon.parse("A2 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]"), 3),
@@ -373,8 +373,8 @@ def test_waiting_devastating_wounds_capped_at_the_units_wounds_change_nothing(mo
     target = Target.parse("T5 Sv3+ W2 x2; T5 Sv3+ W3 leader")
     context = Context(rules=Rules.named(wording))
     capped = attack(firings, target, context=context, exact=True)
-    monkeypatch.setattr(chain, "_deferred_capacity", lambda profile, wounds: profile.attacks.max * max(
-        profile.attack.terms))
+    monkeypatch.setattr(chain, "_deferred_capacity", lambda profile, wounds, earlier=0: earlier + profile.attacks.max
+                        * max(profile.attack.terms))
     uncapped = attack(firings, target, context=context, exact=True)
     assert capped.state == uncapped.state
 

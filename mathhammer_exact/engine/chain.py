@@ -115,9 +115,9 @@ class Operator:
     def apply(self, state: Scaled, last: int = 0) -> Scaled:
         """The state after one event. When the event can leave wounds waiting, the last axis of the state
         counts them (the target's states are the first): it grows by the most one event leaves, up to
-        `last`, and a count beyond `last` is folded into it (see `whole_unit`: the last value can stand for
-        "that many or more" when more would change nothing). Growing as the events come, rather than
-        holding every count from the first, spares the work on counts no event has reached yet."""
+        `last`, and a count beyond `last` is folded into it (see `_deferred_capacity`: the last value can
+        stand for "that many or more" when more would change nothing). Growing as the events come, rather
+        than holding every count from the first, spares the work on counts no event has reached yet."""
         if set(self.terms) == {0}:
             return self.terms[0].apply(state)
         moved = [(k, matrix.apply(state)) for k, matrix in self.terms.items()]
@@ -278,10 +278,11 @@ def _lifted(mortals: tuple[CriticalMortals, Operator] | None) -> tuple[CriticalM
     return None if mortals is None else (mortals[0], mortals[1].lifted())
 
 
-def _deferred_capacity(profile: _Profile, wounds: int) -> int:
-    """The most Devastating Wounds events this profile can leave waiting; when each costs a wound,
-    the unit's `wounds` of them destroy it, so the count stops there ("that many or more")."""
-    most = profile.attacks.max * max(profile.attack.terms)
+def _deferred_capacity(profile: _Profile, wounds: int, earlier: int = 0) -> int:
+    """The most Devastating Wounds events this profile's count can hold once it has fired: those it can
+    leave waiting, after the `earlier` ones of the count it goes on with. When each costs a wound, the
+    unit's `wounds` of them destroy it, so the count stops there ("that many or more")."""
+    most = earlier + profile.attacks.max * max(profile.attack.terms)
     return min(most, wounds) if profile.always_harms else most
 
 
@@ -356,15 +357,13 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
         profile = _profile(firing, layout, firing.context or context, mode)
         last = 0
         if profile.deferred is not None:
-            most = _deferred_capacity(profile, target.total_wounds)
             if waiting and waiting[-1][0].equals(profile.deferred):
                 # the wounds the last such profile left waiting land just before these, by the same move:
                 # T^a T^b = T^(a + b), so its count goes on with these (where the count folds, so does their sum)
-                last = waiting[-1][1] + most
-                last = min(last, target.total_wounds) if profile.always_harms else last
+                last = _deferred_capacity(profile, target.total_wounds, waiting[-1][1])
                 waiting[-1] = (profile.deferred, last)
             else:  # this profile's waiting wounds get an axis of their own
-                last = most
+                last = _deferred_capacity(profile, target.total_wounds)
                 state = Scaled(state.array[..., None], state.denominator)
                 waiting.append((profile.deferred, last))
         if context.command_reroll is CommandReroll.ATTACKS:  # if still at hand, it may go to this attacks roll

@@ -52,9 +52,9 @@ def pass_chance(leadership: int, mode: Mode = FLOAT) -> Number:
     return Dice.parse("2D6").pmf(mode.exact).at_least(leadership)
 
 
-def below_half(starting: int, alive: np.ndarray, wounds: int, wounds_lost: np.ndarray) -> np.ndarray:
+def below_half(starting: int, alive: np.ndarray, wounds: int = 0, wounds_lost: np.ndarray | int = 0) -> np.ndarray:
     """For each state, whether a unit of `starting` models with `alive` left is Below Half-strength (and not
     destroyed): fewer than half its models left, or for a one-model unit fewer than half its wounds left
-    (`wounds`, of which `wounds_lost` are lost). Exactly half is not below half."""
+    (`wounds`, of which `wounds_lost` are lost; needed only then). Exactly half is not below half."""
     below = 2 * (wounds - wounds_lost) < wounds if starting == 1 else 2 * alive < starting
     return below & (alive > 0)

@@ -125,7 +125,7 @@ class Layout:
         b, c, main_dead, lead_dead = self._dead
         n_main, n_lead = len(self.main), len(self.leaders)
         main_alive, lead_alive = n_main - main_dead, n_lead - lead_dead
-        together = below_half(n_main + n_lead, main_alive + lead_alive, 0, 0 * b)  # (of two or more models)
+        together = below_half(n_main + n_lead, main_alive + lead_alive)
         main_alone = below_half(n_main, main_alive, self.main_track.total, b)
         leaders_alone = below_half(n_lead, lead_alive, self.leader_track.total, c)
         return np.where(main_alive > 0, np.where(lead_alive > 0, together, main_alone), leaders_alone)

@@ -181,8 +181,9 @@ def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _
 
 
 def _lands(weapon: Weapon, context: Context) -> tuple[object, ...]:
-    """What one of a firing's waiting wounds does when it lands depends on this alone (see `chain._profile`):
-    consecutive firings of one kind share their count of them (`chain._resolve`)."""
+    """A key to what one of a firing's waiting wounds does when it lands (see `chain._profile`): consecutive
+    firings with the same key land alike and share their count of them (`chain._resolve`). Some others land
+    alike too (Precision at a unit with no leader, say); for those the estimate counts more work, never less."""
     aimed = (weapon.psychic, weapon.precision, context.rules.definition.precision_one_group)
     if weapon.devastating_wounds and context.rules.devastating_wounds is DevastatingWounds.SEED:
         return ("damage", weapon.damage, context.reroll_damage, weapon.melta if context.half_range else 0,

@@ -61,7 +61,7 @@ class Transition:
         them by wounds it has already lost; what exceeds its remaining wounds is lost. Mortal
         wounds that spill over are events of one wound each."""
         distinct: dict[int, tuple[int, Pmf]] = {}  # each effect once, however many models share it
-        which = []  # for each state but the last: the effect of the model worked on
+        which = []  # for each state: the effect of the model worked on (the destroyed unit's is added last)
         for effect, wounds in zip(effects, track.wounds):
             by_lost = [effect] * wounds if isinstance(effect, Pmf) else list(effect)
             if len(by_lost) != wounds:
