@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from mathhammer_exact import pmf, weights
+from mathhammer_exact.engine import chain
 from mathhammer_exact.engine.limits import BLAS_ENTRIES, CALL_STEPS, grown
 from mathhammer_exact.pmf import EXACT, FLOAT
 from mathhammer_exact.stages import allocation
@@ -82,6 +83,11 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter]:
             work, calls = work + (rounds - 1) * steps, calls + (rounds - 1) * moves
         return work, calls, out[0], True
 
+    def combined(out: weights.Scaled, _each: Any, state: weights.Scaled) -> tuple[float, int, np.ndarray]:
+        """Events worked out from each target state, combined with the counts in one product."""
+        entries = out.array.size * len(state.array)
+        return entries / (1 if out.exact else BLAS_ENTRIES), 1, out.array  # a large number times a small one
+
     def summed(out: weights.Scaled, *_: Any) -> tuple[int, int, np.ndarray]:
         return out.array.size, 1, out.array
 
@@ -90,5 +96,6 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter]:
     wrap(weights.Scaled, "__add__", summed)
     wrap(weights.Scaled, "times", summed)
     wrap(pmf, "_convolve", convolved)
+    wrap(chain, "_combined", combined)
     wrap(allocation, "_accumulate", accumulated)
     yield counter

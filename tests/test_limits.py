@@ -33,6 +33,9 @@ QUERIES = [
       ("A1 BS3+ S8 AP-2 D=3 [DEVASTATING WOUNDS]", 5)], LED, Context()),  # three counts of waiting wounds
     ([("A4 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS]", 10), ("A2 BS3+ S5 AP-1 D2 [PRECISION]", 5),
       ("A2 BS4+ S4 AP-1 D1 [DEVASTATING WOUNDS]", 10)], LED, Context()),  # two firings' waiting wounds on one count
+    ([("A2 BS3+ S4 AP0 D1 [DEVASTATING WOUNDS]", 4), ("A2 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS, PRECISION]", 4),
+      ("A2 BS3+ S4 AP0 D=3 [DEVASTATING WOUNDS]", 5), ("A2 BS3+ S4 AP0 D1", 5)], "T4 Sv4+ W1 x3; T4 Sv4+ W3 leader",
+     Context()),  # the last two worked out from each target state, then combined with the counts
     ([(w, 1) for w in SIX], LED, Context()),
     ([("A3 WS3+ S4 AP0 D1", 19), ("A2 WS3+ S9 AP-2 D2", 1)], LED, Context()),
     ([(w, 1) for w in SIX], "T4 Sv3+ W2 x10", Context()),

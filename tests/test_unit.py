@@ -379,6 +379,55 @@ def test_waiting_devastating_wounds_capped_at_the_units_wounds_change_nothing(mo
     assert capped.state == uncapped.state
 
 
+SMALL_LED = "T4 Sv4+ W1 x3; T4 Sv4+ W3 leader"
+TWO_COUNTS = [("A2 BS3+ S4 AP0 D1 [DEVASTATING WOUNDS]", 4), ("A2 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS, PRECISION]", 4)]
+
+
+@pytest.mark.parametrize(("firings", "target", "options"), [
+    (TWO_COUNTS + [("A2 BS3+ S4 AP0 D=3 [DEVASTATING WOUNDS]", 5)], SMALL_LED, {}),
+    (TWO_COUNTS + [("A2 BS3+ S4 AP0 D=3", 5), ("A1 BS3+ S4 AP0 D1 [DEVASTATING WOUNDS]", 2)], SMALL_LED, {}),
+    (TWO_COUNTS + [("A2 BS3+ S4 AP0 D1 [DEVASTATING WOUNDS]", 2)], SMALL_LED, {"rules": "2023"}),
+    (TWO_COUNTS + [("AD3 BS3+ S4 AP0 D=3 [DEVASTATING WOUNDS]", 2)], SMALL_LED, {"command_reroll": "attacks"}),
+    (TWO_COUNTS + [("A2 BS3+ S4 AP0 D=3 [DEVASTATING WOUNDS]", 2)], SMALL_LED, {"command_reroll": "hit"}),
+    (TWO_COUNTS + [("A2 BS3+ S4 AP0 D1", 2)], SMALL_LED, {"command_reroll": "save"}),
+    (TWO_COUNTS + [("A2 BS3+ S4 AP0 D=3 [DEVASTATING WOUNDS]", 2)], "T4 Sv4+ W1 x3 fnp-mortal5+; T4 Sv4+ W3 leader",
+     {}),  # counts that do not fold (Feel No Pain)
+    (TWO_COUNTS[:1] + [("A2 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS]", 4), ("A2 BS3+ S4 AP0 D1", 2)], "T4 Sv4+ W2 x3", {}),
+])
+def test_firings_worked_out_from_each_state_change_nothing(monkeypatch, firings, target, options):
+    # Where the state holds many counts of earlier firings' waiting wounds for each target state, a firing is
+    # worked out from each target state alone and combined with the counts in one product (`chain._after`).
+    # Done so for every firing it may be, it must give the exact answer of one event after another.
+    from mathhammer_exact.engine import chain
+
+    fs, unit, context = [Firing(Weapon.parse(w), n) for w, n in firings], Target.parse(target), _context(options)
+    combined = []
+    real = chain._combined
+    monkeypatch.setattr(chain, "_combined", lambda each, state: combined.append(each) or real(each, state))
+    monkeypatch.setattr(chain, "through_each_state", lambda *sizes: True)
+    each = attack(fs, unit, context=context, exact=True)
+    assert combined
+    monkeypatch.setattr(chain, "through_each_state", lambda *sizes: False)
+    assert each.state == attack(fs, unit, context=context, exact=True).state
+
+
+def test_a_firing_worked_out_from_each_state_where_that_is_less_work_is(monkeypatch):
+    # the third firing meets 16 target states each holding 7 x 7 counts of waiting wounds (7 is the unit's wounds,
+    # plus none): worked out from the 16 states instead, with fewer steps in all
+    from mathhammer_exact.engine import chain
+
+    firings = [Firing(Weapon.parse(w), n) for w, n in TWO_COUNTS + [("A2 BS3+ S4 AP0 D=3 [DEVASTATING WOUNDS]", 5)]]
+    target = Target.parse(SMALL_LED)
+    attack(firings, target, exact=True)  # the dice's distributions worked out, and kept
+    with counted(monkeypatch) as counter:
+        each = attack(firings, target, exact=True)
+    chosen = counter.steps
+    monkeypatch.setattr(chain, "through_each_state", lambda *sizes: False)
+    with counted(monkeypatch) as stepped:
+        assert each.state == attack(firings, target, exact=True).state
+    assert chosen < stepped.steps * 0.8
+
+
 def test_a_command_reroll_named_in_one_firings_situation_is_the_querys():
     # One Command Re-roll per query: named in a firing's own situation it is the same re-roll as named
     # for the whole query (it used to meet a state that was not doubled and fail with a numpy error).

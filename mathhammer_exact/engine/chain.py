@@ -19,6 +19,7 @@ of that axis, with a matrix for each power. What one attack does is written once
 from __future__ import annotations
 
 import functools
+import math
 import operator
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
@@ -47,6 +48,7 @@ from ..stages.save import save_odds, unsaved_chance
 from ..stages.wound import critical_wound, per_hit, wound_odds
 from ..weights import Banded, Scaled, common
 from .layout import Layout
+from .limits import through_each_state
 
 
 @attrs.frozen(eq=False)
@@ -288,7 +290,33 @@ def _deferred_capacity(profile: _Profile, wounds: int, earlier: int = 0) -> int:
 
 def _after(state: Scaled, op: Operator, count: Pmf, last: int = 0) -> Scaled:
     """The state after a random number `count` (exact; possibly a part of a distribution) of independent
-    events `op` (`last`: see `Operator.apply`)."""
+    events `op` (`last`: see `Operator.apply`). Where the state holds many counts of earlier firings' waiting
+    wounds, the events do the same to each count: they are worked out from each target state once, and the
+    counts follow in one product (`through_each_state`)."""
+    shape, waits = state.array.shape, set(op.terms) != {0}
+    if waits and shape[-1] > 1:  # this firing goes on with a count it holds already
+        return _stepped(state, op, count, last)
+    if not through_each_state(shape[0], math.prod(shape[1:]), count.max * (max(op.terms) + 1), state.exact):
+        return _stepped(state, op, count, last)
+    each = _stepped(Scaled(np.eye(shape[0], dtype=state.array.dtype)[..., None]), op, count, last)
+    if waits:
+        return _combined(each, state)
+    out = _combined(each, Scaled(state.array[..., None], state.denominator))
+    return Scaled(out.array[..., 0], out.denominator)
+
+
+def _combined(each: Scaled, state: Scaled) -> Scaled:
+    """What events do to `state` from what they do to each target state alone: `each[t, s, k]` is the chance
+    that they lead from target state s to t and leave k wounds waiting; `state` holds the target states first,
+    then the counts of earlier firings' waiting wounds, then this firing's (none yet: an axis of length 1)."""
+    counts = state.array.reshape(len(state.array), -1)
+    out = np.moveaxis(np.tensordot(each.array, counts, axes=([1], [0])), 1, -1)  # t, earlier counts, k
+    shape = (len(out), *state.array.shape[1:-1], each.array.shape[-1])
+    return Scaled(np.ascontiguousarray(out).reshape(shape), each.denominator * state.denominator)
+
+
+def _stepped(state: Scaled, op: Operator, count: Pmf, last: int = 0) -> Scaled:
+    """`_after`, one event after another."""
     chances = count.fractions()
     most = max(chances, default=0)
     total: Scaled | None = None

@@ -259,6 +259,14 @@ def _shown(shape: _Shape, mode: Mode) -> float:
     return work + squarings * CALL_STEPS[mode]
 
 
+def through_each_state(states: int, others: int, moves: int, exact: bool) -> bool:
+    """Whether `moves` moves of a state that holds `others` counts of waiting wounds for each of its `states`
+    target states are faster worked out from each target state alone (with no counts) and then combined with
+    the counts in one product (`chain._after`): the moves then cost `states` per target state instead of
+    `others`, and the product states x states x others entries (in float mode `BLAS_ENTRIES` a step)."""
+    return (others - states) * moves > states * states * (1 if exact else 1 / BLAS_ENTRIES)
+
+
 def _growing(dice: int, step: int, last: int, first: int = 0) -> int:
     """The counts of waiting wounds held before each of `dice` attacks, summed: the count starts at `first`
     (an earlier firing's, going on) and grows by at most `step` with each attack, up to `last`
@@ -290,18 +298,24 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
         reach = min(shape.hits * shape.lost, states - 1) + 1  # the offsets of one attack's transition
         terms = 1 + shape.hits * shape.waiting  # one transition per number of wounds it leaves waiting
         counts = shape.dice * waiting  # the counts of waiting wounds each attack is applied to, summed
+        others, grows, first = waiting, shape.dice, 0  # ... and the counts it goes on with, per step of them
         if shape.waiting:
             most = shape.dice * shape.hits * shape.waiting
             first = landing.pop() if landing and shape.lands == lands else 0  # the same kind goes on counting
             landing.append(min(first + most, wounds) if harm_always else first + most)
             lands, others = shape.lands, math.prod(last + 1 for last in landing[:-1])
-            counts = others * _growing(shape.dice, terms - 1, landing[-1], first)
+            grows = _growing(shape.dice, terms - 1, landing[-1], first)
+            counts = others * grows
             waiting = others * (landing[-1] + 1)
+        after = bits + shape.dice * shape.bits
+        if not first and through_each_state(states, others, shape.dice * terms, mode.exact):
+            # worked out from each state alone (`chain._after`), then one product with the counts
+            counts = states * grows
+            work += grown(states * waiting * states / (1 if mode.exact else BLAS_ENTRIES), after, mode) + call
         offsets = reach + (terms - 1) * (reach + 1) / 2  # the more it leaves waiting, the fewer wounds it costs
         per_attack = states * ((states * terms / BLAS_ENTRIES if dense else offsets) + 3 * terms)
         calls = (terms if dense else offsets) + 3 * terms
         build = (shape.hits + 1) * (terms * reach) ** 2 * states
-        after = bits + shape.dice * shape.bits
         work += grown(counts * per_attack, (bits + after) / 2, mode) + shape.dice * calls * call \
             + grown(build, shape.bits, mode) + (shape.hits + 1) * terms**2 * 6 * call
         bits = after
