@@ -259,12 +259,12 @@ def _shown(shape: _Shape, mode: Mode) -> float:
     return work + squarings * CALL_STEPS[mode]
 
 
-def through_each_state(states: int, others: int, moves: int, exact: bool) -> bool:
+def through_each_state(states: int, others: int, moves: int, mode: Mode) -> bool:
     """Whether `moves` moves of a state that holds `others` counts of waiting wounds for each of its `states`
     target states are faster worked out from each target state alone (with no counts) and then combined with
     the counts in one product (`chain._after`): the moves then cost `states` per target state instead of
     `others`, and the product states x states x others entries (in float mode `BLAS_ENTRIES` a step)."""
-    return (others - states) * moves > states * states * (1 if exact else 1 / BLAS_ENTRIES)
+    return (others - states) * moves > states * states * (1 if mode.exact else 1 / BLAS_ENTRIES)
 
 
 def _growing(dice: int, step: int, last: int, first: int = 0) -> int:
@@ -308,7 +308,7 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
             counts = others * grows
             waiting = others * (landing[-1] + 1)
         after = bits + shape.dice * shape.bits
-        if not first and through_each_state(states, others, shape.dice * terms, mode.exact):
+        if not first and through_each_state(states, others, shape.dice * terms, mode):
             # worked out from each state alone (`chain._after`), then one product with the counts
             counts = states * grows
             work += grown(states * waiting * states / (1 if mode.exact else BLAS_ENTRIES), after, mode) + call
