@@ -311,10 +311,7 @@ class Pmf:
     def to_scipy(self) -> Any:
         """The distribution as a frozen ``scipy.stats.rv_discrete``, for scipy's whole API (cdf, ppf,
         rvs, entropy, ...), in floating point."""
-        try:
-            from scipy import stats  # scipy loads only for the tool authors who ask for it
-        except ImportError:
-            raise ImportError("to_scipy() needs scipy: pip install 'mathhammer_exact[scipy]'") from None
+        from scipy import stats  # scipy.stats loads only for the tool authors who ask for it
 
         values = np.arange(self.offset, self.max + 1)
         probs = np.array([float(p) for p in self.probabilities()])

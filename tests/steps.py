@@ -16,7 +16,7 @@ import pytest
 
 from mathhammer_exact import pmf, weights
 from mathhammer_exact.engine import chain
-from mathhammer_exact.engine.limits import BLAS_ENTRIES, CALL_STEPS, grown
+from mathhammer_exact.engine.limits import BLAS_ENTRIES, CALL_STEPS, SPARSE_ENTRIES, grown
 from mathhammer_exact.pmf import EXACT, FLOAT
 from mathhammer_exact.stages import allocation
 
@@ -57,6 +57,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter]:
     def move(matrix: weights.Banded, states: int) -> tuple[float, int]:
         """One event's move of `states` values: in float mode a small matrix is one BLAS call; in exact mode one
         written out is applied so only where that is no slower than a slice per band (counted as those)."""
+        if not matrix.exact and states >= weights.SPARSE_FROM:
+            return states * len(matrix.offsets) / SPARSE_ENTRIES, 1
         if not matrix.exact and matrix.written_out() is not None:
             return states * matrix.size / BLAS_ENTRIES, 1
         return states * len(matrix.offsets), len(matrix.offsets)

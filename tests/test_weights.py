@@ -107,3 +107,26 @@ def test_a_move_is_the_same_written_out_or_by_bands():
             for i, j in np.ndindex(columns.shape):
                 assert np.array_equal(moved[:, i, j], matrix.moved(stacked[:, i, j])) if exact else \
                     np.allclose(moved[:, i, j], matrix.moved(stacked[:, i, j]), rtol=1e-12, atol=0)
+
+
+def test_many_float_weights_are_moved_in_compressed_rows_as_by_bands_or_written_out(monkeypatch):
+    # from SPARSE_FROM float weights on, scipy's compressed rows move them: the same numbers as the dense product
+    # of the matrix written out, and as its bands or BLAS product give below it (one chain state's counts each)
+    from mathhammer_exact import weights
+
+    rng = np.random.default_rng(7)
+    for size, reach in ((40, 3), (150, 6)):
+        bands = rng.random((reach, size))
+        matrix = Banded(np.arange(reach, dtype=np.int64), bands)
+        state = rng.random((size, 30, 7))  # more than SPARSE_FROM entries, with two axes of counts after the states
+        assert state.size >= weights.SPARSE_FROM
+        dense = np.einsum("st,s...->t...", matrix.dense(), state)
+        assert np.allclose(matrix.moved(state), dense, rtol=1e-12, atol=0)
+        assert matrix._sparse is not None  # (it took the compressed rows)
+        monkeypatch.setattr(weights, "SPARSE_FROM", 10**9)
+        assert np.allclose(matrix.moved(state), dense, rtol=1e-12, atol=0)
+        monkeypatch.undo()
+    column, bands = rng.random(weights.SPARSE_FROM + 1), rng.random((2, weights.SPARSE_FROM + 1))  # one long state
+    want = column * bands[0]
+    want[2:] += column[:-2] * bands[1, :-2]  # moved by 0 or by 2
+    assert np.allclose(Banded(np.array([0, 2], dtype=np.int64), bands).moved(column), want, rtol=1e-12, atol=0)

@@ -26,7 +26,7 @@ from ..model import Context, DevastatingWounds, Firing, MortalWounds, Reroll, Ta
 from ..pmf import EXACT, FLOAT, Mode
 from ..stages.attacks import blast_bonus
 from ..stages.wound import devastating_wounds_wait
-from ..weights import DENSE_UP_TO
+from ..weights import DENSE_UP_TO, SPARSE_FROM
 from .layout import Layout
 
 MAX_TARGET_MODELS = 1_000  #: models in the target unit
@@ -38,6 +38,7 @@ BITS_PER_STEP = 500  #: an exact number added or scaled costs one more step for 
 PRODUCT_BITS = 230  #: ... and the product of two such numbers (1 + (bits / this)^1.6 steps, Karatsuba's)
 CALL_STEPS = {FLOAT: 400, EXACT: 10}  #: the fixed cost of one kernel call, in steps of that mode
 BLAS_ENTRIES = 8  #: entries of a float transition applied written out (one BLAS product) per step
+SPARSE_ENTRIES = 3  #: entries of a float transition applied in compressed rows (`weights.SPARSE_FROM`) per step
 MAX_COUNT_WORK = {FLOAT: 4e9, EXACT: 1e7}  #: the same for a count one weapon's pipeline shows when asked
 _SHARE: ContextVar[float] = ContextVar("share", default=1.0)  #: the part of the limits a query may use here
 
@@ -313,13 +314,20 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
             counts = states * grows
             work += grown(states * waiting * states / (1 if mode.exact else BLAS_ENTRIES), after, mode) + call
         offsets = reach + (terms - 1) * (reach + 1) / 2  # the more it leaves waiting, the fewer wounds it costs
-        per_attack = states * ((states * terms / BLAS_ENTRIES if dense else offsets) + 3 * terms)
-        calls = (terms if dense else offsets) + 3 * terms
+        sparse = not mode.exact and states * waiting >= SPARSE_FROM  # (the largest the state grows to here)
+        per_entry = offsets / SPARSE_ENTRIES if sparse else states * terms / BLAS_ENTRIES if dense else offsets
+        per_attack = states * (per_entry + (1 if sparse else 3) * terms)  # and summing the terms (the slices by
+        # band leave more to sum than one product in compressed rows)
+        calls = (terms if dense or sparse else offsets) + 3 * terms
         build = (shape.hits + 1) * (terms * reach) ** 2 * states
         work += grown(counts * per_attack, (bits + after) / 2, mode) + shape.dice * calls * call \
             + grown(build, shape.bits, mode) + (shape.hits + 1) * terms**2 * 6 * call
         bits = after
         work += _shown(shape, mode)
+    rest = waiting
     for count in landing:  # each firing's waiting wounds land in turn, one step per count
-        work += grown(count * waiting * (states / BLAS_ENTRIES if dense else 2), bits, mode) + count * 3 * call
+        rest //= count + 1  # (of the counts after it: each step moves the states times these)
+        per_entry = 2 / SPARSE_ENTRIES if not mode.exact and states * rest >= SPARSE_FROM else \
+            states / BLAS_ENTRIES if dense else 2
+        work += grown(count * waiting * per_entry, bits, mode) + count * 3 * call
     return Cost(work, attacks, states, waiting)
