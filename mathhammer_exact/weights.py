@@ -176,11 +176,8 @@ class Banded:
         if self._sparse is None:
             from scipy import sparse  # loads only for the largest float states, where it is much the fastest
 
-            size, states = self.size, np.arange(self.size)
-            to = states + self.offsets[:, None]  # to[i, s]: where offsets[i] moves state s
-            inside = to < size
-            rows, columns = to[inside], np.broadcast_to(states, to.shape)[inside]
-            self._sparse = sparse.csr_array((self.bands[inside], (rows, columns)), shape=(size, size))
+            moves_from, moves_to, chances = self._moves()
+            self._sparse = sparse.csr_array((chances, (moves_to, moves_from)), shape=(self.size, self.size))
         return self._sparse
 
     def apply(self, state: Scaled) -> Scaled:
@@ -189,10 +186,14 @@ class Banded:
 
     def dense(self) -> np.ndarray:
         """The matrix written out (for tests and benchmarks, and where `written_out` applies it so)."""
-        size = self.size
-        states = np.arange(size)
-        to = states + self.offsets[:, None]  # to[i, s]: where offsets[i] moves state s
-        inside = to < size
-        out = np.zeros((size, size), dtype=self.bands.dtype)
-        out[np.broadcast_to(states, to.shape)[inside], to[inside]] = self.bands[inside]
+        moves_from, moves_to, chances = self._moves()
+        out = np.zeros((self.size, self.size), dtype=self.bands.dtype)
+        out[moves_from, moves_to] = chances
         return out
+
+    def _moves(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every move the matrix holds: the state it is from, the state it is to, and its weight."""
+        states = np.arange(self.size)
+        to = states + self.offsets[:, None]  # to[i, s]: where offsets[i] moves state s
+        inside = to < self.size
+        return np.broadcast_to(states, to.shape)[inside], to[inside], self.bands[inside]
