@@ -310,9 +310,9 @@ def _combined(each: Scaled, state: Scaled) -> Scaled:
     that they lead from target state s to t and leave k wounds waiting; `state` holds the target states first,
     then the counts of earlier firings' waiting wounds, then this firing's (none yet: an axis of length 1)."""
     counts = state.array.reshape(len(state.array), -1)
-    out = np.moveaxis(np.tensordot(each.array, counts, axes=([1], [0])), 1, -1)  # t, earlier counts, k
+    out = np.matmul(counts.T, each.array)  # [t, earlier counts, k]: one product for each t, written in place
     shape = (len(out), *state.array.shape[1:-1], each.array.shape[-1])
-    return Scaled(np.ascontiguousarray(out).reshape(shape), each.denominator * state.denominator)
+    return Scaled(out.reshape(shape), each.denominator * state.denominator)
 
 
 def _stepped(state: Scaled, op: Operator, count: Pmf, last: int = 0) -> Scaled:
