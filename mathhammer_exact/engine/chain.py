@@ -126,10 +126,15 @@ class Operator:
         arrays, den = common([(m.array, m.denominator) for _, m in moved], state.exact)
         had = state.array.shape[-1]
         length = min(had + max(self.terms), last + 1)
-        out = np.zeros((*state.array.shape[:-1], length), dtype=state.array.dtype)
-        for (k, _), array in zip(moved, arrays):
+        out = np.empty((*state.array.shape[:-1], length), dtype=state.array.dtype)
+        for index, (k, array) in enumerate(zip(self.terms, arrays)):
             fits = max(0, min(had, length - k))
-            out[..., k:k + fits] += array[..., :fits]
+            if index:
+                out[..., k:k + fits] += array[..., :fits]
+            else:  # the first term is written, not added to zeros: one pass fewer over the largest arrays
+                out[..., :k] = 0
+                out[..., k:k + fits] = array[..., :fits]
+                out[..., k + fits:] = 0
             if fits < had:
                 out[..., -1] += array[..., fits:].sum(axis=-1)
         return Scaled(out, den)
