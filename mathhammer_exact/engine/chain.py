@@ -301,7 +301,8 @@ def _after(state: Scaled, op: Operator, count: Pmf, last: int = 0) -> Scaled:
     shape, waits = state.array.shape, set(op.terms) != {0}
     if waits and shape[-1] > 1:  # this firing goes on with a count it holds already
         return _stepped(state, op, count, last)
-    if not through_each_state(shape[0], math.prod(shape[1:]), count.max * (max(op.terms) + 1), Mode(state.exact)):
+    moves = count.max * sum(len(matrix.offsets) for matrix in op.terms.values())
+    if not through_each_state(shape[0], math.prod(shape[1:]), moves, Mode(state.exact)):
         return _stepped(state, op, count, last)
     each = _stepped(Scaled(np.eye(shape[0], dtype=state.array.dtype)[..., None]), op, count, last)
     if waits:

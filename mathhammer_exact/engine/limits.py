@@ -261,11 +261,14 @@ def _shown(shape: _Shape, mode: Mode) -> float:
 
 
 def through_each_state(states: int, others: int, moves: int, mode: Mode) -> bool:
-    """Whether `moves` moves of a state that holds `others` counts of waiting wounds for each of its `states`
-    target states are faster worked out from each target state alone (with no counts) and then combined with
-    the counts in one product (`chain._after`): the moves then cost `states` per target state instead of
-    `others`, and the product states x states x others entries (in float mode `BLAS_ENTRIES` a step)."""
-    return (others - states) * moves > states * states * (1 if mode.exact else 1 / BLAS_ENTRIES)
+    """Whether a firing's events, at a state that holds `others` counts of waiting wounds for each of its
+    `states` target states, are faster worked out from each target state alone (with no counts) and then
+    combined with the counts in one product (`chain._after`). `moves` is what the events cost for one count of
+    one target state: the number of events times their transitions' offsets. Worked out from each state, the
+    events cost `states` per target state instead of `others`, and the product states x states x others
+    (in float mode the moves go in compressed rows, `SPARSE_ENTRIES` a step, and the product by BLAS)."""
+    move, product = (1, 1) if mode.exact else (1 / SPARSE_ENTRIES, 1 / BLAS_ENTRIES)
+    return (others - states) * moves * move > states * others * product
 
 
 def _growing(dice: int, step: int, last: int, first: int = 0) -> int:
@@ -309,11 +312,11 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
             counts = others * grows
             waiting = others * (landing[-1] + 1)
         after = bits + shape.dice * shape.bits
-        if not first and through_each_state(states, others, shape.dice * terms, mode):
+        offsets = reach + (terms - 1) * (reach + 1) / 2  # the more it leaves waiting, the fewer wounds it costs
+        if not first and through_each_state(states, others, int(shape.dice * offsets), mode):
             # worked out from each state alone (`chain._after`), then one product with the counts
             counts = states * grows
             work += grown(states * waiting * states / (1 if mode.exact else BLAS_ENTRIES), after, mode) + call
-        offsets = reach + (terms - 1) * (reach + 1) / 2  # the more it leaves waiting, the fewer wounds it costs
         sparse = not mode.exact and states * waiting >= SPARSE_FROM  # (the largest the state grows to here)
         per_entry = offsets / SPARSE_ENTRIES if sparse else states * terms / BLAS_ENTRIES if dense else offsets
         per_attack = states * (per_entry + (1 if sparse else 3) * terms)  # and summing the terms (the slices by
