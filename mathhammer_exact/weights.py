@@ -60,8 +60,9 @@ class Scaled:
         return Scaled(self.array * float(p), 1)
 
 
-SPARSE_FROM = 5_000  #: float weights are moved by a matrix in compressed rows from this many on (measured: 1.5-3x
-#: faster than by bands or written out; below it scipy is not worth loading)
+SPARSE_FROM = 200_000  #: float weights are moved by a matrix in compressed rows from this many on (measured: 1.5-3x
+#: faster than by bands or written out). Loading scipy takes about 150 ms once; a query whose states are this large
+#: takes hundreds of ms, and pays for it; an everyday query never loads it.
 DENSE_UP_TO = 128  #: states up to which a float matrix is applied written out (measured: BLAS wins there)
 DENSE_EXACT = 100  #: an exact matrix is applied written out while its states squared are at most this many times
 #: its bands (measured: an entry's product costs about a hundredth of a band's slice)

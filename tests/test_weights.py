@@ -118,15 +118,14 @@ def test_many_float_weights_are_moved_in_compressed_rows_as_by_bands_or_written_
     for size, reach in ((40, 3), (150, 6)):
         bands = rng.random((reach, size))
         matrix = Banded(np.arange(reach, dtype=np.int64), bands)
-        state = rng.random((size, 30, 7))  # more than SPARSE_FROM entries, with two axes of counts after the states
-        assert state.size >= weights.SPARSE_FROM
+        state = rng.random((size, 30, 7))  # two axes of counts after the states
         dense = np.einsum("st,s...->t...", matrix.dense(), state)
-        assert np.allclose(matrix.moved(state), dense, rtol=1e-12, atol=0)
-        assert matrix._sparse is not None  # (it took the compressed rows)
-        monkeypatch.setattr(weights, "SPARSE_FROM", 10**9)
-        assert np.allclose(matrix.moved(state), dense, rtol=1e-12, atol=0)
-        monkeypatch.undo()
-    column, bands = rng.random(weights.SPARSE_FROM + 1), rng.random((2, weights.SPARSE_FROM + 1))  # one long state
+        monkeypatch.setattr(weights, "SPARSE_FROM", state.size + 1)  # by bands or written out
+        assert np.allclose(matrix.moved(state), dense, rtol=1e-12, atol=0) and matrix._sparse is None
+        monkeypatch.setattr(weights, "SPARSE_FROM", state.size)  # in compressed rows
+        assert np.allclose(matrix.moved(state), dense, rtol=1e-12, atol=0) and matrix._sparse is not None
+    monkeypatch.setattr(weights, "SPARSE_FROM", 1_000)
+    column, bands = rng.random(1_001), rng.random((2, 1_001))  # one long state alone, too
     want = column * bands[0]
     want[2:] += column[:-2] * bands[1, :-2]  # moved by 0 or by 2
     assert np.allclose(Banded(np.array([0, 2], dtype=np.int64), bands).moved(column), want, rtol=1e-12, atol=0)
