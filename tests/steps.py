@@ -55,8 +55,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter]:
         monkeypatch.setattr(owner, name, counting)
 
     def move(matrix: weights.Banded, states: int) -> tuple[float, int]:
-        """One event's move of `states` values: in float mode a small matrix is one BLAS call; in exact mode one
-        written out is applied so only where that is no slower than a slice per band (counted as those)."""
+        """One event's move of `states` values: in float mode many values are moved in compressed rows and a small
+        matrix is one BLAS call; in exact mode one written out is applied so only where that is no slower than a
+        slice per band (counted as those)."""
         if not matrix.exact and states >= weights.SPARSE_FROM:
             return states * len(matrix.offsets) / SPARSE_ENTRIES, 1
         if not matrix.exact and matrix.written_out() is not None:
