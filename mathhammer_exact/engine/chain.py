@@ -312,11 +312,13 @@ def _after(state: Scaled, op: Operator, count: Pmf, last: int = 0) -> Scaled:
 
 
 def _combined(each: Scaled, state: Scaled) -> Scaled:
-    """What events do to `state` from what they do to each target state alone: `each[t, s, k]` is the chance
-    that they lead from target state s to t and leave k wounds waiting; `state` holds the target states first,
-    then the counts of earlier firings' waiting wounds, then this firing's (none yet: an axis of length 1)."""
-    counts = state.array.reshape(len(state.array), -1)
-    out = np.matmul(counts.T, each.array)  # [t, earlier counts, k]: one product for each t, written in place
+    """What events do to `state` from what they do to each target state alone: `each[t, s, k]` weighs (over its
+    denominator) their leading from target state s to t and leaving k wounds waiting; `state` holds the target
+    states first, then the counts of earlier firings' waiting wounds, then this firing's (none yet: an axis of
+    length 1)."""
+    assert state.array.shape[-1] == 1, "a firing worked out from each state starts its own count"
+    weights = state.array.reshape(len(state.array), -1)  # target states x earlier counts
+    out = np.matmul(weights.T, each.array)  # [t, earlier counts, k]: in the state's order already, with no copy
     shape = (len(out), *state.array.shape[1:-1], each.array.shape[-1])
     return Scaled(out.reshape(shape), each.denominator * state.denominator)
 

@@ -265,8 +265,11 @@ def through_each_state(states: int, others: int, moves: int, mode: Mode) -> bool
     `states` target states, are faster worked out from each target state alone (with no counts) and then
     combined with the counts in one product (`chain._after`). `moves` is what the events cost for one count of
     one target state: the number of events times their transitions' offsets. Worked out from each state, the
-    events cost `states` per target state instead of `others`, and the product states x states x others
-    (in float mode the moves go in compressed rows, `SPARSE_ENTRIES` a step, and the product by BLAS)."""
+    events cost `states` per target state instead of `others`, and the product states x states x others (in
+    float mode by BLAS, `BLAS_ENTRIES` a step; the moves are priced as in compressed rows, `SPARSE_ENTRIES` a
+    step, as the largest states take them, where the choice matters most: moves by bands of smaller states cost
+    more, so there it leans to one event after another). The product's count of this firing's waiting wounds
+    grows with the events as the moves' does, and is left out of both sides."""
     move, product = (1, 1) if mode.exact else (1 / SPARSE_ENTRIES, 1 / BLAS_ENTRIES)
     return (others - states) * moves * move > states * others * product
 
