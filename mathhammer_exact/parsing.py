@@ -34,7 +34,7 @@ _WEAPON_LABELS = {"range": "the range", "attacks": "Attacks (A)", "skill": "BS/W
 
 def _ascii_digits(token: str) -> str:
     """`token`, refused if it holds a digit other than 0-9 (``int`` would read '４' as 4)."""
-    odd = next((c for c in token if c.isnumeric() and not c.isascii()), None)
+    odd = None if token.isascii() else next((c for c in token if c.isnumeric() and not c.isascii()), None)
     if odd is not None:
         raise MathhammerError(f"{token!r}: only the digits 0-9 are numbers, not {odd!r}")
     return token
@@ -146,6 +146,7 @@ _RANGE, _WHOLE = re.compile(rf"{_NUM}{_INCHES}?"), re.compile(_NUM)  # the stat 
 _NO_SKILL, _SKILL = re.compile(rf"(?:(BS|WS){_SEP})?N/A"), re.compile(rf"(BS|WS){_SEP}{_NUM}\+?")
 _AP, _STRENGTH = re.compile(rf"AP{_SEP}(-|[+-]?[0-9]{{1,4}})"), re.compile(rf"S{_SEP}(.+)")
 _ATTACKS, _DAMAGE = re.compile(rf"A{_SEP}([0-9D+-]+)"), re.compile(r"D([=:]?)([0-9D+-]+)")
+_ROLLED, _DAMAGE_FIRST = re.compile(r"[0-9]*D[36]([+-][0-9]+)?"), re.compile(r"[36][+-][0-9]+")
 
 
 def _stat(token: str, edition: Edition) -> tuple[str, dict[str, Any]]:
@@ -173,7 +174,7 @@ def _stat(token: str, edition: Edition) -> tuple[str, dict[str, Any]]:
         if value == "*":
             raise MathhammerError(f"{token!r}: this Strength is given elsewhere on the datasheet; write the number, "
                                   "e.g. S6")
-        if re.fullmatch(r"[0-9]*D[36]([+-][0-9]+)?", value):
+        if _ROLLED.fullmatch(value):
             raise MathhammerError(f"{token!r}: a Strength rolled for each attack is not modelled; "
                                   "write a whole-number Strength, e.g. S7")
     elif m := _ATTACKS.fullmatch(up):
@@ -184,7 +185,7 @@ def _stat(token: str, edition: Edition) -> tuple[str, dict[str, Any]]:
             raise MathhammerError(
                 f"{token!r} is ambiguous: write D={value} for Damage {value}, or DD{value} (also D=D{value}) "
                 f"for a D{value} roll")
-        if not sep and re.fullmatch(r"[36][+-][0-9]+", value):
+        if not sep and _DAMAGE_FIRST.fullmatch(value):
             raise MathhammerError(f"{token!r}: the D of Damage comes first: for a D{value} roll write DD{value} "
                                   f"(also D=D{value})")
         return "damage", {"damage": _dice(token, value, "Damage")}
@@ -249,7 +250,7 @@ def _melee(seen: dict[str, str]) -> bool:
 
 _TARGET_HELP = ("write e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]'; also M6\", Ld6+, OC2, inv-ranged4+, "
                 "fnp-mortal5+, fnp-psychic5+, dr1, halve, stealth, leader")
-_MODEL_TOKENS = {  # pattern -> (field, what it is called in a message)
+_MODEL_TOKENS = {re.compile(pattern): meaning for pattern, meaning in {  # pattern -> (field, what it is called)
     rf"T{_SEP}{_NUM}": ("toughness", "Toughness (T)"),
     rf"SV{_SEP}{_NUM}\+?": ("save", "the save (Sv)"),
     rf"W{_SEP}{_NUM}": ("wounds", "Wounds (W)"),
@@ -261,7 +262,8 @@ _MODEL_TOKENS = {  # pattern -> (field, what it is called in a message)
     rf"LD{_SEP}{_NUM}\+?": ("leadership", "Leadership (Ld)"),
     rf"OC{_SEP}{_NUM}": ("objective_control", "Objective Control (OC)"),
     rf"M{_SEP}{_NUM}(?:\+?{_INCHES}?|{_INCHES}\+)": ("movement", "Move (M)"),  # 20+" or 20"+ (aircraft)
-}
+}.items()}  # compiled once
+_COUNT = re.compile(rf"X{_SEP}(-?[0-9]{{1,12}})")
 _MODEL_WORDS = {"DR1": ("reduce_damage", "damage reduction"), "HALVE": ("halve_damage", "halved damage"),
                 "STEALTH": ("stealth", "Stealth"), "LEADER": ("leader", "the leader mark")}
 _MODEL_NAMES = ["T", "SV", "W", "INV", "INV-RANGED", "FNP", "FNP-MORTAL", "FNP-PSYCHIC", "LD", "OC", "M", "X",
@@ -272,7 +274,7 @@ def is_profile(text: str) -> bool:
     """Whether `text` is a target written as a profile (its first word a characteristic, as in
     ``T4 Sv3+ W2`` or a pasted stat line ``M6" T4 ...``) rather than a unit's name."""
     first = _ascii_digits(text.split(maxsplit=1)[0]).upper() if text.strip() else ""
-    return first in ("M-", 'M-"') or any(re.fullmatch(pattern, first) for pattern in _MODEL_TOKENS)
+    return first in ("M-", 'M-"') or any(pattern.fullmatch(first) for pattern in _MODEL_TOKENS)
 
 
 def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict[str, Any], int, bool]:
@@ -294,7 +296,7 @@ def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict
             _once(seen, word, token, what)
             words.add(word)
             continue
-        if m := re.fullmatch(rf"X{_SEP}(-?[0-9]{{1,12}})", up):
+        if m := _COUNT.fullmatch(up):
             _once(seen, "count", token, "the model count (x)")
             count = int(m.group(1))
             continue
@@ -302,7 +304,7 @@ def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict
             _once(seen, "movement", token, "Move (M)")
             continue
         for pattern, (field, what) in _MODEL_TOKENS.items():
-            if m := re.fullmatch(pattern, up):
+            if m := pattern.fullmatch(up):
                 _once(seen, field, token, what)
                 fields[field] = int(m.group(1))
                 break

@@ -283,16 +283,20 @@ class Pmf:
     @cached_property
     def _key(self) -> tuple[bool, int, tuple[int, ...], tuple[Number, ...]]:
         """What equality compares: the mode, and the probability of each value with zero edges trimmed
-        (worked out once: distributions are keys of the engine's caches)."""
+        (worked out once: distributions are keys of the engine's caches). Exact weights are compared in
+        lowest terms: divided, with the denominator, by their greatest common divisor."""
         w = self.weights
         nonzero = np.nonzero(w)
         if not len(nonzero[0]):
             return self.exact, 0, (), ()
-        low = [int(axis.min()) for axis in nonzero]
-        high = [int(axis.max()) + 1 for axis in nonzero]
+        low = [int(nonzero[0][0]), *(int(axis.min()) for axis in nonzero[1:])]  # the first axis comes sorted
+        high = [int(nonzero[0][-1]) + 1, *(int(axis.max()) + 1 for axis in nonzero[1:])]
         trimmed = w[tuple(slice(a, b) for a, b in zip(low, high))]
-        return self.exact, self.offset + low[0], (*low[1:], *trimmed.shape), tuple(
-            self._scalar(x) for x in trimmed.ravel())
+        values = trimmed.ravel().tolist()
+        if self.exact:
+            common_factor = math.gcd(self.denominator, *values)
+            values = [self.denominator // common_factor, *(x // common_factor for x in values)]
+        return self.exact, self.offset + low[0], (*low[1:], *trimmed.shape), tuple(values)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Pmf):

@@ -186,10 +186,13 @@ class Banded:
         return Scaled(self.moved(state.array), state.denominator * self.denominator)
 
     def dense(self) -> np.ndarray:
-        """The matrix written out (for tests and benchmarks, and where `written_out` applies it so)."""
-        moves_from, moves_to, chances = self._moves()
-        out = np.zeros((self.size, self.size), dtype=self.bands.dtype)
-        out[moves_from, moves_to] = chances
+        """The matrix written out (for tests and benchmarks, and where `written_out` applies it so): each band is
+        a diagonal, every (size + 1)-th entry of the flat matrix from its offset on."""
+        size = self.size
+        out = np.zeros((size, size), dtype=self.bands.dtype)
+        flat = out.reshape(-1)
+        for offset, band in zip(self.offsets.tolist(), self.bands):
+            flat[offset :: size + 1][: size - offset] = band[: size - offset]
         return out
 
     def _moves(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

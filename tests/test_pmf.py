@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -94,7 +95,6 @@ def test_map_and_repr():
 
 def test_a_pmf_cannot_be_changed():
     import attrs
-    import numpy as np
 
     die = Pmf.uniform(1, 6, exact=True)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
@@ -118,6 +118,10 @@ def test_equality_compares_probabilities_also_for_joint_grids():
     assert Pmf.from_probs([half, half], 3, exact=True) == Pmf.from_probs([0, Fraction(2, 4), Fraction(2, 4), 0], 2,
                                                                          exact=True)
     assert Pmf.from_probs([half, half], 0, exact=True) != Pmf.from_probs([half, half], 1, exact=True)
+    scaled_up = Pmf(np.array([2, 4, 0], dtype=object), 6)  # weights and denominator with a common factor
+    assert scaled_up == Pmf(np.array([1, 2], dtype=object), 3) and hash(scaled_up) == hash(Pmf.from_probs(
+        [Fraction(1, 3), Fraction(2, 3)], exact=True))
+    assert scaled_up != Pmf(np.array([2, 1], dtype=object), 3) and scaled_up != Pmf(np.array([2, 4], dtype=object), 7)
     assert Pmf.point(1, exact=True) != Pmf.point(1)  # exact and float answers are different objects
 
 

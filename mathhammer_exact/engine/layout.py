@@ -125,6 +125,8 @@ class Layout:
         b, c, main_dead, lead_dead = self._dead
         n_main, n_lead = len(self.main), len(self.leaders)
         main_alive, lead_alive = n_main - main_dead, n_lead - lead_dead
+        if not n_lead:  # one track: its models are the unit
+            return below_half(n_main, main_alive, self.main_track.total, b)
         together = below_half(n_main + n_lead, main_alive + lead_alive)
         main_alone = below_half(n_main, main_alive, self.main_track.total, b)
         leaders_alone = below_half(n_lead, lead_alive, self.leader_track.total, c)
@@ -158,6 +160,8 @@ class Layout:
     def losses(self) -> tuple[np.ndarray, np.ndarray]:
         """For each state: wounds lost, and models destroyed."""
         b, c, main_dead, lead_dead = self._dead
+        if not self.leaders:  # one track: its losses are the unit's
+            return b, main_dead
         return b + c, main_dead + lead_dead
 
     @cached_property

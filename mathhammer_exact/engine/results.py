@@ -112,5 +112,6 @@ def result_of(layout: Layout, state: Pmf, counts: Callable[[str], Pmf | None],
     if leadership is not None:  # each state tests on the best Leadership of the models left in it
         shocked = sum((state.chance_where(below & (leadership == ld)) * (1 - pass_chance(int(ld), state.mode))
                        for ld in np.unique(leadership)), 0 * p_below)
-    return AttackResult(layout.target, state, state.map_values(lost), models_destroyed, groups,
+    damage = state if not layout.leaders else state.map_values(lost)  # one track: the state is the wounds lost
+    return AttackResult(layout.target, state, damage, models_destroyed, groups,
                         p_below, shocked, *hazardous, counts=counts)
