@@ -75,7 +75,7 @@ def _power(a: np.ndarray, n: int, cap: tuple[int, ...] | None = None) -> np.ndar
     1-D: square-and-multiply. 2-D: n multiplications by the small item, which stays cheaper than
     squaring a large grid (a 2-D convolution loops over the nonzero entries of its smaller side)."""
     if a.ndim == 2:
-        result = np.ones((1, 1), dtype=a.dtype)
+        result = np.array([[1]], dtype=a.dtype)
         for _ in range(n):
             result = _fold(_convolve(result, a), cap)
         return result
@@ -86,12 +86,13 @@ def _power(a: np.ndarray, n: int, cap: tuple[int, ...] | None = None) -> np.ndar
         n >>= 1
         if n:
             a = _fold(_convolve(a, a), cap)
-    return np.ones(1, dtype=a.dtype) if out is None else _fold(out, cap)
+    return np.array([1], dtype=a.dtype) if out is None else _fold(out, cap)
 
 
 def _read_only(weights: np.ndarray) -> np.ndarray:
     """The weights as an array nobody can change: float64, or Python ints in an object array."""
-    if weights.dtype not in DTYPES:
+    kind = weights.dtype
+    if kind is not DTYPES[0] and kind is not DTYPES[1] and kind not in DTYPES:  # the first two tests are quick
         weights = weights.astype(np.float64)
     weights.setflags(write=False)
     return weights
@@ -118,15 +119,15 @@ class Pmf:
     @functools.lru_cache(maxsize=64)
     def point(value: int, exact: bool = False) -> Pmf:
         """The certain value `value` (immutable, so each is built once)."""
-        return Pmf(np.ones(1, dtype=dtype(exact)), 1, value)
+        return Pmf(np.array([1], dtype=dtype(exact)), 1, value)
 
     @classmethod
     def uniform(cls, low: int, high: int, exact: bool = False) -> Pmf:
         """Each of low..high equally likely (a die)."""
         n = high - low + 1
         if exact:
-            return cls(np.ones(n, dtype=object), n, low)
-        return cls(np.full(n, 1.0 / n), 1, low)
+            return cls(np.array([1] * n, dtype=object), n, low)
+        return cls(np.array([1.0 / n] * n), 1, low)
 
     @classmethod
     def from_probs(cls, probs: Sequence[Number], offset: int = 0, exact: bool = False) -> Pmf:
@@ -273,7 +274,7 @@ class Pmf:
         if not self.exact:
             return self
         den = self.denominator  # int / int is correctly rounded, as float(Fraction) is
-        w = np.array([int(x) / den for x in self.weights.ravel()], dtype=float)
+        w = np.array([int(x) / den for x in self.weights.ravel().tolist()], dtype=float)
         return Pmf(w.reshape(self.weights.shape), 1, self.offset)
 
     def marginal(self, axis: int) -> Pmf:
@@ -356,16 +357,19 @@ class Pmf:
         item per possible value of N. With `cap` (one per axis of the item), the result is the
         distribution of min(sum, cap), folded as it grows so that its size stays bounded.
         """
+        if self.offset < 0:
+            raise ValueError("expected a count (no negative values)")
         caps = (cap,) if isinstance(cap, int) else cap
         if item.weights.shape == (1,) and item.weights[0] == item.denominator and caps is None:  # fixed: scale N
             return self.map(lambda n: n * item.offset)
-        n_w = self._from_zero()
-        item_w = item._from_zero() if item.weights.ndim == 1 else item.weights
         if len(self.weights) == 1:  # a fixed number of items
             den = self.denominator * item.denominator**self.offset
             if caps is None and item.weights.ndim == 1:  # keep the item's offset: n items start at n * offset
                 return Pmf(_power(item.weights, self.offset) * self.weights[0], den, self.offset * item.offset)
+            item_w = item._from_zero() if item.weights.ndim == 1 else item.weights
             return Pmf(_power(item_w, self.offset, caps) * self.weights[0], den)
+        n_w = self._from_zero()
+        item_w = item._from_zero() if item.weights.ndim == 1 else item.weights
         zero_index = (0,) * item_w.ndim
         scale = 1
         acc = np.zeros((1,) * item_w.ndim, dtype=item_w.dtype)
