@@ -263,7 +263,8 @@ def test_bad_unit_input():
 
 
 @pytest.mark.parametrize(("attacks", "models", "bonus"), [("D3", 1, ""), ("D3", 3, ""), ("D6", 2, " [BLAST]"),
-                                                            ("2D3", 2, ""), ("D3+1", 2, " [RAPID FIRE 1]")])
+                                                            ("2D3", 2, ""), ("D3+1", 2, " [RAPID FIRE 1]"),
+                                                            ("D6", 4, ""), ("2D3", 3, "")])
 def test_attacks_reroll_equals_enumerating_every_roll(attacks, models, bonus):
     """The lowest model's attacks roll, if below the dice's average, is rolled again."""
     from itertools import product

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import enum
 import functools
+import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
 import attrs
+import numpy as np
 
 from ..model import Reroll
+from ..pmf import Pmf
 
 FACES = range(1, 7)
 THIRTY_SIXTHS = tuple(Fraction(k, 36) for k in range(37))  #: the chances `_odds` counts, made once
@@ -92,21 +95,28 @@ def lowest_rerolled(roll: Mapping[int, Fraction], count: int,
     """The sum of `count` independent rolls (each `roll`: {value: chance}) when the lowest of them is
     rolled again if it is below `below` (one re-roll, after seeing the rolls: a Command Re-roll of the
     attacks roll, a damage re-roll of one die). Returns {sum: chance} where no roll was re-rolled,
-    and where one was; together the chances sum to 1."""
-    spread: dict[tuple[int, int], Fraction] = {(0, max(roll) + 1): Fraction(1)}  # (sum so far, lowest so far)
-    for _ in range(count):
-        grown: dict[tuple[int, int], Fraction] = {}
-        for (total, low), p in spread.items():
-            for x, q in roll.items():
-                key = (total + x, min(low, x))
-                grown[key] = grown.get(key, Fraction(0)) + p * q
-        spread = grown
-    kept: dict[int, Fraction] = {}
-    spent: dict[int, Fraction] = {}
-    for (total, low), p in spread.items():
+    and where one was; together the chances sum to 1.
+
+    The rolls' sum when every roll is at least `low` is a power of the roll's chances from `low` on;
+    less the sum when every roll is above `low`, it is the sum when the lowest is `low`. Worked out in
+    integer weights over one denominator, one such power per value."""
+    values = sorted(roll)
+    top = values[-1]
+    scale = math.lcm(*(p.denominator for p in roll.values()))
+    chances = np.array([int(roll.get(x, 0) * scale) for x in range(top + 1)], dtype=object)  # over `scale`
+    totals = count * top + 1
+    kept = np.zeros(totals, dtype=object)  # by sum, over scale**count
+    spent = np.zeros(totals + top, dtype=object)  # over scale**(count + 1): the lowest taken away, a roll added
+    above = np.zeros(totals, dtype=object)  # the sums when every roll is above `low`, over scale**count
+    for low in reversed(values):
+        part = chances.copy()
+        part[:low] = 0
+        at_least = Pmf(part, scale).repeat(count).weights  # the sums when every roll is at least `low`
+        lowest = at_least - above  # ... and the lowest is `low`
         if low < below:
-            for x, q in roll.items():
-                spent[total - low + x] = spent.get(total - low + x, Fraction(0)) + p * q
+            spent[: totals + top - low] += np.convolve(lowest, chances)[low:]
         else:
-            kept[total] = kept.get(total, Fraction(0)) + p
-    return kept, spent
+            kept += lowest
+        above = at_least
+    return ({t: Fraction(w, scale**count) for t, w in enumerate(kept.tolist()) if w},
+            {t: Fraction(w, scale ** (count + 1)) for t, w in enumerate(spent.tolist()) if w})
