@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from mathhammer_exact import Firing, Target, Weapon, attack
 from mathhammer_exact.cli import cli
-from mathhammer_exact.decide.plan import LIMIT, Alternative, count, plan
+from mathhammer_exact.decide.plan import LIMIT, SHARED_LIMIT, Alternative, count, plan
 from mathhammer_exact.errors import MathhammerError
 
 FIRINGS = [
@@ -145,12 +145,47 @@ def test_orders_sharing_their_first_weapons_give_what_each_order_resolved_whole_
 
 
 def test_too_many_alternatives_are_refused_at_once():
-    many = [Firing(Weapon.parse(f'24" A{n} BS3+ S4 AP0 D1')) for n in range(1, 8)]
-    assert count(many, 1) > LIMIT
-    with pytest.raises(MathhammerError, match="at most"):
-        plan(many, [MEQ])
+    many = [Firing(Weapon.parse(f'24" A{n} BS3+ S4 AP0 D1')) for n in range(1, 10)]
+    assert count(many[:7], 1) > LIMIT and count(many[:8], 1) == SHARED_LIMIT
+    with pytest.raises(MathhammerError, match=f"at most {SHARED_LIMIT} alternatives"):
+        plan(many, [MEQ])  # nine profiles: 362,880 orders
+    waiting = [*many[:6], FIRINGS[1]]  # mortal wounds wait: each order resolved whole
+    with pytest.raises(MathhammerError, match=f"at most {LIMIT} alternatives where mortal wounds wait"):
+        plan(waiting, [MEQ])
+    with pytest.raises(MathhammerError, match="state entries .at most 1e.07 in exact mode"):
+        plan(many[:8], [Target.parse("T4 Sv3+ W2 x10")], exact=True)
     with pytest.raises(MathhammerError, match="goal"):
         plan(FIRINGS, [MEQ], goal="fun")
+
+
+def test_seven_profiles_share_their_first_weapons_and_give_what_every_order_asked_whole_gives(monkeypatch):
+    # 5,040 orders, beyond what is resolved order by order: the prefixes of each length are moved together
+    seven = [Firing(Weapon.parse(w)) for w in ("A1 BS3+ S4 AP0 D1", "A1 BS3+ S9 AP-3 D=2", "A2 BS3+ S5 AP-1 D1",
+                                               "A1 BS3+ S8 AP-2 D=3", "A2 BS4+ S4 AP0 D1", "A1 BS2+ S6 AP-1 D=2",
+                                               "A1 BS3+ S4 AP-2 D1 [LETHAL HITS]")]
+    target = Target.parse("T4 Sv4+ W2 x3")
+    asked = []
+
+    def recorded(what, unit, **options):
+        asked.append(options.get("start") is not None)
+        return attack(what, unit, **options)
+
+    with monkeypatch.context() as patched:
+        patched.setattr("mathhammer_exact.decide.plan.attack", recorded)
+        found = plan(seven, [target], goal="kills")
+    assert all(asked) and len(asked) <= 7 * 7  # one weapon from each state at most
+    assert len(found.alternatives) == math.factorial(7)
+    # every 40th order, and the best and worst, each asked whole (the smaller plans above check every order)
+    checked = [*found.alternatives[::40], found.alternatives[-1]]
+    whole = {a.orders[0]: float(attack([seven[i] for i in a.orders[0]], target).models_destroyed.mean)
+             for a in checked}
+    assert all(abs(whole[a.orders[0]] - a.value) < 1e-12 for a in checked)
+    assert found.best.value >= max(whole.values()) - 1e-12
+    assert max(whole.values()) - min(whole.values()) > 0.01  # the order matters
+    exact = plan(seven, [target], goal="kills", exact=True)
+    for alternative in exact.alternatives[:3] + exact.alternatives[-3:]:
+        assert alternative.value == attack([seven[i] for i in alternative.orders[0]], target,
+                                           exact=True).models_destroyed.mean
 
 
 def test_plan_command():

@@ -9,9 +9,11 @@ for every order that starts with them, so each prefix is worked out once, as the
 weapons left moved by its last. A weapon moves a state as a matrix does (from each state the target
 may be in, a distribution of the states it ends in), and each of its rows is one query
 (`attack(..., start=...)`) worked out the first time a state is reached: a few dozen queries per
-weapon instead of one per order. That holds while nothing carries from one weapon to the next but
-the state: not where mortal wounds wait for the end of every profile, nor with a Command Re-roll
-(one per query); those orders are resolved whole, as are the few orders of a small plan.
+weapon instead of one per order. The prefixes of one length are the rows of one array, moved in one
+product per last weapon, so that eight profiles (40,320 orders) take well under a second. That holds
+while nothing carries from one weapon to the next but the state: not where mortal wounds wait for the
+end of every profile, nor with a Command Re-roll (one per query); those orders are resolved whole
+(`LIMIT` of them at most), as are the few orders of a small plan.
 """
 
 from __future__ import annotations
@@ -34,7 +36,10 @@ from ..stages.wound import leaves_wounds_waiting
 from ..weights import dtype
 
 GOALS = ("destroy", "kills")  #: P(every target destroyed), expected models destroyed over the targets
-LIMIT = 720  #: the most alternatives tried (6 weapon profiles at one target, 5 split between two)
+LIMIT = 720  #: the most alternatives tried with each order resolved whole (6 weapon profiles at one target)
+SHARED_LIMIT = 40_320  #: ... and where orders share their first weapons' work (8 at one target, 7 split between two)
+SHARED_STEPS = {False: 3e8, True: 1e7}  #: the most state entries moved where they do, in float and exact mode (a
+#: float entry takes about a nanosecond in a product, an exact one 50-100 times that: at most about half a second)
 
 
 @attrs.frozen
@@ -106,37 +111,97 @@ def plan(firings: Sequence[Firing], targets: Sequence[Target], goal: str = "dest
     fired = tuple(tuple(f) for f in at) if at is not None else (tuple(firings),) * len(targets)
     if len(fired) != len(targets) or any(len(f) != len(firings) for f in fired):
         raise MathhammerError("`at` gives each target's firings, as many as `firings`")
-    if len(firings) > 8 or count(firings, len(targets)) > LIMIT:
-        raise MathhammerError(f"plan tries at most {LIMIT} alternatives; {len(firings)} weapon profiles at "
+    shared = all(_prefixes_shared(f, context or Context()) for f in fired)
+    alternatives = count(firings, len(targets)) if len(firings) <= 8 else SHARED_LIMIT + 1
+    limit = SHARED_LIMIT if shared else LIMIT
+    if alternatives > limit:
+        why = "" if shared else " where mortal wounds wait or a Command Re-roll is kept (each order resolved whole)"
+        raise MathhammerError(f"plan tries at most {limit} alternatives{why}; {len(firings)} weapon profiles at "
                               f"{len(targets)} target(s) give more: give fewer profiles")
     every = [orders for split in itertools.product(range(len(targets)), repeat=len(firings))
              for orders in itertools.product(*(_orders([i for i, t in enumerate(split) if t == g], firings)
                                                for g in range(len(targets))))]
-    whole = {(t, order) for orders in every for t, order in enumerate(orders) if order}
+    whole = [{order for orders in every if (order := orders[t])} for t in range(len(targets))]
     # weapons resolved: each order whole, or each weapon once from each state (at most) of each target
-    by_rows = all(_prefixes_shared(f, context or Context()) for f in fired) and \
-        len(firings) * sum(Layout.of(t).size for t in targets) < sum(len(order) for _, order in whole)
-    moves = [[_Move(f, target, context, exact) for f in own] for target, own in zip(targets, fired)] if by_rows \
-        else []
-    states: dict[tuple[int, tuple[int, ...]], Pmf] = {}
+    by_rows = shared and (alternatives > LIMIT or len(firings) * sum(Layout.of(t).size for t in targets)
+                          < sum(map(len, itertools.chain(*whole))))
+    if by_rows:
+        levels = [_levels(orders) for orders in whole]
+        steps = sum(sum(map(len, by_length)) * _reachable(Layout.of(target), any(f.weapon.precision for f in own)) ** 2
+                    for target, own, by_length in zip(targets, fired, levels))
+        if alternatives > LIMIT and steps > SHARED_STEPS[exact]:  # (up to LIMIT, each order's query is the bound)
+            raise MathhammerError(f"this plan would move about {steps:.0e} state entries (at most "
+                                  f"{SHARED_STEPS[exact]:.0e} in {'exact' if exact else 'float'} mode): give fewer "
+                                  "profiles, or a target of fewer models")
+        moves = [[_Move(f, target, context, exact) for f in own] for target, own in zip(targets, fired)]
+        values = [_by_prefixes(goal, target, orders, by_length, row, exact)
+                  for target, orders, by_length, row in zip(targets, whole, levels, moves)]
+        queries = sum(len(move.rows) for row in moves for move in row)
+    else:
+        values = [{order: _goal(goal, target, attack([own[i] for i in order], target, context=context,
+                                                     exact=exact).state) for order in orders}
+                  for target, own, orders in zip(targets, fired, whole)]
+        queries = sum(map(len, whole))
+    ranked = [Alternative(orders, _value(goal, [values[t][order] if order else None for t, order in enumerate(orders)],
+                                         exact)) for orders in every]
+    ranked.sort(key=lambda a: -(a.value if exact else round(float(a.value), 12)))  # float noise breaks no tie
+    return Plan(goal, tuple(targets), tuple(firings), fired, tuple(ranked), queries, context, exact)
 
-    def state(target: int, order: tuple[int, ...]) -> Pmf:
-        key = (target, order)
-        if key not in states:
-            if by_rows:  # the last weapon moves the state the others left
-                before = Pmf.point(0, exact) if len(order) == 1 else state(target, order[:-1])
-                states[key] = moves[target][order[-1]].after(before)
-            else:
-                states[key] = attack([fired[target][i] for i in order], targets[target], context=context,
-                                     exact=exact).state
-        return states[key]
 
-    alternatives = [Alternative(orders, _value(goal, [_goal(goal, targets[t], state(t, order)) if order else None
-                                                      for t, order in enumerate(orders)], exact))
-                    for orders in every]
-    alternatives.sort(key=lambda a: -(a.value if exact else round(float(a.value), 12)))  # float noise breaks no tie
-    queries = sum(len(move.rows) for row in moves for move in row) if by_rows else len(whole)
-    return Plan(goal, tuple(targets), tuple(firings), fired, tuple(alternatives), queries, context, exact)
+def _levels(orders: set[tuple[int, ...]]) -> list[list[tuple[int, ...]]]:
+    """Every order's first weapons (the orders among them), by their number: 1, 2, ... (each level sorted)."""
+    ending: dict[int, set[tuple[int, ...]]] = {}  # the orders by their number of weapons
+    for order in orders:
+        ending.setdefault(len(order), set()).add(order)
+    levels: list[list[tuple[int, ...]]] = []
+    level: set[tuple[int, ...]] = set()
+    for length in range(max(ending), 0, -1):
+        level = {prefix[:-1] for prefix in level} | ending.get(length, set())
+        levels.append(sorted(level))
+    return levels[::-1]
+
+
+def _reachable(layout: Layout, precise: bool) -> int:
+    """The states of `layout` the target can reach: without Precision an Attached unit's leaders take wounds only
+    once its bodyguards are destroyed (`Layout.one_track`)."""
+    return layout.size if precise or not layout.leaders else layout.one_track.size
+
+
+def _by_prefixes(goal: str, target: Target, orders: set[tuple[int, ...]], levels: Sequence[Sequence[tuple[int, ...]]],
+                 moves: Sequence[_Move], exact: bool) -> dict[tuple[int, ...], Number]:
+    """The goal's value at `target` after each of `orders`, worked out a length of first weapons at a time: the
+    states after every prefix of one length are the rows of one array, each moved by its last weapon's matrix
+    from the state its other weapons left, those with the same last weapon in one product."""
+    layout = Layout.of(target)
+    dead = layout.losses[1]
+    scored = (dead == target.model_count).astype(int) if goal == "destroy" else dead  # per state: the goal's count
+    states = np.zeros((1, layout.size), dtype=dtype(exact))
+    states[0, 0] = 1  # unharmed
+    denominators: list[int] = [1]
+    at: dict[tuple[int, ...], int] = {(): 0}  # each prefix's row
+    values: dict[tuple[int, ...], Number] = {}
+    for level in levels:
+        after = np.zeros((len(level), layout.size), dtype=dtype(exact))
+        over = [0] * len(level)
+        by_last: dict[int, list[int]] = {}
+        for row, prefix in enumerate(level):
+            by_last.setdefault(prefix[-1], []).append(row)
+        for weapon, rows in by_last.items():
+            parents = [at[level[row][:-1]] for row in rows]
+            before = states[parents]
+            move = moves[weapon]
+            live = np.flatnonzero(before.any(axis=0))  # the states these prefixes' first weapons may leave
+            move.work_out(live.tolist())
+            reached = np.flatnonzero(move.reached)
+            after[np.ix_(np.array(rows), reached)] = before[:, live] @ move.matrix[np.ix_(live, reached)]
+            for row, parent in zip(rows, parents):
+                over[row] = denominators[parent] * move.denominator
+        totals = (after @ scored).tolist()
+        for prefix, total, den in zip(level, totals, over):
+            if prefix in orders:
+                values[prefix] = Fraction(int(total), den) if exact else float(total)
+        states, denominators, at = after, over, {prefix: row for row, prefix in enumerate(level)}
+    return values
 
 
 class _Move:
@@ -151,17 +216,11 @@ class _Move:
         self.rows: set[int] = set()
         self.reached = np.zeros(size, dtype=bool)  # the states some row ends in
 
-    def after(self, state: Pmf) -> Pmf:
-        """The target's state after this weapon fires at it in `state`."""
-        weights = state._from_zero()
-        found = np.flatnonzero(weights)
-        for s in found.tolist():
+    def work_out(self, states: Sequence[int]) -> None:
+        """The rows of `states`, those not worked out before."""
+        for s in states:
             if s not in self.rows:
                 self._add(s)
-        columns = np.flatnonzero(self.reached)
-        out = np.zeros(len(self.reached), dtype=self.matrix.dtype)
-        out[columns] = weights[found] @ self.matrix[np.ix_(found, columns)]
-        return Pmf(out, state.denominator * self.denominator)
 
     def _add(self, s: int) -> None:
         row = attack([self.firing], self.target, context=self.context, exact=self.exact,
