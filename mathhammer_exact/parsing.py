@@ -146,7 +146,8 @@ _RANGE, _WHOLE = re.compile(rf"{_NUM}{_INCHES}?"), re.compile(_NUM)  # the stat 
 _NO_SKILL, _SKILL = re.compile(rf"(?:(BS|WS){_SEP})?N/A"), re.compile(rf"(BS|WS){_SEP}{_NUM}\+?")
 _AP, _STRENGTH = re.compile(rf"AP{_SEP}(-|[+-]?[0-9]{{1,4}})"), re.compile(rf"S{_SEP}(.+)")
 _ATTACKS, _DAMAGE = re.compile(rf"A{_SEP}([0-9D+-]+)"), re.compile(r"D([=:]?)([0-9D+-]+)")
-_ROLLED, _DAMAGE_FIRST = re.compile(r"[0-9]*D[36]([+-][0-9]+)?"), re.compile(r"[36][+-][0-9]+")
+#: a rolled value, and one whose D was read as Damage's ("D3+1" meant as a D3+1 roll: DD3+1)
+_ROLLED, _DICE_WITHOUT_D = re.compile(r"[0-9]*D[36]([+-][0-9]+)?"), re.compile(r"[36][+-][0-9]+")
 
 
 def _stat(token: str, edition: Edition) -> tuple[str, dict[str, Any]]:
@@ -185,7 +186,7 @@ def _stat(token: str, edition: Edition) -> tuple[str, dict[str, Any]]:
             raise MathhammerError(
                 f"{token!r} is ambiguous: write D={value} for Damage {value}, or DD{value} (also D=D{value}) "
                 f"for a D{value} roll")
-        if not sep and _DAMAGE_FIRST.fullmatch(value):
+        if not sep and _DICE_WITHOUT_D.fullmatch(value):
             raise MathhammerError(f"{token!r}: the D of Damage comes first: for a D{value} roll write DD{value} "
                                   f"(also D=D{value})")
         return "damage", {"damage": _dice(token, value, "Damage")}

@@ -161,7 +161,8 @@ class Banded:
         out = np.zeros_like(weights)
         bands = self.bands.reshape(*self.bands.shape, *(1,) * (weights.ndim - 1))  # each entry over the axes after
         for offset, band in zip(self.offsets.tolist(), bands):
-            out[offset:] += weights[:size - offset] * band[:size - offset]
+            inside = max(size - offset, 0)  # the states this band moves to one still inside
+            out[offset:] += weights[:inside] * band[:inside]
         return out
 
     def written_out(self) -> np.ndarray | None:
@@ -192,7 +193,8 @@ class Banded:
         out = np.zeros((size, size), dtype=self.bands.dtype)
         flat = out.reshape(-1)
         for offset, band in zip(self.offsets.tolist(), self.bands):
-            flat[offset :: size + 1][: size - offset] = band[: size - offset]
+            inside = max(size - offset, 0)
+            flat[offset :: size + 1][:inside] = band[:inside]
         return out
 
     def _moves(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

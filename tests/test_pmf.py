@@ -55,6 +55,15 @@ def test_compound_is_random_sum(n, item):
     assert result.to_float().probabilities() == pytest.approx([float(p) for p in result.probabilities()], abs=1e-12)
 
 
+
+@pytest.mark.parametrize("item", [Pmf.point(2), Pmf.uniform(1, 3)])
+def test_a_negative_number_of_items_is_refused(item):
+    # fixed items, a fixed number of them, or a random number: none is a count below zero
+    for count in (Pmf.point(-1), Pmf.uniform(-1, 2)):
+        with pytest.raises(ValueError, match="no negative values"):
+            count.compound(item)
+
+
 @given(small_pmfs, small_pmfs, st.fractions(0, 1))
 def test_mixture(a, b, w):
     expected = {k: w * a.get(k, 0) + (1 - w) * b.get(k, 0) for k in set(a) | set(b)}

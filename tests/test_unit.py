@@ -301,6 +301,13 @@ def test_attacks_reroll_equals_enumerating_every_roll(attacks, models, bonus):
     assert as_dict(got_spent) == spent
 
 
+def test_the_lowest_of_negative_rolls_is_refused_not_dropped():
+    from mathhammer_exact.stages.d6 import lowest_rerolled
+
+    with pytest.raises(ValueError, match="never negative"):
+        lowest_rerolled({-1: Fraction(1, 2), 2: Fraction(1, 2)}, 2, Fraction(1, 2))
+
+
 def test_a_command_reroll_for_constant_damage_changes_nothing():
     # The example summed to 1.34: a D2 roll is never re-rolled, so the answer is the plain one.
     weapon, target = Weapon.parse("A10 BS3+ S4 AP0 D2"), Target.parse("T4 Sv3+ W2 x2")

@@ -129,3 +129,17 @@ def test_many_float_weights_are_moved_in_compressed_rows_as_by_bands_or_written_
     want = column * bands[0]
     want[2:] += column[:-2] * bands[1, :-2]  # moved by 0 or by 2
     assert np.allclose(Banded(np.array([0, 2], dtype=np.int64), bands).moved(column), want, rtol=1e-12, atol=0)
+
+
+def test_a_band_that_moves_every_state_beyond_the_last_moves_none(monkeypatch):
+    # a move of 6 on 4 states is beyond the last one from every state: zero, written out or by bands
+    from mathhammer_exact import weights
+
+    bands = np.array([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]])
+    matrix = Banded(np.array([1, 6], dtype=np.int64), bands)
+    want = np.zeros((4, 4))
+    want[[0, 1, 2], [1, 2, 3]] = [1.0, 2.0, 3.0]
+    assert np.array_equal(matrix.dense(), want)
+    monkeypatch.setattr(weights, "DENSE_UP_TO", 0)  # by bands
+    state = np.array([1.0, 10.0, 100.0, 1000.0])
+    assert np.array_equal(matrix.moved(state), state @ want)

@@ -101,6 +101,8 @@ def lowest_rerolled(roll: Mapping[int, Fraction], count: int,
     less the sum when every roll is above `low`, it is the sum when the lowest is `low`. Worked out in
     integer weights over one denominator, one such power per value."""
     values = sorted(roll)
+    if values[0] < 0:
+        raise ValueError(f"a re-rolled roll's values are never negative, got {values[0]}")
     top = values[-1]
     scale = math.lcm(*(p.denominator for p in roll.values()))
     chances = np.array([int(roll.get(x, 0) * scale) for x in range(top + 1)], dtype=object)  # over `scale`
