@@ -152,7 +152,7 @@ def test_too_many_alternatives_are_refused_at_once():
     waiting = [*many[:6], FIRINGS[1]]  # mortal wounds wait: each order resolved whole
     with pytest.raises(MathhammerError, match=f"at most {LIMIT} alternatives where mortal wounds wait"):
         plan(waiting, [MEQ])
-    with pytest.raises(MathhammerError, match="state entries .at most 1e.07 in exact mode"):
+    with pytest.raises(MathhammerError, match=r"about [0-9,]+ state entries \(at most 10,000,000 in exact mode\)"):
         plan(many[:8], [Target.parse("T4 Sv3+ W2 x10")], exact=True)
     with pytest.raises(MathhammerError, match="goal"):
         plan(FIRINGS, [MEQ], goal="fun")
@@ -186,6 +186,29 @@ def test_seven_profiles_share_their_first_weapons_and_give_what_every_order_aske
     for alternative in exact.alternatives[:3] + exact.alternatives[-3:]:
         assert alternative.value == attack([seven[i] for i in alternative.orders[0]], target,
                                            exact=True).models_destroyed.mean
+
+
+@pytest.mark.parametrize("last", ["A2 BS3+ S4 AP0 D1", "A2 BS3+ S4 AP0 D1 [PRECISION]"])
+def test_orders_at_an_attached_unit_by_their_first_weapons_are_those_asked_whole(monkeypatch, last):
+    # the prefixes' array holds only the states reached: without Precision the leader is hurt only once the
+    # bodyguards are gone; with it, from the first wound on
+    four = [Firing(Weapon.parse(w)) for w in ("A3 BS3+ S4 AP0 D1", "A1 BS3+ S8 AP-2 D=2", "A2 BS3+ S5 AP-1 D1", last)]
+    target = Target.parse("T4 Sv4+ W1 x4; T4 Sv4+ W3 leader")
+    asked = []
+
+    def recorded(what, unit, **options):
+        asked.append(options.get("start") is not None)
+        return attack(what, unit, **options)
+
+    with monkeypatch.context() as patched:
+        patched.setattr("mathhammer_exact.decide.plan.attack", recorded)
+        found = plan(four, [target], goal="kills", exact=True)
+    assert all(asked)  # by the first weapons
+    assert len(found.alternatives) == 24
+    for alternative in found.alternatives:
+        assert alternative.value == attack([four[i] for i in alternative.orders[0]], target,
+                                           exact=True).models_destroyed.mean
+    assert found.best.value > found.alternatives[-1].value
 
 
 def test_plan_command():

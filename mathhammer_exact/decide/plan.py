@@ -112,7 +112,8 @@ def plan(firings: Sequence[Firing], targets: Sequence[Target], goal: str = "dest
     if len(fired) != len(targets) or any(len(f) != len(firings) for f in fired):
         raise MathhammerError("`at` gives each target's firings, as many as `firings`")
     shared = all(_prefixes_shared(f, context or Context()) for f in fired)
-    alternatives = count(firings, len(targets)) if len(firings) <= 8 else SHARED_LIMIT + 1
+    # (beyond 8 profiles there are more than either limit; counting their splits would take long)
+    alternatives = count(firings, len(targets)) if len(firings) <= 8 else math.inf
     limit = SHARED_LIMIT if shared else LIMIT
     if alternatives > limit:
         why = "" if shared else " where mortal wounds wait or a Command Re-roll is kept (each order resolved whole)"
@@ -130,9 +131,9 @@ def plan(firings: Sequence[Firing], targets: Sequence[Target], goal: str = "dest
         steps = sum(sum(map(len, by_length)) * _reachable(Layout.of(target), any(f.weapon.precision for f in own)) ** 2
                     for target, own, by_length in zip(targets, fired, levels))
         if alternatives > LIMIT and steps > SHARED_STEPS[exact]:  # (up to LIMIT, each order's query is the bound)
-            raise MathhammerError(f"this plan would move about {steps:.0e} state entries (at most "
-                                  f"{SHARED_STEPS[exact]:.0e} in {'exact' if exact else 'float'} mode): give fewer "
-                                  "profiles, or a target of fewer models")
+            raise MathhammerError(f"this plan would move about {float(f'{steps:.2g}'):,.0f} state entries (at "
+                                  f"most {SHARED_STEPS[exact]:,.0f} in {'exact' if exact else 'float'} mode): give "
+                                  "fewer profiles, or a target of fewer models")
         moves = [[_Move(f, target, context, exact) for f in own] for target, own in zip(targets, fired)]
         values = [_by_prefixes(goal, target, orders, by_length, row, exact)
                   for target, orders, by_length, row in zip(targets, whole, levels, moves)]
@@ -149,7 +150,8 @@ def plan(firings: Sequence[Firing], targets: Sequence[Target], goal: str = "dest
 
 
 def _levels(orders: set[tuple[int, ...]]) -> list[list[tuple[int, ...]]]:
-    """Every order's first weapons (the orders among them), by their number: 1, 2, ... (each level sorted)."""
+    """The prefixes of `orders` (each order's first weapons, the whole orders among them), one list per length:
+    those of 1 weapon, of 2, ..., each list sorted. Every prefix's own prefix is in the list before it."""
     ending: dict[int, set[tuple[int, ...]]] = {}  # the orders by their number of weapons
     for order in orders:
         ending.setdefault(len(order), set()).add(order)
@@ -171,36 +173,39 @@ def _by_prefixes(goal: str, target: Target, orders: set[tuple[int, ...]], levels
                  moves: Sequence[_Move], exact: bool) -> dict[tuple[int, ...], Number]:
     """The goal's value at `target` after each of `orders`, worked out a length of first weapons at a time: the
     states after every prefix of one length are the rows of one array, each moved by its last weapon's matrix
-    from the state its other weapons left, those with the same last weapon in one product."""
-    layout = Layout.of(target)
-    dead = layout.losses[1]
-    scored = (dead == target.model_count).astype(int) if goal == "destroy" else dead  # per state: the goal's count
-    states = np.zeros((1, layout.size), dtype=dtype(exact))
-    states[0, 0] = 1  # unharmed
-    denominators: list[int] = [1]
-    at: dict[tuple[int, ...], int] = {(): 0}  # each prefix's row
+    from the state its other weapons left, those with the same last weapon in one product. The array holds only
+    the states some prefix reaches (an Attached unit's leader takes no wound while a bodyguard stands, unless
+    by Precision), so that its size is that of `_reachable`'s."""
+    scored = _scored(goal, target)
+    columns = np.zeros(1, dtype=np.int64)  # the states the array holds: unharmed, at first
+    states = np.ones((1, 1), dtype=dtype(exact))
+    denominators: list[int] = [1]  # each row's
+    row_of: dict[tuple[int, ...], int] = {(): 0}
     values: dict[tuple[int, ...], Number] = {}
     for level in levels:
-        after = np.zeros((len(level), layout.size), dtype=dtype(exact))
-        over = [0] * len(level)
         by_last: dict[int, list[int]] = {}
         for row, prefix in enumerate(level):
             by_last.setdefault(prefix[-1], []).append(row)
+        level_denominators = [0] * len(level)
+        moved = []  # (rows, the states they reach, their weights there), by last weapon
         for weapon, rows in by_last.items():
-            parents = [at[level[row][:-1]] for row in rows]
+            parents = [row_of[level[row][:-1]] for row in rows]
             before = states[parents]
+            held = np.flatnonzero(before.any(axis=0))  # the states these prefixes' first weapons may leave
             move = moves[weapon]
-            live = np.flatnonzero(before.any(axis=0))  # the states these prefixes' first weapons may leave
-            move.work_out(live.tolist())
+            move.work_out(columns[held].tolist())
             reached = np.flatnonzero(move.reached)
-            after[np.ix_(np.array(rows), reached)] = before[:, live] @ move.matrix[np.ix_(live, reached)]
+            moved.append((rows, reached, before[:, held] @ move.matrix[np.ix_(columns[held], reached)]))
             for row, parent in zip(rows, parents):
-                over[row] = denominators[parent] * move.denominator
-        totals = (after @ scored).tolist()
-        for prefix, total, den in zip(level, totals, over):
+                level_denominators[row] = denominators[parent] * move.denominator
+        columns = np.unique(np.concatenate([reached for _, reached, _ in moved]))
+        states = np.zeros((len(level), len(columns)), dtype=dtype(exact))
+        for rows, reached, weights in moved:
+            states[np.ix_(np.array(rows), np.searchsorted(columns, reached))] = weights
+        for prefix, total, den in zip(level, (states @ scored[columns]).tolist(), level_denominators):
             if prefix in orders:
                 values[prefix] = Fraction(int(total), den) if exact else float(total)
-        states, denominators, at = after, over, {prefix: row for row, prefix in enumerate(level)}
+        denominators, row_of = level_denominators, {prefix: row for row, prefix in enumerate(level)}
     return values
 
 
@@ -235,12 +240,17 @@ class _Move:
         self.rows.add(s)
 
 
+def _scored(goal: str, target: Target) -> np.ndarray:
+    """What each state of the target's default layout counts for the goal: 1 where every model is destroyed (so
+    that the weighted sum is the chance of it), or the models destroyed (their expected number)."""
+    dead = Layout.of(target).losses[1]
+    return (dead == target.model_count).astype(np.int64) if goal == "destroy" else dead
+
+
 def _goal(goal: str, target: Target, state: Pmf) -> Number:
     """P(the target destroyed) or its expected models destroyed, in `state` (over its default layout)."""
-    dead = Layout.of(target).losses[1][: state.max + 1]
     weights = state._from_zero()
-    chosen = dead == target.model_count if goal == "destroy" else dead
-    total = (weights * chosen).sum() if goal == "kills" else weights[chosen].sum()
+    total = weights @ _scored(goal, target)[: len(weights)]
     return Fraction(int(total), state.denominator) if state.exact else float(total)
 
 
