@@ -158,12 +158,8 @@ def test_too_many_alternatives_are_refused_at_once():
         plan(FIRINGS, [MEQ], goal="fun")
 
 
-def test_seven_profiles_share_their_first_weapons_and_give_what_every_order_asked_whole_gives(monkeypatch):
-    # 5,040 orders, beyond what is resolved order by order: the prefixes of each length are moved together
-    seven = [Firing(Weapon.parse(w)) for w in ("A1 BS3+ S4 AP0 D1", "A1 BS3+ S9 AP-3 D=2", "A2 BS3+ S5 AP-1 D1",
-                                               "A1 BS3+ S8 AP-2 D=3", "A2 BS4+ S4 AP0 D1", "A1 BS2+ S6 AP-1 D=2",
-                                               "A1 BS3+ S4 AP-2 D1 [LETHAL HITS]")]
-    target = Target.parse("T4 Sv4+ W2 x3")
+def _planned_asking(monkeypatch, firings, target, exact=False):
+    """The plan for kills, and for each query it asked, whether it was one weapon from a given state."""
     asked = []
 
     def recorded(what, unit, **options):
@@ -172,7 +168,16 @@ def test_seven_profiles_share_their_first_weapons_and_give_what_every_order_aske
 
     with monkeypatch.context() as patched:
         patched.setattr("mathhammer_exact.decide.plan.attack", recorded)
-        found = plan(seven, [target], goal="kills")
+        return plan(firings, [target], goal="kills", exact=exact), asked
+
+
+def test_seven_profiles_share_their_first_weapons_and_give_what_every_order_asked_whole_gives(monkeypatch):
+    # 5,040 orders, beyond what is resolved order by order: the prefixes of each length are moved together
+    seven = [Firing(Weapon.parse(w)) for w in ("A1 BS3+ S4 AP0 D1", "A1 BS3+ S9 AP-3 D=2", "A2 BS3+ S5 AP-1 D1",
+                                               "A1 BS3+ S8 AP-2 D=3", "A2 BS4+ S4 AP0 D1", "A1 BS2+ S6 AP-1 D=2",
+                                               "A1 BS3+ S4 AP-2 D1 [LETHAL HITS]")]
+    target = Target.parse("T4 Sv4+ W2 x3")
+    found, asked = _planned_asking(monkeypatch, seven, target)
     assert all(asked) and len(asked) <= 7 * 7  # one weapon from each state at most
     assert len(found.alternatives) == math.factorial(7)
     # every 40th order, and the best and worst, each asked whole (the smaller plans above check every order)
@@ -194,15 +199,7 @@ def test_orders_at_an_attached_unit_by_their_first_weapons_are_those_asked_whole
     # bodyguards are gone; with it, from the first wound on
     four = [Firing(Weapon.parse(w)) for w in ("A3 BS3+ S4 AP0 D1", "A1 BS3+ S8 AP-2 D=2", "A2 BS3+ S5 AP-1 D1", last)]
     target = Target.parse("T4 Sv4+ W1 x4; T4 Sv4+ W3 leader")
-    asked = []
-
-    def recorded(what, unit, **options):
-        asked.append(options.get("start") is not None)
-        return attack(what, unit, **options)
-
-    with monkeypatch.context() as patched:
-        patched.setattr("mathhammer_exact.decide.plan.attack", recorded)
-        found = plan(four, [target], goal="kills", exact=True)
+    found, asked = _planned_asking(monkeypatch, four, target, exact=True)
     assert all(asked)  # by the first weapons
     assert len(found.alternatives) == 24
     for alternative in found.alternatives:
