@@ -161,7 +161,7 @@ class Banded:
         out = np.zeros_like(weights)
         bands = self.bands.reshape(*self.bands.shape, *(1,) * (weights.ndim - 1))  # each entry over the axes after
         for offset, band in zip(self.offsets.tolist(), bands):
-            inside = max(size - offset, 0)  # the states this band moves to one still inside
+            inside = max(size - offset, 0)  # the states whose move by this band stays inside
             out[offset:] += weights[:inside] * band[:inside]
         return out
 

@@ -175,7 +175,7 @@ def _by_prefixes(goal: str, target: Target, orders: set[tuple[int, ...]], levels
     states after every prefix of one length are the rows of one array, each moved by its last weapon's matrix
     from the state its other weapons left, those with the same last weapon in one product. The array holds only
     the states some prefix reaches (an Attached unit's leader takes no wound while a bodyguard stands, unless
-    by Precision), so that its size is that of `_reachable`'s."""
+    by Precision): about `_reachable` columns, not the whole layout."""
     scored = _scored(goal, target)
     columns = np.zeros(1, dtype=np.int64)  # the states the array holds: unharmed, at first
     states = np.ones((1, 1), dtype=dtype(exact))
