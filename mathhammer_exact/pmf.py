@@ -356,7 +356,7 @@ class Pmf:
         Horner's scheme on the generating function G_N(G_item(z)): one convolution with the small
         item per possible value of N. With `cap` (one per axis of the item), the result is the
         distribution of min(sum, cap), folded as it grows so that its size stays bounded. N is a
-        count: a negative one is refused, whichever way below the items are summed.
+        count: a negative one is refused, on each of the paths below.
         """
         if self.offset < 0:
             raise ValueError("expected a count (no negative values)")

@@ -55,7 +55,6 @@ def test_compound_is_random_sum(n, item):
     assert result.to_float().probabilities() == pytest.approx([float(p) for p in result.probabilities()], abs=1e-12)
 
 
-
 @pytest.mark.parametrize("item", [Pmf.point(2), Pmf.uniform(1, 3)])
 def test_a_negative_number_of_items_is_refused(item):
     # fixed items, a fixed number of them, or a random number: none is a count below zero
