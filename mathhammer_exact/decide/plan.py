@@ -10,7 +10,7 @@ weapons left moved by its last. A weapon moves a state as a matrix does (from ea
 may be in, a distribution of the states it ends in), and each of its rows is one query
 (`attack(..., start=...)`) worked out the first time a state is reached: a few dozen queries per
 weapon instead of one per order. The prefixes of one length are the rows of one array, moved in one
-product per last weapon, so that eight profiles (40,320 orders) take well under a second. That holds
+product per last weapon, so that eight profiles (40,320 orders) take a few tenths of a second. That holds
 while nothing carries from one weapon to the next but the state: not where mortal wounds wait for the
 end of every profile, nor with a Command Re-roll (one per query); those orders are resolved whole
 (`LIMIT` of them at most), as are the few orders of a small plan.
@@ -88,10 +88,14 @@ def _orders_count(firings: Sequence[Firing]) -> int:
 
 
 def _orders(indices: Sequence[int], firings: Sequence[Firing]) -> list[tuple[int, ...]]:
-    """Distinct firing orders of `indices` (two orders that differ only by alike profiles are one)."""
-    seen: dict[tuple[Firing, ...], tuple[int, ...]] = {}
+    """Distinct firing orders of `indices` (two orders that differ only by alike profiles are one), each the
+    first of its kind in `itertools.permutations`' order."""
+    kind = {i: firings.index(firings[i]) for i in indices}  # alike profiles share the first one's index
+    if len(set(kind.values())) == len(kind):  # no two alike: every order is distinct
+        return list(itertools.permutations(indices))
+    seen: dict[tuple[int, ...], tuple[int, ...]] = {}
     for order in itertools.permutations(indices):
-        seen.setdefault(tuple(firings[i] for i in order), order)
+        seen.setdefault(tuple(kind[i] for i in order), order)
     return list(seen.values())
 
 
@@ -127,40 +131,58 @@ def plan(firings: Sequence[Firing], targets: Sequence[Target], goal: str = "dest
     by_rows = shared and (alternatives > LIMIT or len(firings) * sum(Layout.of(t).size for t in targets)
                           < sum(map(len, itertools.chain(*whole))))
     if by_rows:
-        levels = [_levels(orders) for orders in whole]
-        steps = sum(sum(map(len, by_length)) * _reachable(Layout.of(target), any(f.weapon.precision for f in own)) ** 2
-                    for target, own, by_length in zip(targets, fired, levels))
+        prefixes = [_Prefixes.of(orders, len(firings)) for orders in whole]
+        steps = sum(first.count * _reachable(Layout.of(target), any(f.weapon.precision for f in own)) ** 2
+                    for target, own, first in zip(targets, fired, prefixes))
         if alternatives > LIMIT and steps > SHARED_STEPS[exact]:  # (up to LIMIT, each order's query is the bound)
             raise MathhammerError(f"this plan would move about {float(f'{steps:.2g}'):,.0f} state entries (at "
                                   f"most {SHARED_STEPS[exact]:,.0f} in {'exact' if exact else 'float'} mode): give "
                                   "fewer profiles, or a target of fewer models")
         moves = [[_Move(f, target, context, exact) for f in own] for target, own in zip(targets, fired)]
-        values = [_by_prefixes(goal, target, orders, by_length, row, exact)
-                  for target, orders, by_length, row in zip(targets, whole, levels, moves)]
+        values = [_by_prefixes(goal, target, first, row, exact) for target, first, row in zip(targets, prefixes, moves)]
         queries = sum(len(move.rows) for row in moves for move in row)
     else:
         values = [{order: _goal(goal, target, attack([own[i] for i in order], target, context=context,
                                                      exact=exact).state) for order in orders}
                   for target, own, orders in zip(targets, fired, whole)]
         queries = sum(map(len, whole))
-    ranked = [Alternative(orders, _value(goal, [values[t][order] if order else None for t, order in enumerate(orders)],
-                                         exact)) for orders in every]
+    if len(targets) == 1:  # an order's value is the alternative's
+        ranked = [Alternative(orders, values[0][orders[0]]) for orders in every]
+    else:
+        ranked = [Alternative(orders, _value(goal, [values[t][order] if order else None
+                                                    for t, order in enumerate(orders)], exact)) for orders in every]
     ranked.sort(key=lambda a: -(a.value if exact else round(float(a.value), 12)))  # float noise breaks no tie
     return Plan(goal, tuple(targets), tuple(firings), fired, tuple(ranked), queries, context, exact)
 
 
-def _levels(orders: set[tuple[int, ...]]) -> list[list[tuple[int, ...]]]:
-    """The prefixes of `orders` (each order's first weapons, the whole orders among them), one list per length:
-    those of 1 weapon, of 2, ..., each list sorted. Every prefix's own prefix is in the list before it."""
-    ending: dict[int, set[tuple[int, ...]]] = {}  # the orders by their number of weapons
-    for order in orders:
-        ending.setdefault(len(order), set()).add(order)
-    levels: list[list[tuple[int, ...]]] = []
-    level: set[tuple[int, ...]] = set()
-    for length in range(max(ending), 0, -1):
-        level = {prefix[:-1] for prefix in level} | ending.get(length, set())
-        levels.append(sorted(level))
-    return levels[::-1]
+@attrs.frozen(eq=False)
+class _Prefixes:
+    """The orders asked at one target and their prefixes (first weapons), each written as one number: its
+    weapon indices as the digits, most significant first, in base `base` (one more than the weapons), so that
+    numbers of one length sort as the orders do, and a prefix without its last weapon is the number divided by
+    `base`, rounded down."""
+
+    base: int
+    orders: dict[int, tuple[list[tuple[int, ...]], np.ndarray]]  #: by length: the orders, and their numbers
+    levels: list[np.ndarray]  #: the prefixes of 1 weapon, of 2, ... (whole orders among them), each sorted
+
+    @classmethod
+    def of(cls, orders: set[tuple[int, ...]], weapons: int) -> _Prefixes:
+        base = weapons + 1
+        grouped: dict[int, list[tuple[int, ...]]] = {}
+        for order in orders:
+            grouped.setdefault(len(order), []).append(order)
+        numbered = {length: (listed, np.array(listed, dtype=np.int64) @ base ** np.arange(length - 1, -1, -1))
+                    for length, listed in grouped.items()}
+        levels = [np.unique(np.concatenate([numbers // base ** (length - k) for length, (_, numbers)
+                                            in numbered.items() if length >= k]))
+                  for k in range(1, max(numbered) + 1)]
+        return cls(base, numbered, levels)
+
+    @property
+    def count(self) -> int:
+        """How many prefixes there are, of every length."""
+        return sum(map(len, self.levels))
 
 
 def _reachable(layout: Layout, precise: bool) -> int:
@@ -169,9 +191,9 @@ def _reachable(layout: Layout, precise: bool) -> int:
     return layout.size if precise or not layout.leaders else layout.one_track.size
 
 
-def _by_prefixes(goal: str, target: Target, orders: set[tuple[int, ...]], levels: Sequence[Sequence[tuple[int, ...]]],
-                 moves: Sequence[_Move], exact: bool) -> dict[tuple[int, ...], Number]:
-    """The goal's value at `target` after each of `orders`, worked out a length of first weapons at a time: the
+def _by_prefixes(goal: str, target: Target, prefixes: _Prefixes, moves: Sequence[_Move],
+                 exact: bool) -> dict[tuple[int, ...], Number]:
+    """The goal's value at `target` after each order, worked out a length of first weapons at a time: the
     states after every prefix of one length are the rows of one array, each moved by its last weapon's matrix
     from the state its other weapons left, those with the same last weapon in one product. The array holds only
     the states some prefix reaches (an Attached unit's leader takes no wound while a bodyguard stands, unless
@@ -179,33 +201,36 @@ def _by_prefixes(goal: str, target: Target, orders: set[tuple[int, ...]], levels
     scored = _scored(goal, target)
     columns = np.zeros(1, dtype=np.int64)  # the states the array holds: unharmed, at first
     states = np.ones((1, 1), dtype=dtype(exact))
-    denominators: list[int] = [1]  # each row's
-    row_of: dict[tuple[int, ...], int] = {(): 0}
+    denominators = np.ones(1, dtype=object)  # each row's
+    earlier = np.zeros(1, dtype=np.int64)  # the prefixes of the level before (none: the empty one)
     values: dict[tuple[int, ...], Number] = {}
-    for level in levels:
-        by_last: dict[int, list[int]] = {}
-        for row, prefix in enumerate(level):
-            by_last.setdefault(prefix[-1], []).append(row)
-        level_denominators = [0] * len(level)
+    for length, level in enumerate(prefixes.levels, 1):
+        parent_of, last_of = np.divmod(level, prefixes.base)
+        parent_of = np.searchsorted(earlier, parent_of)
+        level_denominators = np.empty(len(level), dtype=object)
         moved = []  # (rows, the states they reach, their weights there), by last weapon
-        for weapon, rows in by_last.items():
-            parents = [row_of[level[row][:-1]] for row in rows]
+        for weapon in np.unique(last_of).tolist():
+            rows = np.flatnonzero(last_of == weapon)
+            parents = parent_of[rows]
             before = states[parents]
             held = np.flatnonzero(before.any(axis=0))  # the states these prefixes' first weapons may leave
             move = moves[weapon]
             move.work_out(columns[held].tolist())
             reached = np.flatnonzero(move.reached)
             moved.append((rows, reached, before[:, held] @ move.matrix[np.ix_(columns[held], reached)]))
-            for row, parent in zip(rows, parents):
-                level_denominators[row] = denominators[parent] * move.denominator
+            level_denominators[rows] = denominators[parents] * move.denominator
         columns = np.unique(np.concatenate([reached for _, reached, _ in moved]))
         states = np.zeros((len(level), len(columns)), dtype=dtype(exact))
         for rows, reached, weights in moved:
-            states[np.ix_(np.array(rows), np.searchsorted(columns, reached))] = weights
-        for prefix, total, den in zip(level, (states @ scored[columns]).tolist(), level_denominators):
-            if prefix in orders:
-                values[prefix] = Fraction(int(total), den) if exact else float(total)
-        denominators, row_of = level_denominators, {prefix: row for row, prefix in enumerate(level)}
+            states[np.ix_(rows, np.searchsorted(columns, reached))] = weights
+        if length in prefixes.orders:  # the orders of this many weapons, and where their prefixes sit in the level
+            orders, numbers = prefixes.orders[length]
+            at = np.searchsorted(level, numbers)
+            totals = (states @ scored[columns])[at].tolist()
+            if exact:
+                totals = [Fraction(int(total), den) for total, den in zip(totals, level_denominators[at])]
+            values.update(zip(orders, totals))
+        denominators, earlier = level_denominators, level
     return values
 
 
