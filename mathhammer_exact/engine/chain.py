@@ -36,6 +36,7 @@ from ..model import (
     ModelProfile,
     MortalWounds,
     Reroll,
+    Target,
     Weapon,
 )
 from ..pmf import Mode, Pmf
@@ -207,11 +208,29 @@ def _saves_rerolled(weapon: Weapon, groups: list[ModelProfile], lost: list[Pmf],
 
 
 def _profile(firing: Firing, layout: Layout, context: Context, mode: Mode) -> _Profile:
-    """The operators of one weapon profile: one attack's effect, and a waiting wound's."""
-    weapon, target = firing.weapon, layout.target
+    """The operators of one weapon profile (one attack's effect, and a waiting wound's) and its counts."""
+    attack, deferred, always_harms = _operators(firing.weapon, layout, context, mode)
+    attacks = attack_count(firing.weapon, layout.target, firing.models, context)
+    hits = hit_count(firing.weapon, _rolled_against(layout.target), context, mode.of(attacks))
+    return _Profile(attack, deferred, always_harms, attacks, hits)
+
+
+def _rolled_against(target: Target) -> ModelProfile:
+    """The profile the unit's hit and wound rolls are made against: its first group's, with the unit's
+    Toughness and keywords, in cover only if every model is (11th edition: cover worsens BS)."""
     groups = [p for p, _ in target.groups]
-    unit_profile = attrs.evolve(groups[0], toughness=target.toughness, keywords=target.keywords,
-                                cover=all(p.cover for p in groups))  # the hit roll's (11th: cover worsens BS)
+    return attrs.evolve(groups[0], toughness=target.toughness, keywords=target.keywords,
+                        cover=all(p.cover for p in groups))
+
+
+@functools.lru_cache(maxsize=32)  # each holds arrays over the target's states: about a megabyte at most
+def _operators(weapon: Weapon, layout: Layout, context: Context, mode: Mode) -> tuple[Operator, Banded | None, bool]:
+    """One attack's operator, a waiting wound's transition (if any wait) and whether each waiting wound costs
+    the unit a wound, worked out once per weapon, layout and situation: they do not depend on the number of
+    models, and `plan` asks for them from each state the target may be in."""
+    target = layout.target
+    groups = [p for p, _ in target.groups]
+    unit_profile = _rolled_against(target)
     hit = hit_odds(weapon, unit_profile, context)
     wound = wound_odds(weapon, unit_profile, context)
     sustained = sustained_hits(weapon)
@@ -275,9 +294,7 @@ def _profile(firing: Firing, layout: Layout, context: Context, mode: Mode) -> _P
                             _lifted(mortals["hit"]))
     if kind is not None and deferred is not None:  # (a re-roll of the attacks roll: see whole_unit)
         deferred = Operator.moving(deferred).lifted().terms[0]
-    attacks = attack_count(weapon, target, firing.models, context)
-    hits = hit_count(weapon, unit_profile, context, mode.of(attacks))
-    return _Profile(attack, deferred, all(lost.min >= 1 for lost in waiting), attacks, hits)
+    return attack, deferred, all(lost.min >= 1 for lost in waiting)
 
 
 def _lifted(mortals: tuple[CriticalMortals, Operator] | None) -> tuple[CriticalMortals, Operator] | None:
