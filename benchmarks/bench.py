@@ -341,14 +341,17 @@ def attached_rows() -> None:
 
 
 def plan_rows(s1_kernel: float) -> None:
-    """`plan` of six weapon profiles (720 orders) against ten W2 models, and of eight (40,320 orders) in float mode,
-    as a ratio to S1's bare kernel."""
+    """`plan` of six weapon profiles (720 orders) against ten W2 models, of eight (40,320 orders) in float mode, and
+    of six, one with Precision, at an Attached unit, as a ratio to S1's bare kernel."""
     from mathhammer_exact.decide.plan import plan
 
-    target = Target.parse("T4 Sv3+ W2 x10")
-    for weapons, exact in ((SIX, False), (SIX, True), (EIGHT, False)):
-        median, best = timed(lambda w=weapons, e=exact: plan(w, [target], exact=e), budget_s=0.5 if QUICK else 3)
-        label = f"plan: {len(weapons)} weapons vs W2 x10, {'exact' if exact else 'float'}"
+    target, led = Target.parse("T4 Sv3+ W2 x10"), Target.parse("T4 Sv3+ W3 x9; T4 Sv3+ W6 leader")
+    precise = [*SIX[:5], Firing(Weapon.parse("A2 BS3+ S6 AP-1 D2 [PRECISION]"), 1)]  # each state of both tracks
+    for weapons, at, exact in ((SIX, target, False), (SIX, target, True), (EIGHT, target, False),
+                               (precise, led, False), (precise, led, True)):
+        median, best = timed(lambda w=weapons, t=at, e=exact: plan(w, [t], exact=e), budget_s=0.5 if QUICK else 3)
+        label = (f"plan: {len(weapons)} weapons vs W2 x10" if at is target else "plan: 6 with Precision vs 9 W3 + W6"
+                 ) + f", {'exact' if exact else 'float'}"
         print(f"{label:44s} {median:8.3f} ({best:6.3f}) ms {'':18s} {'(S1 kernel)':>18s} {median / s1_kernel:6.0f}")
 
 
