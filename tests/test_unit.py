@@ -334,6 +334,20 @@ def test_a_later_phase_starts_from_the_state_an_earlier_one_left(target):
         attack([fight], unit, exact=True, start=attack([shoot], unit).state)
 
 
+def test_a_profile_asked_again_with_other_models_counts_their_attacks():
+    # A profile's operators at a target are worked out once and kept without the number of models
+    # (`chain._operators`); the attacks and hits are each firing's. By hand: each attack hits on 3+ (2/3) and
+    # wounds S4 v T4 on 4+ (1/2), and Sv7+ never saves, so it costs a W1 model 1/3; 2m attacks never exceed
+    # the 11 models, so no damage is lost to the unit's end.
+    weapon, led = Weapon.parse("A2 BS3+ S4 AP0 D1"), Target.parse("T4 Sv7+ W1 x10; T4 Sv7+ W1 leader")
+    for models in (5, 1, 3):
+        result = attack([Firing(weapon, models)], led, exact=True)
+        assert result.attacks is not None and result.hits is not None
+        assert (result.attacks.min, result.attacks.max) == (2 * models, 2 * models)
+        assert result.hits.mean == Fraction(4 * models, 3)
+        assert result.damage.mean == Fraction(2 * models, 3)
+
+
 def test_counts_a_command_reroll_would_change_are_not_given():
     # Hits before a Command Re-roll of a hit roll are not the hits scored (issue: 4/3 shown where 46/27 is
     # true), so they are left out rather than answered wrongly; a re-roll of a wound roll leaves hits alone.
