@@ -200,6 +200,19 @@ def test_capped_counts_give_the_uncapped_answer(weapon, profile, count, models, 
     assert capped == full
 
 
+@pytest.mark.parametrize(("weapon", "target"), [
+    ("A3 BS3+ S5 AP-1 D=2", "T4 Sv3+ W3 x3"),  # 2 attacks that cost a wound surely destroy a model, 6 the unit
+    ("A2 BS3+ S5 AP-1 D=2 [DEVASTATING WOUNDS]", "T4 Sv3+ W3 x3"),  # ... and 6 waiting, on a second count
+    ("A2 BS3+ S5 AP-1 DD3+1 [DEVASTATING WOUNDS]", "T4 Sv3+ W5 x2"),
+    ("A2 BS3+ S5 AP-1 D=2", "T4 Sv3+ W3 x3 fnp5+"),  # Feel No Pain: an attack may cost 1 wound
+])
+def test_counts_folded_where_they_surely_destroy_the_unit_give_the_uncapped_answer(weapon, target):
+    """The counts fold at the attacks that surely destroy the unit, each costing at least its least damage."""
+    capped, _ = identical_models(Weapon.parse(weapon), Target.parse(target), 4, Context(), EXACT)
+    full, _ = identical_models(Weapon.parse(weapon), Target.parse(target), 4, Context(), EXACT, capped=False)
+    assert capped == full
+
+
 @pytest.mark.parametrize(("weapon", "target", "models", "exact", "limit"), [
     ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2 x100000", 1, False, "at most 1000"),
     ("A1 BS3+ S4 AP0 D1", "T4 Sv3+ W1000000000", 1, False, "at most W1000"),

@@ -385,17 +385,23 @@ def test_profiles_whose_waiting_wounds_land_alike_share_a_count_which_changes_no
     assert shared < apart.steps / 2
 
 
-@pytest.mark.parametrize("wording", ["current", "2023"])
-def test_waiting_devastating_wounds_capped_at_the_units_wounds_change_nothing(monkeypatch, wording):
-    # Each waiting event costs a wound here (no Feel No Pain), so the chain keeps at most W of them;
-    # counting them all (the uncapped axis) must give the same exact answer.
+@pytest.mark.parametrize(("wording", "weapon"), [
+    ("current", "A2 BS3+ S5 AP-1 DD3 [SUSTAINED HITS 1, DEVASTATING WOUNDS]"),
+    ("2023", "A2 BS3+ S5 AP-1 DD3 [SUSTAINED HITS 1, DEVASTATING WOUNDS]"),
+    # each waiting event costs 2 wounds at least, excess lost: 2 each destroy the W3 models, 6 the unit
+    ("current", "A3 BS3+ S5 AP-1 D=2 [SUSTAINED HITS 1, DEVASTATING WOUNDS]"),
+])
+def test_waiting_devastating_wounds_capped_where_they_surely_destroy_the_unit_change_nothing(monkeypatch, wording,
+                                                                                            weapon):
+    # Each waiting event costs a wound here (no Feel No Pain), so the chain keeps at most as many of them as
+    # surely destroy the unit; counting them all (the uncapped axis) must give the same exact answer.
     from mathhammer_exact.engine import chain
 
-    firings = [Firing(Weapon.parse("A2 BS3+ S5 AP-1 DD3 [SUSTAINED HITS 1, DEVASTATING WOUNDS]"), 2)]
-    target = Target.parse("T5 Sv3+ W2 x2; T5 Sv3+ W3 leader")
+    firings = [Firing(Weapon.parse(weapon), 2)]
+    target = Target.parse("T5 Sv3+ W3 x2; T5 Sv3+ W3 leader")
     context = Context(rules=Rules.named(wording))
     capped = attack(firings, target, context=context, exact=True)
-    monkeypatch.setattr(chain, "_deferred_capacity", lambda profile, wounds, earlier=0: earlier + profile.attacks.max
+    monkeypatch.setattr(chain, "_deferred_capacity", lambda profile, earlier=0: earlier + profile.attacks.max
                         * max(profile.attack.terms))
     uncapped = attack(firings, target, context=context, exact=True)
     assert capped.state == uncapped.state

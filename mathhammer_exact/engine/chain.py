@@ -40,6 +40,7 @@ from ..model import (
     Weapon,
 )
 from ..pmf import Mode, Pmf
+from ..stages.allocation import destroying
 from ..stages.attacks import attack_count, attack_count_with_one_reroll
 from ..stages.d6 import RollOdds
 from ..stages.damage import attack_threshold, damage_pmf, damage_with_one_reroll, mortal_threshold, wounds_lost
@@ -164,7 +165,7 @@ class _Profile:
 
     attack: Operator
     deferred: Banded | None  # transition of one waiting Devastating Wounds event, if any wait
-    always_harms: bool  # every waiting event costs the unit a wound, whatever its state
+    destroyed_after: int | None  # waiting events that surely destroy the unit (None: one may cost nothing)
     attacks: Pmf  # number of attacks, exact
     hits: Pmf  # number of hits, in the query's mode
 
@@ -209,10 +210,10 @@ def _saves_rerolled(weapon: Weapon, groups: list[ModelProfile], lost: list[Pmf],
 
 def _profile(firing: Firing, layout: Layout, context: Context, mode: Mode) -> _Profile:
     """The operators of one weapon profile (one attack's effect, and a waiting wound's) and its counts."""
-    attack, deferred, always_harms = _operators(firing.weapon, layout, context, mode)
+    attack, deferred, destroyed_after = _operators(firing.weapon, layout, context, mode)
     attacks = attack_count(firing.weapon, layout.target, firing.models, context)
     hits = hit_count(firing.weapon, _rolled_against(layout.target), context, mode.of(attacks))
-    return _Profile(attack, deferred, always_harms, attacks, hits)
+    return _Profile(attack, deferred, destroyed_after, attacks, hits)
 
 
 def _rolled_against(target: Target) -> ModelProfile:
@@ -224,10 +225,11 @@ def _rolled_against(target: Target) -> ModelProfile:
 
 
 @functools.lru_cache(maxsize=32)  # each holds arrays over the target's states: about a megabyte at most
-def _operators(weapon: Weapon, layout: Layout, context: Context, mode: Mode) -> tuple[Operator, Banded | None, bool]:
-    """One attack's operator, a waiting wound's transition (if any wait) and whether each waiting wound costs
-    the unit a wound, worked out once per weapon, layout and situation: they do not depend on the number of
-    models, and `plan` asks for them from each state the target may be in."""
+def _operators(weapon: Weapon, layout: Layout, context: Context, mode: Mode
+               ) -> tuple[Operator, Banded | None, int | None]:
+    """One attack's operator, a waiting wound's transition (if any wait) and how many waiting wounds surely
+    destroy the unit (None where one may cost nothing), worked out once per weapon, layout and situation: they
+    do not depend on the number of models, and `plan` asks for them from each state the target may be in."""
     target = layout.target
     groups = [p for p, _ in target.groups]
     unit_profile = _rolled_against(target)
@@ -294,7 +296,10 @@ def _operators(weapon: Weapon, layout: Layout, context: Context, mode: Mode) -> 
                             _lifted(mortals["hit"]))
     if kind is not None and deferred is not None:  # (a re-roll of the attacks roll: see whole_unit)
         deferred = Operator.moving(deferred).lifted().terms[0]
-    return attack, deferred, all(lost.min >= 1 for lost in waiting)
+    if not waiting or any(lost.min < 1 for lost in waiting):  # a waiting wound may cost nothing
+        return attack, deferred, None
+    return attack, deferred, sum(count * destroying(model.wounds, lost.min)
+                                 for (model, count), lost in zip(target.groups, waiting))
 
 
 def _lifted(mortals: tuple[CriticalMortals, Operator] | None) -> tuple[CriticalMortals, Operator] | None:
@@ -302,12 +307,12 @@ def _lifted(mortals: tuple[CriticalMortals, Operator] | None) -> tuple[CriticalM
     return None if mortals is None else (mortals[0], mortals[1].lifted())
 
 
-def _deferred_capacity(profile: _Profile, wounds: int, earlier: int = 0) -> int:
+def _deferred_capacity(profile: _Profile, earlier: int = 0) -> int:
     """The most Devastating Wounds events this profile's count can hold once it has fired: those it can
-    leave waiting, after the `earlier` ones of the count it goes on with. When each costs a wound, the
-    unit's `wounds` of them destroy it, so the count stops there ("that many or more")."""
+    leave waiting, after the `earlier` ones of the count it goes on with. When so many of them surely
+    destroy the unit (`_Profile.destroyed_after`), the count stops there ("that many or more")."""
     most = earlier + profile.attacks.max * max(profile.attack.terms)
-    return min(most, wounds) if profile.always_harms else most
+    return most if profile.destroyed_after is None else min(most, profile.destroyed_after)
 
 
 def _after(state: Scaled, op: Operator, count: Pmf, last: int = 0) -> Scaled:
@@ -413,10 +418,10 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
             if waiting and waiting[-1][0].equals(profile.deferred):
                 # the wounds the last such profile left waiting land just before these, by the same move:
                 # T^a T^b = T^(a + b), so its count goes on with these (where the count folds, so does their sum)
-                last = _deferred_capacity(profile, target.total_wounds, waiting[-1][1])
+                last = _deferred_capacity(profile, waiting[-1][1])
                 waiting[-1] = (profile.deferred, last)
             else:  # this profile's waiting wounds get an axis of their own
-                last = _deferred_capacity(profile, target.total_wounds)
+                last = _deferred_capacity(profile)
                 state = Scaled(state.array[..., None], state.denominator)
                 waiting.append((profile.deferred, last))
         if context.command_reroll is CommandReroll.ATTACKS:  # if still at hand, it may go to this attacks roll

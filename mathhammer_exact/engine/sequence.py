@@ -3,7 +3,7 @@
 Each count is a random sum of what one attack yields (`stages.hit.per_attack`, the same rule the
 whole-unit chain uses), and the target's state is a Markov chain stepped once per unsaved attack
 (`stages.allocation`). For the allocation only attacks that cost at least one wound are counted,
-so counts can be capped at the unit's wounds: more such attacks than it has wounds destroy it.
+so counts can be capped where so many such attacks surely destroy the unit (`allocation.destroying`).
 
 What does not depend on the number of attacking models (the odds, what one model's attacks
 yield, the transitions) is a `_Plan`, worked out once per weapon, target and situation: asking
@@ -19,7 +19,7 @@ import attrs
 
 from ..model import Context, CriticalMortals, DevastatingWounds, Target, Weapon
 from ..pmf import Mode, Pmf
-from ..stages.allocation import Track, Transition, after_events, after_two_kinds
+from ..stages.allocation import Track, Transition, after_events, after_two_kinds, destroying
 from ..stages.attacks import attacks_per_model
 from ..stages.damage import attack_threshold, damage_pmf, harm, mortal_threshold, wounds_lost
 from ..stages.hit import counted, critical_mortals, hit_odds, per_attack, sustained_hits
@@ -35,7 +35,7 @@ class _Plan:
 
     per_model: Pmf  #: the attacks one model makes
     harmful: Pmf  #: attacks of one model that cost the unit a wound (a pair of counts: see `second`)
-    cap: tuple[int, ...] | None  #: where the allocation's counts fold (the unit's wounds)
+    cap: tuple[int, ...] | None  #: where the allocation's counts fold (so many surely destroy the unit)
     track: Track
     normal: Transition  #: one attack that costs a wound
     second: Transition | None  #: one waiting event (Devastating Wounds, mortal wounds) that costs a wound, if any
@@ -88,7 +88,7 @@ def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: 
         return per_attack(hit, hit_yields, auto_yields, sustained, lethal, mortals)
 
     track = Track((profile.wounds,) * target.model_count)
-    cap = track.total if capped else None
+    models = target.model_count
     damage = damage_pmf(weapon, profile, context)
     normal_harms, normal_lost = harm(wounds_lost(damage, attack_threshold(profile, weapon)))
     normal = Transition.alike(track, mode.of(normal_lost))
@@ -97,7 +97,7 @@ def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: 
         harmed = mode.bernoulli(save * normal_harms)
         unsaveable = mode.bernoulli(normal_harms)
         critical = critical_wound(weapon, wording, harmed, unsaveable, unsaveable, unsaveable)
-        caps: tuple[int, ...] | None = None if cap is None else (cap,)
+        caps: tuple[int, ...] | None = (models * destroying(profile.wounds, normal_lost.min),) if capped else None
         harmful = per_model.compound(attack(per_hit(wound, harmed, critical), harmed), caps)
         return _Plan(per_model, harmful, caps, track, normal, None)
     # Mortal wounds that land after all other attacks: count them on a second axis.
@@ -108,6 +108,7 @@ def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: 
         waiting_harms, waiting_lost = harm(wounds_lost(damage, mortal_threshold(profile, weapon)))
         waiting = mode.grid({(0, 0): 1 - waiting_harms, (0, 1): waiting_harms})
         second = Transition.alike(track, mode.of(waiting_lost))
+        second_least = waiting_lost.min
     else:  # second count: mortal wounds, one wound each, spilling over (launch wording, Critical mortal wounds)
         mortal_harms, _ = harm(wounds_lost(Pmf.point(1, exact=True), mortal_threshold(profile, weapon)))
 
@@ -117,10 +118,12 @@ def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: 
 
         waiting = mortal_wounds(damage_pmf(weapon, None, context))
         second = Transition.alike(track, one)
+        second_least = 1
         mortals = {roll: None if rule is None else (rule, mortal_wounds(rule.mortal_wounds.pmf(exact=True)))
                    for roll, rule in (("hit", hit_rule), ("wound", wound_rule))}
     critical = critical_wound(weapon, wording, harmed, unsaveable, waiting, waiting, mortals["wound"])
-    caps = None if cap is None else (cap, cap)
+    caps = tuple(models * destroying(profile.wounds, least) for least in (normal_lost.min, second_least)) \
+        if capped else None
     harmful = per_model.compound(attack(per_hit(wound, harmed, critical), harmed, mortals["hit"]), caps)
     return _Plan(per_model, harmful, caps, track, normal, second)
 

@@ -94,6 +94,12 @@ class Transition:
         return Transition.build(track, [effect] * len(track.wounds))
 
 
+def destroying(wounds: int, least: int) -> int:
+    """How many events, each costing a model at least `least` wounds (what exceeds its wounds is lost), surely
+    destroy a model of `wounds` wounds: so many, and any more, leave the unit as destroyed as it can be."""
+    return -(-wounds // least)
+
+
 def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: int) -> tuple[np.ndarray, int]:
     """Rows k of the result: sum over u of counts[u, k] * (start after u events).
 

@@ -89,12 +89,13 @@ def damage_with_one_reroll(weapon: Weapon, target: ModelProfile, context: Contex
 
 def harm(lost: Pmf) -> tuple[Fraction, Pmf]:
     """For an event whose wounds lost are `lost` (exact): the chance it costs at least one wound,
-    and the wounds lost when it does. Events that cost nothing can be left out of a count, and
-    then every event counted costs a wound, so a unit of W wounds is surely destroyed by W of them
-    (this bounds the counts the allocation needs)."""
+    and the wounds lost when it does (from the least it can cost). Events that cost nothing can be left
+    out of a count, and then every event counted costs at least that least, so a unit is surely destroyed
+    by so many of them (`allocation.destroying`: this bounds the counts the allocation needs)."""
     weights = lost._from_zero()
     kept = int(lost.denominator - weights[0])
-    return Fraction(kept, lost.denominator), Pmf(weights[1:], kept, 1)
+    least = next((k for k, w in enumerate(weights.tolist()) if k and w), 1)  # the wounds it costs at least
+    return Fraction(kept, lost.denominator), Pmf(weights[least:], kept, least)
 
 
 def feel_no_pain(threshold: int | None) -> Fraction:
