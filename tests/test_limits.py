@@ -8,6 +8,7 @@ import pytest
 
 from mathhammer_exact import Context, Firing, Rules, Target, Weapon, attack
 from mathhammer_exact.engine import limits
+from mathhammer_exact.engine.chain import _operators
 from mathhammer_exact.engine.limits import TooLarge, cost
 from mathhammer_exact.engine.sequence import _plan
 from mathhammer_exact.pmf import EXACT, FLOAT
@@ -44,6 +45,11 @@ QUERIES = [
     ([("A2 BS3+ S4 AP-1 D1", 10)], "T4 Sv3+ W2 x10", Context(command_reroll="hit")),
     ([("AD6 BS3+ S4 AP-1 D1", 40)], "T4 Sv3+ W2 x99; T4 Sv3+ W5 leader", Context()),
     ([("A1 BS3+ S4 AP-1 D1", 300)], "T4 Sv3+ W1 x299; T4 Sv3+ W5 leader", Context()),
+    # counts folded where the attacks surely destroy the unit: 20 of Damage 3 at W3, 10 of 6 at W6 (not 60)
+    ([("A2 BS3+ S5 AP-1 D=3", 40)], "T4 Sv3+ W3 x20", Context()),
+    ([("A2 BS3+ S9 AP-3 D=6 [DEVASTATING WOUNDS]", 30)], "T10 Sv3+ W6 x10", Context()),
+    ([("A2 BS3+ S5 AP-1 D=3 [DEVASTATING WOUNDS]", 10), ("A2 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS]", 10)], LED,
+     Context()),
 ]
 
 
@@ -54,7 +60,8 @@ def test_the_estimate_is_within_4x_of_the_steps_taken(monkeypatch, weapons, targ
     unit = Target.parse(target)
     fast = len(firings) == 1 and len(unit.groups) == 1 and context.command_reroll is None
     estimate = cost(firings, unit, context, EXACT if exact else FLOAT, fast).work
-    _plan.cache_clear()  # a cached plan would skip the steps it took
+    _plan.cache_clear()  # a cached plan (or operators) would skip the steps it took
+    _operators.cache_clear()
     with counted(monkeypatch) as taken:
         attack(firings, unit, context=context, exact=exact)
     assert taken.steps > 0

@@ -22,9 +22,11 @@ import attrs
 
 from ..dice import Dice
 from ..errors import MathhammerError
-from ..model import Context, DevastatingWounds, Firing, MortalWounds, Reroll, Target, Weapon
+from ..model import Context, DevastatingWounds, Firing, ModelProfile, MortalWounds, Reroll, Target, Weapon
 from ..pmf import EXACT, FLOAT, Mode
+from ..stages.allocation import destroying
 from ..stages.attacks import blast_bonus
+from ..stages.damage import damage_modifier
 from ..stages.wound import devastating_wounds_wait
 from ..weights import DENSE_UP_TO, SPARSE_FROM
 from .layout import Layout
@@ -110,7 +112,9 @@ class _Shape:
     per_model: int  #: attack dice of one model, at most
     hits: int  #: hits one attack die can score, at most
     lost: int  #: wounds one hit can cost, at most
+    destroying: int  #: attacks that cost a wound which surely destroy the target (where the engine folds them)
     waiting: int  #: mortal wounds one hit can leave waiting until every firing has resolved, at most
+    waits_destroying: int  #: ... and how many of those surely destroy the target
     lands: tuple[object, ...] | None  #: what one of them does when it lands (`_lands`), if any wait
     attack_bits: float  #: bits one model's roll of its number of attacks adds (0: a fixed number)
     hit_bits: float  #: bits one attack die's hit roll adds to an exact denominator
@@ -150,7 +154,8 @@ def _cost(firings: tuple[Firing | MortalWounds, ...], target: Target, context: C
 
 def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _Shape:
     if isinstance(firing, MortalWounds):
-        return _Shape(firing.dice, firing.dice, 1, 1, 0, None, 0.0, 0.0, math.log2(6), 0.0)
+        wounds = target.total_wounds
+        return _Shape(firing.dice, firing.dice, 1, 1, wounds, 0, wounds, None, 0.0, 0.0, math.log2(6), 0.0)
     weapon, own = firing.weapon, firing.context or context
     if firing.models > MAX_ATTACKING_MODELS:
         raise MathhammerError(
@@ -176,9 +181,25 @@ def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _
     event = _bits(weapon.damage) + fnp
     most_wounds = max(p.wounds for p, _ in target.groups)
     attack_bits = _bits(weapon.attacks) + (_bits(weapon.rapid_fire) if own.half_range else 0)
-    return _Shape(firing.models * per_model, per_model, hits, min(_highest(weapon.damage), most_wounds), waiting,
+    seed = weapon.devastating_wounds and wording is DevastatingWounds.SEED  # its waiting wounds cost the damage
+    return _Shape(firing.models * per_model, per_model, hits, min(_highest(weapon.damage), most_wounds),
+                  _destroying(weapon, target, own), waiting, _destroying(weapon, target, own, seed),
                   _lands(weapon, own) if waiting else None, attack_bits, rolls["hit"],
                   rolls["hit"] + hits * (rolls["wound"] + rolls["save"] + event), event)
+
+
+def _destroying(weapon: Weapon, target: Target, context: Context, damaging: bool = True) -> int:
+    """How many events surely destroy `target` (`allocation.destroying`), each costing a model at least the
+    least damage `weapon` deals it (its lowest roll, modified), or one wound (mortal wounds, or Feel No Pain
+    that may leave less): where the engine folds its counts."""
+    lowest = weapon.damage.count + weapon.damage.modifier  # the lowest roll (a re-roll can roll it again)
+
+    def least(profile: ModelProfile) -> int:
+        if not damaging or profile.feel_no_pain or profile.feel_no_pain_mortal or profile.feel_no_pain_psychic:
+            return 1
+        return damage_modifier(weapon, profile, context)(lowest)
+
+    return sum(count * destroying(profile.wounds, least(profile)) for profile, count in target.groups)
 
 
 def _lands(weapon: Weapon, context: Context) -> tuple[object, ...]:
@@ -208,8 +229,8 @@ def _pipeline(shape: _Shape, target: Target, mode: Mode) -> Cost:
     wounds = target.total_wounds
     rows = wounds + 1
     models = max(1, shape.dice // max(1, shape.per_model))
-    harms = min(shape.dice * shape.hits, wounds)  # attacks that cost a wound, folded at the wounds
-    model_harms = min(shape.per_model * shape.hits, wounds) + 1
+    harms = min(shape.dice * shape.hits, shape.destroying)  # attacks that cost a wound, folded where they destroy it
+    model_harms = min(shape.per_model * shape.hits, shape.destroying) + 1
     count_bits = shape.dice * (shape.bits - shape.hits * shape.event_bits)  # the damage is rolled in the allocation
     reach = shape.lost + 1  # the allocation's offsets: each event costs up to its damage
     dense = not mode.exact and rows <= DENSE_UP_TO
@@ -226,8 +247,8 @@ def _pipeline(shape: _Shape, target: Target, mode: Mode) -> Cost:
         calls = shape.per_model + squarings + steps * (2 + (1 if dense else reach))
         waiting = 1
     else:  # a pair of counts: attacks that cost a wound, and waiting mortal wounds; one model at a time
-        waiting = min(shape.dice * shape.hits * shape.waiting, wounds) + 1
-        model_waits = min(shape.per_model * shape.hits * shape.waiting, wounds) + 1
+        waiting = min(shape.dice * shape.hits * shape.waiting, shape.waits_destroying) + 1
+        model_waits = min(shape.per_model * shape.hits * shape.waiting, shape.waits_destroying) + 1
         item = (shape.hits + 1) * (shape.hits * shape.waiting + 1)
         grid = model_harms * model_waits  # the entries of one model's counts
         counts = grown(shape.per_model * item * grid, shape.bits * shape.per_model, mode, True) + grown(
@@ -293,7 +314,6 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
     states = rows + cols - 1 if layout.leaders and not precise else rows * cols  # see `chain.whole_unit`
     states *= 2 if context.command_reroll is not None else 1
     dense = not mode.exact and states <= DENSE_UP_TO
-    wounds = target.total_wounds
     harm_always = not any(p.feel_no_pain or p.feel_no_pain_mortal for p, _ in target.groups)
     work = bits = 0.0
     waiting = 1  # the counts of waiting mortal wounds on the state's extra axes
@@ -309,7 +329,7 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
         if shape.waiting:
             most = shape.dice * shape.hits * shape.waiting
             first = landing.pop() if landing and shape.lands == lands else 0  # the same kind goes on counting
-            landing.append(min(first + most, wounds) if harm_always else first + most)
+            landing.append(min(first + most, shape.waits_destroying) if harm_always else first + most)
             lands, others = shape.lands, math.prod(last + 1 for last in landing[:-1])
             grows = _growing(shape.dice, terms - 1, landing[-1], first)
             counts = others * grows
