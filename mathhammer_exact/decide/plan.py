@@ -27,6 +27,7 @@ import attrs
 import numpy as np
 
 from ..engine.layout import Layout
+from ..engine.limits import rounded
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
@@ -135,8 +136,8 @@ def plan(firings: Sequence[Firing], targets: Sequence[Target], goal: str = "dest
         steps = sum(first.count * _reachable(Layout.of(target), any(f.weapon.precision for f in own)) ** 2
                     for target, own, first in zip(targets, fired, prefixes))
         if alternatives > LIMIT and steps > SHARED_STEPS[exact]:  # (up to LIMIT, each order's query is the bound)
-            raise MathhammerError(f"this plan would move about {float(f'{steps:.2g}'):,.0f} state entries (at "
-                                  f"most {SHARED_STEPS[exact]:,.0f} in {'exact' if exact else 'float'} mode): give "
+            raise MathhammerError(f"this plan would move about {rounded(steps)} state entries (at most "
+                                  f"{rounded(SHARED_STEPS[exact])} in {'exact' if exact else 'float'} mode): give "
                                   "fewer profiles, or a target of fewer models")
         moves = [[_Move(f, target, context, exact) for f in own] for target, own in zip(targets, fired)]
         values = [_by_prefixes(goal, target, first, row, exact) for target, first, row in zip(targets, prefixes, moves)]

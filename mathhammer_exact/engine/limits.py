@@ -66,10 +66,15 @@ def partial() -> bool:
     return _SHARE.get() < 1.0
 
 
+def rounded(number: float) -> str:
+    """A size as a refusal names it: two significant figures, with thousands separators (48,000,000)."""
+    return f"{float(f'{number:.2g}'):,.0f}"
+
+
 def _refuse_over(work: float, mode: Mode, limit: dict[Mode, float], what: str) -> None:
     if work > limit[mode] * _SHARE.get():
-        raise TooLarge(f"this query is too large to answer quickly: about {work:.1g} steps for {what} (the limit "
-                       f"in {mode} mode is {limit[mode]:.0g}); use fewer models"
+        raise TooLarge(f"this query is too large to answer quickly: about {rounded(work)} steps for {what} (the "
+                       f"limit in {mode} mode is {rounded(limit[mode])}); use fewer models"
                        + (", or leave out --exact" if mode.exact else ""))
 
 
