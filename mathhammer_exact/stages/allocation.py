@@ -96,7 +96,8 @@ class Transition:
 
 def destroying(wounds: int, least: int) -> int:
     """How many events, each costing a model at least `least` wounds (what exceeds its wounds is lost), surely
-    destroy a model of `wounds` wounds: so many, and any more, leave the unit as destroyed as it can be."""
+    destroy a model of `wounds` wounds: `wounds` / `least`, rounded up. A count of them summed over a unit's
+    models can fold there, since more change nothing."""
     return -(-wounds // least)
 
 
