@@ -50,6 +50,13 @@ QUERIES = [
     ([("A2 BS3+ S9 AP-3 D=6 [DEVASTATING WOUNDS]", 30)], "T10 Sv3+ W6 x10", Context()),
     ([("A2 BS3+ S5 AP-1 D=3 [DEVASTATING WOUNDS]", 10), ("A2 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS]", 10)], LED,
      Context()),
+    # ... and where a Feel No Pain does not apply to the attacks (mortal wounds only; psychic attacks only)
+    ([("A2 BS3+ S9 AP-3 D=6", 30)], "T10 Sv3+ W6 x10 fnp-mortal5+", Context()),
+    ([("A2 BS3+ S9 AP-3 D=6 [DEVASTATING WOUNDS]", 30)], "T10 Sv3+ W6 x10 fnp-psychic5+", Context()),
+    # a psychic Feel No Pain may spare a psychic weapon's waiting wound, so the chain holds every count
+    ([("A4 BS2+ S8 AP-3 D1 [DEVASTATING WOUNDS, PSYCHIC]", 20),
+      ("A4 BS2+ S8 AP-3 D1 [DEVASTATING WOUNDS, PSYCHIC, PRECISION]", 20)],
+     "T4 Sv6+ W1 x3 fnp-psychic6+; T4 Sv6+ W2 leader", Context()),
 ]
 
 

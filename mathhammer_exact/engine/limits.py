@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 
 import attrs
@@ -26,7 +26,7 @@ from ..model import Context, DevastatingWounds, Firing, ModelProfile, MortalWoun
 from ..pmf import EXACT, FLOAT, Mode
 from ..stages.allocation import destroying
 from ..stages.attacks import blast_bonus
-from ..stages.damage import damage_modifier
+from ..stages.damage import attack_threshold, damage_modifier, mortal_threshold
 from ..stages.wound import devastating_wounds_wait
 from ..weights import DENSE_UP_TO, SPARSE_FROM
 from .layout import Layout
@@ -117,9 +117,10 @@ class _Shape:
     per_model: int  #: attack dice of one model, at most
     hits: int  #: hits one attack die can score, at most
     lost: int  #: wounds one hit can cost, at most
-    destroying: int  #: attacks that cost a wound which surely destroy the target (where the engine folds them)
+    destroying: int  #: attacks that cost a wound which surely destroy the target (where the pipeline folds them)
     waiting: int  #: mortal wounds one hit can leave waiting until every firing has resolved, at most
-    waits_destroying: int  #: ... and how many of those surely destroy the target
+    waits_destroying: int | None  #: ... how many of those surely destroy it (None: one may cost nothing, and the
+    #: chain holds every count; the pipeline leaves those out and folds the rest at the unit's wounds)
     lands: tuple[object, ...] | None  #: what one of them does when it lands (`_lands`), if any wait
     attack_bits: float  #: bits one model's roll of its number of attacks adds (0: a fixed number)
     hit_bits: float  #: bits one attack die's hit roll adds to an exact denominator
@@ -159,8 +160,9 @@ def _cost(firings: tuple[Firing | MortalWounds, ...], target: Target, context: C
 
 def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _Shape:
     if isinstance(firing, MortalWounds):
-        wounds = target.total_wounds
-        return _Shape(firing.dice, firing.dice, 1, 1, wounds, 0, wounds, None, 0.0, 0.0, math.log2(6), 0.0)
+        return _Shape(dice=firing.dice, per_model=firing.dice, hits=1, lost=1, destroying=target.total_wounds,
+                      waiting=0, waits_destroying=None, lands=None, attack_bits=0.0, hit_bits=0.0,
+                      bits=math.log2(6), event_bits=0.0)
     weapon, own = firing.weapon, firing.context or context
     if firing.models > MAX_ATTACKING_MODELS:
         raise MathhammerError(
@@ -187,22 +189,23 @@ def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _
     most_wounds = max(p.wounds for p, _ in target.groups)
     attack_bits = _bits(weapon.attacks) + (_bits(weapon.rapid_fire) if own.half_range else 0)
     seed = weapon.devastating_wounds and wording is DevastatingWounds.SEED  # its waiting wounds cost the damage
+    spared = any(mortal_threshold(p, weapon) is not None for p, _ in target.groups)  # Feel No Pain may spare one
     return _Shape(firing.models * per_model, per_model, hits, min(_highest(weapon.damage), most_wounds),
-                  _destroying(weapon, target, own), waiting, _destroying(weapon, target, own, seed),
+                  _destroying(weapon, target, own, attack_threshold), waiting,
+                  None if spared else _destroying(weapon, target, own, mortal_threshold, seed),
                   _lands(weapon, own) if waiting else None, attack_bits, rolls["hit"],
                   rolls["hit"] + hits * (rolls["wound"] + rolls["save"] + event), event)
 
 
-def _destroying(weapon: Weapon, target: Target, context: Context, damaging: bool = True) -> int:
+def _destroying(weapon: Weapon, target: Target, context: Context,
+                threshold: Callable[[ModelProfile, Weapon], int | None], damaging: bool = True) -> int:
     """How many events surely destroy `target` (`allocation.destroying`), each costing a model at least the
-    least damage `weapon` deals it (its lowest roll, modified), or one wound (mortal wounds, or Feel No Pain
-    that may leave less): where the engine folds its counts."""
-    lowest = weapon.damage.count + weapon.damage.modifier  # the lowest roll (a re-roll can roll it again)
-
+    damage `weapon` deals it at least (its lowest roll as modified), or one wound (a mortal wound, or where
+    the Feel No Pain of `threshold` applies): where the engine folds its counts of them."""
     def least(profile: ModelProfile) -> int:
-        if not damaging or profile.feel_no_pain or profile.feel_no_pain_mortal or profile.feel_no_pain_psychic:
+        if not damaging or threshold(profile, weapon) is not None:
             return 1
-        return damage_modifier(weapon, profile, context)(lowest)
+        return damage_modifier(weapon, profile, context)(weapon.damage.minimum)  # (a re-roll can roll it again)
 
     return sum(count * destroying(profile.wounds, least(profile)) for profile, count in target.groups)
 
@@ -228,8 +231,8 @@ def grown(entries: float, bits: float, mode: Mode, products: bool = False) -> fl
 
 
 def _pipeline(shape: _Shape, target: Target, mode: Mode) -> Cost:
-    """The identical-models pipeline (`sequence`): counts summed over the dice folded at the unit's
-    wounds, then the allocation stepped once per attack that costs a wound."""
+    """The identical-models pipeline (`sequence`): counts summed over the dice folded where they surely destroy
+    the unit, then the allocation stepped once per attack that costs a wound."""
     call = CALL_STEPS[mode]
     wounds = target.total_wounds
     rows = wounds + 1
@@ -252,8 +255,9 @@ def _pipeline(shape: _Shape, target: Target, mode: Mode) -> Cost:
         calls = shape.per_model + squarings + steps * (2 + (1 if dense else reach))
         waiting = 1
     else:  # a pair of counts: attacks that cost a wound, and waiting mortal wounds; one model at a time
-        waiting = min(shape.dice * shape.hits * shape.waiting, shape.waits_destroying) + 1
-        model_waits = min(shape.per_model * shape.hits * shape.waiting, shape.waits_destroying) + 1
+        folds = wounds if shape.waits_destroying is None else shape.waits_destroying
+        waiting = min(shape.dice * shape.hits * shape.waiting, folds) + 1
+        model_waits = min(shape.per_model * shape.hits * shape.waiting, folds) + 1
         item = (shape.hits + 1) * (shape.hits * shape.waiting + 1)
         grid = model_harms * model_waits  # the entries of one model's counts
         counts = grown(shape.per_model * item * grid, shape.bits * shape.per_model, mode, True) + grown(
@@ -319,7 +323,6 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
     states = rows + cols - 1 if layout.leaders and not precise else rows * cols  # see `chain.whole_unit`
     states *= 2 if context.command_reroll is not None else 1
     dense = not mode.exact and states <= DENSE_UP_TO
-    harm_always = not any(p.feel_no_pain or p.feel_no_pain_mortal for p, _ in target.groups)
     work = bits = 0.0
     waiting = 1  # the counts of waiting mortal wounds on the state's extra axes
     attacks = 0
@@ -334,7 +337,8 @@ def _chain(shapes: Sequence[_Shape], firings: Sequence[Firing | MortalWounds], t
         if shape.waiting:
             most = shape.dice * shape.hits * shape.waiting
             first = landing.pop() if landing and shape.lands == lands else 0  # the same kind goes on counting
-            landing.append(min(first + most, shape.waits_destroying) if harm_always else first + most)
+            folds = shape.waits_destroying  # (None: the count is held whole)
+            landing.append(first + most if folds is None else min(first + most, folds))
             lands, others = shape.lands, math.prod(last + 1 for last in landing[:-1])
             grows = _growing(shape.dice, terms - 1, landing[-1], first)
             counts = others * grows
