@@ -348,6 +348,18 @@ def test_a_profile_asked_again_with_other_models_counts_their_attacks():
         assert result.damage.mean == Fraction(2 * models, 3)
 
 
+def test_only_the_operators_of_a_target_of_few_states_are_kept():
+    # kept operators hold arrays over the target's states: a layout of thousands of states keeps none
+    from mathhammer_exact.engine import chain
+
+    weapon = Weapon.parse("A1 BS3+ S4 AP0 DD6 [PRECISION]")
+    chain._operators.cache_clear()
+    attack([Firing(weapon, 1)], Target.parse("T4 Sv3+ W60 x2; T4 Sv3+ W80 leader"))  # 121 x 81 states
+    assert chain._operators.cache_info().currsize == 0
+    attack([Firing(weapon, 1)], Target.parse("T4 Sv3+ W3 x5; T4 Sv3+ W5 leader"))
+    assert chain._operators.cache_info().currsize == 1
+
+
 def test_counts_a_command_reroll_would_change_are_not_given():
     # Hits before a Command Re-roll of a hit roll are not the hits scored (issue: 4/3 shown where 46/27 is
     # true), so they are left out rather than answered wrongly; a re-roll of a wound roll leaves hits alone.

@@ -165,7 +165,7 @@ class _Profile:
 
     attack: Operator
     deferred: Banded | None  # transition of one waiting Devastating Wounds event, if any wait
-    destroyed_after: int | None  # waiting events that surely destroy the unit (None: one may cost nothing)
+    waits_destroying: int | None  # waiting events that surely destroy the unit (None: one may cost nothing)
     attacks: Pmf  # number of attacks, exact
     hits: Pmf  # number of hits, in the query's mode
 
@@ -208,12 +208,17 @@ def _saves_rerolled(weapon: Weapon, groups: list[ModelProfile], lost: list[Pmf],
     return _effects(kept, mode), _effects(spent, mode)
 
 
+KEPT_UP_TO = 2_500  #: the states of a layout whose operators are kept (about 2 MB each at most, 32 of them);
+#: a larger layout's are worked out for each query, as its arrays are large and its query slow anyway
+
+
 def _profile(firing: Firing, layout: Layout, context: Context, mode: Mode) -> _Profile:
     """The operators of one weapon profile (one attack's effect, and a waiting wound's) and its counts."""
-    attack, deferred, destroyed_after = _operators(firing.weapon, layout, context, mode)
+    operators = _operators if layout.size <= KEPT_UP_TO else _operators.__wrapped__
+    attack, deferred, waits_destroying = operators(firing.weapon, layout, context, mode)
     attacks = attack_count(firing.weapon, layout.target, firing.models, context)
     hits = hit_count(firing.weapon, _rolled_against(layout.target), context, mode.of(attacks))
-    return _Profile(attack, deferred, destroyed_after, attacks, hits)
+    return _Profile(attack, deferred, waits_destroying, attacks, hits)
 
 
 def _rolled_against(target: Target) -> ModelProfile:
@@ -224,7 +229,7 @@ def _rolled_against(target: Target) -> ModelProfile:
                         cover=all(p.cover for p in groups))
 
 
-@functools.lru_cache(maxsize=32)  # each holds arrays over the target's states: about a megabyte at most
+@functools.lru_cache(maxsize=32)  # (only for layouts of at most KEPT_UP_TO states)
 def _operators(weapon: Weapon, layout: Layout, context: Context, mode: Mode
                ) -> tuple[Operator, Banded | None, int | None]:
     """One attack's operator, a waiting wound's transition (if any wait) and how many waiting wounds surely
@@ -310,9 +315,9 @@ def _lifted(mortals: tuple[CriticalMortals, Operator] | None) -> tuple[CriticalM
 def _deferred_capacity(profile: _Profile, earlier: int = 0) -> int:
     """The most Devastating Wounds events this profile's count can hold once it has fired: those it can
     leave waiting, after the `earlier` ones of the count it goes on with. When so many of them surely
-    destroy the unit (`_Profile.destroyed_after`), the count stops there ("that many or more")."""
+    destroy the unit (`_Profile.waits_destroying`), the count stops there ("that many or more")."""
     most = earlier + profile.attacks.max * max(profile.attack.terms)
-    return most if profile.destroyed_after is None else min(most, profile.destroyed_after)
+    return most if profile.waits_destroying is None else min(most, profile.waits_destroying)
 
 
 def _after(state: Scaled, op: Operator, count: Pmf, last: int = 0) -> Scaled:
