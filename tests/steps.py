@@ -79,7 +79,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter]:
     def accumulated(out: tuple[np.ndarray, int], start: pmf.Pmf, step: allocation.Transition, counts: np.ndarray,
                     _den: int) -> tuple[int, int, np.ndarray, bool]:
         """The states after each number of events, weighted by the counts."""
-        rounds = min(len(counts), len(start.weights)) if step.always_harms else len(counts)
+        rounds = len(counts)
         work, calls = rounds * out[0].size, rounds + 2
         if step.matrix.written_out() is not None:  # its moves applied written out here, not through `moved`
             steps, moves = move(step.matrix, start.weights.size)

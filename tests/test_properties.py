@@ -192,7 +192,8 @@ def test_whole_units_sum_to_one_and_float_equals_exact(firings, target, command_
 @given(weapons, profiles, st.integers(1, 3), st.integers(1, 3), contexts)
 @settings(max_examples=40, deadline=None)
 def test_capped_counts_give_the_uncapped_answer(weapon, profile, count, models, context):
-    """Counting only attacks that cost a wound and folding the counts at the unit's wounds changes nothing."""
+    """Counting only attacks that cost a wound and folding the counts where they surely destroy the unit changes
+    nothing."""
     assume(modelled([weapon], context))
     target = Target.of(profile, count)
     capped, _ = identical_models(weapon, target, models, context, EXACT)

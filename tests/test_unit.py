@@ -397,20 +397,22 @@ def test_profiles_whose_waiting_wounds_land_alike_share_a_count_which_changes_no
     assert shared < apart.steps / 2
 
 
-@pytest.mark.parametrize(("wording", "weapon"), [
-    ("current", "A2 BS3+ S5 AP-1 DD3 [SUSTAINED HITS 1, DEVASTATING WOUNDS]"),
-    ("2023", "A2 BS3+ S5 AP-1 DD3 [SUSTAINED HITS 1, DEVASTATING WOUNDS]"),
-    # each waiting event costs 2 wounds at least, excess lost: 2 each destroy the W3 models, 6 the unit
-    ("current", "A3 BS3+ S5 AP-1 D=2 [SUSTAINED HITS 1, DEVASTATING WOUNDS]"),
+@pytest.mark.parametrize(("wording", "weapon", "target"), [
+    # up to 8 waiting wounds at 7 wounds
+    ("current", "A2 BS3+ S5 AP-1 DD3 [SUSTAINED HITS 1, DEVASTATING WOUNDS]", "T5 Sv3+ W2 x2; T5 Sv3+ W3 leader"),
+    ("2023", "A2 BS3+ S5 AP-1 DD3 [SUSTAINED HITS 1, DEVASTATING WOUNDS]", "T5 Sv3+ W2 x2; T5 Sv3+ W3 leader"),
+    # each costs 2 wounds at least, excess lost: up to 12 of them, 1 each destroys a W2 model, 2 a W3 one
+    ("current", "A3 BS3+ S5 AP-1 D=2 [SUSTAINED HITS 1, DEVASTATING WOUNDS]", "T5 Sv3+ W2 x2; T5 Sv3+ W3 leader"),
+    ("current", "A3 BS3+ S5 AP-1 D=2 [SUSTAINED HITS 1, DEVASTATING WOUNDS]", "T5 Sv3+ W3 x2; T5 Sv3+ W3 leader"),
 ])
 def test_waiting_devastating_wounds_capped_where_they_surely_destroy_the_unit_change_nothing(monkeypatch, wording,
-                                                                                            weapon):
+                                                                                            weapon, target):
     # Each waiting event costs a wound here (no Feel No Pain), so the chain keeps at most as many of them as
     # surely destroy the unit; counting them all (the uncapped axis) must give the same exact answer.
     from mathhammer_exact.engine import chain
 
     firings = [Firing(Weapon.parse(weapon), 2)]
-    target = Target.parse("T5 Sv3+ W3 x2; T5 Sv3+ W3 leader")
+    target = Target.parse(target)
     context = Context(rules=Rules.named(wording))
     capped = attack(firings, target, context=context, exact=True)
     monkeypatch.setattr(chain, "_deferred_capacity", lambda profile, earlier=0: earlier + profile.attacks.max
@@ -452,8 +454,9 @@ def test_firings_worked_out_from_each_state_change_nothing(monkeypatch, firings,
 
 
 def test_a_firing_worked_out_from_each_state_where_that_is_less_work_is(monkeypatch):
-    # the third firing meets 16 target states each holding 7 x 7 counts of waiting wounds (7 is the unit's wounds,
-    # plus none): worked out from the 16 states instead, with fewer steps in all
+    # the third firing meets 16 target states each holding 7 x 6 counts of waiting wounds (as many as surely
+    # destroy the unit, plus none: 6 of Damage 1, 5 of Damage 2): worked out from the 16 states instead, with fewer
+    # steps in all
     from mathhammer_exact.engine import chain
 
     firings = [Firing(Weapon.parse(w), n) for w, n in TWO_COUNTS + [("A2 BS3+ S4 AP0 D=3 [DEVASTATING WOUNDS]", 5)]]

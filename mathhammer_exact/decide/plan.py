@@ -133,14 +133,15 @@ def plan(firings: Sequence[Firing], targets: Sequence[Target], goal: str = "dest
                           < sum(map(len, itertools.chain(*whole))))
     if by_rows:
         prefixes = [_Prefixes.of(orders, len(firings)) for orders in whole]
-        steps = sum(first.count * _reachable(Layout.of(target), any(f.weapon.precision for f in own)) ** 2
-                    for target, own, first in zip(targets, fired, prefixes))
+        steps = sum(numbered.count * _reachable(Layout.of(target), any(f.weapon.precision for f in own)) ** 2
+                    for target, own, numbered in zip(targets, fired, prefixes))
         if alternatives > LIMIT and steps > SHARED_STEPS[exact]:  # (up to LIMIT, each order's query is the bound)
             raise MathhammerError(f"this plan would move about {rounded(steps)} state entries (at most "
                                   f"{rounded(SHARED_STEPS[exact])} in {'exact' if exact else 'float'} mode): give "
                                   "fewer profiles, or a target of fewer models")
         moves = [[_Move(f, target, context, exact) for f in own] for target, own in zip(targets, fired)]
-        values = [_by_prefixes(goal, target, first, row, exact) for target, first, row in zip(targets, prefixes, moves)]
+        values = [_by_prefixes(goal, target, numbered, row, exact)
+                  for target, numbered, row in zip(targets, prefixes, moves)]
         queries = sum(len(move.rows) for row in moves for move in row)
     else:
         values = [{order: _goal(goal, target, attack([own[i] for i in order], target, context=context,

@@ -80,7 +80,6 @@ def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: 
     sustained = mode.of(sustained_hits(weapon))  # query's number mode is taken here, once
     wording = context.rules.devastating_wounds
     lethal = auto_wounds(weapon, profile, context)
-    one = mode.point(1)
 
     hit_rule, wound_rule = critical_mortals(weapon, context, "hit"), critical_mortals(weapon, context, "wound")
 
@@ -105,25 +104,22 @@ def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: 
     unsaveable = mode.grid({(0, 0): 1 - normal_harms, (1, 0): normal_harms})
     mortals: dict[str, tuple[CriticalMortals, Pmf] | None] = {"hit": None, "wound": None}
     if waits and wording is DevastatingWounds.SEED:  # second count: Devastating Wounds attacks
-        waiting_harms, waiting_lost = harm(wounds_lost(damage, mortal_threshold(profile, weapon)))
+        waiting_harms, second_lost = harm(wounds_lost(damage, mortal_threshold(profile, weapon)))
         waiting = mode.grid({(0, 0): 1 - waiting_harms, (0, 1): waiting_harms})
-        second = Transition.alike(track, mode.of(waiting_lost))
-        second_least = waiting_lost.min
     else:  # second count: mortal wounds, one wound each, spilling over (launch wording, Critical mortal wounds)
-        mortal_harms, _ = harm(wounds_lost(Pmf.point(1, exact=True), mortal_threshold(profile, weapon)))
+        mortal_harms, second_lost = harm(wounds_lost(Pmf.point(1, exact=True), mortal_threshold(profile, weapon)))
 
         def mortal_wounds(number: Pmf) -> Pmf:
             felt = number.compound(Pmf.bernoulli(mortal_harms, exact=True))
             return mode.grid({(0, k): p for k, p in felt.fractions().items()})
 
         waiting = mortal_wounds(damage_pmf(weapon, None, context))
-        second = Transition.alike(track, one)
-        second_least = 1
         mortals = {roll: None if rule is None else (rule, mortal_wounds(rule.mortal_wounds.pmf(exact=True)))
                    for roll, rule in (("hit", hit_rule), ("wound", wound_rule))}
+    second = Transition.alike(track, mode.of(second_lost))
     critical = critical_wound(weapon, wording, harmed, unsaveable, waiting, waiting, mortals["wound"])
-    caps = tuple(models * destroying(profile.wounds, least) for least in (normal_lost.min, second_least)) \
-        if capped else None
+    caps = (tuple(models * destroying(profile.wounds, lost.min) for lost in (normal_lost, second_lost))
+            if capped else None)
     harmful = per_model.compound(attack(per_hit(wound, harmed, critical), harmed, mortals["hit"]), caps)
     return _Plan(per_model, harmful, caps, track, normal, second)
 

@@ -53,7 +53,6 @@ class Transition:
     """One event's effect on the state: ``matrix`` moves state s to state t with chance P(s -> t)."""
 
     matrix: Banded
-    always_harms: bool  #: every event costs at least one wound, so `track.total` events destroy the unit
 
     @classmethod
     def build(cls, track: Track, effects: Sequence[Pmf | Sequence[Pmf]]) -> Transition:
@@ -84,7 +83,7 @@ class Transition:
         # a model loses k < its wounds left as rolled; what would take it to 0 or beyond destroys it, excess lost
         bands = np.where(lost < room, chance, np.where(lost == room, at_least, 0))
         used = np.flatnonzero((bands != 0).any(axis=1))
-        return cls(Banded(used, bands[used], den), min(e.offset for e in kinds) >= 1)
+        return cls(Banded(used, bands[used], den))
 
     @staticmethod
     @functools.lru_cache(maxsize=256)
@@ -106,14 +105,11 @@ def _accumulate(start: Pmf, step: Transition, counts: np.ndarray, counts_den: in
 
     Returns integer/float weights and their common denominator. The states after 0, 1, 2, ... events are
     worked out in turn, one product each, and weighted by the counts in one product at the end: in exact
-    mode only the states' small numbers go through the matrix, not the counts' large ones. When every
-    event costs a wound, the unit is surely destroyed after as many events as it has wounds, so more
-    events than that count as that many.
+    mode only the states' small numbers go through the matrix, not the counts' large ones. (The counts come
+    folded where the events surely destroy the unit, `destroying`, or in full where a test asks.)
     """
     state = start.weights
     matrix = step.matrix
-    if step.always_harms and len(counts) > len(state):
-        counts = np.concatenate([counts[: len(state) - 1], counts[len(state) - 1 :].sum(axis=0, keepdims=True)])
     last = len(counts) - 1
     written = matrix.written_out()  # chosen once: the loop below is the pipeline's hottest
     states = [state]

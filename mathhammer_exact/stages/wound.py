@@ -68,7 +68,8 @@ def critical_wound(weapon: Weapon, wording: DevastatingWounds, ordinary: Y, unsa
 
 def devastating_wounds_wait(weapon: Weapon, wording: DevastatingWounds) -> bool:
     """Whether `weapon`'s Devastating Wounds wait until every weapon profile has resolved: under the current
-    and launch wordings (under the 2023 wording they are unsaveable damage at once; see `critical_wound`)."""
+    and the 2023 (launch) wordings, not under the unsaveable-damage reading, where they are damage dealt at
+    once (see `critical_wound`)."""
     return weapon.devastating_wounds and wording is not DevastatingWounds.UNSAVEABLE
 
 
