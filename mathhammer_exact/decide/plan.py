@@ -170,6 +170,7 @@ class _Prefixes:
 
     @classmethod
     def of(cls, orders: set[tuple[int, ...]], weapons: int) -> _Prefixes:
+        """`orders` (of indices below `weapons`) numbered, with their prefixes a length at a time."""
         base = weapons + 1
         grouped: dict[int, list[tuple[int, ...]]] = {}
         for order in orders:

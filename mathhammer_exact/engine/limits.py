@@ -211,7 +211,7 @@ def _destroying(weapon: Weapon, target: Target, context: Context,
 
 
 def _lands(weapon: Weapon, context: Context) -> tuple[object, ...]:
-    """A key to what one of a firing's waiting wounds does when it lands (see `chain._profile`): consecutive
+    """A key to what one of a firing's waiting wounds does when it lands (see `chain._operators`): consecutive
     firings with the same key land alike and share their count of them (`chain._resolve`). Some others land
     alike too (Precision at a unit with no leader, say); for those the estimate counts more work, never less."""
     aimed = (weapon.psychic, weapon.precision, context.rules.definition.precision_one_group)
