@@ -188,22 +188,24 @@ def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _
     event = _bits(weapon.damage) + fnp
     most_wounds = max(p.wounds for p, _ in target.groups)
     attack_bits = _bits(weapon.attacks) + (_bits(weapon.rapid_fire) if own.half_range else 0)
-    seed = weapon.devastating_wounds and wording is DevastatingWounds.SEED  # its waiting wounds cost the damage
-    spared = any(mortal_threshold(p, weapon) is not None for p, _ in target.groups)  # Feel No Pain may spare one
+    waits_destroying: int | None = None  # where Feel No Pain may spare a waiting wound
+    if not any(mortal_threshold(p, weapon) is not None for p, _ in target.groups):
+        seed = weapon.devastating_wounds and wording is DevastatingWounds.SEED  # its waiting wounds cost the damage
+        waits_destroying = _destroying(weapon, target, own, mortal_threshold) if seed else target.total_wounds
     return _Shape(firing.models * per_model, per_model, hits, min(_highest(weapon.damage), most_wounds),
-                  _destroying(weapon, target, own, attack_threshold), waiting,
-                  None if spared else _destroying(weapon, target, own, mortal_threshold, seed),
+                  _destroying(weapon, target, own, attack_threshold), waiting, waits_destroying,
                   _lands(weapon, own) if waiting else None, attack_bits, rolls["hit"],
                   rolls["hit"] + hits * (rolls["wound"] + rolls["save"] + event), event)
 
 
 def _destroying(weapon: Weapon, target: Target, context: Context,
-                threshold: Callable[[ModelProfile, Weapon], int | None], damaging: bool = True) -> int:
+                threshold: Callable[[ModelProfile, Weapon], int | None]) -> int:
     """How many events surely destroy `target` (`allocation.destroying`), each costing a model at least the
-    damage `weapon` deals it at least (its lowest roll as modified), or one wound (a mortal wound, or where
-    the Feel No Pain of `threshold` applies): where the engine folds its counts of them."""
+    damage `weapon` deals it at least (its lowest roll as modified), or one wound where the Feel No Pain of
+    `threshold` applies: where the engine folds its counts of them. (Mortal wounds of one wound each are
+    destroyed by the unit's wounds of them.)"""
     def least(profile: ModelProfile) -> int:
-        if not damaging or threshold(profile, weapon) is not None:
+        if threshold(profile, weapon) is not None:
             return 1
         return damage_modifier(weapon, profile, context)(weapon.damage.minimum)  # (a re-roll can roll it again)
 
