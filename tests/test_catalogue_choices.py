@@ -42,6 +42,22 @@ def test_a_group_whose_default_is_missing_gives_its_first_weapon_and_says_so():
         2 * DRILL == Fraction(16, 27)
 
 
+def test_choices_taken_by_default_amount_are_each_carried_and_each_may_be_swapped():
+    # Forge Walker: 'Arms (2)' (2 of 2) names no default, but marks Magma cannon and Rock drill defaultAmount="1"
+    # (each at most 2): one of each. 'Wargear' (1 of 1) holds Slag launcher (defaultAmount="1", least 1) and
+    # Forge fist (least 1): both carried, neither offered as a swap.
+    walker = by_name.datasheet("Forge Walker")
+    assert walker.models[0].equipment == ("magma cannon", "rock drill", "slag launcher", "forge fist")
+    assert [(o.replaces, o.choices) for o in walker.options] == [(("magma cannon",), ("rock drill",)),
+                                                                 (("rock drill",), ("magma cannon",))]
+    assert not any("names no default" in note for note in walker.notes + walker.models[0].notes)
+    report = unit_attack("Forge Walker", HORDE, exact=True)
+    assert report.result.damage.mean == MAGMA + 2 * DRILL + SLAG == Fraction(11, 9)
+    # a second rock drill in place of the magma cannon: 4 x 8/27 + 2/27
+    two_drills = unit_attack("Forge Walker", HORDE, loadout=["rock drill"], exact=True)
+    assert two_drills.result.damage.mean == 4 * DRILL + SLAG == Fraction(34, 27)
+
+
 def test_a_group_of_linked_groups_offers_every_weapon_in_them():
     # 'Forge Sister w/ special or heavy weapon' (0-1): 'Weapon' (min 1) links the groups 'Special weapons' (Melt gun)
     # and 'Heavy weapons' (Magma cannon, Rock drill), neither with a least or a default: the Melt gun by default

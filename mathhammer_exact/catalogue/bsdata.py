@@ -8,7 +8,8 @@ The data model: a unit is a `selectionEntry` of type "unit" (or a single "model"
 top of a catalogue; its models are the "model" entries below it, reached through
 `selectionEntryGroups` and `entryLinks` (links to shared entries anywhere in the data set, with
 their own constraints). A model's wargear is the entries below it that carry "Ranged Weapons" or
-"Melee Weapons" profiles; a group's `defaultSelectionEntryId` is the default choice.
+"Melee Weapons" profiles; a group's `defaultSelectionEntryId` is the default choice (or, where it names
+none, the choices it marks with a `defaultAmount`, each taken so many times).
 """
 
 from __future__ import annotations
@@ -727,6 +728,19 @@ class UnitReader:
         if not choices:
             return
         default = named = next((c for c in choices if default_id in (c[0].link_id, c[0].entry.get("id"))), None)
+        amounts = [(c, max(_default_amount(c[0]), c[0].minimum)) for c in choices] if default is None else []
+        if any(_default_amount(c[0]) for c, _ in amounts):  # each choice the catalogue takes by default, so many
+            # times ('Weapons': two of plasma rifle and missile pod, one of each by default); a choice taken beyond
+            # its least may be swapped for another choice
+            for (child, _, gear), n in amounts:
+                if not n:
+                    continue
+                equipment += (gear or self._worn(child)) * n
+                options += within[id(child)][0]
+                self.notes += within[id(child)][1]
+                if n > child.minimum and (swap := _swap(choices, child)):
+                    options.append(swap)
+            return
         if default is None and link.minimum >= 1:  # the first that is wargear, rather than a system with no profile
             default = next((c for c in choices if c[2]), choices[0])
             if len(choices) > 1 and default[2]:
@@ -747,12 +761,8 @@ class UnitReader:
         picks = max(link.minimum - sum(child.minimum for child, _ in required), default[0].minimum, 1)
         worn = self._worn(default[0]) if named and not default[2] else []  # only a default the catalogue names
         equipment += (default[2] or worn) * min(picks, default[0].maximum or picks)
-        others = [(child, name, gear) for child, name, gear in choices if child is not default[0] and gear]
-        if default[2] and others:  # a bundle ('Diresword and Shuriken Pistol') gives each of its pieces
-            options.append({"replaces": default[2], "with": [name or child.entry.get("name", "").strip()
-                                                             for child, name, _ in others],
-                            "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others
-                                      if not name}})
+        if swap := _swap(choices, default[0]):
+            options.append(swap)
 
     def _choices(self, link: Link) -> list[tuple[Link, bool]]:
         """A choice group's choices, each with whether it is a group read on its own (True). A group that asks
@@ -912,6 +922,25 @@ def _wounds(stats: Record) -> int | None:
 def _fits(span: Span | None, size: int) -> bool:
     """True where a unit composition's models can number `size`, the number its name gives."""
     return span is not None and span[0] <= size and (span[1] is None or size <= span[1])
+
+
+def _swap(choices: list[tuple[Link, str | None, list[str]]], taken: Link) -> Record | None:
+    """The swap of what the choice `taken` of a group gives for any other of its choices that is wargear (a
+    bundle, 'Diresword and Shuriken Pistol', gives each of its pieces); None if there is nothing to swap."""
+    gives_up = next(gear for child, _, gear in choices if child is taken)
+    others = [(child, name, gear) for child, name, gear in choices if child is not taken and gear]
+    if not gives_up or not others:
+        return None
+    return {"replaces": gives_up, "with": [name or child.entry.get("name", "").strip() for child, name, _ in others],
+            "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others if not name}}
+
+
+def _default_amount(link: Link) -> int:
+    """How many of a choice the catalogue selects by default (`defaultAmount`, on the link or its entry; a
+    list of them, as some model entries write it, is not a wargear choice's and counts as none)."""
+    amount = next((e.get("defaultAmount") for e in (link.link, link.entry) if e is not None and e.get("defaultAmount")),
+                  "0")
+    return whole(amount, "a default amount") if amount.isdigit() else 0
 
 
 def _bundle_size(bundle: Element) -> int:
