@@ -1,13 +1,14 @@
 """Wargear choices a catalogue writes in less direct ways: a group of choices whose default is missing and whose
 first choice is no weapon, a group of one choice among linked groups, a kind of model whose most follows the
-unit's size, and a kind of model known by a shield that has no profile. The fixture (tests/fixtures/bsdata-choices)
+unit's size, a kind of model known by a shield that has no profile, choices a group takes by default amounts, and
+wargear in a bundle that gives its bearer Wounds and an invulnerable save. The fixture (tests/fixtures/bsdata-choices)
 is invented in the BSData schema; every expected value is read off its XML by hand, as the comments say."""
 
 from fractions import Fraction
 
 import pytest
 
-from mathhammer_exact import Target
+from mathhammer_exact import Target, Weapon, attack
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.units import by_name
@@ -94,3 +95,23 @@ def test_a_kind_known_by_its_shield_can_be_fielded():
     assert sorted((profile.invulnerable or 0, n) for profile, n in target.target.groups) == [(0, 1), (0, 2), (4, 2)]
     with pytest.raises(MathhammerError, match="Forge Sister w/ ward shield: at most 2"):
         by_name.target_unit("Forge Sisters", loadout=["3 ward shields"])
+
+
+def test_what_wargear_in_a_bundle_gives_its_bearer_goes_with_the_bundle():
+    # Forge Wardens: a Warden Prime (W2, Sv3+) whose 'Weapon Option' defaults to the bundle 'Rock drill, bulwark &
+    # ward shield'; the Bulwark's ability gives its bearer a Wounds characteristic of 3, the Ward Shield's a 4+
+    # invulnerable save. Four Wardens (W2) carry a Slag launcher. The other choice, a Magma cannon, gives up all three.
+    wardens = by_name.datasheet("Forge Wardens")
+    prime = next(m for m in wardens.models if m.name == "Warden Prime")
+    assert sorted(prime.equipment) == ["bulwark", "rock drill", "ward shield"]
+    assert [(o.replaces, o.choices) for o in wardens.options] == [(("rock drill", "bulwark", "ward shield"),
+                                                                   ("magma cannon",))]
+    default = by_name.target_unit("Forge Wardens").target
+    assert sorted((p.wounds, p.invulnerable, n) for p, n in default.groups) == [(2, None, 4), (3, 4, 1)]
+    swapped = by_name.target_unit("Forge Wardens", loadout=["magma cannon"]).target
+    assert sorted((p.wounds, p.invulnerable, n) for p, n in swapped.groups) == [(2, None, 1), (2, None, 4)]
+    # a Magma cannon (S10 AP-4 D1) at the Warden Prime alone: with the ward shield its 4+ invulnerable save
+    # stands (fails 1/2), without it no save: 5/9 x 1/2 and 5/9 unsaved wounds
+    magma = Weapon.parse('24" A1 BS3+ S10 AP-4 D1')
+    assert attack(magma, Target.of(prime.carrying(prime.equipment), 1), exact=True).unsaved.mean == Fraction(5, 18)
+    assert attack(magma, Target.of(prime.carrying(["magma cannon"]), 1), exact=True).unsaved.mean == Fraction(5, 9)

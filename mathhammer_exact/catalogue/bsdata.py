@@ -700,28 +700,29 @@ class UnitReader:
                 if entry.get("type") == "model":
                     continue
                 name = self._weapon(link)
-                inner, inner_options = self._wargear(entry)
+                inner, inner_options = self._wargear(entry, model)
                 options += inner_options
                 if link.minimum >= 1:
                     worn = self._worn(link) if model and not name and not inner else []
                     equipment += [name] * link.minimum if name else (inner or worn) * link.minimum
             else:
-                self._group(link, equipment, options)
+                self._group(link, equipment, options, model)
         return equipment, options
 
-    def _group(self, link: Link, equipment: list[str], options: list[Record]) -> None:
-        """A choice group's default wargear (added to `equipment`) and its other choices as a swap."""
+    def _group(self, link: Link, equipment: list[str], options: list[Record], model: bool = False) -> None:
+        """A choice group's default wargear (added to `equipment`) and its other choices as a swap (a `model`'s:
+        a choice that is a bundle carries its worn wargear too, 'Thunder Hammer & Storm Shield')."""
         group = link.entry
         default_id = group.get("defaultSelectionEntryId")
         choices: list[tuple[Link, str | None, list[str]]] = []
         within: dict[int, tuple[list[Record], list[str]]] = {}  #: each choice's own swaps and notes, by id of its link
         for child, apart in self._choices(link):
             if apart:
-                self._group(child, equipment, options)
+                self._group(child, equipment, options, model)
                 continue
             name = self._weapon(child)
             mark = len(self.notes)
-            inner, inner_options = self._wargear(child.entry)
+            inner, inner_options = self._wargear(child.entry, model)
             within[id(child)] = inner_options, self.notes[mark:]
             del self.notes[mark:]  # said only for a choice taken (below)
             choices.append((child, name, [name] if name else inner))
@@ -843,8 +844,10 @@ class UnitReader:
         single = len(models) == 1 and models[0]["max"] in (1, models[0]["min"])
         places = [(self.entry, None), *((e, m) for m in models for e in self._own(m))]
         bonuses: list[tuple[Record, str, int]] = []  #: (model, its wargear's ability, Wounds it adds)
+        record["bearers"] = self._bearers()
         for element, model in places:
             owner = "" if model is None else model["name"]
+            piece = model is not None and element is not model["_entry"]  # wargear: its bearer's are in `bearers`
             if model is None or element is model["_entry"]:  # the unit's and its models', not their wargear's
                 record["army_rules"] += [n for n in self.data.army_rules(element) if n not in record["army_rules"]]
             for profile, _ in self.data.profiles(element):
@@ -865,8 +868,8 @@ class UnitReader:
                                       ("feel_no_pain", feel_no_pain(name, suffix, text))):
                     if reading is None:
                         continue
-                    if reading["scope"] == "leading":  # the Attached unit's: read from its text (`ability_text`)
-                        continue
+                    if reading["scope"] == "leading" or (piece and reading["scope"] == "model"):
+                        continue  # the Attached unit's (read from its text: `ability_text`), or its bearer's
                     if reading["scope"] == "model" and model is None and not single:
                         self.notes.append(f"{kind.replace('_', ' ')} {reading['value']}+ in {name!r} is for one model "
                                           "(its bearer), which the datasheet does not name: not applied")
@@ -875,6 +878,23 @@ class UnitReader:
                     assert holder is not None
                     holder[kind] = best(holder.get(kind), reading)
         self._more_wounds(models, bonuses)
+
+    def _bearers(self) -> Record:
+        """What each piece of the unit's wargear gives the model that carries it, by its name: an invulnerable save
+        and Feel No Pain its abilities give the bearer, and a Wounds characteristic ('The bearer has a Wounds
+        characteristic of 4', a storm shield). Given to each model by what it carries (`convert`), so that a swap
+        that gives the piece up takes them away."""
+        found: Record = {}
+        for name, element in self.pieces.items():
+            for rule, suffix, text in self.data.rules(element):
+                gives = found.setdefault(name, {})
+                for kind, reading in (("invulnerable", invulnerable(rule, text)),
+                                      ("feel_no_pain", feel_no_pain(rule, suffix, text))):
+                    if reading is not None and reading["scope"] == "model":
+                        gives[kind] = best(gives.get(kind), reading)
+                if wounds := _HAS_WOUNDS.search(text):
+                    gives["wounds"] = {"value": int(wounds[1]), "from": rule}
+        return {name: gives for name, gives in found.items() if gives}
 
     def _more_wounds(self, models: list[Record], bonuses: list[tuple[Record, str, int]]) -> None:
         """Wargear that adds to its bearer's Wounds ('Add 1 to the bearer's Wounds characteristic'). Catalogues
@@ -911,6 +931,7 @@ class UnitReader:
 
 
 _MORE_WOUNDS = re.compile(r"^add ([0-9]+) to the bearer.s wounds characteristic\.?$", re.I)
+_HAS_WOUNDS = re.compile(r"^the bearer has a wounds characteristic of ([0-9]+)\.?$", re.I)
 
 
 def _wounds(stats: Record) -> int | None:
@@ -938,8 +959,8 @@ def _swap(choices: list[tuple[Link, str | None, list[str]]], taken: Link) -> Rec
 def _default_amount(link: Link) -> int:
     """How many of a choice the catalogue selects by default (`defaultAmount`, on the link or its entry; a
     list of them, as some model entries write it, is not a wargear choice's and counts as none)."""
-    amount = next((e.get("defaultAmount") for e in (link.link, link.entry) if e is not None and e.get("defaultAmount")),
-                  "0")
+    amount = next((e.get("defaultAmount", "") for e in (link.link, link.entry) if e is not None
+                   and e.get("defaultAmount")), "0")
     return whole(amount, "a default amount") if amount.isdigit() else 0
 
 

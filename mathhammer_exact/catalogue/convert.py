@@ -11,6 +11,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Collection, Mapping
+from itertools import combinations
 from typing import Any
 
 import attrs
@@ -234,6 +235,44 @@ def _size_limits(record: Mapping[str, Any], models: list[ModelEntry]) -> tuple[L
                  for limit in record.get("limits", ()))
 
 
+MOST_WORN = 4  #: pieces of wargear of one kind of model whose every combination gets its own profile (16 at most)
+
+
+def _worn(model: Mapping[str, Any], equipment: tuple[str, ...], bearers: Mapping[str, Any]) -> tuple[str, ...]:
+    """The wargear that gives this kind of model something as its bearer (`bearers`), carried by default or
+    offered by its swaps, by name (at most MOST_WORN of them: any more are counted only as carried by default)."""
+    offered = [item.lower() for option in model["options"]
+               for item in (*option["with"], *(i for items in option.get("gives", {}).values() for i in items))]
+    found = tuple(dict.fromkeys(item for item in (*equipment, *offered) if item in bearers))
+    return found if len(found) <= MOST_WORN else ()
+
+
+def _carrying(model: Mapping[str, Any], pieces: Collection[str], bearers: Mapping[str, Any],
+              notes: list[str] | None = None) -> dict[str, Any]:
+    """`model` with what `pieces` of wargear give their bearer: an invulnerable save and Feel No Pain after the
+    model's own (`best`), and a Wounds characteristic. The Wounds are said in `notes`, if given."""
+    gives = [bearers[piece] for piece in pieces if piece in bearers]
+    out = dict(model)
+    for kind in ("invulnerable", "feel_no_pain"):
+        out[kind] = functools.reduce(best, (g.get(kind) for g in gives), model.get(kind))
+    wounds = max((g["wounds"] for g in gives if "wounds" in g), key=lambda w: w["value"], default=None)
+    key = next((k for k in model["stats"] if k.upper() == "W"), None)
+    if wounds is not None and key is not None and model["stats"][key].strip() != str(wounds["value"]):
+        out["stats"] = {**model["stats"], key: str(wounds["value"])}
+        if notes is not None:
+            notes.append(f"Wounds {wounds['value']} for {model['name']}: its profile's {model['stats'][key]}, and "
+                         f"{wounds['from']!r} gives its bearer {wounds['value']}")
+    return out
+
+
+def _profile(record: Mapping[str, Any], model: Mapping[str, Any], keywords: tuple[str, ...],
+             notes: list[str] | None = None, read: Collection[str] = (),
+             held: dict[str, dict[str, Any]] | None = None) -> ModelProfile:
+    """One kind of model's profile, its defences read (`_defence`: noted in `notes` and held in `held`, if given)."""
+    defence = _defence(record, model, [] if notes is None else notes, read, {} if held is None else held)
+    return ModelProfile.parse(model_text(model["stats"], defence, keywords), name=model["name"], lenient=True)
+
+
 def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datasheet:
     """A `Datasheet` for an indexed unit record; what could not be read is named in its notes."""
     tally = tally if tally is not None else Tally()
@@ -246,12 +285,17 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     defences: list[str] = []  # the notes of the models' defences: said where the unit is the target
     held: dict[str, dict[str, Any]] = {}
     models, options = [], []
+    bearers = {name.lower(): gives for name, gives in record.get("bearers", {}).items()}
     for model, count, most in _composition(record):
         tally.units["model profiles"] += 1
+        equipment = tuple(w.lower() for w in model["equipment"])
+        worn = _worn(model, equipment, bearers)
         try:
-            defence = _defence(record, model, defences, read, held)
-            profile = ModelProfile.parse(model_text(model["stats"], defence, keywords), name=model["name"],
-                                         lenient=True)
+            carried = frozenset(worn).intersection(equipment)
+            profile = _profile(record, _carrying(model, carried, bearers, defences), keywords, defences, read, held)
+            profiles = {frozenset(pieces): _profile(record, _carrying(model, pieces, bearers), keywords)
+                        for k in range(len(worn) + 1) for pieces in combinations(worn, k)
+                        if frozenset(pieces) != carried}
         except MathhammerError as exc:
             tally.units["model profiles failed"] += 1
             tally.failures[f"unit profile: {reason(exc)}"] += 1
@@ -260,8 +304,9 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         for rule in profile.ignored:
             tally.unmodelled[f"unit profile: {rule}"] += 1
         if count or most:
-            models.append(ModelEntry(model["name"], profile, count, tuple(w.lower() for w in model["equipment"]), most,
-                                     tuple(f"{model['name']}: {note}" for note in model.get("notes", ()))))
+            models.append(ModelEntry(model["name"], profile, count, equipment, most,
+                                     tuple(f"{model['name']}: {note}" for note in model.get("notes", ())), worn,
+                                     {carried: profile, **profiles} if worn else {}))
         for option in model["options"]:
             replaces = option["replaces"]  # one piece of wargear, or a bundle of several
             options.append(WargearOption(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
@@ -32,6 +32,13 @@ class ModelEntry:
     equipment: tuple[str, ...]
     max: int | None = None
     notes: tuple[str, ...] = ()  #: what was inferred reading this kind's wargear (a default choice guessed)
+    worn: tuple[str, ...] = ()  #: wargear that gives its bearer a characteristic (a storm shield's Wounds)
+    profiles: Mapping[frozenset[str], ModelProfile] = attrs.field(factory=dict)  #: by the `worn` pieces carried
+
+    def carrying(self, gear: Iterable[str]) -> ModelProfile:
+        """This kind's profile with `gear`: what the pieces of it in `worn` give their bearer counted, so that a
+        swap that gives one up takes that away (`profile` is the one with the default equipment)."""
+        return self.profiles.get(frozenset(set(self.worn).intersection(gear)), self.profile)
 
 
 @attrs.frozen
@@ -157,8 +164,9 @@ class Datasheet:
         at = self.allowed_sizes()[0] if size is None else size
         if at in self.compositions:
             return self.compositions[at].as_target(at, loadout)
-        equipped = Counter(m.name for m, _ in self.equip(loadout, size))
-        return Target(tuple((m.profile, equipped[m.name]) for m in self.models if equipped[m.name]))
+        order = {m.name: i for i, m in enumerate(self.models)}
+        models = sorted(self.equip(loadout, size), key=lambda model: order[model[0].name])
+        return Target(tuple(Counter(m.carrying(gear) for m, gear in models).items()))
 
     def equip(self, loadout: Sequence[str], size: int | None = None) -> list[tuple[ModelEntry, list[str]]]:
         """Every model with its wargear after the wargear choices in `loadout`.
