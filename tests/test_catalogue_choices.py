@@ -50,13 +50,20 @@ def test_choices_taken_by_default_amount_are_each_carried_and_each_may_be_swappe
     walker = by_name.datasheet("Forge Walker")
     assert walker.models[0].equipment == ("magma cannon", "rock drill", "slag launcher", "forge fist")
     assert [(o.replaces, o.choices) for o in walker.options] == [(("magma cannon",), ("rock drill",)),
-                                                                 (("rock drill",), ("magma cannon",))]
+                                                                 (("rock drill",), ("magma cannon",)),
+                                                                 ((), ("melt gun",))]  # 'Hull mount' (0-1)
     assert not any("names no default" in note for note in walker.notes + walker.models[0].notes)
     report = unit_attack("Forge Walker", HORDE, exact=True)
     assert report.result.damage.mean == MAGMA + 2 * DRILL + SLAG == Fraction(11, 9)
     # a second rock drill in place of the magma cannon: 4 x 8/27 + 2/27
     two_drills = unit_attack("Forge Walker", HORDE, loadout=["rock drill"], exact=True)
     assert two_drills.result.damage.mean == 4 * DRILL + SLAG == Fraction(34, 27)
+    # the one model takes both choices: the hull mount's Melt gun as well (5/9), and the second rock drill stays
+    both = unit_attack("Forge Walker", HORDE, loadout=["rock drill", "melt gun"], exact=True)
+    assert both.result.damage.mean == 4 * DRILL + SLAG + MELT == Fraction(49, 27)
+    # a model takes a piece of wargear once: no second swap to a rock drill
+    with pytest.raises(MathhammerError, match="at most 1 model of a unit of 1 can take 'rock drill'"):
+        walker.equip(["rock drill", "rock drill"])
 
 
 def test_a_group_of_linked_groups_offers_every_weapon_in_them():

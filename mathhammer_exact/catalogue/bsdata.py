@@ -757,6 +757,8 @@ class UnitReader:
             options += within[id(child)][0]
             self.notes += within[id(child)][1]
         if default is None:
+            if not link.minimum and not required and (addition := _swap(choices, None)):
+                options.append(addition)  # a group that asks for no choice: wargear a model may take ('Sponsons')
             return
         # the default fills the group's least that the required choices leave ('Weapons: 2 of ...')
         picks = max(link.minimum - sum(child.minimum for child, _ in required), default[0].minimum, 1)
@@ -945,12 +947,13 @@ def _fits(span: Span | None, size: int) -> bool:
     return span is not None and span[0] <= size and (span[1] is None or size <= span[1])
 
 
-def _swap(choices: list[tuple[Link, str | None, list[str]]], taken: Link) -> Record | None:
+def _swap(choices: list[tuple[Link, str | None, list[str]]], taken: Link | None) -> Record | None:
     """The swap of what the choice `taken` of a group gives for any other of its choices that is wargear (a
-    bundle, 'Diresword and Shuriken Pistol', gives each of its pieces); None if there is nothing to swap."""
-    gives_up = next(gear for child, _, gear in choices if child is taken)
+    bundle, 'Diresword and Shuriken Pistol', gives each of its pieces), or with `taken` None the taking of one of
+    them in addition to what a model carries; None if there is nothing to swap or take."""
+    gives_up = [] if taken is None else next(gear for child, _, gear in choices if child is taken)
     others = [(child, name, gear) for child, name, gear in choices if child is not taken and gear]
-    if not gives_up or not others:
+    if (taken is not None and not gives_up) or not others:
         return None
     return {"replaces": gives_up, "with": [name or child.entry.get("name", "").strip() for child, name, _ in others],
             "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others if not name}}

@@ -44,7 +44,7 @@ class ModelEntry:
 @attrs.frozen
 class WargearOption:
     """Models of kind `model` may swap `replaces` (one piece of wargear, or several: '2 starcannons') for
-    one of `choices`."""
+    one of `choices`; where `replaces` is empty, take one of them as well as what they carry (sponsons)."""
 
     model: str
     replaces: tuple[str, ...] = attrs.field(converter=lambda v: (v,) if isinstance(v, str) else tuple(v))
@@ -64,7 +64,12 @@ class WargearOption:
 
     @property
     def replaced(self) -> str:
-        return " and ".join(self.replaces)
+        return " and ".join(self.replaces) or "nothing"
+
+    def offer(self) -> str:
+        """The option as a datasheet writes it: 'may replace its bolt pistol with plasma pistol / ...'."""
+        choices = " / ".join(self.choices)
+        return f"may replace its {self.replaced} with {choices}" if self.replaces else f"may take {choices}"
 
 
 @attrs.frozen
@@ -84,6 +89,8 @@ class Limit:
     def count(self, models: Sequence[tuple[ModelEntry, Sequence[str]]]) -> int:
         return sum(1 for m, gear in models if m.name in self.kinds or set(self.items) & set(gear))
 
+
+Changed = set[tuple[int, int | str]]  #: (model, option taken) and (model, wargear given): what a loadout changed
 
 _COUNTED = re.compile(r"([0-9]+)(?:\s*[x×]\s+|\s+)(.+)|([0-9]+)[x×](\S.*)", re.I)  #: '4 lascannon', '4x lascannon'
 
@@ -193,7 +200,7 @@ class Datasheet:
         if size in self.compositions:
             return self.compositions[size]._equip(loadout, size)
         models = [(m, list(m.equipment)) for m in self.models for _ in range(counts[m.name])]
-        changed: set[int] = set()  # a model takes at most one choice
+        changed: Changed = set()  # a model takes each option once, and each piece of wargear once
         taken: Counter[int] = Counter()  # models that took each option, by its place in `options`
         chosen: Counter[str] = Counter()
         lines = []
@@ -220,14 +227,14 @@ class Datasheet:
                                       f"datasheet's models are equipped alike); this loadout has {' and '.join(held)}")
         return models, tuple(lines)
 
-    def _give(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: set[int], taken: Counter[int],
+    def _give(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: Changed, taken: Counter[int],
               chosen: Counter[str]) -> bool:
         """Give `item` to one more model: by a swap, by a model of a kind that carries it, or as named wargear
         a model carries."""
         return (self._swap(models, item, changed, taken, chosen) or self._convert(models, item, changed, taken, chosen)
                 or self._carried(models, item, changed, chosen))
 
-    def _most(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: set[int], taken: Counter[int],
+    def _most(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: Changed, taken: Counter[int],
               chosen: Counter[str]) -> int:
         """How many more models can take `item`, the choices made so far kept (worked out on copies)."""
         trial = [(m, list(gear)) for m, gear in models]
@@ -283,14 +290,14 @@ class Datasheet:
         return same[0] if len(same) == 1 else None
 
     @staticmethod
-    def _carried(models: list[tuple[ModelEntry, list[str]]], item: str, changed: set[int],
+    def _carried(models: list[tuple[ModelEntry, list[str]]], item: str, changed: Changed,
                  chosen: Counter[str]) -> bool:
-        """Name wargear one unchanged model already carries: the one it uses (a model with two melee weapons
+        """Name wargear one model already carries, not yet named: the one it uses (a model with two melee weapons
         fights with the one named: Abaddon with Drach'nyen rather than the Talon of Horus)."""
-        index = next((i for i, (_, gear) in enumerate(models) if item in gear and i not in changed), None)
+        index = next((i for i, (_, gear) in enumerate(models) if item in gear and (i, item) not in changed), None)
         if index is None:
             return False
-        changed.add(index)
+        changed.add((index, item))
         chosen[item] += 1
         return True
 
@@ -305,40 +312,44 @@ class Datasheet:
         shared = set.intersection(*(set(m.equipment) for m in others)) if len(others) > 1 else set()
         return found | ({item for m in others for item in m.equipment} - set(fills.equipment) - shared)
 
-    def _swap(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: set[int],
+    def _swap(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: Changed,
               taken: Counter[int], chosen: Counter[str], only: int | None = None) -> bool:
-        """Give `item` to one unchanged model (model `only`, if given) by a swap its kind allows."""
+        """Give `item` to one model (model `only`, if given) by a swap its kind allows that it has not taken, nor
+        taken `item` by another (a number in a loadout counts models: '2 plasma guns', each on its own model), and
+        that gives up nothing an earlier choice gave it or named."""
         for n, option in enumerate(self.options):
             if item not in option.choices or (option.each_once and chosen[item]) or (
                     option.max is not None and taken[n] >= option.max):
                 continue
             index = next((i for i, (m, gear) in enumerate(models) if m.name == option.model and option.fits(gear)
-                          and i not in changed and only in (None, i)), None)
+                          and not {(i, n), (i, item), *((i, r) for r in option.replaces)} & changed
+                          and only in (None, i)), None)
             if index is None:
                 continue
             before = list(models[index][1])
             gear = models[index][1]
-            at = gear.index(option.replaces[0])
+            at = gear.index(option.replaces[0]) if option.replaces else len(gear)
             for given_up in option.replaces:
                 gear.remove(given_up)
             gear[at:at] = option.items(item)
             if not self._within_limits(models):
                 gear[:] = before
                 continue
-            changed.add(index)
+            changed.update({(index, n), (index, item)})
             taken[n] += 1
             chosen[item] += 1
             return True
         return False
 
-    def _convert(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: set[int],
+    def _convert(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: Changed,
                  taken: Counter[int], chosen: Counter[str]) -> bool:
         """Give `item` to a model of a kind that carries it (or may swap to it), in place of one unchanged
         model of the most numerous kind that may vary: the kind that fills the unit, or another above its
         least (a special-weapon model counts among the rank and file it replaces)."""
         here = Counter(m.name for m, _ in models)
         fills = next((m.name for m in self.models if m.max is not None), None)  # it follows the unit's size
-        donors = sorted((i for i, (m, _) in enumerate(models) if i not in changed and m.max is not None
+        touched = {i for i, _ in changed}
+        donors = sorted((i for i, (m, _) in enumerate(models) if i not in touched and m.max is not None
                          and (here[m.name] > m.count or m.name == fills)), key=lambda i: -here[models[i][0].name])
         for kind in self.models:
             swaps = any(o.model == kind.name and item in o.choices for o in self.options)
@@ -350,7 +361,7 @@ class Datasheet:
                 before = models[donor]
                 models[donor] = (kind, list(kind.equipment))
                 if item in kind.equipment and self._within_limits(models):
-                    changed.add(donor)
+                    changed.add((donor, item))
                     chosen[item] += 1
                     return True
                 if swaps and self._swap(models, item, changed, taken, chosen, only=donor):

@@ -81,8 +81,8 @@ def datasheet_card(sheet: Datasheet, rules: Mapping[str, NamedRule] | None = Non
             lines.append(_weapon_line(weapon_name, profile, weapon))
     for option in sheet.options:
         limit = " (each once per unit)" if option.each_once else (f" (up to {option.max})" if option.max else "")
-        lines.append(f"Option: a {option.model} may replace its {option.replaced} with "
-                     f"{' / '.join(option.choices)}{limit}")
+        article = "an" if option.model[:1].lower() in "aeiou" else "a"
+        lines.append(f"Option: {article} {option.model} {option.offer()}{limit}")
     lines.append("Abilities: " + ", ".join(sheet.abilities))
     lines += [f"  {a.name}, {_how(a)}: {a.describe()}" for a in text_in_force.abilities(sheet, rules or {})]
     lines.append("Keywords: " + ", ".join(sheet.keywords))
