@@ -66,7 +66,7 @@ def edition_option(command: Callable[..., Any]) -> Callable[..., Any]:
     looked up in that edition's index, and its answer given in that edition's rules."""
     field = next(field for field in declared_fields() if field.name == "edition")
     return situation_option(field, help="The edition whose units to look up and whose rules answer: 10e or 11e "
-                                        "(default: as for every command, see docs/editions.md).")(
+                                        "(default: as for every command, see docs/cli.md).")(
         _looking_up_in_its_edition(command))
 
 
