@@ -235,16 +235,16 @@ def _size_limits(record: Mapping[str, Any], models: list[ModelEntry]) -> tuple[L
                  for limit in record.get("limits", ()))
 
 
-MOST_WORN = 4  #: pieces of wargear of one kind of model whose every combination gets its own profile (16 at most)
+MOST_WORN = 4  #: pieces of wargear of one kind of model whose every combination gets its own profile (16 at most);
+#: a kind with more keeps the profile of its default wargear whatever it carries
 
 
 def _worn(model: Mapping[str, Any], equipment: tuple[str, ...], bearers: Mapping[str, Any]) -> tuple[str, ...]:
     """The wargear that gives this kind of model something as its bearer (`bearers`), carried by default or
-    offered by its swaps, by name (at most MOST_WORN of them: any more are counted only as carried by default)."""
+    offered by its swaps, by name."""
     offered = [item.lower() for option in model["options"]
                for item in (*option["with"], *(i for items in option.get("gives", {}).values() for i in items))]
-    found = tuple(dict.fromkeys(item for item in (*equipment, *offered) if item in bearers))
-    return found if len(found) <= MOST_WORN else ()
+    return tuple(dict.fromkeys(item for item in (*equipment, *offered) if item in bearers))
 
 
 def _carrying(model: Mapping[str, Any], pieces: Collection[str], bearers: Mapping[str, Any],
@@ -295,7 +295,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
             profile = _profile(record, _carrying(model, carried, bearers, defences), keywords, defences, read, held)
             profiles = {frozenset(pieces): _profile(record, _carrying(model, pieces, bearers), keywords)
                         for k in range(len(worn) + 1) for pieces in combinations(worn, k)
-                        if frozenset(pieces) != carried}
+                        if frozenset(pieces) != carried} if len(worn) <= MOST_WORN else {}
         except MathhammerError as exc:
             tally.units["model profiles failed"] += 1
             tally.failures[f"unit profile: {reason(exc)}"] += 1
