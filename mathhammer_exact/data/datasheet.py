@@ -92,6 +92,13 @@ class Limit:
 
 Changed = set[tuple[int, int | str]]  #: (model, option taken) and (model, wargear given): what a loadout changed
 
+def _first_untouched(models: Sequence[int], changed: Changed) -> int | None:
+    """Of the models that can take a choice, the first that no choice has changed yet (choices go to different
+    models where they can: a medi-pack and a master vox to two Scions), else the first; None if there is none."""
+    touched = {i for i, _ in changed}
+    return next((i for i in models if i not in touched), models[0] if models else None)
+
+
 _COUNTED = re.compile(r"([0-9]+)(?:\s*[x×]\s+|\s+)(.+)|([0-9]+)[x×](\S.*)", re.I)  #: '4 lascannon', '4x lascannon'
 
 
@@ -294,7 +301,8 @@ class Datasheet:
                  chosen: Counter[str]) -> bool:
         """Name wargear one model already carries, not yet named: the one it uses (a model with two melee weapons
         fights with the one named: Abaddon with Drach'nyen rather than the Talon of Horus)."""
-        index = next((i for i, (_, gear) in enumerate(models) if item in gear and (i, item) not in changed), None)
+        carriers = [i for i, (_, gear) in enumerate(models) if item in gear and (i, item) not in changed]
+        index = _first_untouched(carriers, changed)
         if index is None:
             return False
         changed.add((index, item))
@@ -321,9 +329,9 @@ class Datasheet:
             if item not in option.choices or (option.each_once and chosen[item]) or (
                     option.max is not None and taken[n] >= option.max):
                 continue
-            index = next((i for i, (m, gear) in enumerate(models) if m.name == option.model and option.fits(gear)
-                          and not {(i, n), (i, item), *((i, r) for r in option.replaces)} & changed
-                          and only in (None, i)), None)
+            fitting = [i for i, (m, gear) in enumerate(models) if m.name == option.model and option.fits(gear)
+                       and not {(i, n), (i, item), *((i, r) for r in option.replaces)} & changed and only in (None, i)]
+            index = _first_untouched(fitting, changed)
             if index is None:
                 continue
             before = list(models[index][1])
@@ -335,7 +343,7 @@ class Datasheet:
             if not self._within_limits(models):
                 gear[:] = before
                 continue
-            changed.update({(index, n), (index, item)})
+            changed.update({(index, n), (index, item), *((index, given) for given in option.items(item))})
             taken[n] += 1
             chosen[item] += 1
             return True
