@@ -92,6 +92,7 @@ class Limit:
 
 Changed = set[tuple[int, int | str]]  #: (model, option taken) and (model, wargear given): what a loadout changed
 
+
 def _first_untouched(models: Sequence[int], changed: Changed) -> int | None:
     """Of the models that can take a choice, the first that no choice has changed yet (choices go to different
     models where they can: a medi-pack and a master vox to two Scions), else the first; None if there is none."""
