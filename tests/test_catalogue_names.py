@@ -322,3 +322,46 @@ def test_a_miss_names_the_catalogues_the_checkout_lacks(tmp_path, monkeypatch):
         by_name.datasheet("Rampart Squad")
     assert str(caught.value).endswith("; your 10e checkout lacks catalogues that others link (Realm - Adamant Host - "
                                       "Stone Legion): a unit of theirs is not indexed")
+
+
+# --------------------------------------------------------------------- names typed apart, [Legends], nearest first
+@pytest.fixture
+def clans(tmp_path, monkeypatch):
+    """tests/fixtures/bsdata-names: K'Tor Clans, whose README says what each unit is for."""
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(CHECKOUT.parent / "bsdata-names")
+
+
+@pytest.mark.parametrize("typed", ["gate keeper ul vorn", "Gatekeeper Ulvorn", "gate-keeper ul'vorn"])
+def test_words_a_names_punctuation_joins_may_be_typed_apart_or_together(clans, typed):
+    assert by_name.datasheet(typed).name == "Gate-Keeper Ul'Vorn"
+
+
+def test_a_legends_unit_is_not_taken_for_words_a_unit_of_today_also_holds(clans):
+    # 'sentry': Sentry Guns [Legends] holds it with one word more, Sentry Heavy Walkers with two; the player may
+    # mean either, so neither is taken, and the unit of today is offered first
+    with pytest.raises(MathhammerError) as caught:
+        by_name.datasheet("sentry")
+    assert str(caught.value) == ("unknown unit 'sentry' (did you mean one of 'Sentry Heavy Walkers', "
+                                 "'Sentry Guns [Legends]'?)")
+    assert by_name.datasheet("sentry guns").name == "Sentry Guns [Legends]"  # named: taken, as written
+
+
+def test_a_search_lists_the_nearest_names_first(clans):
+    # 'ktor': the faction's name typed without its apostrophe; the name given whole before the longer one,
+    # and a unit of today before a [Legends] one whatever their words
+    assert run("datasheets", "--search", "ktor pikemen").output.splitlines() == [
+        "Pikemen (K'Tor Clans)", "Beast Riding Pikemen (K'Tor Clans)"]
+    assert run("datasheets", "--search", "sentry").output.splitlines() == [
+        "Sentry Heavy Walkers (K'Tor Clans)", "Sentry Guns [Legends] (K'Tor Clans)"]
+    with pytest.raises(MathhammerError, match=r"did you mean one of 'Sentry Heavy Walkers', 'Sentry Guns"):
+        by_name.datasheet("ktor sentry")  # the faction in front, then the words
+
+
+def test_datasheets_searches_the_edition_asked_for(clans):
+    assert run("datasheets", "--search", "pikemen", "--edition", "10e").output.startswith("Pikemen (K'Tor Clans)")
+    out = run("datasheets", "--search", "pikemen", "--edition", "11e")
+    assert (out.exit_code, out.output) == (0, "no unit's name has every word of 'pikemen' (the 11th edition's "
+                                              "data is not indexed: `mathhammer data add PATH`)\n")
+    assert run("datasheets", "--edition", "11e").output.splitlines()[:2] == ["Datasheets:",
+                                                                             "  none of the 11th edition"]

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..data.names import loose, normalise
+from ..data.names import compact, loose, nearest_first, normalise
 from ..errors import MathhammerError
 from .battlescribe import EDITIONS
 from .factions import Factions
@@ -141,6 +141,8 @@ class Index:
             raise MathhammerError(f"{path}: not a mathhammer index (run `mathhammer data add PATH` again)")
         self.path = path
         self.db = _read_only(path, check_same_thread=False)
+        self.db.create_function("normalise", 1, normalise, deterministic=True)
+        self.db.create_function("compact", 1, compact, deterministic=True)
         if self._meta_value("format") != FORMAT:
             raise MathhammerError(f"{path}: an index from another version of mathhammer; run `mathhammer data add` "
                                   "again")
@@ -165,21 +167,21 @@ class Index:
     def search(self, text: str) -> list[tuple[str, str, dict[int, int]]]:
         """(name, faction, points by unit size) of the units each word of `text` names a part of, as players
         type names: in the unit's name, in its loose form (a plural typed for a singular: 'intercessors'), or
-        in its faction's name ('ork boyz'); the unit of that name first, then those whose names start so."""
+        at the start of a word of its faction's name ('ork boyz', 'tau crisis'); nearest first (`nearest_first`)."""
         words = normalise(text).split()
-        each = "(key like ? or loose like ? or lower(faction) like ?)"
+        each = "(key like ? or loose like ? or ' ' || normalise(faction) like ?)"
         query = ("select name, faction, json_extract(record, '$.points') from units where "
-                 + " and ".join([each] * len(words) or ["1"]))
-        found = self.db.execute(query + " order by loose = ? desc, key like ? desc, name, rowid",
-                                [*(f"%{part}%" for w in words for part in (w, loose(w) or w, w)), loose(text),
-                                 f"{normalise(text)}%"])
-        return [(name, faction, {int(n): cost for n, cost in json.loads(points or "{}").items()})
-                for name, faction, points in found]
+                 + " and ".join([each] * len(words) or ["1"]) + " order by rowid")
+        found = [(name, faction, {int(n): cost for n, cost in json.loads(points or "{}").items()})
+                 for name, faction, points in self.db.execute(
+                     query, [part for w in words for part in (f"%{w}%", f"%{loose(w) or w}%", f"% {w}%")])]
+        return sorted(found, key=lambda row: nearest_first(row[0], text))
 
     def named(self, name: str) -> list[dict[str, Any]]:
         """The records of the units called `name`, matched forgivingly: its normalised name, else its
-        loose form; one per name and faction (the first in catalogue order)."""
-        for column, key in (("key", normalise(name)), ("loose", loose(name))):
+        loose form, else that without spaces (`compact`); one per name and faction (the first in catalogue
+        order)."""
+        for column, key in (("key", normalise(name)), ("loose", loose(name)), ("compact(name)", compact(name))):
             rows = self.db.execute(f"select name, faction, record from units where {column} = ? order by rowid",
                                    (key,)).fetchall() if key else []
             if rows:
@@ -210,10 +212,11 @@ class Index:
         return [json.loads(record) for record in first.values()]
 
     def close_names(self, name: str) -> list[str]:
-        """The names of units `name` may have been meant for, best first: those whose names hold its words (not
-        [Legends] before [Legends], then by name: 'leman russ' gives the Battle Tank before the Punisher), then
-        those spelt alike; a [Legends] unit after the others of each kind."""
-        holding = sorted({r["name"] for r in self.holding(name)}, key=lambda unit: ("[" in unit, unit))
+        """The names of units `name` may have been meant for, best first: those it names a part of, as `search`
+        finds them (not [Legends] before [Legends], then by name: 'leman russ' gives the Battle Tank before the
+        Punisher, 'tau crisis' the Crisis Fireknife Battlesuits), then those spelt alike; a [Legends] unit after
+        the others of each kind."""
+        holding = sorted({unit for unit, _, _ in self.search(name)}, key=lambda unit: ("[" in unit, unit))
         keys: dict[str, list[str]] = {}
         for unit, in self.db.execute("select distinct name from units"):
             keys.setdefault(loose(unit), []).append(unit)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..data.datasheet import Datasheet
-from ..data.names import loose, normalise
+from ..data.names import loose, nearest_first, normalise
 from ..editions import asked_edition, player_default
 from . import ARMY_LISTS
 from .battlescribe import EDITIONS
@@ -102,12 +102,13 @@ def search(text: str, also: Sequence[Datasheet] = (),
            edition: str | None = None) -> list[tuple[str, str, dict[int, int]]]:
     """(name, faction, points by unit size) of the units of `also` and of the index of `edition` that `text`
     names as players type names: each of its words in the name (or its loose form: a plural for a singular)
-    or in the faction's name (`Index.search`)."""
+    or in the faction's name (`Index.search`); nearest first (`nearest_first`), a datasheet of `also` before
+    an indexed unit of its name."""
     words = normalise(text).split()
     index = current_index(edition)
     found = [(s.name, s.faction, dict(s.points)) for s in also
              if all(w in normalise(s.name) or loose(w) in loose(s.name) or w in normalise(s.faction) for w in words)]
-    return found + (index.search(text) if index else [])
+    return sorted(found + (index.search(text) if index else []), key=lambda row: nearest_first(row[0], text))
 
 
 def describe() -> list[dict[str, Any]]:

@@ -19,21 +19,29 @@ from .options import RULES_DIR, edition_option
 @click.command()
 @click.option("--search", help="Find units whose name has these words, among rules/ and your indexed BSData data.")
 @RULES_DIR
-def datasheets(search: str | None, rules_dir: str | None) -> None:
+@edition_option
+def datasheets(search: str | None, rules_dir: str | None, edition: str | None) -> None:
     """List the datasheets, standard targets and named abilities/stratagems in rules/."""
     lib = load.library(rules_dir)
+    wanted = edition or library.default_edition()
+    sheets = [s for s in lib.sheets.values() if s.edition == wanted or (edition is None and search is None)]
     if search is not None:
-        built_in = [s for s in lib.sheets.values() if s.edition == library.default_edition()]
-        found = library.search(search, built_in)
+        found = library.search(search, sheets, wanted)
         for name, faction, _ in found:
             click.echo(f"{name} ({faction})")
         if not found:  # an empty search is an answer, not an error: exit 0, but say so
-            known = {normalise(name): name for name in [*(s.name for s in built_in), *library.close_names(search)]}
-            click.echo(f"no unit's name has every word of {search!r}{did_you_mean([normalise(search)], known)}")
+            close = library.close_names(search, wanted)
+            known = {normalise(name): name for name in [*(s.name for s in sheets), *close]}
+            unindexed = ("" if wanted in library.editions() else
+                         f" (the {EDITIONS[wanted][1]} edition's data is not indexed: `mathhammer data add PATH`)")
+            click.echo(f"no unit's name has every word of {search!r}{did_you_mean([normalise(search)], known)}"
+                       f"{unindexed}")
         return
     click.echo("Datasheets:")
-    for sheet in lib.sheets.values():
+    for sheet in sheets:
         click.echo(f"  {sheet.name} ({sheet.faction})")
+    if not sheets:
+        click.echo(f"  none of the {EDITIONS[wanted][1]} edition")
     click.echo("Standard targets:")
     for name, std in lib.targets.items():
         click.echo(f"  {name}: {std.description}")

@@ -31,3 +31,28 @@ def loose(name: str) -> str:
     'Guardsmen' and 'Guardsman' are one), the word 'Squad', and tags such as '[Legends]'."""
     words = (_singular(w) for w in normalise(_TAGS.sub(" ", name)).split())
     return " ".join(w for w in words if w != "squad")
+
+
+def compact(name: str) -> str:
+    """A loose name without its spaces: the words a name's punctuation joins, typed apart or together, are one
+    ('lion el jonson' for Lion El'Jonson, 'war boss' for Warboss)."""
+    return loose(name).replace(" ", "")
+
+
+SMALL_WORDS = frozenset({"the", "of", "with", "and", "in", "on", "w"})  #: not counted among a name's own words
+
+
+def words_left(name: str, text: str) -> int:
+    """How many of `name`'s own words (not SMALL_WORDS) no word of `text` starts: the fewer, the nearer the name
+    is to what was typed ('ork boyz' is nearer Boyz than Beast Snagga Boyz)."""
+    typed = [(w, loose(w) or w) for w in normalise(text).split()]
+    own = [w for w in loose(name).split() if w not in SMALL_WORDS]
+    return sum(not any(o.startswith(w) or o.startswith(single) for w, single in typed) for o in own)
+
+
+def nearest_first(name: str, text: str) -> tuple[bool, bool, int, bool, str]:
+    """The order to list the names `text` may mean: a name it gives whole first, then the units of today before
+    the [Legends] ones, each the fewest words left first (`words_left`), a name that starts as typed first,
+    then by name."""
+    left = words_left(name, text)
+    return left > 0, "[" in name, left, not normalise(name).startswith(normalise(text)), name

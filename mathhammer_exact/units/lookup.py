@@ -24,11 +24,10 @@ from ..catalogue.convert import to_datasheet
 from ..catalogue.factions import Factions
 from ..data.datasheet import Datasheet
 from ..data.load import Names
-from ..data.names import loose, normalise
+from ..data.names import compact, loose, normalise, words_left
 from ..errors import MathhammerError
 
 _MOST_FACTION_WORDS = 4  #: the longest faction name read in front of a unit's ('Leagues of Votann')
-_SMALL_WORDS = {"the", "of", "with", "and", "in", "on", "w"}  #: not counted among the words a name has more
 
 
 @attrs.frozen
@@ -67,8 +66,9 @@ class Named:
 
 
 def _shipped(text: str, sheets: Mapping[str, Datasheet]) -> list[Option]:
-    """The datasheet of rules/ called `text` (by its name or an alias; exactly, else loosely)."""
-    for key in (normalise, loose):
+    """The datasheet of rules/ called `text` (by its name or an alias; exactly, else loosely, else without
+    spaces)."""
+    for key in (normalise, loose, compact):
         found = {sheet.name: sheet for sheet in sheets.values()
                  if key(text) in {key(sheet.name), *(key(alias) for alias in sheet.aliases)}}
         if found:
@@ -87,20 +87,24 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str) -> tuple[lis
     """The units of the one name (not [Legends], where one is) that holds every word of `text` at the start of one
     of its words and has one word more at most ('crisis fireknife' for Crisis Fireknife Battlesuits, 'Abaddon' for
     Abaddon the Despoiler; not 'Tempestus Squad' for Militarum Tempestus Command Squad), and the header line saying
-    so; none where no name, or several, hold them."""
+    so; none where no name, or several, hold them, or where only a [Legends] unit does but a unit of today holds
+    them with more words ('crisis' may be the Crisis Fireknife Battlesuits, not only the Crisis Battlesuits
+    [Legends])."""
     words = normalise(text).split()
     if not words:
         return [], ()
 
     def holds(name: str) -> bool:
-        own = [w for w in loose(name).split() if w not in _SMALL_WORDS]
-        held = [o for o in own if any(o.startswith(loose(w) or w) or o.startswith(w) for w in words)]
-        return len(own) - len(held) <= 1 and all(
-            any(o.startswith(loose(w) or w) or o.startswith(w) for o in normalise(name).split() + own) for w in words)
+        own = normalise(name).split() + loose(name).split()
+        return all(any(o.startswith(loose(w) or w) or o.startswith(w) for o in own) for w in words)
 
-    options = [Option(sheet.name, sheet.faction, sheet=sheet) for sheet in sheets.values() if holds(sheet.name)]
-    options += [Option(r["name"], r["faction"], record=r) for r in library.holding(text, edition) if holds(r["name"])]
-    plain = [o for o in options if "[" not in o.name] or options
+    near = [Option(sheet.name, sheet.faction, sheet=sheet) for sheet in sheets.values() if holds(sheet.name)]
+    near += [Option(r["name"], r["faction"], record=r) for r in library.holding(text, edition) if holds(r["name"])]
+    options = [o for o in near if words_left(o.name, text) <= 1]
+    plain = [o for o in options if "[" not in o.name]
+    if not plain and any("[" not in o.name for o in near):
+        return [], ()
+    plain = plain or options
     if len({o.name for o in plain}) != 1:
         return [], ()
     return plain, (f"{text.strip()!r} read as {plain[0].name} (the one unit whose name holds these words)",)
