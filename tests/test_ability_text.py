@@ -168,6 +168,20 @@ READ = [
      "has the [IGNORES COVER] ability.",
      [("attacker", "unit", "either", {"weapon_names": ("slag fusil",), "abilities": ("IGNORES COVER",)},
        ((), ("VEHICLE",), ()), (), "")]),
+    # the unit's own place near friendly models: a condition of its own attacks (for --with), not an aura for others';
+    # the Leadership it is given on the way is no attack's
+    ("While this unit is within 9\" of one or more friendly Gravel Host Seer models, models in this unit have a "
+     "Leadership characteristic of 5+ and each time a model in this unit makes an attack, add 1 to the Hit roll.",
+     [("attacker", "unit", "either", {"hit_modifier": 1}, NONE, (),
+       "while this unit is within 9\" of one or more friendly Gravel Host Seer models")]),
+    # Ballistic and Weapon Skill improved: the skill bonus, of the kind of attack that rolls with the skill named
+    ("While this model is within 6\" of a friendly Seer model, improve the Ballistic Skill and Weapon Skill "
+     "characteristics of weapons equipped by this model by 1 and it has a Leadership characteristic of 5+.",
+     [("attacker", "model", "either", {"skill_bonus": 1}, NONE, (),
+       "while this model is within 6\" of a friendly Seer model")]),
+    ("Each time a model in this unit makes an attack that targets a Vehicle unit, improve the Ballistic Skill "
+     "characteristic of that attack by 1.",
+     [("attacker", "unit", "either", {"weapons": "ranged", "skill_bonus": 1}, ((), ("VEHICLE",), ()), (), "")]),
 ]
 
 
@@ -214,6 +228,11 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
      "characteristic of shard weapons equipped by that unit')"),
     ("While a friendly Gravel Host unit is within 6\" of this model, add 1 to the Attacks characteristic of melee "
      "weapons equipped by models in that unit.", "others", None),  # an aura: other units' attacks
+
+    ("Each time this model makes a melee attack, improve the Ballistic Skill characteristic of that attack by 1.",
+     "unmodelled", "the words 'improve the Ballistic Skill characteristic of that attack by 1' are not understood"),
+    ("Each time an attack targets this unit, worsen the Weapon Skill characteristic of that attack by 1.",
+     "unmodelled", "the words 'worsen the Weapon Skill characteristic of that attack by 1' are not understood"),
 ])
 def test_what_the_reader_leaves_to_others_or_refuses(text, kind, reason):
     verdict = read_ability("Test Unit", "Test Ability", text)

@@ -232,7 +232,7 @@ def split_clauses(prefix: str) -> list[str]:
 # --------------------------------------------------------------------- effects
 _ROLL = r"(?:hit|wound|damage)(?: roll)?"
 _ROLLS = rf"(?P<rolls>{_ROLL}(?:(?:,| and)(?: you can re-roll)?(?: the)? {_ROLL})*) rolls?"
-_CHARS = r"(?:strength|armour penetration|damage|attacks)"
+_CHARS = r"(?:strength|armour penetration|damage|attacks|ballistic skill|weapon skill)"
 _EFFECTS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?:you can )?re-roll (?:the |a |that )?" + _ROLLS + r"(?P<ones> of (?:1|one))?"
                 r"(?: (?:instead|as well))?", re.I), "reroll"),
@@ -258,6 +258,8 @@ _EFFECTS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?:(?:models in (?:this|that) unit|models in it|it|this model|this unit) (?:has|have) )?"
                 r"the benefit of cover(?: against that attack)?", re.I), "cover"),
 ]
+#: the skill each kind of attack rolls to hit with: improving one is the skill bonus of those attacks alone
+_SKILLS = {"ballistic skill": "ranged", "weapon skill": "melee"}
 _CHARACTERISTIC = {"strength": "strength_bonus", "attacks": "attacks_bonus", "damage": "damage_bonus",
                    "armour penetration": "ap_bonus"}
 #: how an effect clause starts: where a list of effects is split ("add 1 to the Hit roll and add 1 to ...")
@@ -302,7 +304,14 @@ def _apply(kind: str, groups: dict[str, str], clause: str, subject: Subject, fie
     elif kind == "characteristics":
         n = int(groups["n"])
         worse = groups["op"].lower() in ("worsen", "subtract")
-        for char in (c.lower() for c in re.findall(_CHARS, groups["chars"], re.I)):
+        chars = [c.lower() for c in re.findall(_CHARS, groups["chars"], re.I)]
+        if skills := [_SKILLS[c] for c in chars if c in _SKILLS]:
+            if defending or worse or len(skills) == 1 and subject.kind not in ("", skills[0]):
+                raise Unreadable(not_understood(clause))
+            fields["skill_bonus"] = n
+            if len(skills) == 1 and not subject.kind:
+                fields["_weapons"] = skills[0]
+        for char in (c for c in chars if c not in _SKILLS):
             if defending and worse and char == "armour penetration":
                 fields["worsen_ap"] = fields.get("worsen_ap", 0) + n
             elif defending and worse and char == "damage" and n == 1:

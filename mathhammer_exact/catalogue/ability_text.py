@@ -63,8 +63,15 @@ DAMAGED = "its words are not read; the answer assumes more wounds remaining than
 _BULLET = re.compile(r"(?:^|\n)\s*(?:■|•|-(?=\s))\s*")
 _SENTENCE = re.compile(r"(?<=[.!])\s+(?=[A-Z■•])")
 #: characteristics an ability changes that no attack uses (Objective Control, Move, Leadership): dropped
-_NOT_ATTACK_CHANGE = re.compile(r"\b(?:subtract|add) \d+\"? (?:from|to) (?:its|this model'?s|the) (?:objective control|"
-                                r"move|leadership) characteristics?(?: of [^,.]*?)?,? and ", re.I)
+_NOT_ATTACK = r"(?:objective control|move|leadership) characteristics?"
+_NOT_ATTACK_CHANGE = re.compile(
+    r"\b(?:subtract|add) \d+\"? (?:from|to) (?:its|this model'?s|the) " + _NOT_ATTACK + r"(?: of [^,.]*?)?,? and |"
+    r"\b(?:models in this unit|this model|it) (?:has|have) an? " + _NOT_ATTACK + r" of \d+\+?,? and |"
+    r",? and (?:models in this unit|this model|it) (?:has|have) an? " + _NOT_ATTACK + r" of \d+\+?(?=\.?$)", re.I)
+#: the unit's own place near friendly models ("while this unit is within 12\" of one or more friendly PSYKER
+#: models"): a condition of its own attacks, for --with, not an ability for other units
+_NEAR_FRIENDS = re.compile(r"\b(?:while|if) (?:this|this model's) (?:unit|model) is within \d+\" of "
+                           r"(?:one or more |a )?friendly [^,]*?\bmodels?\b", re.I)
 
 
 # --------------------------------------------------------------------- subjects
@@ -91,7 +98,8 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
 #: attack's characteristic: "each time a model in this unit makes a melee attack, add 1 to the Attacks ..."
 _WEAPON_CHARACTERISTIC = re.compile(
     r"(?P<op>add (?P<n>\d) to|improve|subtract (?P<m>\d) from|worsen) the (?P<chars>(?:strength|attacks|armour "
-    r"penetration|damage)(?:(?:,| and|, and) (?:strength|attacks|armour penetration|damage))*) characteristics? of "
+    r"penetration|damage|ballistic skill|weapon skill)(?:(?:,| and|, and) (?:strength|attacks|armour penetration|"
+    r"damage|ballistic skill|weapon skill))*) characteristics? of "
     r"(?:the )?(?:(?:(?P<kind>ranged|melee|psychic) )?weapons|(?P<named>[a-z][\w' -]*?)(?: weapons?)?) equipped by "
     r"(?P<who>models? in (?:this|that|this model's) unit|this model|the bearer)(?: by (?P<by>\d))?", re.I)
 #: a restriction a query of one target always keeps: dropped
@@ -204,7 +212,7 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
     else:
         subject, match = found
         prefix, rest = sentence[:match.start()], sentence[match.end():]
-        if _OTHERS.search(prefix) and subject.scope != "leading":
+        if _OTHERS.search(_NEAR_FRIENDS.sub("", prefix)) and subject.scope != "leading":
             raise ForOthers("another unit")
         inherited = Condition()
     try:
@@ -328,8 +336,9 @@ def _rule(parsed: Parsed, name: str) -> NamedRule:
     if "_against" in fields:
         # a defence: named in the answers of attacks against the unit
         raise Unreadable(f"Feel No Pain {fields['_against']} only", parsed.subject.role)
-    if parsed.subject.role == "attacker":
-        fields["weapons"] = {"ranged": "ranged", "melee": "melee"}.get(parsed.subject.kind, "all")
+    if parsed.subject.role == "attacker":  # the kind of attack its subject names, or the one skill it improves
+        fields["weapons"] = fields.pop("_weapons", None) or {"ranged": "ranged", "melee": "melee"}.get(
+            parsed.subject.kind, "all")
         fields["weapon_names"] = parsed.subject.named
     if "abilities" in fields:
         fields["abilities"] = tuple(dict.fromkeys(fields["abilities"]))
