@@ -5,8 +5,10 @@ is read off its XML by hand, as the comments say."""
 from collections import Counter
 
 import pytest
+from click.testing import CliRunner
 
 from mathhammer_exact.catalogue.build import add_checkout
+from mathhammer_exact.cli import cli
 from mathhammer_exact.decide.unit_attack import volley
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.units import by_name
@@ -102,11 +104,17 @@ def test_a_loadout_names_the_melee_weapon_a_model_fights_with(sheet):
 def test_wargear_that_adds_to_its_bearers_wounds(sheet):
     # Slab Wardens: the plain kind W2; the Shield kind's profile W2 with 'Slab Shield' (add 1 to the bearer's
     # Wounds): 2 + 1 = 3; the Banner kind's profile already W3 = 2 + 1 with the same shield (as some catalogues
-    # write it): taken as counted, not added again. Both are said in notes.
+    # write it): taken as counted, not added again. Both are said in notes of its defences: where the unit is the
+    # target, not where it attacks.
     wardens = sheet("Slab Wardens")
     assert {m.name: m.profile.wounds for m in wardens.models} == {
         "Slab Warden": 2, "Slab Warden w/ Shield": 3, "Slab Warden w/ Banner and Shield": 3}
-    assert wardens.notes == (
+    assert wardens.notes == ()
+    assert wardens.defence_notes == (
         "Wounds 3 for Slab Warden w/ Shield: its profile's 2 and 1 from 'Slab Shield'",
         "'Slab Shield' taken as counted in the Wounds of Slab Warden w/ Banner and Shield (W3, the unit's other "
         "models W2)")
+    runner = CliRunner()
+    assert "Slab Shield" not in runner.invoke(cli, ["unit", "Slab Wardens", "-t", "MEQ"]).output
+    assert ("  target note (Slab Wardens): Wounds 3 for Slab Warden w/ Shield: its profile's 2 and 1 from 'Slab Shield'"
+            in runner.invoke(cli, ["unit", "Slab Wardens", "-t", "Slab Wardens"]).output.splitlines())

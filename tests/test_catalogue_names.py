@@ -7,6 +7,8 @@ BSData schema (tests/fixtures/bsdata-factions):
 - Iron Wardens keeps its units in a library ('Realm - Iron Wardens - Library'), which also holds a
   Shade Court unit (its Faction keyword names the Shade Court catalogue that links the library);
 - 'Library - Beasts' is imported by Stone Legion; its unit has no Faction keyword;
+- Stone Legion's army rules Legion Oath and Slate Vows are each hidden by the army's catalogue (Slate Vows
+  outside Slate Brothers armies, Legion Oath in them); Rampart Squad and Slate Brothers' Boulder Tank link both;
 - Boulder Tank is a unit of Stone Legion (Sv3+), Slate Brothers (Sv2+) and Iron Wardens (Sv4+); Old
   Dreadnought of Slate Brothers and Iron Wardens; Envoy Herald of Envoys and Marble Sons; Legion
   Captain of Stone Legion (leads Rampart Squad) and Iron Wardens (leads Warden Militia); Cairn Walker of
@@ -113,6 +115,13 @@ def test_unit_factions_and_how_factions_draw_on_each_other(realm):
     relations = factions()
     assert [relations.rank("Marble Sons", other) for other in
             ("marble sons", "Stone Legion", "Envoys", "Slate Brothers", "Iron Wardens")] == [0, 1, 1, 2, None]
+
+
+def test_an_army_rule_hidden_by_the_armys_catalogue_is_not_the_units(realm):
+    # each unit shows the army rule its own faction's catalogue keeps: not a chapter's rule on the parent's unit
+    assert by_name.datasheet("Rampart Squad").army_rules == ("Legion Oath",)
+    assert by_name.datasheet("Boulder Tank @ Slate Brothers").army_rules == ("Slate Vows",)
+    assert "Slate Vows" not in run("unit", "Rampart Squad", "--target", "MEQ").output
 
 
 # --------------------------------------------------------------------- names as players type them

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Container, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
@@ -188,6 +188,7 @@ class Data:
         self.files: dict[str, Path] = {}  #: the file of each entry, by id
         self._children: dict[Element, tuple[Link, ...]] = {}
         self._profiles: dict[Element, tuple[tuple[Element, str], ...]] = {}
+        self._hidden: dict[tuple[Element, str], bool] = {}  #: `shown_in`'s answers
         self._unresolved: dict[Element, frozenset[str]] = {}
         self.weapons: dict[Element, list[Record]] = {}  #: `weapon_profiles` of each entry asked about
         self._checked: set[Element] = set()  #: entries whose links and numbers are checked
@@ -347,22 +348,45 @@ class Data:
             if target is not None and tag(target) in ("profile", "rule") and not hidden(link) and not hidden(target):
                 yield target, _appended(link)
 
-    def rules(self, entry: Element) -> Iterator[tuple[str, str, str]]:
-        """(name, appended value, text) of the rules and abilities linked to or written on `entry`."""
-        for rule in kids(entry, "rules", "rule"):
+    def shown_in(self, faction: str, found: Iterable[tuple[Element, str]]) -> Iterator[tuple[Element, str]]:
+        """The profiles and rules of `found` an army of `faction` is shown: not those a modifier hides where the
+        army's own catalogue is, or is not, a given one (Templar Vows outside Black Templars armies, Voice of
+        Command outside Astra Militarum ones). A modifier with a condition on anything else is not read."""
+        for element, suffix in found:
+            if not self._hidden_in(element, faction):
+                yield element, suffix
+
+    def _hidden_in(self, element: Element, faction: str) -> bool:
+        key = (element, faction)
+        if key not in self._hidden:
+            own = {ident for ident in self.catalogues.names if self.catalogues.home(ident) == faction}
+            self._hidden[key] = any(
+                all(c.get("scope") == "primary-catalogue" and c.get("type") in ("instanceOf", "notInstanceOf")
+                    and (c.get("childId") in own) == (c.get("type") == "instanceOf") for c in conditions)
+                for modifier in kids(element, "modifiers", "modifier")
+                if (modifier.get("field"), modifier.get("type"), modifier.get("value")) == ("hidden", "set", "true")
+                and not any(kids(modifier, "conditionGroups", "conditionGroup"))
+                for conditions in [list(kids(modifier, "conditions", "condition"))] if conditions)
+        return self._hidden[key]
+
+    def rules(self, entry: Element, faction: str) -> Iterator[tuple[str, str, str]]:
+        """(name, appended value, text) of the rules and abilities linked to or written on `entry` that an army
+        of `faction` is shown (`shown_in`)."""
+        for rule, _ in self.shown_in(faction, ((r, "") for r in kids(entry, "rules", "rule"))):
             yield rule.get("name", ""), "", _text(rule)
-        for profile, suffix in self.profiles(entry):
+        for profile, suffix in self.shown_in(faction, self.profiles(entry)):
             if tag(profile) == "rule":
                 yield profile.get("name", ""), suffix, _text(profile)
             elif profile.get("typeName") == "Abilities":
                 yield profile.get("name", ""), suffix, characteristics(profile).get("Description", "")
 
 
-    def army_rules(self, entry: Element) -> Iterator[str]:
+    def army_rules(self, entry: Element, faction: str) -> Iterator[str]:
         """The names of the rules `entry` links that a catalogue shares, not the game system: its army rules
-        (Oath of Moment, Martial Ka'tah), where core rules (Deep Strike) are the game system's."""
+        (Oath of Moment, Martial Ka'tah), where core rules (Deep Strike) are the game system's; those an army of
+        `faction` is shown."""
         system = self.roots[0][0]
-        for profile, _ in self.profiles(entry):
+        for profile, _ in self.shown_in(faction, self.profiles(entry)):
             if tag(profile) == "rule" and self.files.get(profile.get("id", "")) != system:
                 yield profile.get("name", "")
 
@@ -443,6 +467,7 @@ class UnitReader:
         self.faction = faction
         self.weapons: dict[str, list[Record]] = {}
         self.notes: list[str] = []
+        self.defence_notes: list[str] = []  #: what was read of its models' defences: said where the unit is the target
         self.span: Span | None = None  #: the fewest and most models the unit's selections count
         self.bundle_size = 0  #: the size of the unit-composition bundle read ('1 X and 9 Y': 10), if any
         self.pools: list[tuple[Link, list[Record]]] = []  #: groups of model kinds with a most, and their kinds
@@ -463,7 +488,7 @@ class UnitReader:
             "source": self.source, "edition": self.data.edition,
             "keywords": [], "faction_keywords": [], "abilities": [], "models": models,
             "weapons": self.weapons, "sizes": [], "points": {}, "leader_of": [],
-            "invulnerable": None, "feel_no_pain": None, "notes": self.notes,
+            "invulnerable": None, "feel_no_pain": None, "notes": self.notes, "defence_notes": self.defence_notes,
             "ability_texts": [],  #: [name, text, model kind or ""] of each Abilities profile (catalogue.ability_text)
             "army_rules": [],  #: the names of `abilities` that are army rules (`Data.army_rules`)
         }
@@ -851,13 +876,14 @@ class UnitReader:
             owner = "" if model is None else model["name"]
             piece = model is not None and element is not model["_entry"]  # wargear: its bearer's are in `bearers`
             if model is None or element is model["_entry"]:  # the unit's and its models', not their wargear's
-                record["army_rules"] += [n for n in self.data.army_rules(element) if n not in record["army_rules"]]
-            for profile, _ in self.data.profiles(element):
+                record["army_rules"] += [n for n in self.data.army_rules(element, self.faction)
+                                         if n not in record["army_rules"]]
+            for profile, _ in self.data.shown_in(self.faction, self.data.profiles(element)):
                 if profile.get("typeName") == "Abilities" and profile.get("name", "") not in texts:
                     texts.add(profile.get("name", ""))
                     record["ability_texts"].append([profile.get("name", ""),
                                                     characteristics(profile).get("Description", ""), owner])
-            for name, suffix, text in self.data.rules(element):
+            for name, suffix, text in self.data.rules(element, self.faction):
                 more = _MORE_WOUNDS.search(text)
                 if model is not None and more and (model["name"], name) not in {(m["name"], n) for m, n, _ in bonuses}:
                     bonuses.append((model, name, int(more[1])))
@@ -873,8 +899,9 @@ class UnitReader:
                     if reading["scope"] == "leading" or (piece and reading["scope"] == "model"):
                         continue  # the Attached unit's (read from its text: `ability_text`), or its bearer's
                     if reading["scope"] == "model" and model is None and not single:
-                        self.notes.append(f"{kind.replace('_', ' ')} {reading['value']}+ in {name!r} is for one model "
-                                          "(its bearer), which the datasheet does not name: not applied")
+                        self.defence_notes.append(f"{kind.replace('_', ' ')} {reading['value']}+ in {name!r} is for "
+                                                  "one model (its bearer), which the datasheet does not name: not "
+                                                  "applied")
                         continue
                     holder = model if reading["scope"] == "model" and not single else record
                     assert holder is not None
@@ -888,7 +915,7 @@ class UnitReader:
         that gives the piece up takes them away."""
         found: Record = {}
         for name, element in self.pieces.items():
-            for rule, suffix, text in self.data.rules(element):
+            for rule, suffix, text in self.data.rules(element, self.faction):
                 gives = found.setdefault(name, {})
                 for kind, reading in (("invulnerable", invulnerable(rule, text)),
                                       ("feel_no_pain", feel_no_pain(rule, suffix, text))):
@@ -902,7 +929,7 @@ class UnitReader:
         """Wargear that adds to its bearer's Wounds ('Add 1 to the bearer's Wounds characteristic'). Catalogues
         write the bearer's profile either way, with the bonus counted or not: where it has the Wounds of the
         unit's models without the wargear, the bonus is added; where it has those plus the bonus, it is taken
-        as counted; else (no model to compare with) not applied. Each is said in a note."""
+        as counted; else (no model to compare with) not applied. Each is said in a note of its defences."""
         bearers = {id(model) for model, _, _ in bonuses}
         base = {_wounds(m["stats"]) for m in models if id(m) not in bearers} - {None}
         for model, name, amount in bonuses:
@@ -911,14 +938,14 @@ class UnitReader:
             if own is not None and base == {own}:
                 key = next(k for k in model["stats"] if k.upper() == "W")
                 model["stats"] = {**model["stats"], key: str(own + amount)}
-                self.notes.append(f"Wounds {own + amount} for {model['name']}: its profile's {own} and {amount} "
-                                  f"from {name!r}")
+                self.defence_notes.append(f"Wounds {own + amount} for {model['name']}: its profile's {own} and "
+                                          f"{amount} from {name!r}")
             elif own is not None and base == {own - amount}:
-                self.notes.append(f"{name!r} taken as counted in the Wounds of {model['name']} (W{own}, the "
-                                  f"unit's other models W{others})")
+                self.defence_notes.append(f"{name!r} taken as counted in the Wounds of {model['name']} (W{own}, "
+                                          f"the unit's other models W{others})")
             else:
-                self.notes.append(f"{name!r} adds {amount} to the Wounds of {model['name']}: not applied (its "
-                                  "profile's Wounds are used)")
+                self.defence_notes.append(f"{name!r} adds {amount} to the Wounds of {model['name']}: not applied "
+                                          "(its profile's Wounds are used)")
 
     def _own(self, model: Record) -> Iterator[Element]:
         """A model's entry and the wargear it carries by default, its choice groups' defaults (`_worn`) included

@@ -282,7 +282,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     read_rules = read_abilities(record["name"], record.get("ability_texts", ()), tally.abilities,
                                 tally.abilities_unmodelled, record["abilities"], record["weapons"])
     read = {normalise(a.name) for a in read_rules if a.readings}
-    defences: list[str] = []  # the notes of the models' defences: said where the unit is the target
+    defences: list[str] = list(record.get("defence_notes", ()))  # said where the unit is the target
     held: dict[str, dict[str, Any]] = {}
     models, options = [], []
     bearers = {name.lower(): gives for name, gives in record.get("bearers", {}).items()}
