@@ -124,6 +124,13 @@ def test_an_army_rule_hidden_by_the_armys_catalogue_is_not_the_units(realm):
     assert "Slate Vows" not in run("unit", "Rampart Squad", "--target", "MEQ").output
 
 
+def test_a_weapons_ability_is_not_the_units(realm):
+    # the lasrifle links the Heavy rule: a keyword of the weapon's profile, not an ability of the Warden Militia
+    militia = by_name.datasheet("Warden Militia")
+    assert "Heavy" not in militia.abilities
+    assert [w.heavy for w in militia.weapons["lasrifle"].values()] == [True]
+
+
 # --------------------------------------------------------------------- names as players type them
 @pytest.mark.parametrize(("typed", "unit", "faction"), [
     ("Rampart Squad", "Rampart Squad", "Stone Legion"),

@@ -22,6 +22,7 @@ from xml.etree.ElementTree import Element
 
 import attrs
 
+from ..data.names import normalise
 from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
@@ -883,19 +884,19 @@ class UnitReader:
                     texts.add(profile.get("name", ""))
                     record["ability_texts"].append([profile.get("name", ""),
                                                     characteristics(profile).get("Description", ""), owner])
+            weapon_words = [normalise(word) for profile, _ in self.data.profiles(element) if _is_weapon(profile)
+                            for word in characteristics(profile).get("Keywords", "").split(",")]
             for name, suffix, text in self.data.rules(element, self.faction):
                 more = _MORE_WOUNDS.search(text)
                 if model is not None and more and (model["name"], name) not in {(m["name"], n) for m, n, _ in bonuses}:
                     bonuses.append((model, name, int(more[1])))
                 label = f"{name} {suffix}".strip()
-                if label not in seen:
+                # a weapon's ability (Pistol, Rapid Fire 1), written on its profile too, is not the unit's
+                if label not in seen and not any(word.startswith(normalise(name)) for word in weapon_words):
                     seen.add(label)
                     record["abilities"].append(label)
                 record["leader_of"] = record["leader_of"] or leader_units(text)
-                for kind, reading in (("invulnerable", invulnerable(name, text)),
-                                      ("feel_no_pain", feel_no_pain(name, suffix, text))):
-                    if reading is None:
-                        continue
+                for kind, reading in _defences(name, suffix, text):
                     if reading["scope"] == "leading" or (piece and reading["scope"] == "model"):
                         continue  # the Attached unit's (read from its text: `ability_text`), or its bearer's
                     if reading["scope"] == "model" and model is None and not single:
@@ -917,9 +918,8 @@ class UnitReader:
         for name, element in self.pieces.items():
             for rule, suffix, text in self.data.rules(element, self.faction):
                 gives = found.setdefault(name, {})
-                for kind, reading in (("invulnerable", invulnerable(rule, text)),
-                                      ("feel_no_pain", feel_no_pain(rule, suffix, text))):
-                    if reading is not None and reading["scope"] == "model":
+                for kind, reading in _defences(rule, suffix, text):
+                    if reading["scope"] == "model":
                         gives[kind] = best(gives.get(kind), reading)
                 if wounds := _HAS_WOUNDS.search(text):
                     gives["wounds"] = {"value": int(wounds[1]), "from": rule}
@@ -957,6 +957,14 @@ class UnitReader:
                        and link.minimum >= 1 and link.entry.get("type") != "model"]
             chosen = (self.pieces[name] for name in model["equipment"] if name in self.pieces)
             yield from dict.fromkeys([*carried, *chosen])
+
+
+def _defences(name: str, suffix: str, text: str) -> Iterator[tuple[str, Record]]:
+    """('invulnerable' or 'feel_no_pain', its reading) of each defence the rule `name` gives (`catalogue.abilities`)."""
+    for kind, reading in (("invulnerable", invulnerable(name, text)),
+                          ("feel_no_pain", feel_no_pain(name, suffix, text))):
+        if reading is not None:
+            yield kind, reading
 
 
 _MORE_WOUNDS = re.compile(r"^add ([0-9]+) to the bearer.s wounds characteristic\.?$", re.I)
