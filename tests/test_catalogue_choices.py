@@ -61,6 +61,11 @@ def test_choices_taken_by_default_amount_are_each_carried_and_each_may_be_swappe
     # the one model takes both choices: the hull mount's Melt gun as well (5/9), and the second rock drill stays
     both = unit_attack("Forge Walker", HORDE, loadout=["rock drill", "melt gun"], exact=True)
     assert both.result.damage.mean == 4 * DRILL + SLAG + MELT == Fraction(49, 27)
+    # numbered: the number counts the models that take it, and the header says how many the unit then carries
+    assert walker.loadout_lines(["1 rock drill"]) == (
+        "--loadout '1 rock drill': 2 x rock drill in the unit, 1 of them carried before (a number in --loadout counts "
+        "the models that take a choice)",)
+    assert walker.loadout_lines(["1 melt gun"]) == ()  # none carried before: 1 in all, as written
     # a model takes a piece of wargear once: no second swap to a rock drill
     with pytest.raises(MathhammerError, match="at most 1 model of a unit of 1 can take 'rock drill'"):
         walker.equip(["rock drill", "rock drill"])

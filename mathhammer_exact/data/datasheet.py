@@ -216,6 +216,8 @@ class Datasheet:
             wanted, item = self._choice(raw, size)
             if item != stated(raw)[1]:
                 lines.append(f"--loadout {raw.strip()!r} read as {item!r}")
+            before = sum(gear.count(item) for _, gear in models)
+            numbered = wanted is not None
             if wanted is None:  # one model, or every model where they are all alike; the header says which
                 most = self._most(models, item, changed, taken, chosen)
                 wanted = max(most, 1) if self._all_alike(item) else 1
@@ -228,6 +230,10 @@ class Datasheet:
             for _ in range(wanted):
                 if not self._give(models, item, changed, taken, chosen):
                     raise MathhammerError(self._refusal(raw, item, chosen[item], models, size))
+            carried = sum(gear.count(item) for _, gear in models)
+            if numbered and carried != wanted:  # '3 plasma rifle' where the unit had 3: 6 in all, not 3
+                lines.append(f"--loadout {raw.strip()!r}: {carried} x {item} in the unit, {before} of them carried "
+                             "before (a number in --loadout counts the models that take a choice)")
         for items in self.alike:
             held = sorted({item for _, gear in models for item in gear if item in items})
             if len(held) > 1:
