@@ -122,6 +122,12 @@ def test_an_army_rule_hidden_by_the_armys_catalogue_is_not_the_units(realm):
     assert by_name.datasheet("Rampart Squad").army_rules == ("Legion Oath",)
     assert by_name.datasheet("Boulder Tank @ Slate Brothers").army_rules == ("Slate Vows",)
     assert "Slate Vows" not in run("unit", "Rampart Squad", "--target", "MEQ").output
+    # the parent's unit asked for by a chapter (Slate Brothers import Stone Legion's units): that army's rules
+    slate = by_name.datasheet("Rampart Squad @ Slate Brothers")
+    assert (slate.army_rules, slate.notes[-1]) == (
+        ("Slate Vows",), "army rules in a Slate Brothers army: Slate Vows (not Legion Oath)")
+    assert "Slate Vows" in slate.abilities and "Legion Oath" not in slate.abilities
+    assert by_name.datasheet("Rampart Squad @ Marble Sons").army_rules == ("Legion Oath",)  # as its own
 
 
 def test_a_weapons_ability_is_not_the_units(realm):

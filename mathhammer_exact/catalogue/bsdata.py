@@ -190,6 +190,7 @@ class Data:
         self._children: dict[Element, tuple[Link, ...]] = {}
         self._profiles: dict[Element, tuple[tuple[Element, str], ...]] = {}
         self._hidden: dict[tuple[Element, str], bool] = {}  #: `shown_in`'s answers
+        self._homes: dict[str, frozenset[str]] = {}  #: `_catalogues_of`'s answers
         self._unresolved: dict[Element, frozenset[str]] = {}
         self.weapons: dict[Element, list[Record]] = {}  #: `weapon_profiles` of each entry asked about
         self._checked: set[Element] = set()  #: entries whose links and numbers are checked
@@ -360,7 +361,7 @@ class Data:
     def _hidden_in(self, element: Element, faction: str) -> bool:
         key = (element, faction)
         if key not in self._hidden:
-            own = {ident for ident in self.catalogues.names if self.catalogues.home(ident) == faction}
+            own = self._catalogues_of(faction)
             self._hidden[key] = any(
                 all(c.get("scope") == "primary-catalogue" and c.get("type") in ("instanceOf", "notInstanceOf")
                     and (c.get("childId") in own) == (c.get("type") == "instanceOf") for c in conditions)
@@ -369,6 +370,27 @@ class Data:
                 and not any(kids(modifier, "conditionGroups", "conditionGroup"))
                 for conditions in [list(kids(modifier, "conditions", "condition"))] if conditions)
         return self._hidden[key]
+
+    def _catalogues_of(self, faction: str) -> frozenset[str]:
+        """The ids of the catalogues whose own faction is `faction`."""
+        if faction not in self._homes:
+            self._homes[faction] = frozenset(i for i in self.catalogues.names if self.catalogues.home(i) == faction)
+        return self._homes[faction]
+
+    @functools.cached_property
+    def _fielders(self) -> dict[str, list[str]]:
+        relations = self.catalogues.relations()
+        names = {normalise(name): name for name in relations.names}
+        found: dict[str, list[str]] = {}
+        for other, drawn in sorted(relations.army.items()):
+            for faction in drawn - {other}:
+                if other in names:
+                    found.setdefault(faction, []).append(names[other])
+        return found
+
+    def fielders(self, faction: str) -> list[str]:
+        """The other factions whose armies field the units of `faction` (Black Templars, for Space Marines)."""
+        return self._fielders.get(normalise(faction), [])
 
     def rules(self, entry: Element, faction: str) -> Iterator[tuple[str, str, str]]:
         """(name, appended value, text) of the rules and abilities linked to or written on `entry` that an army
@@ -492,6 +514,7 @@ class UnitReader:
             "invulnerable": None, "feel_no_pain": None, "notes": self.notes, "defence_notes": self.defence_notes,
             "ability_texts": [],  #: [name, text, model kind or ""] of each Abilities profile (catalogue.ability_text)
             "army_rules": [],  #: the names of `abilities` that are army rules (`Data.army_rules`)
+            "army_rules_for": {},  #: another army that fields the unit -> its army rules there, where they differ
         }
         for link in kids(entry, "categoryLinks", "categoryLink"):
             keyword = link.get("name", "").strip()
@@ -908,6 +931,11 @@ class UnitReader:
                     assert holder is not None
                     holder[kind] = best(holder.get(kind), reading)
         self._more_wounds(models, bonuses)
+        own = [element for element, model in places if model is None or element is model["_entry"]]
+        for faction in self.data.fielders(self.faction):
+            there = list(dict.fromkeys(n for element in own for n in self.data.army_rules(element, faction)))
+            if there != record["army_rules"]:  # the Space Marines' Intercessors in a Black Templars army
+                record["army_rules_for"][faction] = there
 
     def _bearers(self) -> Record:
         """What each piece of the unit's wargear gives the model that carries it, by its name: an invulnerable save

@@ -324,6 +324,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         alike=tuple(tuple(name.lower() for name in names) for names in record.get("alike", ())),
         leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
         army_rules=tuple(record.get("army_rules", ())),
+        army_rules_for={faction: tuple(rules) for faction, rules in record.get("army_rules_for", {}).items()},
         read_rules=(*(a for a in read_rules if a.name not in held),
                     *(TextAbility(name, readings=tuple(found.values())) for name, found in held.items())),
         defence_notes=tuple(dict.fromkeys(defences)))

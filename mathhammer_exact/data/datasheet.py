@@ -12,7 +12,7 @@ from ..editions import EDITIONS
 from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from ..model import Context, ModelProfile, Rules, Target, Weapon
-from .names import loose
+from .names import loose, normalise
 from .text_rules import TextAbility
 
 
@@ -132,6 +132,8 @@ class Datasheet:
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
     army_rules: tuple[str, ...] = ()  #: the names of `abilities` that are army rules (a catalogue's shared rules)
+    #: another faction whose army fields the unit -> its army rules in that army, where they differ from its own
+    army_rules_for: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
     defence_notes: tuple[str, ...] = ()  #: what was inferred of its models' defences: said where the unit is the target
     compositions: Mapping[int, Datasheet] = attrs.field(factory=dict)
     """The unit at a size its default models do not make, as its own datasheet: a unit composition other than
@@ -155,6 +157,18 @@ class Datasheet:
     def allowed_sizes(self) -> tuple[int, ...]:
         """The unit sizes the datasheet allows: its `sizes`, else every size its models can fill."""
         return self.sizes or self.fillable_sizes()
+
+    def in_army(self, faction: str) -> Datasheet:
+        """The unit as an army of `faction` fields it: with that army's rules where they are not its own (Templar
+        Vows, not Oath of Moment, for the Space Marines' Intercessors in a Black Templars army), said in a note."""
+        there = next((rules for other, rules in self.army_rules_for.items() if normalise(other) == normalise(faction)),
+                     None)
+        if there is None:
+            return self
+        kept = tuple(a for a in self.abilities if a not in self.army_rules)
+        said = f"army rules in a {faction} army: {', '.join(there) or 'none'} (not {', '.join(self.army_rules)})"
+        return attrs.evolve(self, abilities=(*kept, *there), army_rules=there, army_rules_for={},
+                            notes=(*self.notes, said))
 
     def counts(self, size: int | None = None) -> dict[str, int]:
         """Models of each kind in a unit of `size` models (default: the smallest size)."""

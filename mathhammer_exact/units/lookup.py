@@ -39,12 +39,15 @@ class Option:
     faction: str
     sheet: Datasheet | None = None
     record: Mapping[str, Any] | None = None
+    army: str = ""  #: the faction whose army fields it, where the name says ('NAME @ FACTION': `Datasheet.in_army`)
 
     def datasheet(self) -> Datasheet:
         if self.sheet is not None:
-            return self.sheet
-        assert self.record is not None
-        return to_datasheet(self.record)
+            sheet = self.sheet
+        else:
+            assert self.record is not None
+            sheet = to_datasheet(self.record)
+        return sheet.in_army(self.army) if self.army else sheet
 
 
 @attrs.frozen
@@ -148,7 +151,7 @@ def _narrowed(written: str, options: list[Option], faction: str, relations: Fact
                               f"'{unit} @ FACTION' with one of them")
     reading = () if best == 0 else (f"the {chosen[0].faction} unit of this name, for {faction}: "
                                     f"{relations.relation(chosen[0].faction, faction)}",)
-    return Named(written, (chosen[0],), reading)
+    return Named(written, (attrs.evolve(chosen[0], army=faction),), reading)
 
 
 def _one_per_faction(options: list[Option]) -> list[Option]:
