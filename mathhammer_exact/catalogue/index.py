@@ -27,13 +27,14 @@ from .factions import Factions
 
 ENVIRONMENT = "MATHHAMMER_DATA"  #: a data directory to use instead of the platform's
 FILENAME = "bsdata.sqlite"  #: the 10th edition's index; another edition's is bsdata-<edition>.sqlite
-FORMAT = "mathhammer_exact BSData index 11"  #: what marks a file as ours; bump when the records a checkout gives change
+FORMAT = "mathhammer_exact BSData index 12"  #: what marks a file as ours; bump when the records a checkout gives change
 _SCHEMA = """
 create table meta (key text primary key, value text not null);
-create table units (rowid integer primary key, key text not null, loose text not null, name text not null,
-                    faction text not null, record text not null);
+create table units (rowid integer primary key, key text not null, loose text not null, compact text not null,
+                    name text not null, faction text not null, faction_key text not null, record text not null);
 create index units_key on units (key);
 create index units_loose on units (loose);
+create index units_compact on units (compact);
 """
 
 
@@ -109,9 +110,10 @@ def write_index(records: Iterable[dict[str, Any]], meta: dict[str, Any], path: P
     try:
         with contextlib.closing(sqlite3.connect(temporary)) as db:
             db.executescript(_SCHEMA)
-            db.executemany("insert into units (key, loose, name, faction, record) values (?, ?, ?, ?, ?)",
-                           ((normalise(r["name"]), loose(r["name"]), r["name"], r["faction"], json.dumps(r))
-                            for r in records))
+            db.executemany("insert into units (key, loose, compact, name, faction, faction_key, record) values "
+                           "(?, ?, ?, ?, ?, ?, ?)",
+                           ((normalise(r["name"]), loose(r["name"]), compact(r["name"]), r["name"], r["faction"],
+                             f" {normalise(r['faction'])}", json.dumps(r)) for r in records))
             db.executemany("insert into meta values (?, ?)",
                            [("format", FORMAT), *((k, json.dumps(v)) for k, v in meta.items())])
             db.commit()
@@ -141,8 +143,6 @@ class Index:
             raise MathhammerError(f"{path}: not a mathhammer index (run `mathhammer data add PATH` again)")
         self.path = path
         self.db = _read_only(path, check_same_thread=False)
-        self.db.create_function("normalise", 1, normalise, deterministic=True)
-        self.db.create_function("compact", 1, compact, deterministic=True)
         if self._meta_value("format") != FORMAT:
             raise MathhammerError(f"{path}: an index from another version of mathhammer; run `mathhammer data add` "
                                   "again")
@@ -169,7 +169,7 @@ class Index:
         type names: in the unit's name, in its loose form (a plural typed for a singular: 'intercessors'), or
         at the start of a word of its faction's name ('ork boyz', 'tau crisis'); nearest first (`nearest_first`)."""
         words = normalise(text).split()
-        each = "(key like ? or loose like ? or ' ' || normalise(faction) like ?)"
+        each = "(key like ? or loose like ? or faction_key like ?)"
         query = ("select name, faction, json_extract(record, '$.points') from units where "
                  + " and ".join([each] * len(words) or ["1"]) + " order by rowid")
         found = [(name, faction, {int(n): cost for n, cost in json.loads(points or "{}").items()})
@@ -181,7 +181,7 @@ class Index:
         """The records of the units called `name`, matched forgivingly: its normalised name, else its
         loose form, else that without spaces (`compact`); one per name and faction (the first in catalogue
         order)."""
-        for column, key in (("key", normalise(name)), ("loose", loose(name)), ("compact(name)", compact(name))):
+        for column, key in (("key", normalise(name)), ("loose", loose(name)), ("compact", compact(name))):
             rows = self.db.execute(f"select name, faction, record from units where {column} = ? order by rowid",
                                    (key,)).fetchall() if key else []
             if rows:
