@@ -535,6 +535,12 @@ def test_a_leaders_ability_and_one_not_modelled_are_named_not_applied():
         unit_attack(sheet(GUN, lead), Target.parse("T4 Sv6+ W10"), modifiers=["lead from the front"])
 
 
+#: the header line of Oath of Moment's Codex clause, for a unit that may use it
+CODEX = ("not applied: Oath of Moment (Codex: Space Marines Detachment): +1 to wound, re-roll failed hit rolls; --with "
+         "'oath-of-moment-codex' assumes the target is the Oath of Moment target, and the army uses a Codex: Space "
+         "Marines Detachment and has no Blood Angels, Dark Angels, Deathwatch or Space Wolves unit")
+
+
 def test_a_named_rule_given_with_with_stands_for_the_ability_of_its_name():
     # the shipped army rule "Oath of Moment" (re-roll failed hit rolls) and a datasheet ability of that name that
     # would add 1 to the Hit roll: only the declared rule applies, by its name or its key, 6 x 3/4 x 1/2 x 5/6 = 15/8
@@ -546,7 +552,38 @@ def test_a_named_rule_given_with_with_stands_for_the_ability_of_its_name():
         assert [line for line in report.situation if "Oath of Moment" in line] == [
             "attacker has Oath of Moment (its army rule, as rules/ declares it): re-roll failed hit rolls; 'you can "
             "re-roll' taken as re-rolling failed hit rolls; assumed (--with): when the target is the Oath of Moment "
-            "target"]
+            "target", CODEX]
+
+
+def test_an_army_rule_asked_for_is_the_attackers_whatever_the_target_lists():
+    # Oath of Moment listed by the target as well: --with gives the attacker its re-roll, 6 x 3/4 x 1/2 x 5/6;
+    # listed by the target alone, it changes nothing, and the refusal says whose it is, not that a phase is wrong
+    marines = attrs.evolve(sheet(GUN, keywords="ADEPTUS ASTARTES"), abilities=("Oath of Moment",),
+                           army_rules=("Oath of Moment",))
+    target = TargetUnit(Target.parse("T4 Sv6+ W10"), "Test Breakers", marines)
+    report = unit_attack(marines, target, modifiers=["oath of moment"], exact=True)
+    assert mean(report) == 6 * Fraction(3, 4) * Fraction(1, 2) * Fraction(5, 6) == Fraction(15, 8)
+    with pytest.raises(MathhammerError, match="^Oath of Moment changes nothing here: it works when its unit attacks, "
+                                              "and the target has it$"):
+        unit_attack(sheet(GUN), target, modifiers=["oath of moment"])
+
+
+def test_oath_of_moment_in_a_codex_detachment_is_named_and_adds_one_to_wound():
+    # the Codex clause is a rule of its own key, named in the header where the unit may use it: re-roll failed hits
+    # 3/4, wound 4+ with +1: 2/3, Sv6+ fails 5/6: 6 x 3/4 x 2/3 x 5/6 = 5/2. A Blood Angels unit may not use it.
+    marines = attrs.evolve(sheet(GUN, keywords="ADEPTUS ASTARTES"), abilities=("Oath of Moment",),
+                           army_rules=("Oath of Moment",))
+    assert CODEX in unit_attack(marines, Target.parse("T4 Sv6+ W10"), exact=True).situation
+    codex = unit_attack(marines, Target.parse("T4 Sv6+ W10"), modifiers=["oath-of-moment-codex"], exact=True)
+    assert mean(codex) == 6 * Fraction(3, 4) * Fraction(2, 3) * Fraction(5, 6) == Fraction(5, 2)
+    assert [line for line in codex.situation if "Oath" in line] == [
+        "attacker has Oath of Moment (Codex: Space Marines Detachment): +1 to wound, re-roll failed hit rolls; assumes "
+        "the target is the Oath of Moment target, and the army uses a Codex: Space Marines Detachment and has no "
+        "Blood Angels, Dark Angels, Deathwatch or Space Wolves unit"]
+    angels = attrs.evolve(marines, faction_keywords=("BLOOD ANGELS",))
+    assert not [line for line in unit_attack(angels, Target.parse("T4 Sv6+ W10")).situation if "Codex" in line]
+    with pytest.raises(MathhammerError, match="is used by a unit \\(not BLOOD ANGELS, DARK ANGELS, DEATHWATCH or "):
+        unit_attack(angels, Target.parse("T4 Sv6+ W10"), modifiers=["oath-of-moment-codex"])
 
 
 def test_an_army_rule_rules_does_not_declare_is_named_not_applied():
@@ -557,7 +594,7 @@ def test_an_army_rule_rules_does_not_declare_is_named_not_applied():
     assert mean(report) == 6 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6) == Fraction(5, 4)
     assert [line for line in report.situation if "Oath" in line or "Rites" in line] == [
         "not applied: Oath of Moment applies only when the target is the Oath of Moment target; --with 'Oath of "
-        "Moment' assumes it", "not applied: Iron Rites (an army rule not modelled)"]
+        "Moment' assumes it", CODEX, "not applied: Iron Rites (an army rule not modelled)"]
     with pytest.raises(MathhammerError, match="^Iron Rites is an army rule not modelled; it cannot be given with "):
         unit_attack(listing, Target.parse("T4 Sv6+ W10"), modifiers=["iron rites"])
 

@@ -46,7 +46,15 @@ def listed(sheet: Datasheet, rules: Mapping[str, NamedRule]) -> tuple[TextAbilit
     for rule in rules.values():
         if rule.listed and normalise(rule.name) in have:
             found.setdefault(rule.name, []).append(Reading(rule, needs=f"when {rule.assumes}" if rule.assumes else ""))
-    return tuple(TextAbility(name, readings=tuple(readings), army=True) for name, readings in found.items())
+    return tuple(TextAbility(name, readings=tuple(readings), army=True, variants=_variants(name, sheet, rules))
+                 for name, readings in found.items())
+
+
+def _variants(name: str, sheet: Datasheet, rules: Mapping[str, NamedRule]) -> tuple[NamedRule, ...]:
+    """The named rules that stand for the army rule `name` in a case the query cannot see (they need the ability,
+    and are not `listed`), that `sheet` may use."""
+    return tuple(r for r in rules.values() if not r.listed and normalise(r.ability) == normalise(name)
+                 and r.attacker.passes(sheet.unit_keywords))
 
 
 #: why an army rule rules/ does not declare is not applied
@@ -163,6 +171,8 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
     rules: list[NamedRule] = []
     lines: list[str] = []
     curated = {normalise(r.name) for r in named} | {normalise(r.ability) for r in named if r.ability}
+    relevant_to: dict[str, bool] = {}  # for each ability asked for: whether a reading of it was this query's
+    assumed_by: set[str] = set()  # ... and which of them applied only because it was asked for
     for side in sides:
         for ability in side.abilities:
             key = normalise(ability.name)
@@ -203,12 +213,31 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
                 source = "its army rule, as rules/ declares it" if rule.listed else f"read from {text}"
                 line = f"{side.role} has {ability.name} ({source}): {describe(reading)}"
                 lines.append(line + (f"; assumed (--with): {reading.needs}" if reading.needs else ""))
-            if asked and not relevant:
-                raise MathhammerError(f"{ability.name} changes nothing in the {phase} phase")
-            if asked and not assumed:
-                raise MathhammerError(f"{ability.name} needs no --with here: what its text says is applied as the "
-                                      "query settles it (see the answer's header without --with)")
+            lines += [f"not applied: {v.name}: {v.effect.describe()}; --with '{v.key}' assumes {v.assumes}"
+                      for v in ability.variants if side.role == v.situation and v.phase in ("either", phase)]
+            if asked:
+                relevant_to[key] = relevant_to.get(key, False) or relevant
+                assumed_by |= {key} if assumed else set()
+    for key, relevant in relevant_to.items():
+        if not relevant:
+            raise MathhammerError(_changes_nothing(key, sides, phase))
+        if key not in assumed_by:
+            raise MathhammerError(f"{names(sides)[key]} needs no --with here: what its text says is applied as the "
+                                  "query settles it (see the answer's header without --with)")
     return rules, lines
+
+
+def _changes_nothing(key: str, sides: Sequence[Side], phase: str) -> str:
+    """Why the ability `key`, asked for with --with, changes nothing in this query: it works in another phase, or
+    when its unit is attacking where here it is attacked (or the other way round)."""
+    for side in sides:
+        for ability in side.abilities:
+            roles = {r.rule.situation for r in ability.readings if r.rule.phase in ("either", phase)}
+            if normalise(ability.name) == key and roles and side.role not in roles:
+                works = "attacks" if "attacker" in roles else "is attacked"
+                return (f"{ability.name} changes nothing here: it works when its unit {works}, and the "
+                        f"{side.role} has it")
+    return f"{names(sides)[key]} changes nothing in the {phase} phase"
 
 
 def _army_rule_of_the_unit(ability: TextAbility, leader: Side, sides: Sequence[Side]) -> bool:

@@ -42,6 +42,8 @@ class TextAbility:
     role: Role | None = None  #: whose attacks an ability not modelled is about, when that could be read (else
     #: taken as its own: an ability about attacks against it names them)
     army: bool = False  #: an army rule the datasheet lists by name (Oath of Moment): the Attached unit's, named once
+    variants: tuple[NamedRule, ...] = ()  #: named rules that stand for this army rule in a case no option states
+    #: (Oath of Moment in a Codex: Space Marines Detachment), each named in the header with its --with
 
     def describe(self) -> str:
         """What was read, in a player's words (for `show`): each reading with whose it is and what it needs."""
