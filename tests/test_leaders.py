@@ -7,8 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 from mathhammer_exact import Target
+from mathhammer_exact.catalogue.abilities import attached_as
 from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.cli import cli
+from mathhammer_exact.data.datasheet import AttachedUnit
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.units import by_name
@@ -78,3 +80,50 @@ def test_turn_with_a_leader(gravel):
     refused = player.invoke(cli, ["turn", "-t", "MEQ", "-f", "Scree Walker", "--led-by", "Warden Captain", "-d", "6"])
     assert (refused.exit_code, refused.output) == (2, "error: Warden Captain cannot lead Scree Walker (it can lead: "
                                                       "Gravel Wardens)\n")
+
+
+@pytest.fixture
+def cairn(tmp_path, monkeypatch):
+    """tests/fixtures/bsdata-leaders: Oathsworn, whose Attached Unit ability admits a CHAPLAIN of Cairn Squad."""
+    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
+    add_checkout(Path("tests/fixtures/bsdata-leaders"))
+
+
+def test_an_attached_unit_ability_lets_the_leaders_it_names_lead_the_unit(cairn):
+    # the Chaplain's Leader ability names Cairn Squad alone; Oathsworn's Attached Unit ability admits it: its maul
+    # (A2) fights with the Oathsworn's: 4 attacks, each hits on 3+ (2/3), wounds S4 v T4 on 4+ (1/2) and gets
+    # through Sv3+ (1/3): 4/9 wounds on W2 models
+    report = unit_attack("Oathsworn", Target.parse("T4 Sv3+ W2 x5"), melee=True, led_by="Cairn Chaplain", exact=True)
+    assert report.result.damage.mean == 4 * Fraction(2, 3) * Fraction(1, 2) * Fraction(1, 3) == Fraction(4, 9)
+    # the Captain leads Cairn Squad too, but is no CHAPLAIN: refused, with whom the ability admits
+    with pytest.raises(MathhammerError, match=r"^Cairn Captain cannot lead Oathsworn \(it can lead: Cairn Squad; it "
+                                              r"may be led by a CHAPLAIN Leader of Cairn Squad\)$"):
+        unit_attack("Oathsworn", Target.parse("T4 Sv3+ W2 x5"), melee=True, led_by="Cairn Captain")
+    # as the target's leader too, and the card says it
+    assert by_name.target_unit("Oathsworn", leader="Cairn Chaplain").leader.name == "Cairn Chaplain"
+    card = CliRunner().invoke(cli, ["show", "Oathsworn"]).stdout
+    assert "Led by (Attached Unit): a CHAPLAIN Leader of Cairn Squad" in card.splitlines()
+    # the unit named as the data spells it elsewhere (a plural, 'Squad' left out) is the same unit
+    chaplain = by_name.datasheet("Cairn Chaplain")
+    assert [AttachedUnit(unit, ("CHAPLAIN",)).admits(chaplain) for unit in ("Cairn Squads", "Cairn", "Cairn Host")] \
+        == [True, True, False]
+    assert not AttachedUnit("Cairn Squad", ("CAPTAIN",)).admits(chaplain)
+    assert not AttachedUnit("Cairn Squad", (), ("CHAPLAIN",)).admits(chaplain)
+
+
+@pytest.mark.parametrize("text, read", [
+    ("If a CHARACTER UNIT unit from your army with the Leader ability (excluding EPIC HEROES) can be attached to a "
+     "QUARRY MEN unit, it can be attached to this unit instead.", [("Quarry Men", ["CHARACTER"], ["EPIC HEROES"])]),
+    ("If a CHARACTER unit from your army with the Leader ability can be attached to an ASH GUARD SQUAD or DUST GUARD "
+     "SQUAD, it can instead be attached to this unit.",
+     [("Ash Guard Squad", ["CHARACTER"], []), ("Dust Guard Squad", ["CHARACTER"], [])]),
+    ("If a Warden or Cairn Lord unit from your army can be attached to a Stone Heroes unit, it can\nbe attached to "
+     "this unit instead.", [("Stone Heroes", ["WARDEN", "CAIRN LORD"], [])]),
+    ("If a model from your army with the Leader ability can be attached to a PEBBLE SQUAD, it can be attached to this "
+     "unit instead.", [("Pebble Squad", [], [])]),
+    ("If a Warden model from your army can be attached to either an Ash Squad or a Dust Squad, it can be attached "
+     "to this unit instead.", [("Ash Squad", ["WARDEN"], []), ("Dust Squad", ["WARDEN"], [])]),
+    ("This model can be attached to the following unit: Cairn Squad", []),
+])
+def test_the_attached_unit_ability_is_read_in_each_form_the_data_writes(text, read):
+    assert [(r["unit"], r["leaders"], r["excluding"]) for r in attached_as(text)] == read

@@ -132,6 +132,32 @@ def leader_units(text: str) -> list[str]:
     return [n for n in names if n and len(n) < 60]
 
 
+_ATTACHED_UNIT = re.compile(
+    r"\bif an? (?P<who>.+?) from your army(?: with the leader ability)?(?: \(excluding (?P<not>[^)]+)\))? can be "
+    r"attached to (?:an? )?(?P<units>[^,.]+?), it can (?:instead )?be attached to this unit", re.I)
+_KIND = re.compile(r"\s+(?:unit|model)s?$", re.I)  #: 'Chaplain model', 'a LEGIONARIES unit': the word left out
+
+
+def attached_as(text: str) -> list[Record]:
+    """What an "Attached Unit" ability allows ('If a Chaplain model from your army with the Leader ability can be
+    attached to Assault Intercessor Squad, it can be attached to this unit instead'): for each unit it names, the
+    keywords one of which the Leader must have (none: any Leader) and those it must not have."""
+    match = _ATTACHED_UNIT.search(re.sub(r"\s+", " ", re.sub(r"[*^]", "", text)))
+    if not match:
+        return []
+
+    def words(phrase: str) -> list[str]:
+        while _KIND.search(phrase):
+            phrase = _KIND.sub("", phrase)
+        return [w.strip().upper() for w in re.split(r",|\bor\b|\band\b", phrase, flags=re.I)
+                if w.strip() and w.strip().lower() not in ("unit", "model")]
+
+    leaders, excluding = words(match["who"]), words(match["not"] or "")
+    return [{"unit": unit.title() if unit.isupper() else unit, "leaders": leaders, "excluding": excluding}
+            for unit in (re.sub(r"^(?:either )?an? ", "", u.strip(), flags=re.I)
+                         for u in re.split(r"\bor\b", _KIND.sub("", match["units"]), flags=re.I))]
+
+
 def best(current: Record | None, found: Record | None) -> Record | None:
     """Of two readings of one kind (invulnerable save, Feel No Pain), the one to use: a stated one before
     one inferred from prose, an unconditional one before one under a condition, else the first found."""

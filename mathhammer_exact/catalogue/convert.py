@@ -16,12 +16,12 @@ from typing import Any
 
 import attrs
 
-from ..data.datasheet import Datasheet, Limit, ModelEntry, WargearOption
+from ..data.datasheet import AttachedUnit, Datasheet, Limit, ModelEntry, WargearOption
 from ..data.names import normalise
 from ..data.text_rules import TextAbility
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
-from .abilities import Record, best
+from .abilities import Record, attached_as, best
 from .ability_text import conditional_defence, read_abilities
 
 _UNKNOWN = re.compile(r"unknown (?:weapon ability|weapon token|target token) '([^']*)'")
@@ -322,7 +322,10 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         models=tuple(models), weapons=weapons, options=tuple(options), sizes=sizes, points=points,
         limits=_size_limits(record, models),
         alike=tuple(tuple(name.lower() for name in names) for names in record.get("alike", ())),
-        leader_of=tuple(record["leader_of"]), notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
+        leader_of=tuple(record["leader_of"]),
+        attached_as=tuple(AttachedUnit(r["unit"], tuple(r["leaders"]), tuple(r["excluding"]))
+                          for _, text, _ in record.get("ability_texts", ()) for r in attached_as(text)),
+        notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
         army_rules=tuple(record.get("army_rules", ())),
         army_rules_for={faction: tuple(rules) for faction, rules in record.get("army_rules_for", {}).items()},
         read_rules=(*(a for a in read_rules if a.name not in held),

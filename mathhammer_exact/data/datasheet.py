@@ -111,6 +111,30 @@ def stated(raw: str) -> tuple[int | None, str]:
 
 
 @attrs.frozen
+class AttachedUnit:
+    """An "Attached Unit" ability: a Leader that can lead `unit` can lead this unit instead, if it has one of the
+    keywords `leaders` (any Leader when there are none) and none of `excluding` (Death Company Marines: a
+    CHAPLAIN that can lead an Assault Intercessor Squad)."""
+
+    unit: str
+    leaders: tuple[str, ...] = ()
+    excluding: tuple[str, ...] = ()
+
+    def admits(self, leader: Datasheet) -> bool:
+        """Whether `leader` may lead the unit this ability is written on."""
+        if loose(self.unit) not in map(loose, leader.leader_of):  # 'Crisis Fireknife Battlesuit' for '...suits'
+            return False
+        have = set(leader.unit_keywords)
+        return (not self.leaders or bool(have & set(self.leaders))) and not have & set(self.excluding)
+
+    def describe(self) -> str:
+        """In a player's words: "a CHAPLAIN Leader of Assault Intercessor Squad"."""
+        who = f"{' or '.join(self.leaders)} Leader" if self.leaders else "Leader"
+        but = f" (not {' or '.join(self.excluding)})" if self.excluding else ""
+        return f"{'an' if who[0] in 'AEIOU' else 'a'} {who} of {self.unit}{but}"
+
+
+@attrs.frozen
 class Datasheet:
     name: str
     faction: str
@@ -129,6 +153,7 @@ class Datasheet:
     aliases: tuple[str, ...] = ()
     wargear: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)  #: wargear without a profile -> its rules
     leader_of: tuple[str, ...] = ()  #: units this CHARACTER can join as a Leader
+    attached_as: tuple[AttachedUnit, ...] = ()  #: units whose Leaders may lead this one instead (its Attached Unit)
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
     army_rules: tuple[str, ...] = ()  #: the names of `abilities` that are army rules (a catalogue's shared rules)

@@ -90,6 +90,8 @@ def datasheet_card(sheet: Datasheet, rules: Mapping[str, NamedRule] | None = Non
         lines.append("Points: " + ", ".join(f"{n} models: {p}" for n, p in sheet.points.items()))
     if sheet.leader_of:
         lines.append("Leader of: " + ", ".join(sheet.leader_of))
+    if sheet.attached_as:
+        lines.append("Led by (Attached Unit): " + "; ".join(r.describe() for r in sheet.attached_as))
     lines += [f"Note: {note}" for note in _notes(sheet)]
     return "\n".join(lines)
 
@@ -112,6 +114,7 @@ def datasheet_json(sheet: Datasheet) -> dict[str, Any]:
         "weapons": [{"name": name, "profiles": list(profiles), "melee": any(w.melee for w in profiles.values())}
                     for name, profiles in sheet.weapons.items()],
         "abilities": list(sheet.abilities), "leader_of": list(sheet.leader_of),
+        "led_by": [r.describe() for r in sheet.attached_as],
         "notes": list(_notes(sheet)),
     }
 

@@ -156,10 +156,15 @@ def matchup(attacker: str, target: str, models: int | None = None, leader: str |
 
 
 def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:
-    """Why the CHARACTER `leader` cannot lead `bodyguard`, or None if it can (or its datasheet names no units)."""
+    """Why the CHARACTER `leader` cannot lead `bodyguard`, or None if it can (or its datasheet names no units): the
+    units its Leader ability names, and those whose Leaders the bodyguard's Attached Unit ability admits."""
     if not leader.leader_of or normalise(bodyguard.name) in map(normalise, leader.leader_of):
         return None
-    return f"{leader.name} cannot lead {bodyguard.name} (it can lead: {', '.join(leader.leader_of)})"
+    if any(rule.admits(leader) for rule in bodyguard.attached_as):
+        return None
+    also = "; it may be led by " + " or ".join(r.describe() for r in bodyguard.attached_as) if bodyguard.attached_as \
+        else ""
+    return f"{leader.name} cannot lead {bodyguard.name} (it can lead: {', '.join(leader.leader_of)}{also})"
 
 
 def _leader(text: str, bodyguard: Datasheet | None,

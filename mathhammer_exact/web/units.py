@@ -49,8 +49,8 @@ class UnitWeapon(Answer):
 
 class DatasheetAnswer(Answer):
     """A datasheet for the page's controls: the unit sizes it allows, its models, the wargear a loadout may name
-    (`choices`) and the swaps that offer it, its weapons' profiles, points, abilities, and the units it can
-    lead."""
+    (`choices`) and the swaps that offer it, its weapons' profiles, points, abilities, the units it can
+    lead and the Leaders that may lead it besides those that name it."""
 
     name: str
     faction: str
@@ -62,6 +62,8 @@ class DatasheetAnswer(Answer):
     weapons: list[UnitWeapon]
     abilities: list[str]
     leader_of: list[str]
+    led_by: list[str]  #: the Leaders its Attached Unit ability admits besides those that name it ('a CHAPLAIN Leader of
+    #: Assault Intercessor Squad')
     notes: list[str]
 
 
