@@ -9,11 +9,13 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from mathhammer_exact import Target
+from mathhammer_exact import Target, Weapon
 from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.cli import cli
+from mathhammer_exact.data.datasheet import Datasheet, ModelEntry, WargearOption
 from mathhammer_exact.decide.unit_attack import unit_attack, volley
 from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.model import ModelProfile
 from mathhammer_exact.units import by_name
 
 CHECKOUT = "tests/fixtures/bsdata-wargear"
@@ -103,3 +105,26 @@ def test_the_header_counts_each_weapon(tmp_path):
     assert lines[1].startswith("  2 x Heavy drill: Range 24\"") and lines[2].startswith("  3 x Hewing spear:")
     refused = player.invoke(cli, ["unit", "Quarry Squad", "-l", "3 heavy drill", "-t", "MEQ"])
     assert refused.exit_code == 2 and refused.output.count("\n") == 1 and "at most 2 models" in refused.output
+
+
+def test_a_loadout_is_a_set_of_choices_whatever_the_order_written():
+    # Battle Sisters' shape: two kinds of model carry a meltagun, and only one of them may swap it for a multi-melta.
+    # In the order written the meltagun would go to the first kind, leaving the multi-melta no model; the
+    # choices are fielded in the order that gives each a model, and the unit is the same either way
+    sister = ModelProfile.parse("T3 Sv3+ W1", name="Sister")
+    sisters = Datasheet(
+        name="Test Sisters", faction="Test", source="test", keywords=("INFANTRY",), faction_keywords=(), abilities=(),
+        models=(ModelEntry("Sister", sister, 10, ("boltgun",), 10),
+                ModelEntry("Heavy Sister", sister, 0, ("meltagun",), 1),
+                ModelEntry("Special Sister", sister, 0, ("meltagun",), 1)),
+        weapons={name: {"default": Weapon.parse(profile, name=name)} for name, profile in (
+            ("boltgun", '24" A1 BS3+ S4 AP0 D1'), ("meltagun", '12" A1 BS3+ S9 AP-4 DD6'),
+            ("multi-melta", '18" A2 BS4+ S9 AP-4 DD6'))},
+        options=(WargearOption("Heavy Sister", "meltagun", ("multi-melta",)),))
+    both = {"Sister": 8, "Heavy Sister": 1, "Special Sister": 1}
+    assert kinds(sisters, ["multi-melta", "meltagun"]) == kinds(sisters, ["meltagun", "multi-melta"]) == both
+    gear = sorted(g for m, g in sisters.equip(["meltagun", "multi-melta"]) if m.name != "Sister")
+    assert gear == [["meltagun"], ["multi-melta"]]
+    # what no order fields is refused as the order written puts it
+    with pytest.raises(MathhammerError, match="^Test Sisters: no model of a unit of 10 can take 'multi-melta'"):
+        sisters.equip(["meltagun", "meltagun", "multi-melta"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -89,6 +90,8 @@ class Limit:
     def count(self, models: Sequence[tuple[ModelEntry, Sequence[str]]]) -> int:
         return sum(1 for m, gear in models if m.name in self.kinds or set(self.items) & set(gear))
 
+
+MOST_REORDERED = 6  #: a loadout of more choices that fails in the order written is not tried in the 6! others
 
 Changed = set[tuple[int, int | str]]  #: (model, option taken) and (model, wargear given): what a loadout changed
 
@@ -242,10 +245,29 @@ class Datasheet:
 
     def _equip(self, loadout: Sequence[str],
                size: int | None) -> tuple[list[tuple[ModelEntry, list[str]]], tuple[str, ...]]:
+        """`equip` and `loadout_lines`. The choices go to models in the order written, and where that fails in
+        another order (a loadout is a set of choices: 'meltagun, multi-melta' on Battle Sisters, whose heavy-weapon
+        Sister alone can take the multi-melta, is fielded as 'multi-melta, meltagun'); the refusal is the order
+        written's."""
         counts = self.counts(size)
         size = sum(counts.values())
         if size in self.compositions:
             return self.compositions[size]._equip(loadout, size)
+        try:
+            return self._equip_in_order(loadout, counts)
+        except MathhammerError as refused:
+            if len(loadout) > MOST_REORDERED:
+                raise
+            for order in itertools.islice(itertools.permutations(loadout), 1, None):
+                try:
+                    return self._equip_in_order(order, counts)
+                except MathhammerError:
+                    continue
+            raise refused from None
+
+    def _equip_in_order(self, loadout: Sequence[str],
+                        counts: Mapping[str, int]) -> tuple[list[tuple[ModelEntry, list[str]]], tuple[str, ...]]:
+        size = sum(counts.values())
         models = [(m, list(m.equipment)) for m in self.models for _ in range(counts[m.name])]
         changed: Changed = set()  # a model takes each option once, and each piece of wargear once
         taken: Counter[int] = Counter()  # models that took each option, by its place in `options`
