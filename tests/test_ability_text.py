@@ -586,6 +586,46 @@ def test_oath_of_moment_in_a_codex_detachment_is_named_and_adds_one_to_wound():
         unit_attack(angels, Target.parse("T4 Sv6+ W10"), modifiers=["oath-of-moment-codex"])
 
 
+GRIT = ("Grit", "Each time a model in this unit makes an attack, add 1 to the Hit roll if this unit is below its "
+                "Starting Strength, and add 1 to the Wound roll as well if this unit is Below Half-strength.")
+HUNT = ("Hunt", "Each time a model in this unit makes an attack that targets a unit that is below its Starting "
+                "Strength, you can re-roll the Hit roll. If that target is Below Half-Strength, you can re-roll the "
+                "Wound roll as well.")
+
+
+def test_an_ability_of_several_conditions_applies_the_ones_named():
+    # 6 attacks at T4 Sv6+ W10: hit 4+ (1/2), wound 4+ (1/2), Sv6+ fails 5/6: 5/4; +1 to hit makes 2/3, +1 to wound 2/3
+    target = Target.parse("T4 Sv6+ W10")
+    grit = sheet(GUN, GRIT)
+    with pytest.raises(MathhammerError, match="^Grit does different things under different conditions: name the one "
+                                              "that holds, --with 'Grit: this unit is below its Starting Strength' or "
+                                              "--with 'Grit: this unit is Below Half-strength' \\(several may be given\\)$"):
+        unit_attack(grit, target, modifiers=["grit"])
+    half = unit_attack(grit, target, modifiers=["grit: half"], exact=True)
+    assert mean(half) == 6 * Fraction(1, 2) * Fraction(2, 3) * Fraction(5, 6) == Fraction(5, 3)
+    assert [line for line in half.situation if "Grit" in line] == [
+        "not applied: Grit applies only if this unit is below its Starting Strength; --with 'Grit: this unit is below "
+        "its Starting Strength' assumes it",
+        "attacker has Grit (read from its text): +1 to wound; assumed (--with): if this unit is Below Half-strength"]
+    both = unit_attack(grit, target, modifiers=["Grit: below its starting strength", "grit: half-strength"], exact=True)
+    assert mean(both) == 6 * Fraction(2, 3) * Fraction(2, 3) * Fraction(5, 6) == Fraction(20, 9)
+    for typed, why in (("strength", "matches more than one"), ("in cover", "matches none")):
+        with pytest.raises(MathhammerError, match=f"^--with 'Grit: {typed}': the condition {why} of its conditions"):
+            unit_attack(grit, target, modifiers=[f"grit: {typed}"])
+    # a condition nested in another holds when the outer one does: Below Half-strength re-rolls hits and wounds
+    hunt = sheet(GUN, HUNT)
+    nested = unit_attack(hunt, target, modifiers=["hunt: below half-strength"], exact=True)
+    assert mean(nested) == 6 * Fraction(3, 4) * Fraction(3, 4) * Fraction(5, 6) == Fraction(45, 16)
+    outer = unit_attack(hunt, target, modifiers=["hunt: below its starting strength"], exact=True)
+    assert mean(outer) == 6 * Fraction(3, 4) * Fraction(1, 2) * Fraction(5, 6) == Fraction(15, 8)
+    # an ability of one condition takes none after its name
+    odd = ("Odd", "While this unit is within 6\" of an objective marker, each time a model in this unit makes an "
+                  "attack, add 1 to the Hit roll.")
+    with pytest.raises(MathhammerError, match="^--with 'Odd: half': Odd has one condition, not several to choose "
+                                              "among; write --with 'Odd'$"):
+        unit_attack(sheet(GUN, odd), target, modifiers=["odd: half"])
+
+
 def test_an_army_rule_rules_does_not_declare_is_named_not_applied():
     # Oath of Moment is declared (its own line, for --with); Iron Rites is not: named, never applied nor silent
     listing = attrs.evolve(sheet(GUN, keywords="ADEPTUS ASTARTES"), abilities=("Oath of Moment", "Iron Rites"),

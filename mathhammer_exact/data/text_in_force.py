@@ -11,6 +11,7 @@ and is named not applied where it does not (Martial Ka'tah).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -124,18 +125,22 @@ def names(sides: Sequence[Side]) -> dict[str, str]:
 
 
 def claim(wanted: Sequence[str | NamedRule], sides: Sequence[Side],
-          rules: Mapping[str, NamedRule]) -> tuple[list[str | NamedRule], set[str]]:
+          rules: Mapping[str, NamedRule]) -> tuple[list[str | NamedRule], dict[str, list[str]]]:
     """Split --with names into those of named rules (kept, in order) and those of abilities read from
-    the units' text (normalised). A named rule of that name or key wins: it is the curated reading."""
+    the units' text (normalised), each with the conditions typed after it ('Tenacious Spirit: Below
+    Half-strength'; `conditions`). A named rule of that name or key wins: it is the curated reading."""
     curated = {normalise(k) for k, r in rules.items() if not r.listed} | {
         normalise(r.name) for r in rules.values() if not r.listed}
     read = names(sides)
     kept: list[str | NamedRule] = []
-    claimed: set[str] = set()
+    claimed: dict[str, list[str]] = {}
     for item in wanted:
-        key = normalise(item) if isinstance(item, str) else ""
+        key, condition = normalise(item) if isinstance(item, str) else "", ""
+        if isinstance(item, str) and key not in read and ":" in item:
+            name, condition = item.rsplit(":", 1)
+            key, condition = normalise(name), condition.strip()
         if key and key in read and key not in curated:
-            claimed.add(key)
+            claimed.setdefault(key, []).extend([condition] if condition else [])
         else:
             kept.append(item)
     return kept, claimed
@@ -156,14 +161,15 @@ def left_out(without: Sequence[str], sides: Sequence[Side], own: Sequence[NamedR
     return out
 
 
-def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[str], phase: str,
+def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without: Collection[str], phase: str,
              problem: Callable[[NamedRule], str | None],
              named: Sequence[NamedRule] = (), asks: str = "") -> tuple[list[NamedRule], list[str]]:
     """The rules read from text that a query applies, and a header line for each ability, applied or not.
 
     A reading applies when it is the whole unit's, the query settles its condition (`problem`, the
     scope check, finds none) and it needs nothing no option states; one that needs such a
-    condition applies when its ability is `given` (--with). Abilities in `without` are left out, and so
+    condition applies when its ability is `given` (--with), with the conditions typed after its name where its
+    readings need different ones (`conditions`). Abilities in `without` are left out, and so
     is one that a `named` rule given with --with stands for (by its name or its `ability`).
     Readings of another phase are not mentioned: the phase alone rules them out. A question that takes no --with
     names the one that does (`asks`: "`mathhammer unit`"), where a line says which option applies an ability.
@@ -198,12 +204,18 @@ def in_force(sides: Sequence[Side], given: Collection[str], without: Collection[
                 lines.append(f"not applied: {ability.name} ({why})")
                 continue
             assumed = relevant = False
-            for reading in ability.readings:
+            labels = conditions(ability)
+            if asked and given[key] and not labels and any(r.needs for r in ability.readings):
+                raise MathhammerError(f"--with '{ability.name}: {given[key][0]}': {ability.name} has one condition, "
+                                      f"not several to choose among; write --with '{ability.name}'")
+            chosen = _chosen(ability, labels, given[key]) if asked and labels else set(range(len(ability.readings)))
+            for number, reading in enumerate(ability.readings):
                 rule = reading.rule
                 if rule.situation != side.role or rule.phase not in ("either", phase):
                     continue
                 relevant = True
-                why = _not_applied(ability, reading, side, asked, problem, asks)
+                called = f"{ability.name}: {labels[number]}" if labels and reading.needs else ability.name
+                why = _not_applied(ability, reading, side, asked and number in chosen, problem, asks, called)
                 if why:
                     lines.append(f"not applied: {why}")
                     continue
@@ -248,9 +260,45 @@ def _army_rule_of_the_unit(ability: TextAbility, leader: Side, sides: Sequence[S
         for other in sides)
 
 
+def conditions(ability: TextAbility) -> dict[int, str]:
+    """For an ability whose readings need different conditions no option states (Tenacious Spirit: +1 to hit below
+    its Starting Strength, +1 to wound Below Half-strength), the condition of each such reading, by its place
+    among the readings, as --with 'NAME: CONDITION' names it: the last clause of what it needs. Empty where one
+    condition (or none) serves every reading: --with NAME applies them all."""
+    needs = {r.needs for r in ability.readings if r.needs}
+    if len(needs) < 2:
+        return {}
+    return {n: re.sub(r"^(?:if|while|when)\s+", "", r.needs.split("; ")[-1], flags=re.I)
+            for n, r in enumerate(ability.readings) if r.needs}
+
+
+def _chosen(ability: TextAbility, labels: Mapping[int, str], typed: Sequence[str]) -> set[int]:
+    """The readings that --with 'NAME: CONDITION' (one or more) applies: for each condition typed, the readings whose
+    condition holds every word of it, and the readings whose conditions are part of theirs (what a condition
+    nested in another needs holds when the outer one does); the readings needing nothing always."""
+    choices = " or ".join(f"--with '{ability.name}: {label}'" for label in dict.fromkeys(labels.values()))
+    if not typed:
+        raise MathhammerError(f"{ability.name} does different things under different conditions: name the one that "
+                              f"holds, {choices} (several may be given)")
+    chosen = {n for n, r in enumerate(ability.readings) if not r.needs}
+    for text in typed:
+        words = set(normalise(text).split())
+        found = {normalise(label) for n, label in labels.items() if words <= set(normalise(label).split())}
+        if len(found) != 1:
+            why = "matches none" if not found else "matches more than one"
+            raise MathhammerError(f"--with '{ability.name}: {text}': the condition {why} of its conditions; "
+                                  f"write {choices}")
+        for n, label in labels.items():
+            if normalise(label) in found:
+                clauses = set(ability.readings[n].needs.split("; "))
+                chosen |= {m for m, r in enumerate(ability.readings) if r.needs and set(r.needs.split("; ")) <= clauses}
+    return chosen
+
+
 def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool,
-                 problem: Callable[[NamedRule], str | None], asks: str = "") -> str:
-    """Why a reading is not applied in this query, or "" if it is (an error if --with asked for it)."""
+                 problem: Callable[[NamedRule], str | None], asks: str = "", called: str = "") -> str:
+    """Why a reading is not applied in this query, or "" if it is (an error if --with asked for it); `called` is
+    the --with that would apply it."""
     why = ""
     if side.leading and reading.scope != "leading":
         why = f"{ability.name} is the leader's own, not the whole unit's"
@@ -266,7 +314,7 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
             raise MathhammerError(why)
     if not why and reading.needs and not asked:
         where = f" (of {asks})" if asks else ""
-        why = f"{ability.name} applies only {reading.needs}; --with '{ability.name}'{where} assumes it"
+        why = f"{ability.name} applies only {reading.needs}; --with '{called or ability.name}'{where} assumes it"
     return why
 
 

@@ -165,7 +165,7 @@ def defended(unit: TargetUnit, firings: Sequence[Firing],
     for firing in firings:
         phase = "fight" if firing.weapon.melee else "shooting"
         situation = firing.context or context or Context()
-        rules, said = text_in_force.in_force(sides, set(), set(), phase,
+        rules, said = text_in_force.in_force(sides, {}, set(), phase,
                                              functools.partial(_situation_problem, context=situation),
                                              asks="`mathhammer unit`, a unit attacking it")
         lines += [line for line in said if line not in lines]
