@@ -599,7 +599,8 @@ def test_an_ability_of_several_conditions_applies_the_ones_named():
     grit = sheet(GUN, GRIT)
     with pytest.raises(MathhammerError, match="^Grit does different things under different conditions: name the one "
                                               "that holds, --with 'Grit: this unit is below its Starting Strength' or "
-                                              "--with 'Grit: this unit is Below Half-strength' \\(several may be given\\)$"):
+                                              "--with 'Grit: this unit is Below Half-strength' .several may be "
+                                              "given.$"):
         unit_attack(grit, target, modifiers=["grit"])
     half = unit_attack(grit, target, modifiers=["grit: half"], exact=True)
     assert mean(half) == 6 * Fraction(1, 2) * Fraction(2, 3) * Fraction(5, 6) == Fraction(5, 3)
