@@ -387,3 +387,26 @@ def test_datasheets_searches_the_edition_asked_for(clans):
                                               "data is not indexed: `mathhammer data add PATH`)\n")
     assert run("datasheets", "--edition", "11e").output.splitlines()[:2] == ["Datasheets:",
                                                                              "  none of the 11th edition"]
+
+
+def test_a_factions_name_in_front_finds_its_own_unit_that_holds_the_words(clans):
+    # 'heavy walkers' is Vorn Marches' unit, which K'Tor armies do not field; K'Tor's own unit holding the words is
+    assert by_name.datasheet("ktor clans heavy walkers").name == "Sentry Heavy Walkers"
+    found = by_name.datasheet("heavy walkers @ ktor")
+    assert (found.name, found.faction) == ("Sentry Heavy Walkers", "K'Tor Clans")
+    assert "'heavy walkers' read as Sentry Heavy Walkers (the one unit a K'Tor Clans army fields whose name holds " \
+           "these words)" in found.notes
+    assert by_name.datasheet("heavy walkers").faction == "Vorn Marches"  # no faction named: the name as written
+
+
+def test_a_name_several_factions_use_lists_the_units_its_loose_form_names_too(clans):
+    with pytest.raises(MathhammerError, match="^'Gate Guards' is a unit of several factions \\(Ashen Reach, Vorn "
+                                              "Marches, K'Tor Clans\\): write 'Gate Guards @ FACTION'"):
+        by_name.datasheet("gate guards")
+    assert by_name.datasheet("gate guards @ ktor clans").name == "Gate Guard"
+    assert by_name.datasheet("gate guard").faction == "K'Tor Clans"  # as written, one faction's: taken
+
+
+def test_knives_are_a_knifes_plural():
+    assert loose("Fireknives") == loose("Fireknife") == "fireknife"
+    assert loose("Hives") == "hive"

@@ -180,16 +180,20 @@ class Index:
     def named(self, name: str) -> list[dict[str, Any]]:
         """The records of the units called `name`, matched forgivingly: its normalised name, else its
         loose form, else that without spaces (`compact`); one per name and faction (the first in catalogue
-        order)."""
+        order). A name that several factions use as written is one a player must settle anyway: the units of
+        other factions its loose form names join them ('Chaos Terminators' of World Eaters and Emperor's
+        Children, and the Chaos Terminator Squad of Chaos Space Marines), but not a [Legends] unit."""
+        first: dict[tuple[str, str], str] = {}
         for column, key in (("key", normalise(name)), ("loose", loose(name)), ("compact", compact(name))):
             rows = self.db.execute(f"select name, faction, record from units where {column} = ? order by rowid",
                                    (key,)).fetchall() if key else []
-            if rows:
-                first: dict[tuple[str, str], str] = {}
-                for unit, faction, record in rows:
+            factions = {faction for _, faction in first}
+            for unit, faction, record in rows:  # joining the name as written: not a [Legends] unit
+                if faction not in factions and not (factions and "[" in unit):
                     first.setdefault((unit, faction), record)
-                return [json.loads(record) for record in first.values()]
-        return []
+            if first and (len({faction for _, faction in first}) < 2 or column != "key"):
+                break
+        return [json.loads(record) for record in first.values()]
 
     @functools.cached_property
     def factions(self) -> Factions:

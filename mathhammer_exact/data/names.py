@@ -14,7 +14,8 @@ def normalise(name: str) -> str:
 
 
 _TAGS = re.compile(r"\[[^\]]*\]")  # '[Legends]', '[Crucible]'
-_PLURALS = (("sses", "ss"), ("ies", "y"), ("men", "man"), ("lves", "lf"), ("xes", "x"), ("ches", "ch"), ("shes", "sh"))
+_PLURALS = (("sses", "ss"), ("ies", "y"), ("men", "man"), ("lves", "lf"), ("knives", "knife"), ("xes", "x"),
+            ("ches", "ch"), ("shes", "sh"))
 
 
 def _singular(word: str) -> str:

@@ -14,7 +14,7 @@ factions listed, never picked silently.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -86,13 +86,16 @@ def _units(text: str, sheets: Mapping[str, Datasheet], edition: str) -> list[Opt
                                       for r in library.indexed(text, edition)]
 
 
-def _held(text: str, sheets: Mapping[str, Datasheet], edition: str) -> tuple[list[Option], tuple[str, ...]]:
+def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
+          fielded: Callable[[Option], bool] = lambda option: True,
+          among: str = "unit") -> tuple[list[Option], tuple[str, ...]]:
     """The units of the one name (not [Legends], where one is) that holds every word of `text` at the start of one
     of its words and has one word more at most ('crisis fireknife' for Crisis Fireknife Battlesuits, 'Abaddon' for
     Abaddon the Despoiler; not 'Tempestus Squad' for Militarum Tempestus Command Squad), and the header line saying
     so; none where no name, or several, hold them, or where only a [Legends] unit does but a unit of today holds
     them with more words ('crisis' may be the Crisis Fireknife Battlesuits, not only the Crisis Battlesuits
-    [Legends])."""
+    [Legends]). Only the units `fielded` accepts count (those an army of the faction named fields: `among` says
+    so)."""
     words = normalise(text).split()
     if not words:
         return [], ()
@@ -103,14 +106,14 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str) -> tuple[lis
 
     near = [Option(sheet.name, sheet.faction, sheet=sheet) for sheet in sheets.values() if holds(sheet.name)]
     near += [Option(r["name"], r["faction"], record=r) for r in library.holding(text, edition) if holds(r["name"])]
-    options = [o for o in near if words_left(o.name, text) <= 1]
+    options = [o for o in near if words_left(o.name, text) <= 1 and fielded(o)]
     plain = [o for o in options if "[" not in o.name]
     if not plain and any("[" not in o.name for o in near):
         return [], ()
     plain = plain or options
     if len({o.name for o in plain}) != 1:
         return [], ()
-    return plain, (f"{text.strip()!r} read as {plain[0].name} (the one unit whose name holds these words)",)
+    return plain, (f"{text.strip()!r} read as {plain[0].name} (the one {among} whose name holds these words)",)
 
 
 def _faction(text: str, sheets: Mapping[str, Datasheet], names: Names, exact: bool, edition: str) -> str | None:
@@ -187,18 +190,24 @@ def named(written: str, sheets: Mapping[str, Datasheet], names: Names, edition: 
         options = _units(meant, sheets, edition)
         reading = (f"{text.strip()!r} read as {meant} ({where})",)
     faction = _faction(faction_text, sheets, names, False, edition) if at else None
-    words = text.split()
+    words, unit_words = text.split(), text  # the unit's words, without a faction's name in front
     for cut in range(1, min(len(words), _MOST_FACTION_WORDS + 1)):  # a faction's name in front: 'Ork Boyz'
         if options or at:
             break
         faction = _faction(" ".join(words[:cut]), sheets, names, True, edition)
         inner = named(" ".join(words[cut:]), sheets, names, edition) if faction else None
         if inner and inner.options:
-            options, reading = list(inner.options), inner.reading
+            options, reading, unit_words = list(inner.options), inner.reading, " ".join(words[cut:])
     if not options:
         options, reading = _held(text, sheets, edition)
+    relations = library.factions(edition)
+    if faction and options and all(relations.rank(o.faction, faction) is None for o in options):
+        # 'admech rangers': not the Aeldari's Rangers, but the one unit the faction fields that holds the words
+        mine, said = _held(unit_words, sheets, edition, lambda o: relations.rank(o.faction, faction) is not None,
+                           f"unit {'an' if faction[:1] in 'AEIOU' else 'a'} {faction} army fields")
+        options, reading = (mine, said) if mine else (options, reading)
     if faction and options:
-        narrowed = _narrowed(written, options, faction, library.factions(edition))
+        narrowed = _narrowed(written, options, faction, relations)
         return attrs.evolve(narrowed, reading=(*reading, *narrowed.reading), edition=edition)
     return Named(written, tuple(_one_per_faction(options)), reading, edition)
 
