@@ -11,9 +11,10 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from mathhammer_exact import Target, Weapon, attack
+from mathhammer_exact import Context, Firing, Target, Weapon, attack
 from mathhammer_exact import rolls as dice_tests
 from mathhammer_exact.cli import cli
+from mathhammer_exact.present.profiles import header
 
 ATTACK = ["attack", "-w", "A1 BS3+ S4 AP-1 D1", "-m", "10", "-t", "T4 Sv3+ W2 x5"]
 COMMANDS = [
@@ -218,3 +219,13 @@ def test_notebook_html():
     page = result._repr_html_()
     assert page.count("<table>") == 6 and "P(unit destroyed)" in page
     assert "<td>0</td>" in result.models_destroyed._repr_html_()
+
+
+def test_the_header_says_alike_firings_one_after_the_other_once():
+    # a Hazardous weapon fired by two kinds of model is two firings (each kind takes its own tests): one line of
+    # 5; the same weapon fired again after another keeps its place in the order
+    plasma = Weapon.parse('24" A2 BS3+ S8 AP-3 D2 [HAZARDOUS]', name="Plasma")
+    bolter = Weapon.parse('24" A2 BS3+ S4 AP0 D1', name="Bolter")
+    lines = header([Firing(plasma, 4), Firing(plasma, 1), Firing(bolter, 3), Firing(plasma, 2)],
+                   Target.parse("T4 Sv3+ W2 x5"), Context())
+    assert [line.split(":")[0] for line in lines] == ["  5 x Plasma", "  3 x Bolter", "  2 x Plasma", "  target"]

@@ -87,7 +87,7 @@ def datasheet_card(sheet: Datasheet, rules: Mapping[str, NamedRule] | None = Non
     lines += [f"  {a.name}, {_how(a)}: {a.describe()}" for a in text_in_force.abilities(sheet, rules or {})]
     lines.append("Keywords: " + ", ".join(sheet.keywords))
     if sheet.points:
-        lines.append("Points: " + ", ".join(f"{n} models: {p}" for n, p in sheet.points.items()))
+        lines.append("Points: " + ", ".join(f"{n} model{'s' * (n != 1)}: {p}" for n, p in sheet.points.items()))
     if sheet.leader_of:
         lines.append("Leader of: " + ", ".join(sheet.leader_of))
     if sheet.attached_as:

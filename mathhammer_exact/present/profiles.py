@@ -141,12 +141,17 @@ def target_string(target: Target) -> str:
 
 def header(firings: Sequence[Firing], target: Target, context: Context) -> tuple[str, ...]:
     """Header lines saying what was asked, as understood: each weapon with its models (and its own
-    situation where it differs from the query's), then the target."""
-    lines, said = [], set(situation(context))
+    situation where it differs from the query's), then the target. Firings one after the other that read alike
+    are one line (a Hazardous weapon fired by models of two kinds is two firings: each kind takes its tests)."""
+    said = set(situation(context))
+    shown: list[tuple[int, str]] = []
     for firing in firings:
         own = [line for line in situation(firing.context) if line not in said] \
             if firing.context is not None and firing.context != context else ()
         name = f"{firing.weapon.name}: " if firing.weapon.name else ""
-        lines.append(f"  {firing.models} x {name}{weapon_summary(firing.weapon)}"
-                     + (f" ({'; '.join(line.strip() for line in own)})" if own else ""))
-    return (*lines, f"  target: {target_summary(target)}")
+        text = f"{name}{weapon_summary(firing.weapon)}" + (f" ({'; '.join(x.strip() for x in own)})" if own else "")
+        if shown and shown[-1][1] == text:
+            shown[-1] = (shown[-1][0] + firing.models, text)
+        else:
+            shown.append((firing.models, text))
+    return (*(f"  {models} x {text}" for models, text in shown), f"  target: {target_summary(target)}")
