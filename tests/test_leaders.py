@@ -67,6 +67,10 @@ def test_a_target_model_that_joins_with_its_own_save(tmp_path, monkeypatch):
     target = by_name.find_target("Quarry Squad", 10, loadout=["2 blast charge"])
     assert [(p.name, n, p.invulnerable) for p, n in target.groups] == [
         ("Quarryman", 7, None), ("Quarry Foreman", 1, None), ("Quarryman w/ Blast Charge", 2, 5)]
+    # a choice without a number is one model's, and the header says how many could take it, as for the attacker
+    notes = by_name.target_unit("Quarry Squad", 10, loadout=["blast charge"]).notes
+    assert ("--target-loadout 'blast charge': blast charge for 1 model (no number given; 1 to 2 can take it: write "
+            "e.g. '2 blast charge')") in notes
 
 
 def test_turn_with_a_leader(gravel):

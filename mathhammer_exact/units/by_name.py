@@ -136,6 +136,8 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
                                *sheet.defence_notes))
     if bodyguard and loadout:
         notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
+                  *(line.replace("--loadout", "--target-loadout", 1)
+                    for line in bodyguard.loadout_lines(loadout, size)),
                   *(f"target wargear rule: {rule.name}: {rule.summary}"
                     for rule in wargear_rules(bodyguard, loadout, size, user)))
     return TargetUnit(target, shown, bodyguard, notes, leading)
