@@ -103,12 +103,14 @@ def test_cover_in_the_eleventh_worsens_bs_outside_the_hit_rolls_cap():
 
 def test_the_header_states_the_reading_of_cover_and_what_the_eleventh_assumes():
     out = CliRunner().invoke(cli, ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "T4 Sv4+ W1", "--edition", "11e"])
-    (rules,) = [line for line in out.output.splitlines() if line.startswith("  rules: ")]
+    # the rules line, then each of what the edition assumes and takes from reports on a line of its own
+    rules, assumed, reported = [line for line in out.output.splitlines() if line.startswith(("  rules", "  rule "))]
     assert rules.startswith("  rules: 11th edition, current printing, Lethal Hits: best")
-    assert "assumed as in the 10th edition: the saving throw; the +1/-1 caps" in rules
-    assert "Hazardous' test (the hazard roll)" in rules
-    assert "reported, not read in the rules text: cover is -1 to the attacker's BS for ranged attacks" in rules
-    assert "(core rule 13.08 as game-datacards transcribes it; prismnews.com; infinitearchive.org)" in rules
+    assert assumed.startswith("  rules assumed as in the 10th edition: the saving throw; the +1/-1 caps")
+    assert "Hazardous' test (the hazard roll)" in assumed
+    assert reported.startswith("  rule reported, not read in the rules text: cover is -1 to the attacker's BS for "
+                               "ranged attacks")
+    assert reported.endswith("(core rule 13.08 as game-datacards transcribes it; prismnews.com; infinitearchive.org)")
 
 
 # --------------------------------------------------------------------- Heavy and Psychic

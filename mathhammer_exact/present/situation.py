@@ -33,23 +33,28 @@ def situation(context: Context) -> tuple[str, ...]:
             lines[field.declared.line].append(words)
     if not lines["rules"]:  # the default rules: every answer names its edition and printing all the same
         lines["rules"].append(context.rules.describe())
-    lines["rules"] += _edition_lines(context)
+    lines["rules"] += _edition_choices(context)
     told = {name: ", ".join(item if isinstance(item, str) else f"against the target: {', '.join(item)}"
                             for item in items) for name, items in lines.items() if items}
-    return tuple(f"  {name}: {text}" for name, text in told.items())
+    return (*(f"  {name}: {text}" for name, text in told.items()), *_edition_sources(context))
 
 
-def _edition_lines(context: Context) -> list[str]:
+def _edition_choices(context: Context) -> list[str]:
     """What the rules line adds for an edition other than the 10th: its Lethal Hits policy when not given,
-    what Heavy needs when the attacker is said to have remained stationary, what it assumes as in the
-    10th edition, and what it takes from reports rather than the rules text."""
+    and what Heavy needs when the attacker is said to have remained stationary."""
     definition = context.rules.definition
     if definition.name == "10e":
         return []
     said = [] if context.lethal_hits is not None else \
         [f"Lethal Hits: {context.lethal_policy.value} ({context.lethal_policy.words})"]
-    if context.stationary:
-        said.append(f"Heavy's +1 to hit taken as {definition.heavy}")
-    if definition.assumed:
-        said.append(f"assumed as in the 10th edition: {'; '.join(definition.assumed)}")
-    return said + [f"reported, not read in the rules text: {text}" for text in definition.reported]
+    return said + ([f"Heavy's +1 to hit taken as {definition.heavy}"] if context.stationary else [])
+
+
+def _edition_sources(context: Context) -> list[str]:
+    """Lines of their own after the rules line, for an edition other than the 10th: what it assumes as in the
+    10th edition, and each rule it takes from reports rather than the rules text (with where from)."""
+    definition = context.rules.definition
+    if definition.name == "10e":
+        return []
+    said = [f"  rules assumed as in the 10th edition: {'; '.join(definition.assumed)}"] if definition.assumed else []
+    return said + [f"  rule reported, not read in the rules text: {text}" for text in definition.reported]
