@@ -707,9 +707,10 @@ def test_a_catalogues_army_rule_is_named_on_either_side_once(indexed):
     assert Fraction(json.loads(attacking.output)["damage"]["mean"]) == Fraction(800, 243)  # as without it (above)
     text = run("unit", "Slag Breakers", "-t", "Crag Walker").output
     assert "not applied: Slag Fury (an army rule not modelled)" in text
-    # the target's, its Leader listing it too: the Attached unit's army rule, named once
+    # the target's, its Leader listing it too: the Attached unit's army rule, named once, and said to be the
+    # target's (the attacker does not list it)
     led = run("unit", "Crag Walker", "-t", "Slag Breakers", "--leader", "Slag Chieftain").output
-    assert led.count("Slag Fury") == 1 and "not applied: Slag Fury (an army rule not modelled)" in led
+    assert led.count("Slag Fury") == 1 and "not applied: Slag Fury (the target's; an army rule not modelled)" in led
     refused = run("unit", "Slag Breakers", "-t", "Crag Walker", "--with", "Slag Fury")
     assert refused.exit_code == 2
     assert refused.output == "error: Slag Fury is an army rule not modelled; it cannot be given with --with\n"

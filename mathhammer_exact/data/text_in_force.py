@@ -201,6 +201,9 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     why = ability.unmodelled if ability.army else f"not modelled ({ability.unmodelled})"
                     raise MathhammerError(f"{ability.name} is {why}; it cannot be given with --with")
                 why = ability.unmodelled if ability.army else f"not modelled: {ability.unmodelled}"
+                if side.role == "target" and ability.army and not any(
+                        a.name == ability.name for other in sides if other.role == "attacker" for a in other.abilities):
+                    why = f"the target's; {why}"  # not the attacker's too (Martial Ka'tah, Custodes the target)
                 lines.append(f"not applied: {ability.name} ({why})")
                 continue
             assumed = relevant = False
