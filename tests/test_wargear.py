@@ -66,7 +66,8 @@ def test_special_weapon_models_join_in_place_of_rank_and_file(squad):
     (["2 blast charge"], None, "at most 1 model of a unit of 5 can take 'blast charge' .Special Weapons: at most 1"),
     (["3 blast charge"], 10, "at most 2 models of a unit of 10 can take 'blast charge' .Special Weapons: at most 2"),
     (["2 quarry sling"], None, "at most 1 model of a unit of 5 can take 'quarry sling' .Quarry sling: at most 1"),
-    (["6 heavy drill"], None, "'6 heavy drill': a unit of 5 models can give it to 1 to 5 models"),
+    (["6 heavy drill"], None, "'6 heavy drill': a unit of 5 models can give it to 1 to 5 models .the number counts "
+                              "the models that take it, not the pieces the unit then carries.$"),
     (["lascannon"], None, "Quarry Squad cannot take 'lascannon' .options: blast charge, blast shield, heavy drill, "
                           "quarry sling, rock cannon, stone maul"),
 ])
@@ -128,3 +129,9 @@ def test_a_loadout_is_a_set_of_choices_whatever_the_order_written():
     # what no order fields is refused as the order written puts it
     with pytest.raises(MathhammerError, match="^Test Sisters: no model of a unit of 10 can take 'multi-melta'"):
         sisters.equip(["meltagun", "meltagun", "multi-melta"])
+
+
+def test_wargear_typed_with_or_without_a_space(squad):
+    # 'heavydrill' for the heavy drill, as 'melta gun' for a meltagun; the header says how it was read
+    assert kinds(squad, ["heavydrill"]) == kinds(squad, ["heavy drill"])
+    assert squad.loadout_lines(["heavydrill"])[0] == "--loadout 'heavydrill' read as 'heavy drill'"

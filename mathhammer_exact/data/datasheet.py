@@ -13,7 +13,7 @@ from ..editions import EDITIONS
 from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from ..model import Context, ModelProfile, Rules, Target, Weapon
-from .names import loose, normalise
+from .names import compact, loose, normalise
 from .text_rules import TextAbility
 
 
@@ -349,20 +349,25 @@ class Datasheet:
                                       + ", ".join(within))
             item = within[0] if within else item
         if wanted is not None and not 1 <= wanted <= size:
-            raise MathhammerError(f"{raw.strip()!r}: a unit of {size} models can give it to 1 to {size} models")
+            raise MathhammerError(f"{raw.strip()!r}: a unit of {size} models can give it to 1 to {size} models (the "
+                                  "number counts the models that take it, not the pieces the unit then carries)")
         if item not in self.choices() and not any(item in m.equipment for m in self.models):
             raise MathhammerError(f"{self.name} cannot take {item!r} (options: {', '.join(sorted(self.choices()))})")
         return wanted, item
 
     def _known(self, item: str) -> str | None:
         """The wargear a loadout's `item` names: itself if the datasheet has it, else the one piece whose name
-        is the same in its loose form (plural or singular: 'gauss reapers' is 'gauss reaper'); else None."""
+        is the same in its loose form (plural or singular: 'gauss reapers' is 'gauss reaper'), else without its
+        spaces ('melta gun' is 'meltagun'); else None."""
         names = self.choices() | {i for m in self.models for i in m.equipment} | {
             i for o in self.options for items in o.gives.values() for i in items}
         if item in names:
             return item
-        same = [name for name in names if loose(name) == loose(item)]
-        return same[0] if len(same) == 1 else None
+        for form in (loose, compact):  # 'melta gun' is the meltagun
+            same = [name for name in names if form(name) == form(item)]
+            if same:
+                return same[0] if len(same) == 1 else None
+        return None
 
     @staticmethod
     def _carried(models: list[tuple[ModelEntry, list[str]]], item: str, changed: Changed,
