@@ -1,5 +1,6 @@
 """A Leader attached to the attacking unit (--led-by), and a target's own wargear (--target-loadout)."""
 
+import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -131,3 +132,15 @@ def test_an_attached_unit_ability_lets_the_leaders_it_names_lead_the_unit(cairn)
 ])
 def test_the_attached_unit_ability_is_read_in_each_form_the_data_writes(text, read):
     assert [(r["unit"], r["leaders"], r["excluding"]) for r in attached_as(text)] == read
+
+
+def test_a_compared_units_points_count_its_leader(gravel):
+    # Gravel Wardens 90 points at 5 models, the Warden Captain 65: led, 155; a target led by it, 155 too (the Scree
+    # Walker: 120)
+    player = CliRunner(env={"MATHHAMMER_DATA": str(gravel)})
+    out = player.invoke(cli, ["compare", "-s", "unit 'Gravel Wardens' --led-by 'Warden Captain' -t MEQ",
+                              "-s", "unit 'Scree Walker' -t 'Gravel Wardens' --leader 'Warden Captain'",
+                              "-s", "unit 'Gravel Wardens' -t 'Gravel Wardens'", "--json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.stdout)["rows"]
+    assert [(row["points"], row["target_points"]) for row in rows] == [(155, None), (120, 155), (90, 90)]

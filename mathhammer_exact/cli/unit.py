@@ -6,11 +6,11 @@ from typing import Any
 
 import click
 
-from ..data.datasheet import Datasheet, in_edition
+from ..data.datasheet import Datasheet, TargetUnit, in_edition
 from ..data.load import label
 from ..decide.compare import Scenario
 from ..decide.need import wanted_chance
-from ..decide.points import named_points
+from ..decide.points import attached_points
 from ..decide.unit_attack import UnitReport, allocation_order, unit_attack
 from ..errors import MathhammerError
 from ..model import Context
@@ -100,9 +100,9 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
         insane_bravery: bool, exact: bool, half_range_for: tuple[str, ...] = (), cover_for: tuple[str, ...] = (),
         precision: bool = True, precision_on: str | None = None, without: tuple[str, ...] = (),
         rules_dir: str | None = None, target_loadout: str = "", led_by: str | None = None,
-        **situation: Any) -> tuple[UnitReport, str, Context, Datasheet, Datasheet | None]:
-    """The unit query the options describe, answered, its title, its situation, and the datasheets of the
-    attacker and of the target (None for a standard target or a profile)."""
+        **situation: Any) -> tuple[UnitReport, str, Context, Datasheet, TargetUnit]:
+    """The unit query the options describe, answered, its title, its situation, the attacker's datasheet and
+    the target."""
     context = context_from(situation)
     worn = [item for item in target_loadout.split(",") if item.strip()]
     sheet, found = matchup(attacker, target, target_models, leader, rules_dir, worn)
@@ -111,12 +111,12 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
                          allocation_order(order, found.target), insane_bravery, half_range_for=half_range_for,
                          cover_for=cover_for, precision=precision, precision_on=precision_on, without=without,
                          rules_dir=rules_dir, led_by=led_by)
-    return report, f"{label(sheet)}  ->  {found.label}", report.in_its_edition(context), sheet, found.sheet
+    return report, f"{label(sheet)}  ->  {found.label}", report.in_its_edition(context), sheet, found
 
 
 def scenario(params: dict[str, Any], exact: bool, title: str | None = None) -> Scenario:
     """The unit query `params` describe as a compared scenario, with the points its datasheets give."""
     options = {key: value for key, value in params.items() if key not in ("exact", "fmt", "as_json", "plot")}
-    report, asked, _, sheet, target_sheet = run(**options, exact=exact)
-    return Scenario(title or asked, report.result, named_points(sheet, params["size"]),
-                    named_points(target_sheet, params["target_models"]))
+    report, asked, _, sheet, target = run(**options, exact=exact)
+    return Scenario(title or asked, report.result, attached_points(sheet, params["size"], report.leader),
+                    attached_points(target.sheet, params["target_models"], target.leader))

@@ -61,3 +61,13 @@ def named_points(unit: str | Datasheet | None, size: int | None = None) -> int |
     except MathhammerError:
         return None
     return sheet.points.get(sum(sheet.counts(size).values()))
+
+
+def attached_points(unit: Datasheet | None, size: int | None, leader: Datasheet | None) -> int | None:
+    """The points of `unit` at `size` models with the Leader attached to it, if any: both datasheets' points
+    (None where either leaves them out: a part of a unit's cost is not its cost)."""
+    own = named_points(unit, size)
+    if leader is None or own is None:
+        return own
+    extra = named_points(leader)
+    return None if extra is None else own + extra

@@ -125,6 +125,7 @@ class UnitReport:
     modifiers: tuple[NamedRule, ...]
     situation: tuple[str, ...] = ()
     context: Context = Context()  #: the situation of the whole query (each firing may differ from it)
+    leader: Datasheet | None = None  #: the Leader attached to the attacking unit (--led-by), whose points it adds
 
     def in_its_edition(self, asked: Context) -> Context:
         """The situation `asked` in the edition this answer used (the unit's, unless one was asked for)."""
@@ -489,4 +490,4 @@ def unit_attack(
     if insane_bravery and result.p_battle_shocked is not None:
         result = attrs.evolve(result, p_battle_shocked=0 * result.p_below_half)
     return UnitReport(sheet.name, result, tuple(f for f in plan.firings if isinstance(f, Firing)), tuple(applied),
-                      tuple(situation), plan.context)
+                      tuple(situation), plan.context, leader)

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..data import load
-from ..data.datasheet import Datasheet, in_edition
+from ..data.datasheet import Datasheet, TargetUnit, in_edition
 from ..decide.compare import Scenario, compare
 from ..decide.firings import Written, describe, unit_weapons, with_leader
 from ..decide.need import wanted_chance
-from ..decide.points import Efficiency, named_points
+from ..decide.points import Efficiency, attached_points
 from ..decide.turn import Overwatch
 from ..decide.unit_attack import UnitReport, allocation_order, defended, unit_attack
 from ..editions import asked
@@ -137,9 +137,9 @@ def _attack(query: AttackQuery, exact: bool, label: str | None = None) -> Scenar
 
 
 def _unit(query: UnitQuery, exact: bool,
-          size: int | None = None) -> tuple[UnitReport, str, Datasheet, Datasheet | None]:
-    """The unit query answered (at `size` models, if given), its title, and the datasheets of the attacker and
-    the target (if any)."""
+          size: int | None = None) -> tuple[UnitReport, str, Datasheet, TargetUnit]:
+    """The unit query answered (at `size` models, if given), its title, the attacker's datasheet and the
+    target."""
     sheet, found = by_name.matchup(query.attacker, query.target, query.target_models, query.leader,
                                 loadout=query.target_loadout)
     report = unit_attack(sheet, found, query.loadout, size or query.size, query.named_rules,
@@ -148,7 +148,7 @@ def _unit(query: UnitQuery, exact: bool,
                          half_range_for=query.half_range_for, cover_for=query.cover_for,
                          precision=query.precision, precision_on=query.precision_on,
                          led_by=query.led_by, without=query.without)
-    return report, f"{load.label(sheet)}  ->  {found.label}", sheet, found.sheet
+    return report, f"{load.label(sheet)}  ->  {found.label}", sheet, found
 
 
 def attack_answer(query: AttackQuery) -> str:
@@ -177,9 +177,10 @@ def compare_answer(query: CompareQuery) -> str:
             if s.attack is not None:
                 scenarios.append(_attack(s.attack, query.exact, s.label))
             elif s.unit is not None:
-                report, title, sheet, target_sheet = _unit(s.unit, query.exact)
-                scenarios.append(Scenario(s.label or title, report.result, named_points(sheet, s.unit.size),
-                                          named_points(target_sheet, s.unit.target_models)))
+                report, title, sheet, target = _unit(s.unit, query.exact)
+                scenarios.append(Scenario(s.label or title, report.result,
+                                          attached_points(sheet, s.unit.size, report.leader),
+                                          attached_points(target.sheet, s.unit.target_models, target.leader)))
     return to_json(comparison_report(compare(scenarios, query.at_least), "Scenarios compared"))
 
 
