@@ -144,3 +144,9 @@ def test_a_compared_units_points_count_its_leader(gravel):
     assert out.exit_code == 0, out.output
     rows = json.loads(out.stdout)["rows"]
     assert [(row["points"], row["target_points"]) for row in rows] == [(155, None), (120, 155), (90, 90)]
+
+
+def test_a_unit_with_melee_weapons_alone_is_sent_to_the_fight_phase(cairn):
+    with pytest.raises(MathhammerError, match=r"^Oathsworn has no ranged weapons to attack with \(it has melee "
+                                              r"weapons: ask about the Fight phase, --melee\)$"):
+        unit_attack("Oathsworn", Target.parse("T4 Sv3+ W2 x5"))

@@ -103,7 +103,9 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
             counts[key] = counts.get(key, 0) + 1
     if not counts:
         what = "melee weapons" if melee else ("ASSAULT weapons after Advancing" if advanced else "ranged weapons")
-        raise MathhammerError(f"{sheet.name} has no {what} to attack with")
+        fights = not (melee or advanced) and any(w.melee for ws in sheet.weapons.values() for w in ws.values())
+        raise MathhammerError(f"{sheet.name} has no {what} to attack with"
+                              + (" (it has melee weapons: ask about the Fight phase, --melee)" if fights else ""))
 
     def rank(weapon: Weapon) -> tuple[int, int]:
         base = base_name(weapon)
