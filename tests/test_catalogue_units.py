@@ -76,7 +76,7 @@ def test_wargear_named_plural_or_singular_all_models_alike():
     assert [(f.weapon.name, f.models) for f in report.firings] == [("Reaper gun", 5)]
     # A2 each, hits on 4+ (1/2), S4 v T4 on 4+ (1/2), AP-1 leaves a 4+ save (fails 1/2): 1/8 an attack, 10 attacks
     assert report.result.damage.mean == 10 * Fraction(1, 8) == Fraction(5, 4)
-    assert "--loadout 'reaper guns' read as 'reaper gun'" in report.situation
+    assert "--loadout 'reaper guns': 'reaper guns' read as 'reaper gun'" in report.situation
     assert "--loadout 'reaper guns': reaper gun for 5 models, every model that can take it (the datasheet's models " \
            "are equipped alike)" in report.situation
     with pytest.raises(MathhammerError, match=r"every model carries the same one of flail gun, reaper gun .*this "

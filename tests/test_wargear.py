@@ -134,4 +134,16 @@ def test_a_loadout_is_a_set_of_choices_whatever_the_order_written():
 def test_wargear_typed_with_or_without_a_space(squad):
     # 'heavydrill' for the heavy drill, as 'melta gun' for a meltagun; the header says how it was read
     assert kinds(squad, ["heavydrill"]) == kinds(squad, ["heavy drill"])
-    assert squad.loadout_lines(["heavydrill"])[0] == "--loadout 'heavydrill' read as 'heavy drill'"
+    assert squad.loadout_lines(["heavydrill"])[0] == "--loadout 'heavydrill': 'heavydrill' read as 'heavy drill'"
+    # a number is kept apart from the name read
+    assert squad.loadout_lines(["2 heavy drills"]) == ("--loadout '2 heavy drills': 'heavy drills' read as 'heavy "
+                                                       "drill'",)
+
+
+def test_wargear_named_by_some_of_its_words(squad):
+    # 'drill' starts a word of the heavy drill alone; 'cannon' is the rock cannon; 'blast' starts the blast charge
+    # and the blast shield, neither nearer: refused
+    assert kinds(squad, ["drill"]) == kinds(squad, ["heavy drill"])
+    assert squad.loadout_lines(["cannon"])[0] == "--loadout 'cannon': 'cannon' read as 'rock cannon'"
+    with pytest.raises(MathhammerError, match="^Quarry Squad cannot take 'blast' .options: blast charge, blast shield"):
+        squad.equip(["blast"])

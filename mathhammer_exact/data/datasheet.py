@@ -13,7 +13,7 @@ from ..editions import EDITIONS
 from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from ..model import Context, ModelProfile, Rules, Target, Weapon
-from .names import compact, loose, normalise
+from .names import compact, loose, normalise, words_left
 from .text_rules import TextAbility
 
 
@@ -275,8 +275,9 @@ class Datasheet:
         lines = []
         for raw in loadout:
             wanted, item = self._choice(raw, size)
-            if item != stated(raw)[1]:
-                lines.append(f"--loadout {raw.strip()!r} read as {item!r}")
+            written = stated(raw)[1]
+            if item not in (written, " ".join(raw.lower().split())):  # '2 meltaguns': 'meltaguns' read as 'meltagun'
+                lines.append(f"--loadout {raw.strip()!r}: {written!r} read as {item!r}")
             before = sum(gear.count(item) for _, gear in models)
             numbered = wanted is not None
             if wanted is None:  # one model, or every model where they are all alike; the header says which
@@ -358,7 +359,9 @@ class Datasheet:
     def _known(self, item: str) -> str | None:
         """The wargear a loadout's `item` names: itself if the datasheet has it, else the one piece whose name
         is the same in its loose form (plural or singular: 'gauss reapers' is 'gauss reaper'), else without its
-        spaces ('melta gun' is 'meltagun'); else None."""
+        spaces ('melta gun' is 'meltagun'), else the piece whose words the words typed start, where one is nearer
+        than any other ('marksman rifle' for the hot-shot marksman rifle, 'flamer' for a ministorum flamer rather
+        than a ministorum heavy flamer); else None."""
         names = self.choices() | {i for m in self.models for i in m.equipment} | {
             i for o in self.options for items in o.gives.values() for i in items}
         if item in names:
@@ -367,6 +370,12 @@ class Datasheet:
             same = [name for name in names if form(name) == form(item)]
             if same:
                 return same[0] if len(same) == 1 else None
+        typed = normalise(item).split()  # 'marksman rifle': the one piece whose words they start, nearest first
+        holding = [name for name in names if typed and all(
+            any(own.startswith(word) for own in normalise(name).split()) for word in typed)]
+        nearest = sorted(holding, key=lambda name: words_left(name, item))
+        if len(nearest) == 1 or len(nearest) > 1 and words_left(nearest[0], item) < words_left(nearest[1], item):
+            return nearest[0]
         return None
 
     @staticmethod
