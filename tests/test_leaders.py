@@ -150,3 +150,5 @@ def test_a_unit_with_melee_weapons_alone_is_sent_to_the_fight_phase(cairn):
     with pytest.raises(MathhammerError, match=r"^Oathsworn has no ranged weapons to attack with \(it has melee "
                                               r"weapons: ask about the Fight phase, --melee\)$"):
         unit_attack("Oathsworn", Target.parse("T4 Sv3+ W2 x5"))
+    with pytest.raises(MathhammerError, match=r"^'2 cairn maul': a unit of 1 model can give it to 1 model \(the "):
+        by_name.datasheet("Cairn Chaplain").equip(["2 cairn maul"])

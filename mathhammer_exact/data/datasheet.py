@@ -350,8 +350,9 @@ class Datasheet:
                                       + ", ".join(within))
             item = within[0] if within else item
         if wanted is not None and not 1 <= wanted <= size:
-            raise MathhammerError(f"{raw.strip()!r}: a unit of {size} models can give it to 1 to {size} models (the "
-                                  "number counts the models that take it, not the pieces the unit then carries)")
+            most = f"1 to {size} models" if size > 1 else "1 model"
+            raise MathhammerError(f"{raw.strip()!r}: a unit of {size} model{'s' * (size > 1)} can give it to {most} "
+                                  "(the number counts the models that take it, not the pieces the unit then carries)")
         if item not in self.choices() and not any(item in m.equipment for m in self.models):
             raise MathhammerError(f"{self.name} cannot take {item!r} (options: {', '.join(sorted(self.choices()))})")
         return wanted, item
