@@ -492,10 +492,19 @@ def test_an_ability_of_one_model_or_the_bearer_is_not_given_to_the_whole_unit():
     target = Target.parse("T4 Sv6+ W40")  # 40 wounds: 30 attacks of D1 never waste damage
     written_on_boss = sheet(GUN, (*ONE_MODEL, "Breaker Boss"), models=squad)
     report = unit_attack(written_on_boss, target, exact=True)
-    assert mean(report) == 30 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)  # 5 models x 6 shots, no +1
-    assert "not applied: Steady Aim is the Breaker Boss's alone, not the whole unit's" in report.situation
-    with pytest.raises(MathhammerError, match="Steady Aim is the Breaker Boss's alone.*--with cannot give it"):
+    # the Boss's 6 shots hit on 2+ (5/6 with its +1), the 4 Breakers' 24 on 4+: (24 x 1/2 + 6 x 2/3) x 1/2 x 5/6
+    assert mean(report) == (24 * Fraction(1, 2) + 6 * Fraction(2, 3)) * Fraction(1, 2) * Fraction(5, 6) == \
+        Fraction(20, 3)
+    assert [f.models for f in report.firings] == [4, 1]
+    assert ("attacker has Steady Aim (read from its text): +1 to hit (ranged weapons), for its Breaker Boss models' "
+            "attacks only") in \
+        report.situation
+    # the Boss's attacks are the Boss's whatever is asked: --with names nothing it does not apply already
+    with pytest.raises(MathhammerError, match="Steady Aim needs no --with here"):
         unit_attack(written_on_boss, target, modifiers=["steady aim"])
+    # a unit without a Boss: nobody has it
+    assert mean(unit_attack(sheet(GUN, (*ONE_MODEL, "Breaker Boss"), models=(("Breaker", 5),)), target,
+                            exact=True)) == 30 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)
     bearer = ("Scope", "Each time the bearer makes a ranged attack, add 1 to the Hit roll.")
     assert "not applied: Scope is the bearer's alone, not the whole unit's" in unit_attack(
         sheet(GUN, bearer, models=squad), target).situation
@@ -645,11 +654,34 @@ def test_a_leaders_while_leading_readings_are_the_whole_units_when_it_leads():
                                                              "that unit makes an attack, add 1 to the Hit roll.")
     own = read_ability("Test Chief", "Steady Aim", ONE_MODEL[1])
     assert lead.ability is not None and own.ability is not None
-    leader = Side("attacker", (lead.ability, own.ability), {"Chief": 1}, leading=True)
-    rules, lines = in_force([leader], set(), set(), "shooting", lambda rule: None)
+    leader = Side("attacker", (lead.ability, own.ability), {"Chief": 1}, leading=True, unit="Test Chief")
+    rules, lines, apart = in_force([leader], set(), set(), "shooting", lambda rule: None)
     assert [r.name for r in rules] == ["Lead from the Front"]
+    assert [(whose, r.name) for whose, r in apart] == [(("Test Chief", ""), "Steady Aim")]  # its own attacks'
     assert lines == ["attacker has Lead from the Front (read from its Leader's text): +1 to hit",
-                     "not applied: Steady Aim is the leader's own, not the whole unit's"]
+                     "Test Chief, leading the attacker, has Steady Aim (read from its text), for its own attacks: +1 "
+                     "to hit (ranged weapons)"]
+
+
+def test_a_leaders_own_ability_changes_its_own_attacks_when_it_leads():
+    """A Leader's ability of "this model" (not "while leading") is its own: its attacks keep it in the Attached unit,
+    and its bodyguards' do not gain it (a trial found the Succubus's re-rolls lost once she led Wyches)."""
+    squad = sheet(GUN, models=(("Breaker", 4),))
+    chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', ONE_MODEL, models=(("Chief", 1),), keywords="CHARACTER"),
+                         name="Test Chief")
+    target = Target.parse("T4 Sv6+ W40")  # 40 wounds: 26 attacks of D1 never waste damage
+    report = unit_attack(squad, target, led_by=chief, exact=True)
+    # the Breakers' 24 shots hit on 4+ (1/2), the Chief's 2 on 3+ with its +1 (2/3); wound 4+, Sv6+ fails 5/6
+    assert mean(report) == (24 * Fraction(1, 2) + 2 * Fraction(2, 3)) * Fraction(1, 2) * Fraction(5, 6) == \
+        Fraction(50, 9)
+    assert ("Test Chief, leading the attacker, has Steady Aim (read from its text), for its own attacks: +1 to hit "
+            "(ranged weapons)") in report.situation
+    assert not any("leader's own" in line for line in report.situation)
+    # the same as the two firing apart, each with its own rules: the Chief alone has its +1
+    alone = unit_attack(chief, target, exact=True)
+    assert mean(alone) == 2 * Fraction(2, 3) * Fraction(1, 2) * Fraction(5, 6)
+    assert mean(unit_attack(squad, target, led_by=chief, exact=True, without=["steady aim"])) == \
+        26 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)
 
 
 # --------------------------------------------------------------------- from a catalogue, through the CLI

@@ -19,12 +19,17 @@ import attrs
 
 from ..errors import MathhammerError
 from ..model import ModelProfile, Target
-from .modifiers import NamedRule
+from .modifiers import Effect, NamedRule
 from .names import normalise
 from .text_rules import Reading, Role, TextAbility, describe
 
 if TYPE_CHECKING:
     from .datasheet import Datasheet
+
+
+#: whose attacks a reading is applied to where it is not the whole attacking unit's: a unit's name, and the kind of
+#: its models ("" for all of them: a Leader's own attacks, not its unit's)
+Attacks = tuple[str, str]
 
 
 @attrs.frozen
@@ -37,6 +42,7 @@ class Side:
     leading: bool = False  #: a leader attached to the unit: its "while leading" readings are the whole unit's,
     #: its other readings its own (for --led-by: a Side of the leader beside the unit's)
     models: tuple[ModelProfile, ...] = ()  #: the target's models, for a reading that changes some of them only
+    unit: str = ""  #: its datasheet's name
 
 
 def listed(sheet: Datasheet, rules: Mapping[str, NamedRule]) -> tuple[TextAbility, ...]:
@@ -78,7 +84,7 @@ def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datashee
           defender_leader: Datasheet | None = None, rules: Mapping[str, NamedRule] | None = None) -> list[Side]:
     """The attacking unit (at `size`) and the target's sides (`target_sides`), with their abilities (`abilities`:
     read from text, and the army rules of `rules` they list) and their models of each kind."""
-    return [Side("attacker", abilities(sheet, rules or {}), sheet.counts(size)),
+    return [Side("attacker", abilities(sheet, rules or {}), sheet.counts(size), unit=sheet.name),
             *target_sides(target, defender, defender_leader, rules)]
 
 
@@ -163,10 +169,13 @@ def left_out(without: Sequence[str], sides: Sequence[Side], own: Sequence[NamedR
 
 def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without: Collection[str], phase: str,
              problem: Callable[[NamedRule], str | None],
-             named: Sequence[NamedRule] = (), asks: str = "") -> tuple[list[NamedRule], list[str]]:
-    """The rules read from text that a query applies, and a header line for each ability, applied or not.
+             named: Sequence[NamedRule] = (), asks: str = ""
+             ) -> tuple[list[NamedRule], list[str], list[tuple[Attacks, NamedRule]]]:
+    """The rules read from text that a query applies to the whole of each unit, a header line for each ability,
+    applied or not, and the rules it applies to some of the attacker's attacks only (`apart`: a Leader's own, those of
+    the models of the kind an ability is written on), with whose attacks they are.
 
-    A reading applies when it is the whole unit's, the query settles its condition (`problem`, the
+    A reading applies when it is the whole unit's (or `apart`), the query settles its condition (`problem`, the
     scope check, finds none) and it needs nothing no option states; one that needs such a
     condition applies when its ability is `given` (--with), with the conditions typed after its name where its
     readings need different ones (`conditions`). Abilities in `without` are left out, and so
@@ -176,6 +185,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
     """
     rules: list[NamedRule] = []
     lines: list[str] = []
+    own: list[tuple[Attacks, NamedRule]] = []
     curated = {normalise(r.name) for r in named} | {normalise(r.ability) for r in named if r.ability}
     relevant_to: dict[str, bool] = {}  # for each ability asked for: whether a reading of it was this query's
     assumed_by: set[str] = set()  # ... and which of them applied only because it was asked for
@@ -218,15 +228,23 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     continue
                 relevant = True
                 called = f"{ability.name}: {labels[number]}" if labels and reading.needs else ability.name
-                why = _not_applied(ability, reading, side, asked and number in chosen, problem, asks, called)
+                whose = apart(ability, reading, side)
+                why = _not_applied(ability, reading, side, asked and number in chosen, problem, asks, called,
+                                   whose is not None)
                 if why:
                     lines.append(f"not applied: {why}")
                     continue
                 assumed = assumed or bool(reading.needs)
-                rules.append(rule)
                 text = "its Leader's text" if side.leading else "its text"
                 source = "its army rule, as rules/ declares it" if rule.listed else f"read from {text}"
                 line = f"{side.role} has {ability.name} ({source}): {describe(reading)}"
+                if whose is None:
+                    rules.append(rule)
+                else:
+                    own.append((whose, rule))
+                    line = (f"{side.unit}, leading the {side.role}, has {ability.name} (read from its text), for its "
+                            f"own attacks: {describe(reading)}" if side.leading else
+                            f"{line}, for its {whose[1]} models' attacks only")
                 lines.append(line + (f"; assumed (--with): {reading.needs}" if reading.needs else ""))
             lines += [f"not applied: {v.name}: {v.effect.describe()}; --with '{v.key}' assumes {v.assumes}"
                       for v in ability.variants if side.role == v.situation and v.phase in ("either", phase)]
@@ -239,7 +257,22 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
         if key not in assumed_by:
             raise MathhammerError(f"{names(sides)[key]} needs no --with here: what its text says is applied as the "
                                   "query settles it (see the answer's header without --with)")
-    return rules, lines
+    return rules, lines, own
+
+
+def apart(ability: TextAbility, reading: Reading, side: Side) -> Attacks | None:
+    """Whose attacks alone a reading of the attacking unit is applied to, where it is not the whole unit's: a
+    Leader's own ("this model", "this unit" on its datasheet, not "while leading": its unit's attacks are not its
+    own), or those of the models of the kind it is written on; None where it is the whole unit's, or cannot be
+    given to some attacks only (a change to the target, the bearer of wargear among several models)."""
+    if side.role != "attacker" or reading.scope == "leading" or reading.rule.effect.changes(Effect.TARGET_FIELDS):
+        return None
+    whole = _whole_unit(ability, reading, side.kinds)
+    if side.leading:
+        return (side.unit, "") if whole else None
+    if whole or reading.scope != "model" or not side.kinds.get(ability.model):
+        return None
+    return side.unit, ability.model
 
 
 def _changes_nothing(key: str, sides: Sequence[Side], phase: str) -> str:
@@ -299,15 +332,16 @@ def _chosen(ability: TextAbility, labels: Mapping[int, str], typed: Sequence[str
 
 
 def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool,
-                 problem: Callable[[NamedRule], str | None], asks: str = "", called: str = "") -> str:
+                 problem: Callable[[NamedRule], str | None], asks: str = "", called: str = "",
+                 some_attacks: bool = False) -> str:
     """Why a reading is not applied in this query, or "" if it is (an error if --with asked for it); `called` is
-    the --with that would apply it."""
+    the --with that would apply it; `some_attacks`: it is applied to some of the attacks only (`apart`)."""
     why = ""
-    if side.leading and reading.scope != "leading":
+    if side.leading and reading.scope != "leading" and not some_attacks:
         why = f"{ability.name} is the leader's own, not the whole unit's"
     elif reading.scope == "leading" and not side.leading:
         why = f"{ability.name} works while this model is leading a unit"
-    elif reading.scope != "leading" and not _whole_unit(ability, reading, side.kinds):
+    elif reading.scope != "leading" and not some_attacks and not _whole_unit(ability, reading, side.kinds):
         why = f"{ability.name} is {_owner(ability, reading)} alone, not the whole unit's"
     if why and asked:
         raise MathhammerError(f"{why}; --with cannot give it to the whole unit")

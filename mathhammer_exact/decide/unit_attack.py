@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 
 import attrs
@@ -18,6 +18,7 @@ from ..data import text_in_force
 from ..data.datasheet import Datasheet, TargetUnit, either, in_edition
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
+from ..data.text_in_force import Attacks
 from ..editions import Cover
 from ..engine.layout import default_order
 from ..engine.resolve import attack
@@ -39,6 +40,8 @@ class Volley:
 
     weapons: tuple[tuple[Weapon, int, ModelProfile | None], ...]
     chosen: tuple[str, ...] = ()  #: header lines for what was chosen for the player: a profile, a melee weapon
+    owners: tuple[Attacks, ...] = ()  #: whose attacks each is: the unit's name, and the kind of model where
+    #: that kind's were counted apart (`volley`'s `apart`), else ""
 
 
 def base_name(weapon: Weapon) -> str:
@@ -47,13 +50,15 @@ def base_name(weapon: Weapon) -> str:
 
 
 def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = None, melee: bool = False,
-           pistols: bool = False, advanced: bool = False, profiles: Sequence[str] = ()) -> Volley:
+           pistols: bool = False, advanced: bool = False, profiles: Sequence[str] = (),
+           apart: Collection[str] = ()) -> Volley:
     """The unit's weapons after its wargear choices and the rules on what may be used together.
 
     A model shoots its Pistols or its other ranged weapons, not both (MONSTER and VEHICLE
     models shoot all); after Advancing only Assault weapons shoot; in melee each model fights
     with one melee weapon. Weapons named in `loadout` come first, then the datasheet's order.
-    Each name in `profiles` must be a profile of a weapon the unit carries.
+    Each name in `profiles` must be a profile of a weapon the unit carries. The weapons of the kinds of
+    model in `apart` are counted apart from the others' (an ability of theirs changes their attacks only).
     """
     if pistols and melee:
         raise MathhammerError("--pistols chooses what a unit shoots; it cannot go with --melee (the Fight phase)")
@@ -71,7 +76,7 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
                 raise MathhammerError(f"--profile {wanted}: no weapon of {sheet.name} has more than one profile "
                                       f"{'in melee' if melee else 'to shoot with'} (leave --profile out)")
             find(wanted, {p: p for names in several.values() for p in names}, f"weapon profile of {sheet.name}")
-    counts: dict[tuple[Weapon, ModelProfile | None], int] = {}
+    counts: dict[tuple[Weapon, ModelProfile | None, str], int] = {}
     named = sheet.items_named(loadout)
     lines: dict[str, None] = dict.fromkeys(sheet.loadout_lines(loadout, size))
     lines |= {f"{weapon.name} used (its other profiles: {', '.join(p for p in several[name] if p != label)}; "
@@ -99,7 +104,7 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
             others = [w for w in ranged if not w.pistol]
             chosen = ranged if big else (pistol_only if (pistols and pistol_only) or not others else others)
         for weapon in chosen:
-            key = (weapon, entry.profile if weapon.hazardous else None)
+            key = (weapon, entry.profile if weapon.hazardous else None, entry.name if entry.name in apart else "")
             counts[key] = counts.get(key, 0) + 1
     if not counts:
         what = "melee weapons" if melee else ("ASSAULT weapons after Advancing" if advanced else "ranged weapons")
@@ -113,7 +118,8 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
         return (named.index(base) if base in named else len(named), names.index(base) if base in names else 0)
 
     ranked = sorted(counts.items(), key=lambda item: rank(item[0][0]))
-    return Volley(tuple((weapon, n, bearer) for (weapon, bearer), n in ranked), tuple(lines))
+    return Volley(tuple((weapon, n, bearer) for (weapon, bearer, _), n in ranked), tuple(lines),
+                  tuple((sheet.name, kind) for (_, _, kind), _ in ranked))
 
 
 @attrs.frozen(eq=False)
@@ -168,7 +174,7 @@ def defended(unit: TargetUnit, firings: Sequence[Firing],
     for firing in firings:
         phase = "fight" if firing.weapon.melee else "shooting"
         situation = firing.context or context or Context()
-        rules, said = text_in_force.in_force(sides, {}, set(), phase,
+        rules, said, _ = text_in_force.in_force(sides, {}, set(), phase,
                                              functools.partial(_situation_problem, context=situation),
                                              asks="`mathhammer unit`, a unit attacking it")
         lines += [line for line in said if line not in lines]
@@ -254,19 +260,25 @@ class Plan:
 
 
 def _plan(rules: Sequence[NamedRule], shots: Volley, target: Target, context: Context,
-          half_range_for: set[str]) -> Plan:
-    """The named rules' effects on the volley, the target and the situation."""
-    situated, target, context = apply_modifiers(rules, [w for w, _, _ in shots.weapons], target, context)
+          half_range_for: set[str], apart: Sequence[tuple[Attacks, NamedRule]] = ()) -> Plan:
+    """The named rules' effects on the volley, the target and the situation; the rules `apart` change the attacks
+    of their owners only (`Volley.owners`), none of them the target."""
+    weapons = [w for w, _, _ in shots.weapons]
+    situated, changed, context = apply_modifiers(rules, weapons, target, context)
     firings: list[Firing | MortalWounds] = [
         MortalWounds(r.effect.mortal_wounds.dice, r.effect.mortal_wounds.success, r.name)
-        for r in rules if r.effect.mortal_wounds]
-    for (weapon, own), (_, n, bearer) in zip(situated, shots.weapons):
-        if base_name(weapon) in half_range_for:
+        for r in [*rules, *(rule for _, rule in apart)] if r.effect.mortal_wounds]
+    for weapon, (situated_weapon, own), (_, n, bearer), whose in zip(weapons, situated, shots.weapons,
+                                                                      shots.owners or [None] * len(weapons)):
+        theirs = [*rules, *(rule for owner, rule in apart if owner == whose)]
+        if len(theirs) > len(rules):  # against the target as the whole unit's rules leave it, as above
+            [(situated_weapon, own)], _, _ = apply_modifiers(theirs, [weapon], target, context)
+        if base_name(situated_weapon) in half_range_for:
             own = attrs.evolve(own, half_range=True)
-        for rule in rules:
+        for rule in theirs:
             bearer = improved_bearer(bearer, rule.effect) if bearer is not None else None
-        firings.append(Firing(weapon, n, own, bearer))
-    return Plan(tuple(firings), target, context)
+        firings.append(Firing(situated_weapon, n, own, bearer))
+    return Plan(tuple(firings), changed, context)
 
 
 def _nothing_changed(rule: NamedRule, weapons: Sequence[Weapon], target: Target) -> str:
@@ -351,7 +363,8 @@ def _precision(shots: Volley, target: Target, order: Sequence[int] | None, preci
     if not precision:
         if precision_on:
             raise MathhammerError("--no-precision declines Precision; it cannot go with --precision-on")
-        shots = Volley(tuple((attrs.evolve(w, precision=False), n, b) for w, n, b in shots.weapons), shots.chosen)
+        declined = tuple((attrs.evolve(w, precision=False), n, b) for w, n, b in shots.weapons)
+        shots = attrs.evolve(shots, weapons=declined)
         return shots, order, ["Precision declined: wounds are allocated as for any other attack"]
     assert precision_on is not None
     leader = _group(precision_on, target, "--precision-on")
@@ -444,9 +457,9 @@ def unit_attack(
     aliases = {r.name: k for k, r in data.rules.items()}
     phase = "fight" if melee else "shooting"
     sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader, data.rules)
-    if leader is not None:  # its "while leading" abilities are the whole unit's
+    if leader is not None:  # its "while leading" abilities are the whole unit's, its others its own attacks'
         sides.append(text_in_force.Side("attacker", text_in_force.abilities(leader, data.rules), leader.counts(),
-                                        leading=True))
+                                        leading=True, unit=leader.name))
     named, claimed = text_in_force.claim(modifiers, sides, data.rules)
     given = [m if isinstance(m, NamedRule) else find(m, data.rules, "ability or stratagem", aliases)
              for m in named]
@@ -456,28 +469,29 @@ def unit_attack(
     dropped = text_in_force.left_out(without, sides, own)
     own, dropped_lines = text_in_force.keep(own, dropped)
     in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
-    read, read_lines = text_in_force.in_force(sides, claimed, dropped, phase,
-                                           lambda rule: scope_problem(rule, sheet, attacked, phase, context), given)
+    read, read_lines, apart = text_in_force.in_force(
+        sides, claimed, dropped, phase, lambda rule: scope_problem(rule, sheet, attacked, phase, context), given)
+    kinds_apart = {kind for (unit, kind), _ in apart if unit == sheet.name}
     try:
-        shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles)
+        shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles, kinds_apart)
     except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks
         if not sheet.notes_for(loadout, size):
             raise
         raise MathhammerError(f"{exc} ({'; '.join(sheet.notes_for(loadout, size))})") from None
     beside, led_lines = _led(leader, melee, pistols, context.advanced, profiles)
     if beside is not None:
-        shots = Volley(shots.weapons + beside.weapons, shots.chosen + beside.chosen)
+        shots = Volley(shots.weapons + beside.weapons, shots.chosen + beside.chosen, shots.owners + beside.owners)
     near, near_lines = _half_range(half_range_for, shots, context)
     target, cover_lines = _covered(cover_for, target, context, melee)
     order_lines = order_line(target, order)
     shots, order, precision_lines = _precision(shots, target, order, precision, precision_on)
 
     applied = in_force + read
-    plan = _plan(applied, shots, target, context, near)
+    plan = _plan(applied, shots, target, context, near, apart)
     for rule in given:  # a rule that changes nothing is refused, not silently accepted
         others = list(applied)
         others.remove(rule)
-        if _plan(others, shots, target, context, near) == plan:
+        if _plan(others, shots, target, context, near, apart) == plan:
             raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
     situation = led_lines + [rule.header() for rule in in_force] + read_lines + dropped_lines + left_out
     situation += near_lines + cover_lines + order_lines
@@ -491,5 +505,6 @@ def unit_attack(
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
     if insane_bravery and result.p_battle_shocked is not None:
         result = attrs.evolve(result, p_battle_shocked=0 * result.p_below_half)
-    return UnitReport(sheet.name, result, tuple(f for f in plan.firings if isinstance(f, Firing)), tuple(applied),
+    return UnitReport(sheet.name, result, tuple(f for f in plan.firings if isinstance(f, Firing)),
+                      (*applied, *(rule for _, rule in apart)),
                       tuple(situation), plan.context, leader)
