@@ -276,6 +276,39 @@ def test_a_leader_is_taken_from_its_bodyguards_faction(realm):
                                      "Squad (Stone Legion): the same faction")
 
 
+def test_a_leader_settles_its_units_shared_name(realm):
+    # Old Dreadnought is Slate Brothers' and Iron Wardens'; Warden Castellan, who leads it, is Iron Wardens' alone
+    refused = run("unit", "Old Dreadnought", "-t", "MEQ")
+    assert refused.exit_code == 2 and "'Old Dreadnought' is a unit of several factions" in refused.output
+    led = run("unit", "Old Dreadnought", "--led-by", "Warden Castellan", "-t", "MEQ").output.splitlines()
+    assert led[0] == "Old Dreadnought (Iron Wardens)  ->  MEQ"
+    assert ("  note: the Iron Wardens unit of this name, for Warden Castellan (Iron Wardens): the same faction; also a "
+            "unit of Slate Brothers ('Old Dreadnought @ FACTION' asks for another)") in led
+    # the target's Leader before the attacker: Marble Guard alone takes Slate Brothers' (a sibling's) Dreadnought
+    assert run("unit", "Marble Guard", "-t", "Old Dreadnought", "--leader", "Warden Castellan").output.splitlines()[
+        0] == "Marble Guard (Marble Sons)  ->  Old Dreadnought (Iron Wardens) led by Warden Castellan (Iron Wardens)"
+    assert run("unit", "Marble Guard", "-t", "Old Dreadnought").output.splitlines()[0].endswith("(Slate Brothers)")
+
+
+@pytest.mark.parametrize(("typed", "message"), [
+    ("envoys", "'envoys' is the name of a faction (Envoys), not of a unit: name one of its units (`mathhammer "
+               "datasheets --search 'envoys'` lists them)"),  # not taken for Envoy Herald, the unit holding the word
+    ("iron wardens", "'iron wardens' is the name of a faction (Iron Wardens), not of a unit"),
+])
+def test_a_factions_name_is_no_units(realm, typed, message):
+    with pytest.raises(MathhammerError) as refused:
+        by_name.datasheet(typed)
+    assert str(refused.value).startswith(message)
+
+
+def test_words_in_front_that_name_a_faction_whose_army_has_no_such_unit_are_read_as_the_units(realm):
+    # 'beast' names the Beasts, whose army fields no unit holding 'hand'; Iron Wardens' Beast Handler holds both words
+    # (a trial found 'daemon prince' refused as "'Prince Yriel' is no unit of Chaos Daemons")
+    found = by_name.datasheet("beast hand")
+    assert (found.name, found.faction) == ("Beast Handler", "Iron Wardens")
+    assert "'beast hand' read as Beast Handler (the one unit whose name holds these words)" in found.notes
+
+
 def test_compared_scenarios_take_the_points_of_the_units_chosen(realm):
     out = run("compare", "-s", "unit 'Marble Guard' -t 'Boulder Tank'", "-s", "unit 'Marble Guard' -t 'Boulder Tank @ "
               "iron'", "--json")
@@ -317,10 +350,11 @@ def test_the_one_unit_whose_name_holds_the_words_typed_is_taken_and_said(realm):
 
 @pytest.mark.parametrize(("typed", "message"), [
     # several names hold the letters: each is offered, in order; one spelt alike
-    ("ar", "unknown unit 'ar' (did you mean one of 'Carnifexes', 'Marble Guard', 'Rampart Squad', 'Warden Militia'?)"),
+    ("ar", "unknown unit 'ar' (did you mean one of 'Carnifexes', 'Marble Guard', 'Rampart Squad', 'Warden Castellan', "
+            "'Warden Militia'?)"),
     ("Bolder Tank", "unknown unit 'Bolder Tank' (did you mean 'Boulder Tank'?)"),
     # nothing close: what the index holds, not the two datasheets of rules/
-    ("zzyzx", "unknown unit 'zzyzx': none of the 17 units of the 10e index has that name or its words"),
+    ("zzyzx", "unknown unit 'zzyzx': none of the 19 units of the 10e index has that name or its words"),
     ("", "no unit named: give a unit's name"),
 ])
 def test_a_miss_names_the_indexed_units_it_may_mean(realm, typed, message):
@@ -328,6 +362,14 @@ def test_a_miss_names_the_indexed_units_it_may_mean(realm, typed, message):
         by_name.datasheet(typed)
     assert str(caught.value).startswith(message)
     assert "Incursor Squad" not in str(caught.value)
+
+
+def test_a_miss_near_a_name_of_rules_says_so_with_an_index(realm):
+    # the index has nothing close to 'MEQQ'; the standard target MEQ is (an index used to hide it)
+    out = run("attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "MEQQ")
+    assert (out.exit_code, out.output) == (2, "error: unknown unit 'MEQQ' (did you mean 'MEQ'?)\n")
+    out = run("unit", "Tempestus Comand Squad", "-t", "MEQ")
+    assert out.exit_code == 2 and "did you mean 'Tempestus Command Squad'?" in out.output
 
 
 def test_a_miss_names_the_catalogues_the_checkout_lacks(tmp_path, monkeypatch):

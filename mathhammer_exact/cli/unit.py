@@ -90,7 +90,7 @@ def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_lea
         return
     if size is not None:
         raise MathhammerError("--need finds the unit's size: leave out --size")
-    sheet = datasheet(attacker, rules_dir, near=target)
+    sheet = datasheet(attacker, rules_dir, near=(led_by, target))
     emit(unit_need(lambda models: ask(models)[:2], sheet.allowed_sizes(), wanted_chance(need), at_least,
                    in_edition(context_from(dict(situation)), sheet)[0]), fmt, as_json, plot)
 
@@ -105,7 +105,7 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
     the target."""
     context = context_from(situation)
     worn = [item for item in target_loadout.split(",") if item.strip()]
-    sheet, found = matchup(attacker, target, target_models, leader, rules_dir, worn)
+    sheet, found = matchup(attacker, target, target_models, leader, rules_dir, worn, led_by)
     items = [item for item in loadout.split(",") if item.strip()]
     report = unit_attack(sheet, found, items, size, with_, context, melee, pistols, profiles, exact,
                          allocation_order(order, found.target), insane_bravery, half_range_for=half_range_for,

@@ -14,12 +14,13 @@ from ..data.datasheet import Datasheet, TargetUnit
 from ..data.load import datasheets, equipped, find, label, library, standard_targets, unknown, wargear_rules
 from ..data.names import normalise
 from ..editions import EDITIONS
-from ..errors import MathhammerError
+from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target
 from ..parsing import is_profile
 from .lookup import Named, choose, named
 
 Near = str | Datasheet | None  #: the other unit of a question: its datasheet, or its name as written
+Nears = Near | tuple[Near, ...]  #: the other units of a question that may settle a name, the first that does taken
 
 
 def _near(near: Near, user: str | Path | None, edition: str | None = None) -> Datasheet | Named | None:
@@ -37,17 +38,22 @@ def _near(near: Near, user: str | Path | None, edition: str | None = None) -> Da
     return found if found.options else None
 
 
-def unit_named(name: str, user: str | Path | None = None, near: Near = None,
+def unit_named(name: str, user: str | Path | None = None, near: Nears = None,
                edition: str | None = None) -> Datasheet | None:
     """The unit called `name` (a datasheet of rules/, an indexed unit, or 'army.rosz#3'), matched forgivingly
     (`lookup`) within `edition` (by default the 10th, unless only the 11th is indexed); `near`, the question's
-    other unit, settles a name that several factions use. None if no unit has that name."""
+    other units (the first that settles it taken), settles a name that several factions use. None if no unit has
+    that name."""
     lib = library(user)
     found = named(name, lib.sheets, lib.names, edition)
-    return choose(found, _near(near, user, found.edition)) if found.options else None
+    if not found.options:
+        return None
+    nears = [n for one in (near if isinstance(near, tuple) else (near,))
+             if (n := _near(one, user, found.edition)) is not None]
+    return choose(found, nears)
 
 
-def datasheet(name: str, user: str | Path | None = None, near: Near = None, edition: str | None = None) -> Datasheet:
+def datasheet(name: str, user: str | Path | None = None, near: Nears = None, edition: str | None = None) -> Datasheet:
     """A datasheet of rules/, else a unit of the player's own data (docs/catalogue.md); see `unit_named`."""
     if not normalise(name):
         raise MathhammerError("no unit named: give a unit's name, e.g. 'Intercessor Squad' (`mathhammer datasheets "
@@ -59,14 +65,16 @@ def datasheet(name: str, user: str | Path | None = None, near: Near = None, edit
         aliases = {alias: s.name for s in sheets.values() for alias in s.aliases}
         miss = unknown(name, sheets, "datasheet", aliases) if sheets else MathhammerError(
             f"unknown unit {name!r}: no unit of the {wanted} data indexed has that name")
-        raise unknown_unit(name, miss, edition)
+        raise unknown_unit(name, miss, edition, [*sheets, *aliases])
     return sheet
 
 
-def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None) -> MathhammerError:
+def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None,
+                 shipped: Sequence[str] = ()) -> MathhammerError:
     """No unit is called `name`: the closest names of `edition`'s index as the "did you mean" (several where
-    several names hold its words), what that index holds where none is close, and the catalogues its checkout
-    lacks, whose units cannot be found; `miss` (the datasheets of rules/) where nothing is indexed."""
+    several names hold its words), else the closest of the names of rules/ (`shipped`: 'MEQ' for 'MEQQ'), what
+    that index holds where none is close, and the catalogues its checkout lacks, whose units cannot be found;
+    `miss` (the datasheets of rules/) where nothing is indexed."""
     wanted = edition or default_edition()
     count = indexed_units(wanted)
     if not count:
@@ -83,13 +91,14 @@ def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None) -
     close = close_names(name, wanted)
     shown = ", ".join(repr(c) for c in close[:6]) + (f" or {len(close) - 6} more" if len(close) > 6 else "")
     hint = (f" (did you mean {shown}?)" if len(close) == 1 else f" (did you mean one of {shown}?)") if close else (
+        did_you_mean([normalise(name)], {normalise(n): n for n in shipped}) or
         f": none of the {count} units of the {wanted} index has that name or its words (`mathhammer datasheets "
         "--search WORD` finds units by a word)")
     return MathhammerError(f"unknown unit {name!r}{hint}{lacks}")
 
 
 def target_unit(text: str, models: int | None = None, leader: str | None = None, user: str | Path | None = None,
-                near: Near = None, loadout: Sequence[str] = ()) -> TargetUnit:
+                near: Nears = None, loadout: Sequence[str] = ()) -> TargetUnit:
     """A target by datasheet or standard-target name, or written as a profile; `models` sets the size of a
     unit of alike models, `leader` attaches a CHARACTER written as a profile or by name; `near` (the
     attacker) settles a unit name that several factions use; `loadout` chooses a datasheet target's
@@ -110,7 +119,7 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
             kind, name = "unit", ""
             bodyguard = unit_named(text, user, near)
             if bodyguard is None:
-                raise unknown_unit(text, miss) from None
+                raise unknown_unit(text, miss, shipped=[*names, *aliases]) from None
         if kind == "sheet":
             bodyguard = sheets[name]
         target = equipped(bodyguard, models, loadout, user) if bodyguard else standard[name].target
@@ -144,17 +153,19 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
 
 
 def find_target(text: str, models: int | None = None, leader: str | None = None,
-                user: str | Path | None = None, near: Near = None, loadout: Sequence[str] = ()) -> Target:
+                user: str | Path | None = None, near: Nears = None, loadout: Sequence[str] = ()) -> Target:
     """The target's models alone (`target_unit`)."""
     return target_unit(text, models, leader, user, near, loadout).target
 
 
 def matchup(attacker: str, target: str, models: int | None = None, leader: str | None = None,
-            user: str | Path | None = None, loadout: Sequence[str] = ()) -> tuple[Datasheet, TargetUnit]:
-    """The attacking unit and the target a question names, each unit's faction settling the other's name
-    when several factions use it; `loadout` is the target's wargear."""
-    sheet = datasheet(attacker, user, near=target)
-    return sheet, target_unit(target, models, leader, user, near=sheet, loadout=loadout)
+            user: str | Path | None = None, loadout: Sequence[str] = (),
+            led_by: str | None = None) -> tuple[Datasheet, TargetUnit]:
+    """The attacking unit and the target a question names, a name several factions use settled by the Leader
+    attached to that unit (`led_by` the attacker's, `leader` the target's), else by the other unit's faction;
+    `loadout` is the target's wargear."""
+    sheet = datasheet(attacker, user, near=(led_by, target))
+    return sheet, target_unit(target, models, leader, user, near=(leader, sheet), loadout=loadout)
 
 
 def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:

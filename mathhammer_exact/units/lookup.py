@@ -14,7 +14,8 @@ factions listed, never picked silently.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -140,6 +141,24 @@ def _faction(text: str, sheets: Mapping[str, Datasheet], names: Names, exact: bo
     return holding[0]
 
 
+def _fielded(relations: Factions, faction: str, option: Option) -> bool:
+    """Whether an army of `faction` fields the unit `option`."""
+    return relations.rank(option.faction, faction) is not None
+
+
+def _not_a_faction(text: str, options: list[Option], sheets: Mapping[str, Datasheet], names: Names,
+                   edition: str) -> None:
+    """Refuses a faction's name typed for a unit where no unit has that name as written: 'grey knights' is no
+    unit, and 'sisters of battle' (the Adepta Sororitas) is the Agents of the Imperium's Sisters of Battle Squad
+    only when written so."""
+    faction = _faction(text, sheets, names, True, edition)
+    if faction is None or any(normalise(o.name) == normalise(text) for o in options):
+        return
+    also = f"; for the {options[0].faction} unit, write its name: {options[0].name!r}" if len(options) == 1 else ""
+    raise MathhammerError(f"{text.strip()!r} is the name of a faction ({faction}), not of a unit: name one of its "
+                          f"units (`mathhammer datasheets --search {text.strip()!r}` lists them){also}")
+
+
 def _narrowed(written: str, options: list[Option], faction: str, relations: Factions) -> Named:
     """The unit of `options` that `faction` fields: its own, else of the nearest faction its army draws on."""
     ranked = [(rank, option) for option in options if (rank := relations.rank(option.faction, faction)) is not None]
@@ -189,21 +208,29 @@ def named(written: str, sheets: Mapping[str, Datasheet], names: Names, edition: 
         meant, where = names.units[loose(text)]
         options = _units(meant, sheets, edition)
         reading = (f"{text.strip()!r} read as {meant} ({where})",)
+    relations = library.factions(edition)
+    _not_a_faction(text, options, sheets, names, edition)
     faction = _faction(faction_text, sheets, names, False, edition) if at else None
     words, unit_words = text.split(), text  # the unit's words, without a faction's name in front
     for cut in range(1, min(len(words), _MOST_FACTION_WORDS + 1)):  # a faction's name in front: 'Ork Boyz'
         if options or at:
             break
-        faction = _faction(" ".join(words[:cut]), sheets, names, True, edition)
-        inner = named(" ".join(words[cut:]), sheets, names, edition) if faction else None
-        if inner and inner.options:
-            options, reading, unit_words = list(inner.options), inner.reading, " ".join(words[cut:])
+        front = _faction(" ".join(words[:cut]), sheets, names, True, edition)
+        rest = " ".join(words[cut:])
+        inner = named(rest, sheets, names, edition) if front else None
+        if front and inner and inner.options and any(relations.rank(o.faction, front) is not None
+                                                     for o in inner.options):
+            options, reading, unit_words, faction = list(inner.options), inner.reading, rest, front
+        elif front:  # 'custodes guard': the one unit of the faction's army that holds the other words
+            mine, said = _held(rest, sheets, edition, functools.partial(_fielded, relations, front),
+                               f"unit {'an' if front[:1] in 'AEIOU' else 'a'} {front} army fields")
+            if mine:  # else the first words were no faction's after all ('daemon prince')
+                options, reading, unit_words, faction = mine, said, rest, front
     if not options:
         options, reading = _held(text, sheets, edition)
-    relations = library.factions(edition)
     if faction and options and all(relations.rank(o.faction, faction) is None for o in options):
         # 'admech rangers': not the Aeldari's Rangers, but the one unit the faction fields that holds the words
-        mine, said = _held(unit_words, sheets, edition, lambda o: relations.rank(o.faction, faction) is not None,
+        mine, said = _held(unit_words, sheets, edition, functools.partial(_fielded, relations, faction),
                            f"unit {'an' if faction[:1] in 'AEIOU' else 'a'} {faction} army fields")
         options, reading = (mine, said) if mine else (options, reading)
     if faction and options:
@@ -212,16 +239,23 @@ def named(written: str, sheets: Mapping[str, Datasheet], names: Names, edition: 
     return Named(written, tuple(_one_per_faction(options)), reading, edition)
 
 
-def choose(found: Named, near: Datasheet | Named | None = None) -> Datasheet:
-    """The one unit `found` means: its only one, else the one of the faction nearest that of `near` (the
-    other unit of the question); refused when nothing settles it. What settled it goes in its notes."""
+def choose(found: Named, nears: Sequence[Datasheet | Named] = ()) -> Datasheet:
+    """The one unit `found` means: its only one, else the one of the faction nearest that of the first of `nears`
+    (the question's other units: the Leader attached to it, then the unit it attacks or is attacked by) that
+    settles it; refused when none does. What settled it goes in its notes."""
     relations = library.factions(found.edition)
     if len(found.options) == 1:
         chosen, why = found.options[0], ""
     else:
-        others = [near.faction] if isinstance(near, Datasheet) else near.factions() if near else []
-        scored = sorted((rank, i, other) for i, option in enumerate(found.options) for other in others
-                        if (rank := relations.rank(option.faction, other)) is not None)
+        near: Datasheet | Named | None = None
+        others: list[str] = []
+        scored: list[tuple[int, int, str]] = []
+        for near in nears:  # the first that settles it, else the last
+            others = [near.faction] if isinstance(near, Datasheet) else near.factions()
+            scored = sorted((rank, i, other) for i, option in enumerate(found.options) for other in others
+                            if (rank := relations.rank(option.faction, other)) is not None)
+            if scored and len({i for rank, i, _ in scored if rank == scored[0][0]}) == 1:
+                break
         best = [s for s in scored if s[0] == scored[0][0]]
         parent = _parent(found, relations)
         if (not best or len({i for _, i, _ in best}) > 1) and parent is None:

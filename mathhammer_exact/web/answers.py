@@ -141,7 +141,7 @@ def _unit(query: UnitQuery, exact: bool,
     """The unit query answered (at `size` models, if given), its title, the attacker's datasheet and the
     target."""
     sheet, found = by_name.matchup(query.attacker, query.target, query.target_models, query.leader,
-                                loadout=query.target_loadout)
+                                   loadout=query.target_loadout, led_by=query.led_by)
     report = unit_attack(sheet, found, query.loadout, size or query.size, query.named_rules,
                          query.situation.context(), query.melee, query.pistols, query.profiles, exact,
                          allocation_order(query.order, found.target), query.insane_bravery,
