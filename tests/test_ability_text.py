@@ -452,6 +452,8 @@ def test_a_condition_no_option_states_is_applied_only_with_with():
             "the target is the closest eligible target") in given.situation
     with pytest.raises(MathhammerError, match="Crack the Shell needs no --with here"):
         unit_attack(sheet(GUN, REROLL_VS_VEHICLE), VEHICLE, modifiers=["Crack the Shell"])
+    with pytest.raises(MathhammerError, match="^Point Blank is given 2 times; it is used once in a query$"):
+        unit_attack(sheet(GUN, closest), target, modifiers=["point blank", "Point Blank"])
 
 
 def test_a_damage_roll_below_its_average_is_re_rolled():

@@ -6,6 +6,7 @@ import json
 import math
 from fractions import Fraction
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -266,3 +267,6 @@ def test_a_unit_of_several_sizes_says_which_size_it_took():
     assert taken.situation[-1] == "attacker: 5 models, the smallest unit its datasheet allows (it comes in 5 or 10)"
     assert not any(line.startswith("attacker: ") for line in unit_attack("Incursor Squad", target, size=10).situation)
     assert not any(line.startswith("attacker: ") for line in unit_attack(TCS, target).situation)  # one size only
+    one = attrs.evolve(by_name.datasheet("Incursor Squad"), sizes=(1, 2), points={1: 20, 2: 40})
+    assert unit_attack(one, target).situation[-1] == ("attacker: 1 model, the smallest unit its datasheet allows (it "
+                                                      "comes in 1 or 2)")

@@ -408,7 +408,8 @@ def _size_line(sheet: Datasheet, size: int | None) -> list[str]:
     if size is not None or len(sizes) < 2:
         return []
     shown = either(sizes) if len(sizes) <= 6 else f"{sizes[0]} to {sizes[-1]}"
-    return [f"attacker: {sizes[0]} models, the smallest unit its datasheet allows (it comes in {shown})"]
+    return [f"attacker: {sizes[0]} model{'s' if sizes[0] != 1 else ''}, the smallest unit its datasheet allows (it "
+            f"comes in {shown})"]
 
 
 def unit_attack(
