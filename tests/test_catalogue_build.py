@@ -122,7 +122,7 @@ def test_a_process_busy_with_one_file_leaves_the_others_to_the_rest(monkeypatch)
     records, _, tally = build.read_units(data, workers=2)
     first = [r for r, _, _ in bsdata.units(data, {files[0]})]
     assert len(files) == 7 and tally.units[f"pid {parent}"] == len(first) == 1  # Grove Beast, of Library - Beasts
-    assert sum(n for key, n in tally.units.items() if key.startswith("pid ")) == len(records) == 17
+    assert sum(n for key, n in tally.units.items() if key.startswith("pid ")) == len(records) == 19
 
 
 @FORK
