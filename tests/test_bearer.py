@@ -36,11 +36,12 @@ def test_an_army_list_bearer_is_a_group_of_its_own():
     # four Quarrymen, one of them carrying the shield crest; the foreman's field kit is for the whole unit
     groups = [(m.name, m.count, m.profile.invulnerable, m.profile.feel_no_pain) for m in unit.models]
     assert groups == [("Quarryman #2", 3, None, 6), ("Quarryman #1", 1, 4, 6), ("Quarry Foreman", 1, None, 6)]
-    assert ("invulnerable save 4+ (the bearer: Quarryman #1) inferred from the text of 'Shield crest'"
-            in unit.defence_notes)
+    crest = "invulnerable save 4+ (the bearer: Quarryman #1) inferred from the text of 'Shield crest'"
+    assert crest in unit.defences_for() and crest in unit.models[1].defences  # the bearer's kind's
+    assert crest not in unit.models[0].defences
     # the foreman's ward is for the unit it leads: not in the profile (the text reader applies such a reading when
     # the model leads the unit of the question: tests/test_ability_text.py), and no note says otherwise
-    assert not any("Foreman's ward" in note for note in (*unit.notes, *unit.defence_notes))
+    assert not any("Foreman's ward" in note for note in (*unit.notes, *unit.defences_for()))
 
 
 def test_a_datasheet_bearer_keeps_its_save(tmp_path, monkeypatch):

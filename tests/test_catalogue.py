@@ -209,7 +209,7 @@ def test_leader_and_inferred_invulnerable_save(indexed):
     sheet = by_name.datasheet("warden captain")
     assert sheet.leader_of == ("Gravel Wardens",)
     assert sheet.models[0].profile.invulnerable == 4
-    assert "invulnerable save 4+ inferred from the text of 'Stone Skin'" in sheet.defence_notes  # said as a target
+    assert "invulnerable save 4+ inferred from the text of 'Stone Skin'" in sheet.defences_for()  # said as a target
     assert "weapon Mirror lance left out: 'S*': this Strength is given elsewhere on the datasheet" in sheet.notes
     assert sheet.weapons["shard pistol"]["default"].ignored == ("Zapblast",)
     assert sheet.points == {1: 65}

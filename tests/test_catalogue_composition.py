@@ -4,6 +4,7 @@ is read off its XML by hand, as the comments say."""
 
 from collections import Counter
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -109,12 +110,19 @@ def test_wargear_that_adds_to_its_bearers_wounds(sheet):
     wardens = sheet("Slab Wardens")
     assert {m.name: m.profile.wounds for m in wardens.models} == {
         "Slab Warden": 2, "Slab Warden w/ Shield": 3, "Slab Warden w/ Banner and Shield": 3}
-    assert wardens.notes == ()
-    assert wardens.defence_notes == (
-        "Wounds 3 for Slab Warden w/ Shield: its profile's 2 and 1 from 'Slab Shield'",
-        "'Slab Shield' taken as counted in the Wounds of Slab Warden w/ Banner and Shield (W3, the unit's other "
-        "models W2)")
+    assert wardens.notes == wardens.defence_notes == ()
+    assert {m.name: m.defences for m in wardens.models} == {
+        "Slab Warden": (),
+        "Slab Warden w/ Shield": ("Wounds 3 for Slab Warden w/ Shield: its profile's 2 and 1 from 'Slab Shield'",),
+        "Slab Warden w/ Banner and Shield": ("'Slab Shield' taken as counted in the Wounds of Slab Warden w/ Banner "
+                                             "and Shield (W3, the unit's other models W2)",)}
+    # said of the kinds in the unit only: the default unit (3 plain Slab Wardens) carries no shield
+    assert wardens.defences_for() == ()
+    one_shield = tuple(attrs.evolve(m, count=int(m.name == "Slab Warden w/ Shield")) for m in wardens.models)
+    shielded = attrs.evolve(wardens, models=one_shield, sizes=(1,))
+    assert shielded.defences_for() == wardens.models[1].defences
     runner = CliRunner()
     assert "Slab Shield" not in runner.invoke(cli, ["unit", "Slab Wardens", "-t", "MEQ"]).output
-    assert ("  target note (Slab Wardens): Wounds 3 for Slab Warden w/ Shield: its profile's 2 and 1 from 'Slab Shield'"
-            in runner.invoke(cli, ["unit", "Slab Wardens", "-t", "Slab Wardens"]).output.splitlines())
+    assert "Slab Shield" not in runner.invoke(cli, ["unit", "Slab Wardens", "-t", "Slab Wardens"]).output
+    assert "Note: Wounds 3 for Slab Warden w/ Shield: its profile's 2 and 1 from 'Slab Shield'" in runner.invoke(
+        cli, ["show", "Slab Wardens"]).output.splitlines()

@@ -166,7 +166,7 @@ def test_an_unreadable_invulnerable_column_is_named(both):
     sheet = to_datasheet(record)
     assert sheet.models[0].profile.invulnerable is None
     assert "invulnerable save column 'InSv 4++' of Rubble Drone not read (a value such as 4+, 5+ (Ranged) or -)" in \
-           sheet.defence_notes
+           sheet.defences_for()
 
 
 def test_the_eleventh_edition_profiles_parse(both):

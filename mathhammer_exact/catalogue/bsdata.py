@@ -957,7 +957,8 @@ class UnitReader:
         """Wargear that adds to its bearer's Wounds ('Add 1 to the bearer's Wounds characteristic'). Catalogues
         write the bearer's profile either way, with the bonus counted or not: where it has the Wounds of the
         unit's models without the wargear, the bonus is added; where it has those plus the bonus, it is taken
-        as counted; else (no model to compare with) not applied. Each is said in a note of its defences."""
+        as counted; else (no model to compare with) not applied. Each is said in a note of that model's
+        defences (said where it is in the target)."""
         bearers = {id(model) for model, _, _ in bonuses}
         base = {_wounds(m["stats"]) for m in models if id(m) not in bearers} - {None}
         for model, name, amount in bonuses:
@@ -966,14 +967,16 @@ class UnitReader:
             if own is not None and base == {own}:
                 key = next(k for k in model["stats"] if k.upper() == "W")
                 model["stats"] = {**model["stats"], key: str(own + amount)}
-                self.defence_notes.append(f"Wounds {own + amount} for {model['name']}: its profile's {own} and "
-                                          f"{amount} from {name!r}")
+                model.setdefault("defence_notes", []).append(
+                    f"Wounds {own + amount} for {model['name']}: its profile's {own} and {amount} from {name!r}")
             elif own is not None and base == {own - amount}:
-                self.defence_notes.append(f"{name!r} taken as counted in the Wounds of {model['name']} (W{own}, "
-                                          f"the unit's other models W{others})")
+                model.setdefault("defence_notes", []).append(
+                    f"{name!r} taken as counted in the Wounds of {model['name']} (W{own}, the unit's other models "
+                    f"W{others})")
             else:
-                self.defence_notes.append(f"{name!r} adds {amount} to the Wounds of {model['name']}: not applied "
-                                          "(its profile's Wounds are used)")
+                model.setdefault("defence_notes", []).append(
+                    f"{name!r} adds {amount} to the Wounds of {model['name']}: not applied (its profile's Wounds are "
+                    "used)")
 
     def _own(self, model: Record) -> Iterator[Element]:
         """A model's entry and the wargear it carries by default, its choice groups' defaults (`_worn`) included

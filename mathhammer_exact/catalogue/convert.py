@@ -282,7 +282,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     read_rules = read_abilities(record["name"], record.get("ability_texts", ()), tally.abilities,
                                 tally.abilities_unmodelled, record["abilities"], record["weapons"])
     read = {normalise(a.name) for a in read_rules if a.readings}
-    defences: list[str] = list(record.get("defence_notes", ()))  # said where the unit is the target
+    defences: list[str] = list(record.get("defence_notes", ()))  # the unit's: said where the unit is the target
     held: dict[str, dict[str, Any]] = {}
     models, options = [], []
     bearers = {name.lower(): gives for name, gives in record.get("bearers", {}).items()}
@@ -290,9 +290,10 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         tally.units["model profiles"] += 1
         equipment = tuple(w.lower() for w in model["equipment"])
         worn = _worn(model, equipment, bearers)
+        mine: list[str] = list(model.get("defence_notes", ()))  # this kind's: said where it is in the target
         try:
             carried = frozenset(worn).intersection(equipment)
-            profile = _profile(record, _carrying(model, carried, bearers, defences), keywords, defences, read, held)
+            profile = _profile(record, _carrying(model, carried, bearers, mine), keywords, mine, read, held)
             profiles = {frozenset(pieces): _profile(record, _carrying(model, pieces, bearers), keywords)
                         for k in range(len(worn) + 1) for pieces in combinations(worn, k)
                         if frozenset(pieces) != carried} if len(worn) <= MOST_WORN else {}
@@ -306,7 +307,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         if count or most:
             models.append(ModelEntry(model["name"], profile, count, equipment, most,
                                      tuple(f"{model['name']}: {note}" for note in model.get("notes", ())), worn,
-                                     {carried: profile, **profiles} if worn else {}))
+                                     {carried: profile, **profiles} if worn else {}, tuple(dict.fromkeys(mine))))
         for option in model["options"]:
             replaces = option["replaces"]  # one piece of wargear, or a bundle of several
             options.append(WargearOption(

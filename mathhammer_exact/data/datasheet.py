@@ -35,6 +35,7 @@ class ModelEntry:
     notes: tuple[str, ...] = ()  #: what was inferred reading this kind's wargear (a default choice guessed)
     worn: tuple[str, ...] = ()  #: wargear that gives its bearer a characteristic (a storm shield's Wounds)
     profiles: Mapping[frozenset[str], ModelProfile] = attrs.field(factory=dict)  #: by the `worn` pieces carried
+    defences: tuple[str, ...] = ()  #: what was read of this kind's defences: said where it is in the target
 
     def carrying(self, gear: Iterable[str]) -> ModelProfile:
         """This kind's profile with `gear`: what the pieces of it in `worn` give their bearer counted, so that a
@@ -162,7 +163,8 @@ class Datasheet:
     army_rules: tuple[str, ...] = ()  #: the names of `abilities` that are army rules (a catalogue's shared rules)
     #: another faction whose army fields the unit -> its army rules in that army, where they differ from its own
     army_rules_for: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
-    defence_notes: tuple[str, ...] = ()  #: what was inferred of its models' defences: said where the unit is the target
+    defence_notes: tuple[str, ...] = ()  #: what was read of the defences of all its models: said where the unit is
+    #: the target (each kind's own are its `ModelEntry.defences`)
     compositions: Mapping[int, Datasheet] = attrs.field(factory=dict)
     """The unit at a size its default models do not make, as its own datasheet: a unit composition other than
     the default ('2 Shock Trooper Sergeants and 18 Shock Troopers', 20 models), by its size."""
@@ -327,6 +329,16 @@ class Datasheet:
             return self.compositions[at].notes_for(loadout, at)
         present = {m.name for m, _ in self.equip(loadout, size)}
         return (*self.notes, *(note for m in self.models if m.name in present for note in m.notes))
+
+    def defences_for(self, loadout: Sequence[str] = (), size: int | None = None) -> tuple[str, ...]:
+        """What was read of the defences of the unit and of each kind of model in the unit that `loadout` and `size`
+        make (not of a kind the target does not have: Custodian Guard with spears say nothing of shields)."""
+        at = self.allowed_sizes()[0] if size is None else size
+        if at in self.compositions:
+            return self.compositions[at].defences_for(loadout, at)
+        present = {m.name for m, _ in self.equip(loadout, size)}
+        return tuple(dict.fromkeys((*self.defence_notes, *(note for m in self.models if m.name in present
+                                                            for note in m.defences))))
 
     def items_named(self, loadout: Sequence[str]) -> list[str]:
         """The wargear each choice of `loadout` names, as the datasheet calls it (`_choice`)."""

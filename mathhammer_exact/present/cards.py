@@ -61,7 +61,8 @@ def card(name: str, rules_dir: str | None = None) -> str:
 
 def _notes(sheet: Datasheet) -> tuple[str, ...]:
     """Everything noted reading the datasheet: its own notes, its models' defences and each kind's wargear."""
-    return (*sheet.notes, *sheet.defence_notes, *(note for m in sheet.models for note in m.notes))
+    kinds = (note for m in sheet.models for note in (*m.defences, *m.notes))
+    return tuple(dict.fromkeys((*sheet.notes, *sheet.defence_notes, *kinds)))
 
 
 def _how(ability: TextAbility) -> str:

@@ -141,8 +141,8 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
             shown += f" led by {label(leading)}"
             sheets_read.append(leading)
     notes = tuple(f"target note ({sheet.name}): {note}" for sheet in sheets_read
-                  for note in (*(sheet.notes_for(loadout, size) if sheet is bodyguard else sheet.notes_for()),
-                               *sheet.defence_notes))
+                  for note in ((*sheet.notes_for(loadout, size), *sheet.defences_for(loadout, size))
+                               if sheet is bodyguard else (*sheet.notes_for(), *sheet.defences_for())))
     if bodyguard and loadout:
         notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
                   *(line.replace("--loadout", "--target-loadout", 1)
