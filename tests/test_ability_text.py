@@ -686,6 +686,27 @@ def test_a_leaders_own_ability_changes_its_own_attacks_when_it_leads():
         26 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)
 
 
+def test_a_target_leaders_own_defence_protects_its_own_models():
+    """A Leader's ability of "this model" that changes what an attack allocated to it meets (Damage -1: a trial found
+    the Overlord's Implacable Resilience dropped once he led Necron Warriors) protects the Leader alone."""
+    guard = sheet('24" A1 BS4+ S4 AP0 D1', models=(("Breaker", 4),))
+    hide = ("Iron Hide", "Each time an attack is allocated to this model, subtract 1 from the Damage characteristic "
+                         "of that attack.")
+    chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', hide, models=(("Chief", 1),), keywords="CHARACTER"),
+                         name="Test Chief")
+    led = TargetUnit(Target((*guard.as_target().groups, *chief.as_target().groups), attached=True), "led", guard, (),
+                     chief)
+    # one attack hitting on 2+ and wounding S8 v T4 on 2+ (25/36) at AP-6 (no save), Damage 2
+    sniper = unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2 [PRECISION]'), led, exact=True)  # allocated to the Chief
+    assert mean(sniper) == Fraction(25, 36) * (2 - 1)
+    assert sniper.result.models_destroyed.mean == 0  # W2, 1 damage at most
+    assert ("Test Chief, leading the target, has Iron Hide (read from its text): Damage of attacks allocated to it -1 "
+            "(not below 1), for its Chief models only") in sniper.situation
+    assert mean(unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2'), led, exact=True)) == Fraction(25, 36) * 2  # a Breaker's
+    assert mean(unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2 [PRECISION]'), led, exact=True, without=["iron hide"])) == \
+        Fraction(25, 36) * 2
+
+
 # --------------------------------------------------------------------- from a catalogue, through the CLI
 @pytest.fixture
 def indexed(tmp_path, monkeypatch):

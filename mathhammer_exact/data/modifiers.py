@@ -163,6 +163,8 @@ class Effect:
     TARGET_FIELDS = ("cover", "stealth", "invulnerable", "feel_no_pain", "save_bonus", "reduce_damage", "halve_damage",
                      *(field.name for field in STACKED if field.declared.line == "against the target"))
     OWN_FIELDS = ("bearer_feel_no_pain", "orders")
+    #: the target fields that change a model alone (what an attack allocated to it meets), not the attacks
+    MODEL_FIELDS = ("cover", "invulnerable", "feel_no_pain", "save_bonus", "reduce_damage", "halve_damage")
 
     def __attrs_post_init__(self) -> None:
         for text in self.abilities:

@@ -91,12 +91,14 @@ def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datashee
 def target_sides(target: Target, defender: Datasheet | None, leader: Datasheet | None,
                  rules: Mapping[str, NamedRule] | None = None) -> list[Side]:
     """The target unit and the Leader attached to it, where their datasheets are known: the Leader's "while
-    leading" abilities are the whole Attached unit's, the Leader's too, as "models in that unit" says."""
+    leading" abilities are the whole Attached unit's, the Leader's too, as "models in that unit" says; its
+    others are its own models' (`on_its_models`)."""
     kinds: dict[str, int] = {}
     for profile, n in target.groups:
         kinds[profile.name] = kinds.get(profile.name, 0) + n
     models = tuple(profile for profile, _ in target.groups)
-    return [Side("target", abilities(sheet, rules or {}), kinds, leading=sheet is leader, models=models)
+    return [Side("target", abilities(sheet, rules or {}), sheet.counts() if sheet is leader else kinds,
+                 leading=sheet is leader, models=models, unit=sheet.name)
             for sheet in (defender, leader) if sheet is not None]
 
 
@@ -232,15 +234,20 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 relevant = True
                 called = f"{ability.name}: {labels[number]}" if labels and reading.needs else ability.name
                 whose = apart(ability, reading, side)
+                mine = on_its_models(ability, reading, side)
+                rule = mine or rule
                 why = _not_applied(ability, reading, side, asked and number in chosen, problem, asks, called,
-                                   whose is not None)
+                                   whose is not None or mine is not None)
                 if why:
                     lines.append(f"not applied: {why}")
                     continue
                 assumed = assumed or bool(reading.needs)
                 text = "its Leader's text" if side.leading else "its text"
                 source = "its army rule, as rules/ declares it" if rule.listed else f"read from {text}"
-                line = f"{side.role} has {ability.name} ({source}): {describe(reading)}"
+                said = describe(attrs.evolve(reading, rule=rule))
+                line = f"{side.role} has {ability.name} ({source}): {said}"
+                if mine is not None:
+                    line = f"{side.unit}, leading the target, has {ability.name} (read from its text): {said}"
                 if whose is None:
                     rules.append(rule)
                 else:
@@ -261,6 +268,19 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
             raise MathhammerError(f"{names(sides)[key]} needs no --with here: what its text says is applied as the "
                                   "query settles it (see the answer's header without --with)")
     return rules, lines, own
+
+
+def on_its_models(ability: TextAbility, reading: Reading, side: Side) -> NamedRule | None:
+    """A target's Leader's own defence (not "while leading") as a rule of its own models, where what it changes is
+    each model's own (its saves, Feel No Pain, the Damage it suffers: `Effect.MODEL_FIELDS`), so that the attacks
+    allocated to the Leader meet it and those allocated to its bodyguards do not; None for any other reading."""
+    rule = reading.rule
+    if side.role != "target" or not side.leading or reading.scope == "leading" or rule.models:
+        return None
+    changed = rule.effect.changes(Effect.TARGET_FIELDS)
+    if not changed or not set(changed) <= set(Effect.MODEL_FIELDS) or not _whole_unit(ability, reading, side.kinds):
+        return None
+    return attrs.evolve(rule, models=tuple(kind for kind, n in side.kinds.items() if n))
 
 
 def apart(ability: TextAbility, reading: Reading, side: Side) -> Attacks | None:
