@@ -114,6 +114,24 @@ def test_missing_required_option_is_one_line():
     assert out.output.strip().splitlines() == ["error: Missing option '--target' / '-t'."]
 
 
+@pytest.mark.parametrize(("args", "option"), [
+    (["unit", "Tempestus Command Squad", "-t", "MEQ", "-t", "GEQ"], "--target"),
+    (["unit", "Incursor Squad", "--led-by", "A", "--led-by", "B", "-t", "MEQ"], "--led-by"),
+    (["roll", "charge", "-d", "9", "--distance", "8"], "--distance"),  # a command of a group, its short name too
+    (["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "MEQ", "--reroll-hits", "ones", "--reroll-hits", "failed"],
+     "--reroll-hits"),
+])
+def test_an_option_of_one_value_given_twice_is_refused(args, option):
+    # click keeps the last of them silently: a second --led-by took the first Leader's place
+    out = CliRunner().invoke(cli, args)
+    assert (out.exit_code, out.output) == (2, f"error: {option} is given more than once; it takes one value\n")
+
+
+def test_options_that_repeat_still_repeat():
+    out = CliRunner().invoke(cli, ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-w", "A1 BS3+ S4 AP0 D1", "-t", "MEQ"])
+    assert out.exit_code == 0 and out.output.startswith("1 x [A1 BS3+ S4 AP0 D1] + 1 x [A1 BS3+ S4 AP0 D1]")
+
+
 def test_help_works():
     assert "attack" in run(["--help"]).output
     assert "--reroll-hits" in run(["attack", "--help"]).output

@@ -18,10 +18,11 @@ from ..model import Context
 from ..present.decisions import with_efficiency
 from ..present.profiles import header
 from ..present.report import attack_report
+from .command import Command
 from .options import context_from, emit, named_target, situation_options
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--weapon", "-w", "weapons", required=True, multiple=True,
               help="Weapon profile, e.g. 'A2 BS3+ S4 AP-1 D1 [LETHAL HITS]'. Repeat for several weapons, fired in "
                    "order: a leading '9x ' gives a weapon's models, a trailing '@half-range,cover' its own situation.")

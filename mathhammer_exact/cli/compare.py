@@ -15,12 +15,13 @@ from ..errors import MathhammerError
 from ..present.decisions import comparison_report
 from . import attack as attack_command
 from . import unit as unit_command
+from .command import Command
 from .options import emit, output_options
 
 _LABEL = re.compile(r"\s*([^-\s:'\"][^:'\"]*?)\s*:\s+(.*)", re.DOTALL)
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--scenario", "-s", "scenarios", required=True, multiple=True,
               help="A scenario: the options of `attack`, or `unit NAME` and its options (repeat for each).")
 @click.option("--all", "common", default="", help="Options added to every scenario, e.g. \"-t MEQ --half-range\".")

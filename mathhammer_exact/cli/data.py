@@ -14,9 +14,10 @@ from ..catalogue.build import add_checkout
 from ..catalogue.index import ENVIRONMENT, index_path, remove_index
 from ..catalogue.library import describe, editions
 from ..errors import MathhammerError
+from .command import Group
 
 
-@click.group()
+@click.group(cls=Group)
 def data() -> None:
     """Index a local clone of the BSData catalogues, 10th edition (wh40k-10e) or 11th (wh40k-11e); both may be
     indexed side by side (your copy: nothing of it ships with mathhammer).

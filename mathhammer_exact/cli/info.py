@@ -13,10 +13,11 @@ from ..data import load
 from ..errors import MathhammerError, did_you_mean
 from ..present.cards import card
 from ..present.tables import write_tables
+from .command import Command
 from .options import RULES_DIR, edition_option
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--search", help="Find units whose name has these words, among rules/ and your indexed BSData data.")
 @RULES_DIR
 @edition_option
@@ -54,7 +55,7 @@ def datasheets(search: str | None, rules_dir: str | None, edition: str | None) -
         click.echo(f"Your indexed BSData units: {counts} (find them with --search TEXT)")
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @RULES_DIR
 @edition_option
@@ -63,7 +64,7 @@ def show(name: str, rules_dir: str | None, edition: str | None) -> None:
     click.echo(card(name, rules_dir))
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--out", required=True, type=click.Path(file_okay=False),
               help="Folder to write the tables to (made if missing; its parent must exist).")
 @click.option("--force", is_flag=True, help="Replace files of the same names that mathhammer did not write.")

@@ -11,12 +11,13 @@ import click
 from ..errors import MathhammerError
 from ..present import report as present
 from ..sweep.queries import FIGURES
+from .command import Command
 from .options import context_from, situation_options
 
 OUT_SUFFIXES = (".parquet", ".csv")
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("army_a")
 @click.argument("army_b")
 @click.option("--phase", type=click.Choice(["shooting", "fight", "both"]), default="shooting", show_default=True,

@@ -10,10 +10,11 @@ from ..decide.firings import weapons_or_units
 from ..decide.plan import GOALS
 from ..present.questions import plan_question
 from ..units.by_name import target_unit
+from .command import Command
 from .options import context_from, emit, situation_options
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--weapon", "-w", "weapons", required=True, multiple=True,
               help="A weapon profile of the attacking unit, with its models ('9x 24\" A2 BS3+ ...'), or a unit by name "
                    "(every ranged weapon it fires); repeat for each.")

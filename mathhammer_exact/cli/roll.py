@@ -13,10 +13,11 @@ from ..present.rolls import (
     grenade_report,
     hazardous_report,
 )
+from .command import Group
 from .options import emit, output_options, rules_option
 
 
-@click.group()
+@click.group(cls=Group)
 def roll() -> None:
     """Dice tests outside the attack sequence: charge, advance, battle-shock, desperate-escape, hazardous, grenade."""
 

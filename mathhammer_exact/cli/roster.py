@@ -10,9 +10,10 @@ import click
 from ..catalogue.battlescribe import EDITIONS
 from ..catalogue.roster import read_roster
 from ..present.cards import army_json
+from .command import Command
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the units as JSON (what the web server's /api/army "
                                                       "answers).")

@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from ..errors import MathhammerError
+from .command import Command
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; the default answers this machine only.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),

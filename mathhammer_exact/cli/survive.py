@@ -6,10 +6,11 @@ import click
 
 from ..present.questions import survive_question
 from ..units.by_name import target_unit
+from .command import Command
 from .options import RULES_DIR, TARGET_MODELS, edition_option, emit, output_options
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("unit")
 @TARGET_MODELS
 @click.option("--leader", help="Attach a leader to the unit: a CHARACTER unit by name, or a profile such as "

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ..errors import MathhammerError
+from .command import Command
 
 
 def _duration(seconds: float) -> str:
@@ -19,7 +20,7 @@ def _duration(seconds: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("spec", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), help="The folder of Parquet parts to write, RESULTS.parquet.")
 @click.option("--resume", is_flag=True, help="Carry on a sweep written to --out before: finished parts are skipped.")

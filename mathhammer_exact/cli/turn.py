@@ -12,10 +12,11 @@ from ..errors import MathhammerError
 from ..model import ModelProfile
 from ..present.questions import turn_question
 from ..units.by_name import target_unit
+from .command import Command
 from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--target", "-t", required=True, help="The target (a datasheet, a standard target or a profile).")
 @TARGET_MODELS
 @click.option("--leader", help="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")

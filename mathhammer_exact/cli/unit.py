@@ -17,10 +17,11 @@ from ..model import Context
 from ..present.questions import unit_need
 from ..present.report import unit_report
 from ..units.by_name import datasheet, matchup
+from .command import Command
 from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("attacker")
 @click.option("--loadout", "-l", default="", help="Wargear choices, comma separated, e.g. 'plasma gun, meltagun'.")
 @click.option("--size", type=int, help="Models in the attacking unit (default: its smallest size).")
