@@ -8,6 +8,7 @@ import io
 import json
 import os
 import zipfile
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,31 @@ def test_two_of_one_weapon_on_one_model():
 
 
 # --------------------------------------------------------------------- the fixture roster
+SHARED = Path(__file__).parent / "fixtures" / "shared.ros"
+
+
+def test_a_weapon_whose_profile_the_list_writes_once_is_every_bearers():
+    # BattleScribe writes a piece's profiles once per unit: the Hold Captain's spark rifle has none of its own (a
+    # trial found a Theyn's ion blaster lost this way: 7 of 8 fired); 5 x 1 attack, hit 4+, S5 v T4 wounds 3+, Sv6+
+    # fails at AP-2: 5 x 1/2 x 2/3 = 5/3
+    sheet = to_datasheet(read_roster(SHARED).unit("1"))
+    assert [(w.name, n) for w, n, _ in volley(sheet).weapons] == [("Spark rifle", 5)]
+    assert "'Spark rifle' has no profile of its own in the list: the profiles of the unit's other 'Spark rifle' are " \
+           "used" in sheet.notes
+    assert unit_attack(sheet, Target.parse("T4 Sv6+ W20"), exact=True).result.damage.mean == Fraction(5, 3)
+
+
+def test_a_selection_that_names_two_weapons_is_two():
+    # 'Pike launcher and Hold missile rack' holds three profiles: the rack's, and the launcher's two; one selection
+    # of a weapon's several profiles ('Plasma lance': standard, supercharge) stays one weapon
+    sheet = to_datasheet(read_roster(SHARED).unit("2"))
+    assert {name: sorted(profiles) for name, profiles in sheet.weapons.items()} == {
+        "hold missile rack": ["default"], "pike launcher": ["blast", "focused"],
+        "plasma lance": ["standard", "supercharge"]}
+    assert [(w.name, n) for w, n, _ in volley(sheet).weapons] == [
+        ("Hold missile rack", 1), ("Pike launcher (blast)", 1), ("Plasma lance (standard)", 1)]
+
+
 def test_roster_units_in_order_without_the_battle_size():
     army = read_roster(ARMY)
     assert army.name == "Gravel Host test list"

@@ -249,15 +249,28 @@ def unpacked(data: bytes, where: str) -> bytes:
     return data
 
 
+_PROFILE_SEPARATORS = (" - ", " – ", ": ")  #: between a weapon's name and its profile's ('Plasma gun - supercharge')
+
+
 def profile_label(weapon: str, profile: str) -> str:
     """'default' for a weapon's only profile, else the part that names the profile ('supercharge')."""
     clean = profile.replace("➤", "").strip()
     if clean.lower() == weapon.strip().lower():
         return "default"
-    for sep in (" - ", " – ", ": "):
+    for sep in _PROFILE_SEPARATORS:
         head, found, tail = clean.partition(sep)
         if found and head.strip().lower() == weapon.strip().lower():
             return tail.strip()
+    return clean
+
+
+def weapon_of(profile: str) -> str:
+    """The weapon a profile's name is of: 'L7 missile launcher' for '➤ L7 missile launcher - blast'."""
+    clean = profile.replace("➤", "").strip()
+    for sep in _PROFILE_SEPARATORS:
+        head, found, _ = clean.partition(sep)
+        if found:
+            return head.strip()
     return clean
 
 
@@ -271,7 +284,7 @@ def several(name: str, profiles: list[str]) -> tuple[int, str]:
     match = _SEVERAL.fullmatch(name.strip())
     if match is None or not profiles:
         return 1, name
-    bases = {profile.replace("➤", "").strip().split(" - ")[0].strip() for profile in profiles}
+    bases = {weapon_of(profile) for profile in profiles}
     base = next(iter(bases))
     written = match[2].strip().lower()
     if len(bases) == 1 and written in (base.lower(), base.lower() + "s", base.lower() + "es"):

@@ -39,6 +39,7 @@ from .battlescribe import (
     read_bytes,
     several,
     tag,
+    weapon_of,
     whole,
 )
 from .factions import faction_name
@@ -96,9 +97,19 @@ def _profiles(selection: Element) -> Iterator[Element]:
     yield from kids(selection, "profiles", "profile")
 
 
-def _weapon_profiles(selection: Element, name: str) -> list[Record]:
-    return [{"profile": profile_label(name, p.get("name", "")), "melee": p.get("typeName") == "Melee Weapons",
-             "chars": characteristics(p)} for p in _profiles(selection) if p.get("typeName") in WEAPON_TYPES]
+def _weapon_profiles(selection: Element, name: str) -> dict[str, list[Record]]:
+    """The weapons of one selection by name, each with its profiles: one weapon, however many profiles it has
+    ('standard', 'supercharge'), unless the selection's name names each weapon its profiles are of ('L7 missile
+    launcher and Sagitaur missile launcher': two weapons, the first of two profiles)."""
+    profiles = [p for p in _profiles(selection) if p.get("typeName") in WEAPON_TYPES]
+    weapons: dict[str, list[Element]] = {}
+    for profile in profiles:
+        weapons.setdefault(weapon_of(profile.get("name", "")), []).append(profile)
+    if len(weapons) < 2 or not all(normalise(weapon) in normalise(name) for weapon in weapons):
+        weapons = {name: profiles} if profiles else {}
+    return {weapon: [{"profile": profile_label(weapon, p.get("name", "")),
+                      "melee": p.get("typeName") == "Melee Weapons", "chars": characteristics(p)} for p in found]
+            for weapon, found in weapons.items()}
 
 
 class _UnitReader:
@@ -107,6 +118,10 @@ class _UnitReader:
         self.weapons: dict[str, list[Record]] = {}
         self.notes: list[str] = []
         self.bearers: dict[str, Record] = {}  #: wargear -> what it gives its bearer (invulnerable save, Feel No Pain)
+        #: a selection with weapon profiles by its name: a list writes a piece's profiles once per unit, so another
+        #: selection of that name without them (a Theyn's ion blaster beside his warriors') is that weapon too
+        self.profiled = {normalise(s.get("name", "")): s for s in reversed(list(unit.iter()))
+                         if tag(s) == "selection" and _weapon_profiles(s, s.get("name", ""))}
 
     def wargear(self, selection: Element) -> list[tuple[str, int]]:
         """(weapon, how many) below `selection`, not descending into models; wargear that gives its bearer
@@ -118,14 +133,20 @@ class _UnitReader:
             name = child.get("name", "").strip()
             each, name = several(name, [p.get("name", "") for p in _profiles(child)
                                         if p.get("typeName") in WEAPON_TYPES])  # '2 Fragstorm Grenade Launchers'
-            profiles = _weapon_profiles(child, name)
-            if profiles:
-                self.weapons.setdefault(name, profiles)
+            weapons = _weapon_profiles(child, name)
+            other = self.profiled.get(normalise(name))
+            bare = not list(_profiles(child)) and not list(kids(child, "selections", "selection"))
+            if not weapons and other is not None and bare:
+                weapons = _weapon_profiles(other, name)
+                self.notes.append(f"{name!r} has no profile of its own in the list: the profiles of the unit's other "
+                                  f"{name!r} are used")
+            for weapon, profiles in weapons.items():
+                self.weapons.setdefault(weapon, profiles)
             readings = _defence_readings(_rules(child), "model")
             if readings:
                 self.bearers[name.lower()] = readings
-            if profiles or readings:
-                out.append((name, each * _number(child, MAX_ATTACKING_MODELS, _WEAPON_LIMIT)))
+            taken = _number(child, MAX_ATTACKING_MODELS, _WEAPON_LIMIT) if weapons or readings else 0
+            out += [(piece, each * taken) for piece in (weapons or [name]) if taken]
             out += self.wargear(child)
         return out
 
