@@ -719,12 +719,22 @@ def run(*args: str):
 
 
 def test_data_add_counts_the_abilities_it_read(indexed):
-    assert indexed.tally.abilities == {"effects": 4, "profile": 1, "unmodelled": 2, "others": 1, "other": 2}
+    assert indexed.tally.abilities == {"effects": 5, "profile": 1, "unmodelled": 2, "others": 1, "other": 2}
     assert indexed.tally.abilities_unmodelled == {"Grim Resolve": 1, "Lone Operative": 1}
-    assert ("abilities: 10 read, 4 applied as effects (when a query settles their condition), 1 in the model profile "
+    assert ("abilities: 11 read, 5 applied as effects (when a query settles their condition), 1 in the model profile "
             "(invulnerable saves, Feel No Pain), 2 not modelled (named in the answers), 1 for other units' attacks, 2 "
             "not about attacks") in indexed.lines()
     assert "abilities not modelled, by units: Grim Resolve (1), Lone Operative (1)" in indexed.lines()
+
+
+def test_the_default_wargear_of_a_unit_of_one_model_gives_its_ability(indexed):
+    # the Crag Walker's Crag scanner: 2 shots hitting on 4+ with hit rolls of 1 re-rolled: 2 x (1/2 + 1/6 x 1/2)
+    # (a trial found a Hekaton Land Fortress's pan spectral scanner never read, nor named)
+    answer = run("unit", "Crag Walker", "-t", "T4 Sv6+ W10", "--exact", "--json")
+    assert Fraction(json.loads(answer.output)["hits"]["mean"]) == 2 * (Fraction(1, 2) + Fraction(1, 12)) == \
+        Fraction(7, 6)
+    assert "attacker has Crag scanner (read from its text): re-roll hit rolls of 1 (ranged weapons)" in \
+        run("unit", "Crag Walker", "-t", "T4 Sv6+ W10").output
 
 
 def test_a_catalogue_unit_attacks_with_its_ability_and_the_targets(indexed):
@@ -778,18 +788,23 @@ def test_a_leaders_feel_no_pain_is_its_led_units(indexed):
     # Damage lost to one unsaved attack X: 0 (1/9), 1 (4/9), 2 (4/9), mean 4/3. One of the 2 attacks unsaved (10/36):
     # 4/3. Both (1/36): on one W3 model, E[min(X1 + X2, 3)] = 24/9 - P(X1 = X2 = 2) = 24/9 - 16/81 = 200/81.
     # Mean damage = 10/36 x 4/3 + 1/36 x 200/81 = 270/729 + 50/729 = 320/729
-    # (without the Chieftain's ward, X = 2: 10/36 x 2 + 1/36 x min(4, 3) = 23/36)
-    led = run("unit", "Crag Walker", "-t", "Slag Breakers", "--leader", "Slag Chieftain", "--exact", "--json")
+    # (without the Chieftain's ward, X = 2: 10/36 x 2 + 1/36 x min(4, 3) = 23/36); the walker's Crag scanner left out
+    plain = ("--without", "crag scanner", "--exact", "--json")
+    led = run("unit", "Crag Walker", "-t", "Slag Breakers", "--leader", "Slag Chieftain", *plain)
     assert led.exit_code == 0, led.output
     assert Fraction(json.loads(led.output)["damage"]["mean"]) == Fraction(320, 729)
-    alone = run("unit", "Crag Walker", "-t", "Slag Breakers", "--exact", "--json")
+    alone = run("unit", "Crag Walker", "-t", "Slag Breakers", *plain)
     assert Fraction(json.loads(alone.output)["damage"]["mean"]) == Fraction(23, 36)
     text = run("unit", "Crag Walker", "-t", "Slag Breakers", "--leader", "Slag Chieftain").output
     assert "target has Chieftain's Ward (read from its Leader's text): Feel No Pain 5+" in text
     assert "not applied" not in text.split("Chieftain's Ward")[1].split("\n")[0]
     found = by_name.target_unit("Slag Breakers", leader="Slag Chieftain")
-    every = unit_attack("Crag Walker", found, exact=True)
+    every = unit_attack("Crag Walker", found, exact=True, without=["crag scanner"])
     assert every.result.damage.mean == Fraction(320, 729)
+    # with the scanner, hits on 4+ re-rolling 1s (7/12 for 1/2): each attack unsaved 7/36; one of two 2 x 7/36 x 29/36,
+    # both (7/36)^2: 406/1296 x 4/3 + 49/1296 x 200/81 = 3353/6561
+    assert unit_attack("Crag Walker", found, exact=True).result.damage.mean == Fraction(406, 1296) * Fraction(4, 3) \
+        + Fraction(49, 1296) * Fraction(200, 81) == Fraction(3353, 6561)
     # the Chieftain alone is not leading: its ward is named, not applied; its Lone Operative (a core rule linked by
     # name) is named as not modelled, in every question that targets it
     own = run("unit", "Crag Walker", "-t", "Slag Chieftain").output

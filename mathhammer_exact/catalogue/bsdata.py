@@ -25,6 +25,7 @@ import attrs
 from ..data.names import normalise
 from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
+from ..model import ELEVENTH_EDITION
 from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
 from .battlescribe import (
     MAX_DEPTH,
@@ -896,6 +897,9 @@ class UnitReader:
         places = [(self.entry, None), *((e, m) for m in models for e in self._own(m))]
         bonuses: list[tuple[Record, str, int]] = []  #: (model, its wargear's ability, Wounds it adds)
         record["bearers"] = self._bearers()
+        carried_words = [normalise(word) for profiles in self.weapons.values() for profile in profiles
+                         for word in profile["chars"].get("Keywords", "").split(",")]
+        carried_words += [normalise(ability.name) for ability in ELEVENTH_EDITION]  # every weapon ability's name
         for element, model in places:
             owner = "" if model is None else model["name"]
             piece = model is not None and element is not model["_entry"]  # wargear: its bearer's are in `bearers`
@@ -909,6 +913,7 @@ class UnitReader:
                                                     characteristics(profile).get("Description", ""), owner])
             weapon_words = [normalise(word) for profile, _ in self.data.profiles(element) if _is_weapon(profile)
                             for word in characteristics(profile).get("Keywords", "").split(",")]
+            weapon_words += carried_words if piece else []  # a piece's weapon rule written on another entry
             for name, suffix, text in self.data.rules(element, self.faction):
                 more = _MORE_WOUNDS.search(text)
                 if model is not None and more and (model["name"], name) not in {(m["name"], n) for m, n, _ in bonuses}:
@@ -980,14 +985,14 @@ class UnitReader:
 
     def _own(self, model: Record) -> Iterator[Element]:
         """A model's entry and the wargear it carries by default, its choice groups' defaults (`_worn`) included
-        (its ability is its bearer's)."""
+        (its ability is its bearer's); a unit of one model (whose entry is the unit's) too, so that its Hekaton's
+        pan spectral scanner or its Champion's weavefield crest is read."""
         entry = model["_entry"]
         yield entry
-        if entry is not self.entry:
-            carried = [link.entry for link in self.data.children(entry) if tag(link.entry) == "selectionEntry"
-                       and link.minimum >= 1 and link.entry.get("type") != "model"]
-            chosen = (self.pieces[name] for name in model["equipment"] if name in self.pieces)
-            yield from dict.fromkeys([*carried, *chosen])
+        carried = [link.entry for link in self.data.children(entry) if tag(link.entry) == "selectionEntry"
+                   and link.minimum >= 1 and link.entry.get("type") != "model"]
+        chosen = (self.pieces[name] for name in model["equipment"] if name in self.pieces)
+        yield from dict.fromkeys([*carried, *chosen])
 
 
 def _defences(name: str, suffix: str, text: str) -> Iterator[tuple[str, Record]]:
