@@ -73,6 +73,9 @@ READ = [
      [("attacker", "model", "fight", {"weapons": "melee", "reroll_wounds": Reroll.ONES}, NONE, (), "")]),
     ("Each time the bearer makes an attack that targets a ^^**Character**^^ unit, add 1 to the Wound roll.",
      [("attacker", "bearer", "either", {"wound_modifier": 1}, ((), ("CHARACTER",), ()), (), "")]),
+    ("Each time a model in the bearer's unit makes an attack that targets a unit that contains one or more models with "
+     "the Stealth ability, add 1 to the Hit roll.",  # the target's keywords settle it (a searchlight)
+     [("attacker", "unit", "either", {"hit_modifier": 1}, ((), ("STEALTH",), ()), (), "")]),
     ("Each time a ranged attack made by a model in this unit targets a Titanic model, you can re-roll the Wound roll.",
      [("attacker", "unit", "shooting", {"weapons": "ranged", "reroll_wounds": Reroll.FAILED},
        ((), ("TITANIC",), ()), (), "")]),

@@ -118,6 +118,8 @@ def target_condition(text: str) -> Condition:
         return _none(match.group("kw"))
     if re.fullmatch(r"units? within half range", plain, re.I):
         return Condition(requires=("half_range",))
+    if match := re.fullmatch(r"units? that contains? one or more models with the (\w+) ability", plain, re.I):
+        return _any(match.group(1))  # 'a unit that contains one or more models with the Stealth ability'
     if _UNSETTLED.search(plain):
         return Condition(needs=(f"if the target is {text}",))
     if match := re.fullmatch(r"units? that (can|cannot) (\w+)", plain, re.I):
