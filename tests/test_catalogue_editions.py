@@ -228,7 +228,7 @@ def test_an_eleventh_edition_unit_says_which_rules_answer_it(data_dir):
     assert asked.exit_code == 0, asked.output
     lines = asked.output.splitlines()
     for name in ("Shale Stalker", "Gravel Wardens"):  # the attacker's and the target's
-        assert f"  assumed: {name} is an 11e datasheet, answered under the 10th edition's rules" in lines
+        assert f"  assumed: {name} is a datasheet of the 11th edition, answered under the 10th edition's rules" in lines
     assert "  rules: 10th edition, current printing" in lines  # the rules it was answered under
 
 

@@ -428,7 +428,8 @@ def test_datasheets_searches_the_edition_asked_for(clans):
     assert (out.exit_code, out.output) == (0, "no unit's name has every word of 'pikemen' (the 11th edition's "
                                               "data is not indexed: `mathhammer data add PATH`)\n")
     assert run("datasheets", "--edition", "11e").output.splitlines()[:2] == ["Datasheets:",
-                                                                             "  none of the 11th edition"]
+                                                                             "  none of the 11th edition in rules/ "
+                                                                             "(its indexed units: --search TEXT)"]
 
 
 def test_a_factions_name_in_front_finds_its_own_unit_that_holds_the_words(clans):

@@ -365,4 +365,5 @@ def test_a_unit_is_answered_under_its_editions_rules_unless_asked_otherwise():
     for asked in (Context(edition="10e"), Context(rules="2023")):  # an edition, or a printing of the 10th, asked for
         context, notes = settled(asked, wardens)
         assert context.rules.edition == "10e"
-        assert notes == ("assumed: Gravel Wardens is an 11e datasheet, answered under the 10th edition's rules",)
+        assert notes == ("assumed: Gravel Wardens is a datasheet of the 11th edition, answered under the 10th "
+                         "edition's rules",)

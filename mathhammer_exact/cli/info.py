@@ -42,7 +42,7 @@ def datasheets(search: str | None, rules_dir: str | None, edition: str | None) -
     for sheet in sheets:
         click.echo(f"  {sheet.name} ({sheet.faction})")
     if not sheets:
-        click.echo(f"  none of the {EDITIONS[wanted][1]} edition")
+        click.echo(f"  none of the {EDITIONS[wanted][1]} edition in rules/ (its indexed units: --search TEXT)")
     click.echo("Standard targets:")
     for name, std in lib.targets.items():
         click.echo(f"  {name}: {std.description}")

@@ -527,8 +527,8 @@ def edition_note(sheet: Datasheet, edition: str) -> tuple[str, ...]:
     """The header line for a datasheet printed for another edition than the one whose rules answer (`edition`)."""
     if sheet.edition == edition:
         return ()
-    return (f"assumed: {sheet.name} is an {sheet.edition} datasheet, answered under the "
-            f"{EDITIONS[edition].ordinal} edition's rules",)
+    return (f"assumed: {sheet.name} is a datasheet of the {EDITIONS[sheet.edition].ordinal} edition, answered "
+            f"under the {EDITIONS[edition].ordinal} edition's rules",)
 
 
 def in_edition(context: Context, *sheets: Datasheet | None) -> tuple[Context, tuple[str, ...]]:
