@@ -9,6 +9,8 @@ from mathhammer_exact.catalogue.abilities import feel_no_pain, invulnerable, sco
 from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.catalogue.convert import to_datasheet
 from mathhammer_exact.catalogue.roster import read_roster
+from mathhammer_exact.data.datasheet import TargetUnit
+from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.units import by_name
 
 
@@ -42,6 +44,10 @@ def test_an_army_list_bearer_is_a_group_of_its_own():
     # the foreman's ward is for the unit it leads: not in the profile (the text reader applies such a reading when
     # the model leads the unit of the question: tests/test_ability_text.py), and no note says otherwise
     assert not any("Foreman's ward" in note for note in (*unit.notes, *unit.defences_for()))
+    # its text is read as the crest's bearer's save, which the profile holds: not named 'not applied' as well (as a
+    # trial found a Theyn's weavefield crest: "the bearer's alone", though his save was applied)
+    attacked = unit_attack("Incursor Squad", TargetUnit(unit.as_target(), unit.name, unit))
+    assert not any("Shield crest" in line and "note" not in line for line in attacked.situation)
 
 
 def test_a_datasheet_bearer_keeps_its_save(tmp_path, monkeypatch):

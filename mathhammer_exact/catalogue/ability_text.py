@@ -356,11 +356,14 @@ def _rule(parsed: Parsed, name: str) -> NamedRule:
 
 
 def _in_profile(parsed: Parsed, name: str, text: str) -> bool:
-    """An invulnerable save or Feel No Pain the unit always has, that `catalogue.abilities` reads from the same
-    text into the model profile: not applied a second time."""
+    """An invulnerable save or Feel No Pain the unit, a model or the bearer of wargear always has, that
+    `catalogue.abilities` reads from the same text into the model profile (the bearer's: its model's): not applied
+    a second time, nor named as not applied (a Theyn's weavefield crest was 'the bearer's alone', and in his
+    profile)."""
     fields = parsed.fields
     if (not set(fields) <= {"invulnerable", "feel_no_pain", "_against"} or parsed.subject.role != "target"
-            or parsed.subject.scope not in ("unit", "model") or parsed.condition.needs or parsed.condition.requires):
+            or parsed.subject.scope not in ("unit", "model", "bearer") or parsed.condition.needs
+            or parsed.condition.requires):
         return False
     saved = [invulnerable(name, text)] if "invulnerable" in fields else []
     saved += [feel_no_pain(name, "", text)] if "feel_no_pain" in fields else []
