@@ -28,3 +28,6 @@ def test_need_is_refused_where_it_cannot_be_answered():
             (["--need", "1"], "even 10 models (the largest unit its datasheet allows) give only P = 99.9699%")):
         out = runner.invoke(cli, ["unit", "Incursor Squad", "-t", "T4 Sv7+ W1", *args])
         assert (out.exit_code, out.output) == (2, f"error: {message}\n")
+    # a unit of one size (an army list's: the list's) is not said to be its datasheet's largest
+    out = runner.invoke(cli, ["unit", "Militarum Tempestus Command Squad", "-t", "T4 Sv7+ W1", "--need", "1"])
+    assert out.output.startswith("error: even 5 models (the only size it comes in here) give only P = ")

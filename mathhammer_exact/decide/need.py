@@ -86,7 +86,8 @@ def need_size(answer: Callable[[int], AttackResult], sizes: Sequence[int], wante
     assert below is not None
     found = float(below[1])
     shown = f"{found:.4%}" if found >= 5e-7 else "below 0.0001%"
-    raise MathhammerError(f"even {below[0]} models (the largest unit its datasheet allows) give only P = {shown}")
+    which = "the largest unit its datasheet allows" if len(sizes) > 1 else "the only size it comes in here"
+    raise MathhammerError(f"even {below[0]} models ({which}) give only P = {shown}")
 
 
 def _goal(target: Target, wanted: Number, at_least: int | None) -> int:
