@@ -689,6 +689,25 @@ def test_a_leaders_own_ability_changes_its_own_attacks_when_it_leads():
         26 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)
 
 
+def test_a_leaders_ability_for_its_unit_is_the_whole_attached_units_only_with_with():
+    """"Models in this model's unit" on a Leader's datasheet may be the whole Attached unit (one unit for all rules
+    purposes): neither given to the Leader alone (a review found Captain Titus's Press the Attack given to his bolter
+    only) nor to the whole unit unasked; --with gives it to the whole Attached unit, and the header says so."""
+    text = ("Press On", "Weapons equipped by models in this model's unit have the [SUSTAINED HITS 1] ability.")
+    squad = sheet(GUN, models=(("Breaker", 4),))
+    chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', text, models=(("Chief", 1),), keywords="CHARACTER"),
+                         name="Test Chief")
+    target = Target.parse("T4 Sv6+ W40")
+    plain = unit_attack(squad, target, led_by=chief, exact=True)
+    assert plain.result.hits.mean == 26 * Fraction(1, 2)  # 24 + 2 attacks hitting on 4+, no Sustained Hits
+    assert ("not applied: Press On is written for its unit on the Leader's datasheet, which may be the whole Attached "
+            "unit; --with 'Press On' gives it to the whole Attached unit") in plain.situation
+    given = unit_attack(squad, target, led_by=chief, exact=True, modifiers=["press on"])
+    assert given.result.hits.mean == 26 * (Fraction(1, 2) + Fraction(1, 6))  # a 6 scores one more hit, every attack
+    assert ("attacker has Press On (read from its Leader's text): weapons gain SUSTAINED HITS 1; assumed (--with): "
+            "the whole Attached unit's") in given.situation
+
+
 def test_a_target_leaders_own_defence_protects_its_own_models():
     """A Leader's ability of "this model" that changes what an attack allocated to it meets (Damage -1: a trial found
     the Overlord's Implacable Resilience dropped once he led Necron Warriors) protects the Leader alone."""
@@ -704,7 +723,7 @@ def test_a_target_leaders_own_defence_protects_its_own_models():
     assert mean(sniper) == Fraction(25, 36) * (2 - 1)
     assert sniper.result.models_destroyed.mean == 0  # W2, 1 damage at most
     assert ("Test Chief, leading the target, has Iron Hide (read from its text): Damage of attacks allocated to it -1 "
-            "(not below 1), for its Chief models only") in sniper.situation
+            "(not below 1), for its CHARACTER models only") in sniper.situation
     assert mean(unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2'), led, exact=True)) == Fraction(25, 36) * 2  # a Breaker's
     assert mean(unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2 [PRECISION]'), led, exact=True, without=["iron hide"])) == \
         Fraction(25, 36) * 2

@@ -241,21 +241,25 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 if why:
                     lines.append(f"not applied: {why}")
                     continue
-                assumed = assumed or bool(reading.needs)
+                attached = side.leading and reading.scope == "unit" and whose is None and mine is None  # --with
+                assumed = assumed or bool(reading.needs) or attached
                 text = "its Leader's text" if side.leading else "its text"
                 source = "its army rule, as rules/ declares it" if rule.listed else f"read from {text}"
                 said = describe(attrs.evolve(reading, rule=rule))
                 line = f"{side.role} has {ability.name} ({source}): {said}"
+                own_source = source.replace(text, "its text")
+                leader = f"{side.unit}, leading the {side.role}, has {ability.name} ({own_source})"
                 if mine is not None:
-                    line = f"{side.unit}, leading the target, has {ability.name} (read from its text): {said}"
+                    line = f"{leader}: {said}"
                 if whose is None:
                     rules.append(rule)
                 else:
                     own.append((whose, rule))
-                    line = (f"{side.unit}, leading the {side.role}, has {ability.name} (read from its text), for its "
-                            f"own attacks: {describe(reading)}" if side.leading else
-                            f"{line}, for its {whose[1]} models' attacks only")
-                lines.append(line + (f"; assumed (--with): {reading.needs}" if reading.needs else ""))
+                    line = f"{leader}, for its own attacks: {said}" if side.leading else \
+                        f"{line}, for its {whose[1]} models' attacks only"
+                needs = [reading.needs] if reading.needs else []
+                needs += ["the whole Attached unit's"] if attached else []
+                lines.append(line + (f"; assumed (--with): {'; '.join(needs)}" if needs else ""))
             lines += [f"not applied: {v.name}: {v.effect.describe()}; --with '{v.key}' assumes {v.assumes}"
                       for v in ability.variants if side.role == v.situation and v.phase in ("either", phase)]
             if asked:
@@ -270,29 +274,36 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
     return rules, lines, own
 
 
+#: the readings of a Leader that are its own when it leads: "this model", "the bearer". One of "this unit" or "this
+#: model's unit" is left out: an Attached unit is one unit for all rules purposes, so it may be the whole Attached
+#: unit's (Astorath's Mass of Doom: "melee weapons equipped by models in that unit"), which the reader cannot tell
+LEADERS_OWN = ("model", "bearer")
+
+
 def on_its_models(ability: TextAbility, reading: Reading, side: Side) -> NamedRule | None:
-    """A target's Leader's own defence (not "while leading") as a rule of its own models, where what it changes is
-    each model's own (its saves, Feel No Pain, the Damage it suffers: `Effect.MODEL_FIELDS`), so that the attacks
-    allocated to the Leader meet it and those allocated to its bodyguards do not; None for any other reading."""
+    """A target's Leader's own defence ("this model", not "while leading") as a rule of its CHARACTER models (the
+    Leader's: its bodyguards are none), where what it changes is each model's own (its saves, Feel No Pain, the
+    Damage it suffers: `Effect.MODEL_FIELDS`), so that the attacks allocated to the Leader meet it and those
+    allocated to its bodyguards do not; None for any other reading."""
     rule = reading.rule
-    if side.role != "target" or not side.leading or reading.scope == "leading" or rule.models:
+    if side.role != "target" or not side.leading or reading.scope not in LEADERS_OWN or rule.models:
         return None
     changed = rule.effect.changes(Effect.TARGET_FIELDS)
     if not changed or not set(changed) <= set(Effect.MODEL_FIELDS) or not _whole_unit(ability, reading, side.kinds):
         return None
-    return attrs.evolve(rule, models=tuple(kind for kind, n in side.kinds.items() if n))
+    return attrs.evolve(rule, models=("CHARACTER",))
 
 
 def apart(ability: TextAbility, reading: Reading, side: Side) -> Attacks | None:
     """Whose attacks alone a reading of the attacking unit is applied to, where it is not the whole unit's: a
-    Leader's own ("this model", "this unit" on its datasheet, not "while leading": its unit's attacks are not its
-    own), or those of the models of the kind it is written on; None where it is the whole unit's, or cannot be
-    given to some attacks only (a change to the target, the bearer of wargear among several models)."""
+    Leader's own (`LEADERS_OWN`: "this model", not "while leading"), or those of the models of the kind it is
+    written on; None where it is the whole unit's, or cannot be given to some attacks only (a change to the
+    target, the bearer of wargear among several models, a Leader's "this unit")."""
     if side.role != "attacker" or reading.scope == "leading" or reading.rule.effect.changes(Effect.TARGET_FIELDS):
         return None
     whole = _whole_unit(ability, reading, side.kinds)
     if side.leading:
-        return (side.unit, "") if whole else None
+        return (side.unit, "") if whole and reading.scope in LEADERS_OWN else None
     if whole or reading.scope != "model" or not side.kinds.get(ability.model):
         return None
     return side.unit, ability.model
@@ -360,7 +371,11 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
     """Why a reading is not applied in this query, or "" if it is (an error if --with asked for it); `called` is
     the --with that would apply it; `some_attacks`: it is applied to some of the attacks only (`apart`)."""
     why = ""
-    if side.leading and reading.scope != "leading" and not some_attacks:
+    if side.leading and reading.scope == "unit" and not some_attacks:
+        if not asked:  # 'this unit', 'this model's unit' on a Leader's datasheet: maybe the whole Attached unit's
+            why = (f"{ability.name} is written for its unit on the Leader's datasheet, which may be the whole Attached "
+                   f"unit; --with '{called or ability.name}' gives it to the whole Attached unit")
+    elif side.leading and reading.scope != "leading" and not some_attacks:
         why = f"{ability.name} is the leader's own, not the whole unit's"
     elif reading.scope == "leading" and not side.leading:
         why = f"{ability.name} works while this model is leading a unit"
