@@ -301,6 +301,14 @@ def test_a_factions_name_is_no_units(realm, typed, message):
     assert str(refused.value).startswith(message)
 
 
+def test_a_units_name_with_squad_is_never_a_factions(realm, tmp_path):
+    # a faction named as a unit is: 'Envoys Squad' (the loose form drops 'Squad') is refused as no unit, not as the
+    # faction's name (a review found 'sisters of battle squads' called a faction's name)
+    with pytest.raises(MathhammerError) as refused:
+        by_name.datasheet("envoys squads")
+    assert str(refused.value).startswith("unknown unit 'envoys squads'")
+
+
 def test_words_in_front_that_name_a_faction_whose_army_has_no_such_unit_are_read_as_the_units(realm):
     # 'beast' names the Beasts, whose army fields no unit holding 'hand'; Iron Wardens' Beast Handler holds both words
     # (a trial found 'daemon prince' refused as "'Prince Yriel' is no unit of Chaos Daemons")

@@ -148,7 +148,8 @@ def claim(wanted: Sequence[str | NamedRule], sides: Sequence[Side],
             name, condition = item.rsplit(":", 1)
             key, condition = normalise(name), condition.strip()
         if key and key in read and key not in curated:
-            if key in claimed and (normalise(condition) in map(normalise, claimed[key]) or not condition):
+            if key in claimed and (not condition or not claimed[key]  # a bare name beside another: which?
+                                   or normalise(condition) in map(normalise, claimed[key])):
                 raise MathhammerError(f"{read[key]}{f': {condition}' if condition else ''} is given 2 times; it is "
                                       "used once in a query")
             claimed.setdefault(key, []).extend([condition] if condition else [])

@@ -40,8 +40,13 @@ class Volley:
 
     weapons: tuple[tuple[Weapon, int, ModelProfile | None], ...]
     chosen: tuple[str, ...] = ()  #: header lines for what was chosen for the player: a profile, a melee weapon
-    owners: tuple[Attacks, ...] = ()  #: whose attacks each is: the unit's name, and the kind of model where
-    #: that kind's were counted apart (`volley`'s `apart`), else ""
+    owners: tuple[Attacks, ...] = attrs.field(default=())  #: whose attacks each is: the unit's name, and the kind
+    #: of model where that kind's were counted apart (`volley`'s `apart`), else ""
+
+    @owners.validator
+    def _one_each(self, _: attrs.Attribute[tuple[Attacks, ...]], owners: tuple[Attacks, ...]) -> None:
+        if len(owners) != len(self.weapons):
+            raise ValueError(f"a volley of {len(self.weapons)} weapons needs as many owners, got {len(owners)}")
 
 
 def base_name(weapon: Weapon) -> str:
@@ -268,8 +273,7 @@ def _plan(rules: Sequence[NamedRule], shots: Volley, target: Target, context: Co
     firings: list[Firing | MortalWounds] = [
         MortalWounds(r.effect.mortal_wounds.dice, r.effect.mortal_wounds.success, r.name)
         for r in [*rules, *(rule for _, rule in apart)] if r.effect.mortal_wounds]
-    for weapon, (situated_weapon, own), (_, n, bearer), whose in zip(weapons, situated, shots.weapons,
-                                                                      shots.owners or [None] * len(weapons)):
+    for weapon, (situated_weapon, own), (_, n, bearer), whose in zip(weapons, situated, shots.weapons, shots.owners):
         theirs = [*rules, *(rule for owner, rule in apart if owner == whose)]
         if len(theirs) > len(rules):  # against the target as the whole unit's rules leave it, as above
             [(situated_weapon, own)], _, _ = apply_modifiers(theirs, [weapon], target, context)

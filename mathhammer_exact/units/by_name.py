@@ -100,10 +100,10 @@ def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None,
 def target_unit(text: str, models: int | None = None, leader: str | None = None, user: str | Path | None = None,
                 near: Nears = None, loadout: Sequence[str] = ()) -> TargetUnit:
     """A target by datasheet or standard-target name, or written as a profile; `models` sets the size of a
-    unit of alike models, `leader` attaches a CHARACTER written as a profile or by name; `near` (the
-    attacker) settles a unit name that several factions use; `loadout` chooses a datasheet target's
-    wargear, as for an attacking unit (a medi-pack's Feel No Pain, a model that joins with its own
-    profile)."""
+    unit of alike models, `leader` attaches a CHARACTER written as a profile or by name; `near` (the question's
+    other units: the target's Leader, then the attacker) settles a unit name that several factions use;
+    `loadout` chooses a datasheet target's wargear, as for an attacking unit (a medi-pack's Feel No Pain, a model
+    that joins with its own profile)."""
     if models is not None and models < 1:
         raise MathhammerError(f"--target-models must be at least 1, got {models}")
     bodyguard, size = None, None

@@ -28,6 +28,7 @@ from ..data.load import Names
 from ..data.names import compact, loose, normalise, words_left
 from ..errors import MathhammerError
 
+_SQUAD = frozenset({"squad", "squads"})  #: a word of units' names, not factions'
 _MOST_FACTION_WORDS = 4  #: the longest faction name read in front of a unit's ('Leagues of Votann')
 
 
@@ -97,7 +98,7 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
     them with more words ('crisis' may be the Crisis Fireknife Battlesuits, not only the Crisis Battlesuits
     [Legends]). Only the units `fielded` accepts count (those an army of the faction named fields: `among` says
     so)."""
-    words = normalise(text).split()
+    words = [w for w in normalise(text).split() if w not in _SQUAD]  # a word players drop: it tells no unit apart
     if not words:
         return [], ()
 
@@ -146,14 +147,22 @@ def _fielded(relations: Factions, faction: str, option: Option) -> bool:
     return relations.rank(option.faction, faction) is not None
 
 
+def _held_by_army(text: str, sheets: Mapping[str, Datasheet], edition: str, relations: Factions,
+                  faction: str) -> tuple[list[Option], tuple[str, ...]]:
+    """`_held` among the units an army of `faction` fields."""
+    return _held(text, sheets, edition, functools.partial(_fielded, relations, faction),
+                 f"unit {'an' if faction[:1] in 'AEIOU' else 'a'} {faction} army fields")
+
+
 def _not_a_faction(text: str, options: list[Option], sheets: Mapping[str, Datasheet], names: Names,
                    edition: str) -> None:
     """Refuses a faction's name typed for a unit where no unit has that name as written: 'grey knights' is no
     unit, and 'sisters of battle' (the Adepta Sororitas) is the Agents of the Imperium's Sisters of Battle Squad
     only when written so."""
     faction = _faction(text, sheets, names, True, edition)
-    if faction is None or any(normalise(o.name) == normalise(text) for o in options):
-        return
+    if faction is None or _SQUAD & set(normalise(text).split()) or any(normalise(o.name) == normalise(text)
+                                                                       for o in options):
+        return  # 'sisters of battle squads': a unit's name, as players type it
     also = f"; for the {options[0].faction} unit, write its name: {options[0].name!r}" if len(options) == 1 else ""
     raise MathhammerError(f"{text.strip()!r} is the name of a faction ({faction}), not of a unit: name one of its "
                           f"units (`mathhammer datasheets --search {text.strip()!r}` lists them){also}")
@@ -222,16 +231,14 @@ def named(written: str, sheets: Mapping[str, Datasheet], names: Names, edition: 
                                                      for o in inner.options):
             options, reading, unit_words, faction = list(inner.options), inner.reading, rest, front
         elif front:  # 'custodes guard': the one unit of the faction's army that holds the other words
-            mine, said = _held(rest, sheets, edition, functools.partial(_fielded, relations, front),
-                               f"unit {'an' if front[:1] in 'AEIOU' else 'a'} {front} army fields")
+            mine, said = _held_by_army(rest, sheets, edition, relations, front)
             if mine:  # else the first words were no faction's after all ('daemon prince')
                 options, reading, unit_words, faction = mine, said, rest, front
     if not options:
         options, reading = _held(text, sheets, edition)
     if faction and options and all(relations.rank(o.faction, faction) is None for o in options):
         # 'admech rangers': not the Aeldari's Rangers, but the one unit the faction fields that holds the words
-        mine, said = _held(unit_words, sheets, edition, functools.partial(_fielded, relations, faction),
-                           f"unit {'an' if faction[:1] in 'AEIOU' else 'a'} {faction} army fields")
+        mine, said = _held_by_army(unit_words, sheets, edition, relations, faction)
         options, reading = (mine, said) if mine else (options, reading)
     if faction and options:
         narrowed = _narrowed(written, options, faction, relations)

@@ -205,7 +205,7 @@ def unit_need_answer(query: UnitNeedQuery) -> str:
     """The smallest unit size that reaches the chance: `mathhammer unit --need --json`."""
     if query.size is not None:
         raise MathhammerError("--need finds the unit's size: leave out --size")
-    sheet = by_name.datasheet(query.attacker, near=query.target)
+    sheet = by_name.datasheet(query.attacker, near=(query.led_by, query.target))
     return to_json(unit_need(lambda size: _unit(query, query.exact, size)[:2], sheet.allowed_sizes(),
                              wanted_chance(str(query.need)), query.at_least,
                              in_edition(query.situation.context(), sheet)[0]))
