@@ -708,6 +708,23 @@ def test_a_leaders_ability_for_its_unit_is_the_whole_attached_units_only_with_wi
             "the whole Attached unit's") in given.situation
 
 
+def test_precision_a_rule_gives_can_be_aimed_or_declined():
+    # a review found --precision-on refused ("no weapon ... has PRECISION") where a Leader's rule gives it
+    aim = ("Marked Prey", "While this model is leading a unit, weapons equipped by models in that unit have the "
+                          "[PRECISION] ability.")
+    squad = sheet(GUN, models=(("Breaker", 4),))
+    chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', aim, models=(("Chief", 1),), keywords="CHARACTER"),
+                         name="Test Chief")
+    led = TargetUnit(Target((*squad.as_target().groups, *chief.as_target().groups), attached=True), "led", squad,
+                     (), chief)
+    aimed = unit_attack(squad, led, led_by=chief, precision_on="Chief")
+    assert "Precision wounds go to group 2 (Chief) first" in aimed.situation
+    assert all(f.weapon.precision for f in aimed.firings)
+    declined = unit_attack(squad, led, led_by=chief, precision=False)
+    assert "Precision declined: wounds are allocated as for any other attack" in declined.situation
+    assert not any(f.weapon.precision for f in declined.firings)  # not given back by the rule
+
+
 def test_a_target_leaders_own_defence_protects_its_own_models():
     """A Leader's ability of "this model" that changes what an attack allocated to it meets (Damage -1: a trial found
     the Overlord's Implacable Resilience dropped once he led Necron Warriors) protects the Leader alone."""

@@ -357,27 +357,30 @@ def _covered(groups: Sequence[str], target: Target, context: Context, melee: boo
     return target, ["Benefit of Cover: " + ", ".join(group_label(target, i) for i in covered)]
 
 
-def _precision(shots: Volley, target: Target, order: Sequence[int] | None, precision: bool,
-               precision_on: str | None) -> tuple[Volley, Sequence[int] | None, list[str]]:
-    """Precision declined (the weapons lose it), or aimed at one leader (first among the leaders)."""
+def _precision(plan: Plan, order: Sequence[int] | None, precision: bool,
+               precision_on: str | None) -> tuple[Plan, Sequence[int] | None, list[str]]:
+    """Precision declined (the weapons lose it), or aimed at one leader (first among the leaders): of the weapons
+    as the rules in force leave them (a rule may give Precision)."""
     if precision and not precision_on:
-        return shots, order, []
-    if not any(w.precision for w, _, _ in shots.weapons):
+        return plan, order, []
+    if not any(f.weapon.precision for f in plan.firings if isinstance(f, Firing)):
         raise MathhammerError("no weapon attacking in this query has PRECISION")
     if not precision:
         if precision_on:
             raise MathhammerError("--no-precision declines Precision; it cannot go with --precision-on")
-        declined = tuple((attrs.evolve(w, precision=False), n, b) for w, n, b in shots.weapons)
-        shots = attrs.evolve(shots, weapons=declined)
-        return shots, order, ["Precision declined: wounds are allocated as for any other attack"]
+        declined = tuple(attrs.evolve(f, weapon=attrs.evolve(f.weapon, precision=False)) if isinstance(f, Firing)
+                         else f for f in plan.firings)
+        return attrs.evolve(plan, firings=declined), order, [
+            "Precision declined: wounds are allocated as for any other attack"]
     assert precision_on is not None
+    target = plan.target
     leader = _group(precision_on, target, "--precision-on")
     if not (target.attached and target.groups[leader][0].character):
         raise MathhammerError("--precision-on names a CHARACTER model group of an Attached target")
     chosen = [g for g in (order if order is not None else default_order(target)) if g != leader]
     first = next((i for i, g in enumerate(chosen) if target.groups[g][0].character), len(chosen))
     chosen.insert(first, leader)
-    return shots, chosen, [f"Precision wounds go to {group_label(target, leader)} first"]
+    return plan, chosen, [f"Precision wounds go to {group_label(target, leader)} first"]
 
 
 def attached_leader(led_by: str | Datasheet | None, sheet: Datasheet,
@@ -489,7 +492,6 @@ def unit_attack(
     near, near_lines = _half_range(half_range_for, shots, context)
     target, cover_lines = _covered(cover_for, target, context, melee)
     order_lines = order_line(target, order)
-    shots, order, precision_lines = _precision(shots, target, order, precision, precision_on)
 
     applied = in_force + read
     plan = _plan(applied, shots, target, context, near, apart)
@@ -498,6 +500,7 @@ def unit_attack(
         others.remove(rule)
         if _plan(others, shots, target, context, near, apart) == plan:
             raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
+    plan, order, precision_lines = _precision(plan, order, precision, precision_on)
     situation = led_lines + [rule.header() for rule in in_force] + read_lines + dropped_lines + left_out
     situation += near_lines + cover_lines + order_lines
     situation += precision_lines + _size_line(sheet, size) + list(shots.chosen)
