@@ -126,6 +126,10 @@ def test_cli_unit_json_has_groups_and_consequences():
     (["unit", TCS, "--target", "MEQ", "--with", "take aimm"], "did you mean 'take-aim'"),
     (["unit", TCS, "--target", "MEQ", "--loadout", "lascannon"], "lascannon"),
     (["unit", TCS, "--target", "MEQ", "--order", "one"], "--order"),
+    # an Attached unit's leader takes wounds once its bodyguards are gone: an order claiming otherwise is refused
+    (["unit", TCS, "--target", "MEQ", "--leader", "T4 Sv3+ W4", "--order", "2,1"],
+     "--order puts group 2 (leader) before a bodyguard: an Attached unit's CHARACTER models take wounds only once its "
+     "bodyguards are destroyed"),
     (["unit", TCS, "--target", "MEQ", "--advanced"], "ASSAULT"),
     (["show", "nothing like it"], "unknown datasheet, target or rule"),
 ])

@@ -235,7 +235,14 @@ def allocation_order(numbers: Sequence[int] | None, target: Target) -> tuple[int
     if sorted(numbers) != list(range(1, groups + 1)):
         raise MathhammerError(f"--order lists each of the target's model groups once, numbered 1 to {groups}, "
                               f"got {','.join(map(str, numbers))}")
-    return tuple(number - 1 for number in numbers)
+    order = tuple(number - 1 for number in numbers)
+    early = [g for at, g in enumerate(order) if target.groups[g][0].character
+             and any(not target.groups[later][0].character for later in order[at + 1:])]
+    if target.attached and early:
+        raise MathhammerError(f"--order puts {group_label(target, early[0])} before a bodyguard: an Attached unit's "
+                              "CHARACTER models take wounds only once its bodyguards are destroyed (Precision "
+                              "aside: --precision-on); list them last")
+    return order
 
 
 def order_line(target: Target, order: Sequence[int] | None) -> list[str]:
