@@ -464,6 +464,9 @@ def load_checkout(folder: Path, progress: Callable[[Path], None] | None = None) 
 
 
 # --------------------------------------------------------------------- units
+_WEAPON_ABILITIES = [normalise(ability.name) for ability in ELEVENTH_EDITION]  #: every weapon ability's name
+
+
 def _is_weapon(profile: Element) -> bool:
     return profile.get("typeName") in WEAPON_TYPES
 
@@ -899,7 +902,7 @@ class UnitReader:
         record["bearers"] = self._bearers()
         carried_words = [normalise(word) for profiles in self.weapons.values() for profile in profiles
                          for word in profile["chars"].get("Keywords", "").split(",")]
-        carried_words += [normalise(ability.name) for ability in ELEVENTH_EDITION]  # every weapon ability's name
+        carried_words += _WEAPON_ABILITIES
         for element, model in places:
             owner = "" if model is None else model["name"]
             piece = model is not None and element is not model["_entry"]  # wargear: its bearer's are in `bearers`

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the same names, again and again, when a checkout is indexed
 def normalise(name: str) -> str:
     """Names as players type them: case, accents, apostrophes and punctuation do not matter ("T'au" = "tau",
     "Kâhl" = "Kahl")."""
