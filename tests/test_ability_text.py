@@ -73,6 +73,16 @@ READ = [
      [("attacker", "model", "fight", {"weapons": "melee", "reroll_wounds": Reroll.ONES}, NONE, (), "")]),
     ("Each time the bearer makes an attack that targets a ^^**Character**^^ unit, add 1 to the Wound roll.",
      [("attacker", "bearer", "either", {"wound_modifier": 1}, ((), ("CHARACTER",), ()), (), "")]),
+    # the attack's Strength against the target's Toughness: the roll changes for those attacks alone
+    ("Each time an attack targets this unit, if the Strength characteristic of that attack is greater than the "
+     "Toughness characteristic of this unit, subtract 1 from the Wound roll.",
+     [("target", "unit", "either", {"wound_modifier_against": -1, "strength_vs_toughness": "above"}, NONE, (), "")]),
+    ("Each time an attack targets this unit, if the Strength characteristic of that attack is greater than this unit's "
+     "Toughness characteristic, subtract 1 from the Wound roll.",  # as an army list writes the Oathband's
+     [("target", "unit", "either", {"wound_modifier_against": -1, "strength_vs_toughness": "above"}, NONE, (), "")]),
+    ("Each time a model in this unit makes an attack, if the Strength characteristic of that attack is less than the "
+     "Toughness characteristic of the target, add 1 to the Wound roll.",
+     [("attacker", "unit", "either", {"wound_modifier": 1, "strength_vs_toughness": "below"}, NONE, (), "")]),
     ("Each time a model in the bearer's unit makes an attack that targets a unit that contains one or more models with "
      "the Stealth ability, add 1 to the Hit roll.",  # the target's keywords settle it (a searchlight)
      [("attacker", "unit", "either", {"hit_modifier": 1}, ((), ("STEALTH",), ()), (), "")]),
@@ -209,9 +219,8 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
     ("Each time this unit is selected to shoot, you can re-roll one Hit roll.", "unmodelled",
      "it names no attack this reader knows"),
     ("Select one of the following abilities:\n■ [LETHAL HITS]\n■ [PRECISION]", "unmodelled", "a choice of effects"),
-    ("Each time a ranged attack targets this model, if the Strength characteristic of that attack is greater than "
-     "this model's Toughness characteristic, subtract 1 from the Wound roll.", "unmodelled",
-     "a condition on the attack's Strength"),
+    ("Each time a ranged attack targets this model, if the Strength characteristic of that attack is 5 or less, "
+     "subtract 1 from the Wound roll.", "unmodelled", "a condition on the attack's Strength"),  # S against T is read
     # the attacks that score a Critical Hit, alone among a weapon's attacks: no engine stage gives them Precision
     ("While this model is leading a unit, each time a model in that unit makes an attack, if a Critical Hit is "
      "scored, that attack has the [PRECISION] ability.", "unmodelled", CRITICAL_ONLY),
@@ -331,8 +340,8 @@ def test_a_core_rule_listed_by_name_alone_is_named_where_it_is_not_modelled():
 
 def test_a_refused_ability_keeps_whose_attacks_it_was_about():
     verdict = read_ability("U", "Shield", "Each time a ranged attack targets this model, if the Strength "
-                                          "characteristic of that attack is greater than this model's Toughness "
-                                          "characteristic, subtract 1 from the Wound roll.")
+                                          "characteristic of that attack is 5 or less, subtract 1 from the Wound "
+                                          "roll.")
     assert verdict.ability is not None and verdict.ability.role == "target"
 
 
@@ -457,6 +466,20 @@ def test_a_condition_no_option_states_is_applied_only_with_with():
         unit_attack(sheet(GUN, REROLL_VS_VEHICLE), VEHICLE, modifiers=["Crack the Shell"])
     with pytest.raises(MathhammerError, match="^Point Blank is given 2 times; it is used once in a query$"):
         unit_attack(sheet(GUN, closest), target, modifiers=["point blank", "Point Blank"])
+
+
+def test_a_wound_roll_changed_only_for_attacks_stronger_than_the_target():
+    # 6 shots of S8 and 6 of S4 at T5 W20 Sv6+ (AP-6: no save): S8 wounds on 3+, S4 on 5+; the target's ability
+    # takes 1 from the Wound roll of attacks whose Strength is above its Toughness: the S8 shots wound on 4+
+    guard = ("Oath Shield", "Each time an attack targets this unit, if the Strength characteristic of that attack is "
+                            "greater than the Toughness characteristic of this unit, subtract 1 from the Wound roll.")
+    target = Target.parse("T5 Sv6+ W20")
+    defender = sheet('24" A1 BS4+ S4 AP0 D1', guard)
+    strong, weak = sheet('24" A6 BS2+ S8 AP-6 D1'), sheet('24" A6 BS2+ S4 AP-6 D1')
+    hit = Fraction(5, 6)
+    assert mean(unit_attack(strong, TargetUnit(target, "", defender), exact=True)) == 6 * hit * Fraction(1, 2)
+    assert mean(unit_attack(weak, TargetUnit(target, "", defender), exact=True)) == 6 * hit * Fraction(1, 3)  # as is
+    assert mean(unit_attack(strong, target, exact=True)) == 6 * hit * Fraction(2, 3)  # without the ability
 
 
 def test_a_damage_roll_below_its_average_is_re_rolled():

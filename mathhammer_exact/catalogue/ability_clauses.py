@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from ..data.modifiers import Flag, Phase
+from ..data.modifiers import Flag, Phase, StrengthTest
 from ..data.text_rules import Role, Scope
 from ..model import Reroll
 
@@ -64,12 +64,15 @@ class Condition:
     none_of: tuple[str, ...] = ()
     requires: tuple[Flag, ...] = ()
     needs: tuple[str, ...] = ()
+    strength: StrengthTest = ""  #: the attack's Strength against the target's Toughness
 
     def __add__(self, other: Condition) -> Condition:
         if self.any_of and other.any_of:
             raise Unreadable("two tests of the target's keywords")
+        if self.strength and other.strength:
+            raise Unreadable("two tests of the attack's Strength")
         return Condition(self.all_of + other.all_of, self.any_of + other.any_of, self.none_of + other.none_of,
-                         self.requires + other.requires, self.needs + other.needs)
+                         self.requires + other.requires, self.needs + other.needs, self.strength or other.strength)
 
 
 _KEYWORD = re.compile(r"[A-Z][A-Za-z'-]*(?: [A-Z][A-Za-z'-]*)*$")
@@ -185,12 +188,21 @@ CRITICAL_ONLY = ("an effect on the attacks that score a Critical Hit or Wound on
                  "all of a weapon's attacks or none, and allocates a weapon's wounds all with Precision or all without")
 
 
+#: 'if the Strength characteristic of that attack is greater than the Toughness characteristic of this unit'
+_WHOSE = r"(?:the target|(?:this|that|the target's|the bearer's) (?:unit|model))"
+_STRENGTH_VS_TOUGHNESS = re.compile(rf"if the strength characteristic of that attack is (greater|less) than (?:the "
+                                    rf"toughness characteristic of {_WHOSE}|{_WHOSE}['’]s toughness characteristic)",
+                                    re.I)
+
+
 def condition_before(clause: str, phases: list[Phase], before: str) -> Condition:
     """A condition written before the subject: a phase, a charge, Remaining Stationary, a target, else what it
     needs (for 'if it does', the sentence before it, which says what 'it' is)."""
     clause = clause.strip().strip(",").strip()
     if not clause or _NEUTRAL.match(clause) or _HEADING.fullmatch(clause):
         return Condition()
+    if compared := _STRENGTH_VS_TOUGHNESS.fullmatch(clause):
+        return Condition(strength="above" if compared.group(1).lower() == "greater" else "below")
     if re.search(r"(?:strength|toughness) characteristic", clause, re.I):
         raise Unreadable("a condition on the attack's Strength")
     if _CRITICAL.match(clause):

@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import attrs
 
-from ..data.modifiers import Effect, Keywords, NamedRule, Phase
+from ..data.modifiers import STACKED, Effect, Keywords, NamedRule, Phase
 from ..data.names import loose
 from ..data.text_rules import Reading, Role, Scope, TextAbility
 from ..errors import MathhammerError
@@ -348,6 +348,10 @@ def _rule(parsed: Parsed, name: str) -> NamedRule:
     target = Keywords(all_of=every, any_of=some, none_of=tuple(dict.fromkeys(condition.none_of)))
     if parsed.subject.role == "target" and target:
         raise Unreadable("a condition on the attacking unit")
+    if condition.strength:  # only the rolls' situation fields wait for the attack's Strength (`Effect`)
+        if set(fields) - {field.name for field in STACKED} - {"weapons", "weapon_names"}:
+            raise Unreadable("a condition on the attack's Strength, for more than its rolls")
+        fields["strength_vs_toughness"] = condition.strength
     effect = Effect(**fields)
     # its key and source name the unit: `read_ability` fills them in
     return NamedRule(key="", name=name, kind="ability", source="", summary=effect.describe(),

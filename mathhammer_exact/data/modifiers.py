@@ -49,6 +49,7 @@ FLAG_OPTION = {field.name: field.declared.option for field in declared_fields(Co
                if field.name in typing.get_args(Flag)}
 #: The situation fields a named rule may change (its declaration says how two sources stack), in order.
 STACKED = tuple(field for field in declared_fields(Context) if field.declared.stack)
+StrengthTest = Literal["", "above", "below"]  #: an attack's Strength against the target's Toughness, if it matters
 
 
 def _upper(values: Iterable[str]) -> tuple[str, ...]:
@@ -135,6 +136,9 @@ class Effect:
     weapon_names: tuple[str, ...] = attrs.field(default=(), converter=lambda names: tuple(loose(n) for n in names))
     # rolls of the attacks, beside the situation fields a rule may change (`STACKED`, added below)
     wound_modifier_if_weaker: int = 0  #: when the attack's S is below the target's T
+    #: the rolls it changes (the situation fields of `STACKED`) change only for attacks whose Strength is "above" or
+    #: "below" the target's Toughness ('if the Strength characteristic of that attack is greater than ...')
+    strength_vs_toughness: StrengthTest = ""
     reroll_wounds_against: RerollAgainst | None = None
     # the weapons' characteristics (improvements, not capped)
     skill_bonus: int = attrs.field(default=0, validator=_between(0, 5))
@@ -230,6 +234,8 @@ class Effect:
             text += f" ({self.weapons} weapons)"
         if self.weapon_names:
             text += f" ({' and '.join(self.weapon_names)} only)"
+        if self.strength_vs_toughness:
+            text += f", when the attack's Strength is {self.strength_vs_toughness} the target's Toughness"
         return text
 
 
@@ -322,6 +328,9 @@ def _stacked(field: SituationField, current: Any, given: Any) -> Any:
 
 
 def _improved_context(context: Context, weapon: Weapon, target: Target, effect: Effect) -> Context:
+    gate = effect.strength_vs_toughness
+    if gate and not (weapon.strength > target.toughness if gate == "above" else weapon.strength < target.toughness):
+        return context
     changes = {field.name: _stacked(field, getattr(context, field.name), effect.given(field.name))
                for field in STACKED if effect.given(field.name) != field.default}
     if effect.wound_modifier_if_weaker and weapon.strength < target.toughness:
