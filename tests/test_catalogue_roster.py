@@ -104,6 +104,13 @@ def test_a_weapon_whose_profile_the_list_writes_once_is_every_bearers():
     assert unit_attack(sheet, Target.parse("T4 Sv6+ W20"), exact=True).result.damage.mean == Fraction(5, 3)
 
 
+def test_a_loadout_for_an_army_lists_unit_says_it_is_fielded_as_listed():
+    sheet = to_datasheet(read_roster(SHARED).unit("1"))
+    with pytest.raises(MathhammerError, match=r"^Hold Warriors cannot take 'lascannon' \(it offers no wargear choices "
+                                              r"here: an army list's unit is fielded as its list has it\)$"):
+        volley(sheet, ["lascannon"])
+
+
 def test_a_selection_that_names_two_weapons_is_two():
     # 'Pike launcher and Hold missile rack' holds three profiles: the rack's, and the launcher's two; one selection
     # of a weapon's several profiles ('Plasma lance': standard, supercharge) stays one weapon

@@ -366,7 +366,10 @@ class Datasheet:
             raise MathhammerError(f"{raw.strip()!r}: a unit of {size} model{'s' * (size > 1)} can give it to {most} "
                                   "(the number counts the models that take it, not the pieces the unit then carries)")
         if item not in self.choices() and not any(item in m.equipment for m in self.models):
-            raise MathhammerError(f"{self.name} cannot take {item!r} (options: {', '.join(sorted(self.choices()))})")
+            offered = (f"options: {', '.join(sorted(self.choices()))}" if self.choices() else
+                       "it offers no wargear choices" + (" here: an army list's unit is fielded as its list has it"
+                                                         if self.source.startswith("army list") else ""))
+            raise MathhammerError(f"{self.name} cannot take {item!r} ({offered})")
         return wanted, item
 
     def _known(self, item: str) -> str | None:
