@@ -119,9 +119,9 @@ def with_leader(found: Sequence[Written], led_by: str, context: Context | None =
 
 def unit_lines(weapons: Sequence[Written]) -> tuple[str, ...]:
     """The header lines saying what a unit named among the weapons stands for."""
-    return tuple(f"  {name}: the weapons of its default loadout; its datasheet's abilities and wargear rules are "
-                 "not applied here (`mathhammer unit` applies them)" for name in dict.fromkeys(w.unit for w in weapons)
-                 if name)
+    return tuple(f"  {name}: the weapons of its loadout (its datasheet's default, or as its army list has it); its "
+                 "abilities and wargear rules are not applied here (`mathhammer unit` applies them)"
+                 for name in dict.fromkeys(w.unit for w in weapons) if name)
 
 
 def describe(weapons: Sequence[Written]) -> str:
