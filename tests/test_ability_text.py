@@ -482,6 +482,31 @@ def test_a_wound_roll_changed_only_for_attacks_stronger_than_the_target():
     assert mean(unit_attack(strong, target, exact=True)) == 6 * hit * Fraction(2, 3)  # without the ability
 
 
+def test_a_defence_that_holds_while_a_character_leads_is_settled_by_the_leader():
+    # 'While a CHARACTER model is leading this unit, ... subtract 1 from the Wound roll': settled by --leader (it used
+    # to wait for --with); 6 shots hitting on 2+ (5/6), S8 v T4 wounding on 2+ (5/6), or 3+ (2/3) with the -1; at
+    # AP-6 no save, and 6 wounds of D1 lose nothing to overkill: the damage is the wounds
+    guard = ("Ward of the Chief", "While a CHARACTER model is leading this unit, each time an attack targets this "
+                                  "unit, subtract 1 from the Wound roll.")
+    defender = sheet('24" A1 BS4+ S4 AP0 D1', guard, models=(("Breaker", 5),))
+    chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', models=(("Chief", 1),), keywords="CHARACTER"),
+                         name="Test Chief")
+    alone = TargetUnit(defender.as_target(), "alone", defender)
+    led = TargetUnit(Target((*defender.as_target().groups, *chief.as_target().groups), attached=True), "led",
+                     defender, (), chief)
+    gun = sheet('24" A6 BS2+ S8 AP-6 D1')
+    hits = 6 * Fraction(5, 6)
+    unled = unit_attack(gun, alone, exact=True)
+    assert mean(unled) == hits * Fraction(5, 6)
+    assert ("not applied: Ward of the Chief applies only while a CHARACTER model is leading the unit; attach one with "
+            "--leader, or --with 'Ward of the Chief' assumes it") in unled.situation
+    assert mean(unit_attack(gun, led, exact=True)) == hits * Fraction(2, 3)
+    assumed = unit_attack(gun, alone, exact=True, modifiers=["ward of the chief"])
+    assert mean(assumed) == hits * Fraction(2, 3)
+    assert any(line.endswith("assumed (--with): while a CHARACTER model is leading the unit")
+               for line in assumed.situation)
+
+
 def test_a_damage_roll_below_its_average_is_re_rolled():
     heavy = ("Smash", "Each time a model in this unit makes a ranged attack, you can re-roll the Damage roll.")
     gun = '24" A1 BS2+ S8 AP-6 DD6'

@@ -65,14 +65,18 @@ class Condition:
     requires: tuple[Flag, ...] = ()
     needs: tuple[str, ...] = ()
     strength: StrengthTest = ""  #: the attack's Strength against the target's Toughness
+    led_by: str = ""  #: 'while a CHARACTER model is leading this unit': that keyword
 
     def __add__(self, other: Condition) -> Condition:
         if self.any_of and other.any_of:
             raise Unreadable("two tests of the target's keywords")
         if self.strength and other.strength:
             raise Unreadable("two tests of the attack's Strength")
+        if self.led_by and other.led_by:
+            raise Unreadable("two tests of the unit's Leader")
         return Condition(self.all_of + other.all_of, self.any_of + other.any_of, self.none_of + other.none_of,
-                         self.requires + other.requires, self.needs + other.needs, self.strength or other.strength)
+                         self.requires + other.requires, self.needs + other.needs, self.strength or other.strength,
+                         self.led_by or other.led_by)
 
 
 _KEYWORD = re.compile(r"[A-Z][A-Za-z'-]*(?: [A-Z][A-Za-z'-]*)*$")
@@ -188,6 +192,8 @@ CRITICAL_ONLY = ("an effect on the attacks that score a Critical Hit or Wound on
                  "all of a weapon's attacks or none, and allocates a weapon's wounds all with Precision or all without")
 
 
+#: 'while a CHARACTER model is leading this unit', 'while a WARBOSS model is leading this unit'
+_LED = re.compile(r"while an? ([a-z]+) (?:model )?is leading this unit", re.I)
 #: 'if the Strength characteristic of that attack is greater than the Toughness characteristic of this unit'
 _WHOSE = r"(?:the target|(?:this|that|the target's|the bearer's) (?:unit|model))"
 _STRENGTH_VS_TOUGHNESS = re.compile(rf"if the strength characteristic of that attack is (greater|less) than (?:the "
@@ -201,6 +207,8 @@ def condition_before(clause: str, phases: list[Phase], before: str) -> Condition
     clause = clause.strip().strip(",").strip()
     if not clause or _NEUTRAL.match(clause) or _HEADING.fullmatch(clause):
         return Condition()
+    if led := _LED.fullmatch(clause):
+        return Condition(led_by=led.group(1).upper())
     if compared := _STRENGTH_VS_TOUGHNESS.fullmatch(clause):
         return Condition(strength="above" if compared.group(1).lower() == "greater" else "below")
     if re.search(r"(?:strength|toughness) characteristic", clause, re.I):

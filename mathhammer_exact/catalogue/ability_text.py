@@ -356,7 +356,8 @@ def _rule(parsed: Parsed, name: str) -> NamedRule:
     # its key and source name the unit: `read_ability` fills them in
     return NamedRule(key="", name=name, kind="ability", source="", summary=effect.describe(),
                      phase=parsed.phase, situation=parsed.subject.role, effect=effect, target=target,
-                     requires=tuple(dict.fromkeys(condition.requires)))
+                     requires=tuple(dict.fromkeys(condition.requires)),
+                     led_by=condition.led_by if parsed.subject.role == "target" else "")
 
 
 def _in_profile(parsed: Parsed, name: str, text: str) -> bool:
@@ -424,7 +425,10 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
                     rule = _rule(one, name)
                 except MathhammerError as exc:
                     raise Unreadable(str(exc)) from None
-                readings.append(Reading(rule, one.subject.scope, "; ".join(dict.fromkeys(one.condition.needs))))
+                led = one.condition.led_by  # settled by the Leader the query attaches to a target; else assumed
+                needs = (*one.condition.needs, *([f"while a {led} model is leading this unit"] if led and not
+                                                 rule.led_by else []))
+                readings.append(Reading(rule, one.subject.scope, "; ".join(dict.fromkeys(needs))))
     except Unreadable as why:
         return Verdict("unmodelled", TextAbility(name, model, unmodelled=str(why), role=why.role))
     if readings:

@@ -262,6 +262,7 @@ class NamedRule:
     #: about such a unit names it in its header, with the --with that applies it (`data.text_in_force`)
     models: tuple[str, ...] = ()  #: a rule of the target: the models it changes, by kind (a profile's name) or
     #: keyword (CHARACTER: the Leader attached to the unit); every model when empty
+    led_by: str = ""  #: a rule of the target that holds while a model with this keyword leads it (CHARACTER, WARBOSS)
 
     def __attrs_post_init__(self) -> None:
         on_target = self.effect.changes(Effect.TARGET_FIELDS)
@@ -272,6 +273,9 @@ class NamedRule:
         if own and self.situation != "attacker":
             raise MathhammerError(f"effect.{own[0]} changes the attacking unit's own models, "
                                   f"so situation must be \"attacker\", not {self.situation!r}")
+        if self.led_by and self.situation != "target":
+            raise MathhammerError(f"led_by (the Leader the target must have) needs situation \"target\", not "
+                                  f"{self.situation!r}")
         if self.models and self.situation != "target":
             raise MathhammerError(f"models (the target's models it changes) needs situation \"target\", not "
                                   f"{self.situation!r}")

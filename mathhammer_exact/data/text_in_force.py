@@ -243,7 +243,8 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     lines.append(f"not applied: {why}")
                     continue
                 attached = side.leading and reading.scope == "unit" and whose is None and mine is None  # --with
-                assumed = assumed or bool(reading.needs) or attached
+                unled = bool(_unled(ability, reading, side))  # --with assumes the Leader it needs
+                assumed = assumed or bool(reading.needs) or attached or unled
                 text = "its Leader's text" if side.leading else "its text"
                 source = "its army rule, as rules/ declares it" if rule.listed else f"read from {text}"
                 said = describe(attrs.evolve(reading, rule=rule))
@@ -260,6 +261,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                         f"{line}, for its {whose[1]} models' attacks only"
                 needs = [reading.needs] if reading.needs else []
                 needs += ["the whole Attached unit's"] if attached else []
+                needs += [f"while a {rule.led_by} model is leading the unit"] if unled else []
                 lines.append(line + (f"; assumed (--with): {'; '.join(needs)}" if needs else ""))
             lines += [f"not applied: {v.name}: {v.effect.describe()}; --with '{v.key}' assumes {v.assumes}"
                       for v in ability.variants if side.role == v.situation and v.phase in ("either", phase)]
@@ -385,13 +387,24 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
     if why and asked:
         raise MathhammerError(f"{why}; --with cannot give it to the whole unit")
     if not why:
-        why = problem(reading.rule) or _absent(ability, reading, side)
+        why = problem(reading.rule) or _absent(ability, reading, side) or ("" if asked else _unled(ability, reading,
+                                                                                                   side))
         if why and asked:
             raise MathhammerError(why)
     if not why and reading.needs and not asked:
         where = f" (of {asks})" if asks else ""
         why = f"{ability.name} applies only {reading.needs}; --with '{called or ability.name}'{where} assumes it"
     return why
+
+
+def _unled(ability: TextAbility, reading: Reading, side: Side) -> str:
+    """Why a reading of the target that holds while a Leader of a keyword leads it (`NamedRule.led_by`) is not
+    applied: no such model is in the target; or "" (--with assumes one)."""
+    wanted = reading.rule.led_by
+    if not wanted or any(wanted in p.keywords for p in side.models):
+        return ""
+    return (f"{ability.name} applies only while a {wanted} model is leading the unit; attach one with --leader, or "
+            f"--with '{ability.name}' assumes it")
 
 
 def _absent(ability: TextAbility, reading: Reading, side: Side) -> str:
