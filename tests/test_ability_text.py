@@ -73,6 +73,10 @@ READ = [
      [("attacker", "model", "fight", {"weapons": "melee", "reroll_wounds": Reroll.ONES}, NONE, (), "")]),
     ("Each time the bearer makes an attack that targets a ^^**Character**^^ unit, add 1 to the Wound roll.",
      [("attacker", "bearer", "either", {"wound_modifier": 1}, ((), ("CHARACTER",), ()), (), "")]),
+    # a save 'and each time ...' goes on as a sentence of its own (a Wraithknight's scattershield lost its Damage -1)
+    ("The bearer has a 4+ invulnerable save and each time an attack is allocated to the bearer, subtract 1 from the "
+     "Damage characteristic of that attack.",
+     [("target", "bearer", "either", {"reduce_damage": True}, NONE, (), "")]),
     # the attack's Strength against the target's Toughness: the roll changes for those attacks alone
     ("Each time an attack targets this unit, if the Strength characteristic of that attack is greater than the "
      "Toughness characteristic of this unit, subtract 1 from the Wound roll.",

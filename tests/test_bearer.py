@@ -28,6 +28,15 @@ def test_the_subject_of_the_sentence_decides(text, whom):
     assert invulnerable("Some ability", text)["scope"] == whom
 
 
+def test_a_save_whose_sentence_goes_on_with_each_time_holds_always():
+    # 'The bearer has a 4+ invulnerable save and each time an attack is allocated ...': the condition is the second
+    # clause's, not the save's (a Wraithknight's scattershield waited for --with)
+    text = ("The bearer has a 4+ invulnerable save and each time an attack is allocated to the bearer, subtract 1 from "
+            "the Damage characteristic of that attack.")
+    found = invulnerable("Scattershield", text)
+    assert found is not None and (found["value"], found["conditional"], found["scope"]) == (4, False, "model")
+
+
 def test_feel_no_pain_readings_say_whom_too():
     assert feel_no_pain("Kit", "", "The bearer has the Feel No Pain 5+ ability.")["scope"] == "model"
     assert feel_no_pain("Kit", "", "Models in the bearer's unit have the Feel No Pain 6+ ability.")["scope"] == "unit"

@@ -43,6 +43,20 @@ def scope(text: str, at: int) -> str:
     return "model" if _BEARER.search(sentence) else "unit"
 
 
+#: a save whose sentence goes on as another: "The bearer has a 4+ invulnerable save and each time an attack is ..."
+_JOINED = re.compile(r"(?<=invulnerable save),?\s+and (?=each time\b)", re.I)
+
+
+def unjoined(text: str) -> str:
+    """`text` with a save's sentence that goes on as another ('... a 4+ invulnerable save and each time ...') made
+    two sentences, where nothing before the save makes it conditional: 'While ..., models have a 4+ invulnerable
+    save and each time ...' keeps its condition for both."""
+    def split(match: re.Match[str]) -> str:
+        start = max(text.rfind(".", 0, match.start()), text.rfind("\n", 0, match.start())) + 1
+        return match.group(0) if _CONDITION.search(text[start:match.start()]) else ". "
+    return _JOINED.sub(split, text)
+
+
 def _conditional(text: str, at: int) -> bool:
     """True if what `text` says at position `at` holds only under a condition: its sentence has one
     ('while this unit is in cover, models have a 5+ invulnerable save'), or it is a bullet of a list
@@ -50,7 +64,11 @@ def _conditional(text: str, at: int) -> bool:
     line = text.rfind("\n", 0, at) + 1
     start = max(text.rfind(".", 0, at), line - 1) + 1
     end = text.find(".", at)
-    if _CONDITION.search(text[start:end if end >= 0 else len(text)]):
+    end = end if end >= 0 else len(text)
+    joined = _JOINED.search(text, at)  # 'has a 4+ invulnerable save and each time ...': a sentence of its own
+    if joined and joined.start() < end and not _CONDITION.search(text[start:joined.start()]):
+        end = joined.start()
+    if _CONDITION.search(text[start:end]):
         return True
     bullets = re.compile(r"^\s*[-■•*]", re.M)
     first = bullets.search(text)

@@ -29,7 +29,7 @@ from ..data.modifiers import STACKED, Effect, Keywords, NamedRule, Phase
 from ..data.names import loose
 from ..data.text_rules import Reading, Role, Scope, TextAbility
 from ..errors import MathhammerError
-from .abilities import feel_no_pain, invulnerable
+from .abilities import feel_no_pain, invulnerable, unjoined
 from .ability_clauses import (
     EFFECT_JOIN,
     EFFECT_START,
@@ -303,8 +303,9 @@ def _sentences(text: str) -> Iterator[str]:
     instead)') starts a sentence of its own, which goes on about the same attacks."""
     text = clean(text)
     text = re.sub(r",? and, (?=(?:if|while) [^,]+, )", ". ", text, flags=re.I)
+    text = unjoined(text)
     text = re.sub(r" \((if [^,()]+, [^()]+?)\)\.?", lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}.", text)
-    text = re.sub(r"\. (if|while)\b", lambda m: f". {m.group(1).capitalize()}", text)
+    text = re.sub(r"\. (if|while|each)\b", lambda m: f". {m.group(1).capitalize()}", text)
     pieces = _BULLET.split(text)
     if len(pieces) > 1:
         intro = pieces[0].strip()
