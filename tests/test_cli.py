@@ -114,17 +114,22 @@ def test_missing_required_option_is_one_line():
     assert out.output.strip().splitlines() == ["error: Missing option '--target' / '-t'."]
 
 
-@pytest.mark.parametrize(("args", "option"), [
-    (["unit", "Tempestus Command Squad", "-t", "MEQ", "-t", "GEQ"], "--target"),
-    (["unit", "Incursor Squad", "--led-by", "A", "--led-by", "B", "-t", "MEQ"], "--led-by"),
-    (["roll", "charge", "-d", "9", "--distance", "8"], "--distance"),  # a command of a group, its short name too
+ONCE = "is given more than once; it takes one value"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["unit", "Tempestus Command Squad", "-t", "MEQ", "-t", "GEQ"], f"--target {ONCE}"),
+    (["unit", "Incursor Squad", "--led-by", "A", "--led-by", "B", "-t", "MEQ"], f"--led-by {ONCE}"),
+    (["roll", "charge", "-d", "9", "--distance", "8"], f"--distance {ONCE}"),  # a group's command, a short name
     (["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "MEQ", "--reroll-hits", "ones", "--reroll-hits", "failed"],
-     "--reroll-hits"),
+     f"--reroll-hits {ONCE}"),
+    (["unit", "Tempestus Command Squad", "-t", "MEQ", "-l", "plasma gun", "-l", "meltagun"],
+     f"--loadout {ONCE} (several as one, comma separated: 'a, b')"),
 ])
-def test_an_option_of_one_value_given_twice_is_refused(args, option):
+def test_an_option_of_one_value_given_twice_is_refused(args, message):
     # click keeps the last of them silently: a second --led-by took the first Leader's place
     out = CliRunner().invoke(cli, args)
-    assert (out.exit_code, out.output) == (2, f"error: {option} is given more than once; it takes one value\n")
+    assert (out.exit_code, out.output) == (2, f"error: {message}\n")
 
 
 def test_options_that_repeat_still_repeat():

@@ -19,8 +19,10 @@ class Command(click.Command):
         for param in order:
             if isinstance(param, click.Option) and not (param.multiple or param.count or param.is_flag):
                 if param.name in seen:
-                    raise click.UsageError(f"{max(param.opts, key=len)} is given more than once; it takes one value",
-                                           ctx)
+                    several = " (several as one, comma separated: 'a, b')" if "comma separated" in (param.help or "") \
+                        else ""
+                    raise click.UsageError(f"{max(param.opts, key=len)} is given more than once; it takes one value"
+                                           f"{several}", ctx)
                 seen.add(param.name)
         return super().parse_args(ctx, args)
 
