@@ -77,6 +77,11 @@ READ = [
     ("The bearer has a 4+ invulnerable save and each time an attack is allocated to the bearer, subtract 1 from the "
      "Damage characteristic of that attack.",
      [("target", "bearer", "either", {"reduce_damage": True}, NONE, (), "")]),
+    # "that unit" is this one where the sentence before named this unit and no other (a Leader's Pain ability)
+    ("In your Shooting or the Fight phase, when you select this model's unit to shoot or fight, you can spend 1 Pain "
+     "token to Empower that unit. While that unit is Empowered, each time a model in that unit makes an attack, you "
+     "can re-roll the Hit roll.",
+     [("attacker", "unit", "either", {"reroll_hits": Reroll.FAILED}, NONE, (), "while this unit is Empowered")]),
     # the attack's Strength against the target's Toughness: the roll changes for those attacks alone
     ("Each time an attack targets this unit, if the Strength characteristic of that attack is greater than the "
      "Toughness characteristic of this unit, subtract 1 from the Wound roll.",
@@ -213,6 +218,9 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
     ("Models in this unit have the Feel No Pain 6+ ability.", "profile", None),
     ("While a friendly Gravel Host unit is within 6\" of this model, each time a model in that unit makes an attack, "
      "add 1 to the Hit roll.", "others", None),
+    # "that unit" after an enemy unit is that one, not this (an aura once read as this unit's own -1 to hit)
+    ("While an enemy unit is within 3\" of this unit, each time a model in that unit makes an attack, subtract 1 "
+     "from the Hit roll.", "others", None),
     ("In your Shooting phase, after this unit has shot, select one enemy unit hit by those attacks. Until the end of "
      "the phase, each time a friendly model makes an attack that targets that enemy unit, add 1 to the Hit roll.",
      "others", None),

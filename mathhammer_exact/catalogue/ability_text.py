@@ -171,7 +171,9 @@ def _subject(sentence: str, leading: bool) -> tuple[Subject, re.Match[str]] | No
     if attack == "psychic":
         raise Unreadable("Psychic Attacks only")
     role: Role = "target" if kind in ("defend", "have") else "attacker"
-    own_unit = bool(re.search(r"\b(?:this|this model's) unit\b", sentence[:match.start()], re.I))
+    before_it = sentence[:match.start()]  # 'while an enemy unit is within 3" of this unit, ... in that unit': not it
+    own_unit = bool(re.search(r"\b(?:this|this model's) unit\b", before_it, re.I)
+                    and not re.search(r"\b(?:enemy|friendly)\b", before_it, re.I))
     return Subject(role, _scope(who, leading, own_unit), attack, weapons=kind == "weapons"), match
 
 
@@ -197,6 +199,11 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
     if some and (some.group("who") or "").lower() != "that unit" or some and leading:
         raise Unreadable(f"a change to its weapons' characteristics this reader does not read ({some.group(0)!r})",
                          "attacker")
+    if (re.search(r"\b(?:this|this model's) unit\b", before, re.I)
+            and not re.search(r"\b(?:enemy|friendly|another|other)\b", f"{before} {sentence}", re.I)):
+        # the sentence before named this unit and no other ('... spend 1 Pain token to Empower that unit. While that
+        # unit is Empowered, each time a model in that unit ...'): "that unit" is this one
+        sentence = re.sub(r"\bthat unit\b", "this unit", sentence, flags=re.I)
     found = _subject(sentence, leading)
     if found is not None and named:
         found = (attrs.evolve(found[0], named=named), found[1])
