@@ -132,6 +132,15 @@ def test_an_option_of_one_value_given_twice_is_refused(args, message):
     assert (out.exit_code, out.output) == (2, f"error: {message}\n")
 
 
+def test_json_and_another_format_are_refused_together():
+    # --json is --format json: with --format table the answer was JSON, without a word
+    out = CliRunner().invoke(cli, ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "MEQ", "--format", "table", "--json"])
+    assert (out.exit_code, out.output) == (2, "error: --json is --format json; it cannot go with --format table: give "
+                                              "one of them\n")
+    both = CliRunner().invoke(cli, ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "MEQ", "--format", "json", "--json"])
+    assert both.exit_code == 0 and json.loads(both.output)["title"].endswith("->  MEQ")
+
+
 def test_options_that_repeat_still_repeat():
     out = CliRunner().invoke(cli, ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-w", "A1 BS3+ S4 AP0 D1", "-t", "MEQ"])
     assert out.exit_code == 0 and out.output.startswith("1 x [A1 BS3+ S4 AP0 D1] + 1 x [A1 BS3+ S4 AP0 D1]")

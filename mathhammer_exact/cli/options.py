@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..editions import answered_in, asked
+from ..errors import MathhammerError
 from ..model import Context, Rules, SituationField, Target, declared_fields
 from ..parsing import is_profile
 from ..present import report as present
@@ -100,6 +101,10 @@ def output_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def emit(report: present.Report, fmt: str, as_json: bool, plot: str | None, context: Context | None = None) -> None:
     """Print the report in the chosen format, and draw it if asked; the situation of `context`
     (every assumption that is not the default) is named in the report's header."""
+    ctx = click.get_current_context(silent=True)
+    if as_json and fmt.lower() != "json" and ctx is not None and \
+            ctx.get_parameter_source("fmt") is click.core.ParameterSource.COMMANDLINE:
+        raise MathhammerError(f"--json is --format json; it cannot go with --format {fmt.lower()}: give one of them")
     if context is not None:
         report = present.assuming(report, context)
     if plot:
