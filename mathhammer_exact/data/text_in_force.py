@@ -245,12 +245,12 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 attached = side.leading and reading.scope == "unit" and whose is None and mine is None  # --with
                 unled = bool(_unled(ability, reading, side))  # --with assumes the Leader it needs
                 assumed = assumed or bool(reading.needs) or attached or unled
-                text = "its Leader's text" if side.leading else "its text"
-                source = "its army rule, as rules/ declares it" if rule.listed else f"read from {text}"
+                declared = "its army rule, as rules/ declares it" if rule.listed else ""
+                source = declared or ("read from its Leader's text" if side.leading else "read from its text")
                 said = describe(attrs.evolve(reading, rule=rule))
                 line = f"{side.role} has {ability.name} ({source}): {said}"
-                own_source = source.replace(text, "its text")
-                leader = f"{side.unit}, leading the {side.role}, has {ability.name} ({own_source})"
+                its = declared or "read from its text"  # the Leader named: its text
+                leader = f"{side.unit}, leading the {side.role}, has {ability.name} ({its})"
                 if mine is not None:
                     line = f"{leader}: {said}"
                 if whose is None:
