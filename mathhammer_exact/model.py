@@ -145,9 +145,9 @@ class Weapon:
     conversion: int | None = ability_field(Ability(
         "CONVERSION", "distance", "Conversion", "hit", "against a target more than X inches away, an unmodified hit "
         "roll of 4+ is a Critical Hit", ranged_only=True, needs=("beyond_conversion_range",),
-        x='the distance its datasheet gives (12" or 24")'))
+        x='the distance its datasheet gives (12", 18" or 24")'))
     """Conversion: against a target more than this many inches away, an unmodified hit roll of 4+
-    is a Critical Hit. Datasheets print the bare keyword and give the distance (12" or 24") in the
+    is a Critical Hit. Datasheets print the bare keyword and give the distance (12", 18" or 24") in the
     rule's text, so the profile string must say it: `CONVERSION 12"`."""
     assault: bool = ability_field(Ability(
         "ASSAULT", "flag", "Assault", "attacks", "the weapon shoots after its unit Advanced", ranged_only=True,

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from mathhammer_exact import Context, MathhammerError, Target, Weapon
 from mathhammer_exact.catalogue import build, index
+from mathhammer_exact.catalogue.abilities import with_conversion_range
 from mathhammer_exact.catalogue.ability_clauses import CRITICAL_ONLY
 from mathhammer_exact.catalogue.ability_text import DAMAGED, TARGETED_ONLY, read_abilities, read_ability
 from mathhammer_exact.cli import cli
@@ -834,6 +835,23 @@ def test_the_default_wargear_of_a_unit_of_one_model_gives_its_ability(indexed):
         Fraction(7, 6)
     assert "attacker has Crag scanner (read from its text): re-roll hit rolls of 1 (ranged weapons)" in \
         run("unit", "Crag Walker", "-t", "T4 Sv6+ W10").output
+
+
+def test_a_conversion_weapon_takes_its_distance_from_its_rule(indexed):
+    # the Crag beamer prints 'Conversion' bare; its rule's text gives 18". 2 shots, hits on 4+ re-rolling 1s,
+    # S8 v T4 wounds on 2+, Lethal Hits, no save at AP-1 against 6+, D2 on a W10 model (no wound lost to overkill).
+    # Beyond 18" every hit is a Critical Hit (4+): 1/2 + 1/6 x 1/2 = 7/12 and wounds; 2 x 7/12 x 2 = 7/3.
+    # Within it only a 6 is: crits 1/6 + 1/36 = 7/36, other hits 1/3 + 1/18 = 7/18 wound 5/6: 2 x 14/27 x 2 = 56/27
+    beamer = ("unit", "Crag Walker", "-t", "T4 Sv6+ W10", "--loadout", "crag beamer")
+    far = run(*beamer, "--far", "--exact", "--json")
+    assert Fraction(json.loads(far.output)["damage"]["mean"]) == Fraction(7, 3)
+    assert Fraction(json.loads(run(*beamer, "--exact", "--json").output)["damage"]["mean"]) == Fraction(56, 27)
+    assert 'Conversion (beyond 18")' in run(*beamer, "--far").output
+    # with no rule that states one distance the keyword stays bare: not modelled, and named so
+    assert with_conversion_range({"Keywords": "Conversion, Lethal Hits"}, [("Lethal Hits", "...")]) == \
+        {"Keywords": "Conversion, Lethal Hits"}
+    assert with_conversion_range({"Keywords": "Conversion"}, [("Conversion", 'beyond 12" or beyond 24"')]) == \
+        {"Keywords": "Conversion"}
 
 
 def test_a_catalogue_unit_attacks_with_its_ability_and_the_targets(indexed):

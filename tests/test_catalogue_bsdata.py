@@ -89,6 +89,8 @@ def test_every_profile_of_the_real_data(tmp_path, monkeypatch):
     assert models_found > 2000
     assert models_found - tally.units["model profiles failed"] >= 0.999 * models_found
     assert query < 0.05
+    # every Conversion weapon has the distance its rule states (12", 18" or 24"): none left out of --far
+    assert "Conversion" not in unique_ignored
 
 
 # Well-known units as the real files give them, as numbers only: each kind of model's (T, Sv, W,
@@ -113,6 +115,10 @@ def test_a_real_weapon_profile(indexed_checkout):
     assert (rifle.range, rifle.attacks.modifier, rifle.skill, rifle.strength, rifle.ap, rifle.damage.modifier) == \
         (24, 2, 3, 4, -1, 1)
     assert (rifle.assault, rifle.heavy, rifle.melee) == (True, True, False)
+    # its datasheet prints 'Conversion' bare; the weapon's rule gives 18" (the Twin conversion beam cannon's: 24")
+    assert by_name.datasheet("Knight Defender").weapons["conversion beam obliterator"]["default"].conversion == 18
+    assert by_name.datasheet("Acastus Knight Asterius").weapons["twin conversion beam cannon"]["default"].conversion \
+        == 24
 
 
 def test_every_unit_fights_and_fields_its_wargear(indexed_checkout):

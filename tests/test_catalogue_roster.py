@@ -85,6 +85,26 @@ def test_kinds_of_one_name_are_counted_once_each_and_a_pair_is_two():
     assert fired == {"Pick rifle": 3, "Drill": 1, "Rock Cannon": 2}
 
 
+def test_a_conversion_weapon_of_a_list_takes_its_distance_from_its_rule():
+    # invented: a list writes the keyword bare and the weapon's rule, on its selection, gives the distance
+    beamer = ('<selection name="Rock beamer" number="1" type="upgrade"><rules><rule name="Conversion"><description>'
+              "Against a target further than 24&quot; away, an unmodified Hit roll of 4+ that hits is a Critical Hit."
+              '</description></rule></rules><profiles><profile name="Rock beamer" typeName="Ranged Weapons">'
+              '<characteristics><characteristic name="Range">48</characteristic><characteristic name="A">2'
+              '</characteristic><characteristic name="BS">3+</characteristic><characteristic name="S">10'
+              '</characteristic><characteristic name="AP">-2</characteristic><characteristic name="D">4'
+              '</characteristic><characteristic name="Keywords">Conversion, Sustained Hits 1</characteristic>'
+              "</characteristics></profile></profiles></selection>")
+    text = ('<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="t" gameSystemId="sys-test" '
+            'gameSystemName="Test System for Warhammer 40,000 10th Edition" battleScribeVersion="2.03">'
+            '<forces><force catalogueName="Test - Delvers"><selections><selection name="Delvers" number="1" '
+            'type="unit"><selections>' + _model("Delver", 1, beamer) + "</selections></selection></selections>"
+            "</force></forces></roster>")
+    sheet = to_datasheet(roster_of(text.encode(), "the list").units[0])
+    (weapon, _, _), = volley(sheet).weapons
+    assert (weapon.conversion, weapon.ignored) == (24, ())
+
+
 def test_two_of_one_weapon_on_one_model():
     assert _split("Walker", 1, [("cannon", 2)], {})[0]["equipment"] == ["cannon", "cannon"]
 

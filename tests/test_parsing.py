@@ -209,7 +209,7 @@ WEAPON_ERRORS = [
     ("A1 BS3+ S4 AP0 D1 [RAPID FIR 1]", "(did you mean 'RAPID FIRE'?)"),
     ("A1 BS3+ S4 AP0 D1 [Sustaned Hits 1]", "(did you mean 'SUSTAINED HITS'?)"),
     ("A1 BS3+ S4 AP0 D1 [MELTA D3]", "MELTA takes a whole number of extra damage, e.g. MELTA 2, not 'MELTA D3'"),
-    ("A1 BS3+ S4 AP0 D1 [CONVERSION]", "'CONVERSION' needs the distance its datasheet gives (12\" or 24\")"),
+    ("A1 BS3+ S4 AP0 D1 [CONVERSION]", "'CONVERSION' needs the distance its datasheet gives (12\", 18\" or 24\")"),
     ("A1 BS3+ S4 AP0 D1 [ANTI-FLY 7+]", "ANTI-FLY must be 2+ to 6+, got 7+"),
     ("A1 BS3+ S4 AP0 D1 LANCE", "'LANCE' is an ability: put abilities in one [..., ...] group"),
     ("A1 BS3+ S4 AP+1 D1", "AP must be 0 or negative (e.g. AP-1), got 'AP+1'"),

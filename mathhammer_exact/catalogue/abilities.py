@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from typing import Any
 
 Record = dict[str, Any]
@@ -174,6 +175,25 @@ def attached_as(text: str) -> list[Record]:
     return [{"unit": unit.title() if unit.isupper() else unit, "leaders": leaders, "excluding": excluding}
             for unit in (re.sub(r"^(?:either )?an? ", "", u.strip(), flags=re.I)
                          for u in re.split(r"\bor\b", _KIND.sub("", match["units"]), flags=re.I))]
+
+
+_BARE_CONVERSION = re.compile(r"^(\s*)conversion(\s*)$", re.I)  #: the keyword as datasheets print it, no distance
+_INCHES = re.compile(r"\b([0-9]+)\s*(?:\"|”|″|-inch\b| inch(?:es)?\b)")
+
+
+def with_conversion_range(chars: dict[str, str], rules: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """A weapon profile's characteristics with a bare 'Conversion' keyword given the distance its rule's text
+    states ('Conversion 18"'): datasheets print the keyword bare and the distance in the weapon's rule (12",
+    18" or 24" in BSData's 10th edition). Left bare (not modelled, and named so) where the weapon's rules
+    named Conversion state no one distance."""
+    words = chars.get("Keywords", "").split(",")
+    bare = [i for i, word in enumerate(words) if _BARE_CONVERSION.match(word)]
+    distances = {int(found) for name, text in rules if name.strip().lower().startswith("conversion")
+                 for found in _INCHES.findall(text)}
+    if not bare or len(distances) != 1:
+        return chars
+    words[bare[0]] = _BARE_CONVERSION.sub(rf'\g<1>Conversion {distances.pop()}"\g<2>', words[bare[0]])
+    return {**chars, "Keywords": ",".join(words)}
 
 
 def best(current: Record | None, found: Record | None) -> Record | None:

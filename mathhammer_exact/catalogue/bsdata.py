@@ -26,7 +26,7 @@ from ..data.names import normalise
 from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from ..model import ELEVENTH_EDITION
-from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
+from .abilities import Record, best, feel_no_pain, invulnerable, leader_units, with_conversion_range
 from .battlescribe import (
     MAX_DEPTH,
     WEAPON_TYPES,
@@ -477,9 +477,12 @@ def weapon_profiles(data: Data, entry: Element) -> list[Record]:
     found = data.weapons.get(entry)
     if found is None:
         name = entry.get("name", "")
+        rules = [(rule.get("name", ""), _text(rule)) for rule in kids(entry, "rules", "rule")]
+        rules += [(rule.get("name", ""), _text(rule)) for rule, _ in data.profiles(entry) if tag(rule) == "rule"]
         found = data.weapons[entry] = [
             {"profile": profile_label(name, profile.get("name", "")),
-             "melee": profile.get("typeName") == "Melee Weapons", "chars": characteristics(profile)}
+             "melee": profile.get("typeName") == "Melee Weapons",
+             "chars": with_conversion_range(characteristics(profile), rules)}
             for profile, _ in data.profiles(entry) if tag(profile) == "profile" and _is_weapon(profile)]
     return found
 

@@ -27,7 +27,7 @@ import attrs
 
 from ..engine.limits import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from ..errors import MathhammerError
-from .abilities import Record, best, feel_no_pain, invulnerable, leader_units
+from .abilities import Record, best, feel_no_pain, invulnerable, leader_units, with_conversion_range
 from .battlescribe import (
     WEAPON_TYPES,
     characteristics,
@@ -107,8 +107,10 @@ def _weapon_profiles(selection: Element, name: str) -> dict[str, list[Record]]:
         weapons.setdefault(weapon_of(profile.get("name", "")), []).append(profile)
     if len(weapons) < 2 or not all(normalise(weapon) in normalise(name) for weapon in weapons):
         weapons = {name: profiles} if profiles else {}
+    rules = _rules(selection)
     return {weapon: [{"profile": profile_label(weapon, p.get("name", "")),
-                      "melee": p.get("typeName") == "Melee Weapons", "chars": characteristics(p)} for p in found]
+                      "melee": p.get("typeName") == "Melee Weapons",
+                      "chars": with_conversion_range(characteristics(p), rules)} for p in found]
             for weapon, found in weapons.items()}
 
 
