@@ -191,6 +191,16 @@ def test_leader_and_unread_weapon_are_reported():
     assert sheet.source == "army list army.ros"
 
 
+def test_a_lists_army_rules_are_named_as_not_modelled():
+    # a list copies a catalogue's shared rule (an army rule) with no publication and a core rule with the Core
+    # Rules' and its page; Gravel Oath was left out of every answer without a word (Reanimation Protocols, Eye of
+    # the Ancestors in real lists)
+    assert by_name.datasheet(f"{ARMY}#1").army_rules == ("Gravel Oath",)  # not Deep Strike, not Feel No Pain 6+
+    text = CliRunner().invoke(cli, ["unit", f"{ARMY}#1", "-t", "MEQ"]).output
+    assert "not applied: Gravel Oath (an army rule not modelled)" in text
+    assert "Deep Strike" not in text and "Feel No Pain 6+ (" not in text
+
+
 def test_rosz_is_a_zipped_ros(tmp_path):
     packed = tmp_path / "army.rosz"
     with zipfile.ZipFile(packed, "w") as archive:

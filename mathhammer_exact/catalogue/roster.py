@@ -231,6 +231,20 @@ class _UnitReader:
                 record["leader_of"] = record["leader_of"] or leader_units(text)
             for kind, reading in _defence_readings(_rules(element), "unit", single).items():
                 record[kind] = best(record[kind], reading)
+        record["army_rules"] = list(dict.fromkeys(_army_rules(unit)))
+
+
+
+def _army_rules(unit: Element) -> Iterator[str]:
+    """The names of the army rules written on a unit or its models (Oath of Moment, Reanimation Protocols): a list
+    copies a catalogue's shared rules with no publication, where it gives a core rule (Deep Strike, Feel No Pain)
+    the Core Rules' and their page; a rule that states a defence is read as one, not named."""
+    for element in [unit, *(s for s in unit.iter() if tag(s) == "selection" and s.get("type") == "model")]:
+        for rule in kids(element, "rules", "rule"):
+            name = rule.get("name", "").strip()
+            if name and rule.get("publicationId") is None and rule.get("page") is None \
+                    and not _defence_readings([(name, "")], "unit"):
+                yield name
 
 
 def _rules(element: Element) -> list[tuple[str, str]]:
