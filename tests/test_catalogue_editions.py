@@ -97,7 +97,7 @@ def test_the_eleventh_edition_is_indexed_beside_the_tenth(data_dir):
     assert library.editions() == ["10e", "11e"]
     lines = eleventh.lines()
     assert lines[0].startswith("indexed 3 units of the 11th edition from 2 files in ")
-    assert lines[1:3] == ["weapon profiles: 4 found, 4 parsed, 0 not readable yet",
+    assert lines[1:3] == ["weapon profiles: 5 found, 5 parsed, 0 not readable yet",
                           "model profiles: 4 found, 0 not readable yet"]
     assert "catalogues linked but not in the checkout (their units are not indexed): Test - Quarry Library " \
            "(linked by 1)" in lines
@@ -185,6 +185,29 @@ def test_the_eleventh_edition_profiles_parse(both):
     drone = by_name.datasheet("Rubble Drone", edition="11e")
     assert drone.models[0].profile.invulnerable is None  # '-'
     assert drone.weapons["rubble spitter"]["default"].blast  # plain Blast, as the 10th edition's
+
+
+def test_wargear_that_costs_points_is_counted(both):
+    # the 11th edition prices some wargear: the Rubble Drone is 60 points with its Rubble spitter, 70 with the Grit
+    # cannon (10 more); a trial found every 11th-edition loadout priced as the bare unit (Fireknifes, Riptides)
+    drone = by_name.datasheet("Rubble Drone", edition="11e")
+    assert (drone.points, drone.wargear_points) == ({1: 60}, {"grit cannon": 10})
+    assert (drone.points_at(), drone.points_at(1, ["grit cannon"])) == (60, 70)
+    compared = run("compare", "-s", "unit 'Rubble Drone' -t MEQ --edition 11e",
+                   "-s", "unit 'Rubble Drone' -t MEQ --edition 11e --loadout 'grit cannon'", "--json")
+    assert [row["points"] for row in json.loads(compared.output)["rows"]] == [60, 70]
+    card = run("show", "Rubble Drone", "--edition", "11e").output
+    assert "Wargear points: grit cannon 10 each; with the default wargear: 1 model: 60" in card
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from mathhammer_exact.web.app import create_app
+
+    unit = {"attacker": "Rubble Drone", "target": "MEQ", "situation": {"edition": "11e"}}
+    body = {"scenarios": [{"unit": unit}, {"unit": {**unit, "loadout": ["grit cannon"]}}]}
+    with TestClient(create_app(workers=1)) as client:
+        answer = client.post("/api/compare", json=body)
+    assert [row["points"] for row in answer.json()["rows"]] == [60, 70], answer.json()
 
 
 def test_the_invulnerable_column_saves(both):

@@ -505,6 +505,7 @@ class UnitReader:
         self.items: dict[str, Record] = {}  #: the most of a piece of wargear in the unit, by name
         self.capped: list[tuple[str, int, list[Element]]] = []  #: wargear, its most, the unit sizes it holds at
         self.pieces: dict[str, Element] = {}  #: the entry of each piece of wargear given by name (`_own`)
+        self.costs: dict[str, int] = {}  #: the points of each piece of wargear that costs some, by name
         self.alike: list[set[str]] = []  #: wargear of which a unit carries one only (`_alike`)
         self.compositions: list[Record] = []  #: the unit compositions other than the default (`_find_models`)
         self.bundled = 0  #: the kinds of model read from the default unit composition
@@ -517,7 +518,7 @@ class UnitReader:
             "id": entry.get("id"), "name": entry.get("name", "").strip(), "faction": self.faction,
             "source": self.source, "edition": self.data.edition,
             "keywords": [], "faction_keywords": [], "abilities": [], "models": models,
-            "weapons": self.weapons, "sizes": [], "points": {}, "leader_of": [],
+            "weapons": self.weapons, "sizes": [], "points": {}, "wargear_points": self.costs, "leader_of": [],
             "invulnerable": None, "feel_no_pain": None, "notes": self.notes, "defence_notes": self.defence_notes,
             "ability_texts": [],  #: [name, text, model kind or ""] of each Abilities profile (catalogue.ability_text)
             "army_rules": [],  #: the names of `abilities` that are army rules (`Data.army_rules`)
@@ -706,6 +707,7 @@ class UnitReader:
         name = link.entry.get("name", "").strip()
         self.weapons.setdefault(name, profiles)
         self.pieces.setdefault(name, link.entry)
+        self._priced(link, name)
         for element in (link.link, link.entry):
             for c in kids(element, "constraints", "constraint"):
                 if c.get("type") == "max" and c.get("field") == "selections" and c.get("scope") == "unit":
@@ -849,7 +851,15 @@ class UnitReader:
                    for p, _ in self.data.profiles(entry)):
             return []
         self.pieces.setdefault(name, entry)
+        self._priced(link, name)
         return [name]
+
+    def _priced(self, link: Link, name: str) -> None:
+        """The points of a piece of wargear, where it costs some (the 11th edition's missile pods, 5 each): its
+        link's cost where the link gives one, else its entry's."""
+        cost = (_cost(link.link) if link.link is not None else 0) or _cost(link.entry)
+        if cost:
+            self.costs.setdefault(name, cost)
 
     # ---- unit size and points
     def _size(self, models: list[Record]) -> tuple[int, int]:

@@ -321,6 +321,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         name=record["name"], faction=record["faction"], source=record.get("source", "BSData"), keywords=keywords,
         faction_keywords=tuple(record["faction_keywords"]), abilities=tuple(record["abilities"]),
         models=tuple(models), weapons=weapons, options=tuple(options), sizes=sizes, points=points,
+        wargear_points={name.lower(): cost for name, cost in record.get("wargear_points", {}).items()},
         limits=_size_limits(record, models),
         alike=tuple(tuple(name.lower() for name in names) for names in record.get("alike", ())),
         leader_of=tuple(record["leader_of"]),

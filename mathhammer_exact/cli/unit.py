@@ -105,9 +105,8 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
     """The unit query the options describe, answered, its title, its situation, the attacker's datasheet and
     the target."""
     context = context_from(situation)
-    worn = [item for item in target_loadout.split(",") if item.strip()]
-    sheet, found = matchup(attacker, target, target_models, leader, rules_dir, worn, led_by)
-    items = [item for item in loadout.split(",") if item.strip()]
+    sheet, found = matchup(attacker, target, target_models, leader, rules_dir, _items(target_loadout), led_by)
+    items = _items(loadout)
     report = unit_attack(sheet, found, items, size, with_, context, melee, pistols, profiles, exact,
                          allocation_order(order, found.target), insane_bravery, half_range_for=half_range_for,
                          cover_for=cover_for, precision=precision, precision_on=precision_on, without=without,
@@ -119,5 +118,12 @@ def scenario(params: dict[str, Any], exact: bool, title: str | None = None) -> S
     """The unit query `params` describe as a compared scenario, with the points its datasheets give."""
     options = {key: value for key, value in params.items() if key not in ("exact", "fmt", "as_json", "plot")}
     report, asked, _, sheet, target = run(**options, exact=exact)
-    return Scenario(title or asked, report.result, attached_points(sheet, params["size"], report.leader),
-                    attached_points(target.sheet, params["target_models"], target.leader))
+    return Scenario(title or asked, report.result,
+                    attached_points(sheet, params["size"], report.leader, _items(params["loadout"])),
+                    attached_points(target.sheet, params["target_models"], target.leader,
+                                    _items(params.get("target_loadout", ""))))
+
+
+def _items(loadout: str) -> list[str]:
+    """The wargear choices of a comma-separated `--loadout`."""
+    return [item for item in loadout.split(",") if item.strip()]

@@ -152,7 +152,8 @@ class Datasheet:
     limits: tuple[Limit, ...] = ()  #: the most models of some kinds, or with some wargear, by unit size
     alike: tuple[tuple[str, ...], ...] = ()  #: wargear of which a unit carries one only ('all models the same')
     sizes: tuple[int, ...] = ()
-    points: Mapping[int, int] = attrs.field(factory=dict)
+    points: Mapping[int, int] = attrs.field(factory=dict)  #: by unit size, before what its wargear costs
+    wargear_points: Mapping[str, int] = attrs.field(factory=dict)  #: wargear -> the points of each one carried
     always: tuple[str, ...] = ()  #: named rules always in force for this unit's attacks
     aliases: tuple[str, ...] = ()
     wargear: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)  #: wargear without a profile -> its rules
@@ -216,6 +217,18 @@ class Datasheet:
                 counts[m.name] += added
                 extra -= added
         return counts
+
+    def points_at(self, size: int | None = None, loadout: Sequence[str] = ()) -> int | None:
+        """The unit's points at `size` models (default: its smallest size) with the wargear `loadout` gives it:
+        its size's points and each piece it carries that costs some (11th-edition missile pods, 5 each); None
+        where the data gives no points for that size."""
+        at = self.allowed_sizes()[0] if size is None else size
+        if at in self.compositions:
+            return self.compositions[at].points_at(at, loadout)
+        base = self.points.get(at)
+        if base is None or not self.wargear_points:
+            return base
+        return base + sum(self.wargear_points.get(item, 0) for _, gear in self.equip(loadout, at) for item in gear)
 
     def as_target(self, size: int | None = None, loadout: Sequence[str] = ()) -> Target:
         """The unit as a target, its models as the wargear choices in `loadout` make them (a model that

@@ -13,6 +13,7 @@ are the target's points times the expected fraction of its models destroyed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import attrs
@@ -49,9 +50,10 @@ class Efficiency:
         return cls(points, target_points, kills * scale, destroyed)
 
 
-def named_points(unit: str | Datasheet | None, size: int | None = None) -> int | None:
+def named_points(unit: str | Datasheet | None, size: int | None = None, loadout: Sequence[str] = ()) -> int | None:
     """The points of a datasheet (or of the one called `unit`) at `size` models (default: its smallest
-    size); None for no datasheet (a standard target, a profile) or when the data leaves its points out."""
+    size) with the wargear `loadout` gives it (`Datasheet.points_at`); None for no datasheet (a standard
+    target, a profile) or when the data leaves its points out."""
     if unit is None or isinstance(unit, str) and is_profile(unit):  # a profile written out has no points
         return None
     from ..units.by_name import datasheet  # the rules data and the index load only for a name
@@ -60,13 +62,14 @@ def named_points(unit: str | Datasheet | None, size: int | None = None) -> int |
         sheet = datasheet(unit) if isinstance(unit, str) else unit
     except MathhammerError:
         return None
-    return sheet.points.get(sum(sheet.counts(size).values()))
+    return sheet.points_at(size, loadout)
 
 
-def attached_points(unit: Datasheet | None, size: int | None, leader: Datasheet | None) -> int | None:
-    """The points of `unit` at `size` models with the Leader attached to it, if any: both datasheets' points
-    (None where either leaves them out: a part of a unit's cost is not its cost)."""
-    own = named_points(unit, size)
+def attached_points(unit: Datasheet | None, size: int | None, leader: Datasheet | None,
+                    loadout: Sequence[str] = ()) -> int | None:
+    """The points of `unit` at `size` models with its `loadout` and the Leader attached to it, if any: both
+    datasheets' points (None where either leaves them out: a part of a unit's cost is not its cost)."""
+    own = named_points(unit, size, loadout)
     if leader is None or own is None:
         return own
     extra = named_points(leader)

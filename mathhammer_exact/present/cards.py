@@ -89,6 +89,12 @@ def datasheet_card(sheet: Datasheet, rules: Mapping[str, NamedRule] | None = Non
     lines.append("Keywords: " + ", ".join(sheet.keywords))
     if sheet.points:
         lines.append("Points: " + ", ".join(f"{n} model{'s' * (n != 1)}: {p}" for n, p in sheet.points.items()))
+    if sheet.wargear_points:
+        lines.append("Wargear points: " + ", ".join(f"{item} {cost} each" for item, cost in
+                                                    sorted(sheet.wargear_points.items()))
+                     + "; with the default wargear: " + ", ".join(
+                         f"{n} model{'s' * (n != 1)}: {sheet.points_at(n)}" for n in sheet.points
+                         if n in sheet.allowed_sizes()))
     if sheet.leader_of:
         lines.append("Leader of: " + ", ".join(sheet.leader_of))
     if sheet.attached_as:
@@ -107,6 +113,7 @@ def datasheet_json(sheet: Datasheet) -> dict[str, Any]:
     return {
         "name": sheet.name, "faction": sheet.faction, "sizes": list(sheet.allowed_sizes()),
         "points": {str(size): cost for size, cost in sheet.points.items()},
+        "wargear_points": dict(sheet.wargear_points),
         "models": [{"name": m.name, "count": counts[m.name], "max": m.max, "equipment": list(m.equipment),
                     "profile": target_string(Target.of(m.profile, 1))} for m in sheet.models],
         "choices": sorted(sheet.choices()),

@@ -91,7 +91,7 @@ class Defender:
     def of_sheet(cls, sheet: Datasheet, label: str | None = None, size: int | None = None) -> Defender:
         """The unit at `size` models (default: its smallest size) with its wargear's protective rules."""
         target, label = equipped(sheet, size), label or sheet.name
-        return cls(label, TargetUnit(target, label, sheet), sheet.faction, sheet.points.get(target.model_count))
+        return cls(label, TargetUnit(target, label, sheet), sheet.faction, sheet.points_at(target.model_count))
 
 
 def _tuple(values: Iterable[Any]) -> tuple[Any, ...]:
@@ -218,7 +218,7 @@ def answer(grid: Grid, number: int) -> dict[str, Any]:
         else:
             assert attacker.sheet is not None
             row["models"] = sum(attacker.sheet.counts(q.models).values())
-            row["attacker_points"] = attacker.sheet.points.get(row["models"])
+            row["attacker_points"] = attacker.sheet.points_at(row["models"])
             result = unit_attack(attacker.sheet, defender.unit, size=q.models, context=context, melee=melee).result
     except MathhammerError as exc:
         if isinstance(exc, limits.TooLarge) and limits.partial():

@@ -179,8 +179,9 @@ def compare_answer(query: CompareQuery) -> str:
             elif s.unit is not None:
                 report, title, sheet, target = _unit(s.unit, query.exact)
                 scenarios.append(Scenario(s.label or title, report.result,
-                                          attached_points(sheet, s.unit.size, report.leader),
-                                          attached_points(target.sheet, s.unit.target_models, target.leader)))
+                                          attached_points(sheet, s.unit.size, report.leader, s.unit.loadout),
+                                          attached_points(target.sheet, s.unit.target_models, target.leader,
+                                                          s.unit.target_loadout)))
     return to_json(comparison_report(compare(scenarios, query.at_least), "Scenarios compared"))
 
 
