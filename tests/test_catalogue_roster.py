@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import os
+import sqlite3
 import zipfile
 from fractions import Fraction
 from pathlib import Path
@@ -199,6 +200,21 @@ def test_a_lists_army_rules_are_named_as_not_modelled():
     text = CliRunner().invoke(cli, ["unit", f"{ARMY}#1", "-t", "MEQ"]).output
     assert "not applied: Gravel Oath (an army rule not modelled)" in text
     assert "Deep Strike" not in text and "Feel No Pain 6+ (" not in text
+
+
+def test_an_army_list_needs_no_index_even_a_stale_one(tmp_path, monkeypatch):
+    # an index of another version (the player updated the program, not the index) is refused where a name is
+    # looked up in it; a list's units and profiles need none (a trial found list questions refused)
+    with sqlite3.connect(tmp_path / "bsdata.sqlite") as db:
+        db.execute("create table meta (key text primary key, value text not null)")
+        db.execute("insert into meta values ('format', 'mathhammer_exact BSData index 1')")
+    db.close()
+    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))
+    for target in ("MEQ", f"{ARMY}#3", "T4 Sv3+ W2 x5"):
+        answer = CliRunner().invoke(cli, ["unit", f"{ARMY}#1", "-t", target])
+        assert answer.exit_code == 0, (target, answer.output)
+    stale = CliRunner().invoke(cli, ["unit", "Intercessor Squad", "-t", "MEQ"])
+    assert stale.exit_code == 2 and "an index from another version of mathhammer" in stale.output
 
 
 def test_rosz_is_a_zipped_ros(tmp_path):

@@ -250,10 +250,10 @@ def choose(found: Named, nears: Sequence[Datasheet | Named] = ()) -> Datasheet:
     """The one unit `found` means: its only one, else the one of the faction nearest that of the first of `nears`
     (the question's other units: the Leader attached to it, then the unit it attacks or is attacked by) that
     settles it; refused when none does. What settled it goes in its notes."""
-    relations = library.factions(found.edition)
-    if len(found.options) == 1:
+    if len(found.options) == 1:  # the index is not opened for a unit of one faction (a list's, a profile)
         chosen, why = found.options[0], ""
     else:
+        relations = library.factions(found.edition)
         near: Datasheet | Named | None = None
         others: list[str] = []
         scored: list[tuple[int, int, str]] = []
