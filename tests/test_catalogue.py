@@ -505,6 +505,70 @@ def test_a_composition_bundle_not_read_is_not_offered(tmp_path, monkeypatch):
     assert not any("also offered" in note for note in sheet.notes)
 
 
+_PRICED = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" id="cat-p" name="Test - Priced Host" revision="1"
+ battleScribeVersion="2.03" library="false" gameSystemId="sys-test" gameSystemRevision="1" type="catalogue">
+  <sharedSelectionEntries>%s</sharedSelectionEntries>
+</catalogue>"""
+
+
+def _priced_unit(name: str, most: int, unit_cost: int, model_cost: int, modifiers: str, extra: str = "",
+                 least: int = 1) -> str:
+    """A unit of `least` to `most` models of one kind, the unit and each model costing so much, with `modifiers`
+    of its points (field ct-pts) and `extra` entries (an upgrade a condition may count)."""
+    stats = "".join(f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>'
+                    for k, v in (("M", '6"'), ("T", "6"), ("SV", "3+"), ("W", "5"), ("LD", "7+"), ("OC", "1")))
+    tag = name.split()[0].lower()
+    return (f'<selectionEntry type="unit" import="true" name="{name}" hidden="false" id="se-{tag}">'
+            f'<costs><cost name="pts" typeId="ct-pts" value="{unit_cost}"/></costs>'
+            f"<modifiers>{modifiers}</modifiers><selectionEntries>"
+            f'<selectionEntry type="model" import="true" name="{name[:-1]}" hidden="false" id="se-{tag}-model">'
+            f'<constraints><constraint type="min" value="{least}" field="selections" scope="parent" shared="true" '
+            f'id="c-{tag}-min"/><constraint type="max" value="{most}" field="selections" scope="parent" '
+            f'shared="true" id="c-{tag}-max"/></constraints><profiles><profile name="{name[:-1]}" typeId="pt-unit" '
+            f'typeName="Unit" hidden="false" id="p-{tag}"><characteristics>{stats}</characteristics></profile>'
+            f'</profiles><costs><cost name="pts" typeId="ct-pts" value="{model_cost}"/></costs></selectionEntry>'
+            f"{extra}</selectionEntries></selectionEntry>")
+
+
+def _set(value: int, conditions: str) -> str:
+    return f'<modifier type="set" value="{value}" field="ct-pts">{conditions}</modifier>'
+
+
+def _models(kind: str, value: int, child: str = "model") -> str:
+    return f'<condition type="{kind}" value="{value}" field="selections" scope="self" childId="{child}" shared="true"/>'
+
+
+def test_points_at_each_size_the_catalogue_prices(tmp_path, monkeypatch):
+    # a trial found units of 1-3 models priced and sized wrong: 'exactly 2 models' was not read (Broadsides: a
+    # unit of 1 refused, 2 priced as 1), nor a price per model where the unit has none (Mek Gunz: 0 points), nor a
+    # price whose condition also counts an upgrade (Windriders: 160 at every size)
+    exactly = _set(70, f"<conditions>{_models('equalTo', 2)}</conditions>") \
+        + _set(105, f"<conditions>{_models('atLeast', 3)}</conditions>")
+    upgrade = ('<selectionEntry type="upgrade" import="true" name="Council" hidden="false" id="se-council">'
+               '<constraints><constraint type="max" value="1" field="selections" scope="parent" shared="true" '
+               'id="c-council"/></constraints></selectionEntry>')
+    either = _set(160, '<conditionGroups><conditionGroup type="or"><conditionGroups>'
+                       f'<conditionGroup type="and"><conditions>{_models("greaterThan", 3)}'
+                       f'{_models("lessThan", 1, "se-council")}</conditions></conditionGroup>'
+                       f'<conditionGroup type="and"><conditions>{_models("greaterThan", 4)}'
+                       f'{_models("atLeast", 1, "se-council")}</conditions></conditionGroup>'
+                       "</conditionGroups></conditionGroup></conditionGroups>")
+    units = [_priced_unit("Cinder Beasts", 3, 40, 0, exactly), _priced_unit("Scree Guns", 3, 0, 50, ""),
+             _priced_unit("Dust Riders", 6, 80, 0, either, upgrade, least=3)]
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
+    (checkout / gst.name).write_bytes(gst.read_bytes())
+    (checkout / "Test - Priced Host.cat").write_text(_PRICED % "".join(units), encoding="utf-8")
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(checkout)
+    beasts, guns, riders = (by_name.datasheet(n) for n in ("Cinder Beasts", "Scree Guns", "Dust Riders"))
+    assert (beasts.allowed_sizes(), beasts.points) == ((1, 2, 3), {1: 40, 2: 70, 3: 105})
+    assert (guns.allowed_sizes(), guns.points) == ((1, 2, 3), {1: 50, 2: 100, 3: 150})
+    assert (riders.allowed_sizes(), riders.points) == ((3, 6), {3: 80, 6: 160})  # the Council not taken
+
+
 def _fighter(**changes):
     """A one-model unit record with a melee weapon A2 WS3+ S4 AP0 D1 (the index's schema)."""
     choppa = {"profile": "default", "melee": True,

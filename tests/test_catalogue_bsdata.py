@@ -109,6 +109,18 @@ def test_real_units_read_as_their_datasheets_give_them(indexed_checkout, name, m
     assert sheet.sizes == sizes
 
 
+@pytest.mark.parametrize(("name", "sizes"), [
+    ("Broadside Battlesuits", (1, 2, 3)),  # 'exactly 2 models' priced: a unit of 1 was refused
+    ("Pyrovores", (1, 2, 3)), ("Mek Gunz", (1, 2, 3)),  # a price per model, the unit none of its own
+    ("Windriders", (3, 6)),  # a price whose condition also counts an upgrade not taken
+])
+def test_real_units_sizes_and_a_price_for_each(indexed_checkout, name, sizes):
+    sheet = by_name.datasheet(name)
+    assert sheet.allowed_sizes() == sizes
+    prices = [sheet.points_at(n) for n in sizes]  # the values change with balance updates; their order does not
+    assert None not in prices and prices == sorted(set(prices)), prices
+
+
 def test_a_real_weapon_profile(indexed_checkout):
     sheet = by_name.datasheet("Intercessor Squad")
     rifle = sheet.weapons["bolt rifle"]["default"]

@@ -126,6 +126,35 @@ def _changed(value: int, modifier: Element, size: int, models: set[str]) -> int:
         else amount if kind == "set" else value
 
 
+def _filled(models: list[Record], size: int, high: int) -> dict[int, int]:
+    """The models of each kind (by `id` of its record) in a unit of `size`: each at its least, and the kind whose
+    number follows the size (its group's default, else the one that can be most numerous) taking the rest first,
+    as `convert` fields the unit."""
+    variable = [m for m in models if m["max"] != m["min"]]
+    main = max(variable, key=lambda m: (m.get("default", False), m["max"] or high), default=None)
+    counts = {id(m): m["min"] for m in models}
+    extra = size - sum(counts.values())
+    for m in sorted(variable, key=lambda m: m is not main):
+        added = max(min(extra, (m["max"] or high) - m["min"]), 0)
+        counts[id(m)] += added
+        extra -= added
+    return counts
+
+
+def _holds(modifier: Element, test: Callable[[Element], bool | None]) -> bool:
+    """Whether a modifier applies: each of its conditions, and each of its condition groups ('and', 'or', nested),
+    holds by `test`; never where `test` cannot tell (None)."""
+    def group(element: Element, every: bool) -> bool | None:
+        found = [test(c) for c in kids(element, "conditions", "condition")]
+        found += [group(g, g.get("type") != "or") for g in kids(element, "conditionGroups", "conditionGroup")]
+        if any(f is None for f in found):
+            return None
+        return all(found) if every else any(found)
+    if any(True for _ in kids(modifier, "repeats", "repeat")):
+        return False
+    return group(modifier, True) is True
+
+
 def _limits(*elements: Element | None) -> tuple[int, int | None]:
     """min and max selections per parent from the constraints of a link and of its target (the link's win).
     A negative number is BattleScribe's "no limit", and so is a maximum beyond the largest unit the engine
@@ -191,7 +220,7 @@ class Data:
         self._children: dict[Element, tuple[Link, ...]] = {}
         self._profiles: dict[Element, tuple[tuple[Element, str], ...]] = {}
         self._hidden: dict[tuple[Element, str], bool] = {}  #: `shown_in`'s answers
-        self._homes: dict[str, frozenset[str]] = {}  #: `_catalogues_of`'s answers
+        self._homes: dict[str, frozenset[str]] = {}  #: `catalogues_of`'s answers
         self._unresolved: dict[Element, frozenset[str]] = {}
         self.weapons: dict[Element, list[Record]] = {}  #: `weapon_profiles` of each entry asked about
         self._checked: set[Element] = set()  #: entries whose links and numbers are checked
@@ -362,7 +391,7 @@ class Data:
     def _hidden_in(self, element: Element, faction: str) -> bool:
         key = (element, faction)
         if key not in self._hidden:
-            own = self._catalogues_of(faction)
+            own = self.catalogues_of(faction)
             self._hidden[key] = any(
                 all(c.get("scope") == "primary-catalogue" and c.get("type") in ("instanceOf", "notInstanceOf")
                     and (c.get("childId") in own) == (c.get("type") == "instanceOf") for c in conditions)
@@ -372,7 +401,7 @@ class Data:
                 for conditions in [list(kids(modifier, "conditions", "condition"))] if conditions)
         return self._hidden[key]
 
-    def _catalogues_of(self, faction: str) -> frozenset[str]:
+    def catalogues_of(self, faction: str) -> frozenset[str]:
         """The ids of the catalogues whose own faction is `faction`."""
         if faction not in self._homes:
             self._homes[faction] = frozenset(i for i in self.catalogues.names if self.catalogues.home(i) == faction)
@@ -502,6 +531,7 @@ class UnitReader:
         self.bundle_size = 0  #: the size of the unit-composition bundle read ('1 X and 9 Y': 10), if any
         self.pools: list[tuple[Link, list[Record]]] = []  #: groups of model kinds with a most, and their kinds
         self.groups: set[str] = {"model"}  #: ids that count the unit's models in a condition
+        self.kinds: dict[str, list[Record]] = {}  #: the kinds of model an id counts in a condition (a model, a group)
         self.items: dict[str, Record] = {}  #: the most of a piece of wargear in the unit, by name
         self.capped: list[tuple[str, int, list[Element]]] = []  #: wargear, its most, the unit sizes it holds at
         self.pieces: dict[str, Element] = {}  #: the entry of each piece of wargear given by name (`_own`)
@@ -609,6 +639,8 @@ class UnitReader:
         for link in self.data.children(element):
             if tag(link.entry) == "selectionEntry" and link.entry.get("type") == "model":
                 found.append(self._model(link, default_id in (link.link_id, link.entry.get("id"))))
+                for key in {link.link_id, link.entry.get("id", "")}:
+                    self.kinds.setdefault(key, []).append(found[-1])
                 spans.append((link.minimum, link.minimum if link.entry.get("id") in instead else found[-1]["max"]))
             elif tag(link.entry) == "selectionEntryGroup":
                 before = len(found)
@@ -616,6 +648,7 @@ class UnitReader:
                 if inner is None:
                     continue
                 self.groups.add(link.entry.get("id", ""))
+                self.kinds.setdefault(link.entry.get("id", ""), []).extend(found[before:])
                 if link.maximum is not None:
                     self.pools.append((link, found[before:]))
                 most = inner[1] if link.maximum is None else link.maximum if inner[1] is None \
@@ -876,31 +909,61 @@ class UnitReader:
         return max(low, 1), max(high, low, 1)
 
     def _points(self, low: int, high: int, models: list[Record]) -> tuple[list[int], dict[str, int]]:
-        """Unit sizes and their points. The unit costs its base cost; a 'set points when the unit has at
-        least N models' modifier sets the cost from N models up. Between `low` and `high` each such N
-        ends a bracket, whose size is its largest (5 models: 80, 10 models: 160)."""
+        """Unit sizes and their points. The unit costs its base cost; a 'set points' modifier sets it at the
+        sizes its conditions hold for (`_priced_at`: 'at least 6 models', 'exactly 2', 'fewer than 10'). Between
+        `low` and `high` each size where the price changes ends a bracket, whose size is its largest (5 models:
+        80, 10 models: 160). Where every model has one price and the unit none of its own, each size is its own."""
         per_model = [m for m in models if m["_entry"] is not self.entry and _cost(m["_entry"])]
+        each = {_cost(m["_entry"]) for m in per_model}
+        if len(each) == 1 and len(per_model) == len(models) and low < high:  # every model the same price: any size
+            return list(range(low, high + 1)), {str(n): _cost(self.entry) + n * min(each) for n in range(low, high + 1)}
         base = _cost(self.entry) + sum(_cost(m["_entry"]) * m["min"] for m in per_model)
-        brackets = {0: base}
-        for modifier in kids(self.entry, "modifiers", "modifier"):
-            if modifier.get("type") != "set" or modifier.get("field") not in self.data.points_types:
-                continue
-            for condition in modifier.iter():
-                if tag(condition) == "condition" and condition.get("field") == "selections":
-                    kind = condition.get("type")
-                    value = whole(condition.get("value"), "a points condition's number of models", signed=True)
-                    start = value if kind == "atLeast" else value + 1 if kind == "greaterThan" else None
-                    if start is not None:
-                        brackets[start] = whole(modifier.get("value"), f"the points of {self.entry.get('name')!r}")
-        ends = sorted({start - 1 for start in brackets if low < start <= high} | {low, high})
-        if len(ends) > 2:  # brackets: each one's largest size (the smallest size is one only if it is a bracket)
-            ends = [end for end in ends if end != low or end + 1 in brackets]
-        if per_model and len(brackets) == 1 and low != high:
+        setters = [m for m in kids(self.entry, "modifiers", "modifier")
+                   if m.get("type") == "set" and m.get("field") in self.data.points_types]
+        price = {n: self._priced_at(base, setters, n, models, high) for n in range(low, high + 2)}
+        ends = [n for n in range(low, high + 1) if n == high or price[n] != price[n + 1]]
+        if len(ends) > 1 and ends[0] == low and price[low] == price[low + 1]:
+            ends = ends[1:]
+        if len(ends) == 1 and low != high:  # one price at every size
+            ends = [low, high]
+        if self.bundle_size:  # unit compositions: their sizes, and none between ('5 models' or '10 models')
+            ends = sorted({self.bundle_size, *(c["size"] for c in self.compositions)})
+        if per_model and len(set(price.values())) == 1 and low != high:
             self.notes.append(f"points: {base} for {low} model{'' if low == 1 else 's'}, more models cost more")
             return [low, high], {str(low): base}
-        if not base and len(brackets) == 1:
+        if not base and len(set(price.values())) == 1:
             return ends, {}
-        return ends, {str(size): brackets[max(s for s in brackets if s <= size)] for size in ends}
+        return ends, {str(size): price[size] for size in ends}
+
+    def _priced_at(self, base: int, setters: list[Element], size: int, models: list[Record], high: int) -> int:
+        """The unit's points at `size` models: the last 'set points' modifier whose conditions hold there, with its
+        models of each kind as its datasheet fields them at that size (`_filled`), and nothing else taken (a
+        condition on an upgrade holds as with none); one that counts the army leaves the price as it is."""
+        counts = _filled(models, size, high)
+        price = base
+        for modifier in setters:
+            if _holds(modifier, lambda c: self._counted(c, size, counts)):
+                price = whole(modifier.get("value"), f"the points of {self.entry.get('name')!r}")
+        return price
+
+    def _counted(self, condition: Element, size: int, counts: dict[int, int]) -> bool | None:
+        """Whether `condition` holds in the unit at `size` models of these `counts` (by kind); None if it counts
+        more than the unit (the army) or not its selections."""
+        child = condition.get("childId", "")
+        if condition.get("scope") == "primary-catalogue" and condition.get("type") in ("instanceOf", "notInstanceOf"):
+            # the army of the unit's own faction ('not an Agents of the Imperium army': a Deathwatch one)
+            return (child in self.data.catalogues_of(self.faction)) == (condition.get("type") == "instanceOf")
+        if tag(condition) != "condition" or condition.get("field") != "selections" \
+                or condition.get("scope") in _ARMY_SCOPES or condition.get("type") not in _SIZE_TESTS:
+            return None
+        bundle = self.data.ids.get(child)
+        if child in self.kinds or child == "model":
+            counted = size if child == "model" else sum(counts[id(m)] for m in self.kinds[child])
+        elif bundle is not None and self._holds_models(bundle) and _bundle_size(bundle):
+            counted = int(_bundle_size(bundle) == size)  # a unit composition, taken where it is of that size
+        else:
+            counted = 0  # an upgrade: none taken
+        return bool(_SIZE_TESTS[condition.get("type", "")](counted, whole(condition.get("value"), "a number")))
 
     # ---- abilities
     def _abilities(self, record: Record, models: list[Record]) -> None:
