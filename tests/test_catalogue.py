@@ -13,7 +13,7 @@ import attrs
 import pytest
 from click.testing import CliRunner
 
-from mathhammer_exact import MathhammerError, Target, Weapon
+from mathhammer_exact import Context, MathhammerError, Target, Weapon, attack
 from mathhammer_exact.catalogue import build, index, library
 from mathhammer_exact.catalogue.abilities import best, feel_no_pain, invulnerable, leader_units
 from mathhammer_exact.catalogue.convert import _defence, model_text, to_datasheet, weapon_text
@@ -576,6 +576,27 @@ def _fighter(**changes):
     record = _record(weapons={"Choppa": [choppa]}, **changes)
     record["models"] = [{**record["models"][0], "equipment": ["Choppa"]}]
     return to_datasheet(record)
+
+
+def test_at_a_target_it_cannot_see_only_indirect_fire_weapons_shoot():
+    # a trial found a Basilisk's heavy bolter fired at a target not visible (--indirect), beside its Earthshaker
+    from mathhammer_exact.decide.unit_attack import unit_attack
+    mortar = {"profile": "default", "melee": False, "chars": {"Range": "48", "A": "1", "BS": "4+", "S": "6", "AP": "0",
+                                                              "D": "1", "Keywords": "Indirect Fire"}}
+    stubber = {"profile": "default", "melee": False,
+               "chars": {"Range": "36", "A": "3", "BS": "4+", "S": "4", "AP": "0", "D": "1"}}
+    record = _record(weapons={"Pebble mortar": [mortar], "Stubber": [stubber]}, keywords=["VEHICLE"])
+    record["models"] = [{**record["models"][0], "equipment": ["Pebble mortar", "Stubber"]}]
+    sheet = to_datasheet(record)
+    answer = unit_attack(sheet, Target.parse("T4 Sv7+ W1 x5"), context=Context(indirect=True), exact=True)
+    # the mortar alone: hit rolls of 1-3 fail (4+ hits 1/2), S6 v T4 wounds on 3+ (2/3), and the target has the
+    # Benefit of Cover, so its Sv7+ saves on a 6 (5/6 unsaved): 1/2 x 2/3 x 5/6 = 5/18
+    assert [f.weapon.name for f in answer.firings] == ["Pebble mortar"]
+    assert answer.result.damage.mean == Fraction(5, 18)
+    assert "not fired: Stubber (no INDIRECT FIRE: at a target it cannot see)" in answer.situation
+    # the stubber asked for on its own: refused with the reason, as a non-ASSAULT weapon after Advancing is
+    with pytest.raises(MathhammerError, match="only INDIRECT FIRE weapons can shoot a target that is not visible"):
+        attack(sheet.weapons["stubber"]["default"], Target.parse("T4 Sv7+ W1"), context=Context(indirect=True))
 
 
 def test_an_army_rule_listed_by_name_is_named_and_applied_with_with():

@@ -212,7 +212,8 @@ def test_the_header_says_each_profile_as_understood():
 @pytest.mark.parametrize(("option", "words"), SITUATION, ids=[" ".join(o) for o, _ in SITUATION])
 def test_the_header_names_each_situation_option(option, words):
     edition = [] if words.startswith("rules:") else [EDITION]  # every answer names its rules edition and printing
-    assert header(PLAIN + option) == [f"  {words}", *edition]
+    asked = PLAIN if option != ["--indirect"] else [*PLAIN[:2], "A2 BS3+ S4 AP-1 D1 [INDIRECT FIRE]", *PLAIN[3:]]
+    assert header(asked + option) == [f"  {words}", *edition]
 
 
 EDITION = "  rules: 10th edition, current printing"

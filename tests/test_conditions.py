@@ -73,7 +73,6 @@ FLAG_OFF = [  # a situation flag that changes nothing here == the same query wit
     ("cover never improves an invulnerable save", "A1 BS3+ S4 AP-3 D1", "T4 Sv6+ inv4+ W1", {"cover": True}),
     ("charged, no Lance", "A2 WS3+ S4 AP0 D1", "T4 Sv4+ W1", {"charged": True}),
     ("stationary, no Heavy", "A2 BS4+ S4 AP0 D1", "T4 Sv4+ W1", {"stationary": True}),
-    ("target not visible, no Indirect Fire", "A2 BS3+ S4 AP0 D1", "T4 Sv4+ W1", {"indirect": True}),
     ("half range, no Rapid Fire or Melta", "A2 BS3+ S8 AP-1 D2", "T4 Sv4+ W3", {"half_range": True}),
     ("engaged, no Blast", "A2 BS3+ S4 AP0 D1", "T4 Sv4+ W1", {"engaged": True}),
     ("advanced, melee attack", "A2 WS3+ S4 AP0 D1", "T4 Sv4+ W1", {"advanced": True}),

@@ -56,11 +56,12 @@ def base_name(weapon: Weapon) -> str:
 
 def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = None, melee: bool = False,
            pistols: bool = False, advanced: bool = False, profiles: Sequence[str] = (),
-           apart: Collection[str] = ()) -> Volley:
+           apart: Collection[str] = (), unseen: bool = False) -> Volley:
     """The unit's weapons after its wargear choices and the rules on what may be used together.
 
     A model shoots its Pistols or its other ranged weapons, not both (MONSTER and VEHICLE
-    models shoot all); after Advancing only Assault weapons shoot; in melee each model fights
+    models shoot all); after Advancing only Assault weapons shoot, and at a target it cannot see (`unseen`,
+    --indirect) only Indirect Fire weapons: the others are named as not fired; in melee each model fights
     with one melee weapon. Weapons named in `loadout` come first, then the datasheet's order.
     Each name in `profiles` must be a profile of a weapon the unit carries. The weapons of the kinds of
     model in `apart` are counted apart from the others' (an ability of theirs changes their attacks only).
@@ -103,7 +104,11 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
         else:
             ranged = weapons
             if advanced:
-                ranged = [w for w in ranged if w.assault]
+                lines |= {f"not fired: {w.name} (no ASSAULT: after Advancing)": None for w in ranged if not w.assault}
+            if unseen:
+                lines |= {f"not fired: {w.name} (no INDIRECT FIRE: at a target it cannot see)": None
+                          for w in ranged if not w.indirect_fire}
+            ranged = [w for w in ranged if _may_shoot(w, advanced, unseen)]
             big = {"MONSTER", "VEHICLE"} & set(entry.profile.keywords)
             pistol_only = [w for w in ranged if w.pistol]
             others = [w for w in ranged if not w.pistol]
@@ -112,8 +117,11 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
             key = (weapon, entry.profile if weapon.hazardous else None, entry.name if entry.name in apart else "")
             counts[key] = counts.get(key, 0) + 1
     if not counts:
-        what = "melee weapons" if melee else ("ASSAULT weapons after Advancing" if advanced else "ranged weapons")
-        fights = not (melee or advanced) and any(w.melee for ws in sheet.weapons.values() for w in ws.values())
+        what = "melee weapons" if melee else ("ASSAULT weapons after Advancing" if advanced else
+                                              "INDIRECT FIRE weapons to shoot a target it cannot see" if unseen
+                                              else "ranged weapons")
+        fights = not (melee or advanced or unseen) and any(w.melee for ws in sheet.weapons.values()
+                                                           for w in ws.values())
         raise MathhammerError(f"{sheet.name} has no {what} to attack with"
                               + (" (it has melee weapons: ask about the Fight phase, --melee)" if fights else ""))
 
@@ -125,6 +133,11 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
     ranked = sorted(counts.items(), key=lambda item: rank(item[0][0]))
     return Volley(tuple((weapon, n, bearer) for (weapon, bearer, _), n in ranked), tuple(lines),
                   tuple((sheet.name, kind) for (_, _, kind), _ in ranked))
+
+
+def _may_shoot(weapon: Weapon, advanced: bool, unseen: bool) -> bool:
+    """Whether a ranged weapon may shoot after Advancing (ASSAULT) and at a target it cannot see (INDIRECT FIRE)."""
+    return (weapon.assault or not advanced) and (weapon.indirect_fire or not unseen)
 
 
 @attrs.frozen(eq=False)
@@ -404,13 +417,13 @@ def attached_leader(led_by: str | Datasheet | None, sheet: Datasheet,
     return leader
 
 
-def _led(leader: Datasheet | None, melee: bool, pistols: bool, advanced: bool,
+def _led(leader: Datasheet | None, melee: bool, pistols: bool, context: Context,
          profiles: Sequence[str]) -> tuple[Volley | None, list[str]]:
     """What the Leader attacks with beside its unit, and the header lines that say so."""
     if leader is None:
         return None, []
     own = [p for p in profiles if any(p.strip().lower() in leader.kind_of(w, melee) for w in leader.weapons)]
-    shots = volley(leader, (), None, melee, pistols, advanced, own)
+    shots = volley(leader, (), None, melee, pistols, context.advanced, own, unseen=context.indirect)
     fired = ", ".join(f"{n} x {w.name}" for w, n, _ in shots.weapons)
     lines = [f"led by {leader.name} ({leader.faction}): {fired} attack with the unit"]
     return shots, lines + [f"note ({leader.name}): {note}" for note in leader.notes]
@@ -488,12 +501,13 @@ def unit_attack(
         sides, claimed, dropped, phase, lambda rule: scope_problem(rule, sheet, attacked, phase, context), given)
     kinds_apart = {kind for (unit, kind), _ in apart if unit == sheet.name}
     try:
-        shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles, kinds_apart)
+        shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles, kinds_apart,
+                       unseen=context.indirect)
     except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks
         if not sheet.notes_for(loadout, size):
             raise
         raise MathhammerError(f"{exc} ({'; '.join(sheet.notes_for(loadout, size))})") from None
-    beside, led_lines = _led(leader, melee, pistols, context.advanced, profiles)
+    beside, led_lines = _led(leader, melee, pistols, context, profiles)
     if beside is not None:
         shots = Volley(shots.weapons + beside.weapons, shots.chosen + beside.chosen, shots.owners + beside.owners)
     near, near_lines = _half_range(half_range_for, shots, context)

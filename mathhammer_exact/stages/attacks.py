@@ -15,6 +15,9 @@ def attacks_per_model(weapon: Weapon, target: Target, context: Context) -> Pmf:
     """The attacks one model makes with `weapon`: its A roll plus fixed bonuses (exact)."""
     if context.advanced and not weapon.melee and not weapon.assault:
         raise MathhammerError(f"after Advancing only ASSAULT weapons can shoot, not {weapon.name or 'this weapon'}")
+    if context.indirect and not weapon.melee and not weapon.indirect_fire:
+        raise MathhammerError("only INDIRECT FIRE weapons can shoot a target that is not visible (--indirect), not "
+                              f"{weapon.name or 'this weapon'}")
     bonus = 0
     if weapon.blast_per_five:
         if context.engaged:
