@@ -18,6 +18,7 @@ from mathhammer_exact.catalogue import build, index, library
 from mathhammer_exact.catalogue.abilities import best, feel_no_pain, invulnerable, leader_units
 from mathhammer_exact.catalogue.convert import _defence, model_text, to_datasheet, weapon_text
 from mathhammer_exact.cli import cli
+from mathhammer_exact.data.datasheet import Datasheet
 from mathhammer_exact.decide.unit_attack import volley
 from mathhammer_exact.units import by_name
 
@@ -576,6 +577,26 @@ def _fighter(**changes):
     record = _record(weapons={"Choppa": [choppa]}, **changes)
     record["models"] = [{**record["models"][0], "equipment": ["Choppa"]}]
     return to_datasheet(record)
+
+
+def test_a_condition_on_the_units_own_models_is_settled_by_them():
+    # a trial found a Scarab Occult Sorcerer's PSYKER keyword (written on the model, not the unit) lost, and Rites of
+    # Coalescence ('while this unit contains one or more PSYKER models': -1 to wound) waiting for --with
+    text = ("Invented. While this unit contains one or more PSYKER models, each time an attack targets this unit, "
+            "subtract 1 from the Wound roll.")
+    stats = {"M": '6"', "T": "4", "SV": "3+", "W": "2", "LD": "6+", "OC": "1"}
+
+    def unit(seers: int) -> Datasheet:
+        return to_datasheet(_record(
+            abilities=["Seer Ward"], ability_texts=[["Seer Ward", text, ""]],
+            models=[{"name": "Pebble", "min": 4, "max": 4, "options": [], "equipment": [], "stats": stats},
+                    {"name": "Pebble Seer", "min": seers, "max": 1, "options": [], "equipment": [], "stats": stats,
+                     "keywords": ["PSYKER"]}], sizes=[5]))
+    always, optional = unit(1), unit(0)
+    assert [m.profile.keywords for m in always.models] == [("INFANTRY",), ("INFANTRY", "PSYKER")]
+    assert [r.needs for a in always.read_rules for r in a.readings] == [""]  # every such unit holds its Seer
+    assert [r.needs for a in optional.read_rules for r in a.readings] == [
+        "while this unit contains one or more PSYKER models"]  # one it may leave out: for --with
 
 
 def test_at_a_target_it_cannot_see_only_indirect_fire_weapons_shoot():

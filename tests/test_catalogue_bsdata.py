@@ -11,6 +11,7 @@ import json
 import os
 import time
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -119,6 +120,17 @@ def test_real_units_sizes_and_a_price_for_each(indexed_checkout, name, sizes):
     assert sheet.allowed_sizes() == sizes
     prices = [sheet.points_at(n) for n in sizes]  # the values change with balance updates; their order does not
     assert None not in prices and prices == sorted(set(prices)), prices
+
+
+def test_a_real_keyword_of_one_model_and_a_condition_it_settles(indexed_checkout):
+    # the Scarab Occult Sorcerer is PSYKER (its own keyword), so Rites of Coalescence holds: 5 Hellblasters' 10 shots
+    # (A2 BS3+ S7 AP-2 D1) hit 20/3; S7 v T5 wounds on 3+, -1: 4+ (1/2); the 2+ save at AP-2 and the 4+ invulnerable
+    # fail 1/2: 20/3 x 1/2 x 1/2 = 5/3 (without the ability 20/3 x 2/3 x 1/2 = 20/9, as a trial found it)
+    sorcerer = next(m for m in by_name.datasheet("Scarab Occult Terminators").models if "Sorcerer" in m.name)
+    assert "PSYKER" in sorcerer.profile.keywords
+    answer = unit_attack("Hellblasters", by_name.target_unit("Scarab Occult Terminators"), exact=True)
+    assert answer.result.damage.mean == Fraction(5, 3)
+    assert "target has Rites of Coalescence (read from its text): -1 to wound it" in answer.situation
 
 
 def test_a_real_weapon_profile(indexed_checkout):

@@ -722,6 +722,10 @@ class UnitReader:
                   "notes": notes, "_entry": entry, "_link": link}
         if default:
             record["default"] = True
+        own = [c.get("name", "").strip().upper() for e in (entry, link.link) for c in kids(e, "categoryLinks",
+                                                                                         "categoryLink")]
+        if own := [k for k in dict.fromkeys(own) if k and not k.startswith("FACTION:")]:
+            record["keywords"] = own  # this kind's own (a Scarab Occult Sorcerer's PSYKER), beside the unit's
         return record
 
     @functools.cached_property

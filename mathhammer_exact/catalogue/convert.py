@@ -273,6 +273,25 @@ def _profile(record: Mapping[str, Any], model: Mapping[str, Any], keywords: tupl
     return ModelProfile.parse(model_text(model["stats"], defence, keywords), name=model["name"], lenient=True)
 
 
+#: a condition on the unit's own models ('while this unit contains one or more PSYKER models')
+_CONTAINS = re.compile(r"(?:while|whilst|if) this unit contains one or more (.+?) models?", re.I)
+
+
+def _contained(abilities: tuple[TextAbility, ...], models: list[ModelEntry]) -> tuple[TextAbility, ...]:
+    """`abilities` with a reading that needs the unit to contain a model of a keyword or kind settled where every
+    unit of the datasheet does (a kind of at least one model: a Scarab Occult Sorcerer, PSYKER); one of a kind a
+    unit may leave out keeps its condition, for --with."""
+    def holds(needs: str) -> bool:
+        found = _CONTAINS.fullmatch(needs.strip())
+        if found is None:
+            return False
+        wanted = normalise(found[1])
+        return any(m.count >= 1 and (wanted in map(normalise, m.profile.keywords) or wanted in (
+            normalise(m.name), normalise(m.name) + "s")) for m in models)
+    return tuple(attrs.evolve(a, readings=tuple(attrs.evolve(r, needs="") if holds(r.needs) else r
+                                                for r in a.readings)) for a in abilities)
+
+
 def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datasheet:
     """A `Datasheet` for an indexed unit record; what could not be read is named in its notes."""
     tally = tally if tally is not None else Tally()
@@ -288,13 +307,14 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     bearers = {name.lower(): gives for name, gives in record.get("bearers", {}).items()}
     for model, count, most in _composition(record):
         tally.units["model profiles"] += 1
+        kind_keywords = tuple(dict.fromkeys((*keywords, *model.get("keywords", ()))))  # the unit's and its own
         equipment = tuple(w.lower() for w in model["equipment"])
         worn = _worn(model, equipment, bearers)
         mine: list[str] = list(model.get("defence_notes", ()))  # this kind's: said where it is in the target
         try:
             carried = frozenset(worn).intersection(equipment)
-            profile = _profile(record, _carrying(model, carried, bearers, mine), keywords, mine, read, held)
-            profiles = {frozenset(pieces): _profile(record, _carrying(model, pieces, bearers), keywords)
+            profile = _profile(record, _carrying(model, carried, bearers, mine), kind_keywords, mine, read, held)
+            profiles = {frozenset(pieces): _profile(record, _carrying(model, pieces, bearers), kind_keywords)
                         for k in range(len(worn) + 1) for pieces in combinations(worn, k)
                         if frozenset(pieces) != carried} if len(worn) <= MOST_WORN else {}
         except MathhammerError as exc:
@@ -330,8 +350,9 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
         army_rules=tuple(record.get("army_rules", ())),
         army_rules_for={faction: tuple(rules) for faction, rules in record.get("army_rules_for", {}).items()},
-        read_rules=(*(a for a in read_rules if a.name not in held),
-                    *(TextAbility(name, readings=tuple(found.values())) for name, found in held.items())),
+        read_rules=_contained((*(a for a in read_rules if a.name not in held),
+                               *(TextAbility(name, readings=tuple(found.values())) for name, found in held.items())),
+                              models),
         defence_notes=tuple(dict.fromkeys(defences)))
     # the most numerous kind first: the order a defender loses models in, among models of equal Wounds
     counts = sheet.counts()
