@@ -4,6 +4,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -15,6 +16,7 @@ from mathhammer_exact.data.datasheet import AttachedUnit
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.units import by_name
+from mathhammer_exact.units.by_name import leading_problem
 
 TCS = "Militarum Tempestus Command Squad"
 
@@ -40,6 +42,22 @@ def test_a_leader_that_cannot_lead_the_unit_is_refused(gravel):
         unit_attack("Scree Walker", Target.parse("T4 Sv3+ W2 x5"), led_by="Warden Captain")
     with pytest.raises(MathhammerError, match="--led-by names a CHARACTER .* Gravel Wardens is not one"):
         unit_attack("Scree Walker", Target.parse("T4 Sv3+ W2 x5"), led_by="Gravel Wardens")
+
+
+def test_a_leader_names_a_unit_as_catalogues_spell_it(gravel):
+    # a trial found no Leader could join Acolyte Hybrids: their lists name 'ACOLYTE HYBRIDS' (a keyword that begins
+    # both units' names) or 'ACOLYTE HYBRIDS WITH HANDFLAMERS' (the name written without a space)
+    captain, wardens = by_name.datasheet("Warden Captain"), by_name.datasheet("Gravel Wardens")
+    hybrids = attrs.evolve(wardens, name="Acolyte Hybrids with Hand Flamers", keywords=("INFANTRY", "ACOLYTE HYBRIDS"))
+    for listed in (("ACOLYTE HYBRIDS",), ("ACOLYTE HYBRIDS WITH HANDFLAMERS",), ("Acolyte Hybrids with Hand Flamers",)):
+        assert leading_problem(attrs.evolve(captain, leader_of=listed), hybrids) is None, listed
+    tagged = attrs.evolve(wardens, name="Gravel Wardens [Legends]")  # a tag the list leaves out
+    assert leading_problem(captain, tagged) is None
+    # a keyword of a CHARACTER's name is not its unit's ('WOLF GUARD' is not a Wolf Guard Battle Leader)
+    leader = attrs.evolve(hybrids, keywords=("INFANTRY", "CHARACTER", "ACOLYTE HYBRIDS"))
+    assert leading_problem(attrs.evolve(captain, leader_of=("ACOLYTE HYBRIDS",)), leader) is not None
+    other = attrs.evolve(wardens, name="Acolyte Iconward", keywords=("INFANTRY", "ACOLYTE HYBRIDS"))
+    assert leading_problem(attrs.evolve(captain, leader_of=("ACOLYTE HYBRIDS WITH AUTOPISTOLS",)), other) is not None
 
 
 def test_the_cli_names_the_leader(gravel):

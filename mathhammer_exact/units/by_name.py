@@ -12,7 +12,7 @@ import attrs
 from ..catalogue.library import close_names, current_index, default_edition, editions, indexed_units, missing
 from ..data.datasheet import Datasheet, TargetUnit
 from ..data.load import datasheets, equipped, find, label, library, standard_targets, unknown, wargear_rules
-from ..data.names import normalise
+from ..data.names import compact, normalise
 from ..editions import EDITIONS
 from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target
@@ -168,10 +168,20 @@ def matchup(attacker: str, target: str, models: int | None = None, leader: str |
     return sheet, target_unit(target, models, leader, user, near=(leader, sheet), loadout=loadout)
 
 
+def _led_names(bodyguard: Datasheet) -> set[str]:
+    """The names a Leader's list may call `bodyguard` by, as catalogues spell them ('HANDFLAMERS', a '[Legends]'
+    tag left out, singular or plural): its own, and a keyword that begins it, for a unit that is no CHARACTER
+    ('ACOLYTE HYBRIDS', for Acolyte Hybrids with Autopistols and with Hand Flamers)."""
+    own = compact(bodyguard.name)
+    family = () if "CHARACTER" in bodyguard.keywords else (
+        word for word in map(compact, bodyguard.keywords) if word and own.startswith(word))
+    return {own, *family}
+
+
 def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:
     """Why the CHARACTER `leader` cannot lead `bodyguard`, or None if it can (or its datasheet names no units): the
     units its Leader ability names, and those whose Leaders the bodyguard's Attached Unit ability admits."""
-    if not leader.leader_of or normalise(bodyguard.name) in map(normalise, leader.leader_of):
+    if not leader.leader_of or _led_names(bodyguard) & {compact(unit) for unit in leader.leader_of}:
         return None
     if any(rule.admits(leader) for rule in bodyguard.attached_as):
         return None
