@@ -55,7 +55,8 @@ class DatasheetAnswer(Answer):
     name: str
     faction: str
     sizes: list[int]
-    points: dict[str, int]
+    points: dict[str, int]  #: by unit size, before what its wargear costs
+    wargear_points: dict[str, int]  #: wargear -> the points of each one carried (the 11th edition prices some)
     models: list[UnitModels]
     choices: list[str]
     options: list[UnitOption]
