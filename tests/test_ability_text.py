@@ -752,17 +752,19 @@ def test_a_leaders_own_ability_changes_its_own_attacks_when_it_leads():
 
 def test_a_leaders_ability_for_its_unit_is_the_whole_attached_units_only_with_with():
     """"Models in this model's unit" on a Leader's datasheet may be the whole Attached unit (one unit for all rules
-    purposes): neither given to the Leader alone (a review found Captain Titus's Press the Attack given to his bolter
-    only) nor to the whole unit unasked; --with gives it to the whole Attached unit, and the header says so."""
+    purposes), or the Leader's own unit: its own models have it either way, so its own attacks do, and the header
+    says --with gives it to the whole Attached unit (a trial found it on nobody: a Bigboss's Breakin' Heads lost even
+    on his own choppa); not to the whole unit unasked (a review found Titus's Press the Attack so)."""
     text = ("Press On", "Weapons equipped by models in this model's unit have the [SUSTAINED HITS 1] ability.")
     squad = sheet(GUN, models=(("Breaker", 4),))
     chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', text, models=(("Chief", 1),), keywords="CHARACTER"),
                          name="Test Chief")
     target = Target.parse("T4 Sv6+ W40")
     plain = unit_attack(squad, target, led_by=chief, exact=True)
-    assert plain.result.hits.mean == 26 * Fraction(1, 2)  # 24 + 2 attacks hitting on 4+, no Sustained Hits
-    assert ("not applied: Press On is written for its unit on the Leader's datasheet, which may be the whole Attached "
-            "unit; --with 'Press On' gives it to the whole Attached unit") in plain.situation
+    # 24 attacks hitting on 4+, and the Chief's 2 with Sustained Hits 1 (a 6 scores one more)
+    assert plain.result.hits.mean == 24 * Fraction(1, 2) + 2 * (Fraction(1, 2) + Fraction(1, 6))
+    assert ("Test Chief, leading the attacker, has Press On (read from its text), for its own attacks: weapons gain "
+            "SUSTAINED HITS 1; --with 'Press On' gives it to the whole Attached unit") in plain.situation
     given = unit_attack(squad, target, led_by=chief, exact=True, modifiers=["press on"])
     assert given.result.hits.mean == 26 * (Fraction(1, 2) + Fraction(1, 6))  # a 6 scores one more hit, every attack
     assert ("attacker has Press On (read from its Leader's text): weapons gain SUSTAINED HITS 1; assumed (--with): "
@@ -805,6 +807,27 @@ def test_a_target_leaders_own_defence_protects_its_own_models():
     assert mean(unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2'), led, exact=True)) == Fraction(25, 36) * 2  # a Breaker's
     assert mean(unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2 [PRECISION]'), led, exact=True, without=["iron hide"])) == \
         Fraction(25, 36) * 2
+
+
+def test_a_target_leaders_defence_for_its_unit_protects_its_own_models_unless_given_to_all():
+    """A target Leader's "models in this unit" defence: its own models have it whether "this unit" is the Attached
+    unit or its own; --with gives it to the whole Attached unit."""
+    guard = sheet('24" A1 BS4+ S4 AP0 D1', models=(("Breaker", 4),))
+    hide = ("Iron Ward", "Each time an attack is allocated to a model in this unit, subtract 1 from the Damage "
+                         "characteristic of that attack.")
+    chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', hide, models=(("Chief", 1),), keywords="CHARACTER"),
+                         name="Test Chief")
+    led = TargetUnit(Target((*guard.as_target().groups, *chief.as_target().groups), attached=True), "led", guard, (),
+                     chief)
+    # one attack hitting on 2+, wounding S8 v T4 on 2+ (25/36) at AP-6 (no save), D2: 1 on the Chief (Precision)
+    sniper = unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2 [PRECISION]'), led, exact=True)
+    assert mean(sniper) == Fraction(25, 36)
+    assert ("Test Chief, leading the target, has Iron Ward (read from its text): Damage of attacks allocated to it -1 "
+            "(not below 1), for its CHARACTER models only; --with 'Iron Ward' gives it to the whole Attached unit") in \
+        sniper.situation
+    shot = sheet('24" A1 BS2+ S8 AP-6 D2')  # allocated to a Breaker: 2, or 1 with the ward given to all
+    assert mean(unit_attack(shot, led, exact=True)) == Fraction(25, 36) * 2
+    assert mean(unit_attack(shot, led, exact=True, modifiers=["iron ward"])) == Fraction(25, 36)
 
 
 # --------------------------------------------------------------------- from a catalogue, through the CLI

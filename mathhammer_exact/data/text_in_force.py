@@ -234,8 +234,9 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     continue
                 relevant = True
                 called = f"{ability.name}: {labels[number]}" if labels and reading.needs else ability.name
-                whose = apart(ability, reading, side)
-                mine = on_its_models(ability, reading, side)
+                given_whole = asked and number in chosen
+                whose = apart(ability, reading, side, given_whole)
+                mine = on_its_models(ability, reading, side, given_whole)
                 rule = mine or rule
                 why = _not_applied(ability, reading, side, asked and number in chosen, problem, asks, called,
                                    whose is not None or mine is not None)
@@ -253,11 +254,15 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 leader = f"{side.unit}, leading the {side.role}, has {ability.name} ({its})"
                 if mine is not None:
                     line = f"{leader}: {said}"
+                wider = f"; --with '{called}' gives it to the whole Attached unit" \
+                    if side.leading and reading.scope == "unit" else ""  # 'this unit': maybe the Attached unit
+                if mine is not None:
+                    line += wider
                 if whose is None:
                     rules.append(rule)
                 else:
                     own.append((whose, rule))
-                    line = f"{leader}, for its own attacks: {said}" if side.leading else \
+                    line = f"{leader}, for its own attacks: {said}{wider}" if side.leading else \
                         f"{line}, for its {whose[1]} models' attacks only"
                 needs = [reading.needs] if reading.needs else []
                 needs += ["the whole Attached unit's"] if attached else []
@@ -277,19 +282,26 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
     return rules, lines, own
 
 
-#: the readings of a Leader that are its own when it leads: "this model", "the bearer". One of "this unit" or "this
-#: model's unit" is left out: an Attached unit is one unit for all rules purposes, so it may be the whole Attached
-#: unit's (Astorath's Mass of Doom: "melee weapons equipped by models in that unit"), which the reader cannot tell
+#: the readings of a Leader that are its own when it leads: "this model", "the bearer"; and "this unit", "this model's
+#: unit", unless --with gives it to the whole Attached unit: an Attached unit is one unit for all rules purposes, so it
+#: may be the whole Attached unit's (Astorath's Mass of Doom: "melee weapons equipped by models in that unit"), which
+#: the reader cannot tell; the Leader's own models have it either way
 LEADERS_OWN = ("model", "bearer")
 
 
-def on_its_models(ability: TextAbility, reading: Reading, side: Side) -> NamedRule | None:
+def _own_when_leading(reading: Reading, side: Side, given_whole: bool) -> bool:
+    """Whether a reading of a leading side's is its own models' in this query: "this model" always, "this unit" where
+    --with does not give it to the whole Attached unit."""
+    return reading.scope in LEADERS_OWN or (reading.scope == "unit" and not given_whole)
+
+
+def on_its_models(ability: TextAbility, reading: Reading, side: Side, given_whole: bool = False) -> NamedRule | None:
     """A target's Leader's own defence ("this model", not "while leading") as a rule of its CHARACTER models (the
     Leader's: its bodyguards are none), where what it changes is each model's own (its saves, Feel No Pain, the
     Damage it suffers: `Effect.MODEL_FIELDS`), so that the attacks allocated to the Leader meet it and those
     allocated to its bodyguards do not; None for any other reading."""
     rule = reading.rule
-    if side.role != "target" or not side.leading or reading.scope not in LEADERS_OWN or rule.models:
+    if side.role != "target" or not side.leading or not _own_when_leading(reading, side, given_whole) or rule.models:
         return None
     changed = rule.effect.changes(Effect.TARGET_FIELDS)
     if not changed or not set(changed) <= set(Effect.MODEL_FIELDS) or not _whole_unit(ability, reading, side.kinds):
@@ -297,16 +309,16 @@ def on_its_models(ability: TextAbility, reading: Reading, side: Side) -> NamedRu
     return attrs.evolve(rule, models=("CHARACTER",))
 
 
-def apart(ability: TextAbility, reading: Reading, side: Side) -> Attacks | None:
+def apart(ability: TextAbility, reading: Reading, side: Side, given_whole: bool = False) -> Attacks | None:
     """Whose attacks alone a reading of the attacking unit is applied to, where it is not the whole unit's: a
-    Leader's own (`LEADERS_OWN`: "this model", not "while leading"), or those of the models of the kind it is
-    written on; None where it is the whole unit's, or cannot be given to some attacks only (a change to the
-    target, the bearer of wargear among several models, a Leader's "this unit")."""
+    Leader's own (`_own_when_leading`: "this model", and "this unit" unless --with gives it to the whole Attached
+    unit, `given_whole`), or those of the models of the kind it is written on; None where it is the whole unit's,
+    or cannot be given to some attacks only (a change to the target, the bearer of wargear among several models)."""
     if side.role != "attacker" or reading.scope == "leading" or reading.rule.effect.changes(Effect.TARGET_FIELDS):
         return None
     whole = _whole_unit(ability, reading, side.kinds)
     if side.leading:
-        return (side.unit, "") if whole and reading.scope in LEADERS_OWN else None
+        return (side.unit, "") if whole and _own_when_leading(reading, side, given_whole) else None
     if whole or reading.scope != "model" or not side.kinds.get(ability.model):
         return None
     return side.unit, ability.model
