@@ -205,6 +205,10 @@ READ = [
     ("Each time a model in this unit makes an attack that targets a Vehicle unit, improve the Ballistic Skill "
      "characteristic of that attack by 1.",
      [("attacker", "unit", "either", {"weapons": "ranged", "skill_bonus": 1}, ((), ("VEHICLE",), ()), (), "")]),
+    # the attack at it written with its attacker ("a model makes an attack that targets this unit"): a trial found a
+    # Daemonette-like -1 to be hit not read
+    ("Each time a model makes an attack that targets this unit, subtract 1 from the Hit roll.",
+     [("target", "unit", "either", {"hit_modifier": -1}, NONE, (), "")]),
 ]
 
 
@@ -334,6 +338,13 @@ def test_an_ability_for_one_weapon_names_a_weapon_the_unit_has():
      "characteristic of that model's weapons.", "attacker", DAMAGED),
     ("Damaged: 1-8 Wounds Remaining", "While this model has 1-8 wounds remaining, you can only select one of its "
      "shard weapons in your Shooting phase.", "attacker", DAMAGED),
+    # what it does to an attack at the unit is not read: named where the unit is attacked, not where it attacks (a
+    # trial found Stealth Drones and Ablative Plating named only when their unit attacked)
+    ("Shrouding Drones", "Twice per battle, after an attack has been allocated to this model, you can change the "
+     "Damage characteristic of that attack to 0.", "target", "what it does to an attack at this unit is not read"),
+    # a Stratagem used on the unit is its own attacks' ("you target this unit with Fire Overwatch")
+    ("Watchful", "Each time you target this unit with the Fire Overwatch Stratagem, hits are scored on unmodified "
+     "Hit rolls of 5+ when resolving that Stratagem.", None, "it names no attack this reader knows"),
 ])
 def test_what_changes_the_attacks_unread_is_named_not_modelled(name, text, role, reason):
     verdict = read_ability("Test Unit", name, text)

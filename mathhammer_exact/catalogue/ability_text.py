@@ -60,6 +60,12 @@ BY_NAME: dict[str, tuple[Role, str]] = {"lone operative": ("target", TARGETED_ON
 #: a Damaged profile ("Damaged: 1-5 wounds remaining"): always the unit's own, whatever its words say of "this unit"
 _DAMAGED = re.compile(r"damaged\b.*\bwounds? remaining", re.I)
 DAMAGED = "its words are not read; the answer assumes more wounds remaining than it names"
+#: "a model makes an attack that targets this unit" (Beguiling Form): "an attack targets this unit"
+_MAKES_AT_IT = re.compile(r"\ba model makes an? ((?:ranged |melee )?)attack that targets (this (?:unit|model))\b", re.I)
+#: an attack at the unit: what an ability the reader does not read is about ("after an attack has been allocated
+#: to this model, you can change the Damage characteristic of that attack to 0")
+_AT_IT = re.compile(r"\battacks?\b[^.]*?\b(?:allocated to|targets?|made against) (?:this|a model in this|this "
+                    r"model's) (?:model|unit)\b", re.I)
 _BULLET = re.compile(r"(?:^|\n)\s*(?:■|•|-(?=\s))\s*")
 _SENTENCE = re.compile(r"(?<=[.!])\s+(?=[A-Z■•])")
 #: characteristics an ability changes that no attack uses (Objective Control, Move, Leadership): dropped
@@ -192,6 +198,7 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
     """What a sentence about attacks does: one reading per condition its clauses carry. Unreadable if a clause is
     not understood, ForOthers if it is about other units' attacks."""
     sentence, named = _as_attack(_ONE_TARGET.sub("", _NOT_ATTACK_CHANGE.sub("", sentence)))
+    sentence = _MAKES_AT_IT.sub(r"an \1attack targets \2", sentence)  # as the usual wording says it
     leading = False
     if lead := re.match(r"^while this model is leading a unit,\s*", sentence, re.I):
         leading, sentence = True, sentence[lead.end():]
@@ -211,6 +218,9 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
         goes_on = previous is not None and re.match(r"^(?:if|while|whilst|when)\b", sentence, re.I)
         if _OTHERS.search(sentence) and not goes_on:
             raise ForOthers("another unit")
+        if previous is None and _AT_IT.search(sentence) and not _OTHERS.search(sentence) \
+                and not re.search(r"\bfrom your army\b", sentence, re.I):  # at the unit itself (Stealth Drones)
+            raise Unreadable("what it does to an attack at this unit is not read", "target")
         if previous is None:
             raise Unreadable("it names no attack this reader knows")
         cut = sentence.rfind(", ")  # 'If the target of that attack is X, you can re-roll the Hit roll instead.'
