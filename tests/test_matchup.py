@@ -15,7 +15,7 @@ from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.model import Context
 from mathhammer_exact.sweep.matchup import matchup, read_army
-from mathhammer_exact.units.by_name import datasheet, find_target
+from mathhammer_exact.units.by_name import datasheet, find_target, target_unit
 
 ARMY = Path(__file__).parent / "fixtures" / "army.ros"
 
@@ -40,7 +40,11 @@ def test_cells_are_the_unit_answers_for_the_same_pairs():
             with pytest.raises(MathhammerError, match=row["reason"]):
                 unit_attack(f"{ARMY}#{a}", target, context=context, melee=melee)
             continue
-        asked = unit_attack(f"{ARMY}#{a}", target, context=context, melee=melee).result
+        report = unit_attack(f"{ARMY}#{a}", target_unit(f"{ARMY}#{t}"), context=context, melee=melee)
+        asked = report.result
+        # what the answer said of its units, without what every answer of the matchup shares (its situation, rules)
+        assert row["notes"] == [line for line in report.situation if not line.startswith(("situation:", "rules:",
+                                                                                          "weapons resolved"))]
         assert row["mean_damage"] == float(asked.damage.mean)
         assert row["mean_models_destroyed"] == float(asked.models_destroyed.mean)
         assert row["p_destroyed"] == float(asked.p_destroyed)
@@ -48,6 +52,22 @@ def test_cells_are_the_unit_answers_for_the_same_pairs():
         share = float(asked.models_destroyed.mean) / target.model_count
         assert math.isclose(row["points_destroyed_per_100"], share * sum(points[1].values()) * 100
                             / sum(points[0].values()), rel_tol=1e-12)
+
+
+def test_the_tables_say_what_the_answers_said_of_their_units():
+    # a trial found every per-unit caveat of `unit` (army rules, abilities not applied) dropped from a matchup: the
+    # list's Gravel Oath is named once for every answer, and the json keeps each pair's notes
+    out = invoke("matchup", str(ARMY), str(ARMY)).output
+    assert "about #1 Gravel Wardens: not applied: Gravel Oath (an army rule not modelled)" in out  # each attack of it
+    assert "about #2 Warden Captain against #1 Gravel Wardens: not applied: Gravel Oath (the target's; an army rule " \
+           "not modelled)" in out
+    assert out.count("invulnerable save 4+ inferred from the text of 'Stone Skin'") == 1  # the Captain's, once
+    assert "about #2 Warden Captain as a target: invulnerable save 4+ inferred from the text of 'Stone Skin'" in out
+    shared = invoke("matchup", f"{ARMY}#1, {ARMY}#1", "Incursor Squad").output  # every answer said it: once
+    assert "every answer: not applied: Gravel Oath (an army rule not modelled)" in shared
+    records = json.loads(invoke("matchup", str(ARMY), str(ARMY), "--format", "json").output)["rows"]
+    assert all("not applied: Gravel Oath (an army rule not modelled)" in r["notes"] for r in records
+               if r["reason"] is None and r["attacker"] == "#1 Gravel Wardens")
 
 
 def test_armies_of_names_with_sizes(tmp_path):

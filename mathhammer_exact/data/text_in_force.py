@@ -279,7 +279,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
         if key not in assumed_by:
             raise MathhammerError(f"{names(sides)[key]} needs no --with here: what its text says is applied as the "
                                   "query settles it (see the answer's header without --with)")
-    return rules, lines, own
+    return rules, list(dict.fromkeys(lines)), own  # an army rule both sides list: named once
 
 
 #: the readings of a Leader that are its own when it leads: "this model", "the bearer"; and "this unit", "this model's

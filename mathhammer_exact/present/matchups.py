@@ -1,5 +1,6 @@
 """A matchup for people: one table per figure (rows attackers, columns targets) for each army and
-phase, the reasons where a unit cannot attack, and a heatmap with the numbers in its cells. JSON and
+phase, the reasons where a unit cannot attack, what each answer said of its units (as `mathhammer unit`
+says it), and a heatmap with the numbers in its cells. JSON and
 CSV give the long table instead: one record per attacker, target and phase."""
 
 from __future__ import annotations
@@ -57,6 +58,29 @@ def _reasons(rows: Any) -> list[str]:
     return lines
 
 
+def _notes(rows: Any) -> list[str]:
+    """What the answers said of their units (abilities not applied, weapons not fired, ...), as `mathhammer unit`
+    says it: a line every answer said, once; a target's own notes, once for it; a line every answer of an attacker
+    said, under its name; one it said against some targets, with them."""
+    answered = [(attacker, target, notes) for attacker, target, notes, reason
+                in zip(rows["attacker"], rows["target"], rows["notes"], rows["reason"])
+                if reason is None or (isinstance(reason, float) and math.isnan(reason))]
+    every = [line for line in dict.fromkeys(line for _, _, notes in answered for line in notes)
+             if all(line in notes for _, _, notes in answered)]
+    lines = [f"every answer: {line}" for line in every]
+    lines += list(dict.fromkeys(f"about {target} as a target: {line.split('): ', 1)[1]}"
+                                for _, target, notes in answered for line in notes
+                                if line.startswith("target note (") and line not in every))
+    for attacker in dict.fromkeys(a for a, _, _ in answered):
+        own = [(target, notes) for a, target, notes in answered if a == attacker]
+        for line in dict.fromkeys(line for _, notes in own for line in notes
+                                  if line not in every and not line.startswith("target note (")):
+            targets = [target for target, notes in own if line in notes]
+            which = "" if len(targets) == len(own) else f" against {', '.join(targets)}"
+            lines.append(f"about {attacker}{which}: {line}")
+    return lines
+
+
 def reports(frame: Any, figures: Sequence[str], preface: Sequence[str] = ()) -> list[Report]:
     """One report per army, phase and figure, its grid the attackers (rows) against the targets."""
     out: list[Report] = []
@@ -67,7 +91,7 @@ def reports(frame: Any, figures: Sequence[str], preface: Sequence[str] = ()) -> 
         for i, figure in enumerate(figures):
             grid = [(f"{army} attacks ->", *targets)]
             grid += [(a, *(_cell(figure, cells[a, t][figure]) for t in targets)) for a in attackers]
-            notes = tuple(_reasons(rows)) if i == len(figures) - 1 else ()
+            notes = (*_reasons(rows), *_notes(rows)) if i == len(figures) - 1 else ()
             out.append(Report(f"{FIGURES[figure]}: {army} against {against}, {phase} phase", {},
                               preface=tuple(preface) if not out else (), grid=tuple(grid), notes=notes))
     return out

@@ -28,7 +28,7 @@ from .queries import Grid, rows
 FORMAT = "mathhammer_exact sweep 1"
 MANIFEST = "_sweep.json"
 TYPES = {"int": pa.int64(), "float": pa.float64(), "str": pa.string(), "bool": pa.bool_(),
-         "floats": pa.list_(pa.float64())}
+         "floats": pa.list_(pa.float64()), "strs": pa.list_(pa.string())}
 
 
 def schema(grid: Grid) -> pa.Schema:

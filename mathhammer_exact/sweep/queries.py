@@ -35,6 +35,7 @@ from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Rules, Target, Weapon
+from ..units.by_name import target_notes
 
 PHASES = ("shooting", "fight")
 FIGURES = ("mean_damage", "mean_models_destroyed", "p_destroyed", "points_destroyed_per_100")
@@ -91,7 +92,8 @@ class Defender:
     def of_sheet(cls, sheet: Datasheet, label: str | None = None, size: int | None = None) -> Defender:
         """The unit at `size` models (default: its smallest size) with its wargear's protective rules."""
         target, label = equipped(sheet, size), label or sheet.name
-        return cls(label, TargetUnit(target, label, sheet), sheet.faction, sheet.points_at(target.model_count))
+        return cls(label, TargetUnit(target, label, sheet, target_notes(sheet, (), size)), sheet.faction,
+                   sheet.points_at(target.model_count))
 
 
 def _tuple(values: Iterable[Any]) -> tuple[Any, ...]:
@@ -173,13 +175,13 @@ class Grid:
                      self.rules[r])
 
     def columns(self) -> list[tuple[str, str]]:
-        """(name, kind) of every column of the rows, in order; kind is int, float, str, bool or floats
-        (a list of probabilities)."""
+        """(name, kind) of every column of the rows, in order; kind is int, float, str, bool, floats
+        (a list of probabilities) or strs (the notes: a list of lines)."""
         situation = [(name, _kind(values)) for name, values in self.situations]
         return [("query", "int"), ("attacker", "str"), ("attacker_kind", "str"), ("attacker_faction", "str"),
                 ("phase", "str"), ("models", "int"), ("target", "str"), ("target_faction", "str"),
                 ("target_models", "int"), *situation, ("rules", "str"), *((f, "float") for f in FIGURES),
-                ("attacker_points", "int"), ("target_points", "int"), ("reason", "str"),
+                ("attacker_points", "int"), ("target_points", "int"), ("reason", "str"), ("notes", "strs"),
                 *((f"{name}_pmf", "floats") for name in self.distributions)]
 
 
@@ -204,7 +206,7 @@ def answer(grid: Grid, number: int) -> dict[str, Any]:
         "attacker_faction": attacker.faction, "phase": q.phase, "models": q.models, "target": defender.label,
         "target_faction": defender.faction, "target_models": defender.target.model_count, **q.situation,
         "rules": q.rules, **dict.fromkeys(FIGURES, math.nan), "attacker_points": None,
-        "target_points": defender.points, "reason": None,
+        "target_points": defender.points, "reason": None, "notes": [],
         **{f"{name}_pmf": None for name in grid.distributions}}
     context = attrs.evolve(grid.context, rules=Rules.named(q.rules), **q.situation)
     melee = q.phase == "fight"
@@ -219,7 +221,8 @@ def answer(grid: Grid, number: int) -> dict[str, Any]:
             assert attacker.sheet is not None
             row["models"] = sum(attacker.sheet.counts(q.models).values())
             row["attacker_points"] = attacker.sheet.points_at(row["models"])
-            result = unit_attack(attacker.sheet, defender.unit, size=q.models, context=context, melee=melee).result
+            report = unit_attack(attacker.sheet, defender.unit, size=q.models, context=context, melee=melee)
+            result, row["notes"] = report.result, _notes(report.situation)
     except MathhammerError as exc:
         if isinstance(exc, limits.TooLarge) and limits.partial():
             raise  # too large for this place's share of the limits (the server's light lane): asked elsewhere
@@ -233,6 +236,16 @@ def answer(grid: Grid, number: int) -> dict[str, Any]:
     for name in grid.distributions:
         row[f"{name}_pmf"] = _probabilities(result, name)
     return row
+
+
+#: header lines every answer of a grid shares (its situation, rules and order of weapons), not a pair's notes
+_SHARED = ("situation:", "rules:", "rolls:", "weapons resolved in the order listed")
+
+
+def _notes(header: Sequence[str]) -> list[str]:
+    """What a unit answer's header says of its units (abilities applied or not, weapons not fired, notes of the
+    catalogue), without the lines every answer of the grid shares."""
+    return [line for line in header if not line.startswith(_SHARED)]
 
 
 def rows(grid: Grid, start: int, stop: int) -> list[dict[str, Any]]:

@@ -140,9 +140,8 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
         if leading:
             shown += f" led by {label(leading)}"
             sheets_read.append(leading)
-    notes = tuple(f"target note ({sheet.name}): {note}" for sheet in sheets_read
-                  for note in ((*sheet.notes_for(loadout, size), *sheet.defences_for(loadout, size))
-                               if sheet is bodyguard else (*sheet.notes_for(), *sheet.defences_for())))
+    notes = tuple(note for sheet in sheets_read
+                  for note in (target_notes(sheet, loadout, size) if sheet is bodyguard else target_notes(sheet)))
     if bodyguard and loadout:
         notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
                   *(line.replace("--loadout", "--target-loadout", 1)
@@ -150,6 +149,12 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
                   *(f"target wargear rule: {rule.name}: {rule.summary}"
                     for rule in wargear_rules(bodyguard, loadout, size, user)))
     return TargetUnit(target, shown, bodyguard, notes, leading)
+
+
+def target_notes(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = None) -> tuple[str, ...]:
+    """What the header says of a datasheet target at `size` with `loadout`: its notes and its defences read."""
+    return tuple(f"target note ({sheet.name}): {note}"
+                 for note in (*sheet.notes_for(loadout, size), *sheet.defences_for(loadout, size)))
 
 
 def find_target(text: str, models: int | None = None, leader: str | None = None,
