@@ -342,6 +342,11 @@ def test_an_ability_for_one_weapon_names_a_weapon_the_unit_has():
     # trial found Stealth Drones and Ablative Plating named only when their unit attacked)
     ("Shrouding Drones", "Twice per battle, after an attack has been allocated to this model, you can change the "
      "Damage characteristic of that attack to 0.", "target", "what it does to an attack at this unit is not read"),
+    # weapons chosen for the phase beside the others (the Tesseract Vault's C'tan Powers): one profile is fired
+    ("Powers of the Rock", "In your Shooting phase, first select up to 2 different Rock Powers weapons. Until the end "
+     "of the phase, this model is equipped with those weapons in addition to its other weapons.", "attacker",
+     "it adds up to 2 Rock Powers weapons for the phase; the answer fires one profile of each weapon the unit "
+     "carries, --profile chooses which"),
     # a Stratagem used on the unit is its own attacks' ("you target this unit with Fire Overwatch")
     ("Watchful", "Each time you target this unit with the Fire Overwatch Stratagem, hits are scored on unmodified "
      "Hit rolls of 5+ when resolving that Stratagem.", None, "it names no attack this reader knows"),

@@ -122,6 +122,16 @@ def test_real_units_sizes_and_a_price_for_each(indexed_checkout, name, sizes):
     assert None not in prices and prices == sorted(set(prices)), prices
 
 
+def test_a_real_weapon_profile_of_its_own_type(indexed_checkout):
+    # the Tesseract Vault's C'tan Powers (their own profile type): one weapon of three profiles, fired beside its
+    # tesla spheres, its Powers of the C'tan named for the second power it may add
+    vault = by_name.datasheet("Tesseract Vault")
+    assert len(vault.weapons["c'tan powers"]) == 3
+    answer = unit_attack(vault, by_name.target_unit("MEQ"))
+    assert [f.weapon.name for f in answer.firings][:1] == ["C'tan Powers (Cosmic fire)"]
+    assert any(line.startswith("not applied: Powers of the C") for line in answer.situation)
+
+
 def test_a_real_keyword_of_one_model_and_a_condition_it_settles(indexed_checkout):
     # the Scarab Occult Sorcerer is PSYKER (its own keyword), so Rites of Coalescence holds: 5 Hellblasters' 10 shots
     # (A2 BS3+ S7 AP-2 D1) hit 20/3; S7 v T5 wounds on 3+, -1: 4+ (1/2); the 2+ save at AP-2 and the 4+ invulnerable

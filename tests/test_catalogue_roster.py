@@ -106,6 +106,24 @@ def test_a_conversion_weapon_of_a_list_takes_its_distance_from_its_rule():
     assert (weapon.conversion, weapon.ignored) == (24, ())
 
 
+def test_a_weapon_profile_of_another_type_is_a_weapon():
+    # BSData gives a Tesseract Vault's C'tan Powers their own profile type, with a weapon's characteristics: they
+    # were left out of every answer (invented here: a 'Rock Powers' profile)
+    power = ('<selection name="Rock Powers" number="1" type="upgrade"><profiles><profile name="Rock storm" '
+             'typeName="Rock Powers"><characteristics><characteristic name="Range">18</characteristic>'
+             '<characteristic name="A">3</characteristic><characteristic name="BS">3+</characteristic>'
+             '<characteristic name="S">6</characteristic><characteristic name="AP">-2</characteristic>'
+             '<characteristic name="D">1</characteristic></characteristics></profile></profiles></selection>')
+    text = ('<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="t" gameSystemId="sys-test" '
+            'gameSystemName="Test System for Warhammer 40,000 10th Edition" battleScribeVersion="2.03">'
+            '<forces><force catalogueName="Test - Delvers"><selections><selection name="Delvers" number="1" '
+            'type="unit"><selections>' + _model("Delver", 1, power) + "</selections></selection></selections>"
+            "</force></forces></roster>")
+    sheet = to_datasheet(roster_of(text.encode(), "the list").units[0])
+    (weapon, n, _), = volley(sheet).weapons
+    assert (weapon.attacks.modifier, weapon.skill, weapon.strength, weapon.ap, n) == (3, 3, 6, -2, 1)
+
+
 def test_two_of_one_weapon_on_one_model():
     assert _split("Walker", 1, [("cannon", 2)], {})[0]["equipment"] == ["cannon", "cannon"]
 

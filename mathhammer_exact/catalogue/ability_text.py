@@ -60,6 +60,10 @@ BY_NAME: dict[str, tuple[Role, str]] = {"lone operative": ("target", TARGETED_ON
 #: a Damaged profile ("Damaged: 1-5 wounds remaining"): always the unit's own, whatever its words say of "this unit"
 _DAMAGED = re.compile(r"damaged\b.*\bwounds? remaining", re.I)
 DAMAGED = "its words are not read; the answer assumes more wounds remaining than it names"
+#: weapons chosen for the phase beside the others (the Tesseract Vault's Powers of the C'tan: "select up to 2 different
+#: C'tan Powers weapons ... equipped with those weapons in addition to its other weapons")
+_MORE_WEAPONS = re.compile(r"select up to (?P<n>\w+) (?:different )?(?P<kind>.+?) weapons\b.*?\bequipped with those "
+                           r"weapons in addition to its other weapons", re.I | re.S)
 #: "a model makes an attack that targets this unit" (Beguiling Form): "an attack targets this unit"
 _MAKES_AT_IT = re.compile(r"\ba model makes an? ((?:ranged |melee )?)attack that targets (this (?:unit|model))\b", re.I)
 #: an attack at the unit: what an ability the reader does not read is about ("after an attack has been allocated
@@ -414,6 +418,10 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
         return Verdict("profile")  # its value is read by catalogue.abilities
     if _WHO_MAY_TARGET.search(clean(text)):
         return Verdict("unmodelled", TextAbility(name, model, unmodelled=TARGETED_ONLY, role="target"))
+    if more := _MORE_WEAPONS.search(clean(text)):
+        return Verdict("unmodelled", TextAbility(name, model, role="attacker", unmodelled=(
+            f"it adds up to {more['n']} {more['kind']} weapons for the phase; the answer fires one profile of each "
+            "weapon the unit carries, --profile chooses which")))
     readings: list[Reading] = []
     profile = others = False
     try:

@@ -55,6 +55,18 @@ def kids(element: Element | None, container: str, name: str) -> Iterator[Element
                     yield child
 
 
+_WEAPON_CHARACTERISTICS = frozenset({"Range", "A", "S", "AP", "D"})  #: and a BS or WS: a weapon's, whatever its type
+
+
+def is_weapon(profile: Element) -> bool:
+    """Whether a profile is a weapon's: a Ranged or Melee Weapons profile, or one of another type with a weapon's
+    characteristics (a Tesseract Vault's 'C'tan Powers')."""
+    if profile.get("typeName") in WEAPON_TYPES:
+        return True
+    names = {c.get("name", "") for c in kids(profile, "characteristics", "characteristic")}
+    return _WEAPON_CHARACTERISTICS <= names and bool(names & {"BS", "WS"})
+
+
 def characteristics(profile: Element) -> dict[str, str]:
     """A profile's characteristics by name, e.g. {"T": "4", "SV": "3+"}."""
     return {c.get("name", ""): (c.text or "").strip() for c in kids(profile, "characteristics", "characteristic")}

@@ -29,10 +29,10 @@ from ..model import ELEVENTH_EDITION
 from .abilities import Record, best, feel_no_pain, invulnerable, leader_units, with_conversion_range
 from .battlescribe import (
     MAX_DEPTH,
-    WEAPON_TYPES,
     characteristics,
     check_edition,
     hidden,
+    is_weapon,
     kids,
     named_once,
     profile_label,
@@ -496,10 +496,6 @@ def load_checkout(folder: Path, progress: Callable[[Path], None] | None = None) 
 _WEAPON_ABILITIES = [normalise(ability.name) for ability in ELEVENTH_EDITION]  #: every weapon ability's name
 
 
-def _is_weapon(profile: Element) -> bool:
-    return profile.get("typeName") in WEAPON_TYPES
-
-
 def weapon_profiles(data: Data, entry: Element) -> list[Record]:
     """The weapon profiles an entry carries itself: [{"profile": label, "melee": ..., "chars": {...}}]; worked
     out once per entry (a piece of wargear is carried by many units; the records share them, read only)."""
@@ -512,7 +508,7 @@ def weapon_profiles(data: Data, entry: Element) -> list[Record]:
             {"profile": profile_label(name, profile.get("name", "")),
              "melee": profile.get("typeName") == "Melee Weapons",
              "chars": with_conversion_range(characteristics(profile), rules)}
-            for profile, _ in data.profiles(entry) if tag(profile) == "profile" and _is_weapon(profile)]
+            for profile, _ in data.profiles(entry) if tag(profile) == "profile" and is_weapon(profile)]
     return found
 
 
@@ -994,7 +990,7 @@ class UnitReader:
                     texts.add(profile.get("name", ""))
                     record["ability_texts"].append([profile.get("name", ""),
                                                     characteristics(profile).get("Description", ""), owner])
-            weapon_words = [normalise(word) for profile, _ in self.data.profiles(element) if _is_weapon(profile)
+            weapon_words = [normalise(word) for profile, _ in self.data.profiles(element) if is_weapon(profile)
                             for word in characteristics(profile).get("Keywords", "").split(",")]
             weapon_words += carried_words if piece else []  # a piece's weapon rule written on another entry
             for name, suffix, text in self.data.rules(element, self.faction):

@@ -29,10 +29,10 @@ from ..engine.limits import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from .abilities import Record, best, feel_no_pain, invulnerable, leader_units, with_conversion_range
 from .battlescribe import (
-    WEAPON_TYPES,
     characteristics,
     check_depth,
     check_edition,
+    is_weapon,
     kids,
     named_once,
     profile_label,
@@ -101,7 +101,7 @@ def _weapon_profiles(selection: Element, name: str) -> dict[str, list[Record]]:
     """The weapons of one selection by name, each with its profiles: one weapon, however many profiles it has
     ('standard', 'supercharge'), unless the selection's name names each weapon its profiles are of ('L7 missile
     launcher and Sagitaur missile launcher': two weapons, the first of two profiles)."""
-    profiles = [p for p in _profiles(selection) if p.get("typeName") in WEAPON_TYPES]
+    profiles = [p for p in _profiles(selection) if is_weapon(p)]
     weapons: dict[str, list[Element]] = {}
     for profile in profiles:
         weapons.setdefault(weapon_of(profile.get("name", "")), []).append(profile)
@@ -134,7 +134,7 @@ class _UnitReader:
                 continue
             name = child.get("name", "").strip()
             each, name = several(name, [p.get("name", "") for p in _profiles(child)
-                                        if p.get("typeName") in WEAPON_TYPES])  # '2 Fragstorm Grenade Launchers'
+                                        if is_weapon(p)])  # '2 Fragstorm Grenade Launchers'
             weapons = _weapon_profiles(child, name)
             other = self.profiled.get(normalise(name))
             bare = not list(_profiles(child)) and not list(kids(child, "selections", "selection"))
