@@ -32,17 +32,6 @@ def as_dict(pmf: Pmf) -> dict[int, Fraction]:
     return {k: p for k, p in enumerate(pmf.probabilities(), pmf.min) if p}
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _no_players_index(tmp_path_factory: pytest.TempPathFactory):
-    """Every test reads the indexes it builds, never the player's own (`mathhammer data add` on this machine, or
-    $MATHHAMMER_DATA), nor the player's rules folder ($MATHHAMMER_RULES): they would change which unit a name finds
-    and every "did you mean"."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(index.ENVIRONMENT, str(tmp_path_factory.mktemp("no-index")))
-        patch.delenv("MATHHAMMER_RULES", raising=False)  # nor the player's own rules folder (names.toml)
-        yield
-
-
 @pytest.fixture
 def indexed_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
     """Index an invented checkout (a folder of tests/fixtures) into this test's own data folder."""
