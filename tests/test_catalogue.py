@@ -599,6 +599,40 @@ def test_a_condition_on_the_units_own_models_is_settled_by_them():
         "while this unit contains one or more PSYKER models"]  # one it may leave out: for --with
 
 
+def test_an_ability_of_wargear_a_loadout_takes_is_in_force_only_with_it():
+    # a trial found an omnispex ('the bearer's unit's ranged weapons have the IGNORES COVER ability', written without
+    # brackets) accepted by --loadout and changing nothing: its text was not read, and an ability of a kind of model
+    # was in force whether or not the loadout made one
+    from mathhammer_exact.decide.unit_attack import unit_attack
+    rifle = {"profile": "default", "melee": False,
+             "chars": {"Range": "24", "A": "1", "BS": "3+", "S": "4", "AP": "-1", "D": "1"}}
+    scope = "Ranged weapons equipped by models in the bearer's unit have the IGNORES COVER ability."
+    stats = {"M": '6"', "T": "4", "SV": "3+", "W": "1", "LD": "6+", "OC": "1"}
+    kinds = [{"name": "Pebble", "min": 4, "max": 5, "options": [], "equipment": ["Rifle"], "stats": stats,
+              "default": True},
+             {"name": "Pebble w/ scope", "min": 0, "max": 1, "options": [], "equipment": ["Rifle", "Scope"],
+              "stats": stats}]
+    swap = [{"name": "Pebble", "min": 5, "max": 5, "equipment": ["Rifle"], "stats": stats,
+             "options": [{"replaces": ["Rifle"], "with": ["Sighted rifle"], "gives": {}}]}]
+    sighted = {**rifle, "chars": {**rifle["chars"]}}
+    for record, taken in ((_record(models=kinds, weapons={"Rifle": [rifle]}, sizes=[5], abilities=["Scope"],
+                                   ability_texts=[["Scope", scope, "Pebble w/ scope"]]), "scope"),
+                          (_record(models=swap, weapons={"Rifle": [rifle], "Sighted rifle": [sighted]}, sizes=[5],
+                                   wargear_abilities={"Sighted rifle": [["Sighter", scope, "Pebble"]]}),
+                           "sighted rifle")):
+        sheet = to_datasheet(record)
+        # 5 shots hit on 3+ (2/3), wound T4 on 4+ (1/2); Sv3+ at AP-1 in cover 3+ (1/3 fails), without cover 4+ (1/2)
+        plain = unit_attack(sheet, Target.parse("T4 Sv3+ W1 x10"), context=Context(cover=True), exact=True)
+        assert plain.result.damage.mean == 5 * Fraction(2, 3) * Fraction(1, 2) * Fraction(1, 3)
+        given = unit_attack(sheet, Target.parse("T4 Sv3+ W1 x10"), [taken], context=Context(cover=True), exact=True)
+        assert given.result.damage.mean == 5 * Fraction(2, 3) * Fraction(1, 2) * Fraction(1, 2), taken
+        assert any("(read from its text): weapons gain IGNORES COVER" in line for line in given.situation)
+    assert "not applied: Scope is a Pebble w/ scope model's, and the unit has none here" in \
+        unit_attack(to_datasheet(_record(models=kinds, weapons={"Rifle": [rifle]}, sizes=[5], abilities=["Scope"],
+                                         ability_texts=[["Scope", scope, "Pebble w/ scope"]])),
+                    Target.parse("T4 Sv3+ W1 x10")).situation
+
+
 def test_at_a_target_it_cannot_see_only_indirect_fire_weapons_shoot():
     # a trial found a Basilisk's heavy bolter fired at a target not visible (--indirect), beside its Earthshaker
     from mathhammer_exact.decide.unit_attack import unit_attack

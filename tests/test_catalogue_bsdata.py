@@ -122,6 +122,15 @@ def test_real_units_sizes_and_a_price_for_each(indexed_checkout, name, sizes):
     assert None not in prices and prices == sorted(set(prices)), prices
 
 
+def test_a_real_wargear_ability_is_in_force_where_the_loadout_takes_it(indexed_checkout):
+    # Skitarii Vanguard: the omnispex (a kind of model of its own) gives the unit's ranged weapons IGNORES COVER
+    target = by_name.target_unit("Cadian Shock Troops")
+    plain = unit_attack("Skitarii Vanguard", target, context=Context(cover=True), exact=True)
+    scoped = unit_attack("Skitarii Vanguard", target, ["omnispex"], context=Context(cover=True), exact=True)
+    assert scoped.result.damage.mean > plain.result.damage.mean
+    assert any(line.startswith("not applied: Omnispex is a ") for line in plain.situation)
+
+
 def test_a_real_weapon_profile_of_its_own_type(indexed_checkout):
     # the Tesseract Vault's C'tan Powers (their own profile type): one weapon of three profiles, fired beside its
     # tesla spheres, its Powers of the C'tan named for the second power it may add

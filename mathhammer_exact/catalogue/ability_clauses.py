@@ -13,13 +13,20 @@ import attrs
 
 from ..data.modifiers import Flag, Phase, StrengthTest
 from ..data.text_rules import Role, Scope
-from ..model import Reroll
+from ..model import ELEVENTH_EDITION, Reroll
+
+#: a weapon ability a text names in capitals without its brackets: 'have the IGNORES COVER ability'
+_BARE_ABILITY = re.compile(r"\bthe ((?:" + "|".join(sorted((re.escape(a.spelling) for a in ELEVENTH_EDITION),
+                                                           key=len, reverse=True))
+                           + r")(?: [0-9D+]+)?) abilit(?:y|ies)\b")
 
 
 def clean(text: str) -> str:
-    """The text without markup (^^, **), with plain hyphens and quotes, single spaces, known misprints set right."""
+    """The text without markup (^^, **), with plain hyphens and quotes, single spaces, known misprints set right, and
+    a weapon ability written without its brackets given them ('the IGNORES COVER ability': an omnispex's)."""
     text = re.sub(r"[\^*]+", "", text)
     text = re.sub(r"\s+abilit(?:y|ies)\]", "]", text)  # '[IGNORES COVER abilities]'
+    text = _BARE_ABILITY.sub(r"the [\1] ability", text)
     for odd, plain in (("\u2011", "-"), ("\u2010", "-"), ("\u2013", "-"), ("\u2019", "'"), ("\u2018", "'"),
                        ("\u00a0", " "), ("unmodifed", "unmodified"), ("abilties", "abilities"),
                        (" form the ", " from the "), ("worsen that armour", "worsen the armour"),

@@ -1015,11 +1015,29 @@ class UnitReader:
                     assert holder is not None
                     holder[kind] = best(holder.get(kind), reading)
         self._more_wounds(models, bonuses)
+        record["wargear_abilities"] = self._optional_abilities(models, texts)
         own = [element for element, model in places if model is None or element is model["_entry"]]
         for faction in self.data.fielders(self.faction):
             there = list(dict.fromkeys(n for element in own for n in self.data.army_rules(element, faction)))
             if there != record["army_rules"]:  # the Space Marines' Intercessors in a Black Templars army
                 record["army_rules_for"][faction] = there
+
+    def _optional_abilities(self, models: list[Record], read: set[str]) -> Record:
+        """The abilities of wargear a loadout may take (an omnispex), by its name: [name, text, its kind of model]
+        of each, read where a loadout gives it (`Datasheet.wargear_abilities`); what a model carries by default is
+        read as the unit's (`_own`), and abilities of the unit's own names (`read`) are not read again."""
+        default = {name for model in models for name in model["equipment"]}
+        found: Record = {}
+        for name, piece in self.pieces.items():
+            if name in default:
+                continue
+            takers = [m["name"] for m in models if any(name in option["with"] for option in m["options"])]
+            texts = [[p.get("name", ""), characteristics(p).get("Description", ""), takers[0] if len(takers) == 1
+                      else ""] for p, _ in self.data.shown_in(self.faction, self.data.profiles(piece))
+                     if p.get("typeName") == "Abilities" and p.get("name", "") not in read]
+            if texts:
+                found[name] = texts
+        return found
 
     def _bearers(self) -> Record:
         """What each piece of the unit's wargear gives the model that carries it, by its name: an invulnerable save

@@ -353,7 +353,10 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         read_rules=_contained((*(a for a in read_rules if a.name not in held),
                                *(TextAbility(name, readings=tuple(found.values())) for name, found in held.items())),
                               models),
-        defence_notes=tuple(dict.fromkeys(defences)))
+        defence_notes=tuple(dict.fromkeys(defences)),
+        wargear_abilities={piece.lower(): taken for piece, texts in record.get("wargear_abilities", {}).items()
+                           if (taken := read_abilities(record["name"], texts, tally.abilities,
+                                                       tally.abilities_unmodelled, (), record["weapons"]))})
     # the most numerous kind first: the order a defender loses models in, among models of equal Wounds
     counts = sheet.counts()
     sheet = attrs.evolve(sheet, models=tuple(sorted(sheet.models, key=lambda m: -counts[m.name])))

@@ -161,6 +161,8 @@ class Datasheet:
     attached_as: tuple[AttachedUnit, ...] = ()  #: units whose Leaders may lead this one instead (its Attached Unit)
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
+    #: wargear a loadout may take -> the abilities read from its text, in force where the loadout carries it
+    wargear_abilities: Mapping[str, tuple[TextAbility, ...]] = attrs.field(factory=dict)
     army_rules: tuple[str, ...] = ()  #: the names of `abilities` that are army rules (a catalogue's shared rules)
     #: another faction whose army fields the unit -> its army rules in that army, where they differ from its own
     army_rules_for: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)

@@ -12,6 +12,7 @@ and is named not applied where it does not (Martial Ka'tah).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -68,12 +69,16 @@ def _variants(name: str, sheet: Datasheet, rules: Mapping[str, NamedRule]) -> tu
 ARMY_RULE = "an army rule not modelled"
 
 
-def abilities(sheet: Datasheet, rules: Mapping[str, NamedRule]) -> tuple[TextAbility, ...]:
-    """A unit's abilities read from text, its army rules `listed` (which stand for a reading of the same name), and
-    its other army rules (`Datasheet.army_rules`), not modelled."""
+def abilities(sheet: Datasheet, rules: Mapping[str, NamedRule],
+              carried: Collection[str] = ()) -> tuple[TextAbility, ...]:
+    """A unit's abilities read from text (with those of the wargear it `carried` that a loadout gives: an omnispex),
+    its army rules `listed` (which stand for a reading of the same name), and its other army rules
+    (`Datasheet.army_rules`), not modelled."""
     declared = listed(sheet, rules)
     names = {normalise(a.name) for a in declared}
-    read = [a for a in sheet.read_rules if normalise(a.name) not in names]
+    taken = [a for item in sorted(carried) for a in sheet.wargear_abilities.get(item, ())]
+    read = list({normalise(a.name): a for a in (*sheet.read_rules, *taken)
+                 if normalise(a.name) not in names}.values())
     known = names | {normalise(a.name) for a in read}
     unmodelled = [TextAbility(name, unmodelled=ARMY_RULE, army=True) for name in dict.fromkeys(sheet.army_rules)
                   if normalise(name) not in known]
@@ -81,10 +86,15 @@ def abilities(sheet: Datasheet, rules: Mapping[str, NamedRule]) -> tuple[TextAbi
 
 
 def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datasheet | None = None,
-          defender_leader: Datasheet | None = None, rules: Mapping[str, NamedRule] | None = None) -> list[Side]:
-    """The attacking unit (at `size`) and the target's sides (`target_sides`), with their abilities (`abilities`:
-    read from text, and the army rules of `rules` they list) and their models of each kind."""
-    return [Side("attacker", abilities(sheet, rules or {}), sheet.counts(size), unit=sheet.name),
+          defender_leader: Datasheet | None = None, rules: Mapping[str, NamedRule] | None = None,
+          loadout: Sequence[str] = ()) -> list[Side]:
+    """The attacking unit (at `size`, with its `loadout`: the kinds of model it makes, a Vanguard w/ omnispex, and
+    the wargear it gives) and the target's sides (`target_sides`), with their abilities (`abilities`: read from
+    text, and the army rules of `rules` they list) and their models of each kind."""
+    equipped = sheet.equip(loadout, size)
+    kinds = Counter(entry.name for entry, _ in equipped)
+    carried = {item for _, gear in equipped for item in gear}
+    return [Side("attacker", abilities(sheet, rules or {}, carried), dict(kinds), unit=sheet.name),
             *target_sides(target, defender, defender_leader, rules)]
 
 
@@ -386,7 +396,9 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
     """Why a reading is not applied in this query, or "" if it is (an error if --with asked for it); `called` is
     the --with that would apply it; `some_attacks`: it is applied to some of the attacks only (`apart`)."""
     why = ""
-    if side.leading and reading.scope == "unit" and not some_attacks:
+    if ability.model and side.kinds and not side.kinds.get(ability.model):  # the kind it is written on: none here
+        why = f"{ability.name} is a {ability.model} model's, and the unit has none here"
+    elif side.leading and reading.scope == "unit" and not some_attacks:
         if not asked:  # 'this unit', 'this model's unit' on a Leader's datasheet: maybe the whole Attached unit's
             why = (f"{ability.name} is written for its unit on the Leader's datasheet, which may be the whole Attached "
                    f"unit; --with '{called or ability.name}' gives it to the whole Attached unit")

@@ -484,7 +484,7 @@ def unit_attack(
     edition_lines = list(edition_notes)
     aliases = {r.name: k for k, r in data.rules.items()}
     phase = "fight" if melee else "shooting"
-    sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader, data.rules)
+    sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader, data.rules, loadout)
     if leader is not None:  # its "while leading" abilities are the whole unit's, its others its own attacks'
         sides.append(text_in_force.Side("attacker", text_in_force.abilities(leader, data.rules), leader.counts(),
                                         leading=True, unit=leader.name))
