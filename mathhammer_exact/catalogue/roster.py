@@ -55,6 +55,7 @@ class Roster:
     name: str
     units: tuple[Record, ...]
     edition: str  #: the edition of its game system, "10e" or "11e" (battlescribe.EDITIONS)
+    detachments: tuple[str, ...] = ()  #: the detachment each force chose (Gladius Task Force), as the list names it
 
     def unit(self, selector: str) -> Record:
         """The unit `selector` names: its number in the list (from 1), or its name or datasheet's name."""
@@ -314,10 +315,12 @@ def roster_of(data: bytes, where: str, name: str = "army list", source: str = "a
     """Every unit of an army list, from the bytes of its file (a zip already unpacked: `unpacked`); `where`
     names it in messages, `name` is its name if it gives none, `source` what its units are from."""
     root, edition = _document(data, where)
-    units = []
+    units, detachments = [], []
     for force in (element for element in root.iter() if tag(element) == "force"):  # allied forces nest
         faction = faction_name(force.get("catalogueName", ""))
         for selection in kids(force, "selections", "selection"):
+            if normalise(selection.get("name", "")) in ("detachment", "detachment choice"):
+                detachments += [c.get("name", "").strip() for c in kids(selection, "selections", "selection")]
             if selection.get("type") in ("unit", "model") and _has_models(selection):
                 try:
                     units.append(_UnitReader(selection).read(faction, source, edition))
@@ -325,7 +328,7 @@ def roster_of(data: bytes, where: str, name: str = "army list", source: str = "a
                     raise MathhammerError(f"{where}: {exc}") from None
     if not units:
         raise MathhammerError(f"{where}: no units in this roster")
-    return Roster(where, root.get("name", name), tuple(units), edition)
+    return Roster(where, root.get("name", name), tuple(units), edition, tuple(d for d in detachments if d))
 
 
 _SENT: ContextVar[Roster | None] = ContextVar("sent_army_list", default=None)

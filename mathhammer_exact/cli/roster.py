@@ -28,6 +28,8 @@ def roster(file: Path, as_json: bool) -> None:
         click.echo(json.dumps(army, indent=2))
         return
     click.echo(f"{army['name']} ({file}): {len(army['units'])} units, {EDITIONS[army['edition']][1]} edition")
+    if army["detachments"]:  # its rules are named with the units that list them, as not modelled
+        click.echo(f"detachment: {', '.join(army['detachments'])}")
     for unit in army["units"]:
         points = f", {sum(unit['points'].values())} pts" if unit["points"] else ""
         size = sum(m["count"] for m in unit["models"])

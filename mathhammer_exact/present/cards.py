@@ -134,4 +134,4 @@ def army_json(army: Roster) -> dict[str, Any]:
     for number, record in enumerate(army.units, 1):
         sheet = to_datasheet(record)
         units.append({"number": number, "datasheet": record["datasheet"], **datasheet_json(sheet)})
-    return {"name": army.name, "edition": army.edition, "units": units}
+    return {"name": army.name, "edition": army.edition, "detachments": list(army.detachments), "units": units}

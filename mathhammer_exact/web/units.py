@@ -93,9 +93,10 @@ class ArmyUnit(DatasheetAnswer):
 
 
 class ArmyAnswer(Answer):
-    """`mathhammer roster --json`: the army list's name, its edition ("10e", "11e") and its units, in the list's
-    order."""
+    """`mathhammer roster --json`: the army list's name, its edition ("10e", "11e"), its detachments and its units,
+    in the list's order."""
 
     name: str
     edition: str
+    detachments: list[str]  #: the detachment each force of the list chose, as it names it (its rules not modelled)
     units: list[ArmyUnit]
