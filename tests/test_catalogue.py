@@ -633,6 +633,27 @@ def test_an_ability_of_wargear_a_loadout_takes_is_in_force_only_with_it():
                     Target.parse("T4 Sv3+ W1 x10")).situation
 
 
+def test_a_weapon_the_unit_has_only_when_stationary_fires_only_then():
+    # a trial found a Strike Team's support turret fired whatever the unit did ('if this unit Remains Stationary,
+    # ... its Shas'ui model is equipped with the support turret weapon'): 1.309 where it moved, for 1.111
+    from mathhammer_exact.decide.unit_attack import unit_attack
+    gun = {"profile": "default", "melee": False,
+           "chars": {"Range": "24", "A": "1", "BS": "3+", "S": "4", "AP": "0", "D": "1"}}
+    text = ("In your Movement phase, if this unit Remains Stationary, until the start of your next turn, its Pebble "
+            "model is equipped with the rock turret weapon.")
+    record = _record(weapons={"Rifle": [gun], "Rock turret": [gun]}, abilities=["Rock Turret"],
+                     ability_texts=[["Rock Turret", text, ""]], keywords=["VEHICLE"])
+    record["models"] = [{**record["models"][0], "equipment": ["Rifle", "Rock turret"]}]
+    sheet = to_datasheet(record)
+    assert sheet.stationary_only == ("rock turret",)
+    moved = unit_attack(sheet, Target.parse("T4 Sv7+ W1 x5"), exact=True)
+    assert [f.weapon.name for f in moved.firings] == ["Rifle"]  # one shot: 2/3 x 1/2 = 1/3
+    assert moved.result.damage.mean == Fraction(1, 3)
+    assert "not fired: rock turret (the unit's only if it Remained Stationary: --stationary)" in moved.situation
+    still = unit_attack(sheet, Target.parse("T4 Sv7+ W1 x5"), context=Context(stationary=True), exact=True)
+    assert still.result.damage.mean == 2 * Fraction(1, 3)
+
+
 def test_at_a_target_it_cannot_see_only_indirect_fire_weapons_shoot():
     # a trial found a Basilisk's heavy bolter fired at a target not visible (--indirect), beside its Earthshaker
     from mathhammer_exact.decide.unit_attack import unit_attack

@@ -196,6 +196,17 @@ def with_conversion_range(chars: dict[str, str], rules: Iterable[tuple[str, str]
     return {**chars, "Keywords": ",".join(words)}
 
 
+#: a weapon the unit has only if it Remains Stationary (a Strike Team's DS8 Support Turret)
+_STILL_WEAPON = re.compile(r"if this unit Remains Stationary\b.*?\bequipped with the (.+?) weapon", re.I | re.S)
+
+
+def stationary_weapon(text: str) -> str | None:
+    """The weapon an ability gives the unit only while it Remained Stationary ('if this unit Remains Stationary,
+    ... its Shas'ui model is equipped with the support turret weapon'), if it gives one."""
+    found = _STILL_WEAPON.search(text)
+    return found[1].strip() if found else None
+
+
 def best(current: Record | None, found: Record | None) -> Record | None:
     """Of two readings of one kind (invulnerable save, Feel No Pain), the one to use: a stated one before
     one inferred from prose, an unconditional one before one under a condition, else the first found."""

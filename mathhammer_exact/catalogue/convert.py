@@ -21,7 +21,7 @@ from ..data.names import normalise
 from ..data.text_rules import TextAbility
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
-from .abilities import Record, attached_as, best
+from .abilities import Record, attached_as, best, stationary_weapon
 from .ability_text import conditional_defence, read_abilities
 
 _UNKNOWN = re.compile(r"unknown (?:weapon ability|weapon token|target token) '([^']*)'")
@@ -354,6 +354,8 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
                                *(TextAbility(name, readings=tuple(found.values())) for name, found in held.items())),
                               models),
         defence_notes=tuple(dict.fromkeys(defences)),
+        stationary_only=tuple(dict.fromkeys(weapon.lower() for _, text, _ in record.get("ability_texts", ())
+                                            if (weapon := stationary_weapon(text)) and weapon.lower() in weapons)),
         wargear_abilities={piece.lower(): taken for piece, texts in record.get("wargear_abilities", {}).items()
                            if (taken := read_abilities(record["name"], texts, tally.abilities,
                                                        tally.abilities_unmodelled, (), record["weapons"]))})

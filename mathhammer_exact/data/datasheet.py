@@ -161,6 +161,7 @@ class Datasheet:
     attached_as: tuple[AttachedUnit, ...] = ()  #: units whose Leaders may lead this one instead (its Attached Unit)
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
+    stationary_only: tuple[str, ...] = ()  #: weapons the unit has only if it Remained Stationary (a support turret)
     #: wargear a loadout may take -> the abilities read from its text, in force where the loadout carries it
     wargear_abilities: Mapping[str, tuple[TextAbility, ...]] = attrs.field(factory=dict)
     army_rules: tuple[str, ...] = ()  #: the names of `abilities` that are army rules (a catalogue's shared rules)

@@ -98,8 +98,11 @@ def unit_weapons(sheet: Datasheet, context: Context | None = None, melee: bool =
     """Every weapon a unit's default loadout attacks with (its melee weapons with `melee`)."""
     from .unit_attack import volley
 
+    situation = context or Context()
+    shots = volley(sheet, melee=melee, advanced=situation.advanced, unseen=situation.indirect,
+                   stationary=situation.stationary)
     return [Written(Firing(weapon, n, context, bearer), f"{sheet.name}: {weapon.name}", True, unit=sheet.name)
-            for weapon, n, bearer in volley(sheet, melee=melee).weapons]
+            for weapon, n, bearer in shots.weapons]
 
 
 def with_leader(found: Sequence[Written], led_by: str, context: Context | None = None,

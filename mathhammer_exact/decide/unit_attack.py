@@ -56,12 +56,13 @@ def base_name(weapon: Weapon) -> str:
 
 def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = None, melee: bool = False,
            pistols: bool = False, advanced: bool = False, profiles: Sequence[str] = (),
-           apart: Collection[str] = (), unseen: bool = False) -> Volley:
+           apart: Collection[str] = (), unseen: bool = False, stationary: bool = False) -> Volley:
     """The unit's weapons after its wargear choices and the rules on what may be used together.
 
     A model shoots its Pistols or its other ranged weapons, not both (MONSTER and VEHICLE
     models shoot all); after Advancing only Assault weapons shoot, and at a target it cannot see (`unseen`,
-    --indirect) only Indirect Fire weapons: the others are named as not fired; in melee each model fights
+    --indirect) only Indirect Fire weapons: the others are named as not fired; a weapon the unit has only if
+    it Remained Stationary (a support turret) fires only when it did (`stationary`); in melee each model fights
     with one melee weapon. Weapons named in `loadout` come first, then the datasheet's order.
     Each name in `profiles` must be a profile of a weapon the unit carries. The weapons of the kinds of
     model in `apart` are counted apart from the others' (an ability of theirs changes their attacks only).
@@ -92,6 +93,10 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
     for entry, gear in equipped:
         # wargear the loadout named or gave this model first: a model fights with the melee weapon named
         gear = sorted(gear, key=lambda name: (name not in named, name in entry.equipment))
+        if not stationary and not melee:
+            lines |= {f"not fired: {name} (the unit's only if it Remained Stationary: --stationary)": None
+                      for name in gear if name in sheet.stationary_only}
+            gear = [name for name in gear if name not in sheet.stationary_only]
         weapons = [w for w in (sheet.profile(name, profiles, melee) for name in gear) if w is not None]
         if melee:  # one melee weapon, and every Extra Attacks weapon beside it
             single = [(name, w) for name, w in zip([n for n in gear if sheet.profile(n, profiles, melee)], weapons)
@@ -423,7 +428,8 @@ def _led(leader: Datasheet | None, melee: bool, pistols: bool, context: Context,
     if leader is None:
         return None, []
     own = [p for p in profiles if any(p.strip().lower() in leader.kind_of(w, melee) for w in leader.weapons)]
-    shots = volley(leader, (), None, melee, pistols, context.advanced, own, unseen=context.indirect)
+    shots = volley(leader, (), None, melee, pistols, context.advanced, own, unseen=context.indirect,
+                   stationary=context.stationary)
     fired = ", ".join(f"{n} x {w.name}" for w, n, _ in shots.weapons)
     lines = [f"led by {leader.name} ({leader.faction}): {fired} attack with the unit"]
     return shots, lines + [f"note ({leader.name}): {note}" for note in leader.notes]
@@ -502,7 +508,7 @@ def unit_attack(
     kinds_apart = {kind for (unit, kind), _ in apart if unit == sheet.name}
     try:
         shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles, kinds_apart,
-                       unseen=context.indirect)
+                       unseen=context.indirect, stationary=context.stationary)
     except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks
         if not sheet.notes_for(loadout, size):
             raise

@@ -38,7 +38,8 @@ def seconds(query: Query, grid: Grid) -> float:
             firings = [Firing(attacker.weapon, query.models or 1)]
         else:
             assert attacker.sheet is not None
-            shots = volley(attacker.sheet, (), query.models, melee, False, context.advanced, unseen=context.indirect)
+            shots = volley(attacker.sheet, (), query.models, melee, False, context.advanced, unseen=context.indirect,
+                           stationary=context.stationary)
             firings = [Firing(weapon, n, None, bearer) for weapon, n, bearer in shots.weapons]
         fast = len(firings) == 1 and len(target.groups) == 1 and context.command_reroll is None
         work = cost(list(firings), target, context, FLOAT, fast).work
