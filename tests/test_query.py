@@ -45,6 +45,17 @@ def test_after_advancing_only_assault_weapons_shoot():
         volley(by_name.datasheet(TCS), advanced=True)
 
 
+def test_the_header_says_what_stealth_gives_the_target():
+    # a trial found the 11th edition's Stealth (the Benefit of Cover) applied and never said
+    stealthy = Target.parse("T3 Sv6+ W1 x10 [INFANTRY, STEALTH]")
+    assert "target has Stealth: -1 to the hit roll against ranged attacks" in unit_attack(TCS, stealthy).situation
+    eleventh = unit_attack(TCS, stealthy, context=Context(rules=Rules.named("current", "11e")))
+    assert "target has Stealth: the Benefit of Cover (not against Ignores Cover) against ranged attacks" in \
+        eleventh.situation
+    assert not any("Stealth" in line for line in unit_attack(TCS, stealthy, melee=True).situation)
+    assert not any("Stealth" in line for line in unit_attack(TCS, Target.parse("T3 Sv6+ W1 x10")).situation)
+
+
 def test_blast_cannot_target_a_unit_in_engagement_range():
     with pytest.raises(MathhammerError, match="BLAST"):
         unit_attack(TCS, Target.parse("T3 Sv5+ W1 x10"), ["grenade launcher"], context=Context(engaged=True))

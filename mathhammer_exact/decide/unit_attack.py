@@ -19,7 +19,7 @@ from ..data.datasheet import Datasheet, TargetUnit, either, in_edition
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
 from ..data.text_in_force import Attacks
-from ..editions import Cover
+from ..editions import Cover, Stealth
 from ..engine.layout import default_order
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
@@ -435,6 +435,16 @@ def _led(leader: Datasheet | None, melee: bool, pistols: bool, context: Context,
     return shots, lines + [f"note ({leader.name}): {note}" for note in leader.notes]
 
 
+def _stealth_line(target: Target, context: Context, melee: bool) -> list[str]:
+    """The line saying what Stealth gives the target against these ranged attacks in this edition (the engine
+    applies it from the STEALTH keyword of every model: `stages.hit`), where it has it."""
+    if melee or not all("STEALTH" in profile.keywords for profile, _ in target.groups):
+        return []
+    gives = "-1 to the hit roll" if context.rules.definition.stealth is Stealth.HIT else \
+        "the Benefit of Cover (not against Ignores Cover)"
+    return [f"target has Stealth: {gives} against ranged attacks"]
+
+
 def _size_line(sheet: Datasheet, size: int | None) -> list[str]:
     """The header line saying the unit's size was not given and which was taken, where it could be others."""
     sizes = sheet.allowed_sizes()
@@ -532,7 +542,7 @@ def unit_attack(
     situation += near_lines + cover_lines + order_lines
     situation += precision_lines + _size_line(sheet, size) + list(shots.chosen)
     situation += [f"note: {note}" for note in sheet.notes_for(loadout, size)]  # inferred or left out reading it
-    situation += edition_lines
+    situation += edition_lines + _stealth_line(plan.target, plan.context, melee)
     situation += named_target.notes
     if sum(isinstance(f, Firing) for f in plan.firings) > 1:  # the attacker chooses the order: say which was taken
         situation.append("weapons resolved in the order listed (the attacker's choice; `mathhammer plan` ranks orders)")
