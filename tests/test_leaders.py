@@ -58,6 +58,12 @@ def test_a_leader_names_a_unit_as_catalogues_spell_it(gravel):
     assert leading_problem(attrs.evolve(captain, leader_of=("ACOLYTE HYBRIDS",)), leader) is not None
     other = attrs.evolve(wardens, name="Acolyte Iconward", keywords=("INFANTRY", "ACOLYTE HYBRIDS"))
     assert leading_problem(attrs.evolve(captain, leader_of=("ACOLYTE HYBRIDS WITH AUTOPISTOLS",)), other) is not None
+    # nor a keyword that merely begins another unit's name (a review found NURGLE taken for a Nurgle Soul Grinder,
+    # WOLF GUARD for Wolf Guard Terminators)
+    grinder = attrs.evolve(wardens, name="Nurgle Soul Grinder", keywords=("VEHICLE", "NURGLE"))
+    assert leading_problem(attrs.evolve(captain, leader_of=("Nurgle",)), grinder) is not None
+    terminators = attrs.evolve(wardens, name="Wolf Guard Terminators", keywords=("INFANTRY", "WOLF GUARD"))
+    assert leading_problem(attrs.evolve(captain, leader_of=("Wolf Guard",)), terminators) is not None
 
 
 def test_the_cli_names_the_leader(gravel):

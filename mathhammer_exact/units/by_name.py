@@ -175,11 +175,13 @@ def matchup(attacker: str, target: str, models: int | None = None, leader: str |
 
 def _led_names(bodyguard: Datasheet) -> set[str]:
     """The names a Leader's list may call `bodyguard` by, as catalogues spell them ('HANDFLAMERS', a '[Legends]'
-    tag left out, singular or plural): its own, and a keyword that begins it, for a unit that is no CHARACTER
-    ('ACOLYTE HYBRIDS', for Acolyte Hybrids with Autopistols and with Hand Flamers)."""
+    tag left out, singular or plural): its own, and where its name is a keyword of it and the wargear it is
+    fielded with, that keyword ('ACOLYTE HYBRIDS', for Acolyte Hybrids with Autopistols and with Hand Flamers;
+    not a god's name, NURGLE for a Nurgle Soul Grinder, nor a CHARACTER's)."""
     own = compact(bodyguard.name)
-    family = () if "CHARACTER" in bodyguard.keywords else (
-        word for word in map(compact, bodyguard.keywords) if word and own.startswith(word))
+    head = bodyguard.name.lower().split(" with ")[0] if " with " in bodyguard.name.lower() else ""
+    family = [] if "CHARACTER" in bodyguard.keywords or not head else [
+        word for word in map(compact, bodyguard.keywords) if word == compact(head)]
     return {own, *family}
 
 
