@@ -555,8 +555,16 @@ def test_points_at_each_size_the_catalogue_prices(tmp_path, monkeypatch):
                        f'<conditionGroup type="and"><conditions>{_models("greaterThan", 4)}'
                        f'{_models("atLeast", 1, "se-council")}</conditions></conditionGroup>'
                        "</conditionGroups></conditionGroup></conditionGroups>")
+    # 'increment 70' above 4 and above 8 models (Tactical Drones), and one in a form not read (the 11th edition's
+    # second copy of a unit, 'localConditionGroups'): not applied to the one unit asked about
+    more = ''.join(f'<modifier type="increment" value="70" field="ct-pts"><conditions>{_models("greaterThan", n)}'
+                   "</conditions></modifier>" for n in (4, 8))
+    more += ('<modifier type="increment" value="15" field="ct-pts"><conditionGroups><conditionGroup type="and">'
+             '<localConditionGroups><localConditionGroup type="atLeast" value="2"/></localConditionGroups>'
+             "</conditionGroup></conditionGroups></modifier>")
     units = [_priced_unit("Cinder Beasts", 3, 40, 0, exactly), _priced_unit("Scree Guns", 3, 0, 50, ""),
-             _priced_unit("Dust Riders", 6, 80, 0, either, upgrade, least=3)]
+             _priced_unit("Dust Riders", 6, 80, 0, either, upgrade, least=3),
+             _priced_unit("Gravel Drones", 12, 70, 0, more, least=4)]
     checkout = tmp_path / "checkout"
     checkout.mkdir()
     gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
@@ -568,6 +576,8 @@ def test_points_at_each_size_the_catalogue_prices(tmp_path, monkeypatch):
     assert (beasts.allowed_sizes(), beasts.points) == ((1, 2, 3), {1: 40, 2: 70, 3: 105})
     assert (guns.allowed_sizes(), guns.points) == ((1, 2, 3), {1: 50, 2: 100, 3: 150})
     assert (riders.allowed_sizes(), riders.points) == ((3, 6), {3: 80, 6: 160})  # the Council not taken
+    drones = by_name.datasheet("Gravel Drones")
+    assert (drones.allowed_sizes(), drones.points) == ((4, 8, 12), {4: 70, 8: 140, 12: 210})
 
 
 def _fighter(**changes):
@@ -670,6 +680,15 @@ def test_at_a_target_it_cannot_see_only_indirect_fire_weapons_shoot():
     assert [f.weapon.name for f in answer.firings] == ["Pebble mortar"]
     assert answer.result.damage.mean == Fraction(5, 18)
     assert "not fired: Stubber (no INDIRECT FIRE: at a target it cannot see)" in answer.situation
+    # a Leader with nothing it may fire here leaves its unit to shoot (a review found the whole question refused)
+    chief = _record(name="Chief", weapons={"Stubber": [stubber]}, keywords=["INFANTRY", "CHARACTER"],
+                    leader_of=["Pebble"])
+    chief["models"] = [{**chief["models"][0], "name": "Chief", "equipment": ["Stubber"]}]
+    led = unit_attack(sheet, Target.parse("T4 Sv7+ W1 x5"), context=Context(indirect=True), exact=True,
+                      led_by=to_datasheet(chief))
+    assert led.result.damage.mean == Fraction(5, 18)
+    assert "led by Chief (Test): it attacks with nothing here (Chief has no INDIRECT FIRE weapons, at a target it " \
+           "cannot see, to attack with)" in led.situation
     # the stubber asked for on its own: refused with the reason, as a non-ASSAULT weapon after Advancing is
     with pytest.raises(MathhammerError, match="only INDIRECT FIRE weapons can shoot a target that is not visible"):
         attack(sheet.weapons["stubber"]["default"], Target.parse("T4 Sv7+ W1"), context=Context(indirect=True))

@@ -141,14 +141,19 @@ def _filled(models: list[Record], size: int, high: int) -> dict[int, int]:
     return counts
 
 
+_CONDITION_PARTS = ("conditions", "conditionGroups")  #: what `_holds` reads of a modifier or condition group
+
+
 def _holds(modifier: Element, test: Callable[[Element], bool | None]) -> bool:
     """Whether a modifier applies: each of its conditions, and each of its condition groups ('and', 'or', nested),
     holds by `test`; never where `test` cannot tell (None)."""
     def group(element: Element, every: bool) -> bool | None:
+        if any(tag(c) not in _CONDITION_PARTS for c in element if tag(c).startswith(("condition", "local"))):
+            return None  # a form not read ('localConditionGroups': the 11th edition's second copy of a unit)
         found = [test(c) for c in kids(element, "conditions", "condition")]
         found += [group(g, g.get("type") != "or") for g in kids(element, "conditionGroups", "conditionGroup")]
-        if any(f is None for f in found):
-            return None
+        if any(f is None for f in found) or (element is not modifier and not found):
+            return None  # a group that tests nothing it can tell
         return all(found) if every else any(found)
     if any(True for _ in kids(modifier, "repeats", "repeat")):
         return False
@@ -919,7 +924,7 @@ class UnitReader:
             return list(range(low, high + 1)), {str(n): _cost(self.entry) + n * min(each) for n in range(low, high + 1)}
         base = _cost(self.entry) + sum(_cost(m["_entry"]) * m["min"] for m in per_model)
         setters = [m for m in kids(self.entry, "modifiers", "modifier")
-                   if m.get("type") == "set" and m.get("field") in self.data.points_types]
+                   if m.get("type") in ("set", "increment", "decrement") and m.get("field") in self.data.points_types]
         price = {n: self._priced_at(base, setters, n, models, high) for n in range(low, high + 2)}
         ends = [n for n in range(low, high + 1) if n == high or price[n] != price[n + 1]]
         if len(ends) > 1 and ends[0] == low and price[low] == price[low + 1]:
@@ -936,14 +941,16 @@ class UnitReader:
         return ends, {str(size): price[size] for size in ends}
 
     def _priced_at(self, base: int, setters: list[Element], size: int, models: list[Record], high: int) -> int:
-        """The unit's points at `size` models: the last 'set points' modifier whose conditions hold there, with its
-        models of each kind as its datasheet fields them at that size (`_filled`), and nothing else taken (a
-        condition on an upgrade holds as with none); one that counts the army leaves the price as it is."""
+        """The unit's points at `size` models: its points modifiers ('set', 'increment') whose conditions hold there,
+        in order, with its models of each kind as its datasheet fields them at that size (`_filled`), and nothing
+        else taken (a condition on an upgrade holds as with none); one that counts the army changes nothing."""
         counts = _filled(models, size, high)
         price = base
-        for modifier in setters:
+        for modifier in setters:  # in the catalogue's order: 'set 150', or 'increment 70' (Tactical Drones)
             if _holds(modifier, lambda c: self._counted(c, size, counts)):
-                price = whole(modifier.get("value"), f"the points of {self.entry.get('name')!r}")
+                value = whole(modifier.get("value"), f"the points of {self.entry.get('name')!r}")
+                kind = modifier.get("type")
+                price = value if kind == "set" else price + value if kind == "increment" else max(price - value, 0)
         return price
 
     def _counted(self, condition: Element, size: int, counts: dict[int, int]) -> bool | None:

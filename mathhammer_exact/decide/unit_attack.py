@@ -123,7 +123,7 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
             counts[key] = counts.get(key, 0) + 1
     if not counts:
         what = "melee weapons" if melee else ("ASSAULT weapons after Advancing" if advanced else
-                                              "INDIRECT FIRE weapons to shoot a target it cannot see" if unseen
+                                              "INDIRECT FIRE weapons, at a target it cannot see," if unseen
                                               else "ranged weapons")
         fights = not (melee or advanced or unseen) and any(w.melee for ws in sheet.weapons.values()
                                                            for w in ws.values())
@@ -428,11 +428,15 @@ def _led(leader: Datasheet | None, melee: bool, pistols: bool, context: Context,
     if leader is None:
         return None, []
     own = [p for p in profiles if any(p.strip().lower() in leader.kind_of(w, melee) for w in leader.weapons)]
-    shots = volley(leader, (), None, melee, pistols, context.advanced, own, unseen=context.indirect,
-                   stationary=context.stationary)
+    notes = [f"note ({leader.name}): {note}" for note in leader.notes]
+    try:
+        shots = volley(leader, (), None, melee, pistols, context.advanced, own, unseen=context.indirect,
+                       stationary=context.stationary)
+    except MathhammerError as exc:  # nothing it may use here (after Advancing, unseen): its unit still attacks
+        return None, [f"led by {leader.name} ({leader.faction}): it attacks with nothing here ({exc})", *notes]
     fired = ", ".join(f"{n} x {w.name}" for w, n, _ in shots.weapons)
     lines = [f"led by {leader.name} ({leader.faction}): {fired} attack with the unit"]
-    return shots, lines + [f"note ({leader.name}): {note}" for note in leader.notes]
+    return shots, lines + notes
 
 
 def _stealth_line(target: Target, context: Context, melee: bool) -> list[str]:

@@ -68,14 +68,20 @@ def _notes(rows: Any) -> list[str]:
     every = [line for line in dict.fromkeys(line for _, _, notes in answered for line in notes)
              if all(line in notes for _, _, notes in answered)]
     lines = [f"every answer: {line}" for line in every]
-    lines += list(dict.fromkeys(f"about {target} as a target: {line.split('): ', 1)[1]}"
-                                for _, target, notes in answered for line in notes
-                                if line.startswith("target note (") and line not in every))
+    of_target: set[tuple[str, str]] = set()  # a target's own (its notes, what it has), said in every answer at it
+    for target in dict.fromkeys(t for _, t, _ in answered):
+        at_it = [notes for _, t, notes in answered if t == target]
+        for line in dict.fromkeys(line for notes in at_it for line in notes if line.startswith(("target note (",
+                                                                                                "target has "))):
+            if line not in every and all(line in notes for notes in at_it):
+                of_target.add((target, line))
+                said = line.split("): ", 1)[1] if line.startswith("target note (") else line
+                lines.append(f"about {target} as a target: {said}")
     for attacker in dict.fromkeys(a for a, _, _ in answered):
         own = [(target, notes) for a, target, notes in answered if a == attacker]
-        for line in dict.fromkeys(line for _, notes in own for line in notes
-                                  if line not in every and not line.startswith("target note (")):
-            targets = [target for target, notes in own if line in notes]
+        for line in dict.fromkeys(line for target, notes in own for line in notes
+                                  if line not in every and (target, line) not in of_target):
+            targets = [target for target, notes in own if line in notes and (target, line) not in of_target]
             which = "" if len(targets) == len(own) else f" against {', '.join(targets)}"
             lines.append(f"about {attacker}{which}: {line}")
     return lines
