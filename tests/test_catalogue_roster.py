@@ -20,6 +20,7 @@ from mathhammer_exact.catalogue import battlescribe
 from mathhammer_exact.catalogue.convert import to_datasheet
 from mathhammer_exact.catalogue.roster import _split, read_roster, roster_of, roster_unit, sent
 from mathhammer_exact.cli import cli
+from mathhammer_exact.data.datasheet import Datasheet
 from mathhammer_exact.decide.unit_attack import unit_attack, volley
 from mathhammer_exact.units import by_name
 
@@ -58,6 +59,23 @@ def _model(name: str, number: int, gear: str) -> str:
             "</selections></selection>")
 
 
+def _selection(name: str, kind: str, chars: dict[str, str], rules: str = "") -> str:
+    """A piece of wargear's selection in an army list: one profile of type `kind`, and `rules` written on it."""
+    written = "".join(f'<characteristic name="{k}">{v}</characteristic>' for k, v in chars.items())
+    return (f'<selection name="{name}" number="1" type="upgrade"><rules>{rules}</rules><profiles><profile '
+            f'name="{name}" typeName="{kind}"><characteristics>{written}</characteristics></profile></profiles>'
+            "</selection>")
+
+
+def _delvers(models: str) -> Datasheet:
+    """The one unit, Delvers, of an invented army list whose unit holds these model selections."""
+    text = ('<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="t" gameSystemId="sys-test" '
+            'gameSystemName="Test System for Warhammer 40,000 10th Edition" battleScribeVersion="2.03">'
+            '<forces><force catalogueName="Test - Delvers"><selections><selection name="Delvers" number="1" '
+            f'type="unit"><selections>{models}</selections></selection></selections></force></forces></roster>')
+    return to_datasheet(roster_of(text.encode(), "the list").units[0])
+
+
 def test_kinds_of_one_name_are_counted_once_each_and_a_pair_is_two():
     # invented: 3 Delvers with a pick rifle each, then two single 'Delver w/ heavy weapon' selections (a drill,
     # and a selection '2 Rock Cannons' whose one profile is 'Rock Cannon', number 1: two cannons on one model)
@@ -74,12 +92,7 @@ def test_kinds_of_one_name_are_counted_once_each_and_a_pair_is_two():
               "</characteristic></characteristics></profile></profiles></selection>")
     heavy = [_model("Delver w/ heavy weapon", 1, weapon.format("Drill", "Drill")),
              _model("Delver w/ heavy weapon", 1, weapon.format("2 Rock Cannons", "Rock Cannon"))]
-    text = ('<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="t" gameSystemId="sys-test" '
-            'gameSystemName="Test System for Warhammer 40,000 10th Edition" battleScribeVersion="2.03">'
-            '<forces><force catalogueName="Test - '
-            'Delvers"><selections><selection name="Delvers" number="1" type="unit"><selections>'
-            + rifle + "".join(heavy) + "</selections></selection></selections></force></forces></roster>")
-    sheet = to_datasheet(roster_of(text.encode(), "the list").units[0])
+    sheet = _delvers(rifle + "".join(heavy))
     assert sheet.counts() == {"Delver": 3, "Delver w/ heavy weapon #1": 1, "Delver w/ heavy weapon #2": 1}
     assert [n for _, n in sheet.as_target().groups] == [3, 1, 1]  # 5 models, as the list has
     fired = {w.name: n for w, n, _ in volley(sheet).weapons}
@@ -88,20 +101,11 @@ def test_kinds_of_one_name_are_counted_once_each_and_a_pair_is_two():
 
 def test_a_conversion_weapon_of_a_list_takes_its_distance_from_its_rule():
     # invented: a list writes the keyword bare and the weapon's rule, on its selection, gives the distance
-    beamer = ('<selection name="Rock beamer" number="1" type="upgrade"><rules><rule name="Conversion"><description>'
-              "Against a target further than 24&quot; away, an unmodified Hit roll of 4+ that hits is a Critical Hit."
-              '</description></rule></rules><profiles><profile name="Rock beamer" typeName="Ranged Weapons">'
-              '<characteristics><characteristic name="Range">48</characteristic><characteristic name="A">2'
-              '</characteristic><characteristic name="BS">3+</characteristic><characteristic name="S">10'
-              '</characteristic><characteristic name="AP">-2</characteristic><characteristic name="D">4'
-              '</characteristic><characteristic name="Keywords">Conversion, Sustained Hits 1</characteristic>'
-              "</characteristics></profile></profiles></selection>")
-    text = ('<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="t" gameSystemId="sys-test" '
-            'gameSystemName="Test System for Warhammer 40,000 10th Edition" battleScribeVersion="2.03">'
-            '<forces><force catalogueName="Test - Delvers"><selections><selection name="Delvers" number="1" '
-            'type="unit"><selections>' + _model("Delver", 1, beamer) + "</selections></selection></selections>"
-            "</force></forces></roster>")
-    sheet = to_datasheet(roster_of(text.encode(), "the list").units[0])
+    rule = ('<rule name="Conversion"><description>Against a target further than 24&quot; away, an unmodified Hit '
+            "roll of 4+ that hits is a Critical Hit.</description></rule>")
+    beamer = _selection("Rock beamer", "Ranged Weapons", {"Range": "48", "A": "2", "BS": "3+", "S": "10", "AP": "-2",
+                                                          "D": "4", "Keywords": "Conversion, Sustained Hits 1"}, rule)
+    sheet = _delvers(_model("Delver", 1, beamer))
     (weapon, _, _), = volley(sheet).weapons
     assert (weapon.conversion, weapon.ignored) == (24, ())
 
@@ -109,17 +113,9 @@ def test_a_conversion_weapon_of_a_list_takes_its_distance_from_its_rule():
 def test_a_weapon_profile_of_another_type_is_a_weapon():
     # BSData gives a Tesseract Vault's C'tan Powers their own profile type, with a weapon's characteristics: they
     # were left out of every answer (invented here: a 'Rock Powers' profile)
-    power = ('<selection name="Rock Powers" number="1" type="upgrade"><profiles><profile name="Rock storm" '
-             'typeName="Rock Powers"><characteristics><characteristic name="Range">18</characteristic>'
-             '<characteristic name="A">3</characteristic><characteristic name="BS">3+</characteristic>'
-             '<characteristic name="S">6</characteristic><characteristic name="AP">-2</characteristic>'
-             '<characteristic name="D">1</characteristic></characteristics></profile></profiles></selection>')
-    text = ('<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="t" gameSystemId="sys-test" '
-            'gameSystemName="Test System for Warhammer 40,000 10th Edition" battleScribeVersion="2.03">'
-            '<forces><force catalogueName="Test - Delvers"><selections><selection name="Delvers" number="1" '
-            'type="unit"><selections>' + _model("Delver", 1, power) + "</selections></selection></selections>"
-            "</force></forces></roster>")
-    sheet = to_datasheet(roster_of(text.encode(), "the list").units[0])
+    power = _selection("Rock Powers", "Rock Powers", {"Range": "18", "A": "3", "BS": "3+", "S": "6", "AP": "-2",
+                                                      "D": "1"})
+    sheet = _delvers(_model("Delver", 1, power))
     (weapon, n, _), = volley(sheet).weapons
     assert (weapon.attacks.modifier, weapon.skill, weapon.strength, weapon.ap, n) == (3, 3, 6, -2, 1)
 
