@@ -39,6 +39,7 @@ from .battlescribe import (
     tag,
     whole,
 )
+from .convert import main_kind
 from .factions import Catalogues
 from .newrecruit import read_document
 
@@ -130,8 +131,8 @@ def _filled(models: list[Record], size: int, high: int) -> dict[int, int]:
     """The models of each kind (by `id` of its record) in a unit of `size`: each at its least, and the kind whose
     number follows the size (its group's default, else the one that can be most numerous) taking the rest first,
     as `convert` fields the unit."""
+    main = main_kind(models, high)
     variable = [m for m in models if m["max"] != m["min"]]
-    main = max(variable, key=lambda m: (m.get("default", False), m["max"] or high), default=None)
     counts = {id(m): m["min"] for m in models}
     extra = size - sum(counts.values())
     for m in sorted(variable, key=lambda m: m is not main):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -201,13 +201,19 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
     return " ".join(tokens)
 
 
+def main_kind(models: Sequence[Mapping[str, Any]], largest: int) -> Mapping[str, Any] | None:
+    """Of a unit record's kinds of model, the one whose number follows the unit size: its group's default choice,
+    else the one that can be most numerous (`largest`: the unit's largest size, for a kind with no most)."""
+    variable = [m for m in models if m["max"] != m["min"]]
+    return max(variable, key=lambda m: (m.get("default", False), m["max"] or largest), default=None)
+
+
 def _composition(record: Mapping[str, Any]) -> list[tuple[dict[str, Any], int, int | None]]:
     """(model, default count, most) for every kind of model, the kind whose number follows the unit size
     (its group's default choice, else the one that can be most numerous) first among those that vary; the
     others start at their least and join the unit in its place when a loadout names their wargear."""
     largest = max(record["sizes"], default=1)
-    variable = [m for m in record["models"] if m["max"] != m["min"]]
-    main = max(variable, key=lambda m: (m.get("default", False), m["max"] or largest), default=None)
+    main = main_kind(record["models"], largest)
     ordered = sorted(record["models"], key=lambda m: m is not main)
     return [(m, m["min"], None if m["max"] == m["min"] else m["max"] or largest) for m in ordered]
 
