@@ -804,16 +804,21 @@ def test_precision_a_rule_gives_can_be_aimed_or_declined():
     assert not any(f.weapon.precision for f in declined.firings)  # not given back by the rule
 
 
+def _breakers_led_by_chief(ability: tuple[str, str]) -> TargetUnit:
+    """The target: 4 Breakers led by a Test Chief whose datasheet has `ability` (name, text)."""
+    guard = sheet('24" A1 BS4+ S4 AP0 D1', models=(("Breaker", 4),))
+    chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', ability, models=(("Chief", 1),), keywords="CHARACTER"),
+                         name="Test Chief")
+    return TargetUnit(Target((*guard.as_target().groups, *chief.as_target().groups), attached=True), "led", guard,
+                      (), chief)
+
+
 def test_a_target_leaders_own_defence_protects_its_own_models():
     """A Leader's ability of "this model" that changes what an attack allocated to it meets (Damage -1: a trial found
     the Overlord's Implacable Resilience dropped once he led Necron Warriors) protects the Leader alone."""
-    guard = sheet('24" A1 BS4+ S4 AP0 D1', models=(("Breaker", 4),))
     hide = ("Iron Hide", "Each time an attack is allocated to this model, subtract 1 from the Damage characteristic "
                          "of that attack.")
-    chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', hide, models=(("Chief", 1),), keywords="CHARACTER"),
-                         name="Test Chief")
-    led = TargetUnit(Target((*guard.as_target().groups, *chief.as_target().groups), attached=True), "led", guard, (),
-                     chief)
+    led = _breakers_led_by_chief(hide)
     # one attack hitting on 2+ and wounding S8 v T4 on 2+ (25/36) at AP-6 (no save), Damage 2
     sniper = unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2 [PRECISION]'), led, exact=True)  # allocated to the Chief
     assert mean(sniper) == Fraction(25, 36) * (2 - 1)
@@ -828,13 +833,9 @@ def test_a_target_leaders_own_defence_protects_its_own_models():
 def test_a_target_leaders_defence_for_its_unit_protects_its_own_models_unless_given_to_all():
     """A target Leader's "models in this unit" defence: its own models have it whether "this unit" is the Attached
     unit or its own; --with gives it to the whole Attached unit."""
-    guard = sheet('24" A1 BS4+ S4 AP0 D1', models=(("Breaker", 4),))
     hide = ("Iron Ward", "Each time an attack is allocated to a model in this unit, subtract 1 from the Damage "
                          "characteristic of that attack.")
-    chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', hide, models=(("Chief", 1),), keywords="CHARACTER"),
-                         name="Test Chief")
-    led = TargetUnit(Target((*guard.as_target().groups, *chief.as_target().groups), attached=True), "led", guard, (),
-                     chief)
+    led = _breakers_led_by_chief(hide)
     # one attack hitting on 2+, wounding S8 v T4 on 2+ (25/36) at AP-6 (no save), D2: 1 on the Chief (Precision)
     sniper = unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2 [PRECISION]'), led, exact=True)
     assert mean(sniper) == Fraction(25, 36)
