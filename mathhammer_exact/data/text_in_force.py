@@ -25,7 +25,7 @@ from .names import normalise
 from .text_rules import Reading, Role, TextAbility, describe
 
 if TYPE_CHECKING:
-    from .datasheet import Datasheet
+    from .datasheet import Datasheet, ModelEntry
 
 
 #: whose attacks a reading is applied to where it is not the whole attacking unit's: a unit's name, and the kind of
@@ -87,11 +87,12 @@ def abilities(sheet: Datasheet, rules: Mapping[str, NamedRule],
 
 def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datasheet | None = None,
           defender_leader: Datasheet | None = None, rules: Mapping[str, NamedRule] | None = None,
-          loadout: Sequence[str] = ()) -> list[Side]:
-    """The attacking unit (at `size`, with its `loadout`: the kinds of model it makes, a Vanguard w/ omnispex, and
-    the wargear it gives) and the target's sides (`target_sides`), with their abilities (`abilities`: read from
-    text, and the army rules of `rules` they list) and their models of each kind."""
-    equipped = sheet.equip(loadout, size)
+          equipped: Sequence[tuple[ModelEntry, Sequence[str]]] | None = None) -> list[Side]:
+    """The attacking unit (at `size`, its models `equipped` as its loadout makes them, by default as its datasheet
+    does: the kinds of model it makes, a Vanguard w/ omnispex, and the wargear it gives) and the target's sides
+    (`target_sides`), with their abilities (`abilities`: read from text, and the army rules of `rules` they list)
+    and their models of each kind."""
+    equipped = sheet.equip((), size) if equipped is None else equipped
     kinds = Counter(entry.name for entry, _ in equipped)
     carried = {item for _, gear in equipped for item in gear}
     return [Side("attacker", abilities(sheet, rules or {}, carried), dict(kinds), unit=sheet.name),
@@ -262,12 +263,10 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 line = f"{side.role} has {ability.name} ({source}): {said}"
                 its = declared or "read from its text"  # the Leader named: its text
                 leader = f"{side.unit}, leading the {side.role}, has {ability.name} ({its})"
-                if mine is not None:
-                    line = f"{leader}: {said}"
                 wider = f"; --with '{called}' gives it to the whole Attached unit" \
                     if side.leading and reading.scope == "unit" else ""  # 'this unit': maybe the Attached unit
                 if mine is not None:
-                    line += wider
+                    line = f"{leader}: {said}{wider}"
                 if whose is None:
                     rules.append(rule)
                 else:
@@ -299,7 +298,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
 LEADERS_OWN = ("model", "bearer")
 
 
-def _own_when_leading(reading: Reading, side: Side, given_whole: bool) -> bool:
+def _own_when_leading(reading: Reading, given_whole: bool) -> bool:
     """Whether a reading of a leading side's is its own models' in this query: "this model" always, "this unit" where
     --with does not give it to the whole Attached unit."""
     return reading.scope in LEADERS_OWN or (reading.scope == "unit" and not given_whole)
@@ -311,7 +310,7 @@ def on_its_models(ability: TextAbility, reading: Reading, side: Side, given_whol
     Damage it suffers: `Effect.MODEL_FIELDS`), so that the attacks allocated to the Leader meet it and those
     allocated to its bodyguards do not; None for any other reading."""
     rule = reading.rule
-    if side.role != "target" or not side.leading or not _own_when_leading(reading, side, given_whole) or rule.models:
+    if side.role != "target" or not side.leading or not _own_when_leading(reading, given_whole) or rule.models:
         return None
     changed = rule.effect.changes(Effect.TARGET_FIELDS)
     if not changed or not set(changed) <= set(Effect.MODEL_FIELDS) or not _whole_unit(ability, reading, side.kinds):
@@ -328,7 +327,7 @@ def apart(ability: TextAbility, reading: Reading, side: Side, given_whole: bool 
         return None
     whole = _whole_unit(ability, reading, side.kinds)
     if side.leading:
-        return (side.unit, "") if whole and _own_when_leading(reading, side, given_whole) else None
+        return (side.unit, "") if whole and _own_when_leading(reading, given_whole) else None
     if whole or reading.scope != "model" or not side.kinds.get(ability.model):
         return None
     return side.unit, ability.model

@@ -504,14 +504,15 @@ def unit_attack(
     edition_lines = list(edition_notes)
     aliases = {r.name: k for k, r in data.rules.items()}
     phase = "fight" if melee else "shooting"
-    sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader, data.rules, loadout)
+    equipped = sheet.equip(loadout, size)
+    sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader, data.rules, equipped)
     if leader is not None:  # its "while leading" abilities are the whole unit's, its others its own attacks'
         sides.append(text_in_force.Side("attacker", text_in_force.abilities(leader, data.rules), leader.counts(),
                                         leading=True, unit=leader.name))
     named, claimed = text_in_force.claim(modifiers, sides, data.rules)
     given = [m if isinstance(m, NamedRule) else find(m, data.rules, "ability or stratagem", aliases)
              for m in named]
-    carried = {item for _, gear in sheet.equip(loadout, size) for item in gear}
+    carried = {item for _, gear in equipped for item in gear}
     own = [data.rules[key] for key in sheet.always]
     own += [data.rules[key] for item in sorted(carried) for key in sheet.wargear.get(item, ())]
     dropped = text_in_force.left_out(without, sides, own)
