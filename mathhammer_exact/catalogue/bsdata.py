@@ -148,17 +148,23 @@ _CONDITION_PARTS = ("conditions", "conditionGroups")  #: what `_holds` reads of 
 def _holds(modifier: Element, test: Callable[[Element], bool | None]) -> bool:
     """Whether a modifier applies: each of its conditions, and each of its condition groups ('and', 'or', nested),
     holds by `test`; never where `test` cannot tell (None)."""
-    def group(element: Element, every: bool) -> bool | None:
-        if any(tag(c) not in _CONDITION_PARTS for c in element if tag(c).startswith(("condition", "local"))):
-            return None  # a form not read ('localConditionGroups': the 11th edition's second copy of a unit)
-        found = [test(c) for c in kids(element, "conditions", "condition")]
-        found += [group(g, g.get("type") != "or") for g in kids(element, "conditionGroups", "conditionGroup")]
-        if any(f is None for f in found) or (element is not modifier and not found):
-            return None  # a group that tests nothing it can tell
-        return all(found) if every else any(found)
     if any(True for _ in kids(modifier, "repeats", "repeat")):
         return False
-    return group(modifier, True) is True
+    return _group_holds(modifier, test, True, True) is True
+
+
+def _group_holds(element: Element, test: Callable[[Element], bool | None], every: bool, top: bool) -> bool | None:
+    """`_holds` of a modifier (`top`) or of one of its condition groups: all (`every`) or any of its parts.
+    (A function of its own, not one nested in `_holds`: a nested function that calls itself is a reference
+    cycle, which kept each unit's reader, and with it the whole parsed checkout, until the collector ran.)"""
+    if any(tag(c) not in _CONDITION_PARTS for c in element if tag(c).startswith(("condition", "local"))):
+        return None  # a form not read ('localConditionGroups': the 11th edition's second copy of a unit)
+    found = [test(c) for c in kids(element, "conditions", "condition")]
+    found += [_group_holds(g, test, g.get("type") != "or", False)
+              for g in kids(element, "conditionGroups", "conditionGroup")]
+    if any(f is None for f in found) or (not top and not found):
+        return None  # a group that tests nothing it can tell
+    return all(found) if every else any(found)
 
 
 def _limits(*elements: Element | None) -> tuple[int, int | None]:
@@ -205,6 +211,9 @@ def _shows(element: Element) -> Iterator[list[Element]]:
     yield from walk(element, [])
 
 
+_LINKED = frozenset({"selectionEntry", "selectionEntryGroup", "profile", "rule", "infoGroup"})  #: what links name
+
+
 class Data:
     """Every file of a checkout, with an index of ids so links resolve across files. Two files with the
     same catalogue, or defining one entry each, are refused: their units would be listed twice, and
@@ -240,12 +249,12 @@ class Data:
                 raise MathhammerError(f"{path}: the same catalogue (id {root.get('id')!r}) as {first.name}, revision "
                                       f"{root.get('revision')} here and {other.get('revision')} there: its units "
                                       "would be listed twice; keep one of the two files")
-            for element in root.iter():
-                ident = element.get("id")
-                if ident and tag(element) in ("selectionEntry", "selectionEntryGroup", "profile", "rule", "infoGroup"):
+            for element in root.iter():  # below the root, a tag is its bare name (`parse_xml`)
+                ident = element.tag in _LINKED and element.get("id")
+                if ident:
                     self.ids.setdefault(ident, element)
                     first = self.files.setdefault(ident, path)
-                    if first != path and tag(element) in ("selectionEntry", "selectionEntryGroup"):
+                    if first != path and element.tag in ("selectionEntry", "selectionEntryGroup"):
                         raise MathhammerError(f"{path}: defines {element.get('name')!r} (id {ident!r}) again, as "
                                               f"{first.name} does: its units would be listed twice; keep one of "
                                               "the two files")
