@@ -6,6 +6,7 @@ of a `data.modifiers.Effect`. `catalogue.ability_text` finds the subject of each
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -21,9 +22,11 @@ _BARE_ABILITY = re.compile(r"\bthe ((?:" + "|".join(sorted((re.escape(a.spelling
                            + r")(?: [0-9D+]+)?) abilit(?:y|ies)\b")
 
 
+@functools.lru_cache(maxsize=16384)
 def clean(text: str) -> str:
     """The text without markup (^^, **), with plain hyphens and quotes, single spaces, known misprints set right, and
-    a weapon ability written without its brackets given them ('the IGNORES COVER ability': an omnispex's)."""
+    a weapon ability written without its brackets given them ('the IGNORES COVER ability': an omnispex's); worked out
+    once per text (a checkout's ability names and texts repeat: 10th-edition BSData's 15,600 are 4,600)."""
     text = re.sub(r"[\^*]+", "", text)
     text = re.sub(r"\s+abilit(?:y|ies)\]", "]", text)  # '[IGNORES COVER abilities]'
     text = _BARE_ABILITY.sub(r"the [\1] ability", text)

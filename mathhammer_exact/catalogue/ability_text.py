@@ -496,9 +496,9 @@ def _unarmed(verdict: Verdict, weapons: Collection[str]) -> Verdict:
     """`verdict`, not modelled if a reading is for the attacks of a weapon the unit does not have (by that name)
     ('with a Torrent weapon' names a weapon ability, not a weapon): applied, it would change nothing, silently."""
     ability = verdict.ability
-    have = {loose(w) for w in weapons}
-    missing = [] if ability is None else [n for r in ability.readings for n in r.rule.effect.weapon_names
-                                          if n not in have]
+    named = [] if ability is None else [n for r in ability.readings for n in r.rule.effect.weapon_names]
+    have = {loose(w) for w in weapons} if named else set()
+    missing = [n for n in named if n not in have]
     if not missing or ability is None:
         return verdict
     why = f"it names a weapon this unit does not have ({missing[0]!r})"
