@@ -246,6 +246,62 @@ def test_the_header_says_what_settled_a_name(realm):
     assert found.sheet is not None and (found.sheet.faction, found.label) == ("Envoys", "Envoy Herald (Envoys)")
 
 
+_SETTLED_TANK = ("the Stone Legion unit of this name, for Marble Guard (Marble Sons): Marble Sons armies field Stone "
+                 "Legion units; also a unit of Slate Brothers, Iron Wardens ('Boulder Tank @ FACTION' asks for "
+                 "another)")
+
+
+@pytest.mark.parametrize(("args", "lines"), [
+    # the target settled by the units named to attack it, as `unit` settles it
+    (["plan", "-w", "Marble Guard", "-t", "Boulder Tank"],
+     ["best order  ->  Boulder Tank (Stone Legion)", f"  target note (Boulder Tank): {_SETTLED_TANK}"]),
+    (["turn", "-t", "Boulder Tank", "-s", "Marble Guard", "-f", "5x Melee A3 WS3+ S4 AP0 D1", "-d", "7"],
+     [f"  target note (Boulder Tank): {_SETTLED_TANK}"]),
+    # a unit named to attack settled by the target, and the header says so
+    (["plan", "-w", "Boulder Tank", "-t", "Marble Guard"],
+     ["  Boulder Tank (Stone Legion): the weapons of its loadout (its datasheet's default, or as its army list has "
+      "it); its abilities and wargear rules are not applied here (`mathhammer unit` applies them)",
+      f"  note (Boulder Tank): {_SETTLED_TANK}"]),
+])
+def test_plan_and_turn_settle_a_shared_name_as_unit_does(realm, args, lines):
+    out = run(*args)
+    assert out.exit_code == 0, out.output
+    assert all(line in out.output.splitlines() for line in lines), out.output
+
+
+@pytest.mark.parametrize(("army_a", "army_b", "mean", "faction"), [
+    ("Marble Guard", "Boulder Tank", Fraction(10, 27), "Stone Legion"),  # as `unit` (the parametrized test above)
+    ("Boulder Tank", "Marble Guard", Fraction(20, 27), "Stone Legion"),
+    ("Marble Guard", "Boulder Tank @ slate", Fraction(5, 27), "Slate Brothers"),
+])
+def test_a_matchup_settles_a_shared_name_by_the_other_army(realm, army_a, army_b, mean, faction):
+    out = run("matchup", army_a, army_b, "--format", "json")
+    assert out.exit_code == 0, out.output
+    [row] = json.loads(out.output)["rows"]
+    assert faction in (row["attacker_faction"], row["target_faction"])
+    assert row["mean_damage"] == pytest.approx(float(mean), abs=1e-12)
+
+
+def test_the_api_settles_a_shared_name_as_the_command_line_does(realm):
+    pytest.importorskip("fastapi", reason="the server needs the [web] extra")
+    from fastapi.testclient import TestClient
+
+    from mathhammer_exact.web.app import create_app
+
+    with TestClient(create_app(workers=1, time_limit=5.0)) as client:
+        plan = client.post("/api/plan", json={"weapons": [{"unit": "Marble Guard"}], "targets": ["Boulder Tank"]})
+        turn = client.post("/api/turn", json={"target": "Boulder Tank", "shoot": [{"unit": "Marble Guard"}],
+                                              "fight": [{"weapon": "Melee A3 WS3+ S4 AP0 D1", "models": 5}],
+                                              "distance": 7})
+        matchup = client.post("/api/matchup", json={"army_a": {"units": ["Marble Guard"]},
+                                                    "army_b": {"units": ["Boulder Tank"]}})
+    assert (plan.status_code, turn.status_code, matchup.status_code) == (200, 200, 200), (plan.text, turn.text)
+    for answer in (plan.json(), turn.json()):
+        assert f"target note (Boulder Tank): {_SETTLED_TANK}" in json.dumps(answer)
+    [row] = matchup.json()["rows"]
+    assert row["target_faction"] == "Stone Legion" and row["mean_damage"] == pytest.approx(10 / 27, abs=1e-12)
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["unit", "Boulder Tank", "--target", "MEQ"],
      "'Boulder Tank' is a unit of several factions (Slate Brothers, Stone Legion, Iron Wardens): write "

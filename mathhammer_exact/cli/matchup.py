@@ -44,15 +44,14 @@ def matchup(army_a: str, army_b: str, phase: str, melee: bool, both_ways: bool, 
     a line, or unit names separated by commas ('Intercessor Squad x10, Hellblaster Squad'); a unit is
     named as for `mathhammer unit`, at the size after 'x' or its smallest."""
     from ..present.matchups import matchup_json, preface, render_matchup, save_heatmap
-    from ..sweep.matchup import PHASES_OF, frame_of, read_army, records
+    from ..sweep.matchup import PHASES_OF, frame_of, read_armies, records
 
     if melee and phase not in ("shooting", "fight"):
         raise MathhammerError("--melee is the same as --phase fight; give one of them")
     if out is not None and Path(out).suffix.lower() not in OUT_SUFFIXES:
         raise MathhammerError(f"--out writes FILE.parquet or FILE.csv, got {out!r}")
     context = context_from(situation)
-    found = records(read_army(army_a, "army A"), read_army(army_b, "army B"), PHASES_OF["fight" if melee else phase],
-                    context, both_ways)
+    found = records(*read_armies(army_a, army_b), PHASES_OF["fight" if melee else phase], context, both_ways)
     assumed = preface(context)
     shown = figures or FIGURES
     if out is not None or plot is not None:

@@ -31,6 +31,6 @@ def plan(weapons: tuple[str, ...], targets: tuple[str, ...], models: int, goal: 
     """Every firing order of the weapons (and every split of them between two targets), exactly,
     best first: how much the choice matters."""
     context = context_from(situation)
-    written = weapons_or_units(weapons, models, context)
-    units = [target_unit(t) for t in targets]
+    written = weapons_or_units(weapons, models, context, near=targets)
+    units = [target_unit(t, near=weapons) for t in targets]
     emit(plan_question(written, units, goal, top, context, exact), fmt, as_json, plot)

@@ -49,8 +49,8 @@ def turn(target: str, target_models: int | None, leader: str | None, shooting: t
     Overwatch do not), and the fighting models have charged. Models lost to Fire Overwatch are taken
     from the last --fight weapon first."""
     context = context_from(situation)
-    shots = weapons_or_units(shooting, 1, context, led_by=led_by) if shooting else []
-    blows = weapons_or_units(fighting, melee=True, led_by=led_by)
+    shots = weapons_or_units(shooting, 1, context, led_by=led_by, near=(led_by, target)) if shooting else []
+    blows = weapons_or_units(fighting, melee=True, led_by=led_by, near=(led_by, target))
     watch = None
     if watching:
         weapons = loadout(watching)
@@ -61,6 +61,6 @@ def turn(target: str, target_models: int | None, leader: str | None, shooting: t
         watch = Overwatch(tuple(w.firing for w in weapons), by_survivors)
     elif charger:
         raise MathhammerError("--charger goes with --fire-overwatch")
-    named = target_unit(target, target_models, leader, rules_dir)
+    named = target_unit(target, target_models, leader, rules_dir, near=(leader, *shooting, *fighting))
     emit(turn_question(named, shots, blows, distance, charge_reroll, charge_mod, watch,
                        ModelProfile.parse(charger) if charger else None, context, exact, order), fmt, as_json, plot)

@@ -18,6 +18,7 @@ from ..model import Context, Firing, Weapon
 
 if TYPE_CHECKING:
     from ..data.datasheet import Datasheet
+    from ..units.by_name import Nears
 
 #: flag written after ``@`` -> the `Context` field it sets
 FLAGS = {"cover": "cover", "half-range": "half_range", "charged": "charged", "stationary": "stationary",
@@ -34,7 +35,7 @@ class Written:
     text: str  #: the weapon profile as written, without the count and flags
     counted: bool = False  #: the number of models was written (``Nx`` or ``?x``)
     sought: bool = False  #: written ``?x``
-    unit: str = ""  #: the unit by name whose default loadout this weapon is of, if any
+    unit: Datasheet | None = None  #: the unit named whose loadout this weapon is of, if any
 
 
 def written(text: str, models: int = 1, context: Context | None = None) -> Written:
@@ -73,10 +74,11 @@ def loadout(texts: Sequence[str], models: int = 1, context: Context | None = Non
 
 
 def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | None = None,
-                     melee: bool = False, led_by: str | None = None) -> list[Written]:
+                     melee: bool = False, led_by: str | None = None, near: Nears = None) -> list[Written]:
     """Several weapons as written, or units by name ('Intercessor Squad', 'army.rosz#3'): a unit
     brings every weapon its default loadout attacks with (its melee weapons with `melee`), and
-    `led_by` a Leader that joins the first unit named (checked that it can lead it)."""
+    `led_by` a Leader that joins the first unit named (checked that it can lead it). A name several
+    factions use is settled by `near`, the question's other units (as `mathhammer unit` settles it)."""
     from ..units.by_name import datasheet  # the data layer, only when a unit is named
 
     found: list[Written] = []
@@ -86,7 +88,7 @@ def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | N
             continue
         except MathhammerError as not_weapon:
             try:
-                sheet = datasheet(text)
+                sheet = datasheet(text, near=near)
             except MathhammerError as not_unit:
                 raise MathhammerError(f"{text.strip()!r} is neither a weapon profile ({not_weapon}) nor a unit "
                                       f"({not_unit})") from None
@@ -101,7 +103,7 @@ def unit_weapons(sheet: Datasheet, context: Context | None = None, melee: bool =
     situation = context or Context()
     shots = volley(sheet, melee=melee, advanced=situation.advanced, unseen=situation.indirect,
                    stationary=situation.stationary)
-    return [Written(Firing(weapon, n, context, bearer), f"{sheet.name}: {weapon.name}", True, unit=sheet.name)
+    return [Written(Firing(weapon, n, context, bearer), f"{sheet.name}: {weapon.name}", True, unit=sheet)
             for weapon, n, bearer in shots.weapons]
 
 
@@ -109,22 +111,24 @@ def with_leader(found: Sequence[Written], led_by: str, context: Context | None =
                 melee: bool = False) -> list[Written]:
     """`found` and the weapons of the Leader `led_by`, joined to the first unit named among them (checked
     that it can lead it)."""
-    from ..units.by_name import datasheet
     from .unit_attack import attached_leader
 
     units = [w.unit for w in found if w.unit]
     if not units:
         raise MathhammerError("--led-by attaches a Leader to a unit named by its datasheet; name the unit")
-    leader = attached_leader(led_by, datasheet(units[0]))
+    leader = attached_leader(led_by, units[0])
     assert leader is not None
     return [*found, *unit_weapons(leader, context, melee)]
 
 
 def unit_lines(weapons: Sequence[Written]) -> tuple[str, ...]:
-    """The header lines saying what a unit named among the weapons stands for."""
-    return tuple(f"  {name}: the weapons of its loadout (its datasheet's default, or as its army list has it); its "
-                 "abilities and wargear rules are not applied here (`mathhammer unit` applies them)"
-                 for name in dict.fromkeys(w.unit for w in weapons) if name)
+    """The header lines saying what a unit named among the weapons stands for, and its notes (which faction's
+    unit a name several factions use was taken to be, among them)."""
+    units = {(w.unit.name, w.unit.faction): w.unit for w in weapons if w.unit}.values()  # shooting and fight
+    return tuple(line for unit in units for line in (
+        f"  {unit.name} ({unit.faction}): the weapons of its loadout (its datasheet's default, or as its army list "
+        "has it); its abilities and wargear rules are not applied here (`mathhammer unit` applies them)",
+        *(f"  note ({unit.name}): {note}" for note in unit.notes)))
 
 
 def describe(weapons: Sequence[Written]) -> str:

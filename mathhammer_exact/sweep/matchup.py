@@ -27,7 +27,7 @@ from ..catalogue.roster import Roster, read_roster
 from ..data.datasheet import Datasheet, either
 from ..errors import MathhammerError
 from ..model import Context
-from ..units.by_name import datasheet
+from ..units.by_name import Nears, datasheet
 from .queries import Attacker, Defender, Grid, rows
 
 if TYPE_CHECKING:
@@ -44,11 +44,11 @@ class Army:
     units: tuple[tuple[str, Datasheet], ...]
 
 
-def _sized(text: str) -> Datasheet:
-    """A unit named as for `mathhammer unit`, at the size written after it ('Boyz x20') or its smallest."""
-    found = SIZED.match(text.strip())
-    name, size = (found["name"], int(found["size"])) if found else (text.strip(), None)
-    sheet = datasheet(name)
+def _sized(text: str, near: Nears = None) -> Datasheet:
+    """A unit named as for `mathhammer unit`, at the size written after it ('Boyz x20') or its smallest; a name
+    several factions use settled by `near`, the other army's units (the first that settles it)."""
+    name, size = _unsized(text)
+    sheet = datasheet(name, near=near)
     if size is None:
         return sheet
     allowed = sheet.allowed_sizes()
@@ -57,16 +57,31 @@ def _sized(text: str) -> Datasheet:
     return attrs.evolve(sheet, sizes=(size,))
 
 
+def _unsized(text: str) -> tuple[str, int | None]:
+    """A unit's name and the size written after it, if any: 'Boyz x20' is ('Boyz', 20)."""
+    found = SIZED.match(text.strip())
+    return (found["name"], int(found["size"])) if found else (text.strip(), None)
+
+
 PHASES_OF = {"shooting": ("shooting",), "fight": ("fight",), "both": ("shooting", "fight")}  #: by --phase
 
 
-def army_of_names(names: Sequence[str], name: str) -> Army:
-    """The army of these units, each named as for `mathhammer unit` with its size after 'x' ('Boyz x20')."""
+def army_of_names(names: Sequence[str], name: str, near: Nears = None) -> Army:
+    """The army of these units, each named as for `mathhammer unit` with its size after 'x' ('Boyz x20'); a name
+    several factions use settled by `near`, the other army's units."""
     names = [n.strip() for n in names if n.strip()]
     if not names:
         raise MathhammerError(f"{name} names no units: give an army list (.ros, .rosz, .json), a .txt file of "
                               "unit names, or names separated by commas")
-    return _labelled(name, [_sized(n) for n in names])
+    return _labelled(name, [_sized(n, near) for n in names])
+
+
+def facing(names: Sequence[str], name: str, other: Army | Sequence[str]) -> Army:
+    """`army_of_names` against `other` (an army, or its units' names as written): a unit name several factions use
+    is settled by the other army's units, as `mathhammer unit` settles it by the other unit of the question."""
+    near = tuple(sheet for _, sheet in other.units) if isinstance(other, Army) else tuple(
+        _unsized(n)[0] for n in other)
+    return army_of_names(names, name, near)
 
 
 def army_of_roster(roster: Roster, name: str | None = None) -> Army:
@@ -79,21 +94,36 @@ def _labelled(name: str, sheets: Sequence[Datasheet]) -> Army:
     return Army(name, tuple((f"#{i} {sheet.name}", sheet) for i, sheet in enumerate(sheets, 1)))
 
 
+def read_armies(text_a: str, text_b: str) -> tuple[Army, Army]:
+    """The two armies `text_a` and `text_b` name (each as `_names` reads it); a unit name several factions use is
+    settled by the other army's units (`facing`), an army list's units being settled already."""
+    (name_a, a), (name_b, b) = _names(text_a, "army A"), _names(text_b, "army B")
+    army_a = a if isinstance(a, Army) else facing(a, name_a, b)
+    return army_a, b if isinstance(b, Army) else facing(b, name_b, army_a)
+
+
 def read_army(text: str, name: str = "army") -> Army:
-    """The army `text` names: an army-list file (named as in the list), a text file of unit names
-    (named after the file), or names separated by commas (called `name`)."""
+    """The army `text` names (`_names`), alone: a unit name several factions use is refused."""
+    name, found = _names(text, name)
+    return found if isinstance(found, Army) else army_of_names(found, name)
+
+
+def _names(text: str, name: str) -> tuple[str, Army | list[str]]:
+    """The army `text` names: an army-list file's (named as in the list), else the names of its units: those of a
+    text file of unit names (named after the file), or names separated by commas (called `name`)."""
     text = text.strip()
     suffix = Path(text).suffix.lower()
     if suffix in ARMY_LISTS and "#" not in text:
-        return army_of_roster(read_roster(Path(text)))
+        army = army_of_roster(read_roster(Path(text)))
+        return army.name, army
     if suffix != ".txt":
-        return army_of_names(text.split(","), name)
+        return name, text.split(",")
     path = Path(text)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise MathhammerError(f"{path}: cannot be read as a text file of unit names: {exc}") from None
-    return army_of_names([line.split("#")[0] for line in lines], path.stem)
+    return path.stem, [line.split("#")[0] for line in lines]
 
 
 def grid(attacking: Army, defending: Army, phases: Sequence[str] = ("shooting",),

@@ -103,17 +103,23 @@ def _weapons(query: AttackQuery) -> list[Written]:
 
 
 def _armament(items: Sequence[FiringQuery | UnitWeapons], base: Situation | None, melee: bool = False,
-              led_by: str | None = None) -> list[Written]:
+              led_by: str | None = None, near: by_name.Nears = None) -> list[Written]:
     """Weapons as written, or units by name (the weapons of their default loadouts), as `plan` and `turn` take
-    them (`decide.firings.weapons_or_units`); `led_by` a Leader joining the first unit named."""
+    them (`decide.firings.weapons_or_units`); `led_by` a Leader joining the first unit named; a name several
+    factions use settled by `near`, the question's other units."""
     context = base.context() if base else None
     found: list[Written] = []
     for item in items:
         if isinstance(item, UnitWeapons):
-            found += unit_weapons(by_name.datasheet(item.unit), context, melee)
+            found += unit_weapons(by_name.datasheet(item.unit, near=near), context, melee)
         else:
             found.append(_written(item, base, context))
     return found if led_by is None else with_leader(found, led_by, context, melee)
+
+
+def _units(items: Sequence[FiringQuery | UnitWeapons]) -> tuple[str, ...]:
+    """The units named among `items` (to settle the question's other names by)."""
+    return tuple(item.unit for item in items if isinstance(item, UnitWeapons))
 
 
 # --------------------------------------------------------------------- attacks
@@ -214,15 +220,16 @@ def unit_need_answer(query: UnitNeedQuery) -> str:
 
 def plan_answer(query: PlanQuery) -> str:
     """The best firing order (and split): `mathhammer plan --json`."""
-    written = _armament(query.weapons, query.situation)
-    units = [by_name.target_unit(target) for target in query.targets]
+    written = _armament(query.weapons, query.situation, near=tuple(query.targets))
+    units = [by_name.target_unit(target, near=_units(query.weapons)) for target in query.targets]
     return to_json(plan_question(written, units, query.goal, query.top, query.situation.context(), query.exact))
 
 
 def turn_answer(query: TurnQuery) -> str:
     """Shooting, charge and fight: `mathhammer turn --json`."""
-    shots = _armament(query.shoot, query.situation, led_by=query.led_by) if query.shoot else []
-    blows = _armament(query.fight, None, melee=True, led_by=query.led_by)
+    near = (query.led_by, query.target)
+    shots = _armament(query.shoot, query.situation, led_by=query.led_by, near=near) if query.shoot else []
+    blows = _armament(query.fight, None, melee=True, led_by=query.led_by, near=near)
     watch = None
     if query.overwatch:
         weapons = [_written(w) for w in query.overwatch]
@@ -233,7 +240,8 @@ def turn_answer(query: TurnQuery) -> str:
         watch = Overwatch(tuple(w.firing for w in weapons), by_survivors)
     elif query.charger:
         raise MathhammerError('"charger" goes with "overwatch"')
-    named = by_name.target_unit(query.target, query.target_models, query.leader)
+    named = by_name.target_unit(query.target, query.target_models, query.leader,
+                                near=(query.leader, *_units(query.shoot), *_units(query.fight)))
     charger = ModelProfile.parse(query.charger) if query.charger else None
     return to_json(turn_question(named, shots, blows, query.distance, query.charge_reroll, query.charge_modifier,
                                  watch, charger, query.situation.context(), query.exact, query.order))
@@ -245,15 +253,16 @@ def survive_answer(query: SurviveQuery) -> str:
     return to_json(survive_question(found, query.attackers, query.at_least, query.exact))
 
 
-def _matchup_army(side: MatchupArmy, name: str) -> Army:
-    """One army of a matchup: its units by name (those of its army list by number), or every unit of its list."""
-    from ..sweep.matchup import army_of_names, army_of_roster
+def _matchup_army(side: MatchupArmy, name: str, other: Army | Sequence[str]) -> Army:
+    """One army of a matchup: its units by name (those of its army list by number), a name several factions use
+    settled by the `other` army's units; or every unit of its list."""
+    from ..sweep.matchup import army_of_roster, facing
 
     with _army(side.army) as roster:
         if side.units is None:
             assert roster is not None  # the request's model asks for one of them
             return army_of_roster(roster, side.name)
-        return army_of_names(side.units, side.name or (roster.name if roster else name))
+        return facing(side.units, side.name or (roster.name if roster else name), other)
 
 
 def matchup_answer(query: MatchupQuery) -> str:
@@ -262,8 +271,9 @@ def matchup_answer(query: MatchupQuery) -> str:
     from ..sweep.matchup import PHASES_OF, records
 
     context = query.situation.context()
-    found = records(_matchup_army(query.army_a, "army A"), _matchup_army(query.army_b, "army B"),
-                    PHASES_OF[query.phase], context, query.both)
+    army_a = _matchup_army(query.army_a, "army A", query.army_b.units or ())
+    found = records(army_a, _matchup_army(query.army_b, "army B", army_a), PHASES_OF[query.phase], context,
+                    query.both)
     return matchup_json(found, preface(context))
 
 
