@@ -467,6 +467,10 @@ def test_a_matchup_opens_from_its_link_on_the_apis_answer_as_heatmap_tables(serv
     check_heatmaps(browser, answer, "mean_models_destroyed")
     assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#header li")] == [
         line.strip() for line in answer["assumptions"]]
+    # what the answers said of their units, as the CLI's tables say it, by army and phase (after the reasons)
+    said = [f"{group['army']}, {group['phase']} phase: {line}" for group in answer["notes"] for line in group["notes"]]
+    shown = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#notes li")]
+    assert said and shown[-len(said):] == said
     asked_again(browser, link)
     Select(browser.find_element(By.ID, "figure")).select_by_value("p_destroyed")  # redrawn, in the URL
     wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "figure.heatmap").get_attribute("data-figure")

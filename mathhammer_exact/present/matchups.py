@@ -25,11 +25,15 @@ def preface(context: Context) -> tuple[str, ...]:
 
 
 def matchup_json(records: Sequence[dict[str, Any]], preface: Sequence[str]) -> str:
-    """The long table as JSON, `mathhammer matchup --format json` and the server's answer: the assumptions,
-    then one record per attacker, target and phase (null for a figure without an answer)."""
+    """The long table as JSON, `mathhammer matchup --format json` and the server's answer: the assumptions, what
+    the answers said of their units for each army and phase (`_notes`, as the tables say it), then one record
+    per attacker, target and phase (null for a figure without an answer)."""
     rows = tuple({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
                  for row in records)
-    return render(Report("", {}, details={"assumptions": list(preface)}, records=rows), "json")
+    keys = dict.fromkeys((row["army"], row["phase"]) for row in rows)
+    notes = [{"army": army, "phase": phase, "notes": said} for army, phase in keys
+             if (said := _notes([row for row in rows if (row["army"], row["phase"]) == (army, phase)]))]
+    return render(Report("", {}, details={"assumptions": list(preface), "notes": notes}, records=rows), "json")
 
 
 def _cell(figure: str, value: float) -> str:
@@ -58,13 +62,13 @@ def _reasons(rows: Any) -> list[str]:
     return lines
 
 
-def _notes(rows: Any) -> list[str]:
-    """What the answers said of their units (abilities not applied, weapons not fired, ...), as `mathhammer unit`
-    says it: a line every answer said, once; a target's own notes, once for it; a line every answer of an attacker
-    said, under its name; one it said against some targets, with them."""
-    answered = [(attacker, target, notes) for attacker, target, notes, reason
-                in zip(rows["attacker"], rows["target"], rows["notes"], rows["reason"])
-                if reason is None or (isinstance(reason, float) and math.isnan(reason))]
+def _notes(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """What the answers (`rows`, the records of one army and phase) said of their units (abilities not applied,
+    weapons not fired, ...), as `mathhammer unit` says it: a line every answer said, once; a target's own notes,
+    once for it; a line every answer of an attacker said, under its name; one it said against some targets, with
+    them."""
+    answered = [(row["attacker"], row["target"], row["notes"]) for row in rows
+                if row["reason"] is None or (isinstance(row["reason"], float) and math.isnan(row["reason"]))]
     every = [line for line in dict.fromkeys(line for _, _, notes in answered for line in notes)
              if all(line in notes for _, _, notes in answered)]
     lines = [f"every answer: {line}" for line in every]
@@ -92,12 +96,13 @@ def reports(frame: Any, figures: Sequence[str], preface: Sequence[str] = ()) -> 
     out: list[Report] = []
     for (army, phase), rows in _groups(frame):
         attackers, targets = list(dict.fromkeys(rows["attacker"])), list(dict.fromkeys(rows["target"]))
-        cells = {(a, t): row for a, t, row in zip(rows["attacker"], rows["target"], rows.to_dict("records"))}
+        records = rows.to_dict("records")
+        cells = {(a, t): row for a, t, row in zip(rows["attacker"], rows["target"], records)}
         against = rows["against"].iloc[0]
         for i, figure in enumerate(figures):
             grid = [(f"{army} attacks ->", *targets)]
             grid += [(a, *(_cell(figure, cells[a, t][figure]) for t in targets)) for a in attackers]
-            notes = (*_reasons(rows), *_notes(rows)) if i == len(figures) - 1 else ()
+            notes = (*_reasons(rows), *_notes(records)) if i == len(figures) - 1 else ()
             out.append(Report(f"{FIGURES[figure]}: {army} against {against}, {phase} phase", {},
                               preface=tuple(preface) if not out else (), grid=tuple(grid), notes=notes))
     return out

@@ -69,11 +69,24 @@ class MatchupRow(BaseModel):
     attacker_points: int | None
     target_points: int | None
     reason: str | None = Field(description="Why the unit cannot attack in this phase (null where it can).")
+    notes: list[str] = Field(description="What this answer said of its units, as `mathhammer unit` says it "
+                                         "(abilities not applied, weapons not fired, which faction's unit a name "
+                                         "was taken for).")
+
+
+class MatchupNotes(BaseModel):
+    """What the answers of one army and phase said of their units, each line once (as the CLI's tables say it):
+    'every answer: ...', 'about UNIT as a target: ...', 'about UNIT [against TARGETS]: ...'."""
+
+    army: str
+    phase: str
+    notes: list[str]
 
 
 class MatchupAnswer(BaseModel):
-    """`mathhammer matchup --format json`: what the answer assumes, then one row per attacker, target and phase,
-    army_a's units attacking first."""
+    """`mathhammer matchup --format json`: what the answer assumes, what its answers said of their units (by army
+    and phase), then one row per attacker, target and phase, army_a's units attacking first."""
 
     assumptions: list[str]
+    notes: list[MatchupNotes]
     rows: list[MatchupRow]

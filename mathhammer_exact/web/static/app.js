@@ -783,6 +783,11 @@ function drawMatchup(answer) {
   const reasons = new Set(rows.filter((row) => row.reason).map((row) => `not answered: ${row.attacker} ` +
     `(${row.army}, ${row.phase} phase): ${row.reason}`));
   for (const reason of reasons) notes.append(cell("li", reason));
+  // what the answers said of their units (abilities not applied, the smallest size taken, ...), as the CLI says it
+  for (const group of answer.notes) {
+    const where = answer.notes.length > 1 ? `${group.army}, ${group.phase} phase: ` : "";
+    for (const line of group.notes) notes.append(cell("li", where + line));
+  }
   const figure = FIGURES[byId("figure").value] ? byId("figure").value : "mean_models_destroyed";
   const groups = new Map();
   for (const row of rows) {
