@@ -468,6 +468,38 @@ def test_an_ability_for_one_weapon_changes_that_weapons_attacks_alone():
         unit_attack(hammers, target, melee=True, modifiers=["Hammer Rush"], context=Context(charged=True))
 
 
+def test_an_ability_for_a_weapon_no_model_carries_is_said_not_applied():
+    # two kinds of model, one gun each, either kind making up the unit (as Lokhust Heavy Destroyers): the ability is
+    # the slag gun's, and the unit the datasheet lists first carries pebble rifles
+    rites = ("Hunting Rites", "Each time a model in this unit makes a ranged attack with a slag gun that targets a "
+                              "Monster or Vehicle unit, you can re-roll the Wound roll.")
+    verdict = read_ability("Test Hunters", *rites)
+    assert verdict.ability is not None
+    models = tuple(ModelEntry(m, ModelProfile.parse("T6 Sv3+ W4 [MOUNTED]", name=m), 0, (w,), max=3)
+                   for m, w in (("Hunter w/ pebble rifle", "pebble rifle"), ("Hunter w/ slag gun", "slag gun")))
+    hunters = Datasheet(name="Test Hunters", faction="Test", source="test", keywords=("MOUNTED",),
+                        faction_keywords=(), abilities=(rites[0],), models=models, sizes=(1, 2, 3),
+                        weapons={name: {"default": Weapon.parse(text, name=name)} for name, text in (
+                            ("pebble rifle", '24" A2 BS3+ S5 AP0 D1'), ("slag gun", '24" A1 BS3+ S8 AP-2 D=3'))},
+                        read_rules=(verdict.ability,))
+    target = Target.parse("T8 Sv3+ W10 [VEHICLE]")
+    # 2 shots, hit 2/3, S5 v T8 wounds on 5+ (1/3), Sv3+ fails 1/3: 2 x 2/27
+    rifles = unit_attack(hunters, target, exact=True)
+    assert mean(rifles) == 2 * Fraction(2, 3) * Fraction(1, 3) * Fraction(1, 3) == Fraction(4, 27)
+    assert "not applied: Hunting Rites is for the attacks of the slag gun only, and no model here carries one" \
+        in rifles.situation
+    assert not any(line.startswith("attacker has Hunting Rites") for line in rifles.situation)
+    assert ("attacker: 1 Hunter w/ pebble rifle: the kind its datasheet lists first, where it may have others (Hunter "
+            "w/ slag gun; --loadout names their wargear)") in rifles.situation
+    # the slag gun: 1 shot, hit 2/3, wound 4+ re-rolled (3/4), Sv3+ at AP-2 fails 2/3, 3 damage: 1
+    guns = unit_attack(hunters, target, loadout=["slag gun"], exact=True)
+    assert mean(guns) == Fraction(2, 3) * Fraction(3, 4) * Fraction(2, 3) * 3 == 1
+    assert any(line.startswith("attacker has Hunting Rites (read from its text): re-roll failed wound rolls")
+               for line in guns.situation)
+    assert not any("the kind its datasheet lists first" in line for line in guns.situation)
+    assert attrs.evolve(hunters, models=models[:1]).kinds_taken() == ""  # one kind: the size decides it
+
+
 def test_precision_for_critical_hits_alone_is_named_not_modelled_and_with_refuses_it():
     master = ("Grand Marshal", "Each time a model in this unit makes an attack, if a Critical Hit is scored, that "
                                "attack has the [PRECISION] ability.")

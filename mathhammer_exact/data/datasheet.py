@@ -221,6 +221,23 @@ class Datasheet:
                 extra -= added
         return counts
 
+    def kinds_taken(self, size: int | None = None) -> str:
+        """Where the models beyond each kind's least are of the kinds the datasheet lists first (`counts`) while
+        another kind could be taken instead (Lokhust Heavy Destroyers, with an enmitic exterminator or a gauss
+        destructor), a line saying so; "" where the size decides the kinds."""
+        if (self.allowed_sizes()[0] if size is None else size) in self.compositions:
+            return ""
+        counts = self.counts(size)
+        varying = [m for m in self.models if m.max is not None]
+        taken = [m for m in varying if counts[m.name] > m.count]
+        others = [m for m in varying if m not in taken and counts[m.name] < (m.max or 0)]
+        if not taken or not others:
+            return ""
+        more = f" and {len(others) - 2} more" if len(others) > 2 else ""
+        return (f"{', '.join(f'{counts[m.name] - m.count} {m.name}' for m in taken)}: the kind its datasheet lists "
+                f"first, where it may have others ({', '.join(m.name for m in others[:2])}{more}; --loadout names "
+                "their wargear)")
+
     def points_at(self, size: int | None = None, loadout: Sequence[str] = ()) -> int | None:
         """The unit's points at `size` models (default: its smallest size) with the wargear `loadout` gives it:
         its size's points and each piece it carries that costs some (11th-edition missile pods, 5 each); None

@@ -18,6 +18,7 @@ from ..data import text_in_force
 from ..data.datasheet import Datasheet, TargetUnit, either, in_edition
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
+from ..data.names import loose
 from ..data.text_in_force import Attacks
 from ..editions import Cover, Stealth
 from ..engine.layout import default_order
@@ -208,6 +209,16 @@ def defended(unit: TargetUnit, firings: Sequence[Firing],
         raise MathhammerError(f"the abilities of {unit.label} change its models for some of these weapons only (one "
                               "phase, or one situation): ask about those weapons apart")
     return out, targets[0] if targets else unit.target, lines
+
+
+def _uncarried(rule: NamedRule, carried: Collection[str]) -> str | None:
+    """Why a rule for the attacks of some weapons only (by name) changes nothing: the attacking models (and their
+    Leader) carry none of them in this loadout (a Lokhust Heavy Destroyer's rule for its gauss destructor, where it
+    carries an enmitic exterminator); None if they carry one, or the rule names none."""
+    named = rule.effect.weapon_names
+    if rule.situation != "attacker" or not named or set(named) & set(carried):
+        return None
+    return f"{rule.name} is for the attacks of the {' or '.join(named)} only, and no model here carries one"
 
 
 def _situation_problem(rule: NamedRule, context: Context) -> str | None:
@@ -518,8 +529,11 @@ def unit_attack(
     dropped = text_in_force.left_out(without, sides, own)
     own, dropped_lines = text_in_force.keep(own, dropped)
     in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
+    carried_by = [equipped, *([leader.equip(())] if leader is not None else [])]
+    weapons_carried = {loose(item) for models in carried_by for _, gear in models for item in gear}
     read, read_lines, apart = text_in_force.in_force(
-        sides, claimed, dropped, phase, lambda rule: scope_problem(rule, sheet, attacked, phase, context), given)
+        sides, claimed, dropped, phase, lambda rule: _uncarried(rule, weapons_carried) or scope_problem(
+            rule, sheet, attacked, phase, context), given)
     kinds_apart = {kind for (unit, kind), _ in apart if unit == sheet.name}
     try:
         shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles, kinds_apart,
@@ -545,7 +559,8 @@ def unit_attack(
     plan, order, precision_lines = _precision(plan, order, precision, precision_on)
     situation = led_lines + [rule.header() for rule in in_force] + read_lines + dropped_lines + left_out
     situation += near_lines + cover_lines + order_lines
-    situation += precision_lines + _size_line(sheet, size) + list(shots.chosen)
+    taken = [f"attacker: {sheet.kinds_taken(size)}"] if sheet.kinds_taken(size) and not loadout else []
+    situation += precision_lines + _size_line(sheet, size) + taken + list(shots.chosen)
     situation += [f"note: {note}" for note in sheet.notes_for(loadout, size)]  # inferred or left out reading it
     situation += edition_lines + _stealth_line(plan.target, plan.context, melee)
     situation += named_target.notes
