@@ -22,6 +22,7 @@ from fractions import Fraction
 from math import comb
 from pathlib import Path
 
+import attrs
 import defusedxml.ElementTree as SafeET
 import pytest
 from click.testing import CliRunner
@@ -33,7 +34,7 @@ from mathhammer_exact.catalogue.library import factions
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data import load
 from mathhammer_exact.data.names import loose
-from mathhammer_exact.units import by_name
+from mathhammer_exact.units import by_name, lookup
 
 CHECKOUT = Path(__file__).parent / "fixtures" / "bsdata-factions"
 
@@ -517,3 +518,16 @@ def test_a_name_several_factions_use_lists_the_units_its_loose_form_names_too(cl
 def test_knives_are_a_knifes_plural():
     assert loose("Fireknives") == loose("Fireknife") == "fireknife"
     assert loose("Hives") == "hive"
+
+
+def test_a_word_that_begins_several_names_is_the_one_name_holding_it_whole():
+    # a trial found 'wraiths' refused: Wraithguard and Wraithblades begin with the word, Canoptek Wraiths holds it
+    lib = load.library()
+    base = next(iter(lib.sheets.values()))
+    sheets = {n.lower(): attrs.evolve(base, name=n) for n in ("Canoptek Wraiths", "Wraithguard", "Wraithblades")}
+    found = lookup.named("wraiths", sheets, lib.names, base.edition)
+    assert [o.name for o in found.options] == ["Canoptek Wraiths"]
+    assert found.reading == ("'wraiths' read as Canoptek Wraiths (the one unit whose name holds these words)",)
+    del sheets["canoptek wraiths"]  # two names that begin with it and none holding it whole: refused, as before
+    assert not lookup.named("wraiths", sheets, lib.names, base.edition).options
+

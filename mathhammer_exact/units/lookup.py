@@ -96,8 +96,9 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
     Abaddon the Despoiler; not 'Tempestus Squad' for Militarum Tempestus Command Squad), and the header line saying
     so; none where no name, or several, hold them, or where only a [Legends] unit does but a unit of today holds
     them with more words ('crisis' may be the Crisis Fireknife Battlesuits, not only the Crisis Battlesuits
-    [Legends]). Only the units `fielded` accepts count (those an army of the faction named fields: `among` says
-    so)."""
+    [Legends]). Where several names begin with the words but one holds them as whole words, that one is taken
+    ('wraiths': Canoptek Wraiths, not Wraithguard). Only the units `fielded` accepts count (those an army of the
+    faction named fields: `among` says so)."""
     words = [w for w in normalise(text).split() if w not in _SQUAD]  # a word players drop: it tells no unit apart
     if not words:
         return [], ()
@@ -113,6 +114,10 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
     if not plain and any("[" not in o.name for o in near):
         return [], ()
     plain = plain or options
+    whole = [o for o in plain if all(loose(w) in loose(o.name).split() or w in normalise(o.name).split()
+                                     for w in words)]
+    if len({o.name for o in whole}) == 1:  # 'wraiths': Canoptek Wraiths, not Wraithguard, whose name it only begins
+        plain = whole
     if len({o.name for o in plain}) != 1:
         return [], ()
     return plain, (f"{text.strip()!r} read as {plain[0].name} (the one {among} whose name holds these words)",)
