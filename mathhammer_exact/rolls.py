@@ -12,6 +12,7 @@ Fraction(5, 12)
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
@@ -21,6 +22,9 @@ from .engine.consequences import hazardous_losses, pass_chance
 from .errors import MathhammerError
 from .model import ModelProfile, MortalWounds, Rules, Target
 from .pmf import Mode, Number, Pmf
+
+if TYPE_CHECKING:
+    from .engine.results import AttackResult
 
 
 @attrs.frozen(eq=False)
@@ -80,11 +84,12 @@ def hazardous(weapons: int, bearer: ModelProfile, rules: Rules | None = None, ex
     return hazardous_losses([bearer] * weapons, rules, Mode(exact))
 
 
-def grenade(target: Target, exact: bool = True) -> Pmf:
-    """Models destroyed by the Grenade stratagem: six D6, one mortal wound per 4+, spilling over."""
+def grenade(target: Target, exact: bool = True) -> AttackResult:
+    """The Grenade stratagem against `target`: six D6, one mortal wound per 4+, spilling over; the wounds it loses
+    (`damage`, after Feel No Pain) and the models destroyed, as an attack's result."""
     from .engine.resolve import attack  # the whole engine loads only for the one test that needs it
 
-    return attack([MortalWounds(6, 4, name="Grenade")], target, exact=exact).models_destroyed
+    return attack([MortalWounds(6, 4, name="Grenade")], target, exact=exact)
 
 
 __all__ = ["PassFail", "advance", "battle_shock_test", "charge", "desperate_escape", "grenade", "hazardous",

@@ -79,9 +79,13 @@ def test_roll_pins_from_the_issue():
     escape = json.loads(run(["roll", "desperate-escape", "--tests", "5", "--json", "--exact"]))
     assert set(escape) == {"title", "mean", "sd", "pmf"} and escape["mean"] == "5/3" and escape["pmf"][0] == "32/243"
     grenade = json.loads(run(["roll", "grenade", "--target", "T3 Sv5+ W1 x10", "--json", "--exact"]))
-    assert grenade["mean"] == "3" and grenade["pmf"][6] == "1/64"  # Binomial(6, 1/2)
+    assert grenade["models_destroyed"]["mean"] == "3" and grenade["models_destroyed"]["pmf"][6] == "1/64"  # B(6, 1/2)
+    assert grenade["damage"] == grenade["models_destroyed"] and grenade["p_destroyed"] == "0"  # W1: a wound a model
     fnp = dice_tests.grenade(Target.parse("T3 Sv5+ W1 x10 fnp5+"))
-    assert fnp.mean == 6 * Fraction(1, 2) * Fraction(2, 3)  # each mortal wound ignored on a 5+
+    assert fnp.models_destroyed.mean == 6 * Fraction(1, 2) * Fraction(2, 3)  # each mortal wound ignored on a 5+
+    # a single model of W18 loses the mortal wounds and is never destroyed: the wounds are what the grenade does
+    vault = json.loads(run(["roll", "grenade", "--target", "T11 Sv2+ W18", "--json", "--exact"]))
+    assert (vault["damage"]["mean"], vault["models_destroyed"]["mean"]) == ("3", "0")
 
 
 @pytest.mark.parametrize(("args", "fragment"), [

@@ -233,11 +233,15 @@ def test_compare_refuses_what_the_cli_refuses(client):
     ("advance", {}, "mean", "7/2"),  # mean of a D6
     ("desperate-escape", {"tests": 3}, "pmf", ["8/27", "4/9", "2/9", "1/27"]),  # binomial(3, 1/3)
     ("hazardous", {"weapons": 1}, "pmf", ["5/6", "1/6"]),  # a 1 in 6 costs the W1 bearer (3 mortal wounds)
-    ("grenade", {"target": "T3 Sv5+ W1 x10"}, "mean", "3"),  # six D6, each 4+ kills a W1 model: 6/2
+    ("grenade", {"target": "T3 Sv5+ W1 x10"}, "models_destroyed.mean", "3"),  # six D6, each 4+ kills a W1 model
+    ("grenade", {"target": "T11 Sv2+ W18"}, "damage.mean", "3"),  # ... and takes a wound of a W18 one
 ])
 def test_rolls_pin_hand_derived_fractions(client, kind, body, key, expected):
     data = post(client, f"/api/roll/{kind}", {**body, "exact": True})
-    assert data[key] == expected
+    found = data
+    for part in key.split("."):
+        found = found[part]
+    assert found == expected
     args = ["roll", kind, "--exact"] + [f"--{k.replace('_', '-')}={v}" for k, v in body.items() if v is not True]
     args += [f"--{k}" for k, v in body.items() if v is True]
     assert data == cli_json(args)

@@ -56,10 +56,12 @@ def hazardous_report(weapons: int, bearer: str = "T3 Sv4+ W1", rules: Rules | No
 
 
 def grenade_report(target: str, exact: bool = False) -> Report:
-    """Grenade stratagem against `target` (a profile or a name): models destroyed, and P(unit destroyed)."""
-    from ..units.by_name import find_target  # the rules data load only for a target given by name
+    """Grenade stratagem against `target` (a profile or a name, as its label says it): the mortal wounds it loses
+    and the models destroyed, and P(unit destroyed); what the header says of a unit named."""
+    from ..units.by_name import target_unit  # the rules data load only for a target given by name
 
-    unit = find_target(target)
-    pmf = rolls.grenade(unit, exact)
-    return _count_report(f"Grenade against {target.strip()}", "models_destroyed", pmf,
-                         {"p_destroyed": pmf.p(unit.model_count)})
+    unit = target_unit(target)
+    result = rolls.grenade(unit.target, exact)
+    return Report(f"Grenade against {unit.label}", {"damage": result.damage,
+                                                    "models_destroyed": result.models_destroyed},
+                  {"p_destroyed": result.p_destroyed}, preface=tuple(f"  {note}" for note in unit.notes))

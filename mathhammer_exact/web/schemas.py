@@ -327,9 +327,16 @@ class TestAnswer(Headed):
 
 
 class CountAnswer(Headed, Distribution):
-    """A count (advance roll, models lost or destroyed); P(unit destroyed) for a grenade."""
+    """A count (advance roll, models lost)."""
 
-    p_destroyed: Probability | None = None
+
+class GrenadeAnswer(Headed):
+    """The Grenade stratagem: the wounds the target loses to its mortal wounds, the models destroyed, P(unit
+    destroyed)."""
+
+    damage: Distribution
+    models_destroyed: Distribution
+    p_destroyed: Probability
 
 
 class PanelRow(Answer):
@@ -474,6 +481,8 @@ class HazardousQuery(RollQuery):
 
 class GrenadeQuery(RollQuery):
     """Grenade stratagem: six D6, each 4+ is a mortal wound (spilling over, Feel No Pain applies)."""
+
+    answer = GrenadeAnswer
 
     target: Name = Field(description="The target unit, e.g. 'T3 Sv5+ W1 x10' or GEQ.")
     army: Army = None

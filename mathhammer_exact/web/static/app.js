@@ -733,6 +733,16 @@ function drawPlan(answer, exact) {
 }
 
 function drawRoll(answer, exact) {
+  if (answer.damage) {  // the grenade: the wounds its mortal wounds take and the models destroyed, as an attack's
+    headline([["Mean wounds lost", "damage.mean", answer.damage.mean, mean],
+              ["Mean models destroyed", "models_destroyed.mean", answer.models_destroyed.mean, mean],
+              ["P(unit destroyed)", "p_destroyed", answer.p_destroyed, chance]]);
+    byId("fired").textContent = "";
+    drawHeader(answer);
+    drawChart("P(at least k models destroyed)", "tail", [{ dist: answer.models_destroyed }], exact);
+    drawChart("Wounds lost: P(exactly k)", "pmf", [{ dist: answer.damage }], exact);
+    return;
+  }
   const dist = answer.roll || answer;
   if (answer.p_success !== undefined) {
     headline([["P(success)", "p_success", answer.p_success, chance], ["Mean roll", "roll.mean", dist.mean, mean]]);
