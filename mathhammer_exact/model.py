@@ -622,7 +622,8 @@ class Declared:
     must be -6 to 6"). `choices` are the values a player may write, the first the default (unless the
     default is None). `metavar` marks free text that the field's converter reads (no fixed choices
     on the command line). `stack` says how a named rule may change the field (None: it cannot),
-    `effect` how the rule's effect states it, as `words` does."""
+    `effect` how the rule's effect states it, as `words` does; `capped` marks a roll modifier that the
+    edition's cap bounds, which the header says where the value is beyond it."""
 
     option: str
     help: str
@@ -636,6 +637,7 @@ class Declared:
     metavar: str | None = None
     stack: Stack | None = None
     effect: str | Callable[[Any], str] = ""
+    capped: bool = False  #: a roll modifier the edition's cap bounds (`RulesDefinition.modifier_cap`)
 
     def say(self, value: Any) -> str:
         """The header's words for `value`."""
@@ -740,10 +742,10 @@ class Context:
         low=0, high=1000, label="extra attacks"))
     hit_modifier: int = situation_field(0, Declared(
         "--hit-mod", f"Hit roll modifier {_MODIFIER_HELP}.", "hit roll {:+d}", low=-6, high=6,
-        label="hit roll modifier", stack="add", effect="{:+d} to hit"))
+        label="hit roll modifier", stack="add", effect="{:+d} to hit", capped=True))
     wound_modifier: int = situation_field(0, Declared(
         "--wound-mod", f"Wound roll modifier {_MODIFIER_HELP}.", "wound roll {:+d}", low=-6, high=6,
-        label="wound roll modifier", stack="add", effect="{:+d} to wound"))
+        label="wound roll modifier", stack="add", effect="{:+d} to wound", capped=True))
     reroll_hits: Reroll = situation_field(Reroll.NONE, Declared(
         "--reroll-hits", "Re-roll hit rolls of 1, failed ones, or all but crits.", lambda policy: policy.words("hit"),
         choices=_REROLL, stack="max", effect=lambda policy: policy.words("hit")), converter=Reroll.parse)

@@ -25,6 +25,9 @@ def situation(context: Context) -> tuple[str, ...]:
         words = field.declared.say(value)
         if not words:  # said by another field (the edition: by the rules)
             continue
+        cap = context.rules.definition.modifier_cap
+        if field.declared.capped and abs(value) > cap:  # '--hit-mod 5': the roll is modified by +1 at most
+            words += f" (counted as {cap if value > 0 else -cap:+d}: a roll's modifiers together are capped at ±{cap})"
         if field.declared.line == "against the target":
             if not against:
                 lines["rolls"].append(against)  # filled in as the loop goes on
