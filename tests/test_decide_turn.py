@@ -246,7 +246,7 @@ def test_the_querys_modifiers_and_the_targets_rules_carry_into_the_fight():
 
 @pytest.mark.parametrize(("args", "reason"), [
     (["-f", '1x 24" A1 BS3+ S4 AP0 D=1'], "is not a melee weapon"),
-    (["-s", "1x Melee A1 WS3+ S4 AP0 D=1", "-f", "1x Melee A1 WS3+ S4 AP0 D=1"], "is a melee weapon"),
+    (["-s", "1x Melee A1 WS3+ S4 AP0 D=1", "-f", "1x Melee A1 WS3+ S4 AP0 D=1"], "is not a ranged weapon"),
     (["-f", "1x Melee A1 WS3+ S4 AP0 D=1", "--advanced"], "cannot charge"),
 ])
 def test_a_turn_that_cannot_happen_is_refused(args, reason):

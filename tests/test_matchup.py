@@ -85,6 +85,9 @@ def test_armies_of_names_with_sizes(tmp_path):
         read_army("Incursor Squad x7")
     with pytest.raises(MathhammerError, match="names no units"):
         read_army(" , ")
+    with pytest.raises(MathhammerError) as standard:  # not 'unknown unit (did you mean Mek?)'
+        read_army("Incursor Squad, meq")
+    assert str(standard.value).startswith("'meq' is a standard target (a profile), not a unit")
 
 
 def test_a_unit_without_ranged_weapons_gets_the_reason():

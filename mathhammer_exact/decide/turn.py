@@ -132,8 +132,9 @@ def whole_turn(target: Target, shooting: Sequence[Firing], fighting: Sequence[Fi
                                   "the fight uses melee weapons (write them 'Melee A.. WS..')")
     for firing in shooting:
         if firing.weapon.melee:
-            raise MathhammerError(f"{firing.weapon.name or 'a melee weapon'} is a melee weapon: "
-                                  "the shooting uses ranged weapons")
+            raise MathhammerError(f"{firing.weapon.name or 'a weapon written Melee'} is not a ranged weapon: the "
+                                  "shooting uses ranged weapons (write them with a Range and BS, e.g. "
+                                  "'24\" A2 BS3+ S4 AP0 D1'; melee weapons go with the fight)")
     size = sum(f.models for f in fighting)
     fighting = charging(fighting, context)
     p_charge = Fraction(charge(distance, reroll, modifier, exact=True).p_success)

@@ -25,6 +25,8 @@ from ..catalogue import ARMY_LISTS
 from ..catalogue.convert import to_datasheet
 from ..catalogue.roster import Roster, read_roster
 from ..data.datasheet import Datasheet, either
+from ..data.load import standard_targets
+from ..data.names import normalise
 from ..errors import MathhammerError
 from ..model import Context
 from ..units.by_name import Nears, datasheet
@@ -48,6 +50,10 @@ def _sized(text: str, near: Nears = None) -> Datasheet:
     """A unit named as for `mathhammer unit`, at the size written after it ('Boyz x20') or its smallest; a name
     several factions use settled by `near`, the other army's units (the first that settles it)."""
     name, size = _unsized(text)
+    if any(normalise(name) == normalise(standard) for standard in standard_targets()):
+        raise MathhammerError(f"{name!r} is a standard target (a profile), not a unit: an army's units are named as "
+                              "for `mathhammer unit` ('Intercessor Squad x10'); `unit --target` and `attack` take "
+                              "standard targets")
     sheet = datasheet(name, near=near)
     if size is None:
         return sheet
