@@ -470,6 +470,19 @@ def _size_line(sheet: Datasheet, size: int | None) -> list[str]:
             f"comes in {shown})"]
 
 
+@attrs.frozen
+class PlannedAttack:
+    """A unit's attack worked out up to the dice: what attacks, against which target, in which situation, with the
+    rules in force and the header's lines (`planned_attack`); `unit_attack` resolves it."""
+
+    sheet: Datasheet
+    plan: Plan
+    order: tuple[int, ...] | None
+    rules: tuple[NamedRule, ...]  #: the named rules in force, those for some of the attacks only too
+    situation: tuple[str, ...]
+    leader: Datasheet | None
+
+
 def unit_attack(
     attacker: str | Datasheet,
     target: Target | TargetUnit,
@@ -492,7 +505,40 @@ def unit_attack(
     rules_dir: str | Path | None = None,
     led_by: str | Datasheet | None = None,
 ) -> UnitReport:
-    """A datasheet unit (by name) attacks `target` with its loadout under named rules.
+    """A datasheet unit (by name) attacks `target` with its loadout under named rules (`planned_attack` says how
+    each argument is read), resolved exactly; `insane_bravery` passes the target's Battle-shock test."""
+    planned = planned_attack(attacker, target, loadout, size, modifiers, context, melee, pistols, profiles, order,
+                             half_range_for=half_range_for, cover_for=cover_for, precision=precision,
+                             precision_on=precision_on, without=without, rules_dir=rules_dir, led_by=led_by)
+    plan = planned.plan
+    result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=planned.order)
+    if insane_bravery and result.p_battle_shocked is not None:
+        result = attrs.evolve(result, p_battle_shocked=0 * result.p_below_half)
+    return UnitReport(planned.sheet.name, result, tuple(f for f in plan.firings if isinstance(f, Firing)),
+                      planned.rules, planned.situation, plan.context, planned.leader)
+
+
+def planned_attack(
+    attacker: str | Datasheet,
+    target: Target | TargetUnit,
+    loadout: Sequence[str] = (),
+    size: int | None = None,
+    modifiers: Sequence[str | NamedRule] = (),
+    context: Context | None = None,
+    melee: bool = False,
+    pistols: bool = False,
+    profiles: Sequence[str] = (),
+    order: Sequence[int] | None = None,
+    *,
+    half_range_for: Sequence[str] = (),
+    cover_for: Sequence[str] = (),
+    precision: bool = True,
+    precision_on: str | None = None,
+    without: Sequence[str] = (),
+    rules_dir: str | Path | None = None,
+    led_by: str | Datasheet | None = None,
+) -> PlannedAttack:
+    """A datasheet unit (by name) attacking `target` with its loadout under named rules, worked out up to the dice.
 
     `half_range_for` names weapons within half range when the others are not; `cover_for` names
     target model groups (numbered from 1, as the answer lists them, or by model name) that have the
@@ -567,9 +613,5 @@ def unit_attack(
     if sum(isinstance(f, Firing) for f in plan.firings) > 1:  # the attacker chooses the order: say which was taken
         situation.append("weapons resolved in the order listed (the attacker's choice; `mathhammer plan` ranks orders)")
 
-    result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=order)
-    if insane_bravery and result.p_battle_shocked is not None:
-        result = attrs.evolve(result, p_battle_shocked=0 * result.p_below_half)
-    return UnitReport(sheet.name, result, tuple(f for f in plan.firings if isinstance(f, Firing)),
-                      (*applied, *(rule for _, rule in apart)),
-                      tuple(situation), plan.context, leader)
+    return PlannedAttack(sheet, plan, None if order is None else tuple(order), (*applied, *(rule for _, rule in apart)),
+                         tuple(situation), leader)
