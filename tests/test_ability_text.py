@@ -23,8 +23,10 @@ from mathhammer_exact.cli import cli
 from mathhammer_exact.data.datasheet import Datasheet, ModelEntry, TargetUnit
 from mathhammer_exact.data.modifiers import Effect
 from mathhammer_exact.data.text_in_force import Side, in_force
+from mathhammer_exact.decide.firings import unit_weapons, written
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.model import ModelProfile, Reroll
+from mathhammer_exact.present.questions import turn_question
 from mathhammer_exact.units import by_name
 
 CHECKOUT = Path(__file__).parent / "fixtures" / "bsdata_abilities"
@@ -441,7 +443,8 @@ def test_a_condition_an_option_states_waits_for_that_option():
             in charged.situation)
 
 
-def test_an_ability_for_one_weapon_changes_that_weapons_attacks_alone():
+def _hammers() -> Datasheet:
+    """Two models, one melee weapon each; an ability for the rock hammer's attacks after a charge."""
     charge = ("Hammer Rush", "Each time a model in this unit makes a melee attack with its rock hammer, if it made a "
                              "Charge move this turn, add 1 to the Damage characteristic of that attack.")
     verdict = read_ability("Test Breakers", *charge)
@@ -449,11 +452,15 @@ def test_an_ability_for_one_weapon_changes_that_weapons_attacks_alone():
     blow = 'A2 WS3+ S4 AP0 D1'
     models = tuple(ModelEntry(m, ModelProfile.parse("T4 Sv3+ W2 [INFANTRY]", name=m), 1, (w,))
                    for m, w in (("Breaker", "rock hammer"), ("Brawler", "fists")))  # one melee weapon each
-    hammers = Datasheet(name="Test Breakers", faction="Test", source="test", keywords=("INFANTRY",),
-                        faction_keywords=(), abilities=(charge[0],), models=models,
-                        weapons={"rock hammer": {"default": Weapon.parse(blow, name="rock hammer")},
-                                 "fists": {"default": Weapon.parse(blow, name="fists")}},
-                        read_rules=(verdict.ability,))
+    return Datasheet(name="Test Breakers", faction="Test", source="test", keywords=("INFANTRY",),
+                     faction_keywords=(), abilities=(charge[0],), models=models,
+                     weapons={"rock hammer": {"default": Weapon.parse(blow, name="rock hammer")},
+                              "fists": {"default": Weapon.parse(blow, name="fists")}},
+                     read_rules=(verdict.ability,))
+
+
+def test_an_ability_for_one_weapon_changes_that_weapons_attacks_alone():
+    hammers = _hammers()
     target = Target.parse("T4 Sv6+ W10")  # one model of 10 wounds: at most 4 attacks of D2, no damage wasted
     # each model: 2 attacks, hit 3+: 2/3, wound 4+: 1/2, Sv6+ fails 5/6: 5/9 unsaved, each of D1 -> 5/9 + 5/9
     plain = unit_attack(hammers, target, melee=True, exact=True)
@@ -466,6 +473,23 @@ def test_an_ability_for_one_weapon_changes_that_weapons_attacks_alone():
             "--charged") in charged.situation
     with pytest.raises(MathhammerError, match="Hammer Rush needs no --with here"):
         unit_attack(hammers, target, melee=True, modifiers=["Hammer Rush"], context=Context(charged=True))
+
+
+def test_a_unit_named_in_a_whole_turn_attacks_as_unit_makes_it_attack():
+    # a trial found turn leaving out the unit's abilities: Hammer Rush (+1 Damage for the rock hammer after a charge)
+    # applies in the fight of a turn as it does in `unit --melee --charged`; a 2" charge always succeeds
+    hammers = _hammers()
+    target = TargetUnit(Target.parse("T4 Sv6+ W10"), "a wall")
+    blows = unit_weapons(hammers, melee=True)
+    turn = turn_question(target, [], blows, 2, False, 0, None, None, Context(), True, None)
+    charged = unit_attack(hammers, target, melee=True, exact=True, context=Context(charged=True))
+    assert turn.distributions["damage"].mean == mean(charged) == Fraction(5, 3)  # 10/9 + 5/9, as derived above
+    assert ("  Test Breakers: attacker has Hammer Rush (read from its text): +1 Damage (melee weapons) (rock hammer "
+            "only), with --charged") in turn.preface
+    # a weapon written out beside the unit meets the target alone: 1 attack, 2/3 x 1/2 x 5/6 unsaved, D1
+    alone = written("1x Melee A1 WS3+ S4 AP0 D1")
+    both = turn_question(target, [], [*blows, alone], 2, False, 0, None, None, Context(), True, None)
+    assert both.distributions["damage"].mean == Fraction(5, 3) + Fraction(5, 18)
 
 
 def test_an_ability_for_a_weapon_no_model_carries_is_said_not_applied():

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import MathhammerError
-from ..model import Context, Firing, Weapon
+from ..model import Context, Firing, MortalWounds, Target, Weapon
 
 if TYPE_CHECKING:
-    from ..data.datasheet import Datasheet
+    from ..data.datasheet import Datasheet, TargetUnit
     from ..units.by_name import Nears
 
 #: flag written after ``@`` -> the `Context` field it sets
@@ -36,6 +36,8 @@ class Written:
     counted: bool = False  #: the number of models was written (``Nx`` or ``?x``)
     sought: bool = False  #: written ``?x``
     unit: Datasheet | None = None  #: the unit named whose loadout this weapon is of, if any
+    leader: Datasheet | None = None  #: the Leader attached to that unit (`with_leader`)
+    leading: bool = False  #: a weapon of the Leader (`unit`), attacking with the unit it leads
 
 
 def written(text: str, models: int = 1, context: Context | None = None) -> Written:
@@ -118,17 +120,56 @@ def with_leader(found: Sequence[Written], led_by: str, context: Context | None =
         raise MathhammerError("--led-by attaches a Leader to a unit named by its datasheet; name the unit")
     leader = attached_leader(led_by, units[0])
     assert leader is not None
-    return [*found, *unit_weapons(leader, context, melee)]
+    led = [attrs.evolve(w, leader=leader) if w.unit is units[0] else w for w in found]
+    return [*led, *(attrs.evolve(w, leading=True) for w in unit_weapons(leader, context, melee))]
 
 
-def unit_lines(weapons: Sequence[Written]) -> tuple[str, ...]:
+def attacking(written: Sequence[Written], target: TargetUnit, context: Context,
+              melee: bool = False) -> tuple[list[Firing | MortalWounds], Target, list[str]]:
+    """The weapons as they attack `target` in the `context` of their phase: a unit named among them as `mathhammer
+    unit` makes it attack (its abilities, wargear rules and Leader applied: `planned_attack`), the other weapons
+    meeting the target's abilities alone (`defended`), in the order written; the target as they leave it (one for
+    all: refused where they leave it differently) and the header's lines, a unit's after its name."""
+    from .unit_attack import defended, planned_attack
+
+    parts: list[list[Firing | MortalWounds] | None] = []  # a unit's attacks, or None where a weapon alone goes
+    alone: list[Firing] = []
+    targets: list[Target] = []
+    lines: list[str] = []
+    planned: set[int] = set()  # the units (by id) whose attacks are in
+    for w in written:
+        if w.unit is None:
+            parts.append(None)
+            alone.append(w.firing)
+        elif not w.leading and id(w.unit) not in planned:  # a Leader's weapons come with its unit's
+            planned.add(id(w.unit))
+            its = planned_attack(w.unit, target, context=context, melee=melee, led_by=w.leader)
+            parts.append(list(its.plan.firings))
+            targets.append(its.plan.target)
+            lines += [f"{w.unit.name}: {line}" for line in its.situation if line not in target.notes]
+    if alone or not targets:
+        met, left, said = defended(target, alone, context)
+        targets.insert(0, left)
+        lines = said + lines
+        weapons = iter(met)
+        parts = [[next(weapons)] if part is None else part for part in parts]
+    if any(t != targets[0] for t in targets):
+        raise MathhammerError(f"the abilities of {target.label} change its models for some of these attacks only (one "
+                              "unit, one phase, or one situation): ask about them apart")
+    return [f for part in parts if part is not None for f in part], targets[0], lines
+
+
+def unit_lines(weapons: Sequence[Written], applied: bool = False) -> tuple[str, ...]:
     """The header lines saying what a unit named among the weapons stands for, and its notes (which faction's
-    unit a name several factions use was taken to be, among them)."""
-    units = {(w.unit.name, w.unit.faction): w.unit for w in weapons if w.unit}.values()  # shooting and fight
+    unit a name several factions use was taken to be, among them), unless its abilities are `applied` (as
+    `attacking` applies them, whose lines say its notes too)."""
+    units = {(w.unit.name, w.unit.faction): w.unit for w in weapons  # shooting and fight; a Leader with its unit
+             if w.unit and not (applied and w.leading)}.values()
+    rules = "its abilities, wargear rules and Leader applied as `mathhammer unit` applies them (each named above)" \
+        if applied else "its abilities and wargear rules are not applied here (`mathhammer unit` applies them)"
     return tuple(line for unit in units for line in (
         f"  {unit.name} ({unit.faction}): the weapons of its loadout (its datasheet's default, or as its army list "
-        "has it); its abilities and wargear rules are not applied here (`mathhammer unit` applies them)",
-        *(f"  note ({unit.name}): {note}" for note in unit.notes)))
+        f"has it); {rules}", *(() if applied else (f"  note ({unit.name}): {note}" for note in unit.notes))))
 
 
 def describe(weapons: Sequence[Written]) -> str:

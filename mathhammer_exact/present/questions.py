@@ -15,15 +15,16 @@ import attrs
 
 from ..data.datasheet import TargetUnit, in_edition
 from ..data.load import find
-from ..decide.firings import Written, describe, unit_lines
+from ..decide.firings import Written, attacking, describe, unit_lines
 from ..decide.need import need, need_size
 from ..decide.plan import plan
 from ..decide.survive import panel, survive
-from ..decide.turn import Overwatch, charging, whole_turn
+from ..decide.turn import Overwatch, charging, in_the_fight, whole_turn
 from ..decide.unit_attack import UnitReport, allocation_order, defended, order_line
 from ..editions import answered_in, asked_edition
 from ..engine.results import AttackResult
-from ..model import Context, ModelProfile
+from ..errors import MathhammerError
+from ..model import Context, Firing, ModelProfile
 from ..pmf import Number
 from .decisions import comparison_report, need_report, plan_report, plan_title, turn_report
 from .profiles import header
@@ -86,18 +87,24 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
     order of its groups, numbered from 1."""
     context, notes = in_edition(context, named.sheet)
     named = attrs.evolve(named, notes=(*named.notes, *notes))
-    # the target's abilities read from text change the shooting and the fight, each in its own situation
-    firings, unit, lines = defended(named, [*(w.firing for w in shots), *charging([w.firing for w in blows],
-                                                                                   context)], context)
-    shooting, fighting = firings[:len(shots)], firings[len(shots):]
+    # the units named attack as `unit` makes them, the weapons alone meet the target's abilities, each phase in
+    # its own situation (the fight's: having charged)
+    shooting, shot_at, lines = attacking(shots, named, context)
+    charged = [attrs.evolve(w, firing=f) for w, f in zip(blows, charging([w.firing for w in blows], context))]
+    fighting, unit, fight_lines = attacking(charged, named, in_the_fight(context), melee=True)
+    if shots and shot_at != unit:
+        raise MathhammerError(f"the abilities of {named.label} change its models in one phase only: ask about the "
+                              "shooting and the fight apart")
+    lines += [line for line in fight_lines if line not in lines]
+    firings = [*shooting, *fighting]
     groups = allocation_order(order, unit)
     found = whole_turn(unit, shooting, fighting, distance, charge_reroll, charge_mod, watch, charger, context, exact,
                        groups)
     title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
              f"  ->  {named.label}")
-    asked = header(firings, unit, context)
+    asked = header([f for f in firings if isinstance(f, Firing)], unit, context)
     asked += tuple(f"  {line}" for line in (*lines, *order_line(unit, groups), *named.notes)) + unit_lines(
-        [*shots, *blows])
+        [*shots, *blows], applied=True)
     return assuming(attrs.evolve(turn_report(found, title), preface=asked), context)
 
 
