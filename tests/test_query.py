@@ -241,6 +241,14 @@ def test_a_datasheet_target_is_sized_as_its_datasheet_allows():
     assert out.exit_code == 2 and out.output == "error: Incursor Squad comes in units of 5 or 10 models, not 7\n"
     assert by_name.datasheet("Incursor Squad").as_target(10).model_count == 10
     assert by_name.datasheet("Incursor Squad").as_target().model_count == 5  # the default: the smallest size
+    # the size after the name, as a matchup's armies and a profile write it ('... W2 x10')
+    assert by_name.target_unit("Incursor Squad x10").target.model_count == 10
+    assert by_name.target_unit("meq x3").target.model_count == 3
+    out = CliRunner().invoke(cli, ["unit", TCS, "-t", "Incursor Squad x7"])
+    assert out.exit_code == 2 and out.output == "error: Incursor Squad comes in units of 5 or 10 models, not 7\n"
+    out = CliRunner().invoke(cli, ["unit", TCS, "-t", "Incursor Squad x10", "--target-models", "5"])
+    assert out.output == ("error: 'Incursor Squad x10' gives the target 10 models and --target-models 5: give one of "
+                          "them\n")
 
 
 @pytest.mark.parametrize("command", [["survive", "MEQ"], ["turn", "-t", "MEQ", "-f", "Melee A1 WS3+ S4 AP0 D1",

@@ -14,7 +14,6 @@ A unit with nothing to attack with in a phase (no ranged weapons, say) gets NaN 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,14 +28,11 @@ from ..data.load import standard_targets
 from ..data.names import normalise
 from ..errors import MathhammerError
 from ..model import Context
-from ..units.by_name import Nears, datasheet
+from ..units.by_name import Nears, datasheet, sized
 from .queries import Attacker, Defender, Grid, rows
 
 if TYPE_CHECKING:
     import pandas
-
-SIZED = re.compile(r"^(?P<name>.*?)\s+x\s*(?P<size>\d+)$", re.IGNORECASE)
-
 
 @attrs.frozen
 class Army:
@@ -49,7 +45,7 @@ class Army:
 def _sized(text: str, near: Nears = None) -> Datasheet:
     """A unit named as for `mathhammer unit`, at the size written after it ('Boyz x20') or its smallest; a name
     several factions use settled by `near`, the other army's units (the first that settles it)."""
-    name, size = _unsized(text)
+    name, size = sized(text)
     if any(normalise(name) == normalise(standard) for standard in standard_targets()):
         raise MathhammerError(f"{name!r} is a standard target (a profile), not a unit: an army's units are named as "
                               "for `mathhammer unit` ('Intercessor Squad x10'); `unit --target` and `attack` take "
@@ -61,12 +57,6 @@ def _sized(text: str, near: Nears = None) -> Datasheet:
     if size not in allowed:
         raise MathhammerError(f"{sheet.name} comes in units of {either(allowed)} models, not {size}")
     return attrs.evolve(sheet, sizes=(size,))
-
-
-def _unsized(text: str) -> tuple[str, int | None]:
-    """A unit's name and the size written after it, if any: 'Boyz x20' is ('Boyz', 20)."""
-    found = SIZED.match(text.strip())
-    return (found["name"], int(found["size"])) if found else (text.strip(), None)
 
 
 PHASES_OF = {"shooting": ("shooting",), "fight": ("fight",), "both": ("shooting", "fight")}  #: by --phase
@@ -86,7 +76,7 @@ def facing(names: Sequence[str], name: str, other: Army | Sequence[str]) -> Army
     """`army_of_names` against `other` (an army, or its units' names as written): a unit name several factions use
     is settled by the other army's units, as `mathhammer unit` settles it by the other unit of the question."""
     near = tuple(sheet for _, sheet in other.units) if isinstance(other, Army) else tuple(
-        _unsized(n)[0] for n in other)
+        sized(n)[0] for n in other)
     return army_of_names(names, name, near)
 
 

@@ -4,6 +4,7 @@ A name that several factions use is settled by the question's other unit (`near`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,6 +19,15 @@ from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target
 from ..parsing import is_profile
 from .lookup import Named, choose, named
+
+SIZED = re.compile(r"^(?P<name>.*?)\s+x\s*(?P<size>[0-9]{1,4})$", re.IGNORECASE)  #: 'Boyz x20': a unit, its size
+
+
+def sized(text: str) -> tuple[str, int | None]:
+    """A unit's name and the size written after it, if any: 'Boyz x20' is ('Boyz', 20)."""
+    found = SIZED.match(text.strip())
+    return (found["name"], int(found["size"])) if found else (text.strip(), None)
+
 
 Near = str | Datasheet | None  #: the other unit of a question: its datasheet, or its name as written
 Nears = Near | tuple[Near, ...]  #: the other units of a question that may settle a name, the first that does taken
@@ -106,6 +116,12 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
     that joins with its own profile)."""
     if models is not None and models < 1:
         raise MathhammerError(f"--target-models must be at least 1, got {models}")
+    name, written = (text, None) if is_profile(text) else sized(text)
+    if written is not None:  # 'Boyz x20', as a matchup's armies and a profile ('... W1 x20') write a size
+        if models is not None and models != written:
+            raise MathhammerError(f"{text.strip()!r} gives the target {written} models and --target-models {models}: "
+                                  "give one of them")
+        text, models = name, written
     bodyguard, size = None, None
     if is_profile(text):
         target, shown = Target.parse(text), " ".join(text.split())
