@@ -301,3 +301,14 @@ def test_a_bearer_is_one_model():
     out = CliRunner().invoke(cli, ["roll", "hazardous", "--weapons", "2", "--bearer", "T3 Sv4+ W1 x5"])
     assert out.exit_code == 2
     assert out.output.strip() == "error: 'T3 Sv4+ W1 x5' describes one model: leave out the x count and 'leader'"
+
+
+@pytest.mark.parametrize(("weapon", "said"), [
+    ("A2 BS3+ S4 AP0 D1", True),  # AP 0 against a 3+ save: cover adds nothing (SPEC: cover)
+    ("A2 BS3+ S4 AP-1 D1", False),  # AP -1: the save is 4+, and cover makes it 3+
+    ("A2 BS3+ S4 AP-1 D1 [IGNORES COVER]", True),
+])
+def test_the_header_says_when_the_benefit_of_cover_changes_no_save(weapon, said):
+    out = CliRunner().invoke(cli, ["attack", "-w", weapon, "--cover", "-t", "T4 Sv3+ W2 x5"])
+    assert out.exit_code == 0, out.output
+    assert ("  the Benefit of Cover changes no save here" in out.output) == said

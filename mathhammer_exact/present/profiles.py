@@ -20,7 +20,9 @@ from typing import Any
 
 from ..abilities import Ability
 from ..dice import Dice
+from ..editions import Cover
 from ..model import Context, Firing, ModelProfile, Target, Weapon, every_ability
+from ..stages.save import has_cover
 from .situation import situation
 
 
@@ -154,4 +156,17 @@ def header(firings: Sequence[Firing], target: Target, context: Context) -> tuple
             shown[-1] = (shown[-1][0] + firing.models, text)
         else:
             shown.append((firing.models, text))
-    return (*(f"  {models} x {text}" for models, text in shown), f"  target: {target_summary(target)}")
+    return (*(f"  {models} x {text}" for models, text in shown), f"  target: {target_summary(target)}",
+            *_cover_changes_nothing(firings, target, context))
+
+
+def _cover_changes_nothing(firings: Sequence[Firing], target: Target, context: Context) -> list[str]:
+    """A line where the situation gives the target the Benefit of Cover (`--cover`) and, in an edition where cover
+    improves the armour save, it improves none here (`stages.save.has_cover`: Ignores Cover, a melee attack, AP 0
+    against a Save of 3+ or better), so that the header's 'Benefit of Cover' is not read as counted."""
+    if not context.cover or context.rules.definition.cover is not Cover.SAVE or not firings:
+        return []
+    if any(has_cover(f.weapon, profile, f.context or context) for f in firings for profile, _ in target.groups):
+        return []
+    return ["  the Benefit of Cover changes no save here (it does not count for melee attacks, Ignores Cover, or an "
+            "AP 0 attack against a Save of 3+ or better)"]
