@@ -238,6 +238,12 @@ def test_rosz_is_a_zipped_ros(tmp_path):
     assert roster_unit(f"{packed}#3")["datasheet"] == "Scree Walker"
 
 
+@pytest.mark.parametrize("selector", ["Gravel Wardens", "gravel wardens", "Gravel Warden", "gravel warden squad"])
+def test_a_unit_is_named_as_players_type_it(selector):
+    # a trial found 'FILE#eliminators' refused for the list's Eliminator Squad: the loose form, where none is exact
+    assert roster_unit(f"{ARMY}#{selector}")["name"] == "Gravel Wardens"
+
+
 @pytest.mark.parametrize(("selector", "message"), [
     ("7", "no unit #7 (units: 1: Gravel Wardens; 2: Warden Captain; 3: Rockbiter)"),
     ("Boyz", "no unit called 'Boyz'; give its number"),

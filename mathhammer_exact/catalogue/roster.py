@@ -25,6 +25,7 @@ from xml.etree.ElementTree import Element
 
 import attrs
 
+from ..data.names import loose
 from ..engine.limits import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from .abilities import Record, best, feel_no_pain, invulnerable, leader_units, with_conversion_range
@@ -58,7 +59,8 @@ class Roster:
     detachments: tuple[str, ...] = ()  #: the detachment each force chose (Gladius Task Force), as the list names it
 
     def unit(self, selector: str) -> Record:
-        """The unit `selector` names: its number in the list (from 1), or its name or datasheet's name."""
+        """The unit `selector` names: its number in the list (from 1), or its name or datasheet's name, as written
+        (case and punctuation aside), else in its loose form ('eliminators' for Eliminator Squad: `loose`)."""
         wanted = selector.strip()
         listing = "; ".join(f"{i}: {u['name']}" for i, u in enumerate(self.units, 1))
         if re.fullmatch(r"\d+", wanted):
@@ -67,6 +69,8 @@ class Roster:
                 raise MathhammerError(f"{self.where}: no unit #{number} (units: {listing})")
             return self.units[number - 1]
         matches = [u for u in self.units if normalise(wanted) in (normalise(u["name"]), normalise(u["datasheet"]))]
+        if not matches:
+            matches = [u for u in self.units if loose(wanted) in (loose(u["name"]), loose(u["datasheet"]))]
         if len(matches) != 1:
             problem = "several units are called" if matches else "no unit called"
             raise MathhammerError(f"{self.where}: {problem} {wanted!r}; give its number (units: {listing})")
