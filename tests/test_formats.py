@@ -86,6 +86,9 @@ def test_roll_pins_from_the_issue():
     # a single model of W18 loses the mortal wounds and is never destroyed: the wounds are what the grenade does
     vault = json.loads(run(["roll", "grenade", "--target", "T11 Sv2+ W18", "--json", "--exact"]))
     assert (vault["damage"]["mean"], vault["models_destroyed"]["mean"]) == ("3", "0")
+    # its models destroyed: 0 surely, and 1 value folded, said in the singular
+    assert run(["roll", "grenade", "--target", "T11 Sv2+ W18"]).endswith(
+        "     0   100.00%   100.00%  ##############################\n  (1 other value, below 0.005%, total 0.0000%)\n")
 
 
 @pytest.mark.parametrize(("args", "fragment"), [

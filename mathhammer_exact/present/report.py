@@ -186,7 +186,8 @@ def distribution_table(title: str, pmf: Pmf) -> str:
         if float(p) >= SHOWN:
             lines.append(f"  {k:>4}  {float(p):8.2%}  {float(tail):8.2%}  {'#' * round(BAR_WIDTH * float(p) / top)}")
     if hidden:
-        lines.append(f"  ({len(hidden)} other values, each below {SHOWN:.3%}, "
+        each = f"each below {SHOWN:.3%}" if len(hidden) > 1 else f"below {SHOWN:.3%}"
+        lines.append(f"  ({len(hidden)} other value{'s' if len(hidden) > 1 else ''}, {each}, "
                      f"total {sum(float(p) for p in hidden):.4%})")
     return "\n".join(lines)
 

@@ -580,12 +580,15 @@ function drawChart(caption, kind, series, exact) {
     const ks = hidden.map(([k]) => k);
     const total = hidden.reduce((sum, [, row]) => sum + Math.max(...row), 0);
     const words = kind === "tail" ? `P(at least k) for k = ${ks[0]} to ${ks[ks.length - 1]}`
-                                  : `${hidden.length} other values`;
-    figure.append(cell("p", `(${words}: each below 0.01%${kind === "tail" ? "" : `, ${percent(total)} in all`})`,
+                                  : `${others(hidden.length)}`;
+    const each = kind === "tail" || hidden.length > 1 ? "each below" : "below";
+    figure.append(cell("p", `(${words}: ${each} 0.01%${kind === "tail" ? "" : `, ${percent(total)} in all`})`,
                        "hint folded"));
   }
   byId("charts").append(figure);
 }
+
+const others = (n) => `${n} other value${n > 1 ? "s" : ""}`;
 
 function headline(items) {  // [label, key, value, format, and what it is of (a matchup's pair), if said]
   const box = byId("headline");
@@ -630,7 +633,10 @@ function drawTables(answer, keys, exact) {
       table.tBodies[0].append(tr);
     });
     details.append(table);
-    if (hidden) details.append(cell("p", `(${hidden} other values, each below 0.01%, ${percent(total)} in all)`, "hint"));
+    if (hidden) {
+      details.append(cell("p", `(${others(hidden)}, ${hidden > 1 ? "each " : ""}below 0.01%, ${percent(total)} in all)`,
+                          "hint"));
+    }
     tables.append(details);
   }
 }
