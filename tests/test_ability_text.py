@@ -26,7 +26,7 @@ from mathhammer_exact.data.text_in_force import Side, in_force
 from mathhammer_exact.decide.firings import unit_weapons, written
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.model import ModelProfile, Reroll
-from mathhammer_exact.present.questions import turn_question
+from mathhammer_exact.present.questions import plan_question, turn_question
 from mathhammer_exact.units import by_name
 
 CHECKOUT = Path(__file__).parent / "fixtures" / "bsdata_abilities"
@@ -492,6 +492,36 @@ def test_a_unit_named_in_a_whole_turn_attacks_as_unit_makes_it_attack():
     assert both.distributions["damage"].mean == Fraction(5, 3) + Fraction(5, 18)
 
 
+def _pebblers(boss: bool = False) -> Datasheet:
+    """Two models with pebble rifles (A2 BS4+ S4 AP0 D1) and +1 to hit for the unit's ranged attacks; with `boss`, a
+    third model of another kind with the same rifle, whose ability it is alone."""
+    who = "this model makes" if boss else "a model in this unit makes"
+    aim = ("Steady Aim", f"Each time {who} a ranged attack, add 1 to the Hit roll.")
+    verdict = read_ability("Test Pebblers", *aim, "Pebble Boss" if boss else "")
+    assert verdict.ability is not None
+    kinds = [("Pebbler", 2), *([("Pebble Boss", 1)] if boss else [])]
+    models = tuple(ModelEntry(m, ModelProfile.parse("T3 Sv5+ W1 [INFANTRY]", name=m), n, ("pebble rifle",))
+                   for m, n in kinds)
+    return Datasheet(name="Test Pebblers", faction="Test", source="test", keywords=("INFANTRY",), faction_keywords=(),
+                     abilities=(aim[0],), models=models, read_rules=(verdict.ability,),
+                     weapons={"pebble rifle": {"default": Weapon.parse('24" A2 BS4+ S4 AP0 D1', name="pebble rifle")}})
+
+
+def test_plan_makes_a_unit_named_attack_as_unit_makes_it_or_says_it_cannot():
+    target = [TargetUnit(Target.parse("T3 Sv6+ W1 x10"), "pebbles")]
+    # 4 shots, hit 4+ improved to 3+ (2/3), S4 v T3 wounds on 3+ (2/3), Sv6+ fails 5/6: 4 x 10/27 kills, none lost to
+    # overkill (W1 models)
+    aimed = plan_question(unit_weapons(_pebblers()), target, "kills", 5, Context(), True)
+    assert aimed.distributions["models_destroyed_1"].mean == 4 * Fraction(2, 3) * Fraction(2, 3) * Fraction(5, 6)
+    assert "  Test Pebblers: attacker has Steady Aim (read from its text): +1 to hit (ranged weapons)" in aimed.preface
+    # the boss's own ability counts its rifle apart from the others': not one attack per weapon written, so plan fires
+    # the weapons alone (6 shots at 4+: 6 x 1/2 x 2/3 x 5/6) and says so; turn applies it
+    bossed = plan_question(unit_weapons(_pebblers(boss=True)), target, "kills", 5, Context(), True)
+    assert bossed.distributions["models_destroyed_1"].mean == 6 * Fraction(1, 2) * Fraction(2, 3) * Fraction(5, 6)
+    assert ("  Test Pebblers: its abilities are not applied here: its attacks are not one per weapon (mortal wounds an "
+            "ability inflicts, or models of a kind counted apart); `turn` and `unit` apply them") in bossed.preface
+
+
 def test_an_ability_for_a_weapon_no_model_carries_is_said_not_applied():
     # two kinds of model, one gun each, either kind making up the unit (as Lokhust Heavy Destroyers): the ability is
     # the slag gun's, and the unit the datasheet lists first carries pebble rifles
@@ -513,14 +543,16 @@ def test_an_ability_for_a_weapon_no_model_carries_is_said_not_applied():
     assert "not applied: Hunting Rites is for the attacks of the slag gun only, and no model here carries one" \
         in rifles.situation
     assert not any(line.startswith("attacker has Hunting Rites") for line in rifles.situation)
-    assert ("attacker: 1 Hunter w/ pebble rifle: the kind its datasheet lists first, where it may have others (Hunter "
-            "w/ slag gun; --loadout names their wargear)") in rifles.situation
+    assert ("attacker: 1 Hunter w/ pebble rifle: the models its size adds are of the kind its datasheet lists first, "
+            "where it may have others (Hunter w/ slag gun; --loadout names their wargear)") in rifles.situation
     # the slag gun: 1 shot, hit 2/3, wound 4+ re-rolled (3/4), Sv3+ at AP-2 fails 2/3, 3 damage: 1
     guns = unit_attack(hunters, target, loadout=["slag gun"], exact=True)
     assert mean(guns) == Fraction(2, 3) * Fraction(3, 4) * Fraction(2, 3) * 3 == 1
     assert any(line.startswith("attacker has Hunting Rites (read from its text): re-roll failed wound rolls")
                for line in guns.situation)
     assert not any("the kind its datasheet lists first" in line for line in guns.situation)
+    three = unit_attack(hunters, target, size=3).situation  # the kind's count, not the models added beyond its least
+    assert any(line.startswith("attacker: 3 Hunter w/ pebble rifle: the models its size adds") for line in three)
     assert attrs.evolve(hunters, models=models[:1]).kinds_taken() == ""  # one kind: the size decides it
 
 

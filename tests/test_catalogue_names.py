@@ -261,8 +261,8 @@ _SETTLED_TANK = ("the Stone Legion unit of this name, for Marble Guard (Marble S
     # a unit named to attack settled by the target, and the header says so
     (["plan", "-w", "Boulder Tank", "-t", "Marble Guard"],
      ["  Boulder Tank (Stone Legion): the weapons of its loadout (its datasheet's default, or as its army list has "
-      "it); its abilities and wargear rules are not applied here (`mathhammer unit` applies them)",
-      f"  note (Boulder Tank): {_SETTLED_TANK}"]),
+      "it); its abilities, wargear rules and Leader applied as `mathhammer unit` applies them (each named above)",
+      f"  Boulder Tank: note: {_SETTLED_TANK}"]),
 ])
 def test_plan_and_turn_settle_a_shared_name_as_unit_does(realm, args, lines):
     out = run(*args)

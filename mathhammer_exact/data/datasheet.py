@@ -234,9 +234,9 @@ class Datasheet:
         if not taken or not others:
             return ""
         more = f" and {len(others) - 2} more" if len(others) > 2 else ""
-        return (f"{', '.join(f'{counts[m.name] - m.count} {m.name}' for m in taken)}: the kind its datasheet lists "
-                f"first, where it may have others ({', '.join(m.name for m in others[:2])}{more}; --loadout names "
-                "their wargear)")
+        return (f"{', '.join(f'{counts[m.name]} {m.name}' for m in taken)}: the models its size adds are of the kind "
+                f"its datasheet lists first, where it may have others ({', '.join(m.name for m in others[:2])}{more}; "
+                "--loadout names their wargear)")
 
     def points_at(self, size: int | None = None, loadout: Sequence[str] = ()) -> int | None:
         """The unit's points at `size` models (default: its smallest size) with the wargear `loadout` gives it:

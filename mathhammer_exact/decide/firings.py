@@ -124,29 +124,45 @@ def with_leader(found: Sequence[Written], led_by: str, context: Context | None =
     return [*led, *(attrs.evolve(w, leading=True) for w in unit_weapons(leader, context, melee))]
 
 
-def attacking(written: Sequence[Written], target: TargetUnit, context: Context,
-              melee: bool = False) -> tuple[list[Firing | MortalWounds], Target, list[str]]:
-    """The weapons as they attack `target` in the `context` of their phase: a unit named among them as `mathhammer
-    unit` makes it attack (its abilities, wargear rules and Leader applied: `planned_attack`), the other weapons
-    meeting the target's abilities alone (`defended`), in the order written; the target as they leave it (one for
-    all: refused where they leave it differently) and the header's lines, a unit's after its name."""
+Attacking = Firing | MortalWounds  #: a weapon's attacks, or the mortal wounds an ability of the unit inflicts
+
+
+def attacking(written: Sequence[Written], target: TargetUnit, context: Context, melee: bool = False,
+              one_each: bool = False) -> tuple[list[list[Attacking]], Target, list[str]]:
+    """The weapons as they attack `target` in the `context` of their phase, one part for each of `written`: a unit
+    named among them attacks as `mathhammer unit` makes it attack (its abilities, wargear rules and Leader applied:
+    `planned_attack`), every attack of it in its first weapon's part (the others' empty); the other weapons meet the
+    target's abilities alone (`defended`). With `one_each` (`plan` orders the weapons one by one), each weapon of a
+    unit gets the one attack planned for it; where the unit's attacks are not one per weapon (mortal wounds an
+    ability inflicts, models of a kind counted apart) they meet the target alone, and a line says so. Also the
+    target as they leave it (one for all: refused where they leave it differently) and the header's lines, a
+    unit's after its name."""
     from .unit_attack import defended, planned_attack
 
-    parts: list[list[Firing | MortalWounds] | None] = []  # a unit's attacks, or None where a weapon alone goes
-    alone: list[Firing] = []
+    parts: list[list[Attacking] | None] = [None] * len(written)  # None: the weapon meets the target alone
     targets: list[Target] = []
     lines: list[str] = []
-    planned: set[int] = set()  # the units (by id) whose attacks are in
-    for w in written:
-        if w.unit is None:
-            parts.append(None)
-            alone.append(w.firing)
-        elif not w.leading and id(w.unit) not in planned:  # a Leader's weapons come with its unit's
-            planned.add(id(w.unit))
-            its = planned_attack(w.unit, target, context=context, melee=melee, led_by=w.leader)
-            parts.append(list(its.plan.firings))
-            targets.append(its.plan.target)
-            lines += [f"{w.unit.name}: {line}" for line in its.situation if line not in target.notes]
+    for i, w in enumerate(written):
+        if w.unit is None or w.leading or any(o.unit is w.unit for o in written[:i]):
+            continue  # a weapon alone, a Leader's (with its unit's), or a unit's already planned
+        its = planned_attack(w.unit, target, context=context, melee=melee, led_by=w.leader)
+        mine = [j for j, o in enumerate(written) if o.unit is w.unit or o.leading and o.unit is w.leader]
+        planned = list(its.plan.firings)
+        if not one_each:
+            for j in mine:
+                parts[j] = planned if j == i else []
+        elif [(f.weapon.name, f.models) if isinstance(f, Firing) else None for f in planned] == [
+                (written[j].firing.weapon.name, written[j].firing.models) for j in mine]:
+            for j, f in zip(mine, planned):
+                parts[j] = [f]
+        else:
+            lines.append(f"{w.unit.name}: its abilities are not applied here: its attacks are not one per weapon "
+                         "(mortal wounds an ability inflicts, or models of a kind counted apart); `turn` and `unit` "
+                         "apply them")
+            continue
+        targets.append(its.plan.target)
+        lines += [f"{w.unit.name}: {line}" for line in its.situation if line not in target.notes]
+    alone = [w.firing for w, part in zip(written, parts) if part is None]
     if alone or not targets:
         met, left, said = defended(target, alone, context)
         targets.insert(0, left)
@@ -156,7 +172,7 @@ def attacking(written: Sequence[Written], target: TargetUnit, context: Context,
     if any(t != targets[0] for t in targets):
         raise MathhammerError(f"the abilities of {target.label} change its models for some of these attacks only (one "
                               "unit, one phase, or one situation): ask about them apart")
-    return [f for part in parts if part is not None for f in part], targets[0], lines
+    return [part or [] for part in parts], targets[0], lines
 
 
 def unit_lines(weapons: Sequence[Written], applied: bool = False) -> tuple[str, ...]:

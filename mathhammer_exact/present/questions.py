@@ -69,14 +69,14 @@ def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal:
     from its datasheet change the weapons that meet it, as in `attack` (`defended`), and the header says so."""
     context, notes = in_edition(context, *(u.sheet for u in units))
     firings = [w.firing for w in written]
-    met = [defended(u, firings, context) for u in units]
+    met = [attacking(written, u, context, one_each=True) for u in units]  # a unit named: as `unit` makes it attack
     found = plan(firings, [target for _, target, _ in met], goal.lower(), context, exact,
-                 at=[own for own, _, _ in met])
+                 at=[[f for part in own for f in part if isinstance(f, Firing)] for own, _, _ in met])  # one each
     names = [f"{w.firing.models} x [{w.text}]" for w in written]
     report = plan_report(found, names, plan_title(found, "  |  ".join(u.label for u in units)), top)
     whose = (lambda t: f"target {t + 1}: ") if len(units) > 1 else (lambda t: "")
     lines = [f"  {whose(t)}{line}" for t, (u, (_, _, said)) in enumerate(zip(units, met)) for line in (*said, *u.notes)]
-    return attrs.evolve(report, preface=(*report.preface, *lines, *unit_lines(written),
+    return attrs.evolve(report, preface=(*report.preface, *lines, *unit_lines(written, applied=True),
                                          *(f"  {note}" for note in notes)))
 
 
@@ -89,9 +89,10 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
     named = attrs.evolve(named, notes=(*named.notes, *notes))
     # the units named attack as `unit` makes them, the weapons alone meet the target's abilities, each phase in
     # its own situation (the fight's: having charged)
-    shooting, shot_at, lines = attacking(shots, named, context)
+    shot, shot_at, lines = attacking(shots, named, context)
     charged = [attrs.evolve(w, firing=f) for w, f in zip(blows, charging([w.firing for w in blows], context))]
-    fighting, unit, fight_lines = attacking(charged, named, in_the_fight(context), melee=True)
+    fought, unit, fight_lines = attacking(charged, named, in_the_fight(context), melee=True)
+    shooting, fighting = [f for part in shot for f in part], [f for part in fought for f in part]
     if shots and shot_at != unit:
         raise MathhammerError(f"the abilities of {named.label} change its models in one phase only: ask about the "
                               "shooting and the fight apart")
