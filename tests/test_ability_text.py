@@ -854,6 +854,23 @@ def test_a_leaders_own_ability_changes_its_own_attacks_when_it_leads():
         26 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)
 
 
+def test_a_bodyguards_ability_of_each_model_is_not_its_leaders():
+    """A bodyguard unit's "this model" ability is each of its models', not the Leader's that joins them (a trial
+    found Death Company Marines' Black Rage re-rolls given to their Chaplain's crozius)."""
+    squad = sheet(GUN, ONE_MODEL, models=(("Breaker", 4),))
+    chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', models=(("Chief", 1),), keywords="CHARACTER"),
+                         name="Test Chief")
+    target = Target.parse("T4 Sv6+ W40")  # 40 wounds: 26 attacks of D1 never waste damage
+    report = unit_attack(squad, target, led_by=chief, exact=True)
+    # the Breakers' 24 shots hit on 3+ with their +1 (2/3), the Chief's 2 on 4+ (1/2); wound 4+, Sv6+ fails 5/6
+    assert mean(report) == (24 * Fraction(2, 3) + 2 * Fraction(1, 2)) * Fraction(1, 2) * Fraction(5, 6)
+    assert ("attacker has Steady Aim (read from its text): +1 to hit (ranged weapons), for its own models' attacks "
+            "(not its Leader's)") in report.situation
+    alone = unit_attack(squad, target, exact=True)  # no Leader: the whole unit's, as before
+    assert mean(alone) == 24 * Fraction(2, 3) * Fraction(1, 2) * Fraction(5, 6)
+    assert "attacker has Steady Aim (read from its text): +1 to hit (ranged weapons)" in alone.situation
+
+
 def test_a_leaders_ability_for_its_unit_is_the_whole_attached_units_only_with_with():
     """"Models in this model's unit" on a Leader's datasheet may be the whole Attached unit (one unit for all rules
     purposes), or the Leader's own unit: its own models have it either way, so its own attacks do, and the header

@@ -207,6 +207,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
     relevant_to: dict[str, bool] = {}  # for each ability asked for: whether a reading of it was this query's
     assumed_by: set[str] = set()  # ... and which of them applied only because it was asked for
     for side in sides:
+        led = not side.leading and any(s.leading and s.role == side.role for s in sides)  # a Leader with it
         for ability in side.abilities:
             key = normalise(ability.name)
             asked = key in given
@@ -246,7 +247,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 relevant = True
                 called = f"{ability.name}: {labels[number]}" if labels and reading.needs else ability.name
                 given_whole = asked and number in chosen
-                whose = apart(ability, reading, side, given_whole)
+                whose = apart(ability, reading, side, given_whole, led)
                 mine = on_its_models(ability, reading, side, given_whole)
                 rule = mine or rule
                 why = _not_applied(ability, reading, side, asked and number in chosen, problem, asks, called,
@@ -272,7 +273,8 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 else:
                     own.append((whose, rule))
                     line = f"{leader}, for its own attacks: {said}{wider}" if side.leading else \
-                        f"{line}, for its {whose[1]} models' attacks only"
+                        f"{line}, for its {whose[1]} models' attacks only" if whose[1] else \
+                        f"{line}, for its own models' attacks (not its Leader's)"
                 needs = [reading.needs] if reading.needs else []
                 needs += ["the whole Attached unit's"] if attached else []
                 needs += [f"while a {rule.led_by} model is leading the unit"] if unled else []
@@ -318,16 +320,21 @@ def on_its_models(ability: TextAbility, reading: Reading, side: Side, given_whol
     return attrs.evolve(rule, models=("CHARACTER",))
 
 
-def apart(ability: TextAbility, reading: Reading, side: Side, given_whole: bool = False) -> Attacks | None:
+def apart(ability: TextAbility, reading: Reading, side: Side, given_whole: bool = False,
+          led: bool = False) -> Attacks | None:
     """Whose attacks alone a reading of the attacking unit is applied to, where it is not the whole unit's: a
     Leader's own (`_own_when_leading`: "this model", and "this unit" unless --with gives it to the whole Attached
-    unit, `given_whole`), or those of the models of the kind it is written on; None where it is the whole unit's,
-    or cannot be given to some attacks only (a change to the target, the bearer of wargear among several models)."""
+    unit, `given_whole`), its bodyguards' own where a Leader is attached (`led`) and it is each of their models'
+    ("this model": Death Company Marines' Black Rage is not their Chaplain's), or those of the models of the kind
+    it is written on; None where it is the whole unit's, or cannot be given to some attacks only (a change to the
+    target, the bearer of wargear among several models). (unit, "") stands for every attack of that unit's."""
     if side.role != "attacker" or reading.scope == "leading" or reading.rule.effect.changes(Effect.TARGET_FIELDS):
         return None
     whole = _whole_unit(ability, reading, side.kinds)
     if side.leading:
         return (side.unit, "") if whole and _own_when_leading(reading, given_whole) else None
+    if whole and led and reading.scope in LEADERS_OWN:
+        return side.unit, ""
     if whole or reading.scope != "model" or not side.kinds.get(ability.model):
         return None
     return side.unit, ability.model

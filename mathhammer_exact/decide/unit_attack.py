@@ -310,7 +310,7 @@ def _plan(rules: Sequence[NamedRule], shots: Volley, target: Target, context: Co
         MortalWounds(r.effect.mortal_wounds.dice, r.effect.mortal_wounds.success, r.name)
         for r in [*rules, *(rule for _, rule in apart)] if r.effect.mortal_wounds]
     for weapon, (situated_weapon, own), (_, n, bearer), whose in zip(weapons, situated, shots.weapons, shots.owners):
-        theirs = [*rules, *(rule for owner, rule in apart if owner == whose)]
+        theirs = [*rules, *(rule for owner, rule in apart if owner in (whose, (whose[0], "")))]  # (unit, ""): all
         if len(theirs) > len(rules):  # against the target as the whole unit's rules leave it, as above
             [(situated_weapon, own)], _, _ = apply_modifiers(theirs, [weapon], target, context)
         if base_name(situated_weapon) in half_range_for:
