@@ -55,6 +55,11 @@ def readings(text: str, model: str = "") -> list[tuple]:
 
 NONE: tuple = ((), (), ())
 READ = [
+    # a characteristic of this model's weapon of one name (Ragnar Blackmane's Battle-lust, a trial found not read),
+    # after a charge
+    ("Each time this model ends a Charge move, until the end of the turn, add 2 to the Attacks characteristics of this "
+     "model’s Frostfang.",
+     [("attacker", "model", "either", {"weapon_names": ("frostfang",), "attacks_bonus": 2}, NONE, ("charged",), "")]),
     # a characteristic of the weapons of one name (Target Elimination's phrasing), chosen when the unit shoots: for
     # --with, in the Shooting phase only (the sentence that says when it is used binds it to that phase); "only one
     # enemy unit as the target" is what a query of one target always is
@@ -259,6 +264,10 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
      "characteristic of shard weapons equipped by that unit')"),
     ("While a friendly Gravel Host unit is within 6\" of this model, add 1 to the Attacks characteristic of melee "
      "weapons equipped by models in that unit.", "others", None),  # an aura: other units' attacks
+    # a bonus for each of several things counted (a Raider's Visions of Butchery): one bonus would be wrong
+    ("While one or more Wrack units are embarked within this model, for each Wrack model embarked within this model, "
+     "add 1 to the Attacks characteristic of this model's bladevanes.", "unmodelled",
+     "an effect that grows with a count ('for each ...') is not read"),
 
     ("Each time this model makes a melee attack, improve the Ballistic Skill characteristic of that attack by 1.",
      "unmodelled", "the words 'improve the Ballistic Skill characteristic of that attack by 1' are not understood"),
@@ -852,6 +861,43 @@ def test_a_leaders_own_ability_changes_its_own_attacks_when_it_leads():
     assert mean(alone) == 2 * Fraction(2, 3) * Fraction(1, 2) * Fraction(5, 6)
     assert mean(unit_attack(squad, target, led_by=chief, exact=True, without=["steady aim"])) == \
         26 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)
+
+
+def test_a_leaders_ability_for_a_unit_of_one_keyword_is_read_for_that_unit_alone():
+    # Ragnar Blackmane's War Howl (a trial found it silently dropped): while leading BLOOD CLAWS, their melee attacks
+    # re-roll the Wound roll; the second sentence, about Wolf Guard Headtakers, changes no attack
+    text = ("While this model is leading a BLOOD CLAWS unit, each time a model in that unit makes a melee attack, you "
+            "can re-roll the Wound roll. While this model is leading a WOLF GUARD HEADTAKERS UNIT, that unit is "
+            "eligible to declare a charge in a turn in which it Advanced.")
+    verdict = read_ability("Test Chief", "War Howl", text)
+    assert verdict.kind == "effects" and verdict.ability is not None
+    [reading] = verdict.ability.readings
+    assert (reading.scope, reading.rule.attacker.all_of, changed(reading.rule.effect)) == (
+        "leading", ("BLOOD CLAWS",), {"weapons": "melee", "reroll_wounds": Reroll.FAILED})
+    # leading a unit of that keyword, every attack of the unit has it; leading another, none does, and it is said
+    howl = ("War Howl", "While this model is leading a BREAKERS unit, each time a model in that unit makes a ranged "
+                        "attack, add 1 to the Hit roll.")
+    chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', howl, models=(("Chief", 1),), keywords="CHARACTER"),
+                         name="Test Chief")
+    target = Target.parse("T4 Sv6+ W40")  # 26 attacks of D1 never waste damage
+    breakers = unit_attack(sheet(GUN, models=(("Breaker", 4),), keywords="BREAKERS"), target, led_by=chief,
+                           exact=True)
+    assert mean(breakers) == 26 * Fraction(2, 3) * Fraction(1, 2) * Fraction(5, 6)  # all at 3+
+    others = unit_attack(sheet(GUN, models=(("Breaker", 4),)), target, led_by=chief, exact=True)
+    assert mean(others) == 26 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)  # all at 4+
+    assert any(line.startswith("not applied: War Howl is used by a BREAKERS unit") for line in others.situation)
+
+
+@pytest.mark.parametrize(("names", "weapon", "named"), [
+    (("hellforged",), "Hellforged weapons (strike)", True),  # 'this model's hellforged weapons'
+    (("slaughter", "carnage"), "Slaughter and Carnage", True),  # 'this model's Slaughter and Carnage'
+    (("slaughter", "carnage"), "Carnage", True),
+    (("bolt rifle",), "Bolt Rifles", True),
+    (("bolt rifle",), "plasma gun", False),
+    (("hellforged",), "hellforged sword", False),
+])
+def test_a_weapon_an_effect_names(names, weapon, named):
+    assert Effect(weapon_names=names).names_weapon(weapon) is named
 
 
 def test_a_bodyguards_ability_of_each_model_is_not_its_leaders():

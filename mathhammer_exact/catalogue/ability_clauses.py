@@ -62,6 +62,7 @@ class Subject:
     kind: str  #: "ranged", "melee" or "" (every attack)
     weapons: bool = False  #: "weapons equipped by ... have": the effects are weapon abilities
     named: tuple[str, ...] = ()  #: the attacks of these weapons only ("the Attacks characteristic of bolt rifles")
+    leads: str = ""  #: 'while this model is leading a BLOOD CLAWS unit': the keyword the unit it leads must have
 
 
 # --------------------------------------------------------------------- conditions

@@ -26,7 +26,6 @@ from typing import Any, Literal
 import attrs
 
 from ..data.modifiers import STACKED, Effect, Keywords, NamedRule, Phase
-from ..data.names import loose
 from ..data.text_rules import Reading, Role, Scope, TextAbility
 from ..errors import MathhammerError
 from .abilities import feel_no_pain, invulnerable, unjoined
@@ -73,9 +72,10 @@ _AT_IT = re.compile(r"\battacks?\b[^.]*?\b(?:allocated to|targets?|made against)
 _BULLET = re.compile(r"(?:^|\n)\s*(?:■|•|-(?=\s))\s*")
 _SENTENCE = re.compile(r"(?<=[.!])\s+(?=[A-Z■•])")
 #: characteristics an ability changes that no attack uses (Objective Control, Move, Leadership): dropped
-_NOT_ATTACK = r"(?:objective control|move|leadership) characteristics?"
-_NOT_ATTACK_CHANGE = re.compile(
-    r"\b(?:subtract|add) \d+\"? (?:from|to) (?:its|this model'?s|the) " + _NOT_ATTACK + r"(?: of [^,.]*?)?,? and |"
+_NOT_ATTACK = r"(?:objective control|move(?:ment)?|leadership) characteristics?"
+_NOT_ATTACK_CHANGE = re.compile(  # 'add 6" (or 2D6") to this model's Movement characteristic and ...'
+    r"\b(?:subtract|add) (?:\d*D)?\d+\"? (?:from|to) (?:its|this model'?s|the) " + _NOT_ATTACK
+    + r"(?: of [^,.]*?)?,? and |"
     r"\b(?:models in this unit|this model|it) (?:has|have) an? " + _NOT_ATTACK + r" of \d+\+?,? and |"
     r",? and (?:models in this unit|this model|it) (?:has|have) an? " + _NOT_ATTACK + r" of \d+\+?(?=\.?$)", re.I)
 #: the unit's own place near friendly models ("while this unit is within 12\" of one or more friendly PSYKER
@@ -198,14 +198,24 @@ class Parsed:
     phase: Phase
 
 
+_FOR_EACH = re.compile(r"\bfor each\b", re.I)  #: 'for each WRACKS model embarked ...': a bonus per thing counted
+#: 'the Attacks characteristics of this model's Frostfang' (Battle-lust), said as 'the Attacks characteristic of
+#: Frostfang equipped by this model'
+_ITS_WEAPON = re.compile(r"\b(attacks|strength|armour penetration|damage) characteristics? of "
+                         r"(this model|the bearer)'s ((?:(?!to\b)[\w'-]+ ?){1,4}?)(?=[,.]|$)", re.I)
+#: 'While this model is leading a unit, ...', or a unit of one keyword ('leading a BLOOD CLAWS unit': War Howl)
+_LEADING = re.compile(r"^[Ww]hile this model is leading an? (?:(?P<unit>[A-Z][A-Z0-9' -]*[A-Z]) )?(?:unit|UNIT),\s*")
+
+
 def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parsed]:
     """What a sentence about attacks does: one reading per condition its clauses carry. Unreadable if a clause is
     not understood, ForOthers if it is about other units' attacks."""
+    sentence = _ITS_WEAPON.sub(r"\1 characteristic of \3 equipped by \2", sentence)  # as the usual wording says it
     sentence, named = _as_attack(_ONE_TARGET.sub("", _NOT_ATTACK_CHANGE.sub("", sentence)))
     sentence = _MAKES_AT_IT.sub(r"an \1attack targets \2", sentence)  # as the usual wording says it
-    leading = False
-    if lead := re.match(r"^while this model is leading a unit,\s*", sentence, re.I):
-        leading, sentence = True, sentence[lead.end():]
+    leading, leads = False, ""
+    if lead := _LEADING.match(sentence):
+        leading, leads, sentence = True, lead["unit"] or "", sentence[lead.end():]
     some = _SOME_WEAPONS.search(sentence)
     if some and (some.group("who") or "").lower() != "that unit" or some and leading:
         raise Unreadable(f"a change to its weapons' characteristics this reader does not read ({some.group(0)!r})",
@@ -216,8 +226,8 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
         # unit is Empowered, each time a model in that unit ...'): "that unit" is this one
         sentence = re.sub(r"\bthat unit\b", "this unit", sentence, flags=re.I)
     found = _subject(sentence, leading)
-    if found is not None and named:
-        found = (attrs.evolve(found[0], named=named), found[1])
+    if found is not None and (named or leads):
+        found = (attrs.evolve(found[0], named=named, leads=leads), found[1])
     if found is None:
         goes_on = previous is not None and re.match(r"^(?:if|while|whilst|when)\b", sentence, re.I)
         if _OTHERS.search(sentence) and not goes_on:
@@ -376,8 +386,9 @@ def _rule(parsed: Parsed, name: str) -> NamedRule:
         fields["strength_vs_toughness"] = condition.strength
     effect = Effect(**fields)
     # its key and source name the unit: `read_ability` fills them in
+    leads = Keywords(all_of=(parsed.subject.leads,)) if parsed.subject.leads else Keywords()
     return NamedRule(key="", name=name, kind="ability", source="", summary=effect.describe(),
-                     phase=parsed.phase, situation=parsed.subject.role, effect=effect, target=target,
+                     phase=parsed.phase, situation=parsed.subject.role, effect=effect, target=target, attacker=leads,
                      requires=tuple(dict.fromkeys(condition.requires)),
                      led_by=condition.led_by if parsed.subject.role == "target" else "")
 
@@ -442,6 +453,9 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
                     profile = True  # 'Asurmen has a 4+ invulnerable save': catalogue.abilities put it in the profile
                     continue
                 raise
+            if any(_FOR_EACH.search(need) for one in parsed for need in one.condition.needs):
+                raise Unreadable("an effect that grows with a count ('for each ...') is not read",
+                                 parsed[0].subject.role)
             previous = parsed[0]
             for one in parsed:
                 if _in_profile(one, name, text):
@@ -493,15 +507,15 @@ def _by_name(name: str) -> Verdict | None:
 
 
 def _unarmed(verdict: Verdict, weapons: Collection[str]) -> Verdict:
-    """`verdict`, not modelled if a reading is for the attacks of a weapon the unit does not have (by that name)
-    ('with a Torrent weapon' names a weapon ability, not a weapon): applied, it would change nothing, silently."""
+    """`verdict`, not modelled if a reading is for the attacks of weapons the unit has none of (by those names,
+    `Effect.names_weapon`; 'with a Torrent weapon' names a weapon ability, not a weapon): applied, it would change
+    nothing, silently."""
     ability = verdict.ability
-    named = [] if ability is None else [n for r in ability.readings for n in r.rule.effect.weapon_names]
-    have = {loose(w) for w in weapons} if named else set()
-    missing = [n for n in named if n not in have]
-    if not missing or ability is None:
+    unarmed = [] if ability is None else [r.rule.effect.weapon_names for r in ability.readings if r.rule.effect
+                                          .weapon_names and not any(r.rule.effect.names_weapon(w) for w in weapons)]
+    if not unarmed or ability is None:
         return verdict
-    why = f"it names a weapon this unit does not have ({missing[0]!r})"
+    why = f"it names a weapon this unit does not have ({unarmed[0][0]!r})"
     return Verdict("unmodelled", TextAbility(ability.name, ability.model, unmodelled=why, role="attacker"))
 
 

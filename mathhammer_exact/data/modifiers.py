@@ -185,9 +185,17 @@ class Effect:
         default = Effect()
         return [f for f in fields if getattr(self, f) != getattr(default, f)]
 
+    def names_weapon(self, name: str) -> bool:
+        """Whether the weapon called `name` (a profile's name, 'plasma gun (supercharge)', or wargear's) is one this
+        effect is for: by its name, or a name ending in 'weapons' by the rest ('Hellforged weapons', which a text
+        calls 'this model's hellforged weapons'), or one of two names by both ('Slaughter and Carnage')."""
+        weapon = loose(name.split(" (")[0])
+        return weapon in (*self.weapon_names, " and ".join(self.weapon_names)) or \
+            weapon.removesuffix(" weapon") in self.weapon_names
+
     def affects(self, weapon: Weapon) -> bool:
         """Whether the weapon and roll changes apply to attacks with `weapon`."""
-        named = not self.weapon_names or loose(weapon.name.split(" (")[0]) in self.weapon_names
+        named = not self.weapon_names or self.names_weapon(weapon.name)
         return named and {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
                           "rapid fire": weapon.rapid_fire is not None}[self.weapons]
 

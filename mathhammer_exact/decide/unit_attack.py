@@ -18,7 +18,6 @@ from ..data import text_in_force
 from ..data.datasheet import Datasheet, TargetUnit, either, in_edition
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
-from ..data.names import loose
 from ..data.text_in_force import Attacks
 from ..editions import Cover, Stealth
 from ..engine.layout import default_order
@@ -216,7 +215,7 @@ def _uncarried(rule: NamedRule, carried: Collection[str]) -> str | None:
     Leader) carry none of them in this loadout (a Lokhust Heavy Destroyer's rule for its gauss destructor, where it
     carries an enmitic exterminator); None if they carry one, or the rule names none."""
     named = rule.effect.weapon_names
-    if rule.situation != "attacker" or not named or set(named) & set(carried):
+    if rule.situation != "attacker" or not named or any(rule.effect.names_weapon(item) for item in carried):
         return None
     return f"{rule.name} is for the attacks of the {' or '.join(named)} only, and no model here carries one"
 
@@ -576,7 +575,7 @@ def planned_attack(
     own, dropped_lines = text_in_force.keep(own, dropped)
     in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
     carried_by = [equipped, *([leader.equip(())] if leader is not None else [])]
-    weapons_carried = {loose(item) for models in carried_by for _, gear in models for item in gear}
+    weapons_carried = {item for models in carried_by for _, gear in models for item in gear}
     read, read_lines, apart = text_in_force.in_force(
         sides, claimed, dropped, phase, lambda rule: _uncarried(rule, weapons_carried) or scope_problem(
             rule, sheet, attacked, phase, context), given)
