@@ -691,6 +691,12 @@ def test_an_ability_of_one_model_or_the_bearer_is_not_given_to_the_whole_unit():
     assert mean(unit_attack(sheet(GUN, bearer), target, exact=True)) == Fraction(5, 3)
     # written on the datasheet, 'this model' is each model's: 30 x 2/3 x 1/2 x 5/6 = 25/3
     assert mean(unit_attack(sheet(GUN, ONE_MODEL, models=squad), target, exact=True)) == Fraction(25, 3)
+    # 'the bearer' written on a kind of model is each model of it's (Wulfen w/Death Totem, a trial found refused):
+    # the Boss's 6 shots at 3+ (2/3) and the Breakers' 24 at 4+, as 'this model' on the Boss above
+    on_kind = unit_attack(sheet(GUN, (*bearer, "Breaker Boss"), models=squad), target, exact=True)
+    assert mean(on_kind) == (24 * Fraction(1, 2) + 6 * Fraction(2, 3)) * Fraction(1, 2) * Fraction(5, 6)
+    assert mean(unit_attack(sheet(GUN, (*bearer, "Breaker Boss"), models=(("Breaker Boss", 5),)), target,
+                            exact=True)) == Fraction(25, 3)  # every model bears it: 30 x 2/3 x 1/2 x 5/6
 
 
 def test_weapons_alone_at_a_target_whose_models_change_in_one_phase_only():

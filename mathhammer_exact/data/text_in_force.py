@@ -122,14 +122,20 @@ def keep(own: Sequence[NamedRule], without: Collection[str]) -> tuple[list[Named
 
 def _whole_unit(ability: TextAbility, reading: Reading, kinds: Mapping[str, int]) -> bool:
     """Whether a reading applies to every model of the unit: a unit's ability, an ability of "this
-    model" written on the datasheet (each model has it) or on the only kind of model present, or
-    the bearer's when the unit is that one model."""
+    model" written on the datasheet (each model has it) or on the only kind of model present (so too "the
+    bearer" written on a kind of model: `_each_model`), or the bearer's when the unit is that one model."""
     present = {kind for kind, n in kinds.items() if n}
     if reading.scope == "unit":
         return True
-    if reading.scope == "model":
+    if _each_model(ability, reading):
         return not ability.model or present == {ability.model}
     return reading.scope == "bearer" and sum(kinds.values()) == 1
+
+
+def _each_model(ability: TextAbility, reading: Reading) -> bool:
+    """Whether each model of the kind the ability is written on has it: "this model", or "the bearer" where the
+    catalogue writes it on the kind of model itself (Wulfen w/Death Totem: every such model bears one)."""
+    return reading.scope == "model" or reading.scope == "bearer" and bool(ability.model)
 
 
 def _owner(ability: TextAbility, reading: Reading) -> str:
@@ -335,7 +341,7 @@ def apart(ability: TextAbility, reading: Reading, side: Side, given_whole: bool 
         return (side.unit, "") if whole and _own_when_leading(reading, given_whole) else None
     if whole and led and reading.scope in LEADERS_OWN:
         return side.unit, ""
-    if whole or reading.scope != "model" or not side.kinds.get(ability.model):
+    if whole or not _each_model(ability, reading) or not side.kinds.get(ability.model):
         return None
     return side.unit, ability.model
 
