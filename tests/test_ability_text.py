@@ -18,7 +18,7 @@ from mathhammer_exact import Context, MathhammerError, Target, Weapon
 from mathhammer_exact.catalogue import build, index
 from mathhammer_exact.catalogue.abilities import with_conversion_range
 from mathhammer_exact.catalogue.ability_clauses import CRITICAL_ONLY
-from mathhammer_exact.catalogue.ability_text import DAMAGED, TARGETED_ONLY, read_abilities, read_ability
+from mathhammer_exact.catalogue.ability_text import DAMAGED, OWN_MORTALS, TARGETED_ONLY, read_abilities, read_ability
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.datasheet import Datasheet, ModelEntry, TargetUnit
 from mathhammer_exact.data.modifiers import Effect
@@ -264,6 +264,10 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
      "characteristic of shard weapons equipped by that unit')"),
     ("While a friendly Gravel Host unit is within 6\" of this model, add 1 to the Attacks characteristic of melee "
      "weapons equipped by models in that unit.", "others", None),  # an aura: other units' attacks
+    # mortal wounds besides the attacks, as the unit charges (Bloodcrushers' Brass Stampede, a trial found unnamed)
+    ("Each time this unit ends a Charge move, select one enemy unit within Engagement Range of this unit and roll one "
+     "D6 for each model in this unit: for each 4+, that enemy unit suffers D3 mortal wounds.", "unmodelled",
+     OWN_MORTALS),
     # a bonus for each of several things counted (a Raider's Visions of Butchery): one bonus would be wrong
     ("While one or more Wrack units are embarked within this model, for each Wrack model embarked within this model, "
      "add 1 to the Attacks characteristic of this model's bladevanes.", "unmodelled",
