@@ -531,8 +531,10 @@ def test_plan_makes_a_unit_named_attack_as_unit_makes_it_or_says_it_cannot():
     # the weapons alone (6 shots at 4+: 6 x 1/2 x 2/3 x 5/6) and says so; turn applies it
     bossed = plan_question(unit_weapons(_pebblers(boss=True)), target, "kills", 5, Context(), True)
     assert bossed.distributions["models_destroyed_1"].mean == 6 * Fraction(1, 2) * Fraction(2, 3) * Fraction(5, 6)
-    assert ("  Test Pebblers: its abilities are not applied here: its attacks are not one per weapon (mortal wounds an "
-            "ability inflicts, or models of a kind counted apart); `turn` and `unit` apply them") in bossed.preface
+    assert ("  Test Pebblers (Test) the weapons of its loadout (its datasheet's default, or as its army list has it); "
+            "its abilities are not applied here: its attacks are not one per weapon (mortal wounds an ability "
+            "inflicts, or models of a kind counted apart); `turn` and `unit` apply them") in bossed.preface
+    assert not any("attacking as `mathhammer unit`" in line or "Steady Aim" in line for line in bossed.preface)
 
 
 def test_an_ability_for_a_weapon_no_model_carries_is_said_not_applied():

@@ -260,8 +260,9 @@ _SETTLED_TANK = ("the Stone Legion unit of this name, for Marble Guard (Marble S
      [f"  target note (Boulder Tank): {_SETTLED_TANK}"]),
     # a unit named to attack settled by the target, and the header says so
     (["plan", "-w", "Boulder Tank", "-t", "Marble Guard"],
-     ["  Boulder Tank (Stone Legion): the weapons of its loadout (its datasheet's default, or as its army list has "
-      "it); its abilities, wargear rules and Leader applied as `mathhammer unit` applies them (each named above)",
+     ["  Boulder Tank (Stone Legion) the weapons of its loadout (its datasheet's default, or as its army list has "
+      "it), attacking as `mathhammer unit` makes them attack (its abilities, wargear rules and Leader applied); the "
+      "lines after its name are that command's",
       f"  Boulder Tank: note: {_SETTLED_TANK}"]),
 ])
 def test_plan_and_turn_settle_a_shared_name_as_unit_does(realm, args, lines):
@@ -281,6 +282,19 @@ def test_a_matchup_settles_a_shared_name_by_the_other_army(realm, army_a, army_b
     [row] = json.loads(out.output)["rows"]
     assert faction in (row["attacker_faction"], row["target_faction"])
     assert row["mean_damage"] == pytest.approx(float(mean), abs=1e-12)
+
+
+def test_a_matchup_settles_a_shared_name_by_its_own_army_first(realm):
+    # beside Marble Guard (Marble Sons) the Boulder Tank is Stone Legion's (Sv3+), facing Warden Militia alone it is
+    # the Iron Wardens' own (Sv4+): 20 lasrifle shots at it, p = 2/3 x 1/6 x 1/3 (Sv3+) or 1/2 (Sv4+), at most 12
+    out = run("matchup", "Warden Militia", "Marble Guard, Boulder Tank", "--format", "json")
+    assert out.exit_code == 0, out.output
+    tank = [row for row in json.loads(out.output)["rows"] if row["target"] == "#2 Boulder Tank"]
+    assert [(row["target_faction"], row["mean_damage"]) for row in tank] == [
+        ("Stone Legion", pytest.approx(float(capped(20, Fraction(1, 27), 12)), abs=1e-12))]
+    alone = json.loads(run("matchup", "Warden Militia", "Boulder Tank", "--format", "json").output)["rows"]
+    assert [(row["target_faction"], row["mean_damage"]) for row in alone] == [
+        ("Iron Wardens", pytest.approx(float(capped(20, Fraction(1, 18), 12)), abs=1e-12))]
 
 
 def test_the_api_settles_a_shared_name_as_the_command_line_does(realm):

@@ -23,8 +23,8 @@ def test_turn_takes_units_by_name():
                              "-f", "5x Melee A3 WS3+ S4 AP0 D1 [SUSTAINED HITS 1]", "-d", "8", "--json", "--exact"))
     assert by_name["models_destroyed"] == written["models_destroyed"]
     text = run("turn", "-t", "MEQ", "-s", "Incursor Squad", "-f", "Incursor Squad", "-d", "8")
-    assert "  Incursor Squad (Blood Angels): the weapons of its loadout (its datasheet's default, or as its army " \
-           "list has it); its abilities" in text
+    assert "  Incursor Squad (Blood Angels) the weapons of its loadout (its datasheet's default, or as its army " \
+           "list has it), attacking as `mathhammer unit` makes them attack" in text
 
 
 def test_plan_takes_a_unit_by_name():

@@ -62,7 +62,8 @@ DAMAGED = "its words are not read; the answer assumes more wounds remaining than
 #: mortal wounds the unit inflicts besides its attacks, as it charges, shoots or fights ('Each time this unit ends a
 #: Charge move, ... roll one D6 ...: for each 4+, that enemy unit suffers D3 mortal wounds': Brass Stampede)
 _OWN_MORTALS = re.compile(r"\b(?:this unit|this model) (?:ends a charge move|makes a charge move|is selected to "
-                          r"(?:shoot|fight)|has shot|has fought)\b[^.]*?\bsuffers? [^.]*?mortal wounds?", re.I)
+                          r"(?:shoot|fight)|has shot|has fought)\b[^.]*?\benemy\b[^.]*?\bsuffers? [^.]*?mortal "
+                          r"wounds?", re.I)
 OWN_MORTALS = "it inflicts mortal wounds besides its attacks, as it charges, shoots or fights"
 #: weapons chosen for the phase beside the others (the Tesseract Vault's Powers of the C'tan: "select up to 2 different
 #: C'tan Powers weapons ... equipped with those weapons in addition to its other weapons")
@@ -209,7 +210,8 @@ _FOR_EACH = re.compile(r"\bfor each\b", re.I)  #: 'for each WRACKS model embarke
 _ITS_WEAPON = re.compile(r"\b(attacks|strength|armour penetration|damage) characteristics? of "
                          r"(this model|the bearer)'s ((?:(?!to\b)[\w'-]+ ?){1,4}?)(?=[,.]|$)", re.I)
 #: 'While this model is leading a unit, ...', or a unit of one keyword ('leading a BLOOD CLAWS unit': War Howl)
-_LEADING = re.compile(r"^[Ww]hile this model is leading an? (?:(?P<unit>[A-Z][A-Z0-9' -]*[A-Z]) )?(?:unit|UNIT),\s*")
+_LEADING = re.compile(r"^[Ww]hile this model is leading an? (?:(?P<unit>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*?) )?"
+                      r"(?:unit|UNIT),\s*")
 
 
 def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parsed]:
@@ -220,7 +222,7 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
     sentence = _MAKES_AT_IT.sub(r"an \1attack targets \2", sentence)  # as the usual wording says it
     leading, leads = False, ""
     if lead := _LEADING.match(sentence):
-        leading, leads, sentence = True, lead["unit"] or "", sentence[lead.end():]
+        leading, leads, sentence = True, (lead["unit"] or "").upper(), sentence[lead.end():]
     some = _SOME_WEAPONS.search(sentence)
     if some and (some.group("who") or "").lower() != "that unit" or some and leading:
         raise Unreadable(f"a change to its weapons' characteristics this reader does not read ({some.group(0)!r})",
@@ -391,6 +393,8 @@ def _rule(parsed: Parsed, name: str) -> NamedRule:
         fields["strength_vs_toughness"] = condition.strength
     effect = Effect(**fields)
     # its key and source name the unit: `read_ability` fills them in
+    if parsed.subject.leads and parsed.subject.role != "attacker":
+        raise Unreadable(f"a defence of the {parsed.subject.leads} units it leads alone")
     leads = Keywords(all_of=(parsed.subject.leads,)) if parsed.subject.leads else Keywords()
     return NamedRule(key="", name=name, kind="ability", source="", summary=effect.describe(),
                      phase=parsed.phase, situation=parsed.subject.role, effect=effect, target=target, attacker=leads,

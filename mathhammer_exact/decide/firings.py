@@ -125,28 +125,31 @@ def with_leader(found: Sequence[Written], led_by: str, context: Context | None =
 
 
 Attacking = Firing | MortalWounds  #: a weapon's attacks, or the mortal wounds an ability of the unit inflicts
+Said = tuple[str, str]  #: a header line: the unit named it is about ("" for the target's), and what it says
+LOADOUT = "the weapons of its loadout (its datasheet's default, or as its army list has it)"
 
 
 def attacking(written: Sequence[Written], target: TargetUnit, context: Context, melee: bool = False,
-              one_each: bool = False) -> tuple[list[list[Attacking]], Target, list[str]]:
+              one_each: bool = False) -> tuple[list[list[Attacking]], Target, list[Said]]:
     """The weapons as they attack `target` in the `context` of their phase, one part for each of `written`: a unit
     named among them attacks as `mathhammer unit` makes it attack (its abilities, wargear rules and Leader applied:
     `planned_attack`), every attack of it in its first weapon's part (the others' empty); the other weapons meet the
     target's abilities alone (`defended`). With `one_each` (`plan` orders the weapons one by one), each weapon of a
     unit gets the one attack planned for it; where the unit's attacks are not one per weapon (mortal wounds an
     ability inflicts, models of a kind counted apart) they meet the target alone, and a line says so. Also the
-    target as they leave it (one for all: refused where they leave it differently) and the header's lines, a
-    unit's after its name."""
+    target as they leave it (one for all: refused where they leave it differently) and the header's lines: what
+    `unit` would say of each unit (the options it names are that command's), and what the target's abilities do."""
     from .unit_attack import defended, planned_attack
 
     parts: list[list[Attacking] | None] = [None] * len(written)  # None: the weapon meets the target alone
     targets: list[Target] = []
-    lines: list[str] = []
+    lines: list[Said] = []
     for i, w in enumerate(written):
         if w.unit is None or w.leading or any(o.unit is w.unit for o in written[:i]):
             continue  # a weapon alone, a Leader's (with its unit's), or a unit's already planned
-        its = planned_attack(w.unit, target, context=context, melee=melee, led_by=w.leader)
-        mine = [j for j, o in enumerate(written) if o.unit is w.unit or o.leading and o.unit is w.leader]
+        unit = w.unit
+        its = planned_attack(unit, target, context=context, melee=melee, led_by=w.leader)
+        mine = [j for j, o in enumerate(written) if o.unit is unit or o.leading and o.unit is w.leader]
         planned = list(its.plan.firings)
         if not one_each:
             for j in mine:
@@ -156,36 +159,34 @@ def attacking(written: Sequence[Written], target: TargetUnit, context: Context, 
             for j, f in zip(mine, planned):
                 parts[j] = [f]
         else:
-            lines.append(f"{w.unit.name}: its abilities are not applied here: its attacks are not one per weapon "
-                         "(mortal wounds an ability inflicts, or models of a kind counted apart); `turn` and `unit` "
-                         "apply them")
+            lines += [(unit.name, f"({unit.faction}) {LOADOUT}; its abilities are not applied here: its attacks are "
+                                  "not one per weapon (mortal wounds an ability inflicts, or models of a kind counted "
+                                  "apart); `turn` and `unit` apply them"),
+                      *((unit.name, f"note: {note}") for note in unit.notes)]
             continue
         targets.append(its.plan.target)
-        lines += [f"{w.unit.name}: {line}" for line in its.situation if line not in target.notes]
+        lines += [(unit.name, f"({unit.faction}) {LOADOUT}, attacking as `mathhammer unit` makes them attack (its "
+                              "abilities, wargear rules and Leader applied); the lines after its name are that "
+                              "command's"),
+                  *((unit.name, line) for line in its.situation if line not in target.notes)]
     alone = [w.firing for w, part in zip(written, parts) if part is None]
     if alone or not targets:
         met, left, said = defended(target, alone, context)
         targets.insert(0, left)
-        lines = said + lines
+        lines = [("", line) for line in said] + lines
         weapons = iter(met)
         parts = [[next(weapons)] if part is None else part for part in parts]
     if any(t != targets[0] for t in targets):
-        raise MathhammerError(f"the abilities of {target.label} change its models for some of these attacks only (one "
-                              "unit, one phase, or one situation): ask about them apart")
+        raise MathhammerError(f"the abilities of {target.label} or of the units attacking it change its models for "
+                              "some of these attacks only (one unit, one phase, or one situation): ask about them "
+                              "apart")
     return [part or [] for part in parts], targets[0], lines
 
 
-def unit_lines(weapons: Sequence[Written], applied: bool = False) -> tuple[str, ...]:
-    """The header lines saying what a unit named among the weapons stands for, and its notes (which faction's
-    unit a name several factions use was taken to be, among them), unless its abilities are `applied` (as
-    `attacking` applies them, whose lines say its notes too)."""
-    units = {(w.unit.name, w.unit.faction): w.unit for w in weapons  # shooting and fight; a Leader with its unit
-             if w.unit and not (applied and w.leading)}.values()
-    rules = "its abilities, wargear rules and Leader applied as `mathhammer unit` applies them (each named above)" \
-        if applied else "its abilities and wargear rules are not applied here (`mathhammer unit` applies them)"
-    return tuple(line for unit in units for line in (
-        f"  {unit.name} ({unit.faction}): the weapons of its loadout (its datasheet's default, or as its army list "
-        f"has it); {rules}", *(() if applied else (f"  note ({unit.name}): {note}" for note in unit.notes))))
+def said(lines: Sequence[Said]) -> list[str]:
+    """The header's lines, each about a unit after its name."""
+    return [f"{who}: {text}" if who and not text.startswith("(") else f"{who} {text}" if who else text
+            for who, text in lines]
 
 
 def describe(weapons: Sequence[Written]) -> str:

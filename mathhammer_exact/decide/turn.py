@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TypeVar, cast
 
 import attrs
 import numpy as np
@@ -22,12 +21,10 @@ from ..engine.layout import Layout
 from ..engine.resolve import attack
 from ..engine.results import AttackResult, result_of
 from ..errors import MathhammerError
-from ..model import Context, Firing, ModelProfile, MortalWounds, Target
+from ..model import Context, Firing, ModelProfile, Target
 from ..pmf import Number, Pmf
 from ..rolls import charge
 
-Attacking = Firing | MortalWounds  #: a weapon's attacks, or the mortal wounds an ability of the unit inflicts
-Fought = TypeVar("Fought", bound=Attacking)
 LIMIT = 100  #: the most fights one turn resolves: one per number of charging models left after Fire Overwatch
 
 
@@ -75,14 +72,10 @@ class Turn:
         return self.shooting.p_destroyed if self.shooting else 0 * self.p_charge
 
 
-def losing(fighting: Sequence[Attacking], lost: int) -> list[Attacking]:
-    """The fighting models after `lost` of them are removed, the last weapon listed losing models first (mortal
-    wounds an ability of the unit inflicts stay as they are)."""
-    left: list[Attacking] = []
+def losing(fighting: Sequence[Firing], lost: int) -> list[Firing]:
+    """The fighting models after `lost` of them are removed, the last weapon listed losing models first."""
+    left = []
     for firing in reversed(fighting):
-        if not isinstance(firing, Firing):
-            left.append(firing)
-            continue
         gone = min(lost, firing.models)
         lost -= gone
         if firing.models - gone:
@@ -98,12 +91,11 @@ def in_the_fight(context: Context) -> Context:
                         overwatch=False, indirect=False, engaged=False, beyond_conversion_range=False)
 
 
-def charging(fighting: Sequence[Fought], context: Context) -> list[Fought]:
+def charging(fighting: Sequence[Firing], context: Context) -> list[Firing]:
     """The fighting models as they fight: each weapon in its own situation (the query's as it stands in
-    the fight, or the flags written on the weapon), having charged (mortal wounds an ability inflicts as they
-    are)."""
-    return [cast(Fought, attrs.evolve(f, context=attrs.evolve(f.context, charged=True) if f.context
-                                      else in_the_fight(context))) if isinstance(f, Firing) else f for f in fighting]
+    the fight, or the flags written on the weapon), having charged."""
+    return [attrs.evolve(f, context=attrs.evolve(f.context, charged=True) if f.context else in_the_fight(context))
+            for f in fighting]
 
 
 def given(state: Pmf, where: np.ndarray) -> tuple[Fraction, Pmf]:
@@ -119,7 +111,7 @@ def given(state: Pmf, where: np.ndarray) -> tuple[Fraction, Pmf]:
     return Fraction(float(total)), Pmf(weights / total, 1, state.min)
 
 
-def whole_turn(target: Target, shooting: Sequence[Attacking], fighting: Sequence[Attacking], distance: int,
+def whole_turn(target: Target, shooting: Sequence[Firing], fighting: Sequence[Firing], distance: int,
                reroll: bool = False, modifier: int = 0, overwatch: Overwatch | None = None,
                charger: ModelProfile | None = None, context: Context | None = None, exact: bool = False,
                order: Sequence[int] | None = None) -> Turn:
@@ -134,16 +126,16 @@ def whole_turn(target: Target, shooting: Sequence[Attacking], fighting: Sequence
         raise MathhammerError("Fire Overwatch needs the charging models' profile (T, Sv, W)")
     if context.advanced:
         raise MathhammerError("a unit that Advanced cannot charge this turn: leave out --advanced")
-    for firing in (f for f in fighting if isinstance(f, Firing)):
+    for firing in fighting:
         if not firing.weapon.melee:
             raise MathhammerError(f"{firing.weapon.name or 'a ranged weapon'} is not a melee weapon: "
                                   "the fight uses melee weapons (write them 'Melee A.. WS..')")
-    for firing in (f for f in shooting if isinstance(f, Firing)):
+    for firing in shooting:
         if firing.weapon.melee:
             raise MathhammerError(f"{firing.weapon.name or 'a weapon written Melee'} is not a ranged weapon: the "
                                   "shooting uses ranged weapons (write them with a Range and BS, e.g. "
                                   "'24\" A2 BS3+ S4 AP0 D1'; melee weapons go with the fight)")
-    size = sum(f.models for f in fighting if isinstance(f, Firing))
+    size = sum(f.models for f in fighting)
     fighting = charging(fighting, context)
     p_charge = Fraction(charge(distance, reroll, modifier, exact=True).p_success)
     layout = Layout.of(target, order)

@@ -513,8 +513,11 @@ def unit_attack(
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=planned.order)
     if insane_bravery and result.p_battle_shocked is not None:
         result = attrs.evolve(result, p_battle_shocked=0 * result.p_below_half)
-    return UnitReport(planned.sheet.name, result, tuple(f for f in plan.firings if isinstance(f, Firing)),
-                      planned.rules, planned.situation, plan.context, planned.leader)
+    fired = tuple(f for f in plan.firings if isinstance(f, Firing))
+    ordered = ("weapons resolved in the order listed (the attacker's choice; `mathhammer plan` ranks orders)",) \
+        if len(fired) > 1 else ()  # the attacker chooses the order: say which was taken
+    return UnitReport(planned.sheet.name, result, fired, planned.rules, (*planned.situation, *ordered), plan.context,
+                      planned.leader)
 
 
 def planned_attack(
@@ -609,8 +612,6 @@ def planned_attack(
     situation += [f"note: {note}" for note in sheet.notes_for(loadout, size)]  # inferred or left out reading it
     situation += edition_lines + _stealth_line(plan.target, plan.context, melee)
     situation += named_target.notes
-    if sum(isinstance(f, Firing) for f in plan.firings) > 1:  # the attacker chooses the order: say which was taken
-        situation.append("weapons resolved in the order listed (the attacker's choice; `mathhammer plan` ranks orders)")
 
     return PlannedAttack(sheet, plan, None if order is None else tuple(order), (*applied, *(rule for _, rule in apart)),
                          tuple(situation), leader)

@@ -15,7 +15,7 @@ import attrs
 
 from ..data.datasheet import TargetUnit, in_edition
 from ..data.load import find
-from ..decide.firings import Written, attacking, describe, unit_lines
+from ..decide.firings import Attacking, Said, Written, attacking, describe, said
 from ..decide.need import need, need_size
 from ..decide.plan import plan
 from ..decide.survive import panel, survive
@@ -65,19 +65,20 @@ def unit_need(ask: Callable[[int], tuple[UnitReport, str]], sizes: Sequence[int]
 
 def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal: str, top: int, context: Context,
                   exact: bool) -> Report:
-    """Every firing order of the weapons (and split between two targets), best first; each target's abilities read
-    from its datasheet change the weapons that meet it, as in `attack` (`defended`), and the header says so."""
+    """Every firing order of the weapons (and split between two targets), best first: each weapon as it meets each
+    target (`attacking`: a unit named attacks as `unit` makes it, weapon by weapon; the target's abilities read from
+    its datasheet change the weapons), and the header says so."""
     context, notes = in_edition(context, *(u.sheet for u in units))
     firings = [w.firing for w in written]
-    met = [attacking(written, u, context, one_each=True) for u in units]  # a unit named: as `unit` makes it attack
+    met = [attacking(written, u, context, one_each=True) for u in units]
     found = plan(firings, [target for _, target, _ in met], goal.lower(), context, exact,
                  at=[[f for part in own for f in part if isinstance(f, Firing)] for own, _, _ in met])  # one each
     names = [f"{w.firing.models} x [{w.text}]" for w in written]
     report = plan_report(found, names, plan_title(found, "  |  ".join(u.label for u in units)), top)
     whose = (lambda t: f"target {t + 1}: ") if len(units) > 1 else (lambda t: "")
-    lines = [f"  {whose(t)}{line}" for t, (u, (_, _, said)) in enumerate(zip(units, met)) for line in (*said, *u.notes)]
-    return attrs.evolve(report, preface=(*report.preface, *lines, *unit_lines(written, applied=True),
-                                         *(f"  {note}" for note in notes)))
+    lines = [f"  {whose(t)}{line}" for t, (u, (_, _, lines)) in enumerate(zip(units, met))
+             for line in (*said(lines), *u.notes)]
+    return attrs.evolve(report, preface=(*report.preface, *lines, *(f"  {note}" for note in notes)))
 
 
 def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[Written], distance: int,
@@ -89,24 +90,43 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
     named = attrs.evolve(named, notes=(*named.notes, *notes))
     # the units named attack as `unit` makes them, the weapons alone meet the target's abilities, each phase in
     # its own situation (the fight's: having charged)
-    shot, shot_at, lines = attacking(shots, named, context)
+    shot, shot_at, shot_lines = attacking(shots, named, context)
     charged = [attrs.evolve(w, firing=f) for w, f in zip(blows, charging([w.firing for w in blows], context))]
     fought, unit, fight_lines = attacking(charged, named, in_the_fight(context), melee=True)
-    shooting, fighting = [f for part in shot for f in part], [f for part in fought for f in part]
     if shots and shot_at != unit:
-        raise MathhammerError(f"the abilities of {named.label} change its models in one phase only: ask about the "
-                              "shooting and the fight apart")
-    lines += [line for line in fight_lines if line not in lines]
+        raise MathhammerError(f"the abilities of {named.label} or of the units attacking it change its models in one "
+                              "phase only: ask about the shooting and the fight apart")
+    shooting, fighting = _weapons(shot), _weapons(fought)
+    lines = said(_phased(shot_lines, fight_lines))
     firings = [*shooting, *fighting]
     groups = allocation_order(order, unit)
     found = whole_turn(unit, shooting, fighting, distance, charge_reroll, charge_mod, watch, charger, context, exact,
                        groups)
     title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
              f"  ->  {named.label}")
-    asked = header([f for f in firings if isinstance(f, Firing)], unit, context)
-    asked += tuple(f"  {line}" for line in (*lines, *order_line(unit, groups), *named.notes)) + unit_lines(
-        [*shots, *blows], applied=True)
+    asked = header(firings, unit, context)
+    asked += tuple(f"  {line}" for line in (*lines, *order_line(unit, groups), *named.notes))
     return assuming(attrs.evolve(turn_report(found, title), preface=asked), context)
+
+
+def _phased(shooting: Sequence[Said], fight: Sequence[Said]) -> list[Said]:
+    """A turn's header lines: each once, a unit's said in one phase only tagged with it where units attack in both
+    (what the shooting and the fight share first, then each phase's own)."""
+    tagged = any(who for who, _ in shooting) and any(who for who, _ in fight)
+    shared = [line for line in dict.fromkeys([*shooting, *fight]) if not tagged or not line[0]
+              or line in shooting and line in fight]
+    return shared + [(f"{who}, {phase}", text) for phase, own, other in (("shooting", shooting, fight),
+                                                                         ("fight", fight, shooting))
+                     for who, text in own if tagged and who and (who, text) not in other]
+
+
+def _weapons(parts: Sequence[Sequence[Attacking]]) -> list[Firing]:
+    """The weapons' attacks of a phase of a turn, refusing mortal wounds an ability of a unit inflicts (no ability
+    of a unit's own gives them: a rule given with `unit --with` does, which a turn does not take)."""
+    if any(not isinstance(f, Firing) for part in parts for f in part):
+        raise MathhammerError("a unit here inflicts mortal wounds by an ability, which a turn does not resolve: ask "
+                              "`mathhammer unit` about that phase")
+    return [f for part in parts for f in part if isinstance(f, Firing)]
 
 
 def survive_question(found: TargetUnit, attackers: Sequence[str], at_least: int | None, exact: bool,

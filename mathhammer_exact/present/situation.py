@@ -18,6 +18,7 @@ def situation(context: Context) -> tuple[str, ...]:
     and printing, which every answer names, the default's too."""
     lines: dict[str, list[str | list[str]]] = {"situation": [], "rolls": [], "rules": []}
     against: list[str] = []
+    cap = context.rules.definition.modifier_cap
     for field in declared_fields(type(context)):
         value = getattr(context, field.name)
         if value == field.default:
@@ -25,7 +26,6 @@ def situation(context: Context) -> tuple[str, ...]:
         words = field.declared.say(value)
         if not words:  # said by another field (the edition: by the rules)
             continue
-        cap = context.rules.definition.modifier_cap
         if field.declared.capped and abs(value) > cap:  # '--hit-mod 5': the roll is modified by +1 at most
             words += f" (counted as {cap if value > 0 else -cap:+d}: a roll's modifiers together are capped at ±{cap})"
         if field.declared.line == "against the target":

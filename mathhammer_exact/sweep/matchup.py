@@ -28,7 +28,7 @@ from ..data.load import standard_targets
 from ..data.names import normalise
 from ..errors import MathhammerError
 from ..model import Context
-from ..units.by_name import Nears, datasheet, sized
+from ..units.by_name import Near, Nears, datasheet, sized
 from .queries import Attacker, Defender, Grid, rows
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ class Army:
 
 def _sized(text: str, near: Nears = None) -> Datasheet:
     """A unit named as for `mathhammer unit`, at the size written after it ('Boyz x20') or its smallest; a name
-    several factions use settled by `near`, the other army's units (the first that settles it)."""
+    several factions use settled by `near`, the other units (the first that settles it)."""
     name, size = sized(text)
     if any(normalise(name) == normalise(standard) for standard in standard_targets()):
         raise MathhammerError(f"{name!r} is a standard target (a profile), not a unit: an army's units are named as "
@@ -62,19 +62,22 @@ def _sized(text: str, near: Nears = None) -> Datasheet:
 PHASES_OF = {"shooting": ("shooting",), "fight": ("fight",), "both": ("shooting", "fight")}  #: by --phase
 
 
-def army_of_names(names: Sequence[str], name: str, near: Nears = None) -> Army:
+def army_of_names(names: Sequence[str], name: str, near: tuple[Near, ...] = ()) -> Army:
     """The army of these units, each named as for `mathhammer unit` with its size after 'x' ('Boyz x20'); a name
-    several factions use settled by `near`, the other army's units."""
+    several factions use settled by the army's other units first (a Land Raider beside Grey Knights is theirs),
+    then by `near`, the other army's."""
     names = [n.strip() for n in names if n.strip()]
     if not names:
         raise MathhammerError(f"{name} names no units: give an army list (.ros, .rosz, .json), a .txt file of "
                               "unit names, or names separated by commas")
-    return _labelled(name, [_sized(n, near) for n in names])
+    own = [sized(n)[0] for n in names]
+    return _labelled(name, [_sized(n, (*own[:i], *own[i + 1:], *near)) for i, n in enumerate(names)])
 
 
 def facing(names: Sequence[str], name: str, other: Army | Sequence[str]) -> Army:
     """`army_of_names` against `other` (an army, or its units' names as written): a unit name several factions use
-    is settled by the other army's units, as `mathhammer unit` settles it by the other unit of the question."""
+    is settled by its own army's other units, else by the other army's, as `mathhammer unit` settles it by the other
+    unit of the question."""
     near = tuple(sheet for _, sheet in other.units) if isinstance(other, Army) else tuple(
         sized(n)[0] for n in other)
     return army_of_names(names, name, near)
@@ -92,7 +95,8 @@ def _labelled(name: str, sheets: Sequence[Datasheet]) -> Army:
 
 def read_armies(text_a: str, text_b: str) -> tuple[Army, Army]:
     """The two armies `text_a` and `text_b` name (each as `_names` reads it); a unit name several factions use is
-    settled by the other army's units (`facing`), an army list's units being settled already."""
+    settled by its own army's other units, else by the other army's (`facing`), an army list's units being settled
+    already."""
     (name_a, a), (name_b, b) = _names(text_a, "army A"), _names(text_b, "army B")
     army_a = a if isinstance(a, Army) else facing(a, name_a, b)
     return army_a, b if isinstance(b, Army) else facing(b, name_b, army_a)

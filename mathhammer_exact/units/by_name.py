@@ -59,7 +59,7 @@ def unit_named(name: str, user: str | Path | None = None, near: Nears = None,
     if not found.options:
         return None
     nears = [n for one in (near if isinstance(near, tuple) else (near,))
-             if (n := _near(one, user, found.edition)) is not None]
+             if (n := _near(one, user, found.edition)) is not None] if len(found.options) > 1 else []
     return choose(found, nears)
 
 

@@ -271,9 +271,13 @@ def matchup_answer(query: MatchupQuery) -> str:
     from ..sweep.matchup import PHASES_OF, records
 
     context = query.situation.context()
-    army_a = _matchup_army(query.army_a, "army A", query.army_b.units or ())
-    found = records(army_a, _matchup_army(query.army_b, "army B", army_a), PHASES_OF[query.phase], context,
-                    query.both)
+    if query.army_a.units is not None and query.army_b.units is None:  # B's list first: A's names face its units
+        army_b = _matchup_army(query.army_b, "army B", ())
+        army_a = _matchup_army(query.army_a, "army A", army_b)
+    else:  # as `sweep.matchup.read_armies`: A's names face B's, and B's names face A's units
+        army_a = _matchup_army(query.army_a, "army A", query.army_b.units or ())
+        army_b = _matchup_army(query.army_b, "army B", army_a)
+    found = records(army_a, army_b, PHASES_OF[query.phase], context, query.both)
     return matchup_json(found, preface(context))
 
 
