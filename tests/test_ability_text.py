@@ -55,6 +55,14 @@ def readings(text: str, model: str = "") -> list[tuple]:
 
 NONE: tuple = ((), (), ())
 READ = [
+    # the weapons of the unit's own models by their keyword (Paladin Squad's Attuned Onslaught, a trial found not read):
+    # each of its models' ("this model"), so a Leader joining them has it not; and 'ranged and melee weapons', all
+    ("Each time this unit makes a Charge move, until the end of the turn, add 1 to the Damage characteristic of melee "
+     "weapons equipped by ^^**Breaker Squad**^^ models in this unit.",
+     [("attacker", "model", "fight", {"weapons": "melee", "damage_bonus": 1}, NONE, ("charged",), "")]),
+    ("While a CHARACTER model is leading this unit, improve the Ballistic Skill and Weapon Skill characteristics of "
+     "ranged and melee weapons equipped by BREAKER models in this unit by 1.",
+     [("attacker", "model", "either", {"skill_bonus": 1}, NONE, (), "while a CHARACTER model is leading this unit")]),
     # a characteristic of this model's weapon of one name (Ragnar Blackmane's Battle-lust, a trial found not read),
     # after a charge
     ("Each time this model ends a Charge move, until the end of the turn, add 2 to the Attacks characteristics of this "

@@ -117,7 +117,8 @@ _WEAPON_CHARACTERISTIC = re.compile(
     r"penetration|damage|ballistic skill|weapon skill)(?:(?:,| and|, and) (?:strength|attacks|armour penetration|"
     r"damage|ballistic skill|weapon skill))*) characteristics? of "
     r"(?:the )?(?:(?:(?P<kind>ranged|melee|psychic) )?weapons|(?P<named>[a-z][\w' -]*?)(?: weapons?)?) equipped by "
-    r"(?P<who>models? in (?:this|that|this model's) unit|this model|the bearer)(?: by (?P<by>\d))?", re.I)
+    r"(?P<who>(?P<own>(?:(?-i:[A-Z][\w'-]*) )+)?models? in (?:this|that|this model's) unit|this model|the bearer)"
+    r"(?: by (?P<by>\d))?", re.I)
 #: a restriction a query of one target always keeps: dropped
 _ONE_TARGET = re.compile(r",? and you can only select one enemy unit as the target of all of this unit's attacks", re.I)
 #: a characteristic of some of this unit's weapons only, that `_WEAPON_CHARACTERISTIC` does not turn into an attack's:
@@ -160,6 +161,8 @@ def _as_attack(sentence: str) -> tuple[str, tuple[str, ...]]:
         return sentence, ()
     who = match.group("who").lower()
     person = f"{who} makes" if " in " not in who else f"a model in {who.split(' in ', 1)[1]} makes"
+    if match.group("own") and who.endswith(" in this unit"):  # 'Paladin Squad models in this unit': each of its own
+        person = "this model makes"
     op = match.group("op").split()[0].lower()
     n = match.group("n") or match.group("m") or match.group("by") or ""
     verb = {"add": "improve", "subtract": "worsen"}.get(op, op)
@@ -171,6 +174,8 @@ def _as_attack(sentence: str) -> tuple[str, tuple[str, ...]]:
     rest = re.sub(r"^ and those weapons have ", " and that attack has ", rest, flags=re.I)
     rest = re.sub(r"characteristics? of those weapons", "characteristic of that attack", rest, flags=re.I)
     named = tuple(n.strip() for n in re.split(r",| and ", match.group("named") or "") if n.strip())
+    if {n.lower() for n in named} == {"ranged", "melee"}:  # 'ranged and melee weapons': every weapon, none by name
+        named = ()
     return sentence[:match.start()] + rewritten + rest, named
 
 
