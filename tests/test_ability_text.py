@@ -55,6 +55,10 @@ def readings(text: str, model: str = "") -> list[tuple]:
 
 NONE: tuple = ((), (), ())
 READ = [
+    # a Leader's: the weapons of one name of the unit it leads (Castellan Crowe's Champion of the Order of Purifiers,
+    # a trial found not read)
+    ("While this model is leading a unit, add 1 to the Attacks characteristic of shard weapons equipped by that unit.",
+     [("attacker", "leading", "either", {"weapon_names": ("shard",), "attacks_bonus": 1}, NONE, (), "")]),
     # the weapons of the unit's own models by their keyword (Paladin Squad's Attuned Onslaught, a trial found not read):
     # each of its models' ("this model"), so a Leader joining them has it not; and 'ranged and melee weapons', all
     ("Each time this unit makes a Charge move, until the end of the turn, add 1 to the Damage characteristic of melee "
@@ -267,9 +271,6 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
      "rock maul has an Attacks characteristic of 6.", "unmodelled",
      "a change to its weapons' characteristics this reader does not read (\"this model's rock maul has an Attacks "
      "characteristic of\")"),
-    ("While this model is leading a unit, add 1 to the Attacks characteristic of shard weapons equipped by that "
-     "unit.", "unmodelled", "a change to its weapons' characteristics this reader does not read ('Attacks "
-     "characteristic of shard weapons equipped by that unit')"),
     ("While a friendly Gravel Host unit is within 6\" of this model, add 1 to the Attacks characteristic of melee "
      "weapons equipped by models in that unit.", "others", None),  # an aura: other units' attacks
     # mortal wounds besides the attacks, as the unit charges (Bloodcrushers' Brass Stampede, a trial found unnamed)
@@ -297,7 +298,8 @@ def test_what_the_reader_leaves_to_others_or_refuses(text, kind, reason):
 
 @pytest.mark.parametrize("text", [
     "While this model is leading a unit, models in that unit have the Feel No Pain 4+ ability against mortal wounds.",
-    "While this model is leading a unit, add 1 to the Attacks characteristic of shard weapons equipped by that unit.",
+    "If a friendly Vehicle model is destroyed within 12\" of this model, until the end of the battle, this model's "
+    "rock maul has an Attacks characteristic of 6.",
     "Each time a model in this unit makes an attack with one of its rock drills, add 1 to the Hit roll.",
 ])
 def test_a_reason_not_to_read_an_ability_leaves_no_cycle(text):

@@ -117,7 +117,8 @@ _WEAPON_CHARACTERISTIC = re.compile(
     r"penetration|damage|ballistic skill|weapon skill)(?:(?:,| and|, and) (?:strength|attacks|armour penetration|"
     r"damage|ballistic skill|weapon skill))*) characteristics? of "
     r"(?:the )?(?:(?:(?P<kind>ranged|melee|psychic) )?weapons|(?P<named>[a-z][\w' -]*?)(?: weapons?)?) equipped by "
-    r"(?P<who>(?P<own>(?:(?-i:[A-Z][\w'-]*) )+)?models? in (?:this|that|this model's) unit|this model|the bearer)"
+    r"(?P<who>(?P<own>(?:(?-i:[A-Z][\w'-]*) )+)?models? in (?:this|that|this model's) unit|that unit|this model|"
+    r"the bearer)"
     r"(?: by (?P<by>\d))?", re.I)
 #: a restriction a query of one target always keeps: dropped
 _ONE_TARGET = re.compile(r",? and you can only select one enemy unit as the target of all of this unit's attacks", re.I)
@@ -160,7 +161,8 @@ def _as_attack(sentence: str) -> tuple[str, tuple[str, ...]]:
     if not match or (match.group("kind") or "").lower() == "psychic":  # Psychic Attacks: not read
         return sentence, ()
     who = match.group("who").lower()
-    person = f"{who} makes" if " in " not in who else f"a model in {who.split(' in ', 1)[1]} makes"
+    person = f"a model in {who.split(' in ', 1)[1]} makes" if " in " in who else \
+        "a model in that unit makes" if who == "that unit" else f"{who} makes"
     if match.group("own") and who.endswith(" in this unit"):  # 'Paladin Squad models in this unit': each of its own
         person = "this model makes"
     op = match.group("op").split()[0].lower()
