@@ -922,6 +922,17 @@ def test_a_weapon_an_effect_names(names, weapon, named):
     assert Effect(weapon_names=names).names_weapon(weapon) is named
 
 
+def test_with_an_ability_of_the_unit_that_nothing_reads_says_so():
+    # a trial found --with 'Voice of the Triarch' refused as an unknown name, listing thirty stratagems
+    squad = attrs.evolve(sheet(GUN), abilities=("Mystic Aura",))
+    with pytest.raises(MathhammerError) as refused:
+        unit_attack(squad, Target.parse("T4 Sv6+ W10"), modifiers=["mystic aura"])
+    assert str(refused.value) == ("Mystic Aura is an ability of Test Breakers that this program does not read (its "
+                                  "text is not understood here): --with cannot apply it")
+    with pytest.raises(MathhammerError, match="^unknown ability or stratagem 'mystic fog'"):
+        unit_attack(squad, Target.parse("T4 Sv6+ W10"), modifiers=["mystic fog"])
+
+
 def test_a_bodyguards_ability_of_each_model_is_not_its_leaders():
     """A bodyguard unit's "this model" ability is each of its models', not the Leader's that joins them (a trial
     found Death Company Marines' Black Rage re-rolls given to their Chaplain's crozius)."""

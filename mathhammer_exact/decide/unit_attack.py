@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import attrs
@@ -18,6 +18,7 @@ from ..data import text_in_force
 from ..data.datasheet import Datasheet, TargetUnit, either, in_edition
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
+from ..data.names import normalise
 from ..data.text_in_force import Attacks
 from ..editions import Cover, Stealth
 from ..engine.layout import default_order
@@ -208,6 +209,21 @@ def defended(unit: TargetUnit, firings: Sequence[Firing],
         raise MathhammerError(f"the abilities of {unit.label} change its models for some of these weapons only (one "
                               "phase, or one situation): ask about those weapons apart")
     return out, targets[0] if targets else unit.target, lines
+
+
+def _given(name: str, rules: Mapping[str, NamedRule], aliases: Mapping[str, str],
+           sheets: Sequence[Datasheet | None]) -> NamedRule:
+    """The named rule --with `name` asks for; an ability a datasheet of the question lists that nothing reads is
+    refused as such, not as an unknown name (Voice of the Triarch: the Silent King's, an aura with options)."""
+    try:
+        return find(name, rules, "ability or stratagem", aliases)
+    except MathhammerError:
+        listed = next(((sheet.name, a) for sheet in sheets if sheet is not None for a in sheet.abilities
+                       if normalise(a) == normalise(name)), None)
+        if listed is None:
+            raise
+        raise MathhammerError(f"{listed[1]} is an ability of {listed[0]} that this program does not read (its text is "
+                              "not understood here): --with cannot apply it") from None
 
 
 def _uncarried(rule: NamedRule, carried: Collection[str]) -> str | None:
@@ -569,7 +585,7 @@ def planned_attack(
         sides.append(text_in_force.Side("attacker", text_in_force.abilities(leader, data.rules), leader.counts(),
                                         leading=True, unit=leader.name))
     named, claimed = text_in_force.claim(modifiers, sides, data.rules)
-    given = [m if isinstance(m, NamedRule) else find(m, data.rules, "ability or stratagem", aliases)
+    given = [m if isinstance(m, NamedRule) else _given(m, data.rules, aliases, [sheet, named_target.sheet, leader])
              for m in named]
     carried = {item for _, gear in equipped for item in gear}
     own = [data.rules[key] for key in sheet.always]
