@@ -33,8 +33,8 @@ def test_a_group_whose_default_is_missing_gives_its_first_weapon_and_says_so():
     commander = by_name.datasheet("Forge Commander")
     assert commander.models[0].equipment == ("magma cannon", "forge fist")
     assert [(o.replaces, o.choices) for o in commander.options] == [(("magma cannon",), ("rock drill",))]
-    guessed = "Forge Commander: 'Support systems (1-2)': the catalogue names no default choice; read as Magma " \
-              "cannon (also offered: Targeting array, Rock drill)"
+    guessed = "Forge Commander: 'Support systems (1-2)': the catalogue names as its default choice an entry that is " \
+              "none of these (id 'gone-1'); read as Magma cannon (also offered: Targeting array, Rock drill)"
     report = unit_attack("Forge Commander", HORDE, exact=True)
     assert f"note: {guessed}" in report.situation
     assert report.result.damage.mean == MAGMA == Fraction(5, 9)

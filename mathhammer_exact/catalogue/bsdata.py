@@ -851,7 +851,9 @@ class UnitReader:
         if default is None and link.minimum >= 1:  # the first that is wargear, rather than a system with no profile
             default = next((c for c in choices if c[2]), choices[0])
             if len(choices) > 1 and default[2]:
-                self.notes.append(f"{group.get('name', '').strip()!r}: the catalogue names no default choice; "
+                said = "names no default choice" if default_id in (None, "", "none") else \
+                    f"names as its default choice an entry that is none of these (id {default_id!r})"
+                self.notes.append(f"{group.get('name', '').strip()!r}: the catalogue {said}; "
                                   f"read as {default[0].entry.get('name', '').strip()} (also offered: "
                                   + ", ".join(c[0].entry.get("name", "").strip() for c in choices
                                               if c is not default) + ")")
