@@ -399,10 +399,10 @@ def _rule(parsed: Parsed, name: str) -> NamedRule:
             raise Unreadable("a condition on the attack's Strength, for more than its rolls")
         fields["strength_vs_toughness"] = condition.strength
     effect = Effect(**fields)
-    # its key and source name the unit: `read_ability` fills them in
     if parsed.subject.leads and parsed.subject.role != "attacker":
         raise Unreadable(f"a defence of the {parsed.subject.leads} units it leads alone")
     leads = Keywords(all_of=(parsed.subject.leads,)) if parsed.subject.leads else Keywords()
+    # its key and source name the unit: `read_ability` fills them in
     return NamedRule(key="", name=name, kind="ability", source="", summary=effect.describe(),
                      phase=parsed.phase, situation=parsed.subject.role, effect=effect, target=target, attacker=leads,
                      requires=tuple(dict.fromkeys(condition.requires)),

@@ -76,8 +76,8 @@ def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal:
     names = [f"{w.firing.models} x [{w.text}]" for w in written]
     report = plan_report(found, names, plan_title(found, "  |  ".join(u.label for u in units)), top)
     whose = (lambda t: f"target {t + 1}: ") if len(units) > 1 else (lambda t: "")
-    lines = [f"  {whose(t)}{line}" for t, (u, (_, _, lines)) in enumerate(zip(units, met))
-             for line in (*said(lines), *u.notes)]
+    lines = [f"  {whose(t)}{line}" for t, (u, (_, _, its)) in enumerate(zip(units, met))
+             for line in (*said(its), *u.notes)]
     return attrs.evolve(report, preface=(*report.preface, *lines, *(f"  {note}" for note in notes)))
 
 
