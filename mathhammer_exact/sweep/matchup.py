@@ -34,6 +34,7 @@ from .queries import Attacker, Defender, Grid, rows
 if TYPE_CHECKING:
     import pandas
 
+
 @attrs.frozen
 class Army:
     """An army's name and its units, each as a datasheet fixed at the unit's size, with its label."""
