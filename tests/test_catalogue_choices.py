@@ -127,17 +127,3 @@ def test_what_wargear_in_a_bundle_gives_its_bearer_goes_with_the_bundle():
     magma = Weapon.parse('24" A1 BS3+ S10 AP-4 D1')
     assert attack(magma, Target.of(prime.carrying(prime.equipment), 1), exact=True).unsaved.mean == Fraction(5, 18)
     assert attack(magma, Target.of(prime.carrying(["magma cannon"]), 1), exact=True).unsaved.mean == Fraction(5, 9)
-
-
-def test_a_groups_least_goes_to_its_default_kind_of_model():
-    # Forge Hunters: a group 'Hunter Prime' (exactly 1) of two kinds of Prime, and a group 'Hunters' (exactly 4) of two
-    # kinds, no kind with a least of its own, each group naming its default: 1 Prime with a rock drill and 4 Hunters
-    # with magma cannons, not the kinds listed first filled in turn (2 Primes; a trial found Jakhals without their
-    # Dishonoured, Sicarians without their Princeps)
-    hunters = by_name.datasheet("Forge Hunters")
-    assert hunters.allowed_sizes() == (5,)
-    assert {name: n for name, n in hunters.counts().items() if n} == {"Hunter Prime w/ rock drill": 1,
-                                                                      "Hunter w/ magma cannon": 4}
-    fired = unit_attack(hunters, HORDE, exact=True)
-    assert {f.weapon.name: f.models for f in fired.firings} == {"Rock drill": 1, "Magma cannon": 4}
-    assert fired.result.damage.mean == 4 * MAGMA + 2 * DRILL  # the Prime's rock drill: A2

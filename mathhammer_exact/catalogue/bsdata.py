@@ -658,12 +658,6 @@ class UnitReader:
                 inner = self._find_models(link.entry, found)
                 if inner is None:
                     continue
-                short = link.minimum - inner[0]
-                default = next((m for m in found[before:] if m.get("default")), None)
-                bundled = any(self._holds_models(c.entry) for c in self.data.children(link.entry))
-                if short > 0 and default is not None and not bundled:  # a group's least its kinds' leave: its
-                    default["min"] += short  # default kind's (Jakhals: one Dishonoured, with paired manglers)
-                    inner = (inner[0] + short, inner[1])
                 self.groups.add(link.entry.get("id", ""))
                 self.kinds.setdefault(link.entry.get("id", ""), []).extend(found[before:])
                 if link.maximum is not None:
