@@ -593,8 +593,7 @@ def planned_attack(
     dropped = text_in_force.left_out(without, sides, own)
     own, dropped_lines = text_in_force.keep(own, dropped)
     in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
-    carried_by = [equipped, *([leader.equip(())] if leader is not None else [])]
-    weapons_carried = {item for models in carried_by for _, gear in models for item in gear}
+    weapons_carried = carried | {item for _, gear in (leader.equip(()) if leader else ()) for item in gear}
     read, read_lines, apart = text_in_force.in_force(
         sides, claimed, dropped, phase, lambda rule: _uncarried(rule, weapons_carried) or scope_problem(
             rule, sheet, attacked, phase, context), given)
