@@ -29,7 +29,9 @@ XML_FILES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".cat", ".gst"
 
 
 def _shape(element: Element) -> tuple:
-    return element.tag, element.attrib, element.text, element.tail, [_shape(child) for child in element]
+    """What a reader sees of an element: whitespace between elements (the indentation) is no text."""
+    text, tail = (None if words is None or words.isspace() else words for words in (element.text, element.tail))
+    return element.tag, element.attrib, text, tail, [_shape(child) for child in element]
 
 
 @pytest.mark.parametrize("path", XML_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")

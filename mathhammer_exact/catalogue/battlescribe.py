@@ -46,13 +46,8 @@ def tag(element: Element) -> str:
 def kids(element: Element | None, container: str, name: str) -> Iterator[Element]:
     """The `name` children of `element`'s `container` child, e.g. kids(entry, "profiles", "profile").
     Below the root, an element's tag is its bare name (`parse_xml`, `newrecruit.json_element`)."""
-    if element is None:
-        return
-    for box in element:
-        if box.tag == container:
-            for child in box:
-                if child.tag == name:
-                    yield child
+    box = None if element is None else element.find(container)
+    return iter(()) if box is None else iter(box.findall(name))
 
 
 _WEAPON_CHARACTERISTICS = frozenset({"Range", "A", "S", "AP", "D"})  #: and a BS or WS: a weapon's, whatever its type
@@ -103,19 +98,36 @@ _ROOT_NAMESPACE = re.compile(rb"(?:\xef\xbb\xbf)?(?:<\?xml[^<>]*\?>)?\s*<[^\s<>/
                              rb"\s+(xmlns\s*=\s*([\"'])([^\"'<>&\s]*)\2)")
 
 
+_BETWEEN_ELEMENTS = re.compile(rb">\s+<")  #: the whitespace from the end of one tag to the start of the next
+
+
+def _parsed(data: bytes) -> Element:
+    """A plain document parsed without the whitespace between its elements: the indentation, which no reader
+    looks at (a BattleScribe file has no text beside elements) and which would be a tenth of the parsing,
+    made and freed as strings. A document with CDATA, where such whitespace may be text, is parsed as it is;
+    one that does not parse is parsed again as it is, to be refused at the line and column of its fault."""
+    if b"<![CDATA[" in data:
+        return ElementTree.fromstring(data)
+    try:
+        return ElementTree.fromstring(_BETWEEN_ELEMENTS.sub(b"><", data))
+    except ParseError:
+        return ElementTree.fromstring(data)
+
+
 def parse_xml(data: bytes, where: str) -> Element:
     """The root of an XML document, its namespace kept (it names the schema: `check_schema`) and every other
     element's tag its bare name, as in the JSON form (`newrecruit.json_element`). A plain document
     (`_plain`) whose one namespace is its root's default one (every BSData file) is parsed with that
     declaration blanked out, so its elements come with bare names (a sixth of the reading, when each of
-    them was renamed after); the root's name is given its namespace back."""
+    them was renamed after); the root's name is given its namespace back. Its indentation between elements
+    is dropped first (`_parsed`)."""
     plain = _plain(data)
     declared = _ROOT_NAMESPACE.match(data) if plain and data.count(b"xmlns") == 1 else None
     if declared is not None:  # blanked with as many spaces, so that an error's line and column stay true
         start, end = declared.span(1)
         data = data[:start] + b" " * (end - start) + data[end:]
     try:
-        root = ElementTree.fromstring(data) if plain else SafeET.fromstring(data)
+        root = _parsed(data) if plain else SafeET.fromstring(data)
     except (ParseError, DefusedXmlException) as exc:
         raise MathhammerError(f"{where}: not a readable BattleScribe XML file ({exc})") from None
     assert isinstance(root, Element)
