@@ -1,4 +1,4 @@
-"""Indexing shared among processes (`build.read_units`) gives what one process gives: the same records in
+"""Indexing shared among processes (`build.read_checkout`) gives what one process gives: the same records in
 the same order, the same unreadable units, the same counts (in the same order, which the report's ties
 follow), the same index rows, and the same refusal of a defect, naming the same file. And the files that
 the standard library's C parser reads (`battlescribe._plain`) read as defusedxml reads them, while
@@ -102,10 +102,10 @@ def _in_order(tally: build.Tally) -> list[list[tuple[str, int]]]:
 def test_a_process_busy_with_one_file_leaves_the_others_to_the_rest(monkeypatch):
     # this process keeps to its first file until the worker has taken every other one: no file waits for it
     data = bsdata.load_checkout(FIXTURES / "bsdata-factions")
-    files = list(build.Counter(path for path, _, _ in bsdata.checked_units(data)))
+    files = build._catalogues(data)
     take, parent = build._take, os.getpid()
 
-    def slow(first, shared=None):
+    def slow(first, shared):
         if os.getpid() == parent:
             deadline = time.monotonic() + 60  # a bound on the wait, should the worker never finish
             while shared[2].value <= len(files) and time.monotonic() < deadline:
@@ -121,16 +121,16 @@ def test_a_process_busy_with_one_file_leaves_the_others_to_the_rest(monkeypatch)
         return converted(record, tally)
 
     monkeypatch.setattr(build, "to_datasheet", where)
-    records, _, tally = build.read_units(data, workers=2)
+    _, (records, _, tally) = build.read_checkout(FIXTURES / "bsdata-factions", workers=2)
     first = [r for r, _, _ in bsdata.units(data, {files[0]})]
-    assert len(files) == 7 and tally.units[f"pid {parent}"] == len(first) == 1  # Grove Beast, of Library - Beasts
+    assert len(files) == 8 and tally.units[f"pid {parent}"] == len(first) == 1  # Grove Beast, of Library - Beasts
     assert sum(n for key, n in tally.units.items() if key.startswith("pid ")) == len(records) == 19
 
 
 @FORK
 @pytest.mark.parametrize("name", CHECKOUTS)
 def test_processes_read_what_one_process_reads(name, monkeypatch):
-    alone = build.read_units(bsdata.load_checkout(FIXTURES / name), workers=1)
+    alone = build.read_checkout(FIXTURES / name, workers=1)[1]
     converted = build.to_datasheet
 
     def where(record, tally):  # counts the processes that convert: this one and a worker
@@ -138,7 +138,7 @@ def test_processes_read_what_one_process_reads(name, monkeypatch):
         return converted(record, tally)
 
     monkeypatch.setattr(build, "to_datasheet", where)
-    records, unreadable, tally = build.read_units(bsdata.load_checkout(FIXTURES / name), workers=2)
+    _, (records, unreadable, tally) = build.read_checkout(FIXTURES / name, workers=2)
     pids = {key for key in tally.units if key.startswith("pid ")}
     assert len(pids) == 2 and f"pid {os.getpid()}" in pids
     for key in pids:
@@ -186,7 +186,7 @@ def test_a_defect_is_refused_as_one_process_refuses_it(tmp_path, monkeypatch):
 
 @FORK
 def test_a_worker_killed_leaves_the_reading_to_this_process(monkeypatch):
-    alone = build.read_units(bsdata.load_checkout(FIXTURES / "bsdata"), workers=1)
+    alone = build.read_checkout(FIXTURES / "bsdata", workers=1)[1]
     parent, read = os.getpid(), build._read
 
     def dying(files, data=None):  # a worker dies as one killed for want of memory dies
@@ -196,5 +196,5 @@ def test_a_worker_killed_leaves_the_reading_to_this_process(monkeypatch):
 
     dying.__module__, dying.__qualname__ = read.__module__, read.__qualname__  # handed over by name, as the real one
     monkeypatch.setattr(build, "_read", dying)
-    records, unreadable, tally = build.read_units(bsdata.load_checkout(FIXTURES / "bsdata"), workers=2)
+    _, (records, unreadable, tally) = build.read_checkout(FIXTURES / "bsdata", workers=2)
     assert records == alone[0] and unreadable == alone[1] and _in_order(tally) == _in_order(alone[2])

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import gc
 import multiprocessing
 import os
 import subprocess
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -20,7 +20,7 @@ import attrs
 from ..errors import MathhammerError
 from . import bsdata
 from .abilities import Record
-from .battlescribe import EDITIONS
+from .battlescribe import EDITIONS, tag
 from .convert import Tally, to_datasheet
 from .index import index_path, ready_folder, write_index
 
@@ -90,8 +90,7 @@ def _revision(folder: Path) -> str:
 def _collector_paused() -> Iterator[None]:
     """Python's cycle collector paused while a checkout is read. The parsed files are some 350,000 elements
     (10e BSData) and hold no cycle, but the collector would walk them all again and again as they grow (more
-    CPU than the parsing itself), and, in a forked worker, copy every page of them; what cycles the reading
-    leaves are collected once it is done."""
+    CPU than the parsing itself); what cycles the reading leaves are collected once it is done."""
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -101,16 +100,19 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-PARALLEL_FROM = 200  #: units in a checkout from which their reading is shared among processes (BSData's: 1,500)
+PARALLEL_FROM = 2**22  #: bytes of a checkout from which its reading is shared among processes (BSData's: 37 MB)
+STOP = 2**31 - 1  #: the next file to take, once this process has refused the checkout: none
 Read = tuple[list[Record], dict[str, str], Tally]  #: records, why the other units could not be read, counts
 Shared = tuple[bsdata.Data, list[Path], "Synchronized[int]"]  #: the checkout, its files in order, the next to take
-_shared: Shared | None = None  #: in a worker process, what it reads units from
+_following: Synchronized[int] | None = None  #: in a worker process, the next file to take
+_shared: Shared | None = None  #: in a worker process, the checkout it parsed, kept until it ends (never freed)
 
 
-def _adopt(data: bsdata.Data, files: list[Path], following: Synchronized[int]) -> None:
-    """Start a worker on the checkout the parent parsed (inherited by fork, never pickled)."""
-    global _shared
-    _shared = data, files, following
+def _adopt(following: Synchronized[int]) -> None:
+    """Start a worker: it reads one checkout and ends, so it never needs the cycle collector (`_collector_paused`)."""
+    global _following
+    gc.disable()
+    _following = following
 
 
 def _read(files: frozenset[Path] | None, data: bsdata.Data) -> Read:
@@ -130,13 +132,16 @@ def _read(files: frozenset[Path] | None, data: bsdata.Data) -> Read:
     return records, unreadable, tally
 
 
-def _take(first: int, shared: Shared | None = None) -> list[tuple[int, Read]]:
+def _catalogues(data: bsdata.Data) -> list[Path]:
+    """The checkout's catalogue files, in order: those whose units the processes share."""
+    return [path for path, root in data.roots if tag(root) == "catalogue"]
+
+
+def _take(first: int, shared: Shared) -> list[tuple[int, Read]]:
     """`_read` of file `first`, then of the next file no process has taken yet, and so on until none is left:
     (the file's place, what it gave) of each. Files cost very unlike amounts (a catalogue that links
     another's units costs more per unit), so each process takes the next one when it is done with its own
     rather than being handed a share of them beforehand."""
-    shared = shared or _shared
-    assert shared is not None
     data, files, following = shared
     done = []
     place = first
@@ -144,44 +149,67 @@ def _take(first: int, shared: Shared | None = None) -> list[tuple[int, Read]]:
         done.append((place, _read(frozenset([files[place]]), data)))
         with following.get_lock():
             place = following.value
-            following.value += 1
+            following.value = min(place + 1, STOP)
     return done
 
 
-def read_units(data: bsdata.Data, workers: int | None = None) -> Read:
-    """`_read` of every unit, shared among `workers` processes (by default, the cores where the checkout has
-    PARALLEL_FROM units or more): this one and workers it forks, which inherit the parsed checkout, each
+def _parse_and_take(folder: Path, first: int) -> list[tuple[int, Read]]:
+    """A worker's share: it parses the checkout itself, while this process parses it too (a parse inherited
+    by fork would be copied page by page as it is read, slower than parsing it again on a core of its own),
+    then `_take`s files from `first` on."""
+    global _shared
+    assert _following is not None
+    data = bsdata.load_checkout(folder)
+    _shared = data, _catalogues(data), _following
+    return _take(first, _shared)
+
+
+def read_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
+                  workers: int | None = None) -> tuple[bsdata.Data, Read]:
+    """The parsed checkout (`bsdata.load_checkout`, calling `progress` after each file) and `_read` of every
+    unit, shared among `workers` processes (by default, the cores where the checkout has PARALLEL_FROM bytes
+    or more): this one and workers it forks, which parse the checkout beside it (`_parse_and_take`), each
     reading one whole catalogue at a time (`_take`; where there is no fork, this process reads them all).
-    What they give is joined in file order, so the result is the one a single process gives; every unit is
-    checked first (`bsdata.checked_units`), in order, so a defect of the files is refused as one process
-    refuses it."""
-    counts = Counter(path for path, _, _ in bsdata.checked_units(data))
+    What they give is joined in file order, so the result is the one a single process gives; this process
+    checks every unit first (`bsdata.checked_units`), in order, so a defect of the files is refused as one
+    process refuses it (the workers then stop after the file they are on)."""
     if workers is None:
-        workers = (os.cpu_count() or 1) if counts.total() >= PARALLEL_FROM else 1
-    if workers <= 1 or len(counts) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return _read(None, data)
-    files, context = list(counts), multiprocessing.get_context("fork")
-    workers = min(workers, len(files))
-    shared: Shared = data, files, context.Value("i", workers)  # each process starts on a file of its own
+        size = sum(path.stat().st_size for path in bsdata.checkout_files(folder))
+        workers = (os.cpu_count() or 1) if size >= PARALLEL_FROM else 1
+    data: bsdata.Data | None = None
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        data = bsdata.load_checkout(folder, progress)
+        return data, _read(None, data)
+    context = multiprocessing.get_context("fork")
+    following = context.Value("i", workers)  # each process starts on a file of its own
     try:
-        with ProcessPoolExecutor(workers - 1, context, _adopt, shared) as pool:
-            later = [pool.submit(_take, first) for first in range(1, workers)]
-            done = _take(0, shared) + [share for future in later for share in future.result()]
+        with ProcessPoolExecutor(workers - 1, context, _adopt, (following,)) as pool:
+            later = [pool.submit(_parse_and_take, folder, first) for first in range(1, workers)]
+            try:
+                data = bsdata.load_checkout(folder, progress)
+                collections.deque(bsdata.checked_units(data), maxlen=0)
+                done = _take(0, (data, _catalogues(data), following))
+                done += [share for future in later for share in future.result()]
+            except BaseException:
+                with following.get_lock():
+                    following.value = STOP
+                raise
     except BrokenProcessPool:  # a worker killed (out of memory, say): this process reads them all instead
-        return _read(None, data)
+        data = bsdata.load_checkout(folder, progress) if data is None else data
+        return data, _read(None, data)
     records, unreadable, tally = [], {}, Tally()
     for _, (file_records, file_unreadable, file_tally) in sorted(done, key=lambda share: share[0]):
         records += file_records
         unreadable.update(file_unreadable)
         tally.add(file_tally)
-    return records, unreadable, tally
+    return data, (records, unreadable, tally)
 
 
 def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
                  workers: int | None = None) -> IndexReport:
     """Index a BSData checkout into the data directory, replacing the previous index of its edition only once
     the new one is complete (the other edition's index stays as it is). The data directory is checked first,
-    so that a bad one is said before the reading. `workers`: processes reading the units (`read_units`)."""
+    so that a bad one is said before the reading. `workers`: processes reading the units (`read_checkout`)."""
     with _collector_paused():  # until the parsed files are freed: then the collector has little left to walk
         return _add(folder, progress, workers)
 
@@ -189,8 +217,7 @@ def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
 def _add(folder: Path, progress: Callable[[Path], None] | None, workers: int | None) -> IndexReport:
     start = time.perf_counter()
     ready_folder()
-    data = bsdata.load_checkout(folder, progress)
-    records, unreadable, tally = read_units(data, workers)
+    data, (records, unreadable, tally) = read_checkout(folder, progress, workers)
     meta = {"source": str(folder.resolve()), "revision": _revision(folder), "indexed": time.strftime("%Y-%m-%d %H:%M"),
             "edition": data.edition, "units": len(records), "files": len(data.roots), "missing": data.missing,
             "factions": data.catalogues.relations().to_json()}
