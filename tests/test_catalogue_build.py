@@ -52,6 +52,7 @@ _DOCUMENTS = {  #: plain documents whose root declares its namespace, or not onl
     "the words in an attribute": b"<r a='xmlns=\"urn:q\"'><e/></r>",
     "on a child only": b'<r><e xmlns="urn:x"><f/></e></r>',
     "after a comment": b'<!-- c --><r xmlns="urn:x"><e/></r>',
+    "CDATA, its spaces text": b'<r xmlns="urn:x"><e><![CDATA[a >  <b]]></e>\n  <e/></r>',
 }
 
 
@@ -131,13 +132,14 @@ def test_a_process_busy_with_one_file_leaves_the_others_to_the_rest(monkeypatch)
 @pytest.mark.parametrize("name", CHECKOUTS)
 def test_processes_read_what_one_process_reads(name, monkeypatch):
     alone = build.read_checkout(FIXTURES / name, workers=1)[1]
-    converted = build.to_datasheet
+    read = build._read
 
-    def where(record, tally):  # counts the processes that convert: this one and a worker
-        tally.units[f"pid {os.getpid()}"] += 1
-        return converted(record, tally)
+    def where(files, data):  # counts the processes that read a file: this one and a worker
+        found = read(files, data)
+        found[2].units[f"pid {os.getpid()}"] += 1
+        return found
 
-    monkeypatch.setattr(build, "to_datasheet", where)
+    monkeypatch.setattr(build, "_read", where)
     _, (records, unreadable, tally) = build.read_checkout(FIXTURES / name, workers=2)
     pids = {key for key in tally.units if key.startswith("pid ")}
     assert len(pids) == 2 and f"pid {os.getpid()}" in pids
