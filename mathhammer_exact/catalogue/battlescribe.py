@@ -46,8 +46,13 @@ def tag(element: Element) -> str:
 def kids(element: Element | None, container: str, name: str) -> Iterator[Element]:
     """The `name` children of `element`'s `container` child, e.g. kids(entry, "profiles", "profile").
     Below the root, an element's tag is its bare name (`parse_xml`, `newrecruit.json_element`)."""
-    box = None if element is None else element.find(container)
-    return iter(()) if box is None else iter(box.findall(name))
+    if element is None:
+        return
+    for box in element:
+        if box.tag == container:
+            for child in box:
+                if child.tag == name:
+                    yield child
 
 
 _WEAPON_CHARACTERISTICS = frozenset({"Range", "A", "S", "AP", "D"})  #: and a BS or WS: a weapon's, whatever its type
