@@ -65,7 +65,9 @@ def test_special_weapon_models_join_in_place_of_rank_and_file(squad):
                                              "Weapon: at most 2"),
     (["2 blast charge"], None, "at most 1 model of a unit of 5 can take 'blast charge' .Special Weapons: at most 1"),
     (["3 blast charge"], 10, "at most 2 models of a unit of 10 can take 'blast charge' .Special Weapons: at most 2"),
-    (["2 quarry sling"], None, "at most 1 model of a unit of 5 can take 'quarry sling' .Quarry sling: at most 1"),
+    (["quarry sling"], None, "no model of a unit of 5 can take 'quarry sling' .Quarry sling: at most 0"),
+    (["2 quarry sling"], 10, "at most 1 model of a unit of 10 can take 'quarry sling' .Quarry sling: at most 1"),
+    (["2 rock cannon"], None, "at most 1 model of a unit of 5 can take 'rock cannon' .Rock cannon: at most 1"),
     (["6 heavy drill"], None, "'6 heavy drill': a unit of 5 models can give it to 1 to 5 models .the number counts "
                               "the models that take it, not the pieces the unit then carries.$"),
     (["lascannon"], None, "Quarry Squad cannot take 'lascannon' .options: blast charge, blast shield, heavy drill, "
@@ -78,7 +80,11 @@ def test_each_limit_is_named(squad, loadout, size, limit):
 
 def test_limits_that_grow_with_the_unit(squad):
     assert kinds(squad, ["2 blast charge"], 10)["Quarryman w/ Blast Charge"] == 2  # 1, and 2 from 10 models
-    assert kinds(squad, ["2 quarry sling"], 10)["Quarryman w/ Sling"] == 2  # '1 per 5 models' below 10
+    # the sling's error: more than 1 below 20 models, or any below 10 (either case: none at 5, 1 at 10)
+    assert kinds(squad, ["quarry sling"], 10)["Quarryman w/ Sling"] == 1
+    # the rock cannon: at most 0 in the unit, and 1 more for every 5 models in it
+    assert kinds(squad, ["rock cannon"], 5)["Quarryman w/ Heavy Weapon"] == 1
+    assert kinds(squad, ["2 rock cannon"], 10)["Quarryman w/ Heavy Weapon"] == 2
 
 
 def test_profile_names_as_players_type_them(squad):
@@ -87,12 +93,12 @@ def test_profile_names_as_players_type_them(squad):
         fired = [w.name for w, _, _ in volley(squad, loadout, profiles=[typed]).weapons]
         assert fired == ["Rock cannon (Focused)", "Hewing spear"]
     # without --profile, the first is used, and the header says which and what else there is; without a
-    # number, one model takes the rock cannon, and the header says so (2 may: the special weapons' most)
+    # number, one model of 10 takes the rock cannon, and the header says so (2 may: 1 for every 5 models)
     one = "--loadout 'rock cannon': rock cannon for 1 model (no number given; 1 to 2 can take it: write e.g. " \
           "'2 rock cannon')"
-    assert volley(squad, loadout).chosen == (
+    assert volley(squad, loadout, 10).chosen == (
         one, "Rock cannon (Scatter) used (its other profiles: focused; choose with --profile)")
-    assert volley(squad, loadout, profiles=["focused"]).chosen == (one,)
+    assert volley(squad, loadout, 10, profiles=["focused"]).chosen == (one,)
     with pytest.raises(MathhammerError, match="known: focused, scatter$"):  # each once
         volley(squad, loadout, profiles=["krak"])
 

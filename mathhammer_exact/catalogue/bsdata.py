@@ -56,24 +56,35 @@ class Link:
     link_id: str
     link: Element | None = None  #: the entryLink that reached `entry`, if any (its modifiers count too)
 
-    def most_by_size(self, high: int, models: set[str]) -> list[list[int]] | None:
+    def most_by_size(self, high: int, models: set[str], unit: str) -> list[list[int]] | None:
         """The most selections as steps of the unit's size ([[0, 1], [20, 2]]: 1, and 2 from 20 models),
         where the catalogue raises or lowers it with the number of models in the unit; else None."""
         if self.maximum is None:
             return None
         wanted = {c.get("id") for e in (self.link, self.entry) for c in kids(e, "constraints", "constraint")
                   if c.get("type") == "max" and c.get("field") == "selections" and c.get("scope") == "parent"}
-        changes = [m for e in (self.link, self.entry) for m in _modifiers(e) if m.get("field") in wanted]
+        changes = self.changes(wanted)
         if not changes:
             return None
-        steps: list[list[int]] = []
-        for size in range(1, high + 1):
-            most = self.maximum
-            for modifier in changes:
-                most = _changed(most, modifier, size, models)
-            if not steps or steps[-1][1] != most:
-                steps.append([size if steps else 0, most])
+        steps = _steps(self.maximum, changes, high, models, unit)
         return steps if len(steps) > 1 or steps[0][1] != self.maximum else None
+
+    def changes(self, fields: Container[str | None]) -> list[Element]:
+        """The modifiers of the link and its entry of one of `fields` (a constraint's id)."""
+        return [m for e in (self.link, self.entry) for m in _modifiers(e) if m.get("field") in fields]
+
+
+def _steps(most: int, changes: list[Element], high: int, models: set[str], unit: str) -> list[list[int]]:
+    """`most` after `changes` as steps of the size of the unit (of id `unit`), up to `high` models
+    (`Link.most_by_size`)."""
+    steps: list[list[int]] = []
+    for size in range(1, high + 1):
+        value = most
+        for modifier in changes:
+            value = _changed(value, modifier, size, models, unit)
+        if not steps or steps[-1][1] != value:
+            steps.append([size if steps else 0, value])
+    return steps
 
 
 def _modifiers(element: Element | None) -> Iterator[Element]:
@@ -115,16 +126,36 @@ def _size_test(condition: Element, size: int, models: set[str]) -> bool | None:
     return bool(_SIZE_TESTS[condition.get("type", "")](size, whole(condition.get("value"), "a number of models")))
 
 
-def _changed(value: int, modifier: Element, size: int, models: set[str]) -> int:
+def _changed(value: int, modifier: Element, size: int, models: set[str], unit: str) -> int:
     """`value` after `modifier` in a unit of `size` models, where every condition it has counts the
-    unit's models (any other condition, such as the army's detachment, leaves the value as it is)."""
-    tests = [_size_test(c, size, models) for c in modifier.iter() if tag(c) in ("condition", "repeat")]
-    if not tests or not all(tests):  # no condition, one of another kind (None), or one that fails
+    unit's models (any other condition, such as the army's detachment, leaves the value as it is), and
+    where it is repeated, as many times as the unit's models hold its number ('+1 for every 10 models':
+    `_repeated`)."""
+    tests = [_size_test(c, size, models) for c in modifier.iter() if tag(c) == "condition"]
+    repeats = [c for c in modifier.iter() if tag(c) == "repeat"]
+    times = _repeated(repeats, size, unit) if repeats else 1
+    if times is None or not tests and not repeats or not all(tests):  # nothing counts the unit, or it fails
         return value
-    amount = whole(modifier.get("value"), "a modifier's number of selections")
+    amount = whole(modifier.get("value"), "a modifier's number of selections") * times
     kind = modifier.get("type")
     return value + amount if kind == "increment" else max(value - amount, 0) if kind == "decrement" \
-        else amount if kind == "set" else value
+        else amount if kind == "set" and not repeats else value
+
+
+def _repeated(repeats: list[Element], size: int, unit: str) -> int | None:
+    """How many times a modifier with these repeats applies in a unit of `size` models: for one repeat
+    counting every model of the unit (of id `unit`), `repeats` times each whole `value` of them (or each
+    started one, if it rounds up); None for any other (one counting a group of its models: 'one fewer
+    Berzerker for each with alternate weapons'), which is not read."""
+    repeat = repeats[0]
+    if len(repeats) > 1 or repeat.get("childId") != "model" or repeat.get("field") != "selections" \
+            or repeat.get("scope") not in ("unit", unit):
+        return None
+    every = whole(repeat.get("value"), "a repeat's number of models")
+    if every == 0:
+        return None
+    wholes = -(-size // every) if repeat.get("roundUp") == "true" else size // every
+    return wholes * whole(repeat.get("repeats"), "a repeat's number of times", default=1)
 
 
 def _filled(models: list[Record], size: int, high: int) -> dict[int, int]:
@@ -165,6 +196,19 @@ def _group_holds(element: Element, test: Callable[[Element], bool | None], every
     if any(f is None for f in found) or (not top and not found):
         return None  # a group that tests nothing it can tell
     return all(found) if every else any(found)
+
+
+def _ways(element: Element, every: bool = True) -> list[list[Element]]:
+    """The ways the conditions of a modifier (or of a condition group: all of it, or any part if not
+    `every`) hold: lists of conditions that hold together, its 'or' groups spread out."""
+    parts = [[[c]] for c in kids(element, "conditions", "condition")]
+    parts += [_ways(group, group.get("type") != "or") for group in kids(element, "conditionGroups", "conditionGroup")]
+    if not every:
+        return [way for part in parts for way in part]
+    ways: list[list[Element]] = [[]]
+    for part in parts:
+        ways = [way + more for way in ways for more in part]
+    return ways
 
 
 def _limits(*elements: Element | None) -> tuple[int, int | None]:
@@ -543,7 +587,8 @@ class UnitReader:
         self.pools: list[tuple[Link, list[Record]]] = []  #: groups of model kinds with a most, and their kinds
         self.groups: set[str] = {"model"}  #: ids that count the unit's models in a condition
         self.kinds: dict[str, list[Record]] = {}  #: the kinds of model an id counts in a condition (a model, a group)
-        self.items: dict[str, Record] = {}  #: the most of a piece of wargear in the unit, by name
+        self.items: dict[str, tuple[int, str | None, Link]] = {}  #: a piece of wargear's most in the unit, its
+        #: constraint's id (which modifiers change) and the link that reaches it, by name
         self.capped: list[tuple[str, int, list[Element]]] = []  #: wargear, its most, the unit sizes it holds at
         self.pieces: dict[str, Element] = {}  #: the entry of each piece of wargear given by name (`_own`)
         self.costs: dict[str, int] = {}  #: the points of each piece of wargear that costs some, by name
@@ -596,13 +641,13 @@ class UnitReader:
         """The most models of a group of kinds ('Special Weapons: 1, and 2 from 20 models'), and of a kind
         whose most follows the unit's size."""
         limits = []
-        ids = self.groups
+        ids, unit = self.groups, self.entry.get("id", "")
         for link, kinds in self.pools:
-            steps = link.most_by_size(high, ids) or [[0, link.maximum or 0]]
+            steps = link.most_by_size(high, ids, unit) or [[0, link.maximum or 0]]
             limits.append({"what": link.entry.get("name", "").strip(), "kinds": [m["name"] for m in kinds],
                            "most": steps})
         for model in models:
-            steps = model["_link"].most_by_size(high, ids)
+            steps = model["_link"].most_by_size(high, ids, unit)
             if steps:  # the kind's most is the most of any size; the limit keeps it to its size's
                 limits.append({"what": model["name"], "kinds": [model["name"]], "most": steps})
                 model["max"] = max(most for _, most in steps)
@@ -615,7 +660,10 @@ class UnitReader:
                 if not steps or steps[-1][1] != value:
                     steps.append([size if steps else 0, value])
             limits.append({"what": name, "items": [name.lower()], "most": steps})
-        return limits + list(self.items.values())
+        for name, (most, ident, link) in self.items.items():  # '+1 for every 10 models' read by size
+            steps = _steps(most, link.changes({ident}), high, ids, unit)
+            limits.append({"what": name, "items": [name.lower()], "most": steps})
+        return limits
 
     # ---- models and their wargear
     def _models(self) -> list[Record]:
@@ -758,9 +806,9 @@ class UnitReader:
         self._priced(link, name)
         for element in (link.link, link.entry):
             for c in kids(element, "constraints", "constraint"):
-                if c.get("type") == "max" and c.get("field") == "selections" and c.get("scope") == "unit":
-                    self.items.setdefault(name, {"what": name, "items": [name.lower()],
-                                                 "most": [[0, whole(c.get("value"), "a unit's most of a weapon")]]})
+                if c.get("type") == "max" and c.get("field") == "selections" \
+                        and c.get("scope") in ("unit", self.entry.get("id")):
+                    self.items.setdefault(name, (whole(c.get("value"), "a unit's most of a weapon"), c.get("id"), link))
             for modifier in _modifiers(element):
                 if modifier.get("field") == "error" and modifier.get("type") == "add":
                     self._capped(modifier, name, {link.entry.get("id"), link.link_id})
@@ -769,13 +817,17 @@ class UnitReader:
 
     def _capped(self, modifier: Element, name: str, ids: set[str | None]) -> None:
         """An error a catalogue raises ('Max 1 per 5 models') when a unit of some sizes has more than K of
-        `name`: read as at most K at those sizes."""
-        conditions = [c for c in modifier.iter() if tag(c) in ("condition", "repeat")]
-        counted = [c for c in conditions if c.get("childId") in ids and c.get("type") in ("greaterThan", "atLeast")]
-        sizes = [c for c in conditions if c not in counted]
-        if len(counted) == 1 and sizes:
-            most = whole(counted[0].get("value"), "a number of selections") - (counted[0].get("type") == "atLeast")
-            self.capped.append((name, most, sizes))
+        `name`: read as at most K at those sizes; one raised in either of several cases ('fewer than 15
+        models and more than 2, or fewer than 20 and more than 3') as each case's most."""
+        if any(tag(c) == "repeat" for c in modifier.iter()):
+            return
+        for conditions in _ways(modifier):
+            counted = [c for c in conditions
+                       if c.get("childId") in ids and c.get("type") in ("greaterThan", "atLeast")]
+            sizes = [c for c in conditions if c not in counted]
+            if len(counted) == 1 and sizes:
+                most = whole(counted[0].get("value"), "a number of selections") - (counted[0].get("type") == "atLeast")
+                self.capped.append((name, most, sizes))
 
     def _alike(self, modifier: Element) -> None:
         """An error a catalogue raises where a unit holds two kinds of some wargear ('All models must be equipped
