@@ -18,7 +18,14 @@ from mathhammer_exact import Context, MathhammerError, Target, Weapon
 from mathhammer_exact.catalogue import build, index
 from mathhammer_exact.catalogue.abilities import with_conversion_range
 from mathhammer_exact.catalogue.ability_clauses import CRITICAL_ONLY
-from mathhammer_exact.catalogue.ability_text import DAMAGED, OWN_MORTALS, TARGETED_ONLY, read_abilities, read_ability
+from mathhammer_exact.catalogue.ability_text import (
+    DAMAGED,
+    OWN_MORTALS,
+    TARGETED_ONLY,
+    conditional_defence,
+    read_abilities,
+    read_ability,
+)
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.datasheet import Datasheet, ModelEntry, TargetUnit
 from mathhammer_exact.data.modifiers import Effect
@@ -273,6 +280,12 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
      "characteristic of\")"),
     ("While a friendly Gravel Host unit is within 6\" of this model, add 1 to the Attacks characteristic of melee "
      "weapons equipped by models in that unit.", "others", None),  # an aura: other units' attacks
+    ("Each time a model affected by this ability makes an attack that targets this model's prey, you can re-roll the "
+     "Wound roll.", "others", None),  # the attacks of the units it affects, at the unit this model marked
+    # the attacks of any model of the army at a unit this one marked: not taken for an attack at this unit
+    ("After this unit has shot, select one unit it hit. Until the end of the phase, each time a model from your army "
+     "makes an attack that targets that unit, add 1 to the Hit roll.", "unmodelled",
+     "it names no attack this reader knows"),
     # mortal wounds besides the attacks, as the unit charges (Bloodcrushers' Brass Stampede, a trial found unnamed)
     ("Each time this unit ends a Charge move, select one enemy unit within Engagement Range of this unit and roll one "
      "D6 for each model in this unit: for each 4+, that enemy unit suffers D3 mortal wounds.", "unmodelled",
@@ -372,6 +385,23 @@ def test_an_ability_for_one_weapon_names_a_weapon_the_unit_has():
      "of the phase, this model is equipped with those weapons in addition to its other weapons.", "attacker",
      "it adds up to 2 Rock Powers weapons for the phase; the answer fires one profile of each weapon the unit "
      "carries, --profile chooses which"),
+    # this unit's attacks or attacks at it, in words whose subject is not read, and what a Leader gives the unit it
+    # leads: named, never taken for other units' attacks because they speak of 'that unit' (new-player trials found
+    # a Painboy's, a Doom Scythe's, a Weirdboy's and a Locus's abilities left out without a word)
+    ("Bone Needle", "Each time an attack made by this model with its bone needle scores a Critical Wound against a "
+     "unit, that unit suffers D3 mortal wounds.", "attacker", "what it does to this unit's attacks is not read"),
+    ("Choose or Cower", "Each time this model targets an enemy unit with its great lance, your opponent picks one for "
+     "that unit: a Hit roll of 5+ scores a Critical Hit against it, or it subtracts 1 from its own Hit rolls.",
+     "attacker", "what it does to this unit's attacks is not read"),
+    ("Crowd Power", "While this model is leading a unit, add 1 to the Strength characteristics of this model's warp "
+     "staff for every 5 models in that unit.", "attacker", "what it does to this unit's attacks is not read"),
+    ("Shield the Chiefs", "While this model is leading a unit, other CHARACTER models attached to that unit have the "
+     "Feel No Pain 4+ ability.", "target", "what it does to an attack at this unit is not read"),
+    ("Warp Ward", "Each time an enemy unit within 12\" of this model targets this model, subtract 1 from the Hit "
+     "roll.", "target", "what it does to an attack at this unit is not read"),
+    # a Damaged profile whose words name this unit's own model and attack: still the Damaged reason
+    ("Damaged: 1-4 Wounds Remaining", "While this unit's Rock King model has 1-4 wounds remaining, each time this "
+     "unit makes an attack, subtract 1 from the Hit roll, and that enemy unit is shaken.", "attacker", DAMAGED),
     # a Stratagem used on the unit is its own attacks' ("you target this unit with Fire Overwatch")
     ("Watchful", "Each time you target this unit with the Fire Overwatch Stratagem, hits are scored on unmodified "
      "Hit rolls of 5+ when resolving that Stratagem.", None, "it names no attack this reader knows"),
@@ -647,6 +677,23 @@ def test_a_defence_that_holds_while_a_character_leads_is_settled_by_the_leader()
     assert mean(assumed) == hits * Fraction(2, 3)
     assert any(line.endswith("assumed (--with): while a CHARACTER model is leading the unit")
                for line in assumed.situation)
+
+
+def test_a_misprinted_feel_no_pain_of_the_led_unit_is_read_as_meant():
+    # 'Feel Not Pain 6+' (a Kroot Flesh Shaper's in both editions' data): read, and given to the unit it leads
+    verdict = read_ability("Test Chief", "Rites", "While this model is leading a unit, models in that unit have the "
+                                                  "Feel Not Pain 6+ ability.")
+    assert verdict.kind == "effects" and verdict.ability is not None
+    [reading] = verdict.ability.readings
+    assert (reading.scope, reading.rule.effect.feel_no_pain, reading.needs) == ("leading", 6, "")
+
+
+def test_a_defence_of_that_character_is_its_leaders_whatever_the_noun_after():
+    # 'that Character has the Feel No Pain 5+ ability' (Tyrant Guard): the CHARACTER leading the unit, settled by
+    # --leader, as 'that CHARACTER model' was; it waited for --with
+    reading = conditional_defence("Test Guard", "Guardian", "While a CHARACTER model is leading this unit, that "
+                                  "Character has the Feel No Pain 5+ ability.", {"feel_no_pain": 5}, False)
+    assert (reading.rule.models, reading.needs) == (("CHARACTER",), "")
 
 
 def test_a_damage_roll_below_its_average_is_re_rolled():

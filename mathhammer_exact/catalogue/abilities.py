@@ -19,7 +19,7 @@ Record = dict[str, Any]
 
 _SAVE = re.compile(r"\b([2-6])\+")
 _PROSE_INVULNERABLE = re.compile(r"ha(?:s|ve) an? ([2-6])\+ invulnerable save|invulnerable save of ([2-6])\+", re.I)
-_FNP = re.compile(r"feel no pain ([2-6])\+", re.I)
+_FNP = re.compile(r"feel not? pain ([2-6])\+", re.I)  #: and 'Feel Not Pain 6+', a Kroot Flesh Shaper's misprint
 _CONDITION = re.compile(r"\b(while|until|if|when|each time|during|instead)\b", re.I)
 
 

@@ -33,7 +33,7 @@ def clean(text: str) -> str:
     for odd, plain in (("\u2011", "-"), ("\u2010", "-"), ("\u2013", "-"), ("\u2019", "'"), ("\u2018", "'"),
                        ("\u00a0", " "), ("unmodifed", "unmodified"), ("abilties", "abilities"),
                        (" form the ", " from the "), ("worsen that armour", "worsen the armour"),
-                       ("roll or 1", "roll of 1")):
+                       ("roll or 1", "roll of 1"), ("Feel Not Pain", "Feel No Pain")):
         text = text.replace(odd, plain)
     text = re.sub(r"(re-roll an? (?:Hit|Wound) roll) 1\b", r"\1 of 1", text, flags=re.I)  # 're-roll a Wound roll 1'
     return re.sub(r"[ \t]+", " ", text).strip()

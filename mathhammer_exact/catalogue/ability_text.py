@@ -110,6 +110,15 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
     ("have", re.compile(r"(?:^|(?<=, )|(?<=: ))" + _WHO + r" (?:has|have) (?=an? [2-6]\+ invulnerable|an "
                         r"invulnerable save of|the feel no pain|an? [2-6]\+ feel no pain|the benefit of cover)", re.I)),
 ]
+#: this unit's own attacks, or attacks at it, in a sentence whose subject is not read ('each time an attack made
+#: by this model with its 'urty syringe scores a Critical Wound', 'each time this model targets an enemy unit with
+#: its heavy death ray', 'each time an enemy unit within 18" of this model targets this model'), or what a Leader
+#: gives the unit it leads: not modelled, and named, never taken for other units' attacks as it names another unit
+_OWN_ATTACKS = re.compile(r"\battacks? made by (?:this (?:model|unit)|the bearer)\b|(?<!of )\b(?:this (?:model|unit)|"
+                          r"the bearer) (?:targets|makes an? (?:\w+ )?attack|shoots|fights)\b", re.I)
+_AT_THIS = re.compile(r"\btargets this (?:model|unit)\b(?!')", re.I)
+_ARMY = re.compile(r"\bfrom your army\b", re.I)  #: 'each time a model from your army makes an attack': not this unit's
+_DEFENCE = re.compile(r"feel no pain|invulnerable save|save characteristic|toughness characteristic", re.I)
 #: "add 1 to the Attacks characteristic of melee weapons equipped by models in this unit" is written as an
 #: attack's characteristic: "each time a model in this unit makes a melee attack, add 1 to the Attacks ..."
 _WEAPON_CHARACTERISTIC = re.compile(
@@ -244,10 +253,14 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
         found = (attrs.evolve(found[0], named=named, leads=leads), found[1])
     if found is None:
         goes_on = previous is not None and re.match(r"^(?:if|while|whilst|when)\b", sentence, re.I)
+        if _AT_THIS.search(sentence) and not _ARMY.search(sentence) or leading and _DEFENCE.search(sentence):
+            raise Unreadable("what it does to an attack at this unit is not read", "target")
+        if (leading or _OWN_ATTACKS.search(sentence)) and not goes_on:
+            raise Unreadable("what it does to this unit's attacks is not read", "attacker")
         if _OTHERS.search(sentence) and not goes_on:
             raise ForOthers("another unit")
         if previous is None and _AT_IT.search(sentence) and not _OTHERS.search(sentence) \
-                and not re.search(r"\bfrom your army\b", sentence, re.I):  # at the unit itself (Stealth Drones)
+                and not _ARMY.search(sentence):  # at the unit itself (Stealth Drones)
             raise Unreadable("what it does to an attack at this unit is not read", "target")
         if previous is None:
             raise Unreadable("it names no attack this reader knows")
@@ -486,7 +499,9 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
                                                  rule.led_by else []))
                 readings.append(Reading(rule, one.subject.scope, "; ".join(dict.fromkeys(needs))))
     except Unreadable as why:
-        return Verdict("unmodelled", TextAbility(name, model, unmodelled=str(why), role=why.role))
+        damaged = _DAMAGED.match(name) and why.role == "attacker"  # its words say which wounds remaining: not read
+        return Verdict("unmodelled", TextAbility(name, model, unmodelled=DAMAGED if damaged else str(why),
+                                                 role=why.role))
     if readings:
         return Verdict("effects", TextAbility(name, model, tuple(readings)))
     if _DAMAGED.match(name):
@@ -498,7 +513,7 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
 
 #: a defence of the CHARACTER leading the unit ("while a CHARACTER model is leading this unit, that CHARACTER model
 #: has ...")
-_FOR_LEADER = re.compile(r"\bthat\W+character\W+model\b", re.I)
+_FOR_LEADER = re.compile(r"\bthat\W+character\b", re.I)
 
 
 def conditional_defence(unit: str, name: str, text: str, fields: dict[str, Any], ranged: bool,
