@@ -29,8 +29,8 @@ def test_turn_takes_units_by_name():
 
 def test_plan_takes_a_unit_by_name():
     text = run("plan", "-w", "Tempestus Command Squad", "-t", "MEQ", "--goal", "kills")
-    assert "  1: 1 x [Militarum Tempestus Command Squad: bolt pistol]" in text
-    assert "  2: 4 x [Militarum Tempestus Command Squad: hot-shot lasgun]" in text
+    assert "  weapon 1: 1 x [Militarum Tempestus Command Squad: bolt pistol]" in text
+    assert "  weapon 2: 4 x [Militarum Tempestus Command Squad: hot-shot lasgun]" in text
 
 
 def test_a_name_that_is_neither_weapon_nor_unit_is_refused():

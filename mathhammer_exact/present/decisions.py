@@ -154,7 +154,7 @@ def plan_report(found: Plan, names: Sequence[str], title: str = "", top: int = 1
     shown = list(range(min(top, len(found.alternatives))))
     if len(found.alternatives) > len(shown):
         shown.append(len(found.alternatives) - 1)
-    preface = [f"  {i + 1}: {name}" for i, name in enumerate(names)]
+    preface = [f"  weapon {i + 1}: {name}" for i, name in enumerate(names)]  # the numbers the orders are written in
     notes = [f"{len(found.alternatives)} alternatives considered ({found.queries} exact queries)"
              + (f"; the best {top} and the worst shown" if len(shown) < len(found.alternatives) else "")]
     if found.goal == "destroy":
