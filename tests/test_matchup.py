@@ -14,6 +14,7 @@ from mathhammer_exact.cli import cli
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.model import Context
+from mathhammer_exact.present.matchups import _notes
 from mathhammer_exact.sweep.matchup import matchup, read_army
 from mathhammer_exact.units.by_name import datasheet, find_target, target_unit
 
@@ -117,3 +118,15 @@ def test_matchup_command_formats_and_files(tmp_path):
     again = invoke("matchup", army, "Incursor Squad", "--out", str(tmp_path / "m.txt"))
     assert again.exit_code == 2 and again.output == f"error: --out writes FILE.parquet or FILE.csv, got " \
                                                     f"'{tmp_path / 'm.txt'}'\n"
+
+
+def test_the_options_the_notes_name_are_said_to_be_units():
+    # a new player tried `matchup ... --with 'Oathband Bodyguard'` as a note said: the options are `unit`'s
+    said = "not applied: Ward applies only while a CHARACTER model is leading the unit; attach one with --leader, " \
+           "or --with 'Ward' assumes it"
+    rows = [{"attacker": "#1 Breakers", "target": "#1 Wall", "notes": [said], "reason": None}]
+    assert _notes(rows) == [f"every answer: {said}", "--leader, --with: options of `mathhammer unit`, which asks one "
+                            "pair of these units (a unit of an army list is written FILE#N)"]
+    quiet = [{"attacker": "#1 Breakers", "target": "#1 Wall", "notes": ["not applied: Oath (an army rule not "
+                                                                         "modelled)"], "reason": None}]
+    assert _notes(quiet) == ["every answer: not applied: Oath (an army rule not modelled)"]

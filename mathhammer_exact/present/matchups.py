@@ -6,6 +6,7 @@ CSV give the long table instead: one record per attacker, target and phase."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,7 +67,7 @@ def _notes(rows: Sequence[dict[str, Any]]) -> list[str]:
     """What the answers (`rows`, the records of one army and phase) said of their units (abilities not applied,
     weapons not fired, ...), as `mathhammer unit` says it: a line every answer said, once; a target's own notes,
     once for it; a line every answer of an attacker said, under its name; one it said against some targets, with
-    them."""
+    them; and, where they name options (--with), that those are `mathhammer unit`'s."""
     answered = [(row["attacker"], row["target"], row["notes"]) for row in rows
                 if row["reason"] is None or (isinstance(row["reason"], float) and math.isnan(row["reason"]))]
     every = [line for line in dict.fromkeys(line for _, _, notes in answered for line in notes)
@@ -88,6 +89,10 @@ def _notes(rows: Sequence[dict[str, Any]]) -> list[str]:
             targets = [target for target, notes in own if line in notes and (target, line) not in of_target]
             which = "" if len(targets) == len(own) else f" against {', '.join(targets)}"
             lines.append(f"about {attacker}{which}: {line}")
+    named = dict.fromkeys(re.findall(r"(?<![\w-])--[a-z][a-z-]*", " ".join(lines)))  # not options of a matchup
+    if named:
+        lines.append(f"{', '.join(named)}: options of `mathhammer unit`, which asks one pair of these units (a unit "
+                     "of an army list is written FILE#N)")
     return lines
 
 
