@@ -286,12 +286,18 @@ def test_precision_declined_or_aimed_at_one_leader(tmp_path):
     rules = user_rules(tmp_path)
     # one automatic hit, S6 v T3 wounds on 2+ (5/6), no save: the wound kills the model it is allocated to
     led = Target.parse("T3 Sv7+ W1 x2; T3 Sv7+ W1 leader")
-    assert unit("Sniper Team", led, rules_dir=rules).result.groups[1].p_destroyed == F(5, 6)
+    taken = unit("Sniper Team", led, rules_dir=rules)
+    assert taken.result.groups[1].p_destroyed == F(5, 6)
+    assert "Precision taken: its wounds go to group 2 (leader) while one lives (--no-precision declines it)" \
+        in taken.situation  # the attacker's choice, said (a trial found it taken without a word)
     declined = unit("Sniper Team", led, rules_dir=rules, precision=False)
     assert declined.result.groups[1].p_destroyed == 0 and declined.result.groups[0].models_destroyed.mean == F(5, 6)
     assert "Precision declined: wounds are allocated as for any other attack" in declined.situation
     two = Target.parse("T3 Sv7+ W1 x2; T3 Sv7+ W1 leader; T3 Sv7+ W1 leader")
     first = unit("Sniper Team", two, rules_dir=rules).result
+    eleventh = unit("Sniper Team", two, rules_dir=rules, context=Context(edition="11e"))
+    assert "Precision taken: its wounds go to group 2 (leader) until it is destroyed (--no-precision declines it)" \
+        in eleventh.situation  # the 11th edition's Precision: one CHARACTER group, the first of the order
     chosen = unit("Sniper Team", two, rules_dir=rules, precision_on="3")  # the second leader: group 3 from 1
     assert "Precision wounds go to group 3 (leader) first" in chosen.situation
     chosen = chosen.result

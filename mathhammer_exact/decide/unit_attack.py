@@ -410,10 +410,21 @@ def _covered(groups: Sequence[str], target: Target, context: Context, melee: boo
 
 def _precision(plan: Plan, order: Sequence[int] | None, precision: bool,
                precision_on: str | None) -> tuple[Plan, Sequence[int] | None, list[str]]:
-    """Precision declined (the weapons lose it), or aimed at one leader (first among the leaders): of the weapons
-    as the rules in force leave them (a rule may give Precision)."""
+    """Precision taken (said, where it aims at an Attached target's CHARACTER models), declined (the weapons lose it),
+    or aimed at one leader (first among the leaders): of the weapons as the rules in force leave them (a rule may
+    give Precision)."""
     if precision and not precision_on:
-        return plan, order, []
+        characters = [g for g, (profile, _) in enumerate(plan.target.groups) if profile.character]
+        if not (plan.target.attached and characters
+                and any(f.weapon.precision for f in plan.firings if isinstance(f, Firing))):
+            return plan, order, []
+        if plan.context.rules.definition.precision_one_group:
+            ordered = order if order is not None else default_order(plan.target)
+            leader = next(g for g in ordered if g in characters)
+            goes = f"to {group_label(plan.target, leader)} until it is destroyed"
+        else:
+            goes = f"to {' and '.join(group_label(plan.target, g) for g in characters)} while one lives"
+        return plan, order, [f"Precision taken: its wounds go {goes} (--no-precision declines it)"]
     if not any(f.weapon.precision for f in plan.firings if isinstance(f, Firing)):
         raise MathhammerError("no weapon attacking in this query has PRECISION")
     if not precision:
