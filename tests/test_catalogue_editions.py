@@ -6,6 +6,7 @@ Gravel Host and both with a unit called Gravel Wardens; and an 11th-edition army
 from __future__ import annotations
 
 import json
+import shutil
 from fractions import Fraction
 from pathlib import Path
 
@@ -323,3 +324,21 @@ def test_each_compared_scenario_looks_its_names_up_in_its_own_edition(both, monk
         answer = client.post("/api/compare", json=body)
     assert answer.status_code == 200, answer.json()
     assert [Fraction(row["damage"]) for row in answer.json()["rows"]] == expected
+
+
+def test_a_unit_the_checkout_has_but_could_not_read_is_said_so(data_dir, tmp_path):
+    # a trial asked for the 11th edition's Imagifier (its Sv printed blank) and was told it is a unit of the 10th
+    # edition: the unit is in the checkout, and the answer says why it could not be read
+    folder = tmp_path / "checkout"
+    shutil.copytree(TENTH, folder)
+    host = folder / "Test - Sand Host.cat"
+    text = host.read_text(encoding="utf-8")
+    blank = '<characteristic name="SV" typeId="ch-sv"></characteristic>'
+    host.write_text(text.replace('<characteristic name="SV" typeId="ch-sv">4+</characteristic>', blank, 1),
+                    encoding="utf-8")
+    report = build.add_checkout(folder)
+    assert list(report.unreadable) == ["Dune Walker"]
+    asked = run("show", "dune walker")
+    why = report.unreadable["Dune Walker"]
+    assert (asked.exit_code, asked.output) == (
+        2, f"error: Dune Walker is in your 10e checkout but could not be read when it was indexed ({why})\n")

@@ -220,6 +220,7 @@ def _add(folder: Path, progress: Callable[[Path], None] | None, workers: int | N
     data, (records, unreadable, tally) = read_checkout(folder, progress, workers)
     meta = {"source": str(folder.resolve()), "revision": _revision(folder), "indexed": time.strftime("%Y-%m-%d %H:%M"),
             "edition": data.edition, "units": len(records), "files": len(data.roots), "missing": data.missing,
+            "unreadable": unreadable,
             "factions": data.catalogues.relations().to_json()}
     path = write_index(records, meta, index_path(data.edition))
     partial = sum(1 for record in records if record["unresolved"])

@@ -91,6 +91,13 @@ def indexed_units(edition: str | None = None) -> int:
     return int(index.meta().get("units", 0)) if index else 0
 
 
+def unreadable(edition: str | None = None) -> dict[str, str]:
+    """The units of `edition`'s checkout that could not be read when it was indexed, and why (`data add` counts
+    them), so that a name of one is told apart from a name of no unit."""
+    index = current_index(edition)
+    return dict(index.meta().get("unreadable", {})) if index else {}
+
+
 def missing(edition: str | None = None) -> list[str]:
     """The catalogues other catalogues of `edition`'s checkout link but the checkout lacks (their units are not
     indexed), as `data add` found them."""

@@ -10,7 +10,15 @@ from pathlib import Path
 
 import attrs
 
-from ..catalogue.library import close_names, current_index, default_edition, editions, indexed_units, missing
+from ..catalogue.library import (
+    close_names,
+    current_index,
+    default_edition,
+    editions,
+    indexed_units,
+    missing,
+    unreadable,
+)
 from ..data.datasheet import Datasheet, TargetUnit
 from ..data.load import datasheets, equipped, find, label, library, standard_targets, unknown, wargear_rules
 from ..data.names import compact, normalise
@@ -92,12 +100,16 @@ def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None,
     lacking = missing(wanted)
     lacks = (f"; your {wanted} checkout lacks catalogues that others link ({', '.join(lacking)}): a unit of theirs "
              "is not indexed" if lacking else "")
-    for other in (e for e in editions() if e != wanted):  # a unit of the other edition's index: say which option
-        index = current_index(other)
-        if index is not None and index.named(name):
-            return MathhammerError(f"unknown unit {name!r} in the {EDITIONS[wanted].ordinal} edition's index; "
-                                   f"{name} is a unit of the {EDITIONS[other].ordinal} edition: add --edition {other}"
-                                   + lacks)
+    others = [e for e in editions() if e != wanted and (index := current_index(e)) is not None and index.named(name)]
+    elsewhere = f"{name} is a unit of the {EDITIONS[others[0]].ordinal} edition: add --edition {others[0]}" \
+        if others else ""
+    broken = {normalise(unit): (unit, why) for unit, why in unreadable(wanted).items()}.get(normalise(name))
+    if broken is not None:  # in the checkout, but not readable: not 'no such unit'
+        return MathhammerError(f"{broken[0]} is in your {wanted} checkout but could not be read when it was indexed "
+                               f"({broken[1]})" + (f"; {elsewhere}" if elsewhere else ""))
+    if elsewhere:  # a unit of the other edition's index: say which option
+        return MathhammerError(f"unknown unit {name!r} in the {EDITIONS[wanted].ordinal} edition's index; {elsewhere}"
+                               + lacks)
     close = close_names(name, wanted)
     shown = ", ".join(repr(c) for c in close[:6]) + (f" or {len(close) - 6} more" if len(close) > 6 else "")
     hint = (f" (did you mean {shown}?)" if len(close) == 1 else f" (did you mean one of {shown}?)") if close else (
