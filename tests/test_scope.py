@@ -261,6 +261,21 @@ equipment = ["long rifle"]
 [weapons."long rifle"]
 default = '36" A1 S6 AP0 D1 [TORRENT, PRECISION]'
 ''',
+    "gunner.toml": '''name = "Gunner Team"
+faction = "Test"
+source = "test"
+keywords = ["INFANTRY"]
+[[models]]
+name = "Gunner"
+count = 2
+stats = 'T4 Sv3+ W2'
+equipment = ["plasma gun", "bolt pistol"]
+[weapons."plasma gun"]
+standard = '24" A1 BS3+ S7 AP-2 D1'
+supercharge = '24" A1 BS3+ S8 AP-3 D2 [HAZARDOUS]'
+[weapons."bolt pistol"]
+default = '12" A1 BS3+ S4 AP0 D1 [PISTOL]'
+''',
     "beast.toml": '''name = "Beast"
 faction = "Test"
 source = "test"
@@ -371,3 +386,14 @@ def test_cli_rules_dir_option_and_environment_variable(tmp_path):
     assert "  Sniper Team (Test)" in listing and "  Incursor Squad (Blood Angels)" in listing
     card = CliRunner().invoke(cli, ["show", "beast"], env={"MATHHAMMER_RULES": rules}).output
     assert card.startswith("Beast (Test; source: test)")
+
+
+def test_only_a_weapon_that_fires_is_said_to_fire_one_of_its_profiles(tmp_path):
+    # a trial found 'missile launcher (blast) used (its other profiles: ...)' in the header of a unit shooting its
+    # pistols, where the launcher did not fire
+    rules = user_rules(tmp_path)
+    used = "plasma gun (standard) used (its other profiles: supercharge; choose with --profile)"
+    assert used in unit("Gunner Team", rules_dir=rules).situation
+    pistols = unit("Gunner Team", rules_dir=rules, pistols=True)
+    assert [f.weapon.name for f in pistols.firings] == ["bolt pistol"]
+    assert used not in pistols.situation

@@ -86,11 +86,7 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
             find(wanted, {p: p for names in several.values() for p in names}, f"weapon profile of {sheet.name}")
     counts: dict[tuple[Weapon, ModelProfile | None, str], int] = {}
     named = sheet.items_named(loadout)
-    lines: dict[str, None] = dict.fromkeys(sheet.loadout_lines(loadout, size))
-    lines |= {f"{weapon.name} used (its other profiles: {', '.join(p for p in several[name] if p != label)}; "
-             "choose with --profile)": None
-             for name in sorted(carried & set(several)) if not set(several[name]) & set(profiles)
-             for label, weapon in [next(iter(sheet.kind_of(name, melee).items()))]}
+    lines: dict[str, None] = {}
     for entry, gear in equipped:
         # wargear the loadout named or gave this model first: a model fights with the melee weapon named
         gear = sorted(gear, key=lambda name: (name not in named, name in entry.equipment))
@@ -137,7 +133,13 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
         return (named.index(base) if base in named else len(named), names.index(base) if base in names else 0)
 
     ranked = sorted(counts.items(), key=lambda item: rank(item[0][0]))
-    return Volley(tuple((weapon, n, bearer) for (weapon, bearer, _), n in ranked), tuple(lines),
+    fired = {base_name(weapon) for weapon, _, _ in counts}  # one that does not fire (beside --pistols): not named
+    used = [f"{weapon.name} used (its other profiles: {', '.join(p for p in several[name] if p != label)}; "
+            "choose with --profile)" for name in sorted(carried & set(several) & fired)
+            if not set(several[name]) & set(profiles)
+            for label, weapon in [next(iter(sheet.kind_of(name, melee).items()))]]
+    return Volley(tuple((weapon, n, bearer) for (weapon, bearer, _), n in ranked),
+                  tuple(dict.fromkeys([*sheet.loadout_lines(loadout, size), *used, *lines])),
                   tuple((sheet.name, kind) for (_, _, kind), _ in ranked))
 
 
