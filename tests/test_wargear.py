@@ -70,8 +70,8 @@ def test_special_weapon_models_join_in_place_of_rank_and_file(squad):
     (["2 rock cannon"], None, "at most 1 model of a unit of 5 can take 'rock cannon' .Rock cannon: at most 1"),
     (["6 heavy drill"], None, "'6 heavy drill': a unit of 5 models can give it to 1 to 5 models .the number counts "
                               "the models that take it, not the pieces the unit then carries.$"),
-    (["lascannon"], None, "Quarry Squad cannot take 'lascannon' .options: blast charge, blast shield, heavy drill, "
-                          "quarry sling, rock cannon, stone maul"),
+    (["lascannon"], None, "Quarry Squad cannot take 'lascannon' .options: blast charge, blast shield, bulwark drone, "
+                          "heavy drill, quarry sling, rock cannon, stone maul, ward drone"),
 ])
 def test_each_limit_is_named(squad, loadout, size, limit):
     with pytest.raises(MathhammerError, match=limit):
@@ -153,3 +153,20 @@ def test_wargear_named_by_some_of_its_words(squad):
     assert squad.loadout_lines(["cannon"])[0] == "--loadout 'cannon': 'cannon' read as 'rock cannon'"
     with pytest.raises(MathhammerError, match="^Quarry Squad cannot take 'blast' .options: blast charge, blast shield"):
         squad.equip(["blast"])
+
+
+def test_a_drone_a_model_may_take_is_offered_and_gives_what_its_ability_says(squad):
+    # a trial could not give a Strike Team's Shas'ui a Guardian Drone: wargear that is an ability alone, in a group a
+    # model may take from, is offered; an Enhancement (at most 1 in the army) is the army list's and is not
+    assert [o.choices for o in squad.options if not o.replaces] == [("ward drone", "bulwark drone")]
+    plain, warded = (by_name.target_unit("Quarry Squad", loadout=loadout) for loadout in ((), ["ward drone"]))
+    shot, at_ward = (unit_attack(squad, target, exact=True) for target in (plain, warded))
+    # 5 spear shots (A1 BS3+ S4 AP-1 D1): hit on 3+ (2/3), wound T4 on 4+ (1/2), or 5+ (1/3) with the drone's -1
+    # against ranged attacks, and Sv3+ at AP-1 fails 1/2; 5 wounds of D1 at 11 lose none to overkill
+    assert shot.result.damage.mean == 5 * Fraction(2, 3) * Fraction(1, 2) * Fraction(1, 2) == Fraction(5, 6)
+    assert at_ward.result.damage.mean == 5 * Fraction(2, 3) * Fraction(1, 3) * Fraction(1, 2) == Fraction(5, 9)
+    assert "target has Ward drone (read from its text): -1 to wound it" in at_ward.situation
+    fought = [unit_attack(squad, target, melee=True, exact=True).result.damage.mean for target in (plain, warded)]
+    assert fought[0] == fought[1]  # its ability is for ranged attacks
+    bulwark = by_name.target_unit("Quarry Squad", loadout=["bulwark drone"]).target
+    assert {(p.name, p.wounds) for p, _ in bulwark.groups} == {("Quarryman", 2), ("Quarry Foreman", 3)}

@@ -70,7 +70,8 @@ OWN_MORTALS = "it inflicts mortal wounds besides its attacks, as it charges, sho
 _MORE_WEAPONS = re.compile(r"select up to (?P<n>\w+) (?:different )?(?P<kind>.+?) weapons\b.*?\bequipped with those "
                            r"weapons in addition to its other weapons", re.I | re.S)
 #: "a model makes an attack that targets this unit" (Beguiling Form): "an attack targets this unit"
-_MAKES_AT_IT = re.compile(r"\ba model makes an? ((?:ranged |melee )?)attack that targets (this (?:unit|model))\b", re.I)
+_MAKES_AT_IT = re.compile(r"\ba model makes an? ((?:ranged |melee )?)attack that targets (this (?:unit|model)|the "
+                          r"bearer's unit)\b", re.I)
 #: an attack at the unit: what an ability the reader does not read is about ("after an attack has been allocated
 #: to this model, you can change the Damage characteristic of that attack to 0")
 _AT_IT = re.compile(r"\battacks?\b[^.]*?\b(?:allocated to|targets?|made against) (?:this|a model in this|this "
@@ -91,7 +92,8 @@ _NEAR_FRIENDS = re.compile(r"\b(?:while|if) (?:this|this model's) (?:unit|model)
 
 
 # --------------------------------------------------------------------- subjects
-_WHO = r"(?P<who>models? in (?:this|that|the bearer's|this model's) unit|this unit|this model|the bearer|that unit|it)"
+_WHO = r"(?P<who>models? in (?:this|that|the bearer's|this model's) unit|this unit|this model|the bearer's unit|" \
+       r"the bearer|that unit|it)"
 _KIND = r"(?:(?P<kind>ranged|melee|psychic) )?"
 _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
     ("attack", re.compile(r"each time (?:a|one) model in (?P<whose>this|that|the bearer's|this model's) unit makes "

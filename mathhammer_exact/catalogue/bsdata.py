@@ -916,9 +916,11 @@ class UnitReader:
         for child in [c for c, _ in required] + ([default[0]] if default else []):  # what a choice taken holds
             options += within[id(child)][0]
             self.notes += within[id(child)][1]
-        if default is None:
-            if not link.minimum and not required and (addition := _swap(choices, None)):
-                options.append(addition)  # a group that asks for no choice: wargear a model may take ('Sponsons')
+        if default is None:  # a group that asks for no choice: wargear a model may take ('Sponsons'), an ability's too
+            offered = [(child, name, gear or ([] if _army_choice(group, child) else self._worn(child)))
+                       for child, name, gear in choices]  # (a Guardian Drone), not an Enhancement
+            if not link.minimum and not required and (addition := _swap(offered, None)):
+                options.append(addition)
             return
         # the default fills the group's least that the required choices leave ('Weapons: 2 of ...')
         picks = max(link.minimum - sum(child.minimum for child, _ in required), default[0].minimum, 1)
@@ -1046,7 +1048,7 @@ class UnitReader:
         single = len(models) == 1 and models[0]["max"] in (1, models[0]["min"])
         places = [(self.entry, None), *((e, m) for m in models for e in self._own(m))]
         bonuses: list[tuple[Record, str, int]] = []  #: (model, its wargear's ability, Wounds it adds)
-        record["bearers"] = self._bearers()
+        record["bearers"] = self._bearers(models)
         carried_words = [normalise(word) for profiles in self.weapons.values() for profile in profiles
                          for word in profile["chars"].get("Keywords", "").split(",")]
         carried_words += _WEAPON_ABILITIES
@@ -1110,11 +1112,14 @@ class UnitReader:
                 found[name] = texts
         return found
 
-    def _bearers(self) -> Record:
+    def _bearers(self, models: list[Record]) -> Record:
         """What each piece of the unit's wargear gives the model that carries it, by its name: an invulnerable save
-        and Feel No Pain its abilities give the bearer, and a Wounds characteristic ('The bearer has a Wounds
-        characteristic of 4', a storm shield). Given to each model by what it carries (`convert`), so that a swap
-        that gives the piece up takes them away."""
+        and Feel No Pain its abilities give the bearer, a Wounds characteristic ('The bearer has a Wounds
+        characteristic of 4', a storm shield), and Wounds added by a piece no model carries by default ('Add 1 to
+        the bearer's Wounds characteristic', a Shield Drone; one carried by default is in its profile already:
+        `_more_wounds`). Given to each model by what it carries (`convert`), so that a swap that gives the piece
+        up takes them away."""
+        default = {name for model in models for name in model["equipment"]}
         found: Record = {}
         for name, element in self.pieces.items():
             for rule, suffix, text in self.data.rules(element, self.faction):
@@ -1124,6 +1129,8 @@ class UnitReader:
                         gives[kind] = best(gives.get(kind), reading)
                 if wounds := _HAS_WOUNDS.search(text):
                     gives["wounds"] = {"value": int(wounds[1]), "from": rule}
+                if (more := _MORE_WOUNDS.search(text)) and name not in default:
+                    gives["more_wounds"] = {"value": int(more[1]), "from": rule}
         return {name: gives for name, gives in found.items() if gives}
 
     def _more_wounds(self, models: list[Record], bonuses: list[tuple[Record, str, int]]) -> None:
@@ -1196,6 +1203,14 @@ def _swap(choices: list[tuple[Link, str | None, list[str]]], taken: Link | None)
         return None
     return {"replaces": gives_up, "with": [name or child.entry.get("name", "").strip() for child, name, _ in others],
             "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others if not name}}
+
+
+def _army_choice(group: Element, choice: Link) -> bool:
+    """Whether a choice is the army's, limited per army list (an Enhancement: at most 1 in the roster), not the
+    unit's wargear: chosen in the army list (`roster`), not by a loadout."""
+    return "enhancement" in group.get("name", "").lower() or any(
+        c.get("scope") in _ARMY_SCOPES for e in (choice.link, choice.entry) if e is not None
+        for c in kids(e, "constraints", "constraint"))
 
 
 def _default_amount(link: Link) -> int:

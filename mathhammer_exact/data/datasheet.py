@@ -557,6 +557,7 @@ class TargetUnit:
     sheet: Datasheet | None = None
     notes: tuple[str, ...] = ()
     leader: Datasheet | None = None  #: the attached Leader's datasheet: its "while leading" abilities are the unit's
+    carried: frozenset[str] = frozenset()  #: the wargear its loadout gives its models (its abilities apply: a drone's)
 
 
 def edition_note(sheet: Datasheet, edition: str) -> tuple[str, ...]:

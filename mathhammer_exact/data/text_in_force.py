@@ -87,28 +87,31 @@ def abilities(sheet: Datasheet, rules: Mapping[str, NamedRule],
 
 def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datasheet | None = None,
           defender_leader: Datasheet | None = None, rules: Mapping[str, NamedRule] | None = None,
-          equipped: Sequence[tuple[ModelEntry, Sequence[str]]] | None = None) -> list[Side]:
+          equipped: Sequence[tuple[ModelEntry, Sequence[str]]] | None = None,
+          defender_carried: Collection[str] = ()) -> list[Side]:
     """The attacking unit (at `size`, its models `equipped` as its loadout makes them, by default as its datasheet
     does: the kinds of model it makes, a Vanguard w/ omnispex, and the wargear it gives) and the target's sides
-    (`target_sides`), with their abilities (`abilities`: read from text, and the army rules of `rules` they list)
-    and their models of each kind."""
+    (`target_sides`, the wargear its loadout gives `defender_carried`), with their abilities (`abilities`: read
+    from text, and the army rules of `rules` they list) and their models of each kind."""
     equipped = sheet.equip((), size) if equipped is None else equipped
     kinds = Counter(entry.name for entry, _ in equipped)
     carried = {item for _, gear in equipped for item in gear}
     return [Side("attacker", abilities(sheet, rules or {}, carried), dict(kinds), unit=sheet.name),
-            *target_sides(target, defender, defender_leader, rules)]
+            *target_sides(target, defender, defender_leader, rules, defender_carried)]
 
 
 def target_sides(target: Target, defender: Datasheet | None, leader: Datasheet | None,
-                 rules: Mapping[str, NamedRule] | None = None) -> list[Side]:
-    """The target unit and the Leader attached to it, where their datasheets are known: the Leader's "while
-    leading" abilities are the whole Attached unit's, the Leader's too, as "models in that unit" says; its
-    others are its own models' (`on_its_models`)."""
+                 rules: Mapping[str, NamedRule] | None = None, carried: Collection[str] = ()) -> list[Side]:
+    """The target unit (with the abilities of the wargear its loadout gives, `carried`: a Guardian Drone's) and
+    the Leader attached to it, where their datasheets are known: the Leader's "while leading" abilities are the
+    whole Attached unit's, the Leader's too, as "models in that unit" says; its others are its own models'
+    (`on_its_models`)."""
     kinds: dict[str, int] = {}
     for profile, n in target.groups:
         kinds[profile.name] = kinds.get(profile.name, 0) + n
     models = tuple(profile for profile, _ in target.groups)
-    return [Side("target", abilities(sheet, rules or {}), sheet.counts() if sheet is leader else kinds,
+    return [Side("target", abilities(sheet, rules or {}, () if sheet is leader else carried),
+                 sheet.counts() if sheet is leader else kinds,
                  leading=sheet is leader, models=models, unit=sheet.name)
             for sheet in (defender, leader) if sheet is not None]
 

@@ -195,7 +195,7 @@ def defended(unit: TargetUnit, firings: Sequence[Firing],
     the firings and the target after the abilities read from its text and its Leader's "while leading" ones,
     checked as in `unit_attack` (each firing's phase and situation, else `context`, the query's), and a header
     line for each ability."""
-    sides = text_in_force.target_sides(unit.target, unit.sheet, unit.leader, library().rules)
+    sides = text_in_force.target_sides(unit.target, unit.sheet, unit.leader, library().rules, unit.carried)
     out, lines, targets = [], [], []
     for firing in firings:
         phase = "fight" if firing.weapon.melee else "shooting"
@@ -593,7 +593,8 @@ def planned_attack(
     aliases = {r.name: k for k, r in data.rules.items()}
     phase = "fight" if melee else "shooting"
     equipped = sheet.equip(loadout, size)
-    sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader, data.rules, equipped)
+    sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader, data.rules, equipped,
+                                named_target.carried)
     if leader is not None:  # its "while leading" abilities are the whole unit's, its others its own attacks'
         sides.append(text_in_force.Side("attacker", text_in_force.abilities(leader, data.rules), leader.counts(),
                                         leading=True, unit=leader.name))

@@ -176,7 +176,9 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
                     for line in bodyguard.loadout_lines(loadout, size)),
                   *(f"target wargear rule: {rule.name}: {rule.summary}"
                     for rule in wargear_rules(bodyguard, loadout, size, user)))
-    return TargetUnit(target, shown, bodyguard, notes, leading)
+    carried = frozenset(item for _, gear in bodyguard.equip(loadout, size) for item in gear) if bodyguard and loadout \
+        else frozenset()
+    return TargetUnit(target, shown, bodyguard, notes, leading, carried)
 
 
 def target_notes(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = None) -> tuple[str, ...]:
