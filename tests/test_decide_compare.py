@@ -85,8 +85,13 @@ def test_labels_rules_wordings_and_named_rules():
 
 def test_table_csv_and_markdown_show_the_rows():
     table = run(["compare", "-s", BOLTERS, "-s", f"{BOLTERS} --reroll-hits ones"]).output
-    assert table.splitlines()[1].split()[:3] == ["scenario", "mean", "damage"]
-    assert "(+" in table.splitlines()[3]
+    lines = table.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("scenario "))
+    assert lines[head].split()[:3] == ["scenario", "mean", "damage"]
+    assert "(+" in lines[head + 2]
+    # under the title, what the answers assumed: a line both said once, the other after its scenario's label
+    assert "  rules: 10th edition, current printing" in lines[1:head]
+    assert f"  {BOLTERS} --reroll-hits ones: rolls: re-roll hit rolls of 1" in lines[1:head]
     rows = list(csv.DictReader(io.StringIO(run(["compare", "-s", BOLTERS, "-s", BOLTERS, "--format", "csv",
                                                 "--exact"]).output)))
     assert len(rows) == 2 and rows[1]["kills_change"] == "0" and Fraction(rows[0]["kills"]) > 0

@@ -46,4 +46,6 @@ def test_compare_shows_hazardous_losses():
     assert [r["hazardous_models_lost"] for r in found["rows"]] == [None, str(Fraction(1, 6))]
     text = run("compare", "--all", "-t MEQ", "-s", 'unit "Tempestus Command Squad" --loadout "plasma gun" '
                                                    '--profile supercharge')
-    assert "own models lost (Hazardous)" in text.splitlines()[1] and "0.167" in text.splitlines()[2]
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("scenario "))
+    assert "own models lost (Hazardous)" in lines[head] and "0.167" in lines[head + 1]

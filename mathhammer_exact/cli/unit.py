@@ -14,6 +14,7 @@ from ..decide.points import attached_points
 from ..decide.unit_attack import UnitReport, allocation_order, unit_attack
 from ..errors import MathhammerError
 from ..model import Context
+from ..present.decisions import assumed
 from ..present.questions import unit_need
 from ..present.report import unit_report
 from ..units.by_name import datasheet, matchup
@@ -121,7 +122,8 @@ def scenario(params: dict[str, Any], exact: bool, title: str | None = None) -> S
     return Scenario(title or asked, report.result,
                     attached_points(sheet, params["size"], report.leader, _items(params["loadout"])),
                     attached_points(target.sheet, params["target_models"], target.leader,
-                                    _items(params.get("target_loadout", ""))))
+                                    _items(params.get("target_loadout", ""))),
+                    assumed(report), report.context)
 
 
 def _items(loadout: str) -> list[str]:

@@ -13,6 +13,7 @@ import attrs
 
 from ..pmf import Number
 from .report import Report, attack_report, number, percent, pmf_json
+from .situation import situation
 
 if TYPE_CHECKING:  # annotations only: the present layer does not need the decisions to load
     from ..decide.compare import Row
@@ -20,6 +21,7 @@ if TYPE_CHECKING:  # annotations only: the present layer does not need the decis
     from ..decide.plan import Plan
     from ..decide.points import Efficiency
     from ..decide.turn import Turn
+    from ..decide.unit_attack import UnitReport
 
 
 def _mean(value: Number, change: Number | None = None) -> str:
@@ -57,7 +59,8 @@ def with_efficiency(report: Report, found: Efficiency) -> Report:
 
 def comparison_report(rows: Sequence[Row], title: str = "", differences: bool = True) -> Report:
     """One row per scenario (with its differences to the first, if `differences`), ranked by
-    efficiency where every scenario's points are known."""
+    efficiency where every scenario's points are known; under the title, what each answer assumed (its
+    header's lines: the rules, what was not applied), a line every scenario said once (`_assumed`)."""
     ks = {r.k for r in rows}
     common = len(ks) == 1
     head = ["scenario", "mean damage", "mean kills", "P(destroyed)",
@@ -96,7 +99,24 @@ def comparison_report(rows: Sequence[Row], title: str = "", differences: bool = 
                for r in rows]
     return Report(title, {key: r.scenario.result.models_destroyed for key, r in zip(keys, rows)},
                   labels={key: r.scenario.label for key, r in zip(keys, rows)}, notes=tuple(notes), tables=(),
-                  grid=tuple(grid), records=tuple(records), plotted=tuple(keys))
+                  grid=tuple(grid), records=tuple(records), plotted=tuple(keys), preface=_assumed(rows))
+
+
+def assumed(report: UnitReport) -> tuple[str, ...]:
+    """What a unit answer assumed, as its header says it (a compared scenario's `asked`; `_assumed` adds the rules
+    and situation of its context)."""
+    return tuple(f"  {line}" for line in report.situation)
+
+
+def _assumed(rows: Sequence[Row]) -> tuple[str, ...]:
+    """The header lines of the compared answers (and the situation and rules each was answered in): one every
+    scenario said, once; the others under their scenario's label ('unit "Termagants": rules: 11th edition, ...')."""
+    said = [[line.strip() for line in (*r.scenario.asked, *(situation(r.scenario.context) if r.scenario.context
+                                                            else ()))] for r in rows]
+    every = [line for line in dict.fromkeys(said[0]) if all(line in lines for lines in said)]
+    own = [f"  {r.scenario.label}: {line}" for r, lines in zip(rows, said) for line in dict.fromkeys(lines)
+           if line not in every]
+    return (*(f"  {line}" for line in every), *own)
 
 
 def need_report(found: Need, title: str = "") -> Report:

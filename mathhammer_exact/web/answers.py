@@ -28,7 +28,7 @@ from ..editions import asked
 from ..engine.resolve import attack
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Weapon
-from ..present.decisions import comparison_report, with_efficiency
+from ..present.decisions import assumed, comparison_report, with_efficiency
 from ..present.profiles import header
 from ..present.questions import attack_need, plan_question, survive_question, turn_question, unit_need
 from ..present.report import assuming, attack_report, to_json, unit_report
@@ -187,7 +187,7 @@ def compare_answer(query: CompareQuery) -> str:
                 scenarios.append(Scenario(s.label or title, report.result,
                                           attached_points(sheet, s.unit.size, report.leader, s.unit.loadout),
                                           attached_points(target.sheet, s.unit.target_models, target.leader,
-                                                          s.unit.target_loadout)))
+                                                          s.unit.target_loadout), assumed(report), report.context))
     return to_json(comparison_report(compare(scenarios, query.at_least), "Scenarios compared"))
 
 

@@ -375,6 +375,9 @@ class CompareAnswer(BaseModel):
     __pydantic_extra__: dict[str, Distribution] = Field(init=False)
 
     title: str | None = None
+    header: list[str] | None = Field(None, description="What each scenario's answer assumed (the rules, what was not "
+                                                         "applied): a line every scenario said once, the others after "
+                                                         "their scenario's label.")
     rows: list[CompareRow]
 
 
