@@ -69,7 +69,7 @@ class Turn:
 
     @property
     def p_destroyed_by_shooting(self) -> Number:
-        return self.shooting.p_destroyed if self.shooting else 0 * self.p_charge
+        return self.shooting.p_destroyed if self.shooting else 0 * self.damage.mean  # a zero of the answer's mode
 
 
 def losing(fighting: Sequence[Firing], lost: int) -> list[Firing]:
