@@ -191,6 +191,10 @@ def test_a_players_own_names_are_read_and_said(realm, tmp_path):
                                                               "[units] 'Militiamen')")
     assert by_name.datasheet("Wardens Boulder Tank", user=own).faction == "Iron Wardens"
     assert by_name.datasheet("Boulder Tank @ wardens", user=own).faction == "Iron Wardens"
+    # a search finds it by that name too, first, and says so (a trial's 'fire warriors' found Necron Warriors)
+    found = CliRunner().invoke(cli, ["datasheets", "--search", "militiamen", "--rules-dir", str(own)]).output
+    assert found.splitlines()[:2] == [f"'militiamen' is what players call Warden Militia ({own}/names.toml [units] "
+                                      "'Militiamen')", "Warden Militia (Iron Wardens)"]
 
 
 @pytest.mark.parametrize(("text", "message"), [

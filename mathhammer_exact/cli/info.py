@@ -13,6 +13,7 @@ from ..data import load
 from ..errors import MathhammerError, did_you_mean
 from ..present.cards import card
 from ..present.tables import write_tables
+from ..units import lookup
 from .command import Command
 from .options import RULES_DIR, edition_option
 
@@ -27,7 +28,9 @@ def datasheets(search: str | None, rules_dir: str | None, edition: str | None) -
     wanted = edition or library.default_edition()
     sheets = [s for s in lib.sheets.values() if s.edition == wanted or (edition is None and search is None)]
     if search is not None:
-        found = library.search(search, sheets, wanted)
+        called, found = lookup.search(search, sheets, lib.names, wanted)
+        if called:
+            click.echo(called)
         for name, faction, _ in found:
             click.echo(f"{name} ({faction})")
         if not found:  # an empty search is an answer, not an error: exit 0, but say so

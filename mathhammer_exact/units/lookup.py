@@ -306,3 +306,15 @@ def _parent(found: Named, relations: Factions) -> Option | None:
 
 def _label(near: Datasheet | Named, faction: str) -> str:
     return f"{near.name if isinstance(near, Datasheet) else near.unit} ({faction})"
+
+
+def search(text: str, sheets: Sequence[Datasheet], names: Names,
+           edition: str | None = None) -> tuple[str, list[tuple[str, str, dict[int, int]]]]:
+    """`library.search` of the words typed, the unit players call by them first ('Fire Warriors': Strike Team, by
+    the names table), and the line that says so ("" where the words are no such name)."""
+    found = library.search(text, sheets, edition)
+    meant, where = names.units.get(loose(text), ("", ""))
+    if not meant:
+        return "", found
+    rows = {row[:2]: row for row in [*library.search(meant, sheets, edition), *found]}
+    return f"{text.strip()!r} is what players call {meant} ({where})", list(rows.values())

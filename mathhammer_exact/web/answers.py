@@ -32,7 +32,7 @@ from ..present.decisions import assumed, comparison_report, with_efficiency
 from ..present.profiles import header
 from ..present.questions import attack_need, plan_question, survive_question, turn_question, unit_need
 from ..present.report import assuming, attack_report, to_json, unit_report
-from ..units import by_name
+from ..units import by_name, lookup
 from .matchups import MatchupArmy, MatchupQuery
 from .questions import AttackNeedQuery, PlanQuery, SurviveQuery, TurnQuery, UnitNeedQuery, UnitWeapons
 from .schemas import (
@@ -304,7 +304,9 @@ def found_units(asked: tuple[str, int]) -> str:
     from ..catalogue import library  # the index, only for a search
 
     text, limit = asked
-    found = library.search(text, [s for s in load.datasheets().values() if s.edition == library.default_edition()])
+    edition = library.default_edition()
+    sheets = [s for s in load.datasheets().values() if s.edition == edition]
+    _, found = lookup.search(text, sheets, load.library().names, edition)
     units = [{"name": name, "faction": faction, "points": {str(n): cost for n, cost in points.items()}}
              for name, faction, points in found[:limit]]
     return json.dumps({"units": units, "more": len(found) > limit}, indent=2)
