@@ -202,8 +202,7 @@ def turn_report(turn: Turn, title: str = "") -> Report:
     chances: dict[str, Number] = {"p_destroyed": turn.p_destroyed, "p_below_half": turn.p_below_half}
     if turn.p_battle_shocked is not None:
         chances["p_battle_shocked"] = turn.p_battle_shocked
-    charge = turn.p_charge if turn.damage.exact else float(turn.p_charge)  # exact from 2D6: said as the others are
-    chances |= {"p_destroyed_by_shooting": turn.p_destroyed_by_shooting, "p_charge": charge}
+    chances |= {"p_destroyed_by_shooting": turn.p_destroyed_by_shooting, "p_charge": turn.p_charge}
     labels = {"p_destroyed": "P(unit destroyed by the end of the Fight phase)",
               "p_below_half": "P(target Below Half-strength by then, not destroyed)",
               "p_battle_shocked": "P(target then fails its Battle-shock test)",

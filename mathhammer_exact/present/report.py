@@ -116,7 +116,8 @@ class Report:
 # --------------------------------------------------------------------- formats
 def to_json(report: Report) -> str:
     """The report for programs: its title and header lines (what was asked, as understood, and what the
-    answer assumed), then the distributions, chances and details."""
+    answer assumed), then the distributions, chances and details; a chance worked out exactly (P(charge) from
+    2D6) is a float in a float answer, as the others are (its text says it exactly too)."""
     data: dict[str, Any] = {"title": report.title} if report.title else {}
     if report.preface:
         data["header"] = [line.strip() for line in report.preface]
@@ -124,7 +125,8 @@ def to_json(report: Report) -> str:
         data.update(pmf_json(next(iter(report.distributions.values()))))
     else:
         data.update({key: pmf_json(pmf) for key, pmf in report.distributions.items()})
-    data.update({key: number(p) for key, p in report.chances.items()})
+    floats = bool(report.distributions) and not any(pmf.exact for pmf in report.distributions.values())
+    data.update({key: number(float(p) if floats else p) for key, p in report.chances.items()})  # in the answer's mode
     data.update(report.details)
     if report.records:
         data["rows"] = list(report.records)
