@@ -80,7 +80,7 @@ def test_each_limit_is_named(squad, loadout, size, limit):
 
 def test_limits_that_grow_with_the_unit(squad):
     assert kinds(squad, ["2 blast charge"], 10)["Quarryman w/ Blast Charge"] == 2  # 1, and 2 from 10 models
-    # the sling's error: more than 1 below 20 models, or any below 10 (either case: none at 5, 1 at 10)
+    # the sling's error: more than 1 in the unit, or any below 10 models (either case: none at 5, 1 at 10)
     assert kinds(squad, ["quarry sling"], 10)["Quarryman w/ Sling"] == 1
     # the rock cannon: at most 0 in the unit, and 1 more for every 5 models in it
     assert kinds(squad, ["rock cannon"], 5)["Quarryman w/ Heavy Weapon"] == 1
@@ -157,7 +157,9 @@ def test_wargear_named_by_some_of_its_words(squad):
 
 def test_a_drone_a_model_may_take_is_offered_and_gives_what_its_ability_says(squad):
     # a trial could not give a Strike Team's Shas'ui a Guardian Drone: wargear that is an ability alone, in a group a
-    # model may take from, is offered; an Enhancement (at most 1 in the army) is the army list's and is not
+    # model may take from, is offered; not the army list's (Heart of Granite, in a group of Enhancements; Sigil of
+    # Stone, at most 1 in the army), nor Crusade play's (Rock Skin, in a group of Crusade content; Grit, which costs
+    # Crusade points), nor one whose ability is hidden but in another unit (Mark of Flint)
     assert [o.choices for o in squad.options if not o.replaces] == [("ward drone", "bulwark drone")]
     plain, warded = (by_name.target_unit("Quarry Squad", loadout=loadout) for loadout in ((), ["ward drone"]))
     shot, at_ward = (unit_attack(squad, target, exact=True) for target in (plain, warded))

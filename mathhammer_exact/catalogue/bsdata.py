@@ -818,16 +818,18 @@ class UnitReader:
     def _capped(self, modifier: Element, name: str, ids: set[str | None]) -> None:
         """An error a catalogue raises ('Max 1 per 5 models') when a unit of some sizes has more than K of
         `name`: read as at most K at those sizes; one raised in either of several cases ('fewer than 15
-        models and more than 2, or fewer than 20 and more than 3') as each case's most."""
+        models and more than 2, or fewer than 20 and more than 3') as each case's most, and a case that counts
+        them in the unit whatever its size ('or more than 2') as a most at every size."""
         if any(tag(c) == "repeat" for c in modifier.iter()):
             return
         for conditions in _ways(modifier):
             counted = [c for c in conditions
                        if c.get("childId") in ids and c.get("type") in ("greaterThan", "atLeast")]
             sizes = [c for c in conditions if c not in counted]
-            if len(counted) == 1 and sizes:
+            if len(counted) == 1 and (sizes or counted[0].get("scope") in ("unit", self.entry.get("id"))):
                 most = whole(counted[0].get("value"), "a number of selections") - (counted[0].get("type") == "atLeast")
-                self.capped.append((name, most, sizes))
+                if (name, most, sizes) not in self.capped:  # the same error, reached by two kinds of model
+                    self.capped.append((name, most, sizes))
 
     def _alike(self, modifier: Element) -> None:
         """An error a catalogue raises where a unit holds two kinds of some wargear ('All models must be equipped
@@ -917,9 +919,10 @@ class UnitReader:
             options += within[id(child)][0]
             self.notes += within[id(child)][1]
         if default is None:  # a group that asks for no choice: wargear a model may take ('Sponsons'), an ability's too
-            offered = [(child, name, gear or ([] if _army_choice(group, child) else self._worn(child)))
-                       for child, name, gear in choices]  # (a Guardian Drone), not an Enhancement
-            if not link.minimum and not required and (addition := _swap(offered, None)):
+            if link.minimum or required:
+                return
+            offered = [(child, name, gear or self._offered(group, child)) for child, name, gear in choices]
+            if addition := _swap(offered, None):
                 options.append(addition)
             return
         # the default fills the group's least that the required choices leave ('Weapons: 2 of ...')
@@ -947,8 +950,7 @@ class UnitReader:
     def _worn(self, link: Link) -> list[str]:
         """A choice of a group that is no weapon and holds none, but is wargear with an ability of its name (a
         Weavefield crest): itself, so that its bearer is equipped with it, its ability is the bearer's (`_own`)
-        and a loadout may name it; else nothing. No swap is offered for it: what it gives is read into the
-        profile (an invulnerable save), which a swap would not take away."""
+        and a loadout may name it; else nothing. What it gives its bearer goes with it (`_bearers`)."""
         entry = link.entry
         name = entry.get("name", "").strip()
         if not any(p.get("typeName") == "Abilities" and p.get("name", "").strip().lower() == name.lower()
@@ -957,6 +959,27 @@ class UnitReader:
         self.pieces.setdefault(name, entry)
         self._priced(link, name)
         return [name]
+
+    def _offered(self, group: Element, link: Link) -> list[str]:
+        """A choice of a group a model may take from that is wargear with an ability alone (a Guardian Drone:
+        `_worn`), where it is the unit's wargear (not the army list's or Crusade play's: `_not_wargear`) and its
+        ability is shown to the unit's army and in this unit (not a Mark of Chaos whose ability is hidden unless
+        the unit is Accursed Cultists)."""
+        name = link.entry.get("name", "").strip().lower()
+        shown = any(p.get("typeName") == "Abilities" and p.get("name", "").strip().lower() == name
+                    and not self._hidden_outside(p)
+                    for p, _ in self.data.shown_in(self.faction, self.data.profiles(link.entry)))
+        return self._worn(link) if shown and not _not_wargear(group, link) else []
+
+    def _hidden_outside(self, element: Element) -> bool:
+        """Whether a modifier hides `element` in every unit but one of other units' ('hidden unless an ancestor is
+        an Accursed Cultists unit'), of which this unit is not one."""
+        return any(all(c.get("type") == "notInstanceOf" and c.get("scope") == "ancestor"
+                       and c.get("childId") != self.entry.get("id") for c in conditions)
+                   for modifier in kids(element, "modifiers", "modifier")
+                   if (modifier.get("field"), modifier.get("type"), modifier.get("value")) == ("hidden", "set", "true")
+                   and not any(kids(modifier, "conditionGroups", "conditionGroup"))
+                   for conditions in [list(kids(modifier, "conditions", "condition"))] if conditions)
 
     def _priced(self, link: Link, name: str) -> None:
         """The points of a piece of wargear, where it costs some (the 11th edition's missile pods, 5 each): its
@@ -1205,12 +1228,16 @@ def _swap(choices: list[tuple[Link, str | None, list[str]]], taken: Link | None)
             "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others if not name}}
 
 
-def _army_choice(group: Element, choice: Link) -> bool:
-    """Whether a choice is the army's, limited per army list (an Enhancement: at most 1 in the roster), not the
-    unit's wargear: chosen in the army list (`roster`), not by a loadout."""
-    return "enhancement" in group.get("name", "").lower() or any(
-        c.get("scope") in _ARMY_SCOPES for e in (choice.link, choice.entry) if e is not None
-        for c in kids(e, "constraints", "constraint"))
+def _not_wargear(group: Element, choice: Link) -> bool:
+    """Whether a choice of a group is not the unit's wargear that a loadout takes: the army list's (an Enhancement:
+    at most 1 in the roster, or in a group of Enhancements), or Crusade play's (a Chaos Boon: it costs Crusade
+    points, its group says it is Crusade content)."""
+    elements = [e for e in (choice.link, choice.entry) if e is not None]
+    return "enhancement" in group.get("name", "").lower() \
+        or "crusade" in " ".join(c.text or "" for c in group if c.tag == "comment").lower() \
+        or any(c.get("scope") in _ARMY_SCOPES for e in elements for c in kids(e, "constraints", "constraint")) \
+        or any(c.get("name", "").lower().startswith("crusade") and c.get("value", "0").strip() not in ("0", "0.0", "")
+               for e in elements for c in kids(e, "costs", "cost"))
 
 
 def _default_amount(link: Link) -> int:
