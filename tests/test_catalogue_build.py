@@ -200,3 +200,13 @@ def test_a_worker_killed_leaves_the_reading_to_this_process(monkeypatch):
     monkeypatch.setattr(build, "_read", dying)
     _, (records, unreadable, tally) = build.read_checkout(FIXTURES / "bsdata", workers=2)
     assert records == alone[0] and unreadable == alone[1] and _in_order(tally) == _in_order(alone[2])
+
+
+def test_a_process_takes_no_file_after_the_checkout_is_refused():
+    # this process sets the next file to STOP when it refuses the checkout: a worker ends after the file it is on
+    data = bsdata.load_checkout(FIXTURES / "bsdata-factions")
+    files = build._catalogues(data)
+    following = multiprocessing.get_context().Value("i", build.STOP)
+    assert [place for place, _ in build._take(2, (data, files, following))] == [2]
+    following.value = 3
+    assert [place for place, _ in build._take(2, (data, files, following))] == [2, *range(3, len(files))]

@@ -338,7 +338,7 @@ def test_a_unit_the_checkout_has_but_could_not_read_is_said_so(data_dir, tmp_pat
                     encoding="utf-8")
     report = build.add_checkout(folder)
     assert list(report.unreadable) == ["Dune Walker"]
-    asked = run("show", "dune walker")
+    asked = run("show", "dune walkers")  # as a player types it
     why = report.unreadable["Dune Walker"]
     assert (asked.exit_code, asked.output) == (
         2, f"error: Dune Walker is in your 10e checkout but could not be read when it was indexed ({why})\n")

@@ -130,3 +130,6 @@ def test_the_options_the_notes_name_are_said_to_be_units():
     quiet = [{"attacker": "#1 Breakers", "target": "#1 Wall", "notes": ["not applied: Oath (an army rule not "
                                                                          "modelled)"], "reason": None}]
     assert _notes(quiet) == ["every answer: not applied: Oath (an army rule not modelled)"]
+    charged = "not applied: Fury applies only if the unit made a Charge move this turn; --charged assumes it"
+    own = [{"attacker": "#1 Breakers", "target": "#1 Wall", "notes": [charged], "reason": None}]
+    assert _notes(own) == [f"every answer: {charged}"]  # --charged is a matchup's option too

@@ -101,6 +101,7 @@ def _collector_paused() -> Iterator[None]:
 
 
 PARALLEL_FROM = 2**22  #: bytes of a checkout from which its reading is shared among processes (BSData's: 37 MB)
+MOST_WORKERS = 4  #: processes that read a checkout at most: each holds its own parse (10e BSData: about 250 MB)
 STOP = 2**31 - 1  #: the next file to take, once this process has refused the checkout: none
 Read = tuple[list[Record], dict[str, str], Tally]  #: records, why the other units could not be read, counts
 Shared = tuple[bsdata.Data, list[Path], "Synchronized[int]"]  #: the checkout, its files in order, the next to take
@@ -168,14 +169,17 @@ def read_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
                   workers: int | None = None) -> tuple[bsdata.Data, Read]:
     """The parsed checkout (`bsdata.load_checkout`, calling `progress` after each file) and `_read` of every
     unit, shared among `workers` processes (by default, the cores where the checkout has PARALLEL_FROM bytes
-    or more): this one and workers it forks, which parse the checkout beside it (`_parse_and_take`), each
-    reading one whole catalogue at a time (`_take`; where there is no fork, this process reads them all).
+    or more, MOST_WORKERS at most; never more than its catalogues): this one and workers it forks, which parse
+    the checkout beside it (`_parse_and_take`), each reading one whole catalogue at a time (`_take`; where there
+    is no fork, this process reads them all).
     What they give is joined in file order, so the result is the one a single process gives; this process
     checks every unit first (`bsdata.checked_units`), in order, so a defect of the files is refused as one
     process refuses it (the workers then stop after the file they are on)."""
+    files = bsdata.checkout_files(folder)
     if workers is None:
-        size = sum(path.stat().st_size for path in bsdata.checkout_files(folder))
-        workers = (os.cpu_count() or 1) if size >= PARALLEL_FROM else 1
+        size = sum(path.stat().st_size for path in files)
+        workers = min(os.cpu_count() or 1, MOST_WORKERS) if size >= PARALLEL_FROM else 1
+    workers = min(workers, len(files) - 1)  # a catalogue each, at least (one file is the game system)
     data: bsdata.Data | None = None
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         data = bsdata.load_checkout(folder, progress)

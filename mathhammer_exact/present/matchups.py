@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..model import Context
+from ..model import Context, declared_fields
 from .plot import checked_path, pyplot, save_figure
 from .report import Report, render
 from .situation import situation
@@ -67,7 +67,7 @@ def _notes(rows: Sequence[dict[str, Any]]) -> list[str]:
     """What the answers (`rows`, the records of one army and phase) said of their units (abilities not applied,
     weapons not fired, ...), as `mathhammer unit` says it: a line every answer said, once; a target's own notes,
     once for it; a line every answer of an attacker said, under its name; one it said against some targets, with
-    them; and, where they name options (--with), that those are `mathhammer unit`'s."""
+    them; and, where they name options that a matchup does not take (--with), that those are `mathhammer unit`'s."""
     answered = [(row["attacker"], row["target"], row["notes"]) for row in rows
                 if row["reason"] is None or (isinstance(row["reason"], float) and math.isnan(row["reason"]))]
     every = [line for line in dict.fromkeys(line for _, _, notes in answered for line in notes)
@@ -89,7 +89,9 @@ def _notes(rows: Sequence[dict[str, Any]]) -> list[str]:
             targets = [target for target, notes in own if line in notes and (target, line) not in of_target]
             which = "" if len(targets) == len(own) else f" against {', '.join(targets)}"
             lines.append(f"about {attacker}{which}: {line}")
-    named = dict.fromkeys(re.findall(r"(?<![\w-])--[a-z][a-z-]*", " ".join(lines)))  # not options of a matchup
+    taken = {field.declared.option for field in declared_fields()}  # a matchup's situation options: its own too
+    named = [flag for flag in dict.fromkeys(re.findall(r"(?<![\w-])--[a-z][a-z-]*", " ".join(lines)))
+             if flag not in taken]
     if named:
         lines.append(f"{', '.join(named)}: options of `mathhammer unit`, which asks one pair of these units (a unit "
                      "of an army list is written FILE#N)")

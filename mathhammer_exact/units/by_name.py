@@ -21,7 +21,7 @@ from ..catalogue.library import (
 )
 from ..data.datasheet import Datasheet, TargetUnit
 from ..data.load import datasheets, equipped, find, label, library, standard_targets, unknown, wargear_rules
-from ..data.names import compact, normalise
+from ..data.names import compact, loose, normalise
 from ..editions import EDITIONS
 from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target
@@ -103,7 +103,7 @@ def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None,
     others = [e for e in editions() if e != wanted and (index := current_index(e)) is not None and index.named(name)]
     elsewhere = f"{name} is a unit of the {EDITIONS[others[0]].ordinal} edition: add --edition {others[0]}" \
         if others else ""
-    broken = {normalise(unit): (unit, why) for unit, why in unreadable(wanted).items()}.get(normalise(name))
+    broken = {loose(unit): (unit, why) for unit, why in unreadable(wanted).items()}.get(loose(name))  # 'Imagifiers'
     if broken is not None:  # in the checkout, but not readable: not 'no such unit'
         return MathhammerError(f"{broken[0]} is in your {wanted} checkout but could not be read when it was indexed "
                                f"({broken[1]})" + (f"; {elsewhere}" if elsewhere else ""))
