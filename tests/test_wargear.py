@@ -158,8 +158,9 @@ def test_wargear_named_by_some_of_its_words(squad):
 def test_a_drone_a_model_may_take_is_offered_and_gives_what_its_ability_says(squad):
     # a trial could not give a Strike Team's Shas'ui a Guardian Drone: wargear that is an ability alone, in a group a
     # model may take from, is offered; not the army list's (Heart of Granite, in a group of Enhancements; Sigil of
-    # Stone, at most 1 in the army), nor Crusade play's (Rock Skin, in a group of Crusade content; Grit, which costs
-    # Crusade points), nor one whose ability is hidden but in another unit (Mark of Flint)
+    # Stone, at most 1 in the army), nor Crusade play's (Grit, which costs Crusade points; the drones' group's
+    # comment says 'Crusade options', as T'au Empire's does, and tells nothing), nor one whose ability is hidden
+    # but in another unit (Mark of Flint)
     assert [o.choices for o in squad.options if not o.replaces] == [("ward drone", "bulwark drone")]
     plain, warded = (by_name.target_unit("Quarry Squad", loadout=loadout) for loadout in ((), ["ward drone"]))
     shot, at_ward = (unit_attack(squad, target, exact=True) for target in (plain, warded))
@@ -170,5 +171,7 @@ def test_a_drone_a_model_may_take_is_offered_and_gives_what_its_ability_says(squ
     assert "target has Ward drone (read from its text): -1 to wound it" in at_ward.situation
     fought = [unit_attack(squad, target, melee=True, exact=True).result.damage.mean for target in (plain, warded)]
     assert fought[0] == fought[1]  # its ability is for ranged attacks
-    bulwark = by_name.target_unit("Quarry Squad", loadout=["bulwark drone"]).target
-    assert {(p.name, p.wounds) for p, _ in bulwark.groups} == {("Quarryman", 2), ("Quarry Foreman", 3)}
+    bulwark = by_name.target_unit("Quarry Squad", loadout=["bulwark drone"])
+    assert {(p.name, p.wounds) for p, _ in bulwark.target.groups} == {("Quarryman", 2), ("Quarry Foreman", 3)}
+    assert "target note (Quarry Squad): Wounds 3 for Quarry Foreman with bulwark drone (its profile's 2)" \
+        in bulwark.notes  # said, as a review asked: the target's line alone showed W3

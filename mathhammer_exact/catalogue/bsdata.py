@@ -1231,10 +1231,9 @@ def _swap(choices: list[tuple[Link, str | None, list[str]]], taken: Link | None)
 def _not_wargear(group: Element, choice: Link) -> bool:
     """Whether a choice of a group is not the unit's wargear that a loadout takes: the army list's (an Enhancement:
     at most 1 in the roster, or in a group of Enhancements), or Crusade play's (a Chaos Boon: it costs Crusade
-    points, its group says it is Crusade content)."""
+    points; a group's comment does not tell, T'au drones share one that says 'Crusade options')."""
     elements = [e for e in (choice.link, choice.entry) if e is not None]
     return "enhancement" in group.get("name", "").lower() \
-        or "crusade" in " ".join(c.text or "" for c in group if c.tag == "comment").lower() \
         or any(c.get("scope") in _ARMY_SCOPES for e in elements for c in kids(e, "constraints", "constraint")) \
         or any(c.get("name", "").lower().startswith("crusade") and c.get("value", "0").strip() not in ("0", "0.0", "")
                for e in elements for c in kids(e, "costs", "cost"))

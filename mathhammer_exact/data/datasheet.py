@@ -365,13 +365,19 @@ class Datasheet:
 
     def defences_for(self, loadout: Sequence[str] = (), size: int | None = None) -> tuple[str, ...]:
         """What was read of the defences of the unit and of each kind of model in the unit that `loadout` and `size`
-        make (not of a kind the target does not have: Custodian Guard with spears say nothing of shields)."""
+        make (not of a kind the target does not have: Custodian Guard with spears say nothing of shields), and the
+        Wounds of a kind whose wargear there changes them (a relic shield taken, a storm shield given up)."""
         at = self.allowed_sizes()[0] if size is None else size
         if at in self.compositions:
             return self.compositions[at].defences_for(loadout, at)
-        present = {m.name for m, _ in self.equip(loadout, size)}
+        equipped = self.equip(loadout, size)
+        present = {m.name for m, _ in equipped}
+        wounds = [f"Wounds {held.wounds} for {m.name} {'with' if held.wounds > m.profile.wounds else 'without'} "
+                  f"{', '.join(sorted(changed))} (its profile's {m.profile.wounds})" for m, gear in equipped
+                  if (held := m.carrying(gear)).wounds != m.profile.wounds
+                  for changed in [set(m.worn).intersection(gear) ^ set(m.worn).intersection(m.equipment)]]
         return tuple(dict.fromkeys((*self.defence_notes, *(note for m in self.models if m.name in present
-                                                            for note in m.defences))))
+                                                            for note in m.defences), *wounds)))
 
     def items_named(self, loadout: Sequence[str]) -> list[str]:
         """The wargear each choice of `loadout` names, as the datasheet calls it (`_choice`)."""
