@@ -65,6 +65,6 @@ def test_a_datasheet_bearer_keeps_its_save(tmp_path, monkeypatch):
     sheet = by_name.datasheet("Quarry Squad")
     saves = {m.name: m.profile.invulnerable for m in sheet.models}
     assert saves == {"Quarryman": None, "Quarry Foreman": None, "Quarryman w/ Heavy Weapon": None,
-                     "Quarryman w/ Sling": None, "Quarryman w/ Blast Charge": 5}
+                     "Quarryman w/ Sling": None, "Quarryman w/ Pick": None, "Quarryman w/ Blast Charge": 5}
     target = sheet.as_target(5)
     assert all(p.invulnerable is None for p, _ in target.groups)

@@ -71,7 +71,10 @@ def test_special_weapon_models_join_in_place_of_rank_and_file(squad):
     (["6 heavy drill"], None, "'6 heavy drill': a unit of 5 models can give it to 1 to 5 models .the number counts "
                               "the models that take it, not the pieces the unit then carries.$"),
     (["lascannon"], None, "Quarry Squad cannot take 'lascannon' .options: blast charge, blast shield, bulwark drone, "
-                          "heavy drill, quarry sling, rock cannon, stone maul, ward drone"),
+                          "close combat weapon, heavy drill, quarry pick, quarry sling, rock cannon, stone maul, ward "
+                          "drone"),
+    # an error on a kind of model ('no more than 1 below 10 models', as Neophyte Hybrids' heavy weapons have it)
+    (["2 quarry pick"], None, "at most 1 model of a unit of 5 can take 'quarry pick' .Quarryman w/ Pick: at most 1"),
 ])
 def test_each_limit_is_named(squad, loadout, size, limit):
     with pytest.raises(MathhammerError, match=limit):
@@ -82,6 +85,7 @@ def test_limits_that_grow_with_the_unit(squad):
     assert kinds(squad, ["2 blast charge"], 10)["Quarryman w/ Blast Charge"] == 2  # 1, and 2 from 10 models
     # the sling's error: more than 1 in the unit, or any below 10 models (either case: none at 5, 1 at 10)
     assert kinds(squad, ["quarry sling"], 10)["Quarryman w/ Sling"] == 1
+    assert kinds(squad, ["2 quarry pick"], 10)["Quarryman w/ Pick"] == 2  # the kind's error holds below 10 only
     # the rock cannon: at most 0 in the unit, and 1 more for every 5 models in it
     assert kinds(squad, ["rock cannon"], 5)["Quarryman w/ Heavy Weapon"] == 1
     assert kinds(squad, ["2 rock cannon"], 10)["Quarryman w/ Heavy Weapon"] == 2

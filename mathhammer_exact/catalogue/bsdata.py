@@ -590,6 +590,7 @@ class UnitReader:
         self.items: dict[str, tuple[int, str | None, Link]] = {}  #: a piece of wargear's most in the unit, its
         #: constraint's id (which modifiers change) and the link that reaches it, by name
         self.capped: list[tuple[str, int, list[Element]]] = []  #: wargear, its most, the unit sizes it holds at
+        self.capped_kinds: list[tuple[Record, int, list[Element]]] = []  #: the same of a kind of model
         self.pieces: dict[str, Element] = {}  #: the entry of each piece of wargear given by name (`_own`)
         self.costs: dict[str, int] = {}  #: the points of each piece of wargear that costs some, by name
         self.alike: list[set[str]] = []  #: wargear of which a unit carries one only (`_alike`)
@@ -651,7 +652,9 @@ class UnitReader:
             if steps:  # the kind's most is the most of any size; the limit keeps it to its size's
                 limits.append({"what": model["name"], "kinds": [model["name"]], "most": steps})
                 model["max"] = max(most for _, most in steps)
-        for name, most, sizes in self.capped:
+        capped = [(name, "items", [name.lower()], most, sizes) for name, most, sizes in self.capped]
+        capped += [(model["name"], "kinds", [model["name"]], most, sizes) for model, most, sizes in self.capped_kinds]
+        for name, field, what, most, sizes in capped:
             if any(_size_test(c, 1, ids) is None for c in sizes):
                 continue
             steps = []
@@ -659,7 +662,7 @@ class UnitReader:
                 value = most if all(_size_test(c, size, ids) for c in sizes) else size
                 if not steps or steps[-1][1] != value:
                     steps.append([size if steps else 0, value])
-            limits.append({"what": name, "items": [name.lower()], "most": steps})
+            limits.append({"what": name, field: what, "most": steps})
         for name, (most, ident, link) in self.items.items():  # '+1 for every 10 models' read by size
             steps = _steps(most, link.changes({ident}), high, ids, unit)
             limits.append({"what": name, "items": [name.lower()], "most": steps})
@@ -779,6 +782,10 @@ class UnitReader:
         record = {"name": entry.get("name", "").strip(), "min": link.minimum, "max": most,
                   "stats": characteristics(stats[0]) if stats else {}, "equipment": equipment, "options": options,
                   "notes": notes, "_entry": entry, "_link": link}
+        for modifier in (m for e in (link.link, entry) for m in _modifiers(e)):  # 'no more than 2 below 20 models'
+            if modifier.get("field") == "error" and modifier.get("type") == "add":
+                for most, sizes in self._caps(modifier, {link.link_id, entry.get("id")}):
+                    self.capped_kinds.append((record, most, sizes))
         if default:
             record["default"] = True
         own = [c.get("name", "").strip().upper() for e in (entry, link.link) for c in kids(e, "categoryLinks",
@@ -811,25 +818,29 @@ class UnitReader:
                     self.items.setdefault(name, (whole(c.get("value"), "a unit's most of a weapon"), c.get("id"), link))
             for modifier in _modifiers(element):
                 if modifier.get("field") == "error" and modifier.get("type") == "add":
-                    self._capped(modifier, name, {link.entry.get("id"), link.link_id})
+                    for most, sizes in self._caps(modifier, {link.entry.get("id"), link.link_id}):
+                        if (name, most, sizes) not in self.capped:  # the same error, reached by two kinds of model
+                            self.capped.append((name, most, sizes))
                     self._alike(modifier)
         return name
 
-    def _capped(self, modifier: Element, name: str, ids: set[str | None]) -> None:
-        """An error a catalogue raises ('Max 1 per 5 models') when a unit of some sizes has more than K of
-        `name`: read as at most K at those sizes; one raised in either of several cases ('fewer than 15
-        models and more than 2, or fewer than 20 and more than 3') as each case's most, and a case that counts
-        them in the unit whatever its size ('or more than 2') as a most at every size."""
+    def _caps(self, modifier: Element, ids: set[str | None]) -> list[tuple[int, list[Element]]]:
+        """An error a catalogue raises ('Max 1 per 5 models') when a unit of some sizes has more than K of a piece
+        of wargear or a kind of model (of `ids`): (K, the conditions on the unit's size where it holds); one
+        raised in either of several cases ('fewer than 15 models and more than 2, or fewer than 20 and more
+        than 3') as each case's, and a case that counts them in the unit whatever its size ('or more than 2')
+        as a most at every size (no condition)."""
         if any(tag(c) == "repeat" for c in modifier.iter()):
-            return
+            return []
+        found = []
         for conditions in _ways(modifier):
             counted = [c for c in conditions
                        if c.get("childId") in ids and c.get("type") in ("greaterThan", "atLeast")]
             sizes = [c for c in conditions if c not in counted]
             if len(counted) == 1 and (sizes or counted[0].get("scope") in ("unit", self.entry.get("id"))):
                 most = whole(counted[0].get("value"), "a number of selections") - (counted[0].get("type") == "atLeast")
-                if (name, most, sizes) not in self.capped:  # the same error, reached by two kinds of model
-                    self.capped.append((name, most, sizes))
+                found.append((most, sizes))
+        return found
 
     def _alike(self, modifier: Element) -> None:
         """An error a catalogue raises where a unit holds two kinds of some wargear ('All models must be equipped
