@@ -983,8 +983,8 @@ class UnitReader:
         return self._worn(link) if shown and not _not_wargear(group, link) else []
 
     def _hidden_outside(self, element: Element) -> bool:
-        """Whether a modifier hides `element` in every unit but one of other units' ('hidden unless an ancestor is
-        an Accursed Cultists unit'), of which this unit is not one."""
+        """Whether a modifier hides `element` except below another unit ('hidden unless an ancestor is an Accursed
+        Cultists unit', and this unit is not one)."""
         return any(all(c.get("type") == "notInstanceOf" and c.get("scope") == "ancestor"
                        and c.get("childId") != self.entry.get("id") for c in conditions)
                    for modifier in kids(element, "modifiers", "modifier")
