@@ -256,8 +256,8 @@ def _worn(model: Mapping[str, Any], equipment: tuple[str, ...], bearers: Mapping
 def _carrying(model: Mapping[str, Any], pieces: Collection[str], bearers: Mapping[str, Any],
               notes: list[str] | None = None) -> dict[str, Any]:
     """`model` with what `pieces` of wargear give their bearer: an invulnerable save and Feel No Pain after the
-    model's own (`best`), a Wounds characteristic, and Wounds added to it. The Wounds are said in `notes`, if
-    given."""
+    model's own (`best`), a Wounds characteristic, and Wounds added to it by a piece no model carries by default
+    (said where the unit is the target: `Datasheet.defences_for`). The Wounds set are said in `notes`, if given."""
     gives = [bearers[piece] for piece in pieces if piece in bearers]
     out = dict(model)
     for kind in ("invulnerable", "feel_no_pain"):
@@ -269,13 +269,10 @@ def _carrying(model: Mapping[str, Any], pieces: Collection[str], bearers: Mappin
         if notes is not None:
             notes.append(f"Wounds {wounds['value']} for {model['name']}: its profile's {model['stats'][key]}, and "
                          f"{wounds['from']!r} gives its bearer {wounds['value']}")
-    for more in (g["more_wounds"] for g in gives if "more_wounds" in g):
-        own = out["stats"].get(key, "").strip() if key is not None else ""
-        if key is not None and own.isdigit():
-            out["stats"] = {**out["stats"], key: str(int(own) + more["value"])}
-            if notes is not None:
-                notes.append(f"Wounds {int(own) + more['value']} for {model['name']}: its profile's {own} and "
-                             f"{more['value']} from {more['from']!r}")
+    more = sum(g["more_wounds"]["value"] for g in gives if "more_wounds" in g)
+    own = out["stats"].get(key, "").strip() if key is not None else ""
+    if more and key is not None and own.isdigit():
+        out["stats"] = {**out["stats"], key: str(int(own) + more)}
     return out
 
 
