@@ -71,7 +71,7 @@ class Ability:
             return tuple(sorted({*current, *granted}))
         if self.kind == "dice":
             new = Dice.parse(granted)
-            return new if current is None or new.pmf().mean > current.pmf().mean else current
+            return new if current is None or new.mean > current.mean else current
         return granted
 
 

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import functools
 import re
+from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import attrs
 
 from .errors import MathhammerError
-from .pmf import Pmf
+
+if TYPE_CHECKING:
+    from .pmf import Pmf
 
 # Only ASCII digits are numbers (``\d`` would also take '４' or '١'); six digits are more than any roll needs.
 _DICE = re.compile(r"(?:(?P<n>[0-9]{0,6})D(?P<sides>[0-9]{1,6}))?(?P<mod>[+-][0-9]{1,6})?")
@@ -61,6 +65,15 @@ class Dice:
     def minimum(self) -> int:
         return self.count + self.modifier
 
+    @property
+    def mean(self) -> Fraction:
+        """The average roll: each die averages (sides + 1) / 2.
+
+        >>> Dice.parse("2D3+1").mean
+        Fraction(5, 1)
+        """
+        return self.count * Fraction(self.sides + 1, 2) + self.modifier
+
     def pmf(self, exact: bool = False) -> Pmf:
         """The exact distribution of the expression."""
         return _dice_pmf(self, exact)
@@ -74,7 +87,10 @@ class Dice:
 
 @functools.lru_cache(maxsize=256)
 def _dice_pmf(dice: Dice, exact: bool) -> Pmf:
-    """Distributions are immutable, so each expression is worked out once per mode."""
+    """Distributions are immutable, so each expression is worked out once per mode. numpy loads here, at the
+    first distribution asked for: reading a profile or a catalogue needs none."""
+    from .pmf import Pmf
+
     if dice.count == 0:  # a fixed number
         return Pmf.point(dice.modifier, exact)
     one = Pmf.uniform(1, dice.sides, exact)

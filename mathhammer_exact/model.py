@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any, Literal
 
 import attrs
@@ -29,7 +28,6 @@ from .editions import edition as edition_named
 from .errors import MathhammerError
 from .parsing import ability_fields as read_ability
 from .parsing import model_fields, weapon_fields
-from .pmf import Pmf
 
 
 def _between(name: str, low: int, high: int, suffix: str = "") -> Any:
@@ -868,7 +866,3 @@ class MortalWounds:
     dice: int = attrs.field(validator=_at_least("the number of dice", 1))
     success: int = attrs.field(validator=_between("the roll that inflicts a mortal wound", 2, 6, "+"))
     name: str = ""
-
-    def count(self) -> Pmf:
-        """Number of mortal wounds, exact."""
-        return Pmf.point(self.dice, True).compound(Pmf.bernoulli(Fraction(7 - self.success, 6), True))

@@ -12,7 +12,7 @@ import mathhammer_exact
 
 PACKAGE = Path(mathhammer_exact.__file__).parent
 #: bottom to top; the package's own __init__ (names loaded lazily for the API) and __main__ stand outside
-LAYERS = ("errors", "files", "weights", "pmf", "dice", "abilities", "parsing", "editions", "model", "stages",
+LAYERS = ("errors", "sizes", "files", "weights", "pmf", "dice", "abilities", "parsing", "editions", "model", "stages",
           "engine", "rolls",
           "data", "catalogue", "units", "decide", "present", "sweep", "web", "cli")
 

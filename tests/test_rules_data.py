@@ -391,7 +391,7 @@ def test_a_kind_without_a_limit_fills_sizes_up_to_the_largest_target():
     # target unit (1,000 models) instead of building a range of a hundred million.
     from mathhammer_exact import ModelProfile
     from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
-    from mathhammer_exact.engine.limits import MAX_TARGET_MODELS
+    from mathhammer_exact.sizes import MAX_TARGET_MODELS
 
     profile = ModelProfile.parse("T3 Sv5+ W1")
     sheet = Datasheet("Horde", "Test", "test", (), (), (), (ModelEntry("one", profile, 10, (), 100_000_000),), {})

@@ -7,8 +7,10 @@ times them)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -26,9 +28,10 @@ finally:
 """
 
 
-def loaded(*args: str) -> set[str]:
-    """The modules loaded by `mathhammer ARGS`, which must succeed."""
-    done = subprocess.run([sys.executable, "-c", RUN, json.dumps(args)], capture_output=True, text=True, timeout=120)
+def loaded(*args: str, env: dict[str, str] | None = None) -> set[str]:
+    """The modules loaded by `mathhammer ARGS` (with `env` added to the environment), which must succeed."""
+    done = subprocess.run([sys.executable, "-c", RUN, json.dumps(args)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
     assert done.returncode == 0, done.stderr
     return set(json.loads(done.stderr.strip().splitlines()[-1]))
 
@@ -60,6 +63,14 @@ def test_a_query_written_out_loads_no_rules_data_nor_index_nor_server():
     assert not under(loaded(*PROFILE_QUERY), *DATA, "scipy")  # (scipy: only for the largest float states)
     # a target by name does load them: what the check above looks for is there to be seen
     assert "mathhammer_exact.data.load" in loaded(*PROFILE_QUERY[:-1], "MEQ")
+
+
+def test_indexing_a_checkout_loads_no_numpy(tmp_path):
+    # reading catalogues needs no arithmetic: numpy's import was a tenth of `data add`'s time
+    checkout = Path(__file__).parent / "fixtures" / "bsdata"
+    modules = loaded("data", "add", str(checkout), env={"MATHHAMMER_DATA": str(tmp_path)})
+    assert "mathhammer_exact.catalogue.build" in modules
+    assert not under(modules, "numpy")
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

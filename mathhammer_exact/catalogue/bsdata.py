@@ -23,9 +23,9 @@ from xml.etree.ElementTree import Element
 import attrs
 
 from ..data.names import normalise
-from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from ..model import ELEVENTH_EDITION
+from ..sizes import MAX_TARGET_MODELS
 from .abilities import Record, best, feel_no_pain, invulnerable, leader_units, with_conversion_range
 from .battlescribe import (
     MAX_DEPTH,

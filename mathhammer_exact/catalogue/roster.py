@@ -26,8 +26,8 @@ from xml.etree.ElementTree import Element
 import attrs
 
 from ..data.names import loose
-from ..engine.limits import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from ..errors import MathhammerError
+from ..sizes import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from .abilities import Record, best, feel_no_pain, invulnerable, leader_units, with_conversion_range
 from .battlescribe import (
     characteristics,

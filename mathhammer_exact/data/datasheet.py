@@ -10,9 +10,9 @@ from collections.abc import Iterable, Mapping, Sequence
 import attrs
 
 from ..editions import EDITIONS
-from ..engine.limits import MAX_TARGET_MODELS
 from ..errors import MathhammerError
 from ..model import Context, ModelProfile, Rules, Target, Weapon
+from ..sizes import MAX_TARGET_MODELS
 from .names import compact, loose, normalise, words_left
 from .text_rules import TextAbility
 

@@ -400,6 +400,11 @@ def whole_unit(
     return Pmf(weights, state.denominator), attacks, hits
 
 
+def _mortal_wounds(test: MortalWounds) -> Pmf:
+    """How many mortal wounds a dice test inflicts, exact: one per die that rolls its number."""
+    return Pmf.point(test.dice, True).compound(Pmf.bernoulli(Fraction(7 - test.success, 6), True))
+
+
 def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: Context, mode: Mode,
              start: Pmf | None) -> tuple[Pmf, Pmf, Pmf]:
     """`whole_unit` on the states of `layout`."""
@@ -415,7 +420,7 @@ def _resolve(firings: Sequence[Firing | MortalWounds], layout: Layout, context: 
         if isinstance(firing, MortalWounds):
             point = [wounds_lost(mode.point(1), mortal_threshold(p)) for p, _ in target.groups]
             op = Operator.moving(layout.transition(point))
-            state = _after(state, op.lifted() if token else op, firing.count())
+            state = _after(state, op.lifted() if token else op, _mortal_wounds(firing))
             continue
         profile = _profile(firing, layout, firing.context or context, mode)
         last = 0

@@ -24,6 +24,7 @@ from ..dice import Dice
 from ..errors import MathhammerError
 from ..model import Context, DevastatingWounds, Firing, ModelProfile, MortalWounds, Reroll, Target, Weapon
 from ..pmf import EXACT, FLOAT, Mode
+from ..sizes import MAX_ATTACKING_MODELS, MAX_MODEL_WOUNDS, MAX_ROLL, MAX_TARGET_MODELS
 from ..stages.allocation import destroying
 from ..stages.attacks import blast_bonus
 from ..stages.damage import attack_threshold, damage_modifier, mortal_threshold
@@ -31,10 +32,6 @@ from ..stages.wound import devastating_wounds_wait
 from ..weights import DENSE_UP_TO, SPARSE_FROM
 from .layout import Layout
 
-MAX_TARGET_MODELS = 1_000  #: models in the target unit
-MAX_MODEL_WOUNDS = 1_000  #: W of one model
-MAX_ATTACKING_MODELS = 10_000  #: models using one weapon profile
-MAX_ROLL = 1_000  #: the largest Attacks or Damage one roll can give
 MAX_WORK = {FLOAT: 1e9, EXACT: 1e8}  #: steps of arithmetic, float and exact (a few seconds each here)
 BITS_PER_STEP = 500  #: an exact number added or scaled costs one more step for each of these many bits it has
 PRODUCT_BITS = 230  #: ... and the product of two such numbers (1 + (bits / this)^1.6 steps, Karatsuba's)
