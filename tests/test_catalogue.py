@@ -286,12 +286,12 @@ def test_a_failed_rebuild_keeps_the_old_index(indexed):
     path = indexed / index.FILENAME
     before = path.read_bytes()
 
-    def records():
-        yield {"name": "Half", "faction": "x"}
+    def rows():
+        yield index.row({"name": "Half", "faction": "x"})
         raise MathhammerError("interrupted")
 
     with pytest.raises(MathhammerError):
-        index.write_index(records(), {"edition": "10e"})
+        index.write_index(rows(), {"edition": "10e"})
     assert path.read_bytes() == before
     assert sorted(os.listdir(indexed)) == [index.FILENAME]
 

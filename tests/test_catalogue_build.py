@@ -122,10 +122,10 @@ def test_a_process_busy_with_one_file_leaves_the_others_to_the_rest(monkeypatch)
         return converted(record, tally)
 
     monkeypatch.setattr(build, "to_datasheet", where)
-    _, (records, _, tally) = build.read_checkout(FIXTURES / "bsdata-factions", workers=2)
+    _, (rows, _, tally) = build.read_checkout(FIXTURES / "bsdata-factions", workers=2)
     first = [r for r, _, _ in bsdata.units(data, {files[0]})]
     assert len(files) == 8 and tally.units[f"pid {parent}"] == len(first) == 1  # Grove Beast, of Library - Beasts
-    assert sum(n for key, n in tally.units.items() if key.startswith("pid ")) == len(records) == 19
+    assert sum(n for key, n in tally.units.items() if key.startswith("pid ")) == len(rows) == 19
 
 
 @FORK
@@ -140,12 +140,12 @@ def test_processes_read_what_one_process_reads(name, monkeypatch):
         return found
 
     monkeypatch.setattr(build, "_read", where)
-    _, (records, unreadable, tally) = build.read_checkout(FIXTURES / name, workers=2)
+    _, (rows, unreadable, tally) = build.read_checkout(FIXTURES / name, workers=2)
     pids = {key for key in tally.units if key.startswith("pid ")}
     assert len(pids) == 2 and f"pid {os.getpid()}" in pids
     for key in pids:
         del tally.units[key]
-    assert records == alone[0] and list(unreadable.items()) == list(alone[1].items())
+    assert rows == alone[0] and list(unreadable.items()) == list(alone[1].items())
     assert _in_order(tally) == _in_order(alone[2])
 
 
@@ -198,8 +198,8 @@ def test_a_worker_killed_leaves_the_reading_to_this_process(monkeypatch):
 
     dying.__module__, dying.__qualname__ = read.__module__, read.__qualname__  # handed over by name, as the real one
     monkeypatch.setattr(build, "_read", dying)
-    _, (records, unreadable, tally) = build.read_checkout(FIXTURES / "bsdata", workers=2)
-    assert records == alone[0] and unreadable == alone[1] and _in_order(tally) == _in_order(alone[2])
+    _, (rows, unreadable, tally) = build.read_checkout(FIXTURES / "bsdata", workers=2)
+    assert rows == alone[0] and unreadable == alone[1] and _in_order(tally) == _in_order(alone[2])
 
 
 def test_a_process_takes_no_file_after_the_checkout_is_refused():

@@ -298,7 +298,7 @@ class Data:
                 if ident:
                     self.ids.setdefault(ident, element)
                     first = self.files.setdefault(ident, path)
-                    if first != path and element.tag in ("selectionEntry", "selectionEntryGroup"):
+                    if first is not path and element.tag in ("selectionEntry", "selectionEntryGroup"):
                         raise MathhammerError(f"{path}: defines {element.get('name')!r} (id {ident!r}) again, as "
                                               f"{first.name} does: its units would be listed twice; keep one of "
                                               "the two files")

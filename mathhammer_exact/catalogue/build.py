@@ -19,10 +19,9 @@ import attrs
 
 from ..errors import MathhammerError
 from . import bsdata
-from .abilities import Record
 from .battlescribe import EDITIONS, tag
 from .convert import Tally, to_datasheet
-from .index import index_path, ready_folder, write_index
+from .index import Row, index_path, ready_folder, row, write_index
 
 if TYPE_CHECKING:
     from multiprocessing.sharedctypes import Synchronized
@@ -40,7 +39,11 @@ class IndexReport:
     seconds: float
     edition: str  #: of the checkout's game system (battlescribe.EDITIONS)
     missing: dict[str, list[str]]  #: a catalogue linked but not read -> the catalogues linking it
-    partial: int  #: units with links to entries in no file read (their notes name them)
+
+    @property
+    def partial(self) -> int:
+        """Units with links to entries in no file read (their notes name them)."""
+        return self.tally.units["partial"]
 
     def lines(self, top: int = 20) -> list[str]:
         weapons, tally = self.tally.weapons, self.tally
@@ -103,7 +106,7 @@ def _collector_paused() -> Iterator[None]:
 PARALLEL_FROM = 2**22  #: bytes of a checkout from which its reading is shared among processes (BSData's: 37 MB)
 MOST_WORKERS = 4  #: processes that read a checkout at most: each holds its own parse (10e BSData: about 250 MB)
 STOP = 2**31 - 1  #: the next file to take, once this process has refused the checkout: none
-Read = tuple[list[Record], dict[str, str], Tally]  #: records, why the other units could not be read, counts
+Read = tuple[list[Row], dict[str, str], Tally]  #: the records' index rows, why other units could not be read, counts
 Shared = tuple[bsdata.Data, list[Path], "Synchronized[int]"]  #: the checkout, its files in order, the next to take
 _following: Synchronized[int] | None = None  #: in a worker process, the next file to take
 _shared: Shared | None = None  #: in a worker process, the checkout it parsed, kept until it ends (never freed)
@@ -117,9 +120,9 @@ def _adopt(following: Synchronized[int]) -> None:
 
 
 def _read(files: frozenset[Path] | None, data: bsdata.Data) -> Read:
-    """The records of the units of `files` (all if None) that convert to datasheets, why the others could not
-    be read, and the counts of what parsed."""
-    records, unreadable, tally = [], {}, Tally()
+    """The index rows of the records of the units of `files` (all if None) that convert to datasheets, why the
+    others could not be read, and the counts of what parsed (with the units whose links lead to no file read)."""
+    rows, unreadable, tally = [], {}, Tally()
     for record, name, problem in bsdata.units(data, files):
         if record is None:
             unreadable[name] = problem
@@ -129,8 +132,9 @@ def _read(files: frozenset[Path] | None, data: bsdata.Data) -> Read:
         except MathhammerError as exc:
             unreadable[name] = str(exc)
             continue
-        records.append(record)
-    return records, unreadable, tally
+        rows.append(row(record))
+        tally.units["partial"] += bool(record["unresolved"])
+    return rows, unreadable, tally
 
 
 def _catalogues(data: bsdata.Data) -> list[Path]:
@@ -201,12 +205,12 @@ def read_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
     except BrokenProcessPool:  # a worker killed (out of memory, say): this process reads them all instead
         data = bsdata.load_checkout(folder, progress) if data is None else data
         return data, _read(None, data)
-    records, unreadable, tally = [], {}, Tally()
-    for _, (file_records, file_unreadable, file_tally) in sorted(done, key=lambda share: share[0]):
-        records += file_records
+    rows, unreadable, tally = [], {}, Tally()
+    for _, (file_rows, file_unreadable, file_tally) in sorted(done, key=lambda share: share[0]):
+        rows += file_rows
         unreadable.update(file_unreadable)
         tally.add(file_tally)
-    return data, (records, unreadable, tally)
+    return data, (rows, unreadable, tally)
 
 
 def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
@@ -221,12 +225,11 @@ def add_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
 def _add(folder: Path, progress: Callable[[Path], None] | None, workers: int | None) -> IndexReport:
     start = time.perf_counter()
     ready_folder()
-    data, (records, unreadable, tally) = read_checkout(folder, progress, workers)
+    data, (rows, unreadable, tally) = read_checkout(folder, progress, workers)
     meta = {"source": str(folder.resolve()), "revision": _revision(folder), "indexed": time.strftime("%Y-%m-%d %H:%M"),
-            "edition": data.edition, "units": len(records), "files": len(data.roots), "missing": data.missing,
+            "edition": data.edition, "units": len(rows), "files": len(data.roots), "missing": data.missing,
             "unreadable": unreadable,
             "factions": data.catalogues.relations().to_json()}
-    path = write_index(records, meta, index_path(data.edition))
-    partial = sum(1 for record in records if record["unresolved"])
-    return IndexReport(path, len(data.roots), len(records), unreadable, tally, time.perf_counter() - start,
-                       data.edition, data.missing, partial)
+    path = write_index(rows, meta, index_path(data.edition))
+    return IndexReport(path, len(data.roots), len(rows), unreadable, tally, time.perf_counter() - start,
+                       data.edition, data.missing)

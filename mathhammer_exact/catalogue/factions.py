@@ -98,6 +98,7 @@ class Catalogues:
     names: Mapping[str, str]  #: catalogue id -> name
     libraries: frozenset[str]
     links: Mapping[str, tuple[tuple[str, bool], ...]]  #: id -> (linked id, imports its root entries)
+    linkers: Mapping[str, tuple[str, ...]]  #: id -> the factions the names of the catalogues linking it stand for
     hosts: Mapping[str, frozenset[str]]  #: id -> factions of the units defined in it
 
     @classmethod
@@ -109,7 +110,11 @@ class Catalogues:
                                            for link in kids(root, "catalogueLinks", "catalogueLink")
                                            if link.get("targetId") in names)
                  for root in found}
-        partial = cls(names, libraries, links, {})
+        linkers: dict[str, list[str]] = {ident: [] for ident in names}
+        for other, targets in links.items():
+            for target in dict.fromkeys(target for target, _ in targets):
+                linkers[target].append(faction_name(names[other], other in libraries))
+        partial = cls(names, libraries, links, {ident: tuple(found) for ident, found in linkers.items()}, {})
         hosts = {root.get("id", ""): frozenset(partial.faction(root, entry) for entry in unit_entries(root))
                  for root in found}
         return attrs.evolve(partial, hosts=hosts)
@@ -121,19 +126,14 @@ class Catalogues:
         if ident not in self.libraries:
             return own
         words = normalise(own).split()
-        longer = sorted({f for f in self._linkers(ident) if normalise(f).split()[-len(words):] == words})
+        longer = sorted({f for f in self.linkers[ident] if normalise(f).split()[-len(words):] == words})
         return longer[0] if len(longer) == 1 else own
-
-    def _linkers(self, ident: str) -> list[str]:
-        """The factions the names of the catalogues linking `ident` stand for."""
-        return [faction_name(self.names[other], other in self.libraries) for other, links in self.links.items()
-                if any(target == ident for target, _ in links)]
 
     def faction(self, catalogue: Element, entry: Element) -> str:
         """The faction of a unit defined at the top of `catalogue`."""
         ident = catalogue.get("id", "")
         if ident in self.libraries:
-            linkers = {normalise(f): f for f in self._linkers(ident)}
+            linkers = {normalise(f): f for f in self.linkers[ident]}
             for keyword in _faction_keywords(entry):
                 if normalise(keyword) in linkers:
                     return linkers[normalise(keyword)]

@@ -95,8 +95,19 @@ def ready_folder(path: Path | None = None) -> Path:
     return folder
 
 
-def write_index(records: Iterable[dict[str, Any]], meta: dict[str, Any], path: Path | None = None) -> Path:
-    """Build a new index from unit records (of the edition `meta` names) and put it in place atomically."""
+Row = tuple[str, str, str, str, str, str, str]  #: a unit's row of the index (`row`)
+
+
+def row(record: dict[str, Any]) -> Row:
+    """A unit record's row of the index: its name as each lookup compares it, its faction, the record as JSON
+    (made where the record is read, so that processes sharing the reading share this work too)."""
+    name, faction = record["name"], record["faction"]
+    return normalise(name), loose(name), compact(name), name, faction, f" {normalise(faction)}", json.dumps(record)
+
+
+def write_index(rows: Iterable[Row], meta: dict[str, Any], path: Path | None = None) -> Path:
+    """Build a new index from the rows of unit records (`row`, of the edition `meta` names) and put it in place
+    atomically."""
     path = path or index_path(meta["edition"])
     if path.exists() and not _ours(path):
         raise MathhammerError(f"{path}: exists and was not written by mathhammer; move it away first")
@@ -111,9 +122,7 @@ def write_index(records: Iterable[dict[str, Any]], meta: dict[str, Any], path: P
         with contextlib.closing(sqlite3.connect(temporary)) as db:
             db.executescript(_SCHEMA)
             db.executemany("insert into units (key, loose, compact, name, faction, faction_key, record) values "
-                           "(?, ?, ?, ?, ?, ?, ?)",
-                           ((normalise(r["name"]), loose(r["name"]), compact(r["name"]), r["name"], r["faction"],
-                             f" {normalise(r['faction'])}", json.dumps(r)) for r in records))
+                           "(?, ?, ?, ?, ?, ?, ?)", rows)
             db.executemany("insert into meta values (?, ?)",
                            [("format", FORMAT), *((k, json.dumps(v)) for k, v in meta.items())])
             db.commit()
