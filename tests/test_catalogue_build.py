@@ -164,18 +164,27 @@ def test_processes_write_the_index_one_process_writes(name, tmp_path, monkeypatc
     assert rows[0] and rows[0] == rows[1]
 
 
+_LOOPS = {  #: a checkout, and the catalogues in it (in file order) whose entry there can be made to link to itself
+    "bsdata": {"Test - Library.cat": 'id="se-rock-fist" collective="true">'},  # met through the first one's units
+    "bsdata-factions": {"Realm - Adamant Host - Marble Sons.cat": 'id="se-u-41">',
+                        "Realm - Adamant Host - Slate Brothers.cat": 'id="se-s-66">'},
+}
+
+
 @FORK
-def test_a_defect_is_refused_as_one_process_refuses_it(tmp_path, monkeypatch):
-    # 'Rock fist' of the library (the second of three catalogues) links to itself
+@pytest.mark.parametrize("checkout", _LOOPS)
+def test_a_defect_is_refused_as_one_process_refuses_it(checkout, tmp_path, monkeypatch):
+    # bsdata-factions: a worker takes the second catalogue and meets its defect; this process, done with the
+    # first, takes the third and meets its defect: the refusal still names the second, as one process does
     folder = tmp_path / "checkout"
-    shutil.copytree(FIXTURES / "bsdata", folder)
-    library = folder / "Test - Library.cat"
-    old = 'id="se-rock-fist" collective="true">'
-    text = library.read_text(encoding="utf-8")
-    assert old in text
-    again = '<entryLinks><entryLink name="Again" type="selectionEntry" id="el-again" targetId="se-rock-fist"/>' \
-            '</entryLinks>'
-    library.write_text(text.replace(old, old + again, 1), encoding="utf-8")
+    shutil.copytree(FIXTURES / checkout, folder)
+    for name, old in _LOOPS[checkout].items():
+        text = (folder / name).read_text(encoding="utf-8")
+        assert old in text
+        ident = old.split('"')[1]
+        again = f'<entryLinks><entryLink name="Again" type="selectionEntry" id="el-again" targetId="{ident}"/>' \
+                '</entryLinks>'
+        (folder / name).write_text(text.replace(old, old + again, 1), encoding="utf-8")
     monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
     messages = []
     for workers in (1, 2):
@@ -183,7 +192,7 @@ def test_a_defect_is_refused_as_one_process_refuses_it(tmp_path, monkeypatch):
             build.add_checkout(folder, workers=workers)
         messages.append(str(refusal.value))
     assert messages[0] == messages[1]
-    assert messages[0].startswith(f"{library}: a link cycle among entries, 'Rock fist' -> 'Rock fist'")
+    assert messages[0].startswith(f"{folder / next(iter(_LOOPS[checkout]))}: a link cycle among entries")
 
 
 @FORK

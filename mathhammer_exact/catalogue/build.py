@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import gc
 import multiprocessing
@@ -176,9 +175,10 @@ def read_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
     or more, MOST_WORKERS at most; never more than its catalogues): this one and workers it forks, which parse
     the checkout beside it (`_parse_and_take`), each reading one whole catalogue at a time (`_take`; where there
     is no fork, this process reads them all).
-    What they give is joined in file order, so the result is the one a single process gives; this process
-    checks every unit first (`bsdata.checked_units`), in order, so a defect of the files is refused as one
-    process refuses it (the workers then stop after the file they are on)."""
+    What they give is joined in file order, so the result is the one a single process gives. Each process checks
+    the units it reads (`bsdata.checked_units`); where one finds a defect of the files, the others stop after the
+    file they are on and this process reads the whole checkout again as one process does, so that the defect is
+    refused as one process refuses it (the first in file order, met by the same path)."""
     files = bsdata.checkout_files(folder)
     if workers is None:
         size = sum(path.stat().st_size for path in files)
@@ -195,7 +195,6 @@ def read_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
             later = [pool.submit(_parse_and_take, folder, first) for first in range(1, workers)]
             try:
                 data = bsdata.load_checkout(folder, progress)
-                collections.deque(bsdata.checked_units(data), maxlen=0)
                 done = _take(0, (data, _catalogues(data), following))
                 done += [share for future in later for share in future.result()]
             except BaseException:
@@ -204,6 +203,13 @@ def read_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
                 raise
     except BrokenProcessPool:  # a worker killed (out of memory, say): this process reads them all instead
         data = bsdata.load_checkout(folder, progress) if data is None else data
+        return data, _read(None, data)
+    except MathhammerError:
+        if data is None:  # this process's parse refused a file, as one process refuses it
+            raise
+        # a defect met by some process: read again as one process does, from the parse alone (what was checked,
+        # in another order, is forgotten)
+        data = bsdata.Data(data.roots, data.edition)
         return data, _read(None, data)
     rows, unreadable, tally = [], {}, Tally()
     for _, (file_rows, file_unreadable, file_tally) in sorted(done, key=lambda share: share[0]):
