@@ -446,6 +446,13 @@ def server_rows(s1_kernel: float) -> None:
               f"{p99:.1f} ms p99 over {len(rolls)} rolls ({busy} heavy still asked after them)")
 
 
+def installed(cache: str, **more: str) -> dict[str, str]:
+    """The environment of a fresh interpreter that reads and writes bytecode (in `cache`), as an installed package
+    does, whatever this shell says (PYTHONDONTWRITEBYTECODE would have each run compile every module again)."""
+    return {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONPYCACHEPREFIX": cache,
+            **more}
+
+
 def startup_rows() -> None:
     """Each command from a fresh interpreter, as a ratio to `python -c pass`."""
     commands = {"python -c pass": ["-c", "pass"], "mathhammer --help": ["-m", "mathhammer_exact", "--help"],
@@ -453,7 +460,7 @@ def startup_rows() -> None:
                 "mathhammer attack (S1, written out)": ["-m", "mathhammer_exact", "attack", "-w", WEAPON_TEXT,
                                                         "-m", "20", "-t", "T4 Sv4+ W3 x5"]}
     with tempfile.TemporaryDirectory() as cache:
-        env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONPYCACHEPREFIX": cache}
+        env = installed(cache)
         walls: dict[str, list[float]] = {label: [] for label in commands}
         for args in commands.values():  # bytecode written once
             subprocess.run([sys.executable, *args], check=True, capture_output=True, env=env)
@@ -479,12 +486,13 @@ def indexing_rows() -> None:
                 "data add, one process": load + "build.add_checkout(folder, workers=1)",
                 "data add": load + "build.add_checkout(folder)"}
     walls: dict[str, list[float]] = {label: [] for label in commands}
-    with tempfile.TemporaryDirectory() as data:
+    with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as cache:
+        env = installed(cache, MATHHAMMER_DATA=data)
+        subprocess.run([sys.executable, "-c", load], check=True, capture_output=True, env=env)  # bytecode written
         for _ in range(1 if QUICK else 3):  # in turn, so that load elsewhere slows all alike
             for label, code in commands.items():
                 start = time.perf_counter()
-                subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                               env={**os.environ, "MATHHAMMER_DATA": data})
+                subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, env=env)
                 walls[label].append((time.perf_counter() - start) * 1000)
     bare = statistics.median(walls["parse its files alone"])
     print(f"indexing {folder}:")
