@@ -549,3 +549,19 @@ def test_a_word_that_begins_several_names_is_the_one_name_holding_it_whole():
     del sheets["canoptek wraiths"]  # two names that begin with it and none holding it whole: refused, as before
     assert not lookup.named("wraiths", sheets, lib.names, base.edition).options
 
+
+
+def test_a_name_holding_the_words_is_not_the_one_where_a_longer_name_holds_them_as_well():
+    # a trial found 'acolytes' read as Acolyte Iconward, "the one unit whose name holds these words", where Acolyte
+    # Hybrids with Autopistols holds them too (with more words left): refused, as the player may mean either
+    lib = load.library()
+    base = next(iter(lib.sheets.values()))
+    names = ("Acolyte Iconward", "Acolyte Hybrids with Autopistols", "Acolyte Hybrids with Hand Flamers",
+             "Rogal Dorn Commander", "Rogal Dorn Battle Tank", "Canoptek Wraiths", "Wraithguard")
+    sheets = {n.lower(): attrs.evolve(base, name=n) for n in names}
+    for typed in ("acolytes", "acolyte hybrids", "rogal dorn"):
+        assert not lookup.named(typed, sheets, lib.names, base.edition).options
+    # where the name holds them as whole words and the longer one does not, it is still the one
+    assert [o.name for o in lookup.named("wraiths", sheets, lib.names, base.edition).options] == ["Canoptek Wraiths"]
+    del sheets["acolyte hybrids with autopistols"], sheets["acolyte hybrids with hand flamers"]
+    assert [o.name for o in lookup.named("acolytes", sheets, lib.names, base.edition).options] == ["Acolyte Iconward"]

@@ -94,7 +94,8 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
     """The units of the one name (not [Legends], where one is) that holds every word of `text` at the start of one
     of its words and has one word more at most ('crisis fireknife' for Crisis Fireknife Battlesuits, 'Abaddon' for
     Abaddon the Despoiler; not 'Tempestus Squad' for Militarum Tempestus Command Squad), and the header line saying
-    so; none where no name, or several, hold them, or where only a [Legends] unit does but a unit of today holds
+    so; none where no name, or several, hold them (a longer name too: 'acolytes' may be Acolyte Iconward or Acolyte
+    Hybrids with Autopistols), or where only a [Legends] unit does but a unit of today holds
     them with more words ('crisis' may be the Crisis Fireknife Battlesuits, not only the Crisis Battlesuits
     [Legends]). Where several names begin with the words but one holds them as whole words, that one is taken
     ('wraiths': Canoptek Wraiths, not Wraithguard). Only the units `fielded` accepts count (those an army of the
@@ -107,18 +108,26 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
         own = normalise(name).split() + loose(name).split()
         return all(any(o.startswith(loose(w) or w) or o.startswith(w) for o in own) for w in words)
 
+    def whole(option: Option) -> bool:
+        return all(loose(w) in loose(option.name).split() or w in normalise(option.name).split() for w in words)
+
     near = [Option(sheet.name, sheet.faction, sheet=sheet) for sheet in sheets.values() if holds(sheet.name)]
     near += [Option(r["name"], r["faction"], record=r) for r in library.holding(text, edition) if holds(r["name"])]
-    options = [o for o in near if words_left(o.name, text) <= 1 and fielded(o)]
+    near = [o for o in near if fielded(o)]
+    options = [o for o in near if words_left(o.name, text) <= 1]
     plain = [o for o in options if "[" not in o.name]
     if not plain and any("[" not in o.name for o in near):
         return [], ()
     plain = plain or options
-    whole = [o for o in plain if all(loose(w) in loose(o.name).split() or w in normalise(o.name).split()
-                                     for w in words)]
-    if len({o.name for o in whole}) == 1:  # 'wraiths': Canoptek Wraiths, not Wraithguard, whose name it only begins
-        plain = whole
+    if len({o.name for o in plain if whole(o)}) == 1:  # 'wraiths': Canoptek Wraiths, not Wraithguard, whose name
+        plain = [o for o in plain if whole(o)]  # it only begins
     if len({o.name for o in plain}) != 1:
+        return [], ()
+    # another unit (of today, unless this one is of Legends) holds the words too, with more words left: they tell
+    # the two apart only where this one holds them as whole words and it does not ('acolytes': Acolyte Iconward
+    # or Acolyte Hybrids with Autopistols)
+    rivals = [o for o in near if o.name != plain[0].name and ("[" in plain[0].name or "[" not in o.name)]
+    if rivals and (not whole(plain[0]) or any(whole(o) for o in rivals)):
         return [], ()
     return plain, (f"{text.strip()!r} read as {plain[0].name} (the one {among} whose name holds these words)",)
 
