@@ -679,6 +679,24 @@ def test_a_defence_that_holds_while_a_character_leads_is_settled_by_the_leader()
                for line in assumed.situation)
 
 
+def test_a_defence_that_holds_while_a_leader_of_several_keywords_leads_needs_them_all_on_one_model():
+    # a trial found Sworn Protectors ('While an Adepta Sororitas Character is leading this unit, ...') never applied:
+    # the keywords are the faction's and CHARACTER, both on the Leader; the unit's own models have only the first.
+    # 6 shots as above: wounding on 2+ (5/6), or 3+ (2/3) with the -1
+    guard = ("Sworn Protectors", "While an Adepta Sororitas Character is leading this unit, each time an attack "
+                                 "targets this unit, subtract 1 from the Wound roll.")
+    defender = sheet('24" A1 BS4+ S4 AP0 D1', guard, models=(("Breaker", 5),), keywords="INFANTRY, ADEPTA SORORITAS")
+    gun, hits = sheet('24" A6 BS2+ S8 AP-6 D1'), 6 * Fraction(5, 6)
+    for keywords, wound in (("CHARACTER, ADEPTA SORORITAS", Fraction(2, 3)), ("CHARACTER, IMPERIUM", Fraction(5, 6))):
+        chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', models=(("Chief", 1),), keywords=keywords), name="Chief")
+        led = TargetUnit(Target((*defender.as_target().groups, *chief.as_target().groups), attached=True), "led",
+                         defender, (), chief)
+        answer = unit_attack(gun, led, exact=True)
+        assert mean(answer) == hits * wound
+    assert ("not applied: Sworn Protectors applies only while an ADEPTA SORORITAS CHARACTER model is leading the "
+            "unit; attach one with --leader, or --with 'Sworn Protectors' assumes it") in answer.situation
+
+
 def test_a_misprinted_feel_no_pain_of_the_led_unit_is_read_as_meant():
     # 'Feel Not Pain 6+' (a Kroot Flesh Shaper's in both editions' data): read, and given to the unit it leads
     verdict = read_ability("Test Chief", "Rites", "While this model is leading a unit, models in that unit have the "

@@ -294,7 +294,7 @@ def test_roster_json_describes_each_unit():
         ("Warden Leader", 1, ["slingshot", "rock fist"])]
     assert captain["leader_of"] == ["Gravel Wardens"]
     assert (walker["name"], walker["datasheet"]) == ("Rockbiter", "Scree Walker")
-    assert walker["models"][0]["profile"] == 'M8" T9 Sv3+ W10 Ld7+ OC3 [VEHICLE]'
+    assert walker["models"][0]["profile"] == 'M8" T9 Sv3+ W10 Ld7+ OC3 [GRAVEL HOST, VEHICLE]'
 
 
 def test_roster_command_lists_units():
@@ -304,12 +304,12 @@ def test_roster_command_lists_units():
     assert lines[0] == f"Gravel Host test list ({ARMY}): 3 units, 10th edition"
     assert lines[1] == "detachment: Rockfall Host"  # the list's own (a trial found it never shown)
     assert lines[2] == "#1 Gravel Wardens (Gravel Host, 180 pts): 10 models"
-    assert ('    7 x Warden #1: M6" T4 Sv3+ inv5+ W2 Ld6+ OC2 fnp6+ [BATTLELINE, INFANTRY]; pebble rifle, rock fist'
+    assert ('    7 x Warden #1: M6" T4 Sv3+ inv5+ W2 Ld6+ OC2 fnp6+ [BATTLELINE, GRAVEL HOST, INFANTRY]; pebble rifle, rock fist'
             in lines)
     assert "    can lead: Gravel Wardens" in lines
     assert lines[-2:] == [
         "#3 Rockbiter (Scree Walker) (Gravel Host, 120 pts): 1 model",
-        '    1 x Scree Walker: M8" T9 Sv3+ W10 Ld7+ OC3 [VEHICLE]; twin gravel cannon, twin gravel cannon']
+        '    1 x Scree Walker: M8" T9 Sv3+ W10 Ld7+ OC3 [GRAVEL HOST, VEHICLE]; twin gravel cannon, twin gravel cannon']
 
 
 def test_a_unit_is_found_by_its_custom_name_or_its_datasheet_name():

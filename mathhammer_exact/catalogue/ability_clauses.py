@@ -203,8 +203,8 @@ CRITICAL_ONLY = ("an effect on the attacks that score a Critical Hit or Wound on
                  "all of a weapon's attacks or none, and allocates a weapon's wounds all with Precision or all without")
 
 
-#: 'while a CHARACTER model is leading this unit', 'while a WARBOSS model is leading this unit'
-_LED = re.compile(r"while an? ([a-z]+) (?:model )?is leading this unit", re.I)
+#: 'while a CHARACTER model is leading this unit', 'while an ADEPTA SORORITAS CHARACTER is leading this unit'
+_LED = re.compile(r"while an? (?:friendly )?([a-z][a-z' -]*?) (?:model )?is leading this unit", re.I)
 #: 'if the Strength characteristic of that attack is greater than the Toughness characteristic of this unit'
 _WHOSE = r"(?:the target|(?:this|that|the target's|the bearer's) (?:unit|model))"
 _STRENGTH_VS_TOUGHNESS = re.compile(rf"if the strength characteristic of that attack is (greater|less) than (?:the "

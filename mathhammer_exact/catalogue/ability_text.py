@@ -26,7 +26,7 @@ from typing import Any, Literal
 import attrs
 
 from ..data.modifiers import STACKED, Effect, Keywords, NamedRule, Phase
-from ..data.text_rules import Reading, Role, Scope, TextAbility
+from ..data.text_rules import Reading, Role, Scope, TextAbility, leading
 from ..errors import MathhammerError
 from .abilities import feel_no_pain, invulnerable, unjoined
 from .ability_clauses import (
@@ -497,7 +497,7 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
                 except MathhammerError as exc:
                     raise Unreadable(str(exc)) from None
                 led = one.condition.led_by  # settled by the Leader the query attaches to a target; else assumed
-                needs = (*one.condition.needs, *([f"while a {led} model is leading this unit"] if led and not
+                needs = (*one.condition.needs, *([leading(led, "this unit")] if led and not
                                                  rule.led_by else []))
                 readings.append(Reading(rule, one.subject.scope, "; ".join(dict.fromkeys(needs))))
     except Unreadable as why:

@@ -318,7 +318,8 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     bearers = {name.lower(): gives for name, gives in record.get("bearers", {}).items()}
     for model, count, most in _composition(record):
         tally.units["model profiles"] += 1
-        kind_keywords = tuple(dict.fromkeys((*keywords, *model.get("keywords", ()))))  # the unit's and its own
+        # the unit's, its faction's (as in rules/: 'while an ADEPTA SORORITAS CHARACTER is leading') and its own
+        kind_keywords = tuple(dict.fromkeys((*keywords, *record["faction_keywords"], *model.get("keywords", ()))))
         equipment = tuple(w.lower() for w in model["equipment"])
         worn = _worn(model, equipment, bearers)
         mine: list[str] = list(model.get("defence_notes", ()))  # this kind's: said where it is in the target

@@ -22,7 +22,7 @@ from ..errors import MathhammerError
 from ..model import ModelProfile, Target
 from .modifiers import Effect, NamedRule
 from .names import normalise
-from .text_rules import Reading, Role, TextAbility, describe
+from .text_rules import Reading, Role, TextAbility, describe, leading
 
 if TYPE_CHECKING:
     from .datasheet import Datasheet, ModelEntry
@@ -286,7 +286,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                         f"{line}, for its own models' attacks (not its Leader's)"
                 needs = [reading.needs] if reading.needs else []
                 needs += ["the whole Attached unit's"] if attached else []
-                needs += [f"while a {rule.led_by} model is leading the unit"] if unled else []
+                needs += [leading(rule.led_by)] if unled else []
                 lines.append(line + (f"; assumed (--with): {'; '.join(needs)}" if needs else ""))
             lines += [f"not applied: {v.name}: {v.effect.describe()}; --with '{v.key}' assumes {v.assumes}"
                       for v in ability.variants if side.role == v.situation and v.phase in ("either", phase)]
@@ -436,13 +436,35 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
     return why
 
 
+def has_keywords(keywords: Collection[str], written: str) -> bool:
+    """Whether a model of `keywords` has the keywords `written` one after another, as a rule names them ('ADEPTA
+    SORORITAS CHARACTER': the faction's keyword and CHARACTER), or those of one of them ('CAPTAIN OR CHAPTER MASTER').
+
+    >>> has_keywords(("CANONESS", "CHARACTER", "ADEPTA SORORITAS"), "ADEPTA SORORITAS CHARACTER")
+    True
+    >>> has_keywords(("INFANTRY", "ADEPTA SORORITAS"), "ADEPTA SORORITAS CHARACTER")
+    False
+    >>> has_keywords(("CHARACTER", "CHAPTER MASTER"), "CAPTAIN OR CHAPTER MASTER")
+    True
+    """
+    held = set(keywords)
+    for words in (alternative.split() for alternative in written.split(" OR ")):
+        reached = [True] + [False] * len(words)  # reached[i]: the first i words are keywords held, one after another
+        for start in range(len(words)):
+            for end in range(start + 1, len(words) + 1) if reached[start] else ():
+                reached[end] = reached[end] or " ".join(words[start:end]) in held
+        if reached[-1]:
+            return True
+    return False
+
+
 def _unled(ability: TextAbility, reading: Reading, side: Side) -> str:
     """Why a reading of the target that holds while a Leader of a keyword leads it (`NamedRule.led_by`) is not
     applied: no such model is in the target; or "" (--with assumes one)."""
     wanted = reading.rule.led_by
-    if not wanted or any(wanted in p.keywords for p in side.models):
+    if not wanted or any(has_keywords(p.keywords, wanted) for p in side.models):
         return ""
-    return (f"{ability.name} applies only while a {wanted} model is leading the unit; attach one with --leader, or "
+    return (f"{ability.name} applies only {leading(wanted)}; attach one with --leader, or "
             f"--with '{ability.name}' assumes it")
 
 

@@ -55,6 +55,15 @@ class TextAbility:
                          f"{whose[r.scope]}{f' (only {r.needs})' if r.needs else ''}" for r in self.readings)
 
 
+def leading(keywords: str, unit: str = "the unit") -> str:
+    """The condition of a rule of a unit that holds while a Leader of `keywords` leads it, as the answers say it.
+
+    >>> leading("ADEPTA SORORITAS CHARACTER")
+    'while an ADEPTA SORORITAS CHARACTER model is leading the unit'
+    """
+    return f"while {'an' if keywords[:1] in 'AEIOU' else 'a'} {keywords} model is leading {unit}"
+
+
 def describe(reading: Reading) -> str:
     """A reading as the header states it: the effect, then when it holds, then what was chosen."""
     rule = reading.rule
