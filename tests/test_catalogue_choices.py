@@ -4,11 +4,15 @@ unit's size, a kind of model known by a shield that has no profile, choices a gr
 wargear in a bundle that gives its bearer Wounds and an invulnerable save. The fixture (tests/fixtures/bsdata-choices)
 is invented in the BSData schema; every expected value is read off its XML by hand, as the comments say."""
 
+import shutil
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from mathhammer_exact import Target, Weapon, attack
+from mathhammer_exact.catalogue import index
+from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.units import by_name
@@ -127,3 +131,46 @@ def test_what_wargear_in_a_bundle_gives_its_bearer_goes_with_the_bundle():
     magma = Weapon.parse('24" A1 BS3+ S10 AP-4 D1')
     assert attack(magma, Target.of(prime.carrying(prime.equipment), 1), exact=True).unsaved.mean == Fraction(5, 18)
     assert attack(magma, Target.of(prime.carrying(["magma cannon"]), 1), exact=True).unsaved.mean == Fraction(5, 9)
+
+
+def _with_groups_renamed(tmp_path, monkeypatch, old: str, new: str) -> None:
+    """Index a copy of the fixture with `old` (a piece of its XML) written as `new`."""
+    folder = tmp_path / "checkout"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "bsdata-choices", folder)
+    path = folder / "Test - Forge Choices.cat"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    add_checkout(folder)
+
+
+def test_a_group_whose_default_is_missing_gives_the_choice_it_is_named_after(tmp_path, monkeypatch):
+    # a trial found a Rogal Dorn's 'Twin Battle Cannon' group, its default id pointing nowhere, read as its first
+    # choice (the oppressor cannon): 'Support systems (1-2)' renamed 'Rock drill' gives the rock drill instead
+    _with_groups_renamed(tmp_path, monkeypatch, 'name="Support systems (1-2)"', 'name="Rock drill"')
+    commander = by_name.datasheet("Forge Commander")
+    assert commander.models[0].equipment == ("rock drill", "forge fist")
+    assert [(o.replaces, o.choices) for o in commander.options] == [(("rock drill",), ("magma cannon",))]
+    assert ("Forge Commander: 'Rock drill': the catalogue names as its default choice an entry that is none of these "
+            "(id 'gone-1'); read as Rock drill, the choice the group is named after (also offered: Targeting array, "
+            "Magma cannon)") in commander.notes + commander.models[0].notes
+
+
+def test_a_default_that_is_an_ability_alone_is_worn_and_may_be_swapped_for_another(tmp_path, monkeypatch):
+    # a trial found a Bullgryn Bone 'ead without his slabshield (its group's default id points nowhere) and a brute
+    # shield refused: here a 'Ward Shield' group of a bulwark (first) and a ward shield (4+ invulnerable)
+    group = ('<selectionEntryGroup name="Ward Shield" hidden="false" id="g-cmd-ward" defaultSelectionEntryId="gone-2">'
+             '<constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c-w1"/>'
+             '<constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c-w2"/>'
+             '</constraints><entryLinks>'
+             '<entryLink import="true" name="Bulwark" hidden="false" type="selectionEntry" id="l-w3" '
+             'targetId="w-bulwark"/>'
+             '<entryLink import="true" name="Ward shield" hidden="false" type="selectionEntry" id="l-w4" '
+             'targetId="w-shield"/></entryLinks></selectionEntryGroup>')
+    anchor = '<selectionEntryGroup name="Support systems (1-2)"'
+    _with_groups_renamed(tmp_path, monkeypatch, anchor, group + anchor)
+    commander = by_name.datasheet("Forge Commander")
+    assert commander.models[0].profile.invulnerable == 4
+    assert ((), ("ward shield",)) not in [(o.replaces, o.choices) for o in commander.options]
+    assert (("ward shield",), ("bulwark",)) in [(o.replaces, o.choices) for o in commander.options]

@@ -304,8 +304,8 @@ def test_roster_command_lists_units():
     assert lines[0] == f"Gravel Host test list ({ARMY}): 3 units, 10th edition"
     assert lines[1] == "detachment: Rockfall Host"  # the list's own (a trial found it never shown)
     assert lines[2] == "#1 Gravel Wardens (Gravel Host, 180 pts): 10 models"
-    assert ('    7 x Warden #1: M6" T4 Sv3+ inv5+ W2 Ld6+ OC2 fnp6+ [BATTLELINE, GRAVEL HOST, INFANTRY]; pebble rifle, rock fist'
-            in lines)
+    assert ('    7 x Warden #1: M6" T4 Sv3+ inv5+ W2 Ld6+ OC2 fnp6+ [BATTLELINE, GRAVEL HOST, INFANTRY]; pebble rifle, '
+            'rock fist' in lines)
     assert "    can lead: Gravel Wardens" in lines
     assert lines[-2:] == [
         "#3 Rockbiter (Scree Walker) (Gravel Host, 120 pts): 1 model",
