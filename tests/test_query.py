@@ -293,3 +293,13 @@ def test_a_unit_of_several_sizes_says_which_size_it_took():
     one = attrs.evolve(by_name.datasheet("Incursor Squad"), sizes=(1, 2), points={1: 20, 2: 40})
     assert unit_attack(one, target).situation[-1] == ("attacker: 1 model, the smallest unit its datasheet allows (it "
                                                       "comes in 1 or 2)")
+
+
+def test_the_hazardous_line_gives_the_tests_failed_beside_the_models_lost():
+    # a trial read "0.000 attacking models lost" for a Knight as "no risk": a failed test costs it 3 mortal wounds
+    # alone, so the tests failed come first; one supercharged plasma gun: 1/6 of a test failed, and its bearer (a
+    # W1 Tempestus Scion: 3 mortal wounds destroy it) is lost on each failure
+    out = CliRunner().invoke(cli, [*RUN, "--profile", "supercharge"])
+    assert out.exit_code == 0, out.output
+    assert ("Hazardous: 0.167 tests failed on average, P(at least one) = 16.6667%; 0.167 attacking models lost on "
+            "average, P(at least one) = 16.6667%") in out.output

@@ -274,12 +274,13 @@ def attack_report(result: AttackResult, title: str = "") -> Report:
         notes += [f"group {i}{', ' + g.profile.name if g.profile.name else ''} ({g.count}): "
                   f"{float(g.models_destroyed.mean):.3f} destroyed on average, "
                   f"P(all destroyed) = {percent(g.p_destroyed)}" for i, g in enumerate(result.groups, 1)]
-    if result.hazardous_models_lost is not None:
-        notes.append(f"Hazardous: {float(result.hazardous_models_lost.mean):.3f} attacking models lost on average, "
-                     f"P(at least one) = {percent(result.hazardous_models_lost.at_least(1))}")
-    elif result.hazardous_tests_failed is not None:
+    if result.hazardous_tests_failed is not None:  # the tests failed, then the models they cost where known: a
+        # failed test may cost a model that survives it wounds alone (a Knight's 3 mortal wounds)
+        lost = result.hazardous_models_lost
         notes.append(f"Hazardous: {float(result.hazardous_tests_failed.mean):.3f} tests failed on average, "
-                     f"P(at least one) = {percent(result.hazardous_tests_failed.at_least(1))}")
+                     f"P(at least one) = {percent(result.hazardous_tests_failed.at_least(1))}"
+                     + ("" if lost is None else f"; {float(lost.mean):.3f} attacking models lost on average, "
+                                                f"P(at least one) = {percent(lost.at_least(1))}"))
     details: dict[str, Any] = {
         "groups": [{"name": name, "models": g.count, "models_destroyed": pmf_json(g.models_destroyed),
                     "p_destroyed": number(g.p_destroyed)} for name, g in zip(names, result.groups)],

@@ -653,8 +653,10 @@ function drawNotes(answer) {
     answer.groups.forEach((group, i) => notes.append(cell("li", `group ${i + 1}, ${group.name} (${group.models}): ` +
       `${mean(group.models_destroyed.mean)} destroyed on average, P(all destroyed) = ${chance(group.p_destroyed)}`)));
   }
-  if (answer.hazardous_models_lost) {
-    notes.append(cell("li", `Hazardous: ${mean(answer.hazardous_models_lost.mean)} attacking models lost on average`));
+  if (answer.hazardous_tests_failed) {
+    const lost = answer.hazardous_models_lost;
+    notes.append(cell("li", `Hazardous: ${mean(answer.hazardous_tests_failed.mean)} tests failed on average` +
+      (lost ? `; ${mean(lost.mean)} attacking models lost on average` : "")));
   }
   if (answer.kills_per_100_points !== undefined && answer.kills_per_100_points !== null) {
     notes.append(cell("li", `kills per 100 points = ${mean(answer.kills_per_100_points)}`));
