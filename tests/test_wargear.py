@@ -81,6 +81,17 @@ def test_each_limit_is_named(squad, loadout, size, limit):
         squad.equip(loadout, size)
 
 
+def test_choices_each_allowed_alone_that_clash_are_said_to(squad):
+    # a trial read "no model of a unit of 10 can take 'multi-melta'" (Battle Sisters, after 'heavy bolter') as a
+    # multi-melta never allowed: where each choice fits alone, the refusal says they clash
+    with pytest.raises(MathhammerError, match=r"\(Quarryman w/ Heavy Weapon: at most 2; asked: 'rock cannon'\); each "
+                                              r"of '2 heavy drill', 'rock cannon' can be taken alone, not all of them "
+                                              r"together \(they need the same models\)$"):
+        squad.equip(["2 heavy drill", "rock cannon"])
+    with pytest.raises(MathhammerError, match=r"asked: '3 heavy drill'\)$"):  # one of them is refused alone
+        squad.equip(["3 heavy drill", "rock cannon"])
+
+
 def test_limits_that_grow_with_the_unit(squad):
     assert kinds(squad, ["2 blast charge"], 10)["Quarryman w/ Blast Charge"] == 2  # 1, and 2 from 10 models
     # the sling's error: more than 1 in the unit, or any below 10 models (either case: none at 5, 1 at 10)

@@ -298,7 +298,19 @@ class Datasheet:
                     return self._equip_in_order(order, counts)
                 except MathhammerError:
                     continue
+            if len(loadout) > 1 and all(self._fits(choice, counts) for choice in loadout):  # the choices clash
+                named = ", ".join(repr(choice.strip()) for choice in loadout)
+                raise MathhammerError(f"{refused}; each of {named} can be taken alone, not all of them together "
+                                      "(they need the same models)") from None
             raise refused from None
+
+    def _fits(self, choice: str, counts: Mapping[str, int]) -> bool:
+        """Whether the unit can take `choice` alone."""
+        try:
+            self._equip_in_order([choice], counts)
+        except MathhammerError:
+            return False
+        return True
 
     def _equip_in_order(self, loadout: Sequence[str],
                         counts: Mapping[str, int]) -> tuple[list[tuple[ModelEntry, list[str]]], tuple[str, ...]]:
