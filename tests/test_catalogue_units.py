@@ -30,7 +30,7 @@ def test_hidden_wargear_shown_by_a_modifier_is_carried():
     master = next(m for m in guard.models if m.name == "Forge Master")
     assert master.equipment == ("slag launcher", "melt gun", "forge fist", "ward crest")
     assert [(o.replaces, o.choices) for o in guard.options if o.model == "Forge Master"] == \
-        [(("forge fist",), ("forge hammer",))]
+        [(("forge fist",), ("forge hammer",)), (("ward crest",), ("jump crest",))]  # 'Crest': one or the other
     # the smallest unit: the Forge Master and 2 Forge Guard (the group '2-4 Forge Guard'), each with both guns
     assert {w.name: n for w, n, _ in volley(guard).weapons} == {"Slag launcher": 3, "Melt gun": 3}
     assert {w.name: n for w, n, _ in volley(guard, melee=True).weapons} == {"Forge fist": 3}
