@@ -290,6 +290,9 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
     ("Each time this unit ends a Charge move, select one enemy unit within Engagement Range of this unit and roll one "
      "D6 for each model in this unit: for each 4+, that enemy unit suffers D3 mortal wounds.", "unmodelled",
      OWN_MORTALS),
+    # ... and at the end of a phase (a Bloodthirster's Relentless Carnage, a trial found silent)
+    ("At the end of the Fight phase, you can select one enemy unit within Engagement Range of this model and roll "
+     "eight D6: for each 4+, that enemy unit suffers 1 mortal wound.", "unmodelled", OWN_MORTALS),
     # a bonus for each of several things counted (a Raider's Visions of Butchery): one bonus would be wrong
     ("While one or more Wrack units are embarked within this model, for each Wrack model embarked within this model, "
      "add 1 to the Attacks characteristic of this model's bladevanes.", "unmodelled",

@@ -59,12 +59,12 @@ BY_NAME: dict[str, tuple[Role, str]] = {"lone operative": ("target", TARGETED_ON
 #: a Damaged profile ("Damaged: 1-5 wounds remaining"): always the unit's own, whatever its words say of "this unit"
 _DAMAGED = re.compile(r"damaged\b.*\bwounds? remaining", re.I)
 DAMAGED = "its words are not read; the answer assumes more wounds remaining than it names"
-#: mortal wounds the unit inflicts besides its attacks, as it charges, shoots or fights ('Each time this unit ends a
-#: Charge move, ... roll one D6 ...: for each 4+, that enemy unit suffers D3 mortal wounds': Brass Stampede)
-_OWN_MORTALS = re.compile(r"\b(?:this unit|this model) (?:ends a charge move|makes a charge move|is selected to "
-                          r"(?:shoot|fight)|has shot|has fought)\b[^.]*?\benemy\b[^.]*?\bsuffers? [^.]*?mortal "
-                          r"wounds?", re.I)
-OWN_MORTALS = "it inflicts mortal wounds besides its attacks, as it charges, shoots or fights"
+#: mortal wounds the unit inflicts on an enemy unit besides its attacks, as it charges, moves over it, shoots or fights,
+#: or at the end of a phase ('Each time this unit ends a Charge move, ... roll one D6 ...: for each 4+, that enemy unit
+#: suffers D3 mortal wounds': Brass Stampede; 'At the end of the Fight phase, ... select one enemy unit ...':
+#: Relentless Carnage), in an ability that says nothing else about attacks
+_OWN_MORTALS = re.compile(r"\benemy\b[^.]*?\bsuffers? [^.]*?mortal wounds?", re.I)
+OWN_MORTALS = "it inflicts mortal wounds on enemy units besides its attacks"
 #: weapons chosen for the phase beside the others (the Tesseract Vault's Powers of the C'tan: "select up to 2 different
 #: C'tan Powers weapons ... equipped with those weapons in addition to its other weapons")
 _MORE_WEAPONS = re.compile(r"select up to (?P<n>\w+) (?:different )?(?P<kind>.+?) weapons\b.*?\bequipped with those "
