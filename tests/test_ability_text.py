@@ -26,6 +26,7 @@ from mathhammer_exact.catalogue.ability_text import (
     read_abilities,
     read_ability,
 )
+from mathhammer_exact.catalogue.convert import _contained
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.datasheet import Datasheet, ModelEntry, TargetUnit
 from mathhammer_exact.data.modifiers import Effect
@@ -364,6 +365,27 @@ def test_an_ability_for_one_weapon_names_a_weapon_the_unit_has():
     torches = ("Pyre", torrent[1].replace("a Torrent weapon", "its slag torches"), "")
     read = read_abilities("Test Unit", [torches], Counter(), Counter(), weapons=["Slag torch"])
     assert [r.rule.effect.weapon_names for a in read for r in a.readings] == [("slag torch",)]
+
+
+def test_an_ability_for_the_attacks_of_one_kind_of_the_units_models_is_that_kinds():
+    # a trial found Repentia's Overseer of Redemption not read: "each time a Sisters Repentia model in this unit makes
+    # a melee attack" is the Sister Repentia models' (the Superior's whips re-roll nothing), as if written on them
+    overseer = ("Overseer of Redemption", "While this unit contains a Repentia Superior model, each time a Sisters "
+                "Repentia model in this unit makes a melee attack, you can re-roll the Hit roll.", "")
+    [read] = read_abilities("Repentia Squad", [overseer], Counter(), Counter(),
+                            models=["Sister Repentia", "Repentia Superior"])
+    assert read.model == "Sister Repentia" and not read.unmodelled
+    [reading] = read.readings
+    assert (reading.scope, reading.needs) == ("model", "while this unit contains a Repentia Superior model")
+    assert reading.rule.effect.reroll_hits is not None
+    # a kind the unit does not have: not read as one, as before
+    [unread] = read_abilities("Repentia Squad", [overseer], Counter(), Counter(), models=["Penitent"])
+    assert unread.unmodelled == "what it does to this unit's attacks is not read"
+    # its condition holds where every unit of the datasheet has a Repentia Superior: settled, not assumed
+    squad = [ModelEntry(kind, ModelProfile.parse("T3 Sv7+ W1", name=kind), n, ()) for kind, n in
+             (("Sister Repentia", 4), ("Repentia Superior", 1))]
+    assert [r.needs for a in _contained((read,), squad) for r in a.readings] == [""]
+    assert [r.needs for a in _contained((read,), squad[:1]) for r in a.readings] == [reading.needs]
 
 
 @pytest.mark.parametrize(("name", "text", "role", "reason"), [

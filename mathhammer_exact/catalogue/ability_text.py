@@ -26,6 +26,7 @@ from typing import Any, Literal
 import attrs
 
 from ..data.modifiers import STACKED, Effect, Keywords, NamedRule, Phase
+from ..data.names import loose
 from ..data.text_rules import Reading, Role, Scope, TextAbility, leading
 from ..errors import MathhammerError
 from .abilities import feel_no_pain, invulnerable, unjoined
@@ -554,16 +555,31 @@ def _unarmed(verdict: Verdict, weapons: Collection[str]) -> Verdict:
     return Verdict("unmodelled", TextAbility(ability.name, ability.model, unmodelled=why, role="attacker"))
 
 
+#: the attacks of one kind of the unit's models, named as the text names it ('each time a Sisters Repentia model in
+#: this unit makes a melee attack')
+_KIND_ATTACKS = re.compile(r"\b[Ee]ach time an? (?P<kind>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*) model in this unit makes\b")
+
+
+def _of_kind(name: str, text: str, model: str, models: Collection[str]) -> tuple[str, str, str]:
+    """An ability of the datasheet (not written on a kind of model) about the attacks of one kind of its `models`,
+    as if written on that kind: (name, text about "this model", the kind as the datasheet names it); else as given."""
+    found = None if model else _KIND_ATTACKS.search(clean(text))
+    kind = next((m for m in models if found and loose(m) == loose(found["kind"])), None)
+    if kind is None:
+        return name, text, model
+    return name, _KIND_ATTACKS.sub("Each time this model makes", clean(text)), kind
+
+
 def read_abilities(unit: str, texts: Iterable[Sequence[str]], kinds: Counter[str],
                    unmodelled: Counter[str], listed: Iterable[str] = (),
-                   weapons: Collection[str] = ()) -> tuple[TextAbility, ...]:
+                   weapons: Collection[str] = (), models: Collection[str] = ()) -> tuple[TextAbility, ...]:
     """The abilities of a unit record (its `ability_texts`: name, text, model kind; and the names `listed` without a
     text, core rules as `BY_NAME` knows them) that change attacks or are not modelled, each name once; `kinds` counts
     every ability by how it was read, `unmodelled` those not modelled. A reading for the attacks of one weapon must
-    name one of the unit's `weapons`."""
+    name one of the unit's `weapons`; one for the attacks of one kind of its `models` is that kind's (`_of_kind`)."""
     out: list[TextAbility] = []
     seen: set[str] = set()
-    texts = list(texts)
+    texts = [_of_kind(name, text, model, models) for name, text, model in texts]
     written = {name for name, _, _ in texts}
     for name, text, model in [*texts, *((n, "", "") for n in listed if n not in written)]:
         if name in seen:

@@ -284,14 +284,16 @@ def _profile(record: Mapping[str, Any], model: Mapping[str, Any], keywords: tupl
     return ModelProfile.parse(model_text(model["stats"], defence, keywords), name=model["name"], lenient=True)
 
 
-#: a condition on the unit's own models ('while this unit contains one or more PSYKER models')
-_CONTAINS = re.compile(r"(?:while|whilst|if) this unit contains one or more (.+?) models?", re.I)
+#: a condition on the unit's own models ('while this unit contains one or more PSYKER models', '... a Repentia
+#: Superior model')
+_CONTAINS = re.compile(r"(?:while|whilst|if) this unit contains (?:one or more|an?) (.+?) models?", re.I)
 
 
 def _contained(abilities: tuple[TextAbility, ...], models: list[ModelEntry]) -> tuple[TextAbility, ...]:
     """`abilities` with a reading that needs the unit to contain a model of a keyword or kind settled where every
     unit of the datasheet does (a kind of at least one model: a Scarab Occult Sorcerer, PSYKER); one of a kind a
     unit may leave out keeps its condition, for --with."""
+
     def holds(needs: str) -> bool:
         found = _CONTAINS.fullmatch(needs.strip())
         if found is None:
@@ -310,7 +312,8 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     weapons = _weapons(record, notes, tally)
     keywords = tuple(dict.fromkeys(record["keywords"]))  # once each, in order
     read_rules = read_abilities(record["name"], record.get("ability_texts", ()), tally.abilities,
-                                tally.abilities_unmodelled, record["abilities"], record["weapons"])
+                                tally.abilities_unmodelled, record["abilities"], record["weapons"],
+                                [model["name"] for model in record["models"]])
     read = {normalise(a.name) for a in read_rules if a.readings}
     defences: list[str] = list(record.get("defence_notes", ()))  # the unit's: said where the unit is the target
     held: dict[str, dict[str, Any]] = {}
