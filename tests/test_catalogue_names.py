@@ -550,18 +550,38 @@ def test_a_word_that_begins_several_names_is_the_one_name_holding_it_whole():
     assert not lookup.named("wraiths", sheets, lib.names, base.edition).options
 
 
-
 def test_a_name_holding_the_words_is_not_the_one_where_a_longer_name_holds_them_as_well():
     # a trial found 'acolytes' read as Acolyte Iconward, "the one unit whose name holds these words", where Acolyte
-    # Hybrids with Autopistols holds them too (with more words left): refused, as the player may mean either
+    # Hybrids with Autopistols holds them too (with more words left): refused, naming both, as the player may mean
+    # either
     lib = load.library()
     base = next(iter(lib.sheets.values()))
-    names = ("Acolyte Iconward", "Acolyte Hybrids with Autopistols", "Acolyte Hybrids with Hand Flamers",
-             "Rogal Dorn Commander", "Rogal Dorn Battle Tank", "Canoptek Wraiths", "Wraithguard")
-    sheets = {n.lower(): attrs.evolve(base, name=n) for n in names}
-    for typed in ("acolytes", "acolyte hybrids", "rogal dorn"):
-        assert not lookup.named(typed, sheets, lib.names, base.edition).options
-    # where the name holds them as whole words and the longer one does not, it is still the one
-    assert [o.name for o in lookup.named("wraiths", sheets, lib.names, base.edition).options] == ["Canoptek Wraiths"]
+    other = "Sand Host" if base.faction != "Sand Host" else "Gravel Host"
+    names = {"Acolyte Iconward": base.faction, "Acolyte Hybrids with Autopistols": base.faction,
+             "Acolyte Hybrids with Hand Flamers": base.faction, "Rogal Dorn Commander": base.faction,
+             "Rogal Dorn Battle Tank": other, "Canoptek Wraiths": base.faction, "Wraithguard": base.faction,
+             "Nemesis Dreadknight": base.faction, "Grand Master in Nemesis Dreadknight": base.faction,
+             "Ripper Swarms": base.faction, "Ripper Swarms (Parasite of Mortrex)": base.faction,
+             "Thunderhawk Gunship": base.faction, "Grey Knights Thunderhawk Gunship": base.faction}
+    sheets = {n.lower(): attrs.evolve(base, name=n, faction=f) for n, f in names.items()}
+
+    def read(typed: str) -> list[str]:
+        return [o.name for o in lookup.named(typed, sheets, lib.names, base.edition).options]
+
+    with pytest.raises(MathhammerError, match=r"^'acolytes' could be Acolyte Iconward, Acolyte Hybrids with "
+                                              r"Autopistols or Acolyte Hybrids with Hand Flamers, all holding these "
+                                              r"words: write more of the unit's name$"):
+        read("acolytes")
+    for typed in ("acolyte hybrids", "rogal dorn"):
+        with pytest.raises(MathhammerError, match=f"^'{typed}' could be "):
+            read(typed)
+    # where the name holds them as whole words and the longer one does not, it is still the one; so where the longer
+    # name holds this one's (a model in it, a faction's in front) or is a variant in brackets
+    assert read("wraiths") == ["Canoptek Wraiths"]
+    assert read("dreadknight") == ["Nemesis Dreadknight"]
+    assert read("thunderhawk") == ["Thunderhawk Gunship"]
+    assert read("rippers") == ["Ripper Swarms"]
+    # the faction named settles it: only the units its army fields count
+    assert read(f"rogal dorn @ {base.faction}") == ["Rogal Dorn Commander"]
     del sheets["acolyte hybrids with autopistols"], sheets["acolyte hybrids with hand flamers"]
-    assert [o.name for o in lookup.named("acolytes", sheets, lib.names, base.edition).options] == ["Acolyte Iconward"]
+    assert read("acolytes") == ["Acolyte Iconward"]

@@ -916,12 +916,12 @@ class UnitReader:
         if default is None and link.minimum >= 1:  # the one the group is named after ('Twin Battle Cannon'), else
             # the first that is wargear, rather than a system with no profile
             titled = [c for c in choices if loose(c[0].entry.get("name", "")) == loose(group.get("name", ""))]
-            default = titled[0] if len(titled) == 1 else next((c for c in choices if c[2]), choices[0])
             named = titled[0] if len(titled) == 1 else None
+            default = named or next((c for c in choices if c[2]), choices[0])
             if len(choices) > 1 and (default[2] or named):
                 said = "names no default choice" if default_id in (None, "", "none") else \
                     f"names as its default choice an entry that is none of these (id {default_id!r})"
-                why = ", the choice the group is named after" if len(titled) == 1 else ""
+                why = ", the choice the group is named after" if named else ""
                 self.notes.append(f"{group.get('name', '').strip()!r}: the catalogue {said}; "
                                   f"read as {default[0].entry.get('name', '').strip()}{why} (also offered: "
                                   + ", ".join(c[0].entry.get("name", "").strip() for c in choices
@@ -944,8 +944,9 @@ class UnitReader:
         picks = max(link.minimum - sum(child.minimum for child, _ in required), default[0].minimum, 1)
         worn = self._worn(default[0]) if named and not default[2] else []  # a default the catalogue names (or titles)
         equipment += (default[2] or worn) * min(picks, default[0].maximum or picks)
-        if worn:  # wargear with an ability alone ('Slabshield'), swapped for another such piece ('Brute shield')
-            choices = [(child, name, worn if child is default[0] else gear or self._offered(group, child))
+        if worn:  # wargear with an ability alone ('Slabshield'), swapped for another such piece ('Brute shield'):
+            # not for a weapon, whose own option may name it already, and which would leave the ability behind
+            choices = [(child, name, worn if child is default[0] else [] if gear else self._offered(group, child))
                        for child, name, gear in choices]
         if swap := _swap(choices, default[0]):
             options.append(swap)

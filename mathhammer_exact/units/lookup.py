@@ -70,6 +70,10 @@ class Named:
         return [option.faction for option in self.options]
 
 
+class Ambiguous(MathhammerError):
+    """A name that several units' names hold, none of them nearer than the others (`_held`)."""
+
+
 def _shipped(text: str, sheets: Mapping[str, Datasheet]) -> list[Option]:
     """The datasheet of rules/ called `text` (by its name or an alias; exactly, else loosely, else without
     spaces)."""
@@ -123,13 +127,20 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
         plain = [o for o in plain if whole(o)]  # it only begins
     if len({o.name for o in plain}) != 1:
         return [], ()
-    # another unit (of today, unless this one is of Legends) holds the words too, with more words left: they tell
-    # the two apart only where this one holds them as whole words and it does not ('acolytes': Acolyte Iconward
-    # or Acolyte Hybrids with Autopistols)
-    rivals = [o for o in near if o.name != plain[0].name and ("[" in plain[0].name or "[" not in o.name)]
-    if rivals and (not whole(plain[0]) or any(whole(o) for o in rivals)):
-        return [], ()
-    return plain, (f"{text.strip()!r} read as {plain[0].name} (the one {among} whose name holds these words)",)
+    # another unit (of today, unless this one is of Legends; not a variant in brackets, unless this one is: 'Ripper
+    # Swarms (Parasite of Mortrex)'; not one whose name holds this one's: 'Grand Master in Nemesis Dreadknight')
+    # holds the words too, with more words left: they tell the two apart only where this one holds them as whole
+    # words and it does not ('acolytes': Acolyte Iconward or Acolyte Hybrids with Autopistols); else the name is
+    # refused, the units it may be named
+    chosen = plain[0].name
+    rivals = sorted({o.name for o in near if o.name != chosen and ("[" in chosen or "[" not in o.name)
+                     and ("(" in chosen or "(" not in o.name) and normalise(chosen) not in normalise(o.name)
+                     and (not whole(plain[0]) or whole(o))})
+    if rivals:
+        raise Ambiguous(f"{text.strip()!r} could be {', '.join([chosen, *rivals[:-1]])} or {rivals[-1]}, "
+                              f"{'each' if len(rivals) == 1 else 'all'} holding these words: write more of the "
+                              "unit's name")
+    return plain, (f"{text.strip()!r} read as {chosen} (the one {among} whose name holds these words)",)
 
 
 def _faction(text: str, sheets: Mapping[str, Datasheet], names: Names, exact: bool, edition: str) -> str | None:
@@ -240,16 +251,23 @@ def named(written: str, sheets: Mapping[str, Datasheet], names: Names, edition: 
             break
         front = _faction(" ".join(words[:cut]), sheets, names, True, edition)
         rest = " ".join(words[cut:])
-        inner = named(rest, sheets, names, edition) if front else None
+        try:
+            inner = named(rest, sheets, names, edition) if front else None
+        except Ambiguous:  # the other words alone hold several names ('daemon prince': 'prince')
+            inner = None
         if front and inner and inner.options and any(relations.rank(o.faction, front) is not None
                                                      for o in inner.options):
             options, reading, unit_words, faction = list(inner.options), inner.reading, rest, front
         elif front:  # 'custodes guard': the one unit of the faction's army that holds the other words
-            mine, said = _held_by_army(rest, sheets, edition, relations, front)
+            try:
+                mine, said = _held_by_army(rest, sheets, edition, relations, front)
+            except Ambiguous:  # several units of the army hold the other words: read as written, below
+                mine, said = [], ()
             if mine:  # else the first words were no faction's after all ('daemon prince')
                 options, reading, unit_words, faction = mine, said, rest, front
-    if not options:
-        options, reading = _held(text, sheets, edition)
+    if not options:  # among the units an army of the faction named fields, if one is
+        options, reading = _held_by_army(text, sheets, edition, relations, faction) if faction else \
+            _held(text, sheets, edition)
     if faction and options and all(relations.rank(o.faction, faction) is None for o in options):
         # 'admech rangers': not the Aeldari's Rangers, but the one unit the faction fields that holds the words
         mine, said = _held_by_army(unit_words, sheets, edition, relations, faction)
