@@ -294,6 +294,10 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
     # ... and at the end of a phase (a Bloodthirster's Relentless Carnage, a trial found silent)
     ("At the end of the Fight phase, you can select one enemy unit within Engagement Range of this model and roll "
      "eight D6: for each 4+, that enemy unit suffers 1 mortal wound.", "unmodelled", OWN_MORTALS),
+    # ... not those the unit itself suffers, choosing an enemy unit (a review found Paroxysm so named)
+    ("At the start of the Fight phase, you can select one enemy unit within 12\" of and visible to this model and "
+     "roll one D6: on a 1, this Psyker suffers D3 mortal wounds; on a 2+, until the end of the phase, subtract 1 from "
+     "the Attacks characteristic of weapons equipped by models in that unit.", "others", None),
     # a bonus for each of several things counted (a Raider's Visions of Butchery): one bonus would be wrong
     ("While one or more Wrack units are embarked within this model, for each Wrack model embarked within this model, "
      "add 1 to the Attacks characteristic of this model's bladevanes.", "unmodelled",
@@ -365,6 +369,13 @@ def test_an_ability_for_one_weapon_names_a_weapon_the_unit_has():
     torches = ("Pyre", torrent[1].replace("a Torrent weapon", "its slag torches"), "")
     read = read_abilities("Test Unit", [torches], Counter(), Counter(), weapons=["Slag torch"])
     assert [r.rule.effect.weapon_names for a in read for r in a.readings] == [("slag torch",)]
+
+
+def test_mortal_wounds_inflicted_as_the_unit_is_destroyed_are_named_where_it_is_attacked():
+    verdict = read_ability("Test Unit", "Death Vision", "Each time this model is destroyed, roll one D6: on a 4+, "
+                           "select one enemy unit within 6\" of this model; that enemy unit suffers D3 mortal wounds.")
+    assert verdict.ability is not None
+    assert (verdict.ability.unmodelled, verdict.ability.role) == (OWN_MORTALS, "target")
 
 
 def test_an_ability_for_the_attacks_of_one_kind_of_the_units_models_is_that_kinds():

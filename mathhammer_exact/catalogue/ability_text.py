@@ -64,7 +64,10 @@ DAMAGED = "its words are not read; the answer assumes more wounds remaining than
 #: or at the end of a phase ('Each time this unit ends a Charge move, ... roll one D6 ...: for each 4+, that enemy unit
 #: suffers D3 mortal wounds': Brass Stampede; 'At the end of the Fight phase, ... select one enemy unit ...':
 #: Relentless Carnage), in an ability that says nothing else about attacks
-_OWN_MORTALS = re.compile(r"\benemy\b[^.]*?\bsuffers? [^.]*?mortal wounds?", re.I)
+_OWN_MORTALS = re.compile(r"(?:\benemy\b[^.]*?\b(?:that|the|each|those|every)|\b(?:that|the|each|those|every) enemy) "
+                          r"(?:units?|models?) (?:\w+ )?suffers? [^.]*?mortal wounds?", re.I)
+#: ... that it inflicts as it is destroyed (Death Vision of Sanguinius): as it is attacked
+_AS_DESTROYED = re.compile(r"\bthis (?:model|unit) is destroyed\b", re.I)
 OWN_MORTALS = "it inflicts mortal wounds on enemy units besides its attacks"
 #: weapons chosen for the phase beside the others (the Tesseract Vault's Powers of the C'tan: "select up to 2 different
 #: C'tan Powers weapons ... equipped with those weapons in addition to its other weapons")
@@ -509,8 +512,9 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
         return Verdict("effects", TextAbility(name, model, tuple(readings)))
     if _DAMAGED.match(name):
         return Verdict("unmodelled", TextAbility(name, model, unmodelled=DAMAGED, role="attacker"))
-    if not profile and _OWN_MORTALS.search(clean(text)):
-        return Verdict("unmodelled", TextAbility(name, model, unmodelled=OWN_MORTALS, role="attacker"))
+    if not profile and not others and _OWN_MORTALS.search(clean(text)):
+        role: Role = "target" if _AS_DESTROYED.search(clean(text)) else "attacker"
+        return Verdict("unmodelled", TextAbility(name, model, unmodelled=OWN_MORTALS, role=role))
     return Verdict("profile" if profile else "others" if others else "other")
 
 
