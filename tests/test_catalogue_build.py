@@ -219,3 +219,18 @@ def test_a_process_takes_no_file_after_the_checkout_is_refused():
     assert [place for place, _ in build._take(2, (data, files, following))] == [2]
     following.value = 3
     assert [place for place, _ in build._take(2, (data, files, following))] == [2, *range(3, len(files))]
+
+
+def test_a_process_that_refuses_the_checkout_stops_the_others(monkeypatch):
+    # a worker's refusal too (a review found only this process's stopped the others, which read on to no use)
+    data = bsdata.load_checkout(FIXTURES / "bsdata-factions")
+    files = build._catalogues(data)
+    following = multiprocessing.get_context().Value("i", 3)
+
+    def refusing(files, data):
+        raise MathhammerError("a defect")
+
+    monkeypatch.setattr(build, "_read", refusing)
+    with pytest.raises(MathhammerError, match="a defect"):
+        build._take(2, (data, files, following))
+    assert following.value == build.STOP

@@ -133,7 +133,7 @@ def test_what_wargear_in_a_bundle_gives_its_bearer_goes_with_the_bundle():
     assert attack(magma, Target.of(prime.carrying(["magma cannon"]), 1), exact=True).unsaved.mean == Fraction(5, 9)
 
 
-def _with_groups_renamed(tmp_path, monkeypatch, old: str, new: str) -> None:
+def _with_xml_changed(tmp_path, monkeypatch, old: str, new: str) -> None:
     """Index a copy of the fixture with `old` (a piece of its XML) written as `new`."""
     folder = tmp_path / "checkout"
     shutil.copytree(Path(__file__).parent / "fixtures" / "bsdata-choices", folder)
@@ -148,7 +148,7 @@ def _with_groups_renamed(tmp_path, monkeypatch, old: str, new: str) -> None:
 def test_a_group_whose_default_is_missing_gives_the_choice_it_is_named_after(tmp_path, monkeypatch):
     # a trial found a Rogal Dorn's 'Twin Battle Cannon' group, its default id pointing nowhere, read as its first
     # choice (the oppressor cannon): 'Support systems (1-2)' renamed 'Rock drill' gives the rock drill instead
-    _with_groups_renamed(tmp_path, monkeypatch, 'name="Support systems (1-2)"', 'name="Rock drill"')
+    _with_xml_changed(tmp_path, monkeypatch, 'name="Support systems (1-2)"', 'name="Rock drill"')
     commander = by_name.datasheet("Forge Commander")
     assert commander.models[0].equipment == ("rock drill", "forge fist")
     assert [(o.replaces, o.choices) for o in commander.options] == [(("rock drill",), ("magma cannon",))]
@@ -169,7 +169,7 @@ def test_a_default_that_is_an_ability_alone_is_worn_and_may_be_swapped_for_anoth
              '<entryLink import="true" name="Ward shield" hidden="false" type="selectionEntry" id="l-w4" '
              'targetId="w-shield"/></entryLinks></selectionEntryGroup>')
     anchor = '<selectionEntryGroup name="Support systems (1-2)"'
-    _with_groups_renamed(tmp_path, monkeypatch, anchor, group + anchor)
+    _with_xml_changed(tmp_path, monkeypatch, anchor, group + anchor)
     commander = by_name.datasheet("Forge Commander")
     assert commander.models[0].profile.invulnerable == 4
     assert ((), ("ward shield",)) not in [(o.replaces, o.choices) for o in commander.options]

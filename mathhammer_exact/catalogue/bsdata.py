@@ -1304,7 +1304,7 @@ def checked_units(data: Data, files: Container[Path] | None = None) -> Iterator[
 
 def units(data: Data, files: Container[Path] | None = None) -> Iterator[tuple[Record | None, str, str]]:
     """(record or None, unit name, problem) for every unit defined at the top of a catalogue (of one of
-    `files`, if given: a share of the work, `build.read_checkout`, whose units are checked beforehand)."""
+    `files`, if given: a share of the work, `build.read_checkout`), each checked as `checked_units` checks it."""
     for path, root, entry in checked_units(data, files):
         name = entry.get("name", "").strip()
         try:

@@ -145,15 +145,21 @@ def _take(first: int, shared: Shared) -> list[tuple[int, Read]]:
     """`_read` of file `first`, then of the next file no process has taken yet, and so on until none is left:
     (the file's place, what it gave) of each. Files cost very unlike amounts (a catalogue that links
     another's units costs more per unit), so each process takes the next one when it is done with its own
-    rather than being handed a share of them beforehand."""
+    rather than being handed a share of them beforehand. A process that refuses the checkout has every other
+    take no more files (STOP)."""
     data, files, following = shared
     done = []
     place = first
-    while place < len(files):
-        done.append((place, _read(frozenset([files[place]]), data)))
+    try:
+        while place < len(files):
+            done.append((place, _read(frozenset([files[place]]), data)))
+            with following.get_lock():
+                place = following.value
+                following.value = min(place + 1, STOP)
+    except BaseException:
         with following.get_lock():
-            place = following.value
-            following.value = min(place + 1, STOP)
+            following.value = STOP
+        raise
     return done
 
 
@@ -197,7 +203,7 @@ def read_checkout(folder: Path, progress: Callable[[Path], None] | None = None,
                 data = bsdata.load_checkout(folder, progress)
                 done = _take(0, (data, _catalogues(data), following))
                 done += [share for future in later for share in future.result()]
-            except BaseException:
+            except BaseException:  # this process's parse or a worker's refusal: the others take no more files
                 with following.get_lock():
                     following.value = STOP
                 raise

@@ -52,7 +52,7 @@ def expected_damage(weapon: Weapon, target: ModelProfile, context: Context) -> t
         }[context.rules.devastating_wounds]
     rule = critical_mortals(weapon, context, "wound")
     if rule is not None:  # mortal wounds spill over; `instead`, the attack ends there
-        mortal = Fraction(rule.mortal_wounds.pmf(exact=True).mean) * feel_no_pain(mortal_threshold(target, weapon))
+        mortal = rule.mortal_wounds.mean * feel_no_pain(mortal_threshold(target, weapon))
         critical = mortal + (0 if rule.instead else critical)
     wound = wound_odds(weapon, target, context)
     return ordinary, wound.success * ordinary + wound.critical * critical
