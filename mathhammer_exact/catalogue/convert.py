@@ -293,7 +293,6 @@ def _contained(abilities: tuple[TextAbility, ...], models: list[ModelEntry]) -> 
     """`abilities` with a reading that needs the unit to contain a model of a keyword or kind settled where every
     unit of the datasheet does (a kind of at least one model: a Scarab Occult Sorcerer, PSYKER); one of a kind a
     unit may leave out keeps its condition, for --with."""
-
     def holds(needs: str) -> bool:
         found = _CONTAINS.fullmatch(needs.strip())
         if found is None:
