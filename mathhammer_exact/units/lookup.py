@@ -98,12 +98,12 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
     """The units of the one name (not [Legends], where one is) that holds every word of `text` at the start of one
     of its words and has one word more at most ('crisis fireknife' for Crisis Fireknife Battlesuits, 'Abaddon' for
     Abaddon the Despoiler; not 'Tempestus Squad' for Militarum Tempestus Command Squad), and the header line saying
-    so; none where no name, or several, hold them (a longer name too: 'acolytes' may be Acolyte Iconward or Acolyte
-    Hybrids with Autopistols), or where only a [Legends] unit does but a unit of today holds
+    so; none where no name, or several, hold them, or where only a [Legends] unit does but a unit of today holds
     them with more words ('crisis' may be the Crisis Fireknife Battlesuits, not only the Crisis Battlesuits
     [Legends]). Where several names begin with the words but one holds them as whole words, that one is taken
-    ('wraiths': Canoptek Wraiths, not Wraithguard). Only the units `fielded` accepts count (those an army of the
-    faction named fields: `among` says so)."""
+    ('wraiths': Canoptek Wraiths, not Wraithguard). Where a longer name holds them too, the name is refused
+    (`Ambiguous`), naming the units it may be ('acolytes': Acolyte Iconward or Acolyte Hybrids with Autopistols).
+    Only the units `fielded` accepts count (those an army of the faction named fields: `among` says so)."""
     words = [w for w in normalise(text).split() if w not in _SQUAD]  # a word players drop: it tells no unit apart
     if not words:
         return [], ()
@@ -138,8 +138,7 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
                      and (not whole(plain[0]) or whole(o))})
     if rivals:
         raise Ambiguous(f"{text.strip()!r} could be {', '.join([chosen, *rivals[:-1]])} or {rivals[-1]}, "
-                              f"{'each' if len(rivals) == 1 else 'all'} holding these words: write more of the "
-                              "unit's name")
+                        f"{'each' if len(rivals) == 1 else 'all'} holding these words: write more of the unit's name")
     return plain, (f"{text.strip()!r} read as {chosen} (the one {among} whose name holds these words)",)
 
 
