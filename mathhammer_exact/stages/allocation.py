@@ -59,29 +59,35 @@ class Transition:
         """`effects[i]` (one per model) is the wounds model i would lose from one event, or a list of
         them by wounds it has already lost; what exceeds its remaining wounds is lost. Mortal
         wounds that spill over are events of one wound each."""
-        distinct: dict[int, tuple[int, Pmf]] = {}  # each effect once, however many models share it
-        which = []  # for each state: the effect of the model worked on (the destroyed unit's is added last)
+        models = []  # each model's effects by wounds it has already lost
         for effect, wounds in zip(effects, track.wounds):
             by_lost = [effect] * wounds if isinstance(effect, Pmf) else list(effect)
             if len(by_lost) != wounds:
                 raise ValueError("a model's effects by wounds lost must cover each of its wounds")
-            which += [distinct.setdefault(id(e), (len(distinct), e))[0] for e in by_lost]
-        kinds = [e for _, e in distinct.values()]
+            models.append((id(effect), by_lost))
+        kinds = list({id(e): e for _, by_lost in models for e in by_lost}.values())  # each effect once
         exact = kinds[0].exact
         aligned, den = common([(e.weights, e.denominator) for e in kinds], exact)
         most = max(e.max for e in kinds)
-        # table[i, k]: a model with effect i would lose k wounds; the last row is the destroyed unit's
-        table = np.zeros((len(kinds) + 1, most + 1), dtype=dtype(exact))
-        for i, (effect, weights) in enumerate(zip(kinds, aligned)):
-            table[i, effect.offset : effect.max + 1] = weights
-        table[-1, 0] = den  # the unit is destroyed: nothing changes
-        which.append(-1)
-        chance = table[which].T  # chance[k, s]: the model worked on in state s would lose k wounds
-        at_least = np.cumsum(chance[::-1], axis=0)[::-1]  # ... k or more
-        room = np.array([left for wounds in track.wounds for left in range(wounds, 0, -1)] + [0])  # its wounds left
-        lost = np.arange(most + 1)[:, None]
-        # a model loses k < its wounds left as rolled; what would take it to 0 or beyond destroys it, excess lost
-        bands = np.where(lost < room, chance, np.where(lost == room, at_least, 0))
+        zero = 0 if exact else 0.0
+        # for each effect: the chance to lose k = 0..most wounds, and k or more
+        chances = {}
+        for effect, weights in zip(kinds, aligned):
+            lose = [zero] * effect.offset + weights.tolist() + [zero] * (most - effect.max)
+            chances[id(effect)] = lose, list(accumulate(lose[::-1]))[::-1]
+        # a model's columns, one per state it is worked on in: it loses k < its wounds left as rolled; what would
+        # take it to 0 or beyond destroys it, excess lost (worked out once however many models share them)
+        blocks: dict[tuple[int, int], np.ndarray] = {}
+        for key, by_lost in models:
+            if (key, len(by_lost)) not in blocks:
+                columns = []
+                for left, effect in zip(range(len(by_lost), 0, -1), by_lost):
+                    lose, at_least = chances[id(effect)]
+                    columns.append(lose if left > most else [*lose[:left], at_least[left], *[zero] * (most - left)])
+                blocks[key, len(by_lost)] = np.array(columns, dtype=dtype(exact)).reshape(-1, most + 1)
+        destroyed = np.zeros((1, most + 1), dtype=dtype(exact))  # the unit is destroyed: nothing changes
+        destroyed[0, 0] = den
+        bands = np.concatenate([*(blocks[key, len(by_lost)] for key, by_lost in models), destroyed]).T
         used = np.flatnonzero((bands != 0).any(axis=1))
         return cls(Banded(used, bands[used], den))
 
