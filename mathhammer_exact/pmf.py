@@ -147,7 +147,10 @@ class Pmf:
     @classmethod
     def bernoulli(cls, p: Fraction, exact: bool = False) -> Pmf:
         """1 with probability p, else 0."""
-        return cls.from_probs([1 - p, p], 0, exact)
+        p = p if isinstance(p, Fraction) else Fraction(p)
+        if exact:
+            return cls(np.array([p.denominator - p.numerator, p.numerator], dtype=object), p.denominator)
+        return cls(np.array([(p.denominator - p.numerator) / p.denominator, p.numerator / p.denominator]))
 
     @classmethod
     def grid(cls, probs: dict[tuple[int, int], Fraction], exact: bool = False) -> Pmf:
@@ -404,20 +407,22 @@ class Pmf:
         """
         parts = [(p if isinstance(p, Fraction) else Fraction(p), pmf) for p, pmf in parts if p]
         exact = parts[0][1].exact
-        ndim = max(pmf.weights.ndim for _, pmf in parts)
-        shape = [1] * ndim
-        for _, pmf in parts:
-            if pmf.offset < 0:
-                raise ValueError("mixture parts must be counts (no negative values)")
-            for axis, n in enumerate(pmf.weights.shape):
-                shape[axis] = max(shape[axis], n + (pmf.offset if axis == 0 else 0))
+        if any(pmf.offset < 0 for _, pmf in parts):
+            raise ValueError("mixture parts must be counts (no negative values)")
+        grids = [pmf.weights.shape[1] for _, pmf in parts if pmf.weights.ndim == 2]
+        rows = max(pmf.offset + pmf.weights.shape[0] for _, pmf in parts)
         den = math.lcm(*(p.denominator * pmf.denominator for p, pmf in parts)) if exact else 1
-        out = np.zeros(shape, dtype=dtype(exact))
+        out = np.zeros((rows, max(grids)) if grids else rows, dtype=dtype(exact))
         for p, pmf in parts:
-            w = pmf.weights if pmf.weights.ndim == ndim else pmf.weights[:, None]  # a 1-D count joins as rows
+            w, at = pmf.weights, pmf.offset
             factor = p.numerator * (den // (p.denominator * pmf.denominator)) if exact else p.numerator / p.denominator
-            rows = slice(pmf.offset, pmf.offset + w.shape[0])
-            out[(rows, slice(0, w.shape[1])) if ndim == 2 else rows] += w * factor
+            if w.shape == (1,):  # one value (nothing, say): one entry
+                out[(at, 0) if grids else at] += w[0] * factor
+            elif grids:  # a 1-D count joins a 2-D mixture as its first count
+                w = w if w.ndim == 2 else w[:, None]
+                out[at : at + w.shape[0], : w.shape[1]] += w * factor
+            else:
+                out[at : at + len(w)] += w * factor
         return Pmf(out, den)
 
     def map_values(self, values: np.ndarray) -> Pmf:
@@ -434,6 +439,8 @@ class Pmf:
     def map(self, f: Callable[[int], int]) -> Pmf:
         """Distribution of f(X): e.g. a damage modifier applied to each roll."""
         values = [f(v) for v in range(self.offset, self.max + 1)]
+        if values == list(range(self.offset, self.max + 1)):  # f changes no value (an unmodified damage roll)
+            return self
         low, high = min(values), max(values)
         out = np.zeros(high - low + 1, dtype=self.weights.dtype)
         for v, w in zip(values, self.weights):

@@ -70,6 +70,26 @@ def test_mixture(a, b, w):
         {k: p for k, p in expected.items() if p}
 
 
+small_grids = st.dictionaries(st.tuples(st.integers(0, 2), st.integers(0, 2)), st.integers(1, 5), min_size=1,
+                               max_size=4).map(lambda ws: {k: Fraction(w, sum(ws.values())) for k, w in ws.items()})
+
+
+@given(small_pmfs, small_grids, st.sampled_from([0, 1, 3]), st.fractions(0, 1).filter(lambda w: w < 1))
+def test_mixture_of_counts_and_grids(a, grid, point, w):
+    # a 1-D count joins a grid as its first count (k -> (k, 0)), a one-value count (nothing, say) too
+    parts = [(w / 2, make(a, True)), (w / 2, Pmf.point(point, True)), (1 - w, Pmf.grid(grid, True))]
+    expected: dict[tuple[int, int], Fraction] = {}
+    for (p, _), dist in zip(parts, ({(k, 0): q for k, q in a.items()}, {(point, 0): Fraction(1)}, grid)):
+        for key, q in dist.items():
+            expected[key] = expected.get(key, Fraction(0)) + p * q
+    for exact in (True, False):
+        mixed = Pmf.mixture([(p, pmf.in_mode(exact)) for p, pmf in parts])
+        found = {(i, j): Fraction(int(x), mixed.denominator) if exact else float(x)
+                 for (i, j), x in np.ndenumerate(mixed.weights) if x}
+        assert found == ({k: p for k, p in expected.items() if p} if exact else
+                         pytest.approx({k: float(p) for k, p in expected.items() if p}, abs=1e-12))
+
+
 @given(small_pmfs)
 def test_summaries_match_definitions(a):
     pmf = make(a, True)
