@@ -274,8 +274,14 @@ ELEVENTH_EDITION: Edition = (*TENTH_EDITION, *ELEVENTH_ADDS)
 
 def abilities_in(weapon: type[Weapon], edition: str) -> Edition:
     """The abilities of `weapon` (a class) that `edition` has: those declared on its fields, and the 11th's
-    additions in the 11th edition."""
-    return (*abilities_of(weapon), *(ELEVENTH_ADDS if edition_named(edition).name == "11e" else ()))
+    additions in the 11th edition (the same tuple each time: the parser keeps a table per edition, `parsing`)."""
+    if (weapon, edition) not in _ABILITIES_IN:
+        _ABILITIES_IN[weapon, edition] = (*abilities_of(weapon),
+                                          *(ELEVENTH_ADDS if edition_named(edition).name == "11e" else ()))
+    return _ABILITIES_IN[weapon, edition]
+
+
+_ABILITIES_IN: dict[tuple[type, str], Edition] = {}  #: `abilities_in`, by weapon class and edition as given
 
 
 def every_ability(weapon: type[Weapon]) -> Edition:

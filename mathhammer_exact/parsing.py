@@ -108,10 +108,26 @@ def _ability(token: str, edition: Edition) -> tuple[Ability, str, dict[str, Any]
     None if it is not one of them."""
     word = " ".join(token.upper().split())
     plain = " ".join(word.replace("-", " ").split())  # TWIN-LINKED, Twin Linked, Twin-linked
-    for ability in edition:
+    for ability in _by_first_word(edition).get(plain.split(" ", 1)[0], ()):
         if found := _read(ability, token, word, plain):
             return ability, *found
     return None
+
+
+_FIRST_WORDS: dict[int, tuple[Edition, dict[str, list[Ability]]]] = {}  #: each edition's abilities by first word
+
+
+def _by_first_word(edition: Edition) -> dict[str, list[Ability]]:
+    """`edition`'s abilities by the first word of their name, in order (worked out once per edition, kept by
+    identity: hashing an edition costs more than reading it): a printed ability is read only as those, since every
+    form `_read` reads has a space or a hyphen after the name."""
+    kept = _FIRST_WORDS.get(id(edition))
+    if kept is None or kept[0] is not edition:
+        table: dict[str, list[Ability]] = {}
+        for ability in edition:
+            table.setdefault(ability.spelling.split(" ", 1)[0], []).append(ability)
+        kept = _FIRST_WORDS[id(edition)] = edition, table
+    return kept[1]
 
 
 def _unknown_ability(token: str, edition: Edition) -> MathhammerError:

@@ -290,17 +290,25 @@ class Pmf:
         (worked out once: distributions are keys of the engine's caches). Exact weights are compared in
         lowest terms: divided, with the denominator, by their greatest common divisor."""
         w = self.weights
-        nonzero = np.nonzero(w)
-        if not len(nonzero[0]):
-            return self.exact, 0, (), ()
-        low = [int(nonzero[0][0]), *(int(axis.min()) for axis in nonzero[1:])]  # the first axis comes sorted
-        high = [int(nonzero[0][-1]) + 1, *(int(axis.max()) + 1 for axis in nonzero[1:])]
-        trimmed = w[tuple(slice(a, b) for a, b in zip(low, high))]
-        values = trimmed.ravel().tolist()
+        if w.ndim == 1:  # most keys: trimmed in Python, quicker than numpy for so few values
+            values = w.tolist()
+            first = next((i for i, x in enumerate(values) if x), None)
+            if first is None:
+                return self.exact, 0, (), ()
+            end = len(values) - next(i for i, x in enumerate(reversed(values)) if x)
+            values, low, shape = values[first:end], [first], (end - first,)
+        else:
+            nonzero = np.nonzero(w)
+            if not len(nonzero[0]):
+                return self.exact, 0, (), ()
+            low = [int(nonzero[0][0]), *(int(axis.min()) for axis in nonzero[1:])]  # the first axis comes sorted
+            high = [int(nonzero[0][-1]) + 1, *(int(axis.max()) + 1 for axis in nonzero[1:])]
+            trimmed = w[tuple(slice(a, b) for a, b in zip(low, high))]
+            values, shape = trimmed.ravel().tolist(), trimmed.shape
         if self.exact:
             common_factor = math.gcd(self.denominator, *values)
             values = [self.denominator // common_factor, *(x // common_factor for x in values)]
-        return self.exact, self.offset + low[0], (*low[1:], *trimmed.shape), tuple(values)
+        return self.exact, self.offset + low[0], (*low[1:], *shape), tuple(values)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Pmf):
