@@ -133,14 +133,16 @@ def test_what_wargear_in_a_bundle_gives_its_bearer_goes_with_the_bundle():
     assert attack(magma, Target.of(prime.carrying(["magma cannon"]), 1), exact=True).unsaved.mean == Fraction(5, 9)
 
 
-def _with_xml_changed(tmp_path, monkeypatch, old: str, new: str) -> None:
-    """Index a copy of the fixture with `old` (a piece of its XML) written as `new`."""
+def _with_xml_changed(tmp_path, monkeypatch, *changes: tuple[str, str]) -> None:
+    """Index a copy of the fixture with each `old` (a piece of its XML) of `changes` written as its `new`."""
     folder = tmp_path / "checkout"
     shutil.copytree(Path(__file__).parent / "fixtures" / "bsdata-choices", folder)
     path = folder / "Test - Forge Choices.cat"
     text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    for old, new in changes:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path.write_text(text, encoding="utf-8")
     monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
     add_checkout(folder)
 
@@ -148,7 +150,7 @@ def _with_xml_changed(tmp_path, monkeypatch, old: str, new: str) -> None:
 def test_a_group_whose_default_is_missing_gives_the_choice_it_is_named_after(tmp_path, monkeypatch):
     # a trial found a Rogal Dorn's 'Twin Battle Cannon' group, its default id pointing nowhere, read as its first
     # choice (the oppressor cannon): 'Support systems (1-2)' renamed 'Rock drill' gives the rock drill instead
-    _with_xml_changed(tmp_path, monkeypatch, 'name="Support systems (1-2)"', 'name="Rock drill"')
+    _with_xml_changed(tmp_path, monkeypatch, ('name="Support systems (1-2)"', 'name="Rock drill"'))
     commander = by_name.datasheet("Forge Commander")
     assert commander.models[0].equipment == ("rock drill", "forge fist")
     assert [(o.replaces, o.choices) for o in commander.options] == [(("rock drill",), ("magma cannon",))]
@@ -169,8 +171,44 @@ def test_a_default_that_is_an_ability_alone_is_worn_and_may_be_swapped_for_anoth
              '<entryLink import="true" name="Ward shield" hidden="false" type="selectionEntry" id="l-w4" '
              'targetId="w-shield"/></entryLinks></selectionEntryGroup>')
     anchor = '<selectionEntryGroup name="Support systems (1-2)"'
-    _with_xml_changed(tmp_path, monkeypatch, anchor, group + anchor)
+    _with_xml_changed(tmp_path, monkeypatch, (anchor, group + anchor))
     commander = by_name.datasheet("Forge Commander")
     assert commander.models[0].profile.invulnerable == 4
     assert ((), ("ward shield",)) not in [(o.replaces, o.choices) for o in commander.options]
     assert (("ward shield",), ("bulwark",)) in [(o.replaces, o.choices) for o in commander.options]
+
+
+WARD_TEXT = "The bearer has a 4+ invulnerable save."
+UNIT_WARD_TEXT = "Models in the bearer's unit have a 4+ invulnerable save."
+
+
+def test_wargear_that_protects_the_bearers_unit_protects_it_while_a_model_carries_it(tmp_path, monkeypatch):
+    # the ward shield reworded to protect the bearer's unit (a weavefield crest): 'Forge Sister w/ ward shield' (0-2)
+    # carries it, so Forge Sisters have no invulnerable save until one joins; then every model has it
+    _with_xml_changed(tmp_path, monkeypatch, (WARD_TEXT, UNIT_WARD_TEXT))
+    plain = by_name.target_unit("Forge Sisters")
+    assert {profile.invulnerable for profile, _ in plain.target.groups} == {None}
+    shielded = by_name.target_unit("Forge Sisters", loadout=["ward shield"])
+    assert {profile.invulnerable for profile, _ in shielded.target.groups} == {4}
+    assert sum(n for _, n in shielded.target.groups) == sum(n for _, n in plain.target.groups)
+
+
+def test_wargear_that_protects_the_bearers_unit_is_given_up_with_it(tmp_path, monkeypatch):
+    # a trial found Einhyr Hearthguard keeping their weavefield crest's 5+ invulnerable save after the Hesyr took a
+    # teleport crest in its place: the Forge Commander's 'Ward Shield' group (a ward shield, reworded to protect the
+    # bearer's unit, by default; or a bulwark) as in the test above
+    group = ('<selectionEntryGroup name="Ward Shield" hidden="false" id="g-cmd-ward" defaultSelectionEntryId="l-w4">'
+             '<constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c-w1"/>'
+             '<constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c-w2"/>'
+             '</constraints><entryLinks>'
+             '<entryLink import="true" name="Bulwark" hidden="false" type="selectionEntry" id="l-w3" '
+             'targetId="w-bulwark"/>'
+             '<entryLink import="true" name="Ward shield" hidden="false" type="selectionEntry" id="l-w4" '
+             'targetId="w-shield"/></entryLinks></selectionEntryGroup>')
+    anchor = '<selectionEntryGroup name="Support systems (1-2)"'
+    _with_xml_changed(tmp_path, monkeypatch, (anchor, group + anchor), (WARD_TEXT, UNIT_WARD_TEXT))
+    assert by_name.target_unit("Forge Commander").target.single.invulnerable == 4
+    swapped = by_name.target_unit("Forge Commander", loadout=["bulwark"])
+    assert swapped.target.single.invulnerable is None
+    assert "target note (Forge Commander): ward shield not carried (bulwark): the defences it gives the unit do " \
+           "not apply" in swapped.notes

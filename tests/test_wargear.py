@@ -188,5 +188,5 @@ def test_a_drone_a_model_may_take_is_offered_and_gives_what_its_ability_says(squ
     assert fought[0] == fought[1]  # its ability is for ranged attacks
     bulwark = by_name.target_unit("Quarry Squad", loadout=["bulwark drone"])
     assert {(p.name, p.wounds) for p, _ in bulwark.target.groups} == {("Quarryman", 2), ("Quarry Foreman", 3)}
-    assert "target note (Quarry Squad): Wounds 3 for Quarry Foreman with bulwark drone (its profile's 2)" \
+    assert "target note (Quarry Squad): Wounds 3 for Quarry Foreman with bulwark drone (2 with its default wargear)" \
         in bulwark.notes  # said, as a review asked: the target's line alone showed W3

@@ -1121,6 +1121,8 @@ class UnitReader:
                 for kind, reading in _defences(name, suffix, text):
                     if reading["scope"] == "leading" or (piece and reading["scope"] == "model"):
                         continue  # the Attached unit's (read from its text: `ability_text`), or its bearer's
+                    if piece and reading["scope"] == "unit" and any(element is e for e in self.pieces.values()):
+                        continue  # its bearer's unit's while a model carries it (`bearers`: a weavefield crest)
                     if reading["scope"] == "model" and model is None and not single:
                         self.defence_notes.append(f"{kind.replace('_', ' ')} {reading['value']}+ in {name!r} is for "
                                                   "one model (its bearer), which the datasheet does not name: not "
@@ -1160,15 +1162,18 @@ class UnitReader:
         characteristic of 4', a storm shield), and Wounds added by a piece no model carries by default ('Add 1 to
         the bearer's Wounds characteristic', a Shield Drone; one carried by default is in its profile already:
         `_more_wounds`). Given to each model by what it carries (`convert`), so that a swap that gives the piece
-        up takes them away."""
+        up takes them away. An invulnerable save and Feel No Pain a piece gives every model of its bearer's unit
+        ('Models in the bearer's unit have a 5+ invulnerable save', a weavefield crest) are under "unit": the
+        unit has them while one of its models carries the piece."""
         default = {name for model in models for name in model["equipment"]}
         found: Record = {}
         for name, element in self.pieces.items():
             for rule, suffix, text in self.data.rules(element, self.faction):
                 gives = found.setdefault(name, {})
                 for kind, reading in _defences(rule, suffix, text):
-                    if reading["scope"] == "model":
-                        gives[kind] = best(gives.get(kind), reading)
+                    if reading["scope"] in ("model", "unit"):
+                        held = gives if reading["scope"] == "model" else gives.setdefault("unit", {})
+                        held[kind] = best(held.get(kind), reading)
                 if wounds := _HAS_WOUNDS.search(text):
                     gives["wounds"] = {"value": int(wounds[1]), "from": rule}
                 if (more := _MORE_WOUNDS.search(text)) and name not in default:

@@ -154,7 +154,8 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
     texts = {name: text for name, text, _ in record.get("ability_texts", ())}
 
     def hold(found: Mapping[str, Any], fields: dict[str, int]) -> None:
-        bearer = model["name"] if found is model.get("invulnerable") or found is model.get("feel_no_pain") else ""
+        bearer = model["name"] if found.get("scope") != "unit" and (
+            found is model.get("invulnerable") or found is model.get("feel_no_pain")) else ""
         reading = conditional_defence(record.get("name", ""), found["from"], texts.get(found["from"], ""), fields,
                                       bool(found.get("ranged_only")), bearer)
         held.setdefault(found["from"], {})[reading.rule.key] = reading
@@ -167,7 +168,9 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
         column = None
     found = best(record.get("invulnerable"), model.get("invulnerable"))
     inv = column if column and not column["conditional"] else best(found, column)  # the model's own column first
-    whose = f" (the bearer: {model['name']})" if inv and inv is model.get("invulnerable") else ""
+    # a model's own, not its unit's from wargear one of its models carries (a weavefield crest: everyone's)
+    whose = f" (the bearer: {model['name']})" if inv and inv.get("scope") != "unit" and \
+        inv is model.get("invulnerable") else ""
     if inv:
         how = f"inferred from the text of {inv['from']!r}" if inv.get("inferred") else f"from {inv['from']!r}"
         what = f"invulnerable save {inv['value']}+{' against ranged attacks' if inv.get('ranged_only') else ''}"
@@ -179,7 +182,8 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
             if inv.get("inferred") or whose:
                 notes.append(f"{what}{whose} {how}")
     fnp = best(record.get("feel_no_pain"), model.get("feel_no_pain"))
-    whose = f" (the bearer: {model['name']})" if fnp and fnp is model.get("feel_no_pain") else ""
+    whose = f" (the bearer: {model['name']})" if fnp and fnp.get("scope") != "unit" and \
+        fnp is model.get("feel_no_pain") else ""
     if fnp:
         against = fnp.get("against", "").split()
         victims = " and ".join({"mortal": "mortal wounds", "psychic": "psychic attacks"}[a] for a in against)
@@ -245,12 +249,17 @@ MOST_WORN = 4  #: pieces of wargear of one kind of model whose every combination
 #: a kind with more keeps the profile of its default wargear whatever it carries
 
 
-def _worn(model: Mapping[str, Any], equipment: tuple[str, ...], bearers: Mapping[str, Any]) -> tuple[str, ...]:
-    """The wargear that gives this kind of model something as its bearer (`bearers`), carried by default or
-    offered by its swaps, by name."""
-    offered = [item.lower() for option in model["options"]
+def _may_carry(model: Mapping[str, Any]) -> tuple[str, ...]:
+    """The wargear a kind of model carries by default or its swaps offer, by name."""
+    offered = [item for option in model["options"]
                for item in (*option["with"], *(i for items in option.get("gives", {}).values() for i in items))]
-    return tuple(dict.fromkeys(item for item in (*equipment, *offered) if item in bearers))
+    return tuple(dict.fromkeys(item.lower() for item in (*model["equipment"], *offered)))
+
+
+def _worn(model: Mapping[str, Any], bearers: Mapping[str, Any], unit_wide: Collection[str]) -> tuple[str, ...]:
+    """The wargear that gives this kind of model something (`bearers`): as its bearer, carried by default or
+    offered by its swaps, or as a model of the unit while any model carries it (`unit_wide`), by name."""
+    return tuple(dict.fromkeys((*(item for item in _may_carry(model) if item in bearers), *unit_wide)))
 
 
 def _carrying(model: Mapping[str, Any], pieces: Collection[str], bearers: Mapping[str, Any],
@@ -260,8 +269,9 @@ def _carrying(model: Mapping[str, Any], pieces: Collection[str], bearers: Mappin
     (said where the unit is the target: `Datasheet.defences_for`). The Wounds set are said in `notes`, if given."""
     gives = [bearers[piece] for piece in pieces if piece in bearers]
     out = dict(model)
-    for kind in ("invulnerable", "feel_no_pain"):
-        out[kind] = functools.reduce(best, (g.get(kind) for g in gives), model.get(kind))
+    for kind in ("invulnerable", "feel_no_pain"):  # the bearer's, and its unit's (a weavefield crest's)
+        out[kind] = functools.reduce(best, (g.get(scope, {}).get(kind) if scope else g.get(kind)
+                                            for g in gives for scope in ("", "unit")), model.get(kind))
     wounds = max((g["wounds"] for g in gives if "wounds" in g), key=lambda w: w["value"], default=None)
     key = next((k for k in model["stats"] if k.upper() == "W"), None)
     if wounds is not None and key is not None and model["stats"][key].strip() != str(wounds["value"]):
@@ -318,15 +328,20 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     held: dict[str, dict[str, Any]] = {}
     models, options = [], []
     bearers = {name.lower(): gives for name, gives in record.get("bearers", {}).items()}
-    for model, count, most in _composition(record):
+    composition = _composition(record)
+    # wargear that protects every model of the unit while one carries it, and what the unit carries by default
+    unit_wide = tuple(dict.fromkeys(item for model in record["models"] for item in _may_carry(model)
+                                    if "unit" in bearers.get(item, {})))
+    unit_carried = {item.lower() for model, count, _ in composition if count for item in model["equipment"]}
+    for model, count, most in composition:
         tally.units["model profiles"] += 1
         # the unit's, its faction's (as in rules/: 'while an ADEPTA SORORITAS CHARACTER is leading') and its own
         kind_keywords = tuple(dict.fromkeys((*keywords, *record["faction_keywords"], *model.get("keywords", ()))))
         equipment = tuple(w.lower() for w in model["equipment"])
-        worn = _worn(model, equipment, bearers)
+        worn = _worn(model, bearers, unit_wide)
         mine: list[str] = list(model.get("defence_notes", ()))  # this kind's: said where it is in the target
         try:
-            carried = frozenset(worn).intersection(equipment)
+            carried = frozenset(worn).intersection({*equipment, *unit_carried.intersection(unit_wide)})
             profile = _profile(record, _carrying(model, carried, bearers, mine), kind_keywords, mine, read, held)
             profiles = {frozenset(pieces): _profile(record, _carrying(model, pieces, bearers), kind_keywords)
                         for k in range(len(worn) + 1) for pieces in combinations(worn, k)
@@ -368,6 +383,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
                                *(TextAbility(name, readings=tuple(found.values())) for name, found in held.items())),
                               models),
         defence_notes=tuple(dict.fromkeys(defences)),
+        unit_worn=unit_wide,
         stationary_only=tuple(dict.fromkeys(weapon.lower() for _, text, _ in record.get("ability_texts", ())
                                             if (weapon := stationary_weapon(text)) and weapon.lower() in weapons)),
         wargear_abilities={piece.lower(): taken for piece, texts in record.get("wargear_abilities", {}).items()

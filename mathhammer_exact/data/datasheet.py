@@ -43,6 +43,14 @@ class ModelEntry:
         return self.profiles.get(frozenset(set(self.worn).intersection(gear)), self.profile)
 
 
+def _swapped(model: ModelEntry, gear: Iterable[str]) -> str:
+    """What a model carries of its `worn` wargear against its default: "with a brute shield in place of
+    slabshield", "with X", "without X"."""
+    now, default = set(model.worn).intersection(gear), set(model.worn).intersection(model.equipment)
+    taken, given = ", ".join(sorted(now - default)), ", ".join(sorted(default - now))
+    return f"with {taken} in place of {given}" if taken and given else f"with {taken}" if taken else f"without {given}"
+
+
 @attrs.frozen
 class WargearOption:
     """Models of kind `model` may swap `replaces` (one piece of wargear, or several: '2 starcannons') for
@@ -162,6 +170,9 @@ class Datasheet:
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
     stationary_only: tuple[str, ...] = ()  #: weapons the unit has only if it Remained Stationary (a support turret)
+    #: wargear that protects every model of the unit while one of them carries it (a weavefield crest): in each
+    #: kind's `worn`, carried by all where one carries it
+    unit_worn: tuple[str, ...] = ()
     #: wargear a loadout may take -> the abilities read from its text, in force where the loadout carries it
     wargear_abilities: Mapping[str, tuple[TextAbility, ...]] = attrs.field(factory=dict)
     army_rules: tuple[str, ...] = ()  #: the names of `abilities` that are army rules (a catalogue's shared rules)
@@ -258,7 +269,12 @@ class Datasheet:
             return self.compositions[at].as_target(at, loadout)
         order = {m.name: i for i, m in enumerate(self.models)}
         models = sorted(self.equip(loadout, size), key=lambda model: order[model[0].name])
-        return Target(tuple(Counter(m.carrying(gear) for m, gear in models).items()))
+        everyone = self._unit_wide(models)
+        return Target(tuple(Counter(m.carrying((*gear, *everyone)) for m, gear in models).items()))
+
+    def _unit_wide(self, equipped: Sequence[tuple[ModelEntry, Sequence[str]]]) -> tuple[str, ...]:
+        """The pieces of `unit_worn` that a model of the unit `equipped` carries: every model's."""
+        return tuple(item for item in self.unit_worn if any(item in gear for _, gear in equipped))
 
     def equip(self, loadout: Sequence[str], size: int | None = None) -> list[tuple[ModelEntry, list[str]]]:
         """Every model with its wargear after the wargear choices in `loadout`.
@@ -384,12 +400,14 @@ class Datasheet:
             return self.compositions[at].defences_for(loadout, at)
         equipped = self.equip(loadout, size)
         present = {m.name for m, _ in equipped}
-        wounds = [f"Wounds {held.wounds} for {m.name} {'with' if held.wounds > m.profile.wounds else 'without'} "
-                  f"{', '.join(sorted(changed))} (its profile's {m.profile.wounds})" for m, gear in equipped
-                  if (held := m.carrying(gear)).wounds != m.profile.wounds
-                  for changed in [set(m.worn).intersection(gear) ^ set(m.worn).intersection(m.equipment)]]
+        everyone = self._unit_wide(equipped)
+        wounds = [f"Wounds {held.wounds} for {m.name} {_swapped(m, gear)} ({m.profile.wounds} with its default "
+                  "wargear)" for m, gear in equipped if (held := m.carrying(gear)).wounds != m.profile.wounds]
+        given_up = [f"{item} not carried ({', '.join(loadout)}): the defences it gives the unit do not apply"
+                    for item in self.unit_worn if item not in everyone
+                    and any(item in m.equipment and m.count for m in self.models)]
         return tuple(dict.fromkeys((*self.defence_notes, *(note for m in self.models if m.name in present
-                                                            for note in m.defences), *wounds)))
+                                                            for note in m.defences), *wounds, *given_up)))
 
     def items_named(self, loadout: Sequence[str]) -> list[str]:
         """The wargear each choice of `loadout` names, as the datasheet calls it (`_choice`)."""
