@@ -49,6 +49,33 @@ def test_a_most_per_unit_on_a_kind_of_model(sheet):
         band.equip(["blast drill", "rock cannon", "blast drill"])  # both bounds are met
 
 
+def test_an_error_a_group_of_kinds_raises_limits_them(tmp_path, monkeypatch):
+    # a trial found Plague Marines of 5 fielding two special-weapon kinds, where their group 'Special weapons'
+    # (max 2) raises 'Max 1 {this} per 5 models' below 10 models: here 'Hewer w/ Special Weapon' (max 2) raises
+    # it below 11 models (a Hewer Band is always 10) when it holds more than 1, so 1 of them at most
+    error = ('<modifiers><modifier type="add" value="Max 1 {this} per 5 models" field="error"><conditionGroups>'
+             '<conditionGroup type="and"><conditions>'
+             '<condition type="lessThan" value="11" field="selections" scope="u-band" childId="model" shared="true" '
+             'includeChildSelections="true"/>'
+             '<condition type="greaterThan" value="1" field="selections" scope="u-band" childId="g-special" '
+             'shared="true" includeChildSelections="true"/>'
+             '</conditions></conditionGroup></conditionGroups></modifier></modifiers>')
+    anchor = '<constraint type="max" value="2" field="selections" scope="parent" shared="true" id="c-32"/>\n' \
+             '              </constraints>'
+    folder = tmp_path / "checkout"
+    __import__("shutil").copytree(CHECKOUT, folder)
+    path = next(folder.glob("*.cat"))
+    text = path.read_text(encoding="utf-8")
+    assert anchor in text
+    path.write_text(text.replace(anchor, anchor + error, 1), encoding="utf-8")
+    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path / "data"))
+    add_checkout(folder)
+    band = by_name.datasheet("Hewer Band")
+    assert kinds(band, ["blast drill"]) == {"Hewer": 8, "Hewer Boss": 1, "Hewer w/ Blast Drill": 1}
+    with pytest.raises(MathhammerError, match=r"\(Hewer w/ Special Weapon: at most 1; .*together they pass that limit"):
+        band.equip(["blast drill", "rock cannon"])
+
+
 def test_a_unit_composition_of_bundles_limits_bundles_not_models(sheet):
     # Levy Mob: the group 'Unit Composition' (max 1) holds bundles; its default '1 Levy Chief and 4 Levies'
     # has a group '4 Levies' (min 4, max 4) of Levy (min 3) and Levy w/ Blast Drill (max 1)

@@ -86,7 +86,7 @@ def test_choices_each_allowed_alone_that_clash_are_said_to(squad):
     # multi-melta never allowed: where each choice fits alone, the refusal says they clash
     with pytest.raises(MathhammerError, match=r"\(Quarryman w/ Heavy Weapon: at most 2; asked: 'rock cannon'\); each "
                                               r"of '2 heavy drill', 'rock cannon' can be taken alone, not all of them "
-                                              r"together \(they need the same models\)$"):
+                                              r"together \(together they pass that limit\)$"):
         squad.equip(["2 heavy drill", "rock cannon"])
     with pytest.raises(MathhammerError, match=r"asked: '3 heavy drill'\)$"):  # one of them is refused alone
         squad.equip(["3 heavy drill", "rock cannon"])

@@ -590,7 +590,8 @@ class UnitReader:
         self.items: dict[str, tuple[int, str | None, Link]] = {}  #: a piece of wargear's most in the unit, its
         #: constraint's id (which modifiers change) and the link that reaches it, by name
         self.capped: list[tuple[str, int, list[Element]]] = []  #: wargear, its most, the unit sizes it holds at
-        self.capped_kinds: list[tuple[Record, int, list[Element]]] = []  #: the same of a kind of model
+        #: the same of kinds of model (one, or a group's), with the name a refusal gives them
+        self.capped_kinds: list[tuple[list[Record], str, int, list[Element]]] = []
         self.pieces: dict[str, Element] = {}  #: the entry of each piece of wargear given by name (`_own`)
         self.costs: dict[str, int] = {}  #: the points of each piece of wargear that costs some, by name
         self.alike: list[set[str]] = []  #: wargear of which a unit carries one only (`_alike`)
@@ -645,15 +646,20 @@ class UnitReader:
         ids, unit = self.groups, self.entry.get("id", "")
         for link, kinds in self.pools:
             steps = link.most_by_size(high, ids, unit) or [[0, link.maximum or 0]]
-            limits.append({"what": link.entry.get("name", "").strip(), "kinds": [m["name"] for m in kinds],
-                           "most": steps})
+            group = link.entry.get("name", "").strip()
+            limits.append({"what": group, "kinds": [m["name"] for m in kinds], "most": steps})
+            for modifier in (m for e in (link.link, link.entry) for m in _modifiers(e)):  # 'Max 1 per 5 models'
+                if modifier.get("field") == "error" and modifier.get("type") == "add":
+                    self.capped_kinds += [(kinds, group, most, sizes)
+                                          for most, sizes in self._caps(modifier, {link.link_id, link.entry.get("id")})]
         for model in models:
             steps = model["_link"].most_by_size(high, ids, unit)
             if steps:  # the kind's most is the most of any size; the limit keeps it to its size's
                 limits.append({"what": model["name"], "kinds": [model["name"]], "most": steps})
                 model["max"] = max(most for _, most in steps)
         capped = [(name, "items", [name.lower()], most, sizes) for name, most, sizes in self.capped]
-        capped += [(model["name"], "kinds", [model["name"]], most, sizes) for model, most, sizes in self.capped_kinds]
+        capped += [(what, "kinds", [model["name"] for model in kinds], most, sizes)
+                   for kinds, what, most, sizes in self.capped_kinds]
         for name, field, what, most, sizes in capped:
             if any(_size_test(c, 1, ids) is None for c in sizes):
                 continue
@@ -785,7 +791,7 @@ class UnitReader:
         for modifier in (m for e in (link.link, entry) for m in _modifiers(e)):  # 'no more than 2 below 20 models'
             if modifier.get("field") == "error" and modifier.get("type") == "add":
                 for most, sizes in self._caps(modifier, {link.link_id, entry.get("id")}):
-                    self.capped_kinds.append((record, most, sizes))
+                    self.capped_kinds.append(([record], entry.get("name", "").strip(), most, sizes))
         if default:
             record["default"] = True
         own = [c.get("name", "").strip().upper() for e in (entry, link.link) for c in kids(e, "categoryLinks",

@@ -316,8 +316,9 @@ class Datasheet:
                     continue
             if len(loadout) > 1 and all(self._fits(choice, counts) for choice in loadout):  # the choices clash
                 named = ", ".join(repr(choice.strip()) for choice in loadout)
+                why = "together they pass that limit" if "at most" in str(refused) else "they need the same models"
                 raise MathhammerError(f"{refused}; each of {named} can be taken alone, not all of them together "
-                                      "(they need the same models)") from None
+                                      f"({why})") from None
             raise refused from None
 
     def _fits(self, choice: str, counts: Mapping[str, int]) -> bool:
