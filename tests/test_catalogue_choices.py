@@ -212,3 +212,33 @@ def test_wargear_that_protects_the_bearers_unit_is_given_up_with_it(tmp_path, mo
     assert swapped.target.single.invulnerable is None
     assert "target note (Forge Commander): ward shield not carried (bulwark): the defences it gives the unit do " \
            "not apply" in swapped.notes
+
+
+OPTIONAL_MAGMA = ('</selectionEntryGroups>\n      <entryLinks><entryLink import="true" name="Magma cannon" '
+                  'hidden="false" type="selectionEntry" id="l-opt" targetId="w-magma"><constraints><constraint '
+                  'type="max" value="1" field="selections" scope="parent" shared="true" id="c-opt"/></constraints>'
+                  '</entryLink></entryLinks>')
+
+
+def test_a_weapon_a_model_may_take_beside_its_wargear_is_offered(tmp_path, monkeypatch):
+    # a trial could not give a Theyn his Theyn's melee weapon (an entry of the model, none by default, at most 1):
+    # here a magma cannon the Forge Commander may take beside its wargear
+    _with_xml_changed(tmp_path, monkeypatch, ('</selectionEntryGroups>\n    </selectionEntry>', OPTIONAL_MAGMA +
+                                              '\n    </selectionEntry>'))
+    commander = by_name.datasheet("Forge Commander")
+    assert ((), ("magma cannon",)) in [(o.replaces, o.choices) for o in commander.options]
+    [(_, gear)] = commander.equip(["magma cannon"])
+    assert sorted(gear) == sorted([*commander.models[0].equipment, "magma cannon"])
+
+
+def test_a_weapon_whose_taking_changes_other_choices_is_not_offered_beside_them(tmp_path, monkeypatch):
+    # twin lightning claws empty a Tactical Sergeant's two weapon groups (a condition on them names the claws): taken
+    # beside his boltgun they would shoot it too; here the Forge Commander's support systems name the magma cannon
+    condition = ('<modifiers><modifier type="set" value="0" field="c-13"><conditions><condition type="atLeast" '
+                 'value="1" field="selections" scope="parent" childId="l-opt" shared="true"/></conditions></modifier>'
+                 '</modifiers>\n              <entryLinks>\n                <entryLink import="true" name="Targeting')
+    _with_xml_changed(tmp_path, monkeypatch,
+                      ('</selectionEntryGroups>\n    </selectionEntry>', OPTIONAL_MAGMA + '\n    </selectionEntry>'),
+                      ('<entryLinks>\n                <entryLink import="true" name="Targeting', condition))
+    commander = by_name.datasheet("Forge Commander")
+    assert ((), ("magma cannon",)) not in [(o.replaces, o.choices) for o in commander.options]

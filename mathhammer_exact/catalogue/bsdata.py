@@ -882,6 +882,8 @@ class UnitReader:
                 if link.minimum >= 1:
                     worn = self._worn(link) if model and not name and not inner else []
                     equipment += [name] * link.minimum if name else (inner or worn) * link.minimum
+                elif model and name and link.maximum and _taken_as_well(element, link):
+                    options.append({"replaces": [], "with": [name], "gives": {}})
             else:
                 self._group(link, equipment, options, model)
         return equipment, options
@@ -1256,6 +1258,17 @@ def _swap(choices: list[tuple[Link, str | None, list[str]]], taken: Link | None)
         return None
     return {"replaces": gives_up, "with": [name or child.entry.get("name", "").strip() for child, name, _ in others],
             "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others if not name}}
+
+
+def _taken_as_well(model: Element, link: Link) -> bool:
+    """Whether a `model`'s optional weapon (`link`: none by default, one at most) is one it may simply take beside
+    what it carries (a Theyn's melee weapon): not the army list's or Crusade play's (`_not_wargear`), not one a
+    modifier shows or sets (a sergeant's bolt carbine where the squad takes them), and not one whose taking changes
+    the model's other choices (twin lightning claws empty a Tactical Sergeant's two weapon groups: a swap this
+    reader does not read)."""
+    ids = {link.link_id, link.entry.get("id")}
+    return not _not_wargear(model, link) and not any(True for e in (link.link, link.entry) for _ in _modifiers(e)) \
+        and not any(c.get("childId") in ids for c in model.iter() if tag(c) == "condition")
 
 
 def _not_wargear(group: Element, choice: Link) -> bool:
