@@ -242,3 +242,38 @@ def test_a_weapon_whose_taking_changes_other_choices_is_not_offered_beside_them(
                       ('<entryLinks>\n                <entryLink import="true" name="Targeting', condition))
     commander = by_name.datasheet("Forge Commander")
     assert ((), ("magma cannon",)) not in [(o.replaces, o.choices) for o in commander.options]
+
+
+def _following(choice: str, link: str, target: str, hidden: str) -> str:
+    """A choice of the Sister Superior's weapon group that she takes where the unit holds one of its entry."""
+    held = (f'<conditions><condition type="greaterThan" value="0" field="selections" scope="u-sisters" '
+            f'childId="{target}" shared="true"/></conditions>')
+    shows = f'<modifier type="set" value="false" field="hidden">{held}</modifier>' if hidden == "true" else ""
+    return (f'<entryLink import="true" name="{choice}" hidden="{hidden}" type="selectionEntry" id="{link}" '
+            f'targetId="{target}"><constraints><constraint type="min" value="0" field="selections" scope="parent" '
+            f'shared="true" id="{link}-least"/></constraints><modifiers>{shows}<modifier type="set" value="1" '
+            f'field="{link}-least">{held}</modifier></modifiers></entryLink>')
+
+
+def test_a_choice_a_model_takes_where_its_unit_does_is_offered_and_the_unit_is_alike(tmp_path, monkeypatch):
+    # a trial found an Einhyr Hesyr keeping his EtaCarn plasma gun beside Hearthguard with volkanite disintegrators:
+    # his group's choices are hidden until the unit holds one (each one's least set to 1 then). Here the Sister
+    # Superior's slag launcher becomes such a group: the slag launcher, or a hidden melt gun
+    group = ('<selectionEntryGroups><selectionEntryGroup name="Superior weapon" hidden="false" id="g-sup" '
+             'defaultSelectionEntryId="l-sup-slag"><constraints><constraint type="min" value="1" field="selections" '
+             'scope="parent" shared="true" id="c-sup-1"/><constraint type="max" value="1" field="selections" '
+             'scope="parent" shared="true" id="c-sup-2"/></constraints><entryLinks>'
+             + _following("Slag launcher", "l-sup-slag", "w-slag", "false")
+             + _following("Melt gun", "l-sup-melt", "w-melt", "true")
+             + '</entryLinks></selectionEntryGroup></selectionEntryGroups>')
+    superior = ('          <entryLinks>\n            <entryLink import="true" name="Slag launcher" hidden="false" '
+                'type="selectionEntry" id="l-30" targetId="w-slag">\n              <constraints>\n                '
+                '<constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c-31"/>\n'
+                '                <constraint type="max" value="1" field="selections" scope="parent" shared="true" '
+                'id="c-32"/>\n              </constraints>\n            </entryLink>\n          </entryLinks>')
+    _with_xml_changed(tmp_path, monkeypatch, (superior, group))
+    sisters = by_name.datasheet("Forge Sisters")
+    assert (("slag launcher",), ("melt gun",)) in [(o.replaces, o.choices) for o in sisters.options
+                                                   if o.model == "Sister Superior"]
+    assert ("melt gun", "slag launcher") in [tuple(sorted(items)) for items in sisters.alike]
+    assert next(m for m in sisters.models if m.name == "Sister Superior").equipment == ("slag launcher",)

@@ -861,9 +861,42 @@ class UnitReader:
                                                                                        ("greaterThan", 0))
                 for c in tests):
             return
-        names = {self.data.ids[i].get("name", "").strip() for i in ids}
+        self._join_alike({self.data.ids[i].get("name", "").strip() for i in ids})
+
+    def _join_alike(self, names: set[str]) -> None:
+        """Wargear of which the unit carries one only, its models all alike: one set with those it shares one with."""
         joined = [kinds for kinds in self.alike if kinds & names]
         self.alike = [kinds for kinds in self.alike if not kinds & names] + [names.union(*joined)]
+
+    def _followers(self, group: Element) -> list[Link]:
+        """The choices of a model's group that the catalogue makes it take where the unit's models carry them: each
+        one's least is set to 1 while the unit holds one of some entry ('Volkanite disintegrator': a Hesyr's ranged
+        weapon is the one his Einhyr Hearthguard carry), shown or hidden, each as a choice of at most 1."""
+        unit = self.entry.get("id")
+        choices: list[tuple[Element | None, Element]] = [
+            *((None, entry) for entry in kids(group, "selectionEntries", "selectionEntry")),
+            *((link, self.data.ids[link.get("targetId", "")]) for link in kids(group, "entryLinks", "entryLink")
+              if link.get("targetId") in self.data.ids)]
+        ids = {e.get("id") for pair in choices for e in pair if e is not None}
+        found = []
+        for link, entry in choices:
+            holders = [e for e in (link, entry) if e is not None]
+            least = {c.get("id") for h in holders for c in kids(h, "constraints", "constraint")
+                     if c.get("type") == "min"}
+            raised = [(h, m) for h in holders for m in _modifiers(h) if m.get("field") in least
+                      and m.get("type") == "set" and m.get("value", "0").strip() not in ("0", "0.0")]
+            if tag(entry) == "selectionEntry" and raised and all(
+                    _counts_unit(way, unit, ids) for holder, m in raised for way in self._conditions(holder, m)):
+                found.append(Link(entry, 0, 1, (link if link is not None else entry).get("id", ""), link))
+        return found
+
+    @staticmethod
+    def _conditions(entry: Element, modifier: Element) -> list[list[Element]]:
+        """The ways a modifier of `entry` holds (`_ways`), with the conditions of the modifier groups around it."""
+        ways = _ways(modifier)
+        for group in (g for g in entry.iter() if tag(g) == "modifierGroup" and modifier in g.iter()):
+            ways = [outer + inner for outer in _ways(group) for inner in ways]
+        return ways
 
     def _wargear(self, element: Element, model: bool = False) -> tuple[list[str], list[Record]]:
         """The default equipment below `element` (not below its models) and the swaps its choice groups allow.
@@ -895,7 +928,9 @@ class UnitReader:
         default_id = group.get("defaultSelectionEntryId")
         choices: list[tuple[Link, str | None, list[str]]] = []
         within: dict[int, tuple[list[Record], list[str]]] = {}  #: each choice's own swaps and notes, by id of its link
-        for child, apart in self._choices(link):
+        followers = self._followers(group) if model else []
+        shown = {id(child.entry) for child, _ in self._choices(link)}
+        for child, apart in [*self._choices(link), *((c, False) for c in followers if id(c.entry) not in shown)]:
             if apart:
                 self._group(child, equipment, options, model)
                 continue
@@ -907,6 +942,8 @@ class UnitReader:
             choices.append((child, name, [name] if name else inner))
         if not choices:
             return
+        if followers:  # the model carries what the unit's models carry: they are all alike in it
+            self._join_alike({child.entry.get("name", "").strip() for child in followers})
         default = named = next((c for c in choices if default_id in (c[0].link_id, c[0].entry.get("id"))), None)
         amounts = [(c, max(_default_amount(c[0]), c[0].minimum)) for c in choices] if default is None else []
         if any(_default_amount(c[0]) for c, _ in amounts):  # each choice the catalogue takes by default, so many
@@ -1258,6 +1295,18 @@ def _swap(choices: list[tuple[Link, str | None, list[str]]], taken: Link | None)
         return None
     return {"replaces": gives_up, "with": [name or child.entry.get("name", "").strip() for child, name, _ in others],
             "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others if not name}}
+
+
+def _counts_unit(way: list[Element], unit: str | None, others: Container[str | None]) -> bool:
+    """Whether a way the conditions of a modifier hold (`_ways`) is that the unit (of id `unit`) holds at least one
+    of some entries, and at most that none of `others` (the group's other choices: a Hesyr's graviton hammer) is
+    taken."""
+    def test(c: Element) -> tuple[str | None, str]:
+        return c.get("type"), c.get("value", "").strip()
+    holds = [c for c in way if test(c) in (("greaterThan", "0"), ("atLeast", "1"))]
+    return bool(holds) and all(tag(c) == "condition" and c.get("scope") == unit and c.get("field") == "selections"
+                               and (c in holds or (test(c) in (("equalTo", "0"), ("lessThan", "1"))
+                                                   and c.get("childId") in others)) for c in way)
 
 
 def _taken_as_well(model: Element, link: Link) -> bool:
