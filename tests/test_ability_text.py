@@ -1361,3 +1361,21 @@ def test_the_fewest_models_meet_the_targets_abilities(indexed):
         (3, Fraction(425, 729), Fraction(25, 81))
     assert "target has Slab Armour (read from its text): Damage of attacks allocated to it -1 (not below 1)" in \
         answer["header"]
+
+
+def test_a_condition_that_names_a_rule_given_with_with_holds_with_it():
+    # a trial asked for the Waaagh! and read a Warboss's Da Biggest and da Best ('while the Waaagh! is active for your
+    # army') as not applied. Melee A3 WS4+ S3 AP0 D1 at T4 Sv6+ W10: with the Waaagh! +1 Attacks and +1 Strength,
+    # and the ability's +1 Attacks, 5 attacks, hit 1/2, S4 v T4 wounds 1/2, Sv6+ fails 5/6: 25/24
+    biggest = ("Biggest", "While the Waaagh! is active for your army, add 1 to the Attacks characteristic of melee "
+                          "weapons equipped by models in this unit.")
+    orks = attrs.evolve(sheet("Melee A3 WS4+ S3 AP0 D1", biggest, keywords="ORKS"), abilities=("Biggest", "Waaagh!"),
+                        army_rules=("Waaagh!",))
+    report = unit_attack(orks, Target.parse("T4 Sv6+ W10"), modifiers=["waaagh!"], melee=True, exact=True)
+    assert mean(report) == 5 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6) == Fraction(25, 24)
+    assert "attacker has Biggest (read from its text): +1 Attacks (melee weapons); while the Waaagh! is active for " \
+           "your army, as --with 'Waaagh!' assumes" in report.situation
+    alone = unit_attack(orks, Target.parse("T4 Sv6+ W10"), melee=True, exact=True)
+    assert mean(alone) == 3 * Fraction(1, 2) * Fraction(1, 3) * Fraction(5, 6)  # S3 v T4 wounds on 5+
+    assert any(line.startswith("not applied: Biggest applies only while the Waaagh! is active") for line in
+               alone.situation)

@@ -215,6 +215,9 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
     curated = {normalise(r.name) for r in named} | {normalise(r.ability) for r in named if r.ability}
     relevant_to: dict[str, bool] = {}  # for each ability asked for: whether a reading of it was this query's
     assumed_by: set[str] = set()  # ... and which of them applied only because it was asked for
+    # what --with assumes by name: a condition that names it holds ('while the Waaagh! is active', with the Waaagh!)
+    assumed_names = {ability.name for side in sides for ability in side.abilities
+                     if normalise(ability.name) in given}
     for side in sides:
         led = not side.leading and any(s.leading and s.role == side.role for s in sides)  # a Leader with it
         for ability in side.abilities:
@@ -259,8 +262,10 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 whose = apart(ability, reading, side, given_whole, led)
                 mine = on_its_models(ability, reading, side, given_whole)
                 rule = mine or rule
+                by = next((name for name in sorted(assumed_names) if name != ability.name and reading.needs
+                           and re.search(rf"\b{re.escape(normalise(name))}\b", normalise(reading.needs))), None)
                 why = _not_applied(ability, reading, side, asked and number in chosen, problem, asks, called,
-                                   whose is not None or mine is not None)
+                                   whose is not None or mine is not None, settled=by is not None)
                 if why:
                     lines.append(f"not applied: {why}")
                     continue
@@ -284,10 +289,11 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     line = f"{leader}, for its own attacks: {said}{wider}" if side.leading else \
                         f"{line}, for its {whose[1]} models' attacks only" if whose[1] else \
                         f"{line}, for its own models' attacks (not its Leader's)"
-                needs = [reading.needs] if reading.needs else []
+                needs = [reading.needs] if reading.needs and by is None else []
                 needs += ["the whole Attached unit's"] if attached else []
                 needs += [leading(rule.led_by)] if unled else []
-                lines.append(line + (f"; assumed (--with): {'; '.join(needs)}" if needs else ""))
+                lines.append(line + (f"; assumed (--with): {'; '.join(needs)}" if needs else "")
+                             + (f"; {reading.needs}, as --with '{by}' assumes" if by else ""))
             lines += [f"not applied: {v.name}: {v.effect.describe()}; --with '{v.key}' assumes {v.assumes}"
                       for v in ability.variants if side.role == v.situation and v.phase in ("either", phase)]
             if asked:
@@ -407,9 +413,10 @@ def _chosen(ability: TextAbility, labels: Mapping[int, str], typed: Sequence[str
 
 def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool,
                  problem: Callable[[NamedRule], str | None], asks: str = "", called: str = "",
-                 some_attacks: bool = False) -> str:
+                 some_attacks: bool = False, settled: bool = False) -> str:
     """Why a reading is not applied in this query, or "" if it is (an error if --with asked for it); `called` is
-    the --with that would apply it; `some_attacks`: it is applied to some of the attacks only (`apart`)."""
+    the --with that would apply it; `some_attacks`: it is applied to some of the attacks only (`apart`); `settled`:
+    its condition is what another --with assumes."""
     why = ""
     if ability.model and side.kinds and not side.kinds.get(ability.model):  # the kind it is written on: none here
         why = f"{ability.name} is a {ability.model} model's, and the unit has none here"
@@ -430,7 +437,7 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
                                                                                                    side))
         if why and asked:
             raise MathhammerError(why)
-    if not why and reading.needs and not asked:
+    if not why and reading.needs and not (asked or settled):
         where = f" (of {asks})" if asks else ""
         why = f"{ability.name} applies only {reading.needs}; --with '{called or ability.name}'{where} assumes it"
     return why
