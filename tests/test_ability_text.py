@@ -709,6 +709,8 @@ def test_a_defence_that_holds_while_a_character_leads_is_settled_by_the_leader()
     assert ("not applied: Ward of the Chief applies only while a CHARACTER model is leading the unit; attach one with "
             "--leader, or --with 'Ward of the Chief' assumes it") in unled.situation
     assert mean(unit_attack(gun, led, exact=True)) == hits * Fraction(2, 3)
+    assert defender.read_rules[0].describe() == "attacks against it: -1 to wound it, while a CHARACTER model is " \
+        "leading the unit"  # `show` says when it holds: a trial read it as holding always
     assumed = unit_attack(gun, alone, exact=True, modifiers=["ward of the chief"])
     assert mean(assumed) == hits * Fraction(2, 3)
     assert any(line.endswith("assumed (--with): while a CHARACTER model is leading the unit")
@@ -827,7 +829,8 @@ def test_weapons_alone_at_a_target_whose_models_change_in_one_phase_only():
     assert defended(unit, [shot])[1] == unit.target  # a ranged attack: Parry changes nothing
     fought = defended(unit, [blow])
     assert all(p.reduce_damage for p, _ in fought[1].groups)
-    assert fought[2] == ["target has Parry (read from its text): Damage of attacks allocated to it -1 (not below 1)"]
+    assert fought[2] == ["target has Parry (read from its text): Damage of attacks allocated to it -1 (not below 1), "
+                         "against melee attacks"]  # said: a trial read 'show' as if it held against any attack
     with pytest.raises(MathhammerError, match="change its models for some of these weapons only"):
         defended(unit, [shot, blow])
 

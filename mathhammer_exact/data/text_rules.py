@@ -70,8 +70,12 @@ def describe(reading: Reading) -> str:
     text = rule.effect.describe()
     if rule.target:
         text += f", against {rule.target.describe()}"
+    if rule.situation == "target" and rule.phase != "either":  # the attacker's say it of their weapons
+        text += f", against {'melee' if rule.phase == 'fight' else 'ranged'} attacks"
     if rule.attacker and rule.situation == "target":
         text += f", against attacks by {rule.attacker.describe()}"
+    if rule.led_by:
+        text += f", {leading(rule.led_by)}"
     if rule.models:
         text += f", for its {' or '.join(rule.models)} models only"
     text += "".join(f", with {FLAG_OPTION[flag]}" for flag in rule.requires)
