@@ -59,12 +59,12 @@ class Transition:
         """`effects[i]` (one per model) is the wounds model i would lose from one event, or a list of
         them by wounds it has already lost; what exceeds its remaining wounds is lost. Mortal
         wounds that spill over are events of one wound each."""
-        models = []  # each model's effects by wounds it has already lost
+        models = []  # each model's effect (kept: blocks are told apart by its id) and its effects by wounds lost
         for effect, wounds in zip(effects, track.wounds):
             by_lost = [effect] * wounds if isinstance(effect, Pmf) else list(effect)
             if len(by_lost) != wounds:
                 raise ValueError("a model's effects by wounds lost must cover each of its wounds")
-            models.append((id(effect), by_lost))
+            models.append((effect, by_lost))
         kinds = list({id(e): e for _, by_lost in models for e in by_lost}.values())  # each effect once
         exact = kinds[0].exact
         aligned, den = common([(e.weights, e.denominator) for e in kinds], exact)
@@ -78,16 +78,16 @@ class Transition:
         # a model's columns, one per state it is worked on in: it loses k < its wounds left as rolled; what would
         # take it to 0 or beyond destroys it, excess lost (worked out once however many models share them)
         blocks: dict[tuple[int, int], np.ndarray] = {}
-        for key, by_lost in models:
-            if (key, len(by_lost)) not in blocks:
+        for effect, by_lost in models:
+            if (id(effect), len(by_lost)) not in blocks:
                 columns = []
-                for left, effect in zip(range(len(by_lost), 0, -1), by_lost):
-                    lose, at_least = chances[id(effect)]
+                for left, one in zip(range(len(by_lost), 0, -1), by_lost):
+                    lose, at_least = chances[id(one)]
                     columns.append(lose if left > most else [*lose[:left], at_least[left], *[zero] * (most - left)])
-                blocks[key, len(by_lost)] = np.array(columns, dtype=dtype(exact)).reshape(-1, most + 1)
+                blocks[id(effect), len(by_lost)] = np.array(columns, dtype=dtype(exact)).reshape(-1, most + 1)
         destroyed = np.zeros((1, most + 1), dtype=dtype(exact))  # the unit is destroyed: nothing changes
         destroyed[0, 0] = den
-        bands = np.concatenate([*(blocks[key, len(by_lost)] for key, by_lost in models), destroyed]).T
+        bands = np.concatenate([*(blocks[id(effect), len(by_lost)] for effect, by_lost in models), destroyed]).T
         used = np.flatnonzero((bands != 0).any(axis=1))
         return cls(Banded(used, bands[used], den))
 
