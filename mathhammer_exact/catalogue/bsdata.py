@@ -211,6 +211,14 @@ def _ways(element: Element, every: bool = True) -> list[list[Element]]:
     return ways
 
 
+def _around(holder: Element, modifier: Element) -> list[list[Element]]:
+    """The ways a modifier of `holder` holds (`_ways`), with the conditions of the modifier groups around it."""
+    ways = _ways(modifier)
+    for group in (g for g in holder.iter() if tag(g) == "modifierGroup" and modifier in g.iter()):
+        ways = [outer + inner for outer in _ways(group) for inner in ways]
+    return ways
+
+
 def _limits(*elements: Element | None) -> tuple[int, int | None]:
     """min and max selections per parent from the constraints of a link and of its target (the link's win).
     A negative number is BattleScribe's "no limit", and so is a maximum beyond the largest unit the engine
@@ -284,6 +292,7 @@ class Data:
         self.weapons: dict[Element, list[Record]] = {}  #: `weapon_profiles` of each entry asked about
         self._checked: set[Element] = set()  #: entries whose links and numbers are checked
         self._shown: dict[Element, bool] = {}  #: hidden entries, and whether the default unit shows them (`shown`)
+        self._raised: dict[Element, tuple[list[tuple[Element | None, Element, list[list[Element]]]], set[str]]] = {}
         self.points_types = {c.get("id", "") for _, root in roots for c in kids(root, "costTypes", "costType")
                              if c.get("name") == "pts"}
         catalogues: dict[str, tuple[Path, Element]] = {}
@@ -312,6 +321,29 @@ class Data:
         found = self._shown.get(element)
         if found is None:
             found = self._shown[element] = any(all(self._holds(c) for c in tests) for tests in _shows(element))
+        return found
+
+    def raised(self, group: Element) -> tuple[list[tuple[Element | None, Element, list[list[Element]]]], set[str]]:
+        """The choices of `group` whose least a modifier raises (a link, or None, its entry, and every way the
+        conditions of those modifiers hold, with the modifier groups' around them: `_ways`), and the ids of all its
+        choices (worked out once per group: groups are shared among units)."""
+        found = self._raised.get(group)
+        if found is None:
+            choices: list[tuple[Element | None, Element]] = [
+                *((None, entry) for entry in kids(group, "selectionEntries", "selectionEntry")),
+                *((link, self.ids[link.get("targetId", "")]) for link in kids(group, "entryLinks", "entryLink")
+                  if link.get("targetId") in self.ids)]
+            raised = []
+            for link, entry in choices:
+                holders = [e for e in (link, entry) if e is not None]
+                sets = [(h, m) for h in holders for m in _modifiers(h)
+                        if m.get("type") == "set" and m.get("value", "0").strip() not in ("0", "0.0")]
+                least = {c.get("id") for h in holders for c in kids(h, "constraints", "constraint")
+                         if c.get("type") == "min"} if sets else set()
+                ways = [way for h, m in sets if m.get("field") in least for way in _around(h, m)]
+                if tag(entry) == "selectionEntry" and ways:
+                    raised.append((link, entry, ways))
+            found = self._raised[group] = raised, {e.get("id", "") for pair in choices for e in pair if e is not None}
         return found
 
     def _holds(self, test: Element) -> bool:
@@ -872,31 +904,9 @@ class UnitReader:
         """The choices of a model's group that the catalogue makes it take where the unit's models carry them: each
         one's least is set to 1 while the unit holds one of some entry ('Volkanite disintegrator': a Hesyr's ranged
         weapon is the one his Einhyr Hearthguard carry), shown or hidden, each as a choice of at most 1."""
-        unit = self.entry.get("id")
-        choices: list[tuple[Element | None, Element]] = [
-            *((None, entry) for entry in kids(group, "selectionEntries", "selectionEntry")),
-            *((link, self.data.ids[link.get("targetId", "")]) for link in kids(group, "entryLinks", "entryLink")
-              if link.get("targetId") in self.data.ids)]
-        ids = {e.get("id") for pair in choices for e in pair if e is not None}
-        found = []
-        for link, entry in choices:
-            holders = [e for e in (link, entry) if e is not None]
-            least = {c.get("id") for h in holders for c in kids(h, "constraints", "constraint")
-                     if c.get("type") == "min"}
-            raised = [(h, m) for h in holders for m in _modifiers(h) if m.get("field") in least
-                      and m.get("type") == "set" and m.get("value", "0").strip() not in ("0", "0.0")]
-            if tag(entry) == "selectionEntry" and raised and all(
-                    _counts_unit(way, unit, ids) for holder, m in raised for way in self._conditions(holder, m)):
-                found.append(Link(entry, 0, 1, (link if link is not None else entry).get("id", ""), link))
-        return found
-
-    @staticmethod
-    def _conditions(entry: Element, modifier: Element) -> list[list[Element]]:
-        """The ways a modifier of `entry` holds (`_ways`), with the conditions of the modifier groups around it."""
-        ways = _ways(modifier)
-        for group in (g for g in entry.iter() if tag(g) == "modifierGroup" and modifier in g.iter()):
-            ways = [outer + inner for outer in _ways(group) for inner in ways]
-        return ways
+        raised, ids = self.data.raised(group)
+        return [Link(entry, 0, 1, (link if link is not None else entry).get("id", ""), link)
+                for link, entry, ways in raised if all(_counts_unit(way, self.entry.get("id"), ids) for way in ways)]
 
     def _wargear(self, element: Element, model: bool = False) -> tuple[list[str], list[Record]]:
         """The default equipment below `element` (not below its models) and the swaps its choice groups allow.
