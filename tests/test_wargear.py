@@ -183,7 +183,7 @@ def test_a_drone_a_model_may_take_is_offered_and_gives_what_its_ability_says(squ
     # against ranged attacks, and Sv3+ at AP-1 fails 1/2; 5 wounds of D1 at 11 lose none to overkill
     assert shot.result.damage.mean == 5 * Fraction(2, 3) * Fraction(1, 2) * Fraction(1, 2) == Fraction(5, 6)
     assert at_ward.result.damage.mean == 5 * Fraction(2, 3) * Fraction(1, 3) * Fraction(1, 2) == Fraction(5, 9)
-    assert "target has Ward drone (read from its text): -1 to wound it" in at_ward.situation
+    assert "target has Ward drone (read from its text): -1 to wound it, against ranged attacks" in at_ward.situation
     fought = [unit_attack(squad, target, melee=True, exact=True).result.damage.mean for target in (plain, warded)]
     assert fought[0] == fought[1]  # its ability is for ranged attacks
     bulwark = by_name.target_unit("Quarry Squad", loadout=["bulwark drone"])
