@@ -218,6 +218,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
     # what --with assumes by name: a condition that names it holds ('while the Waaagh! is active', with the Waaagh!)
     assumed_names = {ability.name for side in sides for ability in side.abilities
                      if normalise(ability.name) in given}
+    assumed_by_other: dict[str, bool] = {}  # ... and those that settle another's condition so
     for side in sides:
         led = not side.leading and any(s.leading and s.role == side.role for s in sides)  # a Leader with it
         for ability in side.abilities:
@@ -262,13 +263,15 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 whose = apart(ability, reading, side, given_whole, led)
                 mine = on_its_models(ability, reading, side, given_whole)
                 rule = mine or rule
-                by = next((name for name in sorted(assumed_names) if name != ability.name and reading.needs
-                           and re.search(rf"\b{re.escape(normalise(name))}\b", normalise(reading.needs))), None)
+                by = next((name for name in sorted(assumed_names) if name != ability.name
+                           and _is_active(reading.needs, name)), None)
                 why = _not_applied(ability, reading, side, asked and number in chosen, problem, asks, called,
                                    whose is not None or mine is not None, settled=by is not None)
                 if why:
                     lines.append(f"not applied: {why}")
                     continue
+                if by is not None:  # the --with that settles it is this query's
+                    relevant_to[normalise(by)] = assumed_by_other[normalise(by)] = True
                 attached = side.leading and reading.scope == "unit" and whose is None and mine is None  # --with
                 unled = bool(_unled(ability, reading, side))  # --with assumes the Leader it needs
                 assumed = assumed or bool(reading.needs) or attached or unled
@@ -302,7 +305,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
     for key, relevant in relevant_to.items():
         if not relevant:
             raise MathhammerError(_changes_nothing(key, sides, phase))
-        if key not in assumed_by:
+        if key not in assumed_by and key not in assumed_by_other:
             raise MathhammerError(f"{names(sides)[key]} needs no --with here: what its text says is applied as the "
                                   "query settles it (see the answer's header without --with)")
     return rules, list(dict.fromkeys(lines)), own  # an army rule both sides list: named once
@@ -441,6 +444,13 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
         where = f" (of {asks})" if asks else ""
         why = f"{ability.name} applies only {reading.needs}; --with '{called or ability.name}'{where} assumes it"
     return why
+
+
+def _is_active(needs: str, name: str) -> bool:
+    """Whether a condition is that the rule `name` is in effect, and no more ('while the Waaagh! is active for your
+    army'): what --with NAME assumes. Not one that says it is not, has ended, or asks for more as well."""
+    return bool(re.fullmatch(rf"(?:while|if|when) (?:the )?{re.escape(normalise(name))}(?: is active)?"
+                             r"(?: for your army)?", normalise(needs)))
 
 
 def has_keywords(keywords: Collection[str], written: str) -> bool:
