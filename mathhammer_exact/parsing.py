@@ -123,6 +123,8 @@ def _by_first_word(edition: Edition) -> dict[str, list[Ability]]:
     form `_read` reads has a space or a hyphen after the name."""
     kept = _FIRST_WORDS.get(id(edition))
     if kept is None or kept[0] is not edition:
+        if len(_FIRST_WORDS) >= 16:  # editions built on the fly (a test's): kept a while, not for ever
+            _FIRST_WORDS.clear()
         table: dict[str, list[Ability]] = {}
         for ability in edition:
             table.setdefault(ability.spelling.split(" ", 1)[0], []).append(ability)

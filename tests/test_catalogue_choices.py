@@ -212,6 +212,26 @@ def test_wargear_that_protects_the_bearers_unit_is_given_up_with_it(tmp_path, mo
     assert swapped.target.single.invulnerable is None
     assert "target note (Forge Commander): ward shield not carried (bulwark): the defences it gives the unit do " \
            "not apply" in swapped.notes
+    assert not [note for note in swapped.notes if "invulnerable save 4+" in note]  # not said, then denied
+    assert "target note (Forge Commander): invulnerable save 4+ for every model while one carries ward shield " \
+           "(inferred from the text of 'Ward Shield')" in by_name.target_unit("Forge Commander").notes
+
+
+def test_what_such_wargear_gives_its_bearer_alone_stays_the_bearers(tmp_path, monkeypatch):
+    # an outside review: the ward shield protecting the bearer's unit (5+) and giving its bearer W3 and a 4+ (two more
+    # abilities) gave every Forge Sister W3 and the 4+ once one carried it
+    heft = ('</characteristics>\n        </profile>\n        <profile name="Ward Heft" typeId="pt-abilities" '
+            'typeName="Abilities" hidden="false" id="p-heft"><characteristics><characteristic name="Description" '
+            'typeId="ch-desc">The bearer has a Wounds characteristic of 3.</characteristic></characteristics>'
+            '</profile><profile name="Ward Guard" typeId="pt-abilities" typeName="Abilities" hidden="false" '
+            'id="p-guard"><characteristics><characteristic name="Description" typeId="ch-desc">' + WARD_TEXT +
+            '</characteristic></characteristics></profile>')
+    _with_xml_changed(tmp_path, monkeypatch, (WARD_TEXT + "</characteristic>\n          </characteristics>\n        "
+                                              "</profile>", UNIT_WARD_TEXT.replace("4+", "5+") + "</characteristic>\n"
+                                              "          " + heft))
+    shielded = by_name.target_unit("Forge Sisters", loadout=["ward shield"]).target
+    assert sorted((p.name, p.wounds, p.invulnerable, n) for p, n in shielded.groups) == [
+        ("Forge Sister", 1, 5, 3), ("Forge Sister w/ ward shield", 3, 4, 1), ("Sister Superior", 1, 5, 1)]
 
 
 OPTIONAL_MAGMA = ('</selectionEntryGroups>\n      <entryLinks><entryLink import="true" name="Magma cannon" '
@@ -244,10 +264,11 @@ def test_a_weapon_whose_taking_changes_other_choices_is_not_offered_beside_them(
     assert ((), ("magma cannon",)) not in [(o.replaces, o.choices) for o in commander.options]
 
 
-def _following(choice: str, link: str, target: str, hidden: str) -> str:
-    """A choice of the Sister Superior's weapon group that she takes where the unit holds one of its entry."""
+def _following(choice: str, link: str, target: str, hidden: str, counted: str = "") -> str:
+    """A choice of the Sister Superior's weapon group that she takes where the unit holds one of its entry (or of
+    the entry `counted`)."""
     held = (f'<conditions><condition type="greaterThan" value="0" field="selections" scope="u-sisters" '
-            f'childId="{target}" shared="true"/></conditions>')
+            f'childId="{counted or target}" shared="true"/></conditions>')
     shows = f'<modifier type="set" value="false" field="hidden">{held}</modifier>' if hidden == "true" else ""
     return (f'<entryLink import="true" name="{choice}" hidden="{hidden}" type="selectionEntry" id="{link}" '
             f'targetId="{target}"><constraints><constraint type="min" value="0" field="selections" scope="parent" '
@@ -255,7 +276,8 @@ def _following(choice: str, link: str, target: str, hidden: str) -> str:
             f'field="{link}-least">{held}</modifier></modifiers></entryLink>')
 
 
-def test_a_choice_a_model_takes_where_its_unit_does_is_offered_and_the_unit_is_alike(tmp_path, monkeypatch):
+@pytest.mark.parametrize("counted", ["", "w-magma"])
+def test_a_choice_a_model_takes_where_its_unit_does_is_offered_and_the_unit_is_alike(tmp_path, monkeypatch, counted):
     # a trial found an Einhyr Hesyr keeping his EtaCarn plasma gun beside Hearthguard with volkanite disintegrators:
     # his group's choices are hidden until the unit holds one (each one's least set to 1 then). Here the Sister
     # Superior's slag launcher becomes such a group: the slag launcher, or a hidden melt gun
@@ -264,7 +286,7 @@ def test_a_choice_a_model_takes_where_its_unit_does_is_offered_and_the_unit_is_a
              'scope="parent" shared="true" id="c-sup-1"/><constraint type="max" value="1" field="selections" '
              'scope="parent" shared="true" id="c-sup-2"/></constraints><entryLinks>'
              + _following("Slag launcher", "l-sup-slag", "w-slag", "false")
-             + _following("Melt gun", "l-sup-melt", "w-melt", "true")
+             + _following("Melt gun", "l-sup-melt", "w-melt", "true", counted)
              + '</entryLinks></selectionEntryGroup></selectionEntryGroups>')
     superior = ('          <entryLinks>\n            <entryLink import="true" name="Slag launcher" hidden="false" '
                 'type="selectionEntry" id="l-30" targetId="w-slag">\n              <constraints>\n                '
@@ -273,7 +295,8 @@ def test_a_choice_a_model_takes_where_its_unit_does_is_offered_and_the_unit_is_a
                 'id="c-32"/>\n              </constraints>\n            </entryLink>\n          </entryLinks>')
     _with_xml_changed(tmp_path, monkeypatch, (superior, group))
     sisters = by_name.datasheet("Forge Sisters")
-    assert (("slag launcher",), ("melt gun",)) in [(o.replaces, o.choices) for o in sisters.options
-                                                   if o.model == "Sister Superior"]
-    assert ("melt gun", "slag launcher") in [tuple(sorted(items)) for items in sisters.alike]
+    # where the melt gun is taken as the unit holds a magma cannon, it follows no choice of the unit's (a review)
+    assert ((("slag launcher",), ("melt gun",)) in [(o.replaces, o.choices) for o in sisters.options
+                                                    if o.model == "Sister Superior"]) == (not counted)
+    assert (("melt gun", "slag launcher") in [tuple(sorted(items)) for items in sisters.alike]) == (not counted)
     assert next(m for m in sisters.models if m.name == "Sister Superior").equipment == ("slag launcher",)

@@ -81,6 +81,24 @@ def test_each_limit_is_named(squad, loadout, size, limit):
         squad.equip(loadout, size)
 
 
+def test_choices_that_clash_for_want_of_models_are_said_to_need_the_same_ones():
+    # two Gunners may each swap their boltgun for a plasma gun or a meltagun: 'plasma gun, 2 meltagun' leaves no
+    # Gunner for the second meltagun; no limit binds, so the refusal says they need the same models (a review found
+    # it said they passed a limit: the test was of the message's words)
+    profile = ModelProfile.parse("T3 Sv3+ W1", name="S")
+    guns = {"lasgun": '24" A1 BS4+ S3 AP0 D1', "boltgun": '24" A1 BS3+ S4 AP0 D1',
+            "plasma gun": '24" A1 BS3+ S7 AP-2 D1', "meltagun": '12" A1 BS3+ S9 AP-4 DD6'}
+    sheet = Datasheet(name="Test Squad", faction="Test", source="test", keywords=("INFANTRY",), faction_keywords=(),
+                      abilities=(), models=(ModelEntry("Trooper", profile, 3, ("lasgun",), 3),
+                                            ModelEntry("Gunner", profile, 2, ("boltgun",))),
+                      weapons={name: {"default": Weapon.parse(text, name=name)} for name, text in guns.items()},
+                      options=(WargearOption("Gunner", ("boltgun",), ("plasma gun", "meltagun")),))
+    with pytest.raises(MathhammerError, match=r"\(no model left that can take it, with the other choices made; asked: "
+                                              r"'2 meltagun'\); each of 'plasma gun', '2 meltagun' can be taken alone, "
+                                              r"not all of them together \(they need the same models\)$"):
+        sheet.equip(["plasma gun", "2 meltagun"])
+
+
 def test_choices_each_allowed_alone_that_clash_are_said_to(squad):
     # a trial read "no model of a unit of 10 can take 'multi-melta'" (Battle Sisters, after 'heavy bolter') as a
     # multi-melta never allowed: where each choice fits alone, the refusal says they clash

@@ -672,8 +672,9 @@ class UnitReader:
         return record
 
     def _size_limits(self, models: list[Record], high: int) -> list[Record]:
-        """The most models of a group of kinds ('Special Weapons: 1, and 2 from 20 models'), and of a kind
-        whose most follows the unit's size."""
+        """The most models of a group of kinds ('Special Weapons: 1, and 2 from 20 models'), of a kind whose most
+        follows the unit's size, and of a piece of wargear, a kind or a group of kinds where an error says it
+        (`_caps`: Plague Marines' 'Special weapons', 'Max 1 per 5 models')."""
         limits = []
         ids, unit = self.groups, self.entry.get("id", "")
         for link, kinds in self.pools:
@@ -864,7 +865,8 @@ class UnitReader:
 
     def _caps(self, modifier: Element, ids: set[str | None]) -> list[tuple[int, list[Element]]]:
         """An error a catalogue raises ('Max 1 per 5 models') when a unit of some sizes has more than K of a piece
-        of wargear or a kind of model (of `ids`): (K, the conditions on the unit's size where it holds); one
+        of wargear, a kind of model or a group of kinds (of `ids`): (K, the conditions on the unit's size where it
+        holds); one
         raised in either of several cases ('fewer than 15 models and more than 2, or fewer than 20 and more
         than 3') as each case's, and a case that counts them in the unit whatever its size ('or more than 2')
         as a most at every size (no condition)."""
@@ -906,7 +908,17 @@ class UnitReader:
         weapon is the one his Einhyr Hearthguard carry), shown or hidden, each as a choice of at most 1."""
         raised, ids = self.data.raised(group)
         return [Link(entry, 0, 1, (link if link is not None else entry).get("id", ""), link)
-                for link, entry, ways in raised if all(_counts_unit(way, self.entry.get("id"), ids) for way in ways)]
+                for link, entry, ways in raised
+                if all(_counts_unit(way, self.entry.get("id"), ids) and self._holds_same(way, entry) for way in ways)]
+
+    def _holds_same(self, way: list[Element], entry: Element) -> bool:
+        """Whether what a way of conditions counts in the unit (`_counts_unit`) is wargear of `entry`'s name: the
+        model follows its unit's choice of that piece, not some other selection."""
+        counted = [c for c in way if (c.get("type"), c.get("value", "").strip()) in (("greaterThan", "0"),
+                                                                                     ("atLeast", "1"))]
+        name = normalise(entry.get("name", ""))
+        return all(c.get("childId") in self.data.ids and normalise(self.data.ids[c.get("childId", "")].get("name", ""))
+                   == name for c in counted)
 
     def _wargear(self, element: Element, model: bool = False) -> tuple[list[str], list[Record]]:
         """The default equipment below `element` (not below its models) and the swaps its choice groups allow.
@@ -939,8 +951,9 @@ class UnitReader:
         choices: list[tuple[Link, str | None, list[str]]] = []
         within: dict[int, tuple[list[Record], list[str]]] = {}  #: each choice's own swaps and notes, by id of its link
         followers = self._followers(group) if model else []
-        shown = {id(child.entry) for child, _ in self._choices(link)}
-        for child, apart in [*self._choices(link), *((c, False) for c in followers if id(c.entry) not in shown)]:
+        listed = self._choices(link)
+        shown = {id(child.entry) for child, _ in listed}
+        for child, apart in [*listed, *((c, False) for c in followers if id(c.entry) not in shown)]:
             if apart:
                 self._group(child, equipment, options, model)
                 continue
@@ -1226,9 +1239,11 @@ class UnitReader:
             for rule, suffix, text in self.data.rules(element, self.faction):
                 gives = found.setdefault(name, {})
                 for kind, reading in _defences(rule, suffix, text):
-                    if reading["scope"] in ("model", "unit"):
-                        held = gives if reading["scope"] == "model" else gives.setdefault("unit", {})
-                        held[kind] = best(held.get(kind), reading)
+                    if reading["scope"] == "model":
+                        gives[kind] = best(gives.get(kind), reading)
+                    elif reading["scope"] == "unit":  # said where a model carries it (`Datasheet.unit_worn`)
+                        unit = gives.setdefault("unit", {})
+                        unit[kind] = best(unit.get(kind), {**reading, "piece": name})
                 if wounds := _HAS_WOUNDS.search(text):
                     gives["wounds"] = {"value": int(wounds[1]), "from": rule}
                 if (more := _MORE_WOUNDS.search(text)) and name not in default:

@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from ..data.datasheet import AttachedUnit, Datasheet, Limit, ModelEntry, WargearOption
+from ..data.datasheet import UNIT_WIDE, AttachedUnit, Datasheet, Limit, ModelEntry, WargearOption
 from ..data.names import normalise
 from ..data.text_rules import TextAbility
 from ..errors import MathhammerError
@@ -179,7 +179,7 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
                 hold(inv, {"invulnerable": inv["value"]})
         else:
             tokens.append(f"inv{'-ranged' if inv.get('ranged_only') else ''}{inv['value']}+")
-            if inv.get("inferred") or whose:
+            if (inv.get("inferred") or whose) and not inv.get("piece"):  # a piece's for its unit: `_unit_notes`
                 notes.append(f"{what}{whose} {how}")
     fnp = best(record.get("feel_no_pain"), model.get("feel_no_pain"))
     whose = f" (the bearer: {model['name']})" if fnp and fnp.get("scope") != "unit" and \
@@ -198,7 +198,7 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
                 hold(fnp, {"feel_no_pain": fnp["value"]})
         else:
             tokens += [f"fnp{'-' + kind if kind else ''}{fnp['value']}+" for kind in against or [""]]
-            if fnp.get("inferred") or whose:
+            if (fnp.get("inferred") or whose) and not fnp.get("piece"):
                 notes.append(f"{what}{whose} {how}")
     if "STEALTH" not in record["keywords"] and any(a.strip().lower() == "stealth" for a in record["abilities"]):
         tokens.append("stealth")
@@ -258,8 +258,22 @@ def _may_carry(model: Mapping[str, Any]) -> tuple[str, ...]:
 
 def _worn(model: Mapping[str, Any], bearers: Mapping[str, Any], unit_wide: Collection[str]) -> tuple[str, ...]:
     """The wargear that gives this kind of model something (`bearers`): as its bearer, carried by default or
-    offered by its swaps, or as a model of the unit while any model carries it (`unit_wide`), by name."""
-    return tuple(dict.fromkeys((*(item for item in _may_carry(model) if item in bearers), *unit_wide)))
+    offered by its swaps, by name; or as a model of the unit while any model carries it (`unit_wide`), by
+    `UNIT_WIDE` and its name."""
+    return tuple(dict.fromkeys((*(item for item in _may_carry(model) if item in bearers),
+                                *(UNIT_WIDE + item for item in unit_wide))))
+
+
+def _unit_notes(piece: str, gives: Mapping[str, Any]) -> tuple[str, ...]:
+    """What is said where the unit is the target and one of its models carries `piece`: the defences it gives every
+    model (`Datasheet.unit_worn`)."""
+    notes = []
+    for kind, reading in gives.items():
+        what = "invulnerable save" if kind == "invulnerable" else "Feel No Pain"
+        how = "inferred from the text of" if reading.get("inferred") else "from"
+        notes.append(f"{what} {reading['value']}+ for every model while one carries {piece} "
+                     f"({how} {reading['from']!r})")
+    return tuple(notes)
 
 
 def _carrying(model: Mapping[str, Any], pieces: Collection[str], bearers: Mapping[str, Any],
@@ -267,11 +281,12 @@ def _carrying(model: Mapping[str, Any], pieces: Collection[str], bearers: Mappin
     """`model` with what `pieces` of wargear give their bearer: an invulnerable save and Feel No Pain after the
     model's own (`best`), a Wounds characteristic, and Wounds added to it by a piece no model carries by default
     (said where the unit is the target: `Datasheet.defences_for`). The Wounds set are said in `notes`, if given."""
-    gives = [bearers[piece] for piece in pieces if piece in bearers]
+    gives = [bearers[piece] for piece in pieces if piece in bearers]  # as its bearer
     out = dict(model)
     for kind in ("invulnerable", "feel_no_pain"):  # the bearer's, and its unit's (a weavefield crest's)
-        out[kind] = functools.reduce(best, (g.get(scope, {}).get(kind) if scope else g.get(kind)
-                                            for g in gives for scope in ("", "unit")), model.get(kind))
+        out[kind] = functools.reduce(best, [*(g.get(kind) for g in gives), *(
+            bearers[piece.removeprefix(UNIT_WIDE)].get("unit", {}).get(kind) for piece in pieces
+            if piece.removeprefix(UNIT_WIDE) in bearers)], model.get(kind))
     wounds = max((g["wounds"] for g in gives if "wounds" in g), key=lambda w: w["value"], default=None)
     key = next((k for k in model["stats"] if k.upper() == "W"), None)
     if wounds is not None and key is not None and model["stats"][key].strip() != str(wounds["value"]):
@@ -341,7 +356,8 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         worn = _worn(model, bearers, unit_wide)
         mine: list[str] = list(model.get("defence_notes", ()))  # this kind's: said where it is in the target
         try:
-            carried = frozenset(worn).intersection({*equipment, *unit_carried.intersection(unit_wide)})
+            carried = frozenset(worn).intersection({*equipment,
+                                                    *(UNIT_WIDE + p for p in unit_wide if p in unit_carried)})
             profile = _profile(record, _carrying(model, carried, bearers, mine), kind_keywords, mine, read, held)
             profiles = {frozenset(pieces): _profile(record, _carrying(model, pieces, bearers), kind_keywords)
                         for k in range(len(worn) + 1) for pieces in combinations(worn, k)
@@ -383,7 +399,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
                                *(TextAbility(name, readings=tuple(found.values())) for name, found in held.items())),
                               models),
         defence_notes=tuple(dict.fromkeys(defences)),
-        unit_worn=unit_wide,
+        unit_worn={piece: _unit_notes(piece, bearers[piece]["unit"]) for piece in unit_wide},
         stationary_only=tuple(dict.fromkeys(weapon.lower() for _, text, _ in record.get("ability_texts", ())
                                             if (weapon := stationary_weapon(text)) and weapon.lower() in weapons)),
         wargear_abilities={piece.lower(): taken for piece, texts in record.get("wargear_abilities", {}).items()

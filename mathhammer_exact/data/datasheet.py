@@ -100,6 +100,17 @@ class Limit:
         return sum(1 for m, gear in models if m.name in self.kinds or set(self.items) & set(gear))
 
 
+class Refused(MathhammerError):
+    """A loadout's choice that no model can take; `limited` where a limit of the datasheet binds (not only the
+    models left)."""
+
+    def __init__(self, message: str, limited: bool):
+        super().__init__(message)
+        self.limited = limited
+
+
+UNIT_WIDE = "unit-wide: "  #: in a kind's `worn`: a piece of `Datasheet.unit_worn` that another model may carry
+
 MOST_REORDERED = 6  #: a loadout of more choices that fails in the order written is not tried in the 6! others
 
 Changed = set[tuple[int, int | str]]  #: (model, option taken) and (model, wargear given): what a loadout changed
@@ -170,9 +181,10 @@ class Datasheet:
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
     stationary_only: tuple[str, ...] = ()  #: weapons the unit has only if it Remained Stationary (a support turret)
-    #: wargear that protects every model of the unit while one of them carries it (a weavefield crest): in each
-    #: kind's `worn`, carried by all where one carries it
-    unit_worn: tuple[str, ...] = ()
+    #: wargear that protects every model of the unit while one of them carries it (a weavefield crest), with what is
+    #: said of it where the unit is the target: in each kind's `worn` as `UNIT_WIDE` + its name, which every model
+    #: carries where one carries the piece
+    unit_worn: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
     #: wargear a loadout may take -> the abilities read from its text, in force where the loadout carries it
     wargear_abilities: Mapping[str, tuple[TextAbility, ...]] = attrs.field(factory=dict)
     army_rules: tuple[str, ...] = ()  #: the names of `abilities` that are army rules (a catalogue's shared rules)
@@ -269,11 +281,12 @@ class Datasheet:
             return self.compositions[at].as_target(at, loadout)
         order = {m.name: i for i, m in enumerate(self.models)}
         models = sorted(self.equip(loadout, size), key=lambda model: order[model[0].name])
-        everyone = self._unit_wide(models)
+        everyone = [UNIT_WIDE + item for item in self._unit_wide(models)]
         return Target(tuple(Counter(m.carrying((*gear, *everyone)) for m, gear in models).items()))
 
     def _unit_wide(self, equipped: Sequence[tuple[ModelEntry, Sequence[str]]]) -> tuple[str, ...]:
-        """The pieces of `unit_worn` that a model of the unit `equipped` carries: every model's."""
+        """The pieces of `unit_worn` that a model of the unit `equipped` carries: what they give the unit is every
+        model's."""
         return tuple(item for item in self.unit_worn if any(item in gear for _, gear in equipped))
 
     def equip(self, loadout: Sequence[str], size: int | None = None) -> list[tuple[ModelEntry, list[str]]]:
@@ -316,7 +329,8 @@ class Datasheet:
                     continue
             if len(loadout) > 1 and all(self._fits(choice, counts) for choice in loadout):  # the choices clash
                 named = ", ".join(repr(choice.strip()) for choice in loadout)
-                why = "together they pass that limit" if "at most" in str(refused) else "they need the same models"
+                why = "together they pass that limit" if isinstance(refused, Refused) and refused.limited \
+                    else "they need the same models"
                 raise MathhammerError(f"{refused}; each of {named} can be taken alone, not all of them together "
                                       f"({why})") from None
             raise refused from None
@@ -355,7 +369,7 @@ class Datasheet:
                                  f"take it: write e.g. '{most} {item}')")
             for _ in range(wanted):
                 if not self._give(models, item, changed, taken, chosen):
-                    raise MathhammerError(self._refusal(raw, item, chosen[item], models, size))
+                    raise self._refusal(raw, item, chosen[item], models, size)
             carried = sum(gear.count(item) for _, gear in models)
             if numbered and carried != wanted:  # '3 plasma rifle' where the unit had 3: 6 in all, not 3
                 lines.append(f"--loadout {raw.strip()!r}: {carried} x {item} in the unit, {before} of them carried "
@@ -407,8 +421,9 @@ class Datasheet:
         given_up = [f"{item} not carried ({', '.join(loadout)}): the defences it gives the unit do not apply"
                     for item in self.unit_worn if item not in everyone
                     and any(item in m.equipment and m.count for m in self.models)]
+        carried = [note for item in everyone for note in self.unit_worn[item]]
         return tuple(dict.fromkeys((*self.defence_notes, *(note for m in self.models if m.name in present
-                                                            for note in m.defences), *wounds, *given_up)))
+                                                            for note in m.defences), *carried, *wounds, *given_up)))
 
     def items_named(self, loadout: Sequence[str]) -> list[str]:
         """The wargear each choice of `loadout` names, as the datasheet calls it (`_choice`)."""
@@ -550,7 +565,7 @@ class Datasheet:
         return all(limit.count(models) <= limit.at(len(models)) for limit in self.limits)
 
     def _refusal(self, raw: str, item: str, done: int, models: list[tuple[ModelEntry, list[str]]],
-                 size: int) -> str:
+                 size: int) -> Refused:
         """Why one more model cannot take `item`: the limit it meets, named."""
         carriers = [m for m in self.models if item in m.equipment or any(
             o.model == m.name and item in o.choices for o in self.options)]
@@ -567,7 +582,8 @@ class Datasheet:
         bounds += ["each once per unit"] * any(item in o.choices and o.each_once for o in self.options)
         why = "; ".join(dict.fromkeys(bounds)) or "no model left that can take it, with the other choices made"
         most = f"at most {done} model{'s' * (done > 1)}" if done else "no model"
-        return f"{self.name}: {most} of a unit of {size} can take {item!r} ({why}; asked: {raw.strip()!r})"
+        return Refused(f"{self.name}: {most} of a unit of {size} can take {item!r} ({why}; asked: {raw.strip()!r})",
+                       limited=bool(bounds))
 
     def profile(self, weapon: str, choice: Sequence[str] = (), melee: bool = False) -> Weapon | None:
         """The melee (or ranged) profile of `weapon` to use: the first of `choice` it has, else its first;

@@ -52,7 +52,8 @@ class TextAbility:
         whose = {"unit": "", "model": f" ({self.model}'s)" if self.model else "", "bearer": " (the bearer's)",
                  "leading": " (while this model is leading a unit)"}
         return "; ".join(f"{'attacks against it: ' if r.rule.situation == 'target' else ''}{describe(r)}"
-                         f"{whose[r.scope]}{f' (only {r.needs})' if r.needs else ''}" for r in self.readings)
+                         f"{f', {leading(r.rule.led_by)}' if r.rule.led_by else ''}{whose[r.scope]}"
+                         f"{f' (only {r.needs})' if r.needs else ''}" for r in self.readings)
 
 
 def leading(keywords: str, unit: str = "the unit") -> str:
@@ -74,8 +75,6 @@ def describe(reading: Reading) -> str:
         text += f", against {'melee' if rule.phase == 'fight' else 'ranged'} attacks"
     if rule.attacker and rule.situation == "target":
         text += f", against attacks by {rule.attacker.describe()}"
-    if rule.led_by:
-        text += f", {leading(rule.led_by)}"
     if rule.models:
         text += f", for its {' or '.join(rule.models)} models only"
     text += "".join(f", with {FLAG_OPTION[flag]}" for flag in rule.requires)

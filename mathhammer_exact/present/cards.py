@@ -60,9 +60,11 @@ def card(name: str, rules_dir: str | None = None) -> str:
 
 
 def _notes(sheet: Datasheet) -> tuple[str, ...]:
-    """Everything noted reading the datasheet: its own notes, its models' defences and each kind's wargear."""
+    """Everything noted reading the datasheet: its own notes, its models' defences and each kind's wargear, and what
+    wargear gives the whole unit while a model carries it."""
     kinds = (note for m in sheet.models for note in (*m.defences, *m.notes))
-    return tuple(dict.fromkeys((*sheet.notes, *sheet.defence_notes, *kinds)))
+    pieces = (note for notes in sheet.unit_worn.values() for note in notes)
+    return tuple(dict.fromkeys((*sheet.notes, *sheet.defence_notes, *kinds, *pieces)))
 
 
 def _how(ability: TextAbility) -> str:
