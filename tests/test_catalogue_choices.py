@@ -300,3 +300,16 @@ def test_a_choice_a_model_takes_where_its_unit_does_is_offered_and_the_unit_is_a
                                                     if o.model == "Sister Superior"]) == (not counted)
     assert (("melt gun", "slag launcher") in [tuple(sorted(items)) for items in sisters.alike]) == (not counted)
     assert next(m for m in sisters.models if m.name == "Sister Superior").equipment == ("slag launcher",)
+
+
+def test_wargear_its_bearer_carries_gives_a_better_save_than_its_units(tmp_path, monkeypatch):
+    # a trial found a Dire Avenger Exarch with a shimmershield (the bearer: 4+) keeping his unit's 5+: a model uses its
+    # best invulnerable save. Here Forge Sisters are given a 5+ (every model), and the ward shield's bearers a 4+
+    unit = '<selectionEntry type="unit" import="true" name="Forge Sisters" hidden="false" id="u-sisters">'
+    aegis = ('<profiles><profile name="Aegis" typeId="pt-abilities" typeName="Abilities" hidden="false" id="p-aegis">'
+             '<characteristics><characteristic name="Description" typeId="ch-desc">Models in this unit have a 5+ '
+             'invulnerable save.</characteristic></characteristics></profile></profiles>')
+    _with_xml_changed(tmp_path, monkeypatch, (unit, unit + aegis))
+    target = by_name.target_unit("Forge Sisters", loadout=["2 ward shields"]).target
+    assert sorted((p.name, p.invulnerable, n) for p, n in target.groups) == [
+        ("Forge Sister", 5, 2), ("Forge Sister w/ ward shield", 4, 2), ("Sister Superior", 5, 1)]

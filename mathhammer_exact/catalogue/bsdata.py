@@ -1239,11 +1239,11 @@ class UnitReader:
             for rule, suffix, text in self.data.rules(element, self.faction):
                 gives = found.setdefault(name, {})
                 for kind, reading in _defences(rule, suffix, text):
-                    if reading["scope"] == "model":
-                        gives[kind] = best(gives.get(kind), reading)
+                    if reading["scope"] == "model":  # its bearer's: it may be better than its profile's column
+                        gives[kind] = best(gives.get(kind), {**reading, "bearer_of": name})
                     elif reading["scope"] == "unit":  # said where a model carries it (`Datasheet.unit_worn`)
                         unit = gives.setdefault("unit", {})
-                        unit[kind] = best(unit.get(kind), {**reading, "piece": name})
+                        unit[kind] = best(unit.get(kind), {**reading, "unit_of": name})
                 if wounds := _HAS_WOUNDS.search(text):
                     gives["wounds"] = {"value": int(wounds[1]), "from": rule}
                 if (more := _MORE_WOUNDS.search(text)) and name not in default:

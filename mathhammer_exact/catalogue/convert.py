@@ -166,8 +166,9 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
         notes.append(f"invulnerable save column {column['from']!r} of {model['name']} not read (a value such as "
                      "4+, 5+ (Ranged) or -)")
         column = None
-    found = best(record.get("invulnerable"), model.get("invulnerable"))
-    inv = column if column and not column["conditional"] else best(found, column)  # the model's own column first
+    found = _worn_or_best(record.get("invulnerable"), model.get("invulnerable"))
+    # the model's own column first, but not over wargear it carries (a Dire Avenger Exarch's shimmershield: 4+)
+    inv = _worn_or_best(column, found) if column and not column["conditional"] else best(found, column)
     # a model's own, not its unit's from wargear one of its models carries (a weavefield crest: everyone's)
     whose = f" (the bearer: {model['name']})" if inv and inv.get("scope") != "unit" and \
         inv is model.get("invulnerable") else ""
@@ -179,9 +180,9 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
                 hold(inv, {"invulnerable": inv["value"]})
         else:
             tokens.append(f"inv{'-ranged' if inv.get('ranged_only') else ''}{inv['value']}+")
-            if (inv.get("inferred") or whose) and not inv.get("piece"):  # a piece's for its unit: `_unit_notes`
+            if (inv.get("inferred") or whose) and not inv.get("unit_of"):  # a piece's for its unit: `_unit_notes`
                 notes.append(f"{what}{whose} {how}")
-    fnp = best(record.get("feel_no_pain"), model.get("feel_no_pain"))
+    fnp = _worn_or_best(record.get("feel_no_pain"), model.get("feel_no_pain"))
     whose = f" (the bearer: {model['name']})" if fnp and fnp.get("scope") != "unit" and \
         fnp is model.get("feel_no_pain") else ""
     if fnp:
@@ -198,7 +199,7 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
                 hold(fnp, {"feel_no_pain": fnp["value"]})
         else:
             tokens += [f"fnp{'-' + kind if kind else ''}{fnp['value']}+" for kind in against or [""]]
-            if (fnp.get("inferred") or whose) and not fnp.get("piece"):
+            if (fnp.get("inferred") or whose) and not fnp.get("unit_of"):
                 notes.append(f"{what}{whose} {how}")
     if "STEALTH" not in record["keywords"] and any(a.strip().lower() == "stealth" for a in record["abilities"]):
         tokens.append("stealth")
@@ -262,6 +263,17 @@ def _worn(model: Mapping[str, Any], bearers: Mapping[str, Any], unit_wide: Colle
     `UNIT_WIDE` and its name."""
     return tuple(dict.fromkeys((*(item for item in _may_carry(model) if item in bearers),
                                 *(UNIT_WIDE + item for item in unit_wide))))
+
+
+def _worn_or_best(current: dict[str, Any] | None, worn: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Of the unit's (or the profile's column) reading and the model's own (`best`), that of wargear it carries where
+    it is the better of two unconditional ones that hold against the same attacks (a Dire Avenger Exarch's
+    shimmershield, 4+, over the unit's 5+): a model uses its best save; else the first, as before."""
+    if worn and worn.get("bearer_of") and current and current is not worn and not worn.get("conditional") \
+            and not current.get("conditional") and worn["value"] < current["value"] \
+            and (worn.get("ranged_only"), worn.get("against")) == (current.get("ranged_only"), current.get("against")):
+        return worn
+    return best(current, worn)
 
 
 def _unit_notes(piece: str, gives: Mapping[str, Any]) -> tuple[str, ...]:
