@@ -248,8 +248,6 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
     ("Models in this unit have a 5+ invulnerable save.", "profile", None),  # catalogue.abilities puts it in the profile
     ("Brakk Thane has a 4+ invulnerable save.", "profile", None),
     ("Models in this unit have the Feel No Pain 6+ ability.", "profile", None),
-    ("While a friendly Gravel Host unit is within 6\" of this model, each time a model in that unit makes an attack, "
-     "add 1 to the Hit roll.", "others", None),
     # "that unit" after an enemy unit is that one, not this (an aura once read as this unit's own -1 to hit)
     ("While an enemy unit is within 3\" of this unit, each time a model in that unit makes an attack, subtract 1 "
      "from the Hit roll.", "others", None),
@@ -279,8 +277,6 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
      "rock maul has an Attacks characteristic of 6.", "unmodelled",
      "a change to its weapons' characteristics this reader does not read (\"this model's rock maul has an Attacks "
      "characteristic of\")"),
-    ("While a friendly Gravel Host unit is within 6\" of this model, add 1 to the Attacks characteristic of melee "
-     "weapons equipped by models in that unit.", "others", None),  # an aura: other units' attacks
     ("Each time a model affected by this ability makes an attack that targets this model's prey, you can re-roll the "
      "Wound roll.", "others", None),  # the attacks of the units it affects, at the unit this model marked
     # the attacks of any model of the army at a unit this one marked: not taken for an attack at this unit
@@ -397,6 +393,50 @@ def test_an_ability_for_the_attacks_of_one_kind_of_the_units_models_is_that_kind
              (("Sister Repentia", 4), ("Repentia Superior", 1))]
     assert [r.needs for a in _contained((read,), squad) for r in a.readings] == [""]
     assert [r.needs for a in _contained((read,), squad[:1]) for r in a.readings] == [reading.needs]
+
+
+def test_an_aura_for_friendly_units_is_its_own_units_where_it_has_their_keywords():
+    # a trial found a Hive Tyrant's Onslaught ('While a friendly TYRANIDS unit is within 6" of this model, ranged
+    # weapons equipped by models in that unit have the [ASSAULT] and [LETHAL HITS] abilities') silently left out: a
+    # model is always within its own aura. Read as its own unit's; settled by its models' keywords
+    aura = ("Onslaught (Aura)", 'While a friendly TYRANIDS unit is within 6" of this model, ranged weapons equipped '
+                                "by models in that unit have the [ASSAULT] and [LETHAL HITS] abilities.")
+    verdict = read_ability("Hive Tyrant", *aura)
+    assert verdict.kind == "effects" and verdict.ability is not None
+    [reading] = verdict.ability.readings
+    assert (reading.needs, reading.rule.effect.describe()) == (
+        "while this unit is a TYRANIDS unit", "weapons gain ASSAULT, weapons gain LETHAL HITS (ranged weapons)")
+
+    def unit(*keywords: str) -> list[ModelEntry]:
+        return [ModelEntry(f"Kind {n}", ModelProfile.parse(f"T9 Sv2+ W10 [{k}]", name=f"Kind {n}"), 1, ())
+                for n, k in enumerate(keywords)]
+    assert [r.needs for a in _contained((verdict.ability,), unit("TYRANIDS, MONSTER")) for r in a.readings] == [""]
+    assert _contained((verdict.ability,), unit("NECRONS")) == ()  # the aura is for other units alone
+    assert [r.needs for a in _contained((verdict.ability,), unit("TYRANIDS", "NECRONS")) for r in a.readings] == [
+        reading.needs]  # some of them: kept for --with
+
+
+@pytest.mark.parametrize(("text", "effect"), [
+    ("While a friendly Gravel Host unit is within 6\" of this model, each time a model in that unit makes an attack, "
+     "add 1 to the Hit roll.", "+1 to hit"),
+    ("While a friendly Gravel Host unit is within 6\" of this model, add 1 to the Attacks characteristic of melee "
+     "weapons equipped by models in that unit.", "+1 Attacks (melee weapons)")])
+def test_an_aura_is_read_for_its_own_unit_of_those_keywords(text, effect):
+    # (these were read as other units' attacks alone)
+    verdict = read_ability("Test Unit", "Test Ability", text)
+    assert verdict.ability is not None
+    assert [(r.needs, r.rule.effect.describe()) for r in verdict.ability.readings] == [
+        ("while this unit is a Gravel Host unit", effect)]
+
+
+def test_the_bearers_own_unit_in_its_aura_answers_the_hand_derived_odds():
+    # 3 shots, hit 4+ (1/2); a Critical Hit (1/6) wounds automatically with Lethal Hits, a normal hit (1/3) wounds S4 v
+    # T4 on 4+ (1/2); Sv6+ fails 5/6: 3 x (1/6 + 1/3 x 1/2) x 5/6 = 5/6, against 3 x 1/2 x 1/2 x 5/6 = 5/8 without
+    aura = ("Onslaught (Aura)", 'While a friendly ORKS unit is within 6" of this model, ranged weapons equipped by '
+                                "models in that unit have the [LETHAL HITS] ability.")
+    orks = sheet('24" A3 BS4+ S4 AP0 D1', aura, keywords="ORKS")
+    orks = attrs.evolve(orks, read_rules=_contained(orks.read_rules, list(orks.models)))
+    assert mean(unit_attack(orks, Target.parse("T4 Sv6+ W10"), exact=True)) == Fraction(5, 6)
 
 
 @pytest.mark.parametrize(("name", "text", "role", "reason"), [

@@ -361,6 +361,24 @@ def _after_subject(rest: str, subject: Subject, phases: list[Phase],
     return rest, condition, subject
 
 
+#: an aura for friendly units near this model ('While a friendly TYRANIDS unit is within 6" of this model, ranged
+#: weapons equipped by models in that unit have ...'): a model is always within range of its own aura, so its own unit
+#: is one of them where it has those keywords (`convert` settles that against the unit's keywords)
+_AURA = re.compile(r"(?:while|whilst) a friendly (?P<keywords>[^,()]+?) unit is within \d+\" of (?:this model|the "
+                   r"bearer), (?P<rest>.+)", re.I)
+
+
+def _own_aura(sentence: str) -> str:
+    """An aura's sentence (`_AURA`) as its own unit's ('While this unit is a TYRANIDS unit, ... in this unit ...');
+    any other sentence as it is."""
+    aura = _AURA.fullmatch(sentence)
+    if aura is None:
+        return sentence
+    keywords = aura["keywords"].strip()
+    rest = re.sub(r"\bthat unit\b", "this unit", aura["rest"], flags=re.I)
+    return f"While this unit is {'an' if keywords[:1].upper() in 'AEIOU' else 'a'} {keywords} unit, {rest}"
+
+
 def _sentences(text: str) -> Iterator[str]:
     """The sentences of an ability; a bulleted list after 'while ...:' gives each bullet that condition. A condition
     inside a sentence ('re-roll a Hit roll of 1 and, if X, you can re-roll the Hit roll instead', '... (if X, Y
@@ -473,7 +491,7 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
     try:
         previous: Parsed | None = None
         before = ""
-        for sentence in (s.strip() for s in _sentences(text)):
+        for sentence in (_own_aura(s.strip()) for s in _sentences(text)):
             if not _ATTACKS.search(sentence):
                 before = sentence
                 continue

@@ -18,6 +18,7 @@ import attrs
 
 from ..data.datasheet import UNIT_WIDE, AttachedUnit, Datasheet, Limit, ModelEntry, WargearOption
 from ..data.names import normalise
+from ..data.text_in_force import has_keywords
 from ..data.text_rules import TextAbility
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
@@ -326,19 +327,32 @@ def _profile(record: Mapping[str, Any], model: Mapping[str, Any], keywords: tupl
 _CONTAINS = re.compile(r"(?:while|whilst|if) this unit contains (?:one or more|an?) (.+?) models?", re.I)
 
 
+#: an aura's reading for its own unit (`ability_text._own_aura`): 'while this unit is a TYRANIDS unit'
+_IS_A = re.compile(r"(?:while|whilst|if) this unit is an? (.+?) unit", re.I)
+
+
 def _contained(abilities: tuple[TextAbility, ...], models: list[ModelEntry]) -> tuple[TextAbility, ...]:
     """`abilities` with a reading that needs the unit to contain a model of a keyword or kind settled where every
     unit of the datasheet does (a kind of at least one model: a Scarab Occult Sorcerer, PSYKER); one of a kind a
-    unit may leave out keeps its condition, for --with."""
-    def holds(needs: str) -> bool:
-        found = _CONTAINS.fullmatch(needs.strip())
-        if found is None:
-            return False
-        wanted = normalise(found[1])
-        return any(m.count >= 1 and (wanted in map(normalise, m.profile.keywords) or wanted in (
-            normalise(m.name), normalise(m.name) + "s")) for m in models)
-    return tuple(attrs.evolve(a, readings=tuple(attrs.evolve(r, needs="") if holds(r.needs) else r
-                                                for r in a.readings)) for a in abilities)
+    unit may leave out keeps its condition, for --with. An aura's reading for its own unit holds where every model
+    has the keywords it names, and is left out where none has them (the aura is for other units only)."""
+    present = [m for m in models if m.count >= 1]
+
+    def holds(needs: str) -> bool | None:  # None: not settled here
+        if found := _CONTAINS.fullmatch(needs.strip()):
+            wanted = normalise(found[1])
+            return any(wanted in map(normalise, m.profile.keywords) or wanted in (normalise(m.name),
+                                                                              normalise(m.name) + "s")
+                       for m in present) or None
+        if found := _IS_A.fullmatch(needs.strip()):
+            kinds = [has_keywords(m.profile.keywords, found[1].upper()) for m in present]
+            return True if kinds and all(kinds) else False if not any(kinds) else None
+        return None
+
+    settled = [(a, [(r, holds(r.needs)) for r in a.readings]) for a in abilities]
+    return tuple(attrs.evolve(a, readings=tuple(attrs.evolve(r, needs="") if held else r for r, held in readings
+                                                if held is not False))
+                 for a, readings in settled if not readings or any(held is not False for _, held in readings))
 
 
 def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datasheet:
