@@ -1447,3 +1447,18 @@ def test_a_rule_given_with_with_that_settles_only_another_abilitys_condition_is_
                         army_rules=("Waaagh!",))
     report = unit_attack(orks, Target.parse("T4 Sv6+ W10"), modifiers=["waaagh!"], exact=True)
     assert mean(report) == 3 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6) == Fraction(5, 8)
+
+
+def test_a_condition_on_friendly_models_near_the_unit_is_settled_by_its_leader():
+    # a trial found a Spiritseer leading Wraithguard and their Psychic Guidance ('while this unit is within 12" of one
+    # or more friendly AELDARI PSYKER models') not applied: the Leader is such a model, in the unit. 6 shots hit on
+    # 3+ with the +1 (2/3), S4 v T4 1/2, Sv6+ fails 5/6: 5/3; unled, 4+ (1/2): 5/4. (The Leader fights only.)
+    guidance = ("Guidance", 'While this unit is within 12" of one or more friendly PSYKER models, each time a model '
+                            "in this unit makes an attack, add 1 to the Hit roll.")
+    unit = sheet(GUN, guidance)
+    seer = attrs.evolve(sheet("Melee A1 WS4+ S4 AP0 D1", models=(("Seer", 1),), keywords="CHARACTER, PSYKER"),
+                        name="Test Seer")
+    led = unit_attack(unit, Target.parse("T4 Sv6+ W10"), led_by=seer, exact=True)
+    assert mean(led) == 6 * Fraction(2, 3) * Fraction(1, 2) * Fraction(5, 6) == Fraction(5, 3)
+    assert any(line.endswith("PSYKER models: Seer is one") for line in led.situation)
+    assert mean(unit_attack(unit, Target.parse("T4 Sv6+ W10"), exact=True)) == Fraction(5, 4)

@@ -48,7 +48,8 @@ from .ability_clauses import (
 #: how an ability counts in `mathhammer data add`'s report
 Kind = Literal["effects", "profile", "unmodelled", "others", "other"]
 
-_ATTACKS = re.compile(r"hit rolls?\b|wound rolls?\b|damage rolls?\b|armour penetration|(?:strength|attacks|damage|"
+_ATTACKS = re.compile(r"hit rolls?\b|wound rolls?\b|damage rolls?\b|number of attacks|armour penetration|"
+                      r"(?:strength|attacks|damage|"
                       r"ballistic skill|weapon skill|toughness|save) characteristic|critical (?:hit|wound)|"
                       r"\[[a-z0-9 +-]+\]|invulnerable save|feel no pain|benefit of cover", re.I)
 #: an ability that says which attackers may target the unit (Lone Operative's phrasing): who may shoot, not the odds

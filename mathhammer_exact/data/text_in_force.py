@@ -42,7 +42,8 @@ class Side:
     kinds: Mapping[str, int]  #: models of each kind in the unit, to tell "this model" from the whole unit
     leading: bool = False  #: a leader attached to the unit: its "while leading" readings are the whole unit's,
     #: its other readings its own (for --led-by: a Side of the leader beside the unit's)
-    models: tuple[ModelProfile, ...] = ()  #: the target's models, for a reading that changes some of them only
+    models: tuple[ModelProfile, ...] = ()  #: its models: the target's, for a reading that changes some of them
+    #: only; the attacker's, for a condition on friendly models near it that its own models settle
     unit: str = ""  #: its datasheet's name
 
 
@@ -96,7 +97,8 @@ def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datashee
     equipped = sheet.equip((), size) if equipped is None else equipped
     kinds = Counter(entry.name for entry, _ in equipped)
     carried = {item for _, gear in equipped for item in gear}
-    return [Side("attacker", abilities(sheet, rules or {}, carried), dict(kinds), unit=sheet.name),
+    return [Side("attacker", abilities(sheet, rules or {}, carried), dict(kinds),
+                 models=tuple(entry.profile for entry, _ in equipped), unit=sheet.name),
             *target_sides(target, defender, defender_leader, rules, defender_carried)]
 
 
@@ -265,8 +267,9 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 rule = mine or rule
                 by = next((name for name in sorted(assumed_names) if name != ability.name
                            and _is_active(reading.needs, name)), None)
+                near = _near_friends(reading.needs, [p for s in sides if s.role == side.role for p in s.models])
                 why = _not_applied(ability, reading, side, asked and number in chosen, problem, asks, called,
-                                   whose is not None or mine is not None, settled=by is not None)
+                                   whose is not None or mine is not None, settled=by is not None or bool(near))
                 if why:
                     lines.append(f"not applied: {why}")
                     continue
@@ -292,11 +295,12 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     line = f"{leader}, for its own attacks: {said}{wider}" if side.leading else \
                         f"{line}, for its {whose[1]} models' attacks only" if whose[1] else \
                         f"{line}, for its own models' attacks (not its Leader's)"
-                needs = [reading.needs] if reading.needs and by is None else []
+                needs = [reading.needs] if reading.needs and by is None and not near else []
                 needs += ["the whole Attached unit's"] if attached else []
                 needs += [leading(rule.led_by)] if unled else []
                 lines.append(line + (f"; assumed (--with): {'; '.join(needs)}" if needs else "")
-                             + (f"; {reading.needs}, as --with '{by}' assumes" if by else ""))
+                             + (f"; {reading.needs}, as --with '{by}' assumes" if by else "")
+                             + (f"; {reading.needs}: {near} is one" if near else ""))
             lines += [f"not applied: {v.name}: {v.effect.describe()}; --with '{v.key}' assumes {v.assumes}"
                       for v in ability.variants if side.role == v.situation and v.phase in ("either", phase)]
             if asked:
@@ -444,6 +448,21 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
         where = f" (of {asks})" if asks else ""
         why = f"{ability.name} applies only {reading.needs}; --with '{called or ability.name}'{where} assumes it"
     return why
+
+
+#: a condition on friendly models near the unit ('while this unit is within 12" of one or more friendly AELDARI
+#: PSYKER models'): its own models, or the Leader attached to it, may be such models, within range of it
+_NEAR = re.compile(r"(?:while|if) this (?:unit|model) is within \d+\" of (?:one or more |a |an )?friendly "
+                   r"(?P<keywords>.+?) models?", re.I)
+
+
+def _near_friends(needs: str, models: Sequence[ModelProfile]) -> str:
+    """The name of a model of the unit (or of its Leader) that settles a condition on friendly models near it
+    (`_NEAR`), or ""."""
+    found = _NEAR.fullmatch(needs.strip())
+    if found is None:
+        return ""
+    return next((p.name or "a model" for p in models if has_keywords(p.keywords, found["keywords"].upper())), "")
 
 
 def _is_active(needs: str, name: str) -> bool:

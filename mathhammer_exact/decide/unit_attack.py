@@ -597,7 +597,7 @@ def planned_attack(
                                 named_target.carried)
     if leader is not None:  # its "while leading" abilities are the whole unit's, its others its own attacks'
         sides.append(text_in_force.Side("attacker", text_in_force.abilities(leader, data.rules), leader.counts(),
-                                        leading=True, unit=leader.name))
+                                        leading=True, models=tuple(m.profile for m in leader.models), unit=leader.name))
     named, claimed = text_in_force.claim(modifiers, sides, data.rules)
     given = [m if isinstance(m, NamedRule) else _given(m, data.rules, aliases, [sheet, named_target.sheet, leader])
              for m in named]
