@@ -99,6 +99,20 @@ def test_choices_that_clash_for_want_of_models_are_said_to_need_the_same_ones():
         sheet.equip(["plasma gun", "2 meltagun"])
 
 
+def test_a_number_of_a_bundle_counts_the_models_that_take_it():
+    # a trial read "0 x hyperphase sword and dispersion shield in the unit, 0 of them carried before" of Lychguard all
+    # taking that bundle: a model carries its pieces, not its name. Two Gunners take 'sword and shield' here
+    profile = ModelProfile.parse("T3 Sv3+ W1", name="S")
+    guns = {"boltgun": '24" A1 BS3+ S4 AP0 D1', "sword": "Melee A2 WS3+ S4 AP-2 D1"}
+    sheet = Datasheet(name="Test Squad", faction="Test", source="test", keywords=("INFANTRY",), faction_keywords=(),
+                      abilities=(), models=(ModelEntry("Gunner", profile, 3, ("boltgun",)),),
+                      weapons={name: {"default": Weapon.parse(text, name=name)} for name, text in guns.items()},
+                      options=(WargearOption("Gunner", ("boltgun",), ("sword and shield",),
+                                             gives={"sword and shield": ("sword", "shield")}),))
+    assert [sorted(gear) for _, gear in sheet.equip(["2 sword and shield"])].count(["shield", "sword"]) == 2
+    assert not [line for line in sheet.loadout_lines(["2 sword and shield"]) if "in the unit" in line]
+
+
 def test_choices_each_allowed_alone_that_clash_are_said_to(squad):
     # a trial read "no model of a unit of 10 can take 'multi-melta'" (Battle Sisters, after 'heavy bolter') as a
     # multi-melta never allowed: where each choice fits alone, the refusal says they clash

@@ -356,7 +356,7 @@ class Datasheet:
             written = stated(raw)[1]
             if item not in (written, " ".join(raw.lower().split())):  # '2 meltaguns': 'meltaguns' read as 'meltagun'
                 lines.append(f"--loadout {raw.strip()!r}: {written!r} read as {item!r}")
-            before = sum(gear.count(item) for _, gear in models)
+            before = self._count_of(item, models)
             numbered = wanted is not None
             if wanted is None:  # one model, or every model where they are all alike; the header says which
                 most = self._most(models, item, changed, taken, chosen)
@@ -370,7 +370,7 @@ class Datasheet:
             for _ in range(wanted):
                 if not self._give(models, item, changed, taken, chosen):
                     raise self._refusal(raw, item, chosen[item], models, size)
-            carried = sum(gear.count(item) for _, gear in models)
+            carried = self._count_of(item, models)
             if numbered and carried != wanted:  # '3 plasma rifle' where the unit had 3: 6 in all, not 3
                 lines.append(f"--loadout {raw.strip()!r}: {carried} x {item} in the unit, {before} of them carried "
                              "before (a number in --loadout counts the models that take a choice)")
@@ -380,6 +380,14 @@ class Datasheet:
                 raise MathhammerError(f"{self.name}: every model carries the same one of {', '.join(items)} (the "
                                       f"datasheet's models are equipped alike); this loadout has {' and '.join(held)}")
         return models, tuple(lines)
+
+    def _count_of(self, item: str, models: Sequence[tuple[ModelEntry, Sequence[str]]]) -> int:
+        """How many of `item` the unit's models carry: of a bundle (a hyperphase sword and dispersion shield, which a
+        model carries as its pieces), the models that carry all of its pieces."""
+        pieces = next((o.items(item) for o in self.options if item in o.gives), None)
+        if pieces is None:
+            return sum(gear.count(item) for _, gear in models)
+        return sum(1 for _, gear in models if all(piece in gear for piece in pieces))
 
     def _give(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: Changed, taken: Counter[int],
               chosen: Counter[str]) -> bool:
