@@ -113,6 +113,17 @@ def test_a_number_of_a_bundle_counts_the_models_that_take_it():
     assert not [line for line in sheet.loadout_lines(["2 sword and shield"]) if "in the unit" in line]
 
 
+def test_wargear_named_by_some_of_its_words_in_the_plural():
+    # a trial typed '2 spinefists' for Termagants' termagant spinefists: refused, where 'spinefist' was read
+    profile = ModelProfile.parse("T3 Sv5+ W1", name="S")
+    guns = {"fleshborer": '18" A1 BS4+ S5 AP0 D1', "termagant spinefist": '12" A2 BS4+ S3 AP0 D1'}
+    sheet = Datasheet(name="Test Gaunts", faction="Test", source="test", keywords=("INFANTRY",), faction_keywords=(),
+                      abilities=(), models=(ModelEntry("Gaunt", profile, 10, ("fleshborer",)),),
+                      weapons={name: {"default": Weapon.parse(text, name=name)} for name, text in guns.items()},
+                      options=(WargearOption("Gaunt", ("fleshborer",), ("termagant spinefist",)),))
+    assert sorted(gear[0] for _, gear in sheet.equip(["2 spinefists"])).count("termagant spinefist") == 2
+
+
 def test_choices_each_allowed_alone_that_clash_are_said_to(squad):
     # a trial read "no model of a unit of 10 can take 'multi-melta'" (Battle Sisters, after 'heavy bolter') as a
     # multi-melta never allowed: where each choice fits alone, the refusal says they clash

@@ -480,8 +480,9 @@ class Datasheet:
             if same:
                 return same[0] if len(same) == 1 else None
         typed = normalise(item).split()  # 'marksman rifle': the one piece whose words they start, nearest first
-        holding = [name for name in names if typed and all(
-            any(own.startswith(word) for own in normalise(name).split()) for word in typed)]
+        holding = [name for name in names if typed and all(  # each word as typed, or singular ('spinefists')
+            any(own.startswith(word) or own.startswith(loose(word) or word) for own in normalise(name).split())
+            for word in typed)]
         nearest = sorted(holding, key=lambda name: words_left(name, item))
         if len(nearest) == 1 or len(nearest) > 1 and words_left(nearest[0], item) < words_left(nearest[1], item):
             return nearest[0]
