@@ -76,6 +76,31 @@ def test_an_error_a_group_of_kinds_raises_limits_them(tmp_path, monkeypatch):
         band.equip(["blast drill", "rock cannon"])
 
 
+def test_a_kinds_most_raised_inside_one_unit_composition(tmp_path, monkeypatch):
+    # a trial found Cadian Shock Troops of 20 refused a second plasma gun: each special kind has max 1, raised by 1
+    # where it is inside the bundle '2 Shock Trooper Sergeants and 18 Shock Troopers' (instanceOf an ancestor). Here
+    # both bundles' Levy w/ Blast Drill get max 1 and that modifier naming the large bundle: 2 at 10, 1 at 5
+    raised = ('<modifiers><modifier type="increment" value="1" field="{}"><conditions><condition type="instanceOf" '
+              'value="1" field="selections" scope="ancestor" childId="b-large" shared="true" '
+              'includeChildSelections="true"/></conditions></modifier></modifiers>')
+    folder = tmp_path / "checkout"
+    __import__("shutil").copytree(CHECKOUT, folder)
+    path = next(folder.glob("*.cat"))
+    text = path.read_text(encoding="utf-8")
+    for ident, most in (("c-86", "2"), ("c-67", "1")):
+        constraint = f'<constraint type="max" value="{most}" field="selections" scope="parent" shared="true" ' \
+                     f'id="{ident}"/>\n                      </constraints>'
+        assert constraint in text
+        text = text.replace(constraint, constraint.replace(f'value="{most}"', 'value="1"') + raised.format(ident))
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path / "data"))
+    add_checkout(folder)
+    levy = by_name.datasheet("Levy Mob")
+    assert kinds(levy, ["2 blast drill"], 10) == {"Levy Chief": 2, "Levy": 6, "Levy w/ Blast Drill": 2}
+    with pytest.raises(MathhammerError, match="Levy w/ Blast Drill: at most 1"):
+        levy.equip(["2 blast drill"], 5)
+
+
 def test_a_unit_composition_of_bundles_limits_bundles_not_models(sheet):
     # Levy Mob: the group 'Unit Composition' (max 1) holds bundles; its default '1 Levy Chief and 4 Levies'
     # has a group '4 Levies' (min 4, max 4) of Levy (min 3) and Levy w/ Blast Drill (max 1)

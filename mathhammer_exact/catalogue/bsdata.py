@@ -616,6 +616,7 @@ class UnitReader:
         self.defence_notes: list[str] = []  #: what was read of its models' defences: said where the unit is the target
         self.span: Span | None = None  #: the fewest and most models the unit's selections count
         self.bundle_size = 0  #: the size of the unit-composition bundle read ('1 X and 9 Y': 10), if any
+        self.bundles: set[str] = set()  #: the ids of the unit-composition bundles read (a condition may name one)
         self.pools: list[tuple[Link, list[Record]]] = []  #: groups of model kinds with a most, and their kinds
         self.groups: set[str] = {"model"}  #: ids that count the unit's models in a condition
         self.kinds: dict[str, list[Record]] = {}  #: the kinds of model an id counts in a condition (a model, a group)
@@ -760,6 +761,7 @@ class UnitReader:
         if bundles:
             chosen = next((b for b in bundles if default_id in (b.link_id, b.entry.get("id"))), bundles[0])
             self.bundle_size = _bundle_size(chosen.entry)
+            self.bundles.add(chosen.entry.get("id", ""))
             before = len(found)
             counts = _fits(self._find_models(chosen.entry, found), self.bundle_size) \
                 and tag(element) == "selectionEntryGroup"  # a choice of bundles whose names count their models
@@ -782,7 +784,7 @@ class UnitReader:
             return False
         other = UnitReader(self.data, self.entry, self.faction, self.source)
         models: list[Record] = []
-        other.bundle_size = size
+        other.bundle_size, other.bundles = size, {bundle.get("id", "")}
         if not _fits(other._find_models(bundle, models), size) or not models:
             return False
         named_once(models)
@@ -793,6 +795,23 @@ class UnitReader:
         self.compositions.append({"size": size, "models": models, "limits": limits, "notes": other.notes,
                                   "name": bundle.get("name", "").strip()})
         return True
+
+    def _in_bundle(self, link: Link) -> int | None:
+        """A kind's most, as the unit composition read changes it: a modifier whose conditions are that the kind is
+        inside that composition ('+1 in 2 Shock Trooper Sergeants and 18 Shock Troopers': instanceOf an ancestor)."""
+        if link.maximum is None:
+            return None
+        wanted = {c.get("id") for e in (link.link, link.entry) for c in kids(e, "constraints", "constraint")
+                  if c.get("type") == "max" and c.get("field") == "selections" and c.get("scope") == "parent"}
+        value = link.maximum
+        for modifier in link.changes(wanted):
+            tests = [c for c in modifier.iter() if tag(c) in ("condition", "repeat")]
+            if tests and all(tag(c) == "condition" and (c.get("type"), c.get("scope")) == ("instanceOf", "ancestor")
+                             and c.get("childId") in self.bundles for c in tests):
+                amount = whole(modifier.get("value"), "a modifier's number of selections")
+                value = {"increment": value + amount, "decrement": max(value - amount, 0),
+                         "set": amount}.get(modifier.get("type", ""), value)
+        return value
 
     def _holds_models(self, element: Element, depth: int = 3) -> bool:
         return depth > 0 and any(c.entry.get("type") == "model" or self._holds_models(c.entry, depth - 1)
@@ -816,7 +835,7 @@ class UnitReader:
                     for e in (link.link, entry) for c in kids(e, "constraints", "constraint")
                     if c.get("type") == "max" and c.get("field") == "selections"
                     and c.get("scope") in ("unit", self.entry.get("id"))]
-        most = min([n for n in (link.maximum, *per_unit) if n is not None and 0 <= n <= MAX_TARGET_MODELS],
+        most = min([n for n in (self._in_bundle(link), *per_unit) if n is not None and 0 <= n <= MAX_TARGET_MODELS],
                    default=None)
         record = {"name": entry.get("name", "").strip(), "min": link.minimum, "max": most,
                   "stats": characteristics(stats[0]) if stats else {}, "equipment": equipment, "options": options,
