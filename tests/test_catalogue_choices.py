@@ -313,3 +313,14 @@ def test_wargear_its_bearer_carries_gives_a_better_save_than_its_units(tmp_path,
     target = by_name.target_unit("Forge Sisters", loadout=["2 ward shields"]).target
     assert sorted((p.name, p.invulnerable, n) for p, n in target.groups) == [
         ("Forge Sister", 5, 2), ("Forge Sister w/ ward shield", 4, 2), ("Sister Superior", 5, 1)]
+
+
+def test_a_card_says_how_many_of_each_kind_the_units_sizes_hold():
+    # a trial read '0-10 x Einhyr Hearthguard' for a unit of 5 or 10 with one Hesyr: the Sister Superior is always
+    # one, the Forge Sisters 4 (a unit of 5) to 9 (of 10), and a kind that joins only as a loadout names it 0 to its
+    # most (the heavy weapon's, 2 from 10 models; the ward shield's, 2)
+    from mathhammer_exact.present.cards import datasheet_card
+    card = datasheet_card(by_name.datasheet("Forge Sisters"))
+    assert [line.split(":")[0] for line in card.splitlines() if " x " in line.split(":")[0]] == [
+        "  4-9 x Forge Sister", "  1 x Sister Superior", "  0-1 x Forge Sister w/ special or heavy weapon",
+        "  0-2 x Forge Sister w/ heavy weapon", "  0-2 x Forge Sister w/ ward shield"]
