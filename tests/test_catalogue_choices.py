@@ -13,8 +13,10 @@ import pytest
 from mathhammer_exact import Target, Weapon, attack
 from mathhammer_exact.catalogue import index
 from mathhammer_exact.catalogue.build import add_checkout
+from mathhammer_exact.data.datasheet import Datasheet, ModelEntry
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.model import ModelProfile
 from mathhammer_exact.units import by_name
 
 HORDE = Target.parse("T4 Sv3+ W1 x40")  #: one wound a model, and every weapon here D1: no damage lost
@@ -324,3 +326,39 @@ def test_a_card_says_how_many_of_each_kind_the_units_sizes_hold():
     assert [line.split(":")[0] for line in card.splitlines() if " x " in line.split(":")[0]] == [
         "  4-9 x Forge Sister", "  1 x Sister Superior", "  0-1 x Forge Sister w/ special or heavy weapon",
         "  0-2 x Forge Sister w/ heavy weapon", "  0-2 x Forge Sister w/ ward shield"]
+
+
+def test_a_default_that_is_an_ability_alone_may_be_swapped_for_a_weapon_and_its_ability_goes_with_it(tmp_path,
+                                                                                                      monkeypatch):
+    # a trial could not field a Wraithknight with two heavy wraithcannons: its left arm's default, a scattershield
+    # (a 4+ for its bearer, -1 Damage to attacks allocated to it), was not offered for the heavy wraithcannon, as its
+    # -1 Damage (read as the unit's ability) would have stayed. Here the Forge Commander's 'Ward Shield' group: the
+    # ward shield (the same two abilities) by default, or a magma cannon
+    ward = WARD_TEXT + " Each time an attack is allocated to the bearer, subtract 1 from the Damage characteristic " \
+                       "of that attack."
+    group = ('<selectionEntryGroup name="Ward Shield" hidden="false" id="g-cmd-ward" defaultSelectionEntryId="l-w4">'
+             '<constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c-w1"/>'
+             '<constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c-w2"/>'
+             '</constraints><entryLinks>'
+             '<entryLink import="true" name="Magma cannon" hidden="false" type="selectionEntry" id="l-w3" '
+             'targetId="w-magma"/>'
+             '<entryLink import="true" name="Ward shield" hidden="false" type="selectionEntry" id="l-w4" '
+             'targetId="w-shield"/></entryLinks></selectionEntryGroup>')
+    anchor = '<selectionEntryGroup name="Support systems (1-2)"'
+    _with_xml_changed(tmp_path, monkeypatch, (anchor, group + anchor), (WARD_TEXT, ward))
+    commander = by_name.datasheet("Forge Commander")
+    assert (("ward shield",), ("magma cannon",)) in [(o.replaces, o.choices) for o in commander.options]
+    kept, given_up = by_name.target_unit("Forge Commander"), by_name.target_unit("Forge Commander",
+                                                                                 loadout=["magma cannon"])
+    assert kept.target.single.invulnerable == 4 and given_up.target.single.invulnerable is None
+    shooter = Datasheet(name="Test Gun", faction="Test", source="test", keywords=("INFANTRY",), faction_keywords=(),
+                        abilities=(), models=(ModelEntry("Gunner", ModelProfile.parse("T4 Sv3+ W1", name="Gunner"), 1,
+                                                         ("gun",)),),
+                        weapons={"gun": {"default": Weapon.parse('24" A2 BS2+ S10 AP-4 D2', name="gun")}})
+    with_shield, without = (unit_attack(shooter, target, exact=True) for target in (kept, given_up))
+    # 2 shots hit 5/6 and wound (S10 v T4) 5/6: 25/18 wounds; with the shield its 4+ saves half and each deals
+    # 2 - 1 = 1, without it its Sv2+ at AP-4 saves 1/6 and each deals 2 (at most 4 of its 5 wounds: none lost)
+    assert with_shield.result.damage.mean == Fraction(25, 18) * Fraction(1, 2)
+    assert without.result.damage.mean == Fraction(25, 18) * Fraction(5, 6) * 2
+    assert [line for line in with_shield.situation if line.startswith("target has Ward Shield")]
+    assert not [line for line in without.situation if line.startswith("target has Ward Shield")]

@@ -124,6 +124,24 @@ def test_wargear_named_by_some_of_its_words_in_the_plural():
     assert sorted(gear[0] for _, gear in sheet.equip(["2 spinefists"])).count("termagant spinefist") == 2
 
 
+def test_one_model_takes_a_weapon_twice_by_two_swaps_where_no_other_can():
+    # a trial could not field a Wraithknight with two heavy wraithcannons: one arm's swap and the other's each offer
+    # it, and a model took a weapon once. In a unit of several, the second still goes to another model first
+    profile = ModelProfile.parse("T12 Sv2+ W18", name="Knight")
+    guns = {"suncannon": '48" A2 BS3+ S12 AP-3 D=3', "cannon": '36" A1 BS3+ S20 AP-4 DD6', "shield": "Melee A1 WS3+ S1 "
+            "AP0 D1"}
+    options = (WargearOption("Knight", ("suncannon",), ("cannon",)), WargearOption("Knight", ("shield",), ("cannon",)))
+
+    def unit(n: int) -> Datasheet:
+        return Datasheet(name="Test Knights", faction="Test", source="test", keywords=("MONSTER",),
+                         faction_keywords=(), abilities=(), models=(ModelEntry("Knight", profile, n,
+                                                                               ("suncannon", "shield")),),
+                         weapons={name: {"default": Weapon.parse(text, name=name)} for name, text in guns.items()},
+                         options=options)
+    assert [sorted(gear) for _, gear in unit(1).equip(["cannon", "cannon"])] == [["cannon", "cannon"]]
+    assert [sorted(gear) for _, gear in unit(2).equip(["cannon", "cannon"])] == [["cannon", "shield"]] * 2
+
+
 def test_choices_each_allowed_alone_that_clash_are_said_to(squad):
     # a trial read "no model of a unit of 10 can take 'multi-melta'" (Battle Sisters, after 'heavy bolter') as a
     # multi-melta never allowed: where each choice fits alone, the refusal says they clash

@@ -1031,9 +1031,10 @@ class UnitReader:
         picks = max(link.minimum - sum(child.minimum for child, _ in required), default[0].minimum, 1)
         worn = self._worn(default[0]) if named and not default[2] else []  # a default the catalogue names (or titles)
         equipment += (default[2] or worn) * min(picks, default[0].maximum or picks)
-        if worn:  # wargear with an ability alone ('Slabshield'), swapped for another such piece ('Brute shield'):
-            # not for a weapon, whose own option may name it already, and which would leave the ability behind
-            choices = [(child, name, worn if child is default[0] else [] if gear else self._offered(group, child))
+        if worn:  # wargear with an ability alone ('Slabshield', a Wraithknight's scattershield), swapped for another
+            # choice ('Brute shield', a heavy wraithcannon): its ability goes with it (`_abilities`: in force where
+            # carried)
+            choices = [(child, name, worn if child is default[0] else gear or self._offered(group, child))
                        for child, name, gear in choices]
         if swap := _swap(choices, default[0]):
             options.append(swap)
@@ -1181,17 +1182,20 @@ class UnitReader:
         carried_words = [normalise(word) for profiles in self.weapons.values() for profile in profiles
                          for word in profile["chars"].get("Keywords", "").split(",")]
         carried_words += _WEAPON_ABILITIES
+        swappable = {name for m in models for option in m["options"] for name in option["replaces"]}
+        given_up: Record = {}  #: a default piece a swap gives up -> its abilities: in force where it is carried
         for element, model in places:
             owner = "" if model is None else model["name"]
             piece = model is not None and element is not model["_entry"]  # wargear: its bearer's are in `bearers`
             if model is None or element is model["_entry"]:  # the unit's and its models', not their wargear's
                 record["army_rules"] += [n for n in self.data.army_rules(element, self.faction)
                                          if n not in record["army_rules"]]
+            held = given_up.setdefault(element.get("name", "").strip(), []) if piece and \
+                element.get("name", "").strip() in swappable else record["ability_texts"]
             for profile, _ in self.data.shown_in(self.faction, self.data.profiles(element)):
                 if profile.get("typeName") == "Abilities" and profile.get("name", "") not in texts:
                     texts.add(profile.get("name", ""))
-                    record["ability_texts"].append([profile.get("name", ""),
-                                                    characteristics(profile).get("Description", ""), owner])
+                    held.append([profile.get("name", ""), characteristics(profile).get("Description", ""), owner])
             weapon_words = [normalise(word) for profile, _ in self.data.profiles(element) if is_weapon(profile)
                             for word in characteristics(profile).get("Keywords", "").split(",")]
             weapon_words += carried_words if piece else []  # a piece's weapon rule written on another entry
@@ -1219,7 +1223,8 @@ class UnitReader:
                     assert holder is not None
                     holder[kind] = best(holder.get(kind), reading)
         self._more_wounds(models, bonuses)
-        record["wargear_abilities"] = self._optional_abilities(models, texts)
+        record["wargear_abilities"] = {**self._optional_abilities(models, texts),
+                                       **{name: found for name, found in given_up.items() if found}}
         own = [element for element, model in places if model is None or element is model["_entry"]]
         for faction in self.data.fielders(self.faction):
             there = list(dict.fromkeys(n for element in own for n in self.data.army_rules(element, faction)))

@@ -171,8 +171,7 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
     # the model's own column first, but not over wargear it carries (a Dire Avenger Exarch's shimmershield: 4+)
     inv = _worn_or_best(column, found) if column and not column["conditional"] else best(found, column)
     # a model's own, not its unit's from wargear one of its models carries (a weavefield crest: everyone's)
-    whose = f" (the bearer: {model['name']})" if inv and inv.get("scope") != "unit" and \
-        inv is model.get("invulnerable") else ""
+    whose = _bearer(model, inv) if inv and inv.get("scope") != "unit" and model.get("invulnerable") is inv else ""
     if inv:
         how = f"inferred from the text of {inv['from']!r}" if inv.get("inferred") else f"from {inv['from']!r}"
         what = f"invulnerable save {inv['value']}+{' against ranged attacks' if inv.get('ranged_only') else ''}"
@@ -184,8 +183,7 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
             if (inv.get("inferred") or whose) and not inv.get("unit_of"):  # a piece's for its unit: `_unit_notes`
                 notes.append(f"{what}{whose} {how}")
     fnp = _worn_or_best(record.get("feel_no_pain"), model.get("feel_no_pain"))
-    whose = f" (the bearer: {model['name']})" if fnp and fnp.get("scope") != "unit" and \
-        fnp is model.get("feel_no_pain") else ""
+    whose = _bearer(model, fnp) if fnp and fnp.get("scope") != "unit" and model.get("feel_no_pain") is fnp else ""
     if fnp:
         against = fnp.get("against", "").split()
         victims = " and ".join({"mortal": "mortal wounds", "psychic": "psychic attacks"}[a] for a in against)
@@ -264,6 +262,12 @@ def _worn(model: Mapping[str, Any], bearers: Mapping[str, Any], unit_wide: Colle
     `UNIT_WIDE` and its name."""
     return tuple(dict.fromkeys((*(item for item in _may_carry(model) if item in bearers),
                                 *(UNIT_WIDE + item for item in unit_wide))))
+
+
+def _bearer(model: Mapping[str, Any], reading: Mapping[str, Any] | None) -> str:
+    """Whose a defence is, as a note says it: the bearer's, and while it carries the wargear that gives it."""
+    piece = (reading or {}).get("bearer_of")
+    return f" (the bearer: {model['name']}{f', while it carries {piece.lower()}' if piece else ''})"
 
 
 def _worn_or_best(current: dict[str, Any] | None, worn: dict[str, Any] | None) -> dict[str, Any] | None:

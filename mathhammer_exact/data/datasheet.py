@@ -516,13 +516,20 @@ class Datasheet:
               taken: Counter[int], chosen: Counter[str], only: int | None = None) -> bool:
         """Give `item` to one model (model `only`, if given) by a swap its kind allows that it has not taken, nor
         taken `item` by another (a number in a loadout counts models: '2 plasma guns', each on its own model), and
-        that gives up nothing an earlier choice gave it or named."""
+        that gives up nothing an earlier choice gave it or named; where no such model is left, to one that took
+        `item` by another swap (a Wraithknight's second heavy wraithcannon, one for each arm)."""
+        return any(self._swap_once(models, item, changed, taken, chosen, only, again) for again in (False, True))
+
+    def _swap_once(self, models: list[tuple[ModelEntry, list[str]]], item: str, changed: Changed,
+                   taken: Counter[int], chosen: Counter[str], only: int | None, again: bool) -> bool:
+        """`_swap`, to a model that has not taken `item` (or, `again`, that took it by another swap)."""
         for n, option in enumerate(self.options):
             if item not in option.choices or (option.each_once and chosen[item]) or (
                     option.max is not None and taken[n] >= option.max):
                 continue
             fitting = [i for i, (m, gear) in enumerate(models) if m.name == option.model and option.fits(gear)
-                       and not {(i, n), (i, item), *((i, r) for r in option.replaces)} & changed and only in (None, i)]
+                       and not {(i, n), *[(i, item)] * (not again), *((i, r) for r in option.replaces)} & changed
+                       and only in (None, i)]
             index = _first_untouched(fitting, changed)
             if index is None:
                 continue

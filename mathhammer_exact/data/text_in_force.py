@@ -104,18 +104,24 @@ def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datashee
 
 def target_sides(target: Target, defender: Datasheet | None, leader: Datasheet | None,
                  rules: Mapping[str, NamedRule] | None = None, carried: Collection[str] = ()) -> list[Side]:
-    """The target unit (with the abilities of the wargear its loadout gives, `carried`: a Guardian Drone's) and
-    the Leader attached to it, where their datasheets are known: the Leader's "while leading" abilities are the
-    whole Attached unit's, the Leader's too, as "models in that unit" says; its others are its own models'
-    (`on_its_models`)."""
+    """The target unit (with the abilities of the wargear its loadout gives, `carried`: a Guardian Drone's; without
+    it, of its default wargear) and the Leader attached to it (with those of its default wargear), where their
+    datasheets are known: the Leader's "while leading" abilities are the whole Attached unit's, the Leader's too,
+    as "models in that unit" says; its others are its own models' (`on_its_models`)."""
     kinds: dict[str, int] = {}
     for profile, n in target.groups:
         kinds[profile.name] = kinds.get(profile.name, 0) + n
     models = tuple(profile for profile, _ in target.groups)
-    return [Side("target", abilities(sheet, rules or {}, () if sheet is leader else carried),
+    return [Side("target", abilities(sheet, rules or {}, carried if sheet is defender and carried else
+                                     default_wargear(sheet)),
                  sheet.counts() if sheet is leader else kinds,
                  leading=sheet is leader, models=models, unit=sheet.name)
             for sheet in (defender, leader) if sheet is not None]
+
+
+def default_wargear(sheet: Datasheet) -> frozenset[str]:
+    """The wargear a datasheet's unit carries as its datasheet gives it (at its smallest size)."""
+    return frozenset(item for _, gear in sheet.equip(()) for item in gear)
 
 
 def keep(own: Sequence[NamedRule], without: Collection[str]) -> tuple[list[NamedRule], list[str]]:

@@ -596,7 +596,9 @@ def planned_attack(
     sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader, data.rules, equipped,
                                 named_target.carried)
     if leader is not None:  # its "while leading" abilities are the whole unit's, its others its own attacks'
-        sides.append(text_in_force.Side("attacker", text_in_force.abilities(leader, data.rules), leader.counts(),
+        sides.append(text_in_force.Side("attacker", text_in_force.abilities(leader, data.rules,
+                                                                            text_in_force.default_wargear(leader)),
+                                        leader.counts(),
                                         leading=True, models=tuple(m.profile for m in leader.models), unit=leader.name))
     named, claimed = text_in_force.claim(modifiers, sides, data.rules)
     given = [m if isinstance(m, NamedRule) else _given(m, data.rules, aliases, [sheet, named_target.sheet, leader])

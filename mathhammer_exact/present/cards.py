@@ -90,7 +90,8 @@ def datasheet_card(sheet: Datasheet, rules: Mapping[str, NamedRule] | None = Non
         article = "an" if option.model[:1].lower() in "aeiou" else "a"
         lines.append(f"Option: {article} {option.model} {option.offer()}{limit}")
     lines.append("Abilities: " + ", ".join(sheet.abilities))
-    lines += [f"  {a.name}, {_how(a)}: {a.describe()}" for a in text_in_force.abilities(sheet, rules or {})]
+    lines += [f"  {a.name}, {_how(a)}: {a.describe()}"
+              for a in text_in_force.abilities(sheet, rules or {}, text_in_force.default_wargear(sheet))]
     lines.append("Keywords: " + ", ".join(sheet.keywords))
     if sheet.points:
         lines.append("Points: " + ", ".join(f"{n} model{'s' * (n != 1)}: {p}" for n, p in sheet.points.items()))
