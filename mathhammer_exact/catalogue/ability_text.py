@@ -377,6 +377,10 @@ def _own_aura(sentence: str) -> str:
         return sentence
     keywords = aura["keywords"].strip()
     rest = re.sub(r"\bthat unit\b", "this unit", aura["rest"], flags=re.I)
+    # auras' shorter forms, as their unit's abilities write them ('melee weapons in that unit', 'the Armour
+    # Penetration of')
+    rest = re.sub(r"\bweapons in this unit\b", "weapons equipped by models in this unit", rest, flags=re.I)
+    rest = re.sub(r"\bArmour Penetration of\b", "Armour Penetration characteristic of", rest, flags=re.I)
     return f"While this unit is {'an' if keywords[:1].upper() in 'AEIOU' else 'a'} {keywords} unit, {rest}"
 
 
