@@ -1462,3 +1462,39 @@ def test_a_condition_on_friendly_models_near_the_unit_is_settled_by_its_leader()
     assert mean(led) == 6 * Fraction(2, 3) * Fraction(1, 2) * Fraction(5, 6) == Fraction(5, 3)
     assert any(line.endswith("PSYKER models: Seer is one") for line in led.situation)
     assert mean(unit_attack(unit, Target.parse("T4 Sv6+ W10"), exact=True)) == Fraction(5, 4)
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    # two effects joined by 'and': read for its own unit, the second's condition would be the first's words
+    ("Icon (Aura)", 'While a friendly GRAVEL HOST unit is within 6" of this model, models in that unit have the '
+                    "Stealth ability and each time a ranged attack targets that unit, that unit has the Benefit of "
+                    "Cover against that attack."),
+    # one of a set, in force where chosen (a Triumph of Saint Katherine's relics)
+    ("Relic of the Host - Banner (Aura)", 'While a friendly GRAVEL HOST unit is within 6" of this model, each time a '
+                                          "model in that unit makes an attack, add 1 to the Hit roll."),
+    # words the reader does not understand: other units' business, as before, not named on every unit
+    ("Gloom (Aura)", 'While a friendly GRAVEL HOST unit is within 6" of this model, add 1 to the Toughness '
+                     "characteristic of models in that unit."),
+])
+def test_an_aura_not_read_for_its_own_unit(name, text):
+    # an outside review found these read for its own unit: garbled, always in force, or named as not modelled
+    assert read_ability("Test Unit", name, text).kind == "others"
+
+
+def test_oath_of_moment_given_settles_a_condition_on_its_target():
+    # an outside review: 'if the target is your Oath of Moment target' (Sternguard Focus) was settled by --with 'Oath
+    # of Moment' before the plain form was required. 6 shots hit 4+ re-rolling fails (3/4, the Oath), wound 4+
+    # re-rolling fails (3/4, the ability), Sv6+ fails 5/6: 6 x 3/4 x 3/4 x 5/6 = 45/16
+    focus = ("Focus", "Each time a model in this unit makes an attack, if the target is your Oath of Moment target, "
+                      "you can re-roll the Wound roll.")
+    marines = attrs.evolve(sheet(GUN, focus, keywords="ADEPTUS ASTARTES"), abilities=("Focus", "Oath of Moment"),
+                           army_rules=("Oath of Moment",))
+    report = unit_attack(marines, Target.parse("T4 Sv6+ W10"), modifiers=["oath of moment"], exact=True)
+    assert mean(report) == 6 * Fraction(3, 4) * Fraction(3, 4) * Fraction(5, 6) == Fraction(45, 16)
+
+
+def test_an_enemy_model_does_not_settle_a_condition_on_friendly_models_near_the_unit():
+    guidance = ("Guidance", 'While this unit is within 12" of one or more friendly PSYKER models, each time a model '
+                            "in this unit makes an attack, add 1 to the Hit roll.")
+    report = unit_attack(sheet(GUN, guidance), Target.parse("T4 Sv6+ W10 [PSYKER]"), exact=True)
+    assert mean(report) == 6 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)  # no +1 to hit

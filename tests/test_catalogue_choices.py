@@ -319,12 +319,13 @@ def test_wargear_its_bearer_carries_gives_a_better_save_than_its_units(tmp_path,
 
 def test_a_card_says_how_many_of_each_kind_the_units_sizes_hold():
     # a trial read '0-10 x Einhyr Hearthguard' for a unit of 5 or 10 with one Hesyr: the Sister Superior is always
-    # one, the Forge Sisters 4 (a unit of 5) to 9 (of 10), and a kind that joins only as a loadout names it 0 to its
-    # most (the heavy weapon's, 2 from 10 models; the ward shield's, 2)
+    # one; the Forge Sisters 4 (a unit of 5) to 9 (of 10), less what the kinds that join in their place may take
+    # (1 + 2 + 2: none left, at 5); a kind that joins only as a loadout names it 0 to its most (the heavy weapon's,
+    # 2 from 10 models; the ward shield's, 2)
     from mathhammer_exact.present.cards import datasheet_card
     card = datasheet_card(by_name.datasheet("Forge Sisters"))
     assert [line.split(":")[0] for line in card.splitlines() if " x " in line.split(":")[0]] == [
-        "  4-9 x Forge Sister", "  1 x Sister Superior", "  0-1 x Forge Sister w/ special or heavy weapon",
+        "  0-9 x Forge Sister", "  1 x Sister Superior", "  0-1 x Forge Sister w/ special or heavy weapon",
         "  0-2 x Forge Sister w/ heavy weapon", "  0-2 x Forge Sister w/ ward shield"]
 
 
@@ -362,3 +363,16 @@ def test_a_default_that_is_an_ability_alone_may_be_swapped_for_a_weapon_and_its_
     assert without.result.damage.mean == Fraction(25, 18) * Fraction(5, 6) * 2
     assert [line for line in with_shield.situation if line.startswith("target has Ward Shield")]
     assert not [line for line in without.situation if line.startswith("target has Ward Shield")]
+
+
+def test_wargear_that_protects_its_unit_gives_a_better_save_than_its_units_own(tmp_path, monkeypatch):
+    # an outside review found a Wazbom Blastajet's force field ('Invulnerable Save (4+)' for the unit) losing to its
+    # 6+: here Forge Sisters with a 5+ of their own and the ward shield reworded to give the bearer's unit a 4+
+    unit = '<selectionEntry type="unit" import="true" name="Forge Sisters" hidden="false" id="u-sisters">'
+    aegis = ('<profiles><profile name="Aegis" typeId="pt-abilities" typeName="Abilities" hidden="false" id="p-aegis">'
+             '<characteristics><characteristic name="Description" typeId="ch-desc">Models in this unit have a 5+ '
+             'invulnerable save.</characteristic></characteristics></profile></profiles>')
+    _with_xml_changed(tmp_path, monkeypatch, (unit, unit + aegis), (WARD_TEXT, UNIT_WARD_TEXT))
+    assert {p.invulnerable for p, _ in by_name.target_unit("Forge Sisters").target.groups} == {5}
+    shielded = by_name.target_unit("Forge Sisters", loadout=["ward shield"]).target
+    assert {p.invulnerable for p, _ in shielded.groups} == {4}

@@ -6,6 +6,7 @@ expected value is read off it by hand."""
 from collections import Counter
 from fractions import Fraction
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -97,6 +98,9 @@ def test_choices_that_clash_for_want_of_models_are_said_to_need_the_same_ones():
                                               r"'2 meltagun'\); each of 'plasma gun', '2 meltagun' can be taken alone, "
                                               r"not all of them together \(they need the same models\)$"):
         sheet.equip(["plasma gun", "2 meltagun"])
+    limited = attrs.evolve(sheet, options=(WargearOption("Gunner", ("boltgun",), ("plasma gun", "meltagun"), max=3),))
+    with pytest.raises(MathhammerError, match=r"\(they need the same models\)$"):  # a most not reached binds nothing
+        limited.equip(["plasma gun", "2 meltagun"])
 
 
 def test_a_number_of_a_bundle_counts_the_models_that_take_it():

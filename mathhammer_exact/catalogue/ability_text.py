@@ -365,15 +365,16 @@ def _after_subject(rest: str, subject: Subject, phases: list[Phase],
 #: an aura for friendly units near this model ('While a friendly TYRANIDS unit is within 6" of this model, ranged
 #: weapons equipped by models in that unit have ...'): a model is always within range of its own aura, so its own unit
 #: is one of them where it has those keywords (`convert` settles that against the unit's keywords)
-_AURA = re.compile(r"(?:while|whilst) a friendly (?P<keywords>[^,()]+?) unit is within \d+\" of (?:this model|the "
-                   r"bearer), (?P<rest>.+)", re.I)
+_AURA = re.compile(r"(?:while|whilst) a friendly (?P<keywords>[^,()]+?) unit is within \d+[\"”″] of (?:this model|"
+                   r"the bearer), (?P<rest>.+)", re.I)
 
 
-def _own_aura(sentence: str) -> str:
+def _own_aura(sentence: str, name: str = "") -> str:
     """An aura's sentence (`_AURA`) as its own unit's ('While this unit is a TYRANIDS unit, ... in this unit ...');
-    any other sentence as it is."""
+    any other sentence as it is, and so one of two effects joined by 'and' (its condition would be read as the
+    first's), and one of an ability named as one of a set ('Relic of the Matriarch - ...': in force where chosen)."""
     aura = _AURA.fullmatch(sentence)
-    if aura is None:
+    if aura is None or re.search(r"\band each time\b", aura["rest"], re.I) or " - " in name:
         return sentence
     keywords = aura["keywords"].strip()
     rest = re.sub(r"\bthat unit\b", "this unit", aura["rest"], flags=re.I)
@@ -496,7 +497,8 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
     try:
         previous: Parsed | None = None
         before = ""
-        for sentence in (_own_aura(s.strip()) for s in _sentences(text)):
+        for written in (s.strip() for s in _sentences(text)):
+            sentence = _own_aura(written, name)
             if not _ATTACKS.search(sentence):
                 before = sentence
                 continue
@@ -506,6 +508,9 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
                 others = True
                 continue
             except Unreadable:
+                if sentence != written:  # an aura not read for its own unit: other units' business, as before
+                    others = True
+                    continue
                 saved = invulnerable(name, sentence)
                 if previous is None and saved is not None and not saved.get("conditional"):
                     profile = True  # 'Asurmen has a 4+ invulnerable save': catalogue.abilities put it in the profile

@@ -271,10 +271,11 @@ def _bearer(model: Mapping[str, Any], reading: Mapping[str, Any] | None) -> str:
 
 
 def _worn_or_best(current: dict[str, Any] | None, worn: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Of the unit's (or the profile's column) reading and the model's own (`best`), that of wargear it carries where
-    it is the better of two unconditional ones that hold against the same attacks (a Dire Avenger Exarch's
-    shimmershield, 4+, over the unit's 5+): a model uses its best save; else the first, as before."""
-    if worn and worn.get("bearer_of") and current and current is not worn and not worn.get("conditional") \
+    """Of the unit's (or the profile's column) reading and the model's own (`best`), that of wargear it carries (for
+    itself, or for its unit) where it is the better of two unconditional ones that hold against the same attacks (a
+    Dire Avenger Exarch's shimmershield, 4+, over the unit's 5+): a model uses its best save; else the first."""
+    if worn and (worn.get("bearer_of") or worn.get("unit_of")) and current and current is not worn \
+            and not worn.get("conditional") \
             and not current.get("conditional") and worn["value"] < current["value"] \
             and (worn.get("ranged_only"), worn.get("against")) == (current.get("ranged_only"), current.get("against")):
         return worn

@@ -369,7 +369,7 @@ class Datasheet:
                                  f"take it: write e.g. '{most} {item}')")
             for _ in range(wanted):
                 if not self._give(models, item, changed, taken, chosen):
-                    raise self._refusal(raw, item, chosen[item], models, size)
+                    raise self._refusal(raw, item, chosen[item], models, size, taken)
             carried = self._count_of(item, models)
             if numbered and carried != wanted:  # '3 plasma rifle' where the unit had 3: 6 in all, not 3
                 lines.append(f"--loadout {raw.strip()!r}: {carried} x {item} in the unit, {before} of them carried "
@@ -581,7 +581,7 @@ class Datasheet:
         return all(limit.count(models) <= limit.at(len(models)) for limit in self.limits)
 
     def _refusal(self, raw: str, item: str, done: int, models: list[tuple[ModelEntry, list[str]]],
-                 size: int) -> Refused:
+                 size: int, taken: Counter[int]) -> Refused:
         """Why one more model cannot take `item`: the limit it meets, named."""
         carriers = [m for m in self.models if item in m.equipment or any(
             o.model == m.name and item in o.choices for o in self.options)]
@@ -593,8 +593,8 @@ class Datasheet:
         bounds = [f"{limit.what}: at most {limit.at(size)}" for limit in self.limits if binds(limit)]
         bounds += [f"{m.name}: at most {m.max}" for m in carriers if m.max is not None
                    and sum(1 for k, _ in models if k.name == m.name) >= m.max]
-        bounds += [f"{o.model}: {o.replaced} for {item} at most {o.max}" for o in self.options
-                   if item in o.choices and o.max is not None]
+        bounds += [f"{o.model}: {o.replaced} for {item} at most {o.max}" for n, o in enumerate(self.options)
+                   if item in o.choices and o.max is not None and taken[n] >= o.max]
         bounds += ["each once per unit"] * any(item in o.choices and o.each_once for o in self.options)
         why = "; ".join(dict.fromkeys(bounds)) or "no model left that can take it, with the other choices made"
         most = f"at most {done} model{'s' * (done > 1)}" if done else "no model"

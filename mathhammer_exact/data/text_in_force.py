@@ -473,9 +473,11 @@ def _near_friends(needs: str, models: Sequence[ModelProfile]) -> str:
 
 def _is_active(needs: str, name: str) -> bool:
     """Whether a condition is that the rule `name` is in effect, and no more ('while the Waaagh! is active for your
-    army'): what --with NAME assumes. Not one that says it is not, has ended, or asks for more as well."""
-    return bool(re.fullmatch(rf"(?:while|if|when) (?:the )?{re.escape(normalise(name))}(?: is active)?"
-                             r"(?: for your army)?", normalise(needs)))
+    army', 'if that target is your Oath of Moment target'): what --with NAME assumes. Not one that says it is not,
+    has ended, or asks for more as well."""
+    rule = re.escape(normalise(name))
+    return bool(re.fullmatch(rf"(?:while|if|when) (?:(?:the )?{rule}(?: is active)?(?: for your army)?|"
+                             rf"(?:the|that) target is (?:your|the) {rule} target)", normalise(needs)))
 
 
 def has_keywords(keywords: Collection[str], written: str) -> bool:

@@ -75,10 +75,13 @@ def _how(ability: TextAbility) -> str:
 def datasheet_card(sheet: Datasheet, rules: Mapping[str, NamedRule] | None = None) -> str:
     """The card of a datasheet, with its abilities as read from text and the army rules of `rules` it lists."""
     lines = [f"{sheet.name} ({sheet.faction}; source: {sheet.source})"]
-    by_size = [sheet.counts(size) for size in sheet.allowed_sizes() if size not in sheet.compositions]
-    for m in sheet.models:  # how many at its sizes; a kind that joins only as a loadout names it: 0 to its most
-        low = min((counts.get(m.name, 0) for counts in by_size), default=m.count)
-        high = max((counts.get(m.name, 0) for counts in by_size), default=m.count) or m.max or 0
+    by_size = [sheet.counts(size) for size in sheet.allowed_sizes()]
+    joining = sum(m.max or 0 for m in sheet.models if not any(counts.get(m.name) for counts in by_size))
+    for m in sheet.models:  # how many at its sizes, less what kinds that join in place of its models may take; a
+        # kind that joins only as a loadout names its wargear: 0 to its most
+        most = max((counts.get(m.name, 0) for counts in by_size), default=m.count)
+        least = min((counts.get(m.name, 0) for counts in by_size), default=m.count)
+        low, high = (max(m.count, least - joining), most) if most else (0, m.max or 0)
         size = f"{low}" if low == high else f"{low}-{high}"
         lines.append(f"  {size} x {m.name}: {model_summary(m.profile)}; equipped with {', '.join(m.equipment)}")
     lines.append("Weapons:")
