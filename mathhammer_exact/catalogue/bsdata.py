@@ -885,9 +885,8 @@ class UnitReader:
     def _caps(self, modifier: Element, ids: set[str | None]) -> list[tuple[int, list[Element]]]:
         """An error a catalogue raises ('Max 1 per 5 models') when a unit of some sizes has more than K of a piece
         of wargear, a kind of model or a group of kinds (of `ids`): (K, the conditions on the unit's size where it
-        holds); one
-        raised in either of several cases ('fewer than 15 models and more than 2, or fewer than 20 and more
-        than 3') as each case's, and a case that counts them in the unit whatever its size ('or more than 2')
+        holds); one raised in either of several cases ('fewer than 15 models and more than 2, or fewer than 20 and
+        more than 3') as each case's, and a case that counts them in the unit whatever its size ('or more than 2')
         as a most at every size (no condition)."""
         if any(tag(c) == "repeat" for c in modifier.iter()):
             return []
