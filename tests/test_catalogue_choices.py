@@ -161,17 +161,22 @@ def test_a_group_whose_default_is_missing_gives_the_choice_it_is_named_after(tmp
             "Magma cannon)") in commander.notes + commander.models[0].notes
 
 
+def _ward_shield_group(default: str, other: str, target: str) -> str:
+    """The Forge Commander's 'Ward Shield' group (one choice of two): `other` (link l-w3, to `target`) or a ward
+    shield (l-w4); its default the link `default` names (one that points nowhere: none)."""
+    return ('<selectionEntryGroup name="Ward Shield" hidden="false" id="g-cmd-ward" '
+            f'defaultSelectionEntryId="{default}"><constraints><constraint type="min" value="1" field="selections" '
+            'scope="parent" shared="true" id="c-w1"/>'
+            '<constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c-w2"/>'
+            f'</constraints><entryLinks><entryLink import="true" name="{other}" hidden="false" type="selectionEntry" '
+            f'id="l-w3" targetId="{target}"/><entryLink import="true" name="Ward shield" hidden="false" '
+            'type="selectionEntry" id="l-w4" targetId="w-shield"/></entryLinks></selectionEntryGroup>')
+
+
 def test_a_default_that_is_an_ability_alone_is_worn_and_may_be_swapped_for_another(tmp_path, monkeypatch):
     # a trial found a Bullgryn Bone 'ead without his slabshield (its group's default id points nowhere) and a brute
     # shield refused: here a 'Ward Shield' group of a bulwark (first) and a ward shield (4+ invulnerable)
-    group = ('<selectionEntryGroup name="Ward Shield" hidden="false" id="g-cmd-ward" defaultSelectionEntryId="gone-2">'
-             '<constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c-w1"/>'
-             '<constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c-w2"/>'
-             '</constraints><entryLinks>'
-             '<entryLink import="true" name="Bulwark" hidden="false" type="selectionEntry" id="l-w3" '
-             'targetId="w-bulwark"/>'
-             '<entryLink import="true" name="Ward shield" hidden="false" type="selectionEntry" id="l-w4" '
-             'targetId="w-shield"/></entryLinks></selectionEntryGroup>')
+    group = _ward_shield_group("gone-2", "Bulwark", "w-bulwark")
     anchor = '<selectionEntryGroup name="Support systems (1-2)"'
     _with_xml_changed(tmp_path, monkeypatch, (anchor, group + anchor))
     commander = by_name.datasheet("Forge Commander")
@@ -199,14 +204,7 @@ def test_wargear_that_protects_the_bearers_unit_is_given_up_with_it(tmp_path, mo
     # a trial found Einhyr Hearthguard keeping their weavefield crest's 5+ invulnerable save after the Hesyr took a
     # teleport crest in its place: the Forge Commander's 'Ward Shield' group (a ward shield, reworded to protect the
     # bearer's unit, by default; or a bulwark) as in the test above
-    group = ('<selectionEntryGroup name="Ward Shield" hidden="false" id="g-cmd-ward" defaultSelectionEntryId="l-w4">'
-             '<constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c-w1"/>'
-             '<constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c-w2"/>'
-             '</constraints><entryLinks>'
-             '<entryLink import="true" name="Bulwark" hidden="false" type="selectionEntry" id="l-w3" '
-             'targetId="w-bulwark"/>'
-             '<entryLink import="true" name="Ward shield" hidden="false" type="selectionEntry" id="l-w4" '
-             'targetId="w-shield"/></entryLinks></selectionEntryGroup>')
+    group = _ward_shield_group("l-w4", "Bulwark", "w-bulwark")
     anchor = '<selectionEntryGroup name="Support systems (1-2)"'
     _with_xml_changed(tmp_path, monkeypatch, (anchor, group + anchor), (WARD_TEXT, UNIT_WARD_TEXT))
     assert by_name.target_unit("Forge Commander").target.single.invulnerable == 4
@@ -337,14 +335,7 @@ def test_a_default_that_is_an_ability_alone_may_be_swapped_for_a_weapon_and_its_
     # ward shield (the same two abilities) by default, or a magma cannon
     ward = WARD_TEXT + " Each time an attack is allocated to the bearer, subtract 1 from the Damage characteristic " \
                        "of that attack."
-    group = ('<selectionEntryGroup name="Ward Shield" hidden="false" id="g-cmd-ward" defaultSelectionEntryId="l-w4">'
-             '<constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c-w1"/>'
-             '<constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c-w2"/>'
-             '</constraints><entryLinks>'
-             '<entryLink import="true" name="Magma cannon" hidden="false" type="selectionEntry" id="l-w3" '
-             'targetId="w-magma"/>'
-             '<entryLink import="true" name="Ward shield" hidden="false" type="selectionEntry" id="l-w4" '
-             'targetId="w-shield"/></entryLinks></selectionEntryGroup>')
+    group = _ward_shield_group("l-w4", "Magma cannon", "w-magma")
     anchor = '<selectionEntryGroup name="Support systems (1-2)"'
     _with_xml_changed(tmp_path, monkeypatch, (anchor, group + anchor), (WARD_TEXT, ward))
     commander = by_name.datasheet("Forge Commander")
