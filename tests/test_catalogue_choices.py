@@ -367,3 +367,18 @@ def test_wargear_that_protects_its_unit_gives_a_better_save_than_its_units_own(t
     assert {p.invulnerable for p, _ in by_name.target_unit("Forge Sisters").target.groups} == {5}
     shielded = by_name.target_unit("Forge Sisters", loadout=["ward shield"]).target
     assert {p.invulnerable for p, _ in shielded.groups} == {4}
+
+
+def test_a_pieces_feel_no_pain_against_some_attacks_is_not_read_as_against_all(tmp_path, monkeypatch):
+    # a review found Flesh Hounds' collar of Khorne ('The bearer has the Feel No Pain 3+ ability against Psychic
+    # Attacks', and the core rule linked: 'Feel No Pain 3+') giving Feel No Pain 3+ against every attack: the ward
+    # shield so written, its bearers have it against psychic attacks only
+    collar = "The bearer has the Feel No Pain 3+ ability against Psychic Attacks."
+    link = ('</profiles><infoLinks><infoLink name="Feel No Pain" id="l-fnp" hidden="false" type="rule" '
+            'targetId="rule-fnp"><modifiers><modifier type="append" value="3+" field="name"/></modifiers></infoLink>'
+            '</infoLinks>')
+    shield = f"{WARD_TEXT}</characteristic>\n          </characteristics>\n        </profile>\n      </profiles>"
+    _with_xml_changed(tmp_path, monkeypatch, (shield, shield.replace(WARD_TEXT, collar).replace("</profiles>", link)))
+    shielded = by_name.target_unit("Forge Sisters", loadout=["ward shield"]).target
+    bearer = next(p for p, _ in shielded.groups if p.name == "Forge Sister w/ ward shield")
+    assert (bearer.feel_no_pain, bearer.feel_no_pain_psychic) == (None, 3)

@@ -1259,14 +1259,19 @@ class UnitReader:
         default = {name for model in models for name in model["equipment"]}
         found: Record = {}
         for name, element in self.pieces.items():
-            for rule, suffix, text in self.data.rules(element, self.faction):
-                gives = found.setdefault(name, {})
-                for kind, reading in _defences(rule, suffix, text):
-                    if reading["scope"] == "model":  # its bearer's: it may be better than its profile's column
-                        gives[kind] = best(gives.get(kind), {**reading, "bearer_of": name})
-                    elif reading["scope"] == "unit":  # said where a model carries it (`Datasheet.unit_worn`)
-                        unit = gives.setdefault("unit", {})
-                        unit[kind] = best(unit.get(kind), {**reading, "unit_of": name})
+            rules = list(self.data.rules(element, self.faction))
+            readings = [(kind, reading) for rule, suffix, text in rules
+                        for kind, reading in _defences(rule, suffix, text)]
+            gives = found.setdefault(name, {})
+            for kind, reading in readings:
+                if _linked_only(reading, [r for k, r in readings if k == kind]):
+                    continue  # the Feel No Pain rule linked, where the piece's own words say against what
+                if reading["scope"] == "model":  # its bearer's: it may be better than its profile's column
+                    gives[kind] = best(gives.get(kind), {**reading, "bearer_of": name})
+                elif reading["scope"] == "unit":  # said where a model carries it (`Datasheet.unit_worn`)
+                    unit = gives.setdefault("unit", {})
+                    unit[kind] = best(unit.get(kind), {**reading, "unit_of": name})
+            for rule, _, text in rules:
                 if wounds := _HAS_WOUNDS.search(text):
                     gives["wounds"] = {"value": int(wounds[1]), "from": rule}
                 if (more := _MORE_WOUNDS.search(text)) and name not in default:
@@ -1343,6 +1348,13 @@ def _swap(choices: list[tuple[Link, str | None, list[str]]], taken: Link | None)
         return None
     return {"replaces": gives_up, "with": [name or child.entry.get("name", "").strip() for child, name, _ in others],
             "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others if not name}}
+
+
+def _linked_only(reading: Record, alike: list[Record]) -> bool:
+    """Whether a Feel No Pain `reading` is only the core rule a piece links ('Feel No Pain 3+'), where the piece's own
+    words give that value against some attacks only ('... against Psychic Attacks': a collar of Khorne)."""
+    return not reading.get("against") and reading.get("from", "").strip().lower().startswith("feel no pain") and any(
+        other.get("against") and other["value"] == reading["value"] for other in alike)
 
 
 def _counts_unit(way: list[Element], unit: str | None, others: Container[str | None]) -> bool:
