@@ -429,7 +429,7 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
                  some_attacks: bool = False, settled: bool = False) -> str:
     """Why a reading is not applied in this query, or "" if it is (an error if --with asked for it); `called` is
     the --with that would apply it; `some_attacks`: it is applied to some of the attacks only (`apart`); `settled`:
-    its condition is what another --with assumes."""
+    its condition holds otherwise (another --with assumes it; a model of the unit or its Leader meets it)."""
     why = ""
     if ability.model and side.kinds and not side.kinds.get(ability.model):  # the kind it is written on: none here
         why = f"{ability.name} is a {ability.model} model's, and the unit has none here"
