@@ -510,8 +510,10 @@ GUN = '24" A6 BS4+ S4 AP0 D1'
 
 
 def sheet(weapon: str, *abilities: tuple[str, str] | tuple[str, str, str],
-          models: tuple[tuple[str, int], ...] = (("Breaker", 1),), keywords: str = "INFANTRY") -> Datasheet:
-    """A datasheet of one weapon, its abilities (name, text[, the model kind it is written on]) read from text."""
+          models: tuple[tuple[str, int], ...] = (("Breaker", 1),), keywords: str = "INFANTRY",
+          army_rules: tuple[str, ...] = ()) -> Datasheet:
+    """A datasheet of one weapon, its abilities (name, text[, the model kind it is written on]) read from text, and
+    the army rules it lists by name."""
     read = []
     for name, text, *model in abilities:
         verdict = read_ability("Test Breakers", name, text, *model)
@@ -520,7 +522,7 @@ def sheet(weapon: str, *abilities: tuple[str, str] | tuple[str, str, str],
     entries = tuple(ModelEntry(m, ModelProfile.parse(f"T4 Sv3+ W2 [{keywords}]", name=m), n, ("gun",))
                     for m, n in models)
     return Datasheet(name="Test Breakers", faction="Test", source="test", keywords=(keywords,), faction_keywords=(),
-                     abilities=tuple(a[0] for a in abilities), models=entries,
+                     abilities=(*(a[0] for a in abilities), *army_rules), army_rules=army_rules, models=entries,
                      weapons={"gun": {"default": Weapon.parse(weapon, name="gun")}}, read_rules=tuple(read))
 
 
@@ -912,8 +914,7 @@ def test_a_named_rule_given_with_with_stands_for_the_ability_of_its_name():
 def test_an_army_rule_asked_for_is_the_attackers_whatever_the_target_lists():
     # Oath of Moment listed by the target as well: --with gives the attacker its re-roll, 6 x 3/4 x 1/2 x 5/6;
     # listed by the target alone, it changes nothing, and the refusal says whose it is, not that a phase is wrong
-    marines = attrs.evolve(sheet(GUN, keywords="ADEPTUS ASTARTES"), abilities=("Oath of Moment",),
-                           army_rules=("Oath of Moment",))
+    marines = sheet(GUN, keywords="ADEPTUS ASTARTES", army_rules=("Oath of Moment",))
     target = TargetUnit(Target.parse("T4 Sv6+ W10"), "Test Breakers", marines)
     report = unit_attack(marines, target, modifiers=["oath of moment"], exact=True)
     assert mean(report) == 6 * Fraction(3, 4) * Fraction(1, 2) * Fraction(5, 6) == Fraction(15, 8)
@@ -925,8 +926,7 @@ def test_an_army_rule_asked_for_is_the_attackers_whatever_the_target_lists():
 def test_oath_of_moment_in_a_codex_detachment_is_named_and_adds_one_to_wound():
     # the Codex clause is a rule of its own key, named in the header where the unit may use it: re-roll failed hits
     # 3/4, wound 4+ with +1: 2/3, Sv6+ fails 5/6: 6 x 3/4 x 2/3 x 5/6 = 5/2. A Blood Angels unit may not use it.
-    marines = attrs.evolve(sheet(GUN, keywords="ADEPTUS ASTARTES"), abilities=("Oath of Moment",),
-                           army_rules=("Oath of Moment",))
+    marines = sheet(GUN, keywords="ADEPTUS ASTARTES", army_rules=("Oath of Moment",))
     assert CODEX in unit_attack(marines, Target.parse("T4 Sv6+ W10"), exact=True).situation
     codex = unit_attack(marines, Target.parse("T4 Sv6+ W10"), modifiers=["oath-of-moment-codex"], exact=True)
     assert mean(codex) == 6 * Fraction(3, 4) * Fraction(2, 3) * Fraction(5, 6) == Fraction(5, 2)
@@ -983,8 +983,7 @@ def test_an_ability_of_several_conditions_applies_the_ones_named():
 
 def test_an_army_rule_rules_does_not_declare_is_named_not_applied():
     # Oath of Moment is declared (its own line, for --with); Iron Rites is not: named, never applied nor silent
-    listing = attrs.evolve(sheet(GUN, keywords="ADEPTUS ASTARTES"), abilities=("Oath of Moment", "Iron Rites"),
-                           army_rules=("Oath of Moment", "Iron Rites"))
+    listing = sheet(GUN, keywords="ADEPTUS ASTARTES", army_rules=("Oath of Moment", "Iron Rites"))
     report = unit_attack(listing, Target.parse("T4 Sv6+ W10"), exact=True)
     assert mean(report) == 6 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6) == Fraction(5, 4)
     assert [line for line in report.situation if "Oath" in line or "Rites" in line] == [
@@ -1412,8 +1411,7 @@ def test_a_condition_that_names_a_rule_given_with_with_holds_with_it():
     # and the ability's +1 Attacks, 5 attacks, hit 1/2, S4 v T4 wounds 1/2, Sv6+ fails 5/6: 25/24
     biggest = ("Biggest", "While the Waaagh! is active for your army, add 1 to the Attacks characteristic of melee "
                           "weapons equipped by models in this unit.")
-    orks = attrs.evolve(sheet("Melee A3 WS4+ S3 AP0 D1", biggest, keywords="ORKS"), abilities=("Biggest", "Waaagh!"),
-                        army_rules=("Waaagh!",))
+    orks = sheet("Melee A3 WS4+ S3 AP0 D1", biggest, keywords="ORKS", army_rules=("Waaagh!",))
     report = unit_attack(orks, Target.parse("T4 Sv6+ W10"), modifiers=["waaagh!"], melee=True, exact=True)
     assert mean(report) == 5 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6) == Fraction(25, 24)
     assert "attacker has Biggest (read from its text): +1 Attacks (melee weapons); while the Waaagh! is active for " \
@@ -1432,8 +1430,7 @@ def test_a_condition_that_names_a_rule_but_asks_more_or_else_is_not_settled_by_i
     # S4 (3 + 1) v T4 wounds 1/2, Sv6+ fails 5/6: 5/6, the ability's +1 Attacks left out
     biggest = ("Biggest", f"{condition}, add 1 to the Attacks characteristic of melee weapons equipped by models in "
                           "this unit.")
-    orks = attrs.evolve(sheet("Melee A3 WS4+ S3 AP0 D1", biggest, keywords="ORKS"), abilities=("Biggest", "Waaagh!"),
-                        army_rules=("Waaagh!",))
+    orks = sheet("Melee A3 WS4+ S3 AP0 D1", biggest, keywords="ORKS", army_rules=("Waaagh!",))
     report = unit_attack(orks, Target.parse("T4 Sv6+ W10"), modifiers=["waaagh!"], melee=True, exact=True)
     assert mean(report) == 4 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6) == Fraction(5, 6)
 
@@ -1443,8 +1440,7 @@ def test_a_rule_given_with_with_that_settles_only_another_abilitys_condition_is_
     # 'while the Waaagh! is active' of a +1 to hit for ranged attacks: 3 shots hit on 4+ (1/2), S4 v T4 1/2, 5/6
     dakka = ("Dakka", "While the Waaagh! is active for your army, each time a model in this unit makes a ranged "
                       "attack, add 1 to the Hit roll.")
-    orks = attrs.evolve(sheet('24" A3 BS5+ S4 AP0 D1', dakka, keywords="ORKS"), abilities=("Dakka", "Waaagh!"),
-                        army_rules=("Waaagh!",))
+    orks = sheet('24" A3 BS5+ S4 AP0 D1', dakka, keywords="ORKS", army_rules=("Waaagh!",))
     report = unit_attack(orks, Target.parse("T4 Sv6+ W10"), modifiers=["waaagh!"], exact=True)
     assert mean(report) == 3 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6) == Fraction(5, 8)
 
@@ -1487,8 +1483,7 @@ def test_oath_of_moment_given_settles_a_condition_on_its_target():
     # re-rolling fails (3/4, the ability), Sv6+ fails 5/6: 6 x 3/4 x 3/4 x 5/6 = 45/16
     focus = ("Focus", "Each time a model in this unit makes an attack, if the target is your Oath of Moment target, "
                       "you can re-roll the Wound roll.")
-    marines = attrs.evolve(sheet(GUN, focus, keywords="ADEPTUS ASTARTES"), abilities=("Focus", "Oath of Moment"),
-                           army_rules=("Oath of Moment",))
+    marines = sheet(GUN, focus, keywords="ADEPTUS ASTARTES", army_rules=("Oath of Moment",))
     report = unit_attack(marines, Target.parse("T4 Sv6+ W10"), modifiers=["oath of moment"], exact=True)
     assert mean(report) == 6 * Fraction(3, 4) * Fraction(3, 4) * Fraction(5, 6) == Fraction(45, 16)
 

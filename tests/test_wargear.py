@@ -82,6 +82,13 @@ def test_each_limit_is_named(squad, loadout, size, limit):
         squad.equip(loadout, size)
 
 
+def _sheet(models: tuple[ModelEntry, ...], guns: dict[str, str], options: tuple[WargearOption, ...]) -> Datasheet:
+    """A datasheet of these kinds of model, weapons (name: profile) and swaps, written here rather than read."""
+    return Datasheet(name="Test Squad", faction="Test", source="test", keywords=("INFANTRY",), faction_keywords=(),
+                     abilities=(), models=models, options=options,
+                     weapons={name: {"default": Weapon.parse(text, name=name)} for name, text in guns.items()})
+
+
 def test_choices_that_clash_for_want_of_models_are_said_to_need_the_same_ones():
     # two Gunners may each swap their boltgun for a plasma gun or a meltagun: 'plasma gun, 2 meltagun' leaves no
     # Gunner for the second meltagun; no limit binds, so the refusal says they need the same models (a review found
@@ -89,11 +96,8 @@ def test_choices_that_clash_for_want_of_models_are_said_to_need_the_same_ones():
     profile = ModelProfile.parse("T3 Sv3+ W1", name="S")
     guns = {"lasgun": '24" A1 BS4+ S3 AP0 D1', "boltgun": '24" A1 BS3+ S4 AP0 D1',
             "plasma gun": '24" A1 BS3+ S7 AP-2 D1', "meltagun": '12" A1 BS3+ S9 AP-4 DD6'}
-    sheet = Datasheet(name="Test Squad", faction="Test", source="test", keywords=("INFANTRY",), faction_keywords=(),
-                      abilities=(), models=(ModelEntry("Trooper", profile, 3, ("lasgun",), 3),
-                                            ModelEntry("Gunner", profile, 2, ("boltgun",))),
-                      weapons={name: {"default": Weapon.parse(text, name=name)} for name, text in guns.items()},
-                      options=(WargearOption("Gunner", ("boltgun",), ("plasma gun", "meltagun")),))
+    sheet = _sheet((ModelEntry("Trooper", profile, 3, ("lasgun",), 3), ModelEntry("Gunner", profile, 2, ("boltgun",))),
+                   guns, (WargearOption("Gunner", ("boltgun",), ("plasma gun", "meltagun")),))
     with pytest.raises(MathhammerError, match=r"\(no model left that can take it, with the other choices made; asked: "
                                               r"'2 meltagun'\); each of 'plasma gun', '2 meltagun' can be taken alone, "
                                               r"not all of them together \(they need the same models\)$"):
@@ -108,11 +112,8 @@ def test_a_number_of_a_bundle_counts_the_models_that_take_it():
     # taking that bundle: a model carries its pieces, not its name. Two Gunners take 'sword and shield' here
     profile = ModelProfile.parse("T3 Sv3+ W1", name="S")
     guns = {"boltgun": '24" A1 BS3+ S4 AP0 D1', "sword": "Melee A2 WS3+ S4 AP-2 D1"}
-    sheet = Datasheet(name="Test Squad", faction="Test", source="test", keywords=("INFANTRY",), faction_keywords=(),
-                      abilities=(), models=(ModelEntry("Gunner", profile, 3, ("boltgun",)),),
-                      weapons={name: {"default": Weapon.parse(text, name=name)} for name, text in guns.items()},
-                      options=(WargearOption("Gunner", ("boltgun",), ("sword and shield",),
-                                             gives={"sword and shield": ("sword", "shield")}),))
+    sheet = _sheet((ModelEntry("Gunner", profile, 3, ("boltgun",)),), guns, (
+        WargearOption("Gunner", ("boltgun",), ("sword and shield",), gives={"sword and shield": ("sword", "shield")}),))
     assert [sorted(gear) for _, gear in sheet.equip(["2 sword and shield"])].count(["shield", "sword"]) == 2
     assert not [line for line in sheet.loadout_lines(["2 sword and shield"]) if "in the unit" in line]
 
@@ -121,10 +122,8 @@ def test_wargear_named_by_some_of_its_words_in_the_plural():
     # a trial typed '2 spinefists' for Termagants' termagant spinefists: refused, where 'spinefist' was read
     profile = ModelProfile.parse("T3 Sv5+ W1", name="S")
     guns = {"fleshborer": '18" A1 BS4+ S5 AP0 D1', "termagant spinefist": '12" A2 BS4+ S3 AP0 D1'}
-    sheet = Datasheet(name="Test Gaunts", faction="Test", source="test", keywords=("INFANTRY",), faction_keywords=(),
-                      abilities=(), models=(ModelEntry("Gaunt", profile, 10, ("fleshborer",)),),
-                      weapons={name: {"default": Weapon.parse(text, name=name)} for name, text in guns.items()},
-                      options=(WargearOption("Gaunt", ("fleshborer",), ("termagant spinefist",)),))
+    sheet = _sheet((ModelEntry("Gaunt", profile, 10, ("fleshborer",)),), guns,
+                   (WargearOption("Gaunt", ("fleshborer",), ("termagant spinefist",)),))
     assert sorted(gear[0] for _, gear in sheet.equip(["2 spinefists"])).count("termagant spinefist") == 2
 
 
@@ -137,11 +136,7 @@ def test_one_model_takes_a_weapon_twice_by_two_swaps_where_no_other_can():
     options = (WargearOption("Knight", ("suncannon",), ("cannon",)), WargearOption("Knight", ("shield",), ("cannon",)))
 
     def unit(n: int) -> Datasheet:
-        return Datasheet(name="Test Knights", faction="Test", source="test", keywords=("MONSTER",),
-                         faction_keywords=(), abilities=(), models=(ModelEntry("Knight", profile, n,
-                                                                               ("suncannon", "shield")),),
-                         weapons={name: {"default": Weapon.parse(text, name=name)} for name, text in guns.items()},
-                         options=options)
+        return _sheet((ModelEntry("Knight", profile, n, ("suncannon", "shield")),), guns, options)
     assert [sorted(gear) for _, gear in unit(1).equip(["cannon", "cannon"])] == [["cannon", "cannon"]]
     assert [sorted(gear) for _, gear in unit(2).equip(["cannon", "cannon"])] == [["cannon", "shield"]] * 2
 
