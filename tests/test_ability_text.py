@@ -743,7 +743,7 @@ def test_a_defence_that_holds_while_a_character_leads_is_settled_by_the_leader()
                          name="Test Chief")
     alone = TargetUnit(defender.as_target(), "alone", defender)
     led = TargetUnit(Target((*defender.as_target().groups, *chief.as_target().groups), attached=True), "led",
-                     defender, (), chief)
+                     defender, (), (chief,))
     gun = sheet('24" A6 BS2+ S8 AP-6 D1')
     hits = 6 * Fraction(5, 6)
     unled = unit_attack(gun, alone, exact=True)
@@ -770,7 +770,7 @@ def test_a_defence_that_holds_while_a_leader_of_several_keywords_leads_needs_the
     for keywords, wound in (("CHARACTER, ADEPTA SORORITAS", Fraction(2, 3)), ("CHARACTER, IMPERIUM", Fraction(5, 6))):
         chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', models=(("Chief", 1),), keywords=keywords), name="Chief")
         led = TargetUnit(Target((*defender.as_target().groups, *chief.as_target().groups), attached=True), "led",
-                         defender, (), chief)
+                         defender, (), (chief,))
         answer = unit_attack(gun, led, exact=True)
         assert mean(answer) == hits * wound
     assert ("not applied: Sworn Protectors applies only while an ADEPTA SORORITAS CHARACTER model is leading the "
@@ -1122,7 +1122,7 @@ def test_precision_a_rule_gives_can_be_aimed_or_declined():
     chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', aim, models=(("Chief", 1),), keywords="CHARACTER"),
                          name="Test Chief")
     led = TargetUnit(Target((*squad.as_target().groups, *chief.as_target().groups), attached=True), "led", squad,
-                     (), chief)
+                     (), (chief,))
     aimed = unit_attack(squad, led, led_by=chief, precision_on="Chief")
     assert "Precision wounds go to group 2 (Chief) first" in aimed.situation
     assert all(f.weapon.precision for f in aimed.firings)
@@ -1137,7 +1137,7 @@ def _breakers_led_by_chief(ability: tuple[str, str]) -> TargetUnit:
     chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', ability, models=(("Chief", 1),), keywords="CHARACTER"),
                          name="Test Chief")
     return TargetUnit(Target((*guard.as_target().groups, *chief.as_target().groups), attached=True), "led", guard,
-                      (), chief)
+                      (), (chief,))
 
 
 def test_a_target_leaders_own_defence_protects_its_own_models():

@@ -735,7 +735,7 @@ def test_an_army_rule_of_an_attached_unit_is_applied_once():
     piercer = attrs.evolve(_fighter(), weapons={"choppa": {"default": Weapon.parse("A1 WS3+ S4 AP-3 D1",
                                                                                      name="Choppa")}})
     target = Target(boy.as_target().groups + boss.as_target().groups)
-    both = TargetUnit(target, "Pebble", boy, leader=boss)
+    both = TargetUnit(target, "Pebble", boy, leaders=(boss,))
     assert unit_attack(piercer, both, melee=True, modifiers=["Waaagh!"], exact=True).result.damage.mean == \
         Fraction(2, 9)
 
@@ -795,7 +795,7 @@ def test_a_defence_of_the_character_leading_the_unit_is_the_leaders_when_one_lea
     assert ("not applied: Silent Watch is for the CHARACTER models of the unit, which the target does not have; "
             "attach one with --leader" in alone.situation)
     led = Target((*guard.as_target().groups, *chief.as_target().groups), attached=True)
-    report = unit_attack(piercer, TargetUnit(led, "Pebble led by Chief", guard, (), chief), melee=True)
+    report = unit_attack(piercer, TargetUnit(led, "Pebble led by Chief", guard, (), (chief,)), melee=True)
     # the query settles "while leading": applied without --with, to the Leader's model alone
     assert {p.name: p.feel_no_pain for p, _ in report.result.target.groups} == {"Pebble": None, "Chief": 4}
     assert "target has Silent Watch (read from its text): Feel No Pain 4+, for its CHARACTER models only" in \

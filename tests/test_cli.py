@@ -119,7 +119,8 @@ ONCE = "is given more than once; it takes one value"
 
 @pytest.mark.parametrize(("args", "message"), [
     (["unit", "Tempestus Command Squad", "-t", "MEQ", "-t", "GEQ"], f"--target {ONCE}"),
-    (["unit", "Incursor Squad", "--led-by", "A", "--led-by", "B", "-t", "MEQ"], f"--led-by {ONCE}"),
+    (["unit", "Incursor Squad", "--target-models", "5", "--target-models", "6", "-t", "MEQ"],
+     f"--target-models {ONCE}"),
     (["roll", "charge", "-d", "9", "--distance", "8"], f"--distance {ONCE}"),  # a group's command, a short name
     (["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "MEQ", "--reroll-hits", "ones", "--reroll-hits", "failed"],
      f"--reroll-hits {ONCE}"),
@@ -127,7 +128,7 @@ ONCE = "is given more than once; it takes one value"
      f"--loadout {ONCE} (several as one, comma separated: 'a, b')"),
 ])
 def test_an_option_of_one_value_given_twice_is_refused(args, message):
-    # click keeps the last of them silently: a second --led-by took the first Leader's place
+    # click keeps the last of them silently: a second --target took the first one's place
     out = CliRunner().invoke(cli, args)
     assert (out.exit_code, out.output) == (2, f"error: {message}\n")
 

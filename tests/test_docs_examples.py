@@ -53,7 +53,7 @@ def test_command_reference_is_current():
         return text.split()
 
     assert words((ROOT / "docs" / "commands.md").read_text()) == words(command_reference()), \
-        "docs/commands.md is stale: python -m mathhammer_exact.reference > docs/commands.md"
+        "docs/commands.md is stale: python -m mathhammer_exact.cli.reference > docs/commands.md"
 
 
 def commands_without_output() -> list[str]:

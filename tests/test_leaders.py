@@ -9,10 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from mathhammer_exact import Target
-from mathhammer_exact.catalogue.abilities import attached_as
+from mathhammer_exact.catalogue.abilities import attached_as, joins_beside
 from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.datasheet import AttachedUnit
+from mathhammer_exact.decide.points import attached_points
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.units import by_name
@@ -129,7 +130,7 @@ def test_an_attached_unit_ability_lets_the_leaders_it_names_lead_the_unit(cairn)
                                               r"may be led by a CHAPLAIN Leader of Cairn Squad\)$"):
         unit_attack("Oathsworn", Target.parse("T4 Sv3+ W2 x5"), melee=True, led_by="Cairn Captain")
     # as the target's leader too, and the card says it
-    assert by_name.target_unit("Oathsworn", leader="Cairn Chaplain").leader.name == "Cairn Chaplain"
+    assert by_name.target_unit("Oathsworn", leader="Cairn Chaplain").leaders[0].name == "Cairn Chaplain"
     card = CliRunner().invoke(cli, ["show", "Oathsworn"]).stdout
     assert "Led by (Attached Unit): a CHAPLAIN Leader of Cairn Squad" in card.splitlines()
     # the unit named as the data spells it elsewhere (a plural, 'Squad' left out) is the same unit
@@ -168,6 +169,10 @@ def test_a_compared_units_points_count_its_leader(gravel):
     assert out.exit_code == 0, out.output
     rows = json.loads(out.stdout)["rows"]
     assert [(row["points"], row["target_points"]) for row in rows] == [(155, None), (120, 155), (90, 90)]
+    # each Leader's points count, and none where one leaves its points out (a part of the cost is not the cost)
+    wardens, captain = by_name.datasheet("Gravel Wardens"), by_name.datasheet("Warden Captain")
+    assert attached_points(wardens, 5, (captain, captain)) == 90 + 65 + 65
+    assert attached_points(wardens, 5, (captain, attrs.evolve(captain, points={}))) is None
 
 
 def test_a_unit_with_melee_weapons_alone_is_sent_to_the_fight_phase(cairn):
@@ -176,3 +181,71 @@ def test_a_unit_with_melee_weapons_alone_is_sent_to_the_fight_phase(cairn):
         unit_attack("Oathsworn", Target.parse("T4 Sv3+ W2 x5"))
     with pytest.raises(MathhammerError, match=r"^'2 cairn maul': a unit of 1 model can give it to 1 model \(the "):
         by_name.datasheet("Cairn Chaplain").equip(["2 cairn maul"])
+
+
+def test_two_leaders_where_one_may_join_beside_the_other(cairn):
+    # the Lieutenant's Leader ability lets it join a Cairn Squad a CAPTAIN already leads; its Sure Strikes gives the
+    # unit's weapons Lethal Hits while it leads. Fighting T4 Sv3+ W1 models: the squad's and the Captain's mauls
+    # (A2 WS3+ S4 AP0) wound on a 6 to hit (1/6) or a 3-5 then a 4+ (1/2 x 1/2): 5/12, unsaved 1/3; the
+    # Lieutenant's blade (A3 WS2+ AP-1): 1/6 + 4/6 x 1/2 = 1/2, unsaved 1/2 (Sv3+ at AP-1)
+    target = Target.parse("T4 Sv3+ W1 x20")
+    for led_by in (["Cairn Captain", "Cairn Lieutenant"], ["cairn lieutenant", "cairn captain"]):  # in either order
+        report = unit_attack("Cairn Squad", target, melee=True, led_by=led_by, exact=True)
+        assert report.result.damage.mean == 4 * Fraction(5, 12) * Fraction(1, 3) + 3 * Fraction(1, 2) * Fraction(1, 2)
+        assert [leader.name.lower() for leader in report.leaders] == [name.lower() for name in led_by]
+    # a unit has one Leader otherwise: the Lieutenant joins a CAPTAIN only, and two Leaders at most
+    with pytest.raises(MathhammerError, match=r"^Cairn Chaplain and Cairn Lieutenant cannot both lead Cairn Squad: a "
+                                              r"unit has one Leader unless .* \(Cairn Lieutenant may join beside a "
+                                              r"CAPTAIN Leader\)$"):
+        unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Chaplain", "Cairn Lieutenant"])
+    with pytest.raises(MathhammerError, match="neither datasheet does"):
+        unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Chaplain", "Cairn Captain"])
+    with pytest.raises(MathhammerError, match="cannot all lead Cairn Squad: two Leaders at most"):
+        unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Captain", "Cairn Lieutenant", "Cairn Chaplain"])
+
+
+def test_a_target_led_by_two_leaders(cairn):
+    led = by_name.target_unit("Cairn Squad", leader=("Cairn Captain", "Cairn Lieutenant"))
+    assert led.label == ("Cairn Squad (Cairn Host) led by Cairn Captain (Cairn Host) and Cairn Lieutenant (Cairn "
+                         "Host)")
+    assert [(p.wounds, n, p.character) for p, n in led.target.groups] == [(2, 1, False), (5, 1, True), (4, 1, True)]
+    assert led.target.attached and [sheet.name for sheet in led.leaders] == ["Cairn Captain", "Cairn Lieutenant"]
+    with pytest.raises(MathhammerError, match="Cairn Captain and Cairn Chaplain cannot both lead Cairn Squad.*; write "
+                                              "a leader as a profile to attach it anyway$"):
+        by_name.target_unit("Cairn Squad", leader=("Cairn Captain", "Cairn Chaplain"))
+    # a leader written as a profile is the question's own: not checked
+    both = by_name.target_unit("Cairn Squad", leader=("Cairn Chaplain", "T4 Sv3+ W4"))
+    assert [p.wounds for p, _ in both.target.groups] == [2, 4, 4]
+    # the command line takes --leader and --led-by twice
+    player = CliRunner()
+    out = player.invoke(cli, ["unit", "Cairn Squad", "--melee", "--led-by", "Cairn Captain", "--led-by",
+                              "Cairn Lieutenant", "-t", "Cairn Squad", "--leader", "Cairn Captain", "--leader",
+                              "Cairn Lieutenant", "--exact"])
+    assert out.exit_code == 0, out.output
+    assert out.stdout.splitlines()[0] == ("Cairn Squad (Cairn Host)  ->  Cairn Squad (Cairn Host) led by Cairn Captain "
+                                          "(Cairn Host) and Cairn Lieutenant (Cairn Host)")
+    assert "  led by Cairn Lieutenant (Cairn Host): 1 x Cairn blade attack with the unit" in out.stdout
+
+
+@pytest.mark.parametrize("text, read", [
+    ("This model can be attached to the following unit:\n■ Cairn Squad\n\n*You can attach this model to the above "
+     "unit even if\u00a0one **^^Captain^^** model has already\u00a0been attached to it.*", ([], ["CAPTAIN"], False)),
+    ("You can attach this model to one of the above units even if one Warden, Cairn Lord or Thane model has already "
+     "been attached to it.", ([], ["WARDEN", "CAIRN LORD", "THANE"], False)),
+    ("You can attach this model to a PEBBLE SQUAD or DUST GUARD unit, even if a WARDEN model has already been attached "
+     "to it.", (["Pebble Squad", "Dust Guard"], ["WARDEN"], False)),
+    ("This model can be attached to a Pebble Squad, even if one Warden or Old Stone unit has already been attached "
+     "to it.", (["Pebble Squad"], ["WARDEN", "OLD STONE"], False)),
+    ("You can attach this model to one of the above units even if one other CHARACTER model has already been attached "
+     "to it (a unit cannot have two CAIRN SEERS attached to it).", ([], [], True)),
+    ("You must attach this model to the above unit, and can do so even if one or more Character units have already "
+     "been attached to that unit.", ([], [], False)),
+    ("You can attach this model to a Stone Robots unit, even if one or more other Stone Smith models havealready been "
+     "attached to it.", (["Stone Robots"], ["STONE SMITH"], False)),
+    ("You can attach this model a unit it can lead even if Old Granite has already been attached to it.",
+     ([], ["OLD GRANITE"], False)),
+    ("You can target this unit with a Stratagem even if you have already targeted another unit with it.", None),
+    ("This model can be attached to the following unit:\n■ Cairn Squad", None),
+])
+def test_a_second_leaders_leave_is_read_in_each_form_the_data_writes(text, read):
+    assert [(r["units"], r["leaders"], r["not_twice"]) for r in joins_beside(text)] == ([read] if read else [])

@@ -161,6 +161,13 @@ def test_the_targets_wargear_leader_and_without_give_the_cli_json(client):
     assert "target wargear rule: Medi-pack: The bearer's unit has Feel No Pain 6+." in data["situation"]
     refused = post(client, "/api/unit", {**body, "led_by": "Incursor Squad"}, 422)
     assert refused == {"error": cli_error([*args, "--led-by", "Incursor Squad"]).replace("--led-by", '"led_by"')}
+    # two Leaders, as a list: the CLI's --leader and --led-by given twice
+    two = post(client, "/api/unit", {**body, "leader": ["T4 Sv3+ W4", "T4 Sv3+ W5"]})
+    assert two == cli_json([*args, "--leader", "T4 Sv3+ W4", "--leader", "T4 Sv3+ W5"]) != data
+    assert [group["name"] for group in two["groups"]][-2:] == ["leader", "leader"]
+    refused = post(client, "/api/unit", {**body, "led_by": ["Incursor Squad", "Incursor Squad"]}, 422)
+    assert refused == {"error": cli_error([*args, "--led-by", "Incursor Squad", "--led-by", "Incursor Squad"])
+                       .replace("--led-by", '"led_by"')}
     plain = {"attacker": "Tempestus Command Squad", "target": "MEQ", "without": ["Tempestor Prime"], "exact": True}
     assert post(client, "/api/unit", plain) == cli_json(["unit", "Tempestus Command Squad", "-t", "MEQ", "--without",
                                                           "Tempestor Prime", "--exact"])

@@ -177,6 +177,32 @@ def attached_as(text: str) -> list[Record]:
                          for u in re.split(r"\bor\b", _KIND.sub("", match["units"]), flags=re.I))]
 
 
+_BESIDE = re.compile(
+    r"\b(?:attach this (?:model|unit)|this (?:model|unit) can be attached) (?:to )?(?P<units>[^:.]*?),?"
+    r"(?: and can do so)? even if (?:one or more |one |an? )?(?:other )?(?P<who>[^.:]+?) (?:(?:model|unit)s? )?"
+    r"(?:has|have) ?(?:already ?)?been attached", re.I)
+_ANY_LED = re.compile(r"^(?:(?:one of )?the above|an?(?: unit it can lead)?|)$", re.I)  #: any unit it can lead
+_NOT_TWICE = re.compile(r"cannot have two|more than one of the same|never include more than one", re.I)
+
+
+def joins_beside(text: str) -> list[Record]:
+    """What a Leader ability allows beyond one Leader per unit ('You can attach this model to one of the above units
+    even if one Captain or Chapter Master model has already been attached to it'): the units it may so join
+    (none: any it can lead), the keywords or names one of which the Leader already there must have (none: any
+    CHARACTER), and whether two Leaders of its own datasheet are barred ('a unit cannot have two ...')."""
+    plain = re.sub(r"\s+", " ", re.sub(r"[*^]", "", text))
+    match = _BESIDE.search(plain)
+    if not match:
+        return []
+    units = _KIND.sub("", match["units"].strip())
+    named = [] if _ANY_LED.match(units) else [
+        re.sub(r"^an? ", "", unit.strip(), flags=re.I) for unit in re.split(r",|\bor\b", units) if unit.strip()]
+    who = [w.strip().upper() for w in re.split(r",|\bor\b|\band\b", _KIND.sub("", match["who"])) if w.strip()]
+    anyone = who in (["CHARACTER"], ["LEADER"])
+    return [{"units": [unit.title() if unit.isupper() else unit for unit in named], "leaders": [] if anyone else who,
+             "not_twice": bool(_NOT_TWICE.search(plain))}]
+
+
 _BARE_CONVERSION = re.compile(r"^(\s*)conversion(\s*)$", re.I)  #: the keyword as datasheets print it, no distance
 _INCHES = re.compile(r"\b([0-9]+)\s*(?:\"|”|″|-inch\b| inch(?:es)?\b)")
 

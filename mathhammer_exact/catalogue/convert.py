@@ -16,13 +16,13 @@ from typing import Any
 
 import attrs
 
-from ..data.datasheet import UNIT_WIDE, AttachedUnit, Datasheet, Limit, ModelEntry, WargearOption
+from ..data.datasheet import UNIT_WIDE, AttachedUnit, Datasheet, JoinsBeside, Limit, ModelEntry, WargearOption
 from ..data.names import normalise
 from ..data.text_in_force import has_keywords
 from ..data.text_rules import TextAbility
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
-from .abilities import Record, attached_as, best, stationary_weapon
+from .abilities import Record, attached_as, best, joins_beside, stationary_weapon
 from .ability_text import conditional_defence, read_abilities
 
 _UNKNOWN = re.compile(r"unknown (?:weapon ability|weapon token|target token) '([^']*)'")
@@ -423,6 +423,8 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         leader_of=tuple(record["leader_of"]),
         attached_as=tuple(AttachedUnit(r["unit"], tuple(r["leaders"]), tuple(r["excluding"]))
                           for _, text, _ in record.get("ability_texts", ()) for r in attached_as(text)),
+        joins_beside=tuple(JoinsBeside(tuple(r["units"]), tuple(r["leaders"]), r["not_twice"])
+                           for _, text, _ in record.get("ability_texts", ()) for r in joins_beside(text)),
         notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
         army_rules=tuple(record.get("army_rules", ())),
         army_rules_for={faction: tuple(rules) for faction, rules in record.get("army_rules_for", {}).items()},

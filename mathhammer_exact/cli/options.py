@@ -139,6 +139,11 @@ RULES_DIR = click.option(  # the environment variable is data.load.ENVIRONMENT (
 
 TARGET_MODELS = click.option(  # no short form: -m counts the attacking models in `attack` and `plan`
     "--target-models", type=int, help="Models in the target unit (default: as named or written).")
+TWO_LEADERS = "twice for two Leaders, where a Leader's datasheet allows it (a Captain and a Lieutenant)"
+LEADER = click.option("--leader", multiple=True, help="Attach a leader to the target unit: a CHARACTER unit by name, "
+                      f"or a profile such as 'T4 Sv3+ inv4+ W4 Ld6+'; {TWO_LEADERS}.")
+LED_BY = click.option("--led-by", multiple=True, help="A Leader (a CHARACTER unit by name) joined to the attacking "
+                      f"unit (the first unit named): its weapons attack with the unit's; {TWO_LEADERS}.")
 
 
 def _order_numbers(_ctx: click.Context, _param: click.Parameter, text: str | None) -> tuple[int, ...] | None:

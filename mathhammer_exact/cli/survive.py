@@ -7,14 +7,13 @@ import click
 from ..present.questions import survive_question
 from ..units.by_name import target_unit
 from .command import Command
-from .options import RULES_DIR, TARGET_MODELS, edition_option, emit, output_options
+from .options import LEADER, RULES_DIR, TARGET_MODELS, edition_option, emit, output_options
 
 
 @click.command(cls=Command)
 @click.argument("unit")
 @TARGET_MODELS
-@click.option("--leader", help="Attach a leader to the unit: a CHARACTER unit by name, or a profile such as "
-                                "'T4 Sv3+ inv4+ W4 Ld6+'.")
+@LEADER
 @click.option("--attacker", "-a", "attackers", multiple=True,
               help="Only these standard attackers, by name or as the rows name them ('bolt rifles', 'Ten bolt "
                    "rifles'; repeatable; default: all of them).")
@@ -23,8 +22,9 @@ from .options import RULES_DIR, TARGET_MODELS, edition_option, emit, output_opti
 @RULES_DIR
 @edition_option
 @output_options
-def survive(unit: str, target_models: int | None, leader: str | None, attackers: tuple[str, ...], at_least: int | None,
-            rules_dir: str | None, edition: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None) -> None:
+def survive(unit: str, target_models: int | None, leader: tuple[str, ...], attackers: tuple[str, ...],
+            at_least: int | None, rules_dir: str | None, edition: str | None, exact: bool, fmt: str, as_json: bool,
+            plot: str | None) -> None:
     """How UNIT (a datasheet, a standard target or a profile) fares against each standard attacker
     (rules/attackers.toml, and your own rules folder's)."""
     found = target_unit(unit, target_models, leader, rules_dir)

@@ -13,13 +13,13 @@ from ..model import ModelProfile
 from ..present.questions import turn_question
 from ..units.by_name import target_unit
 from .command import Command
-from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
+from .options import LEADER, LED_BY, ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
 
 
 @click.command(cls=Command)
 @click.option("--target", "-t", required=True, help="The target (a datasheet, a standard target or a profile).")
 @TARGET_MODELS
-@click.option("--leader", help="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
+@LEADER
 @click.option("--shoot", "-s", "shooting", multiple=True,
               help="A ranged weapon fired first, with its models ('9x 24\" A2 BS3+ ...'), or a unit by name (its "
                    "ranged weapons); repeatable.")
@@ -33,15 +33,14 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situat
               help="The target's side fires Overwatch at the charger: weapons with their models ('10x ...'), or one "
                    "weapon without a count, fired by each model of the target left after the shooting.")
 @click.option("--charger", help="One charging model's profile for Fire Overwatch, e.g. 'T4 Sv3+ W2'.")
-@click.option("--led-by", help="A Leader (a CHARACTER unit by name) joined to the unit named in --shoot/--fight: its "
-                               "weapons shoot and fight with it.")
+@LED_BY
 @ORDER
 @RULES_DIR
 @situation_options
-def turn(target: str, target_models: int | None, leader: str | None, shooting: tuple[str, ...],
+def turn(target: str, target_models: int | None, leader: tuple[str, ...], shooting: tuple[str, ...],
          fighting: tuple[str, ...], distance: int, charge_reroll: bool, charge_mod: int, watching: tuple[str, ...],
-         charger: str | None, led_by: str | None, order: tuple[int, ...] | None, rules_dir: str | None, exact: bool,
-         fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
+         charger: str | None, led_by: tuple[str, ...], order: tuple[int, ...] | None, rules_dir: str | None,
+         exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
     """P(target destroyed by the end of the Fight phase), and Below Half-strength and Battle-shocked by
     then: the shooting, then the charge (its exact chance), then the fight from the state the shooting
     left, on any target (alike, mixed or Attached). The situation options hold for the shooting; in the
@@ -49,8 +48,8 @@ def turn(target: str, target_models: int | None, leader: str | None, shooting: t
     Overwatch do not), and the fighting models have charged. Models lost to Fire Overwatch are taken
     from the last --fight weapon first."""
     context = context_from(situation)
-    shots = weapons_or_units(shooting, 1, context, led_by=led_by, near=(led_by, target)) if shooting else []
-    blows = weapons_or_units(fighting, melee=True, led_by=led_by, near=(led_by, target))
+    shots = weapons_or_units(shooting, 1, context, led_by=led_by, near=(*led_by, target)) if shooting else []
+    blows = weapons_or_units(fighting, melee=True, led_by=led_by, near=(*led_by, target))
     watch = None
     if watching:
         weapons = loadout(watching)
@@ -61,6 +60,6 @@ def turn(target: str, target_models: int | None, leader: str | None, shooting: t
         watch = Overwatch(tuple(w.firing for w in weapons), by_survivors)
     elif charger:
         raise MathhammerError("--charger goes with --fire-overwatch")
-    named = target_unit(target, target_models, leader, rules_dir, near=(leader, *shooting, *fighting))
+    named = target_unit(target, target_models, leader, rules_dir, near=(*leader, *shooting, *fighting))
     emit(turn_question(named, shots, blows, distance, charge_reroll, charge_mod, watch,
                        ModelProfile.parse(charger) if charger else None, context, exact, order), fmt, as_json, plot)

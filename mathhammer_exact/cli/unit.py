@@ -17,9 +17,9 @@ from ..model import Context
 from ..present.decisions import assumed
 from ..present.questions import unit_need
 from ..present.report import unit_report
-from ..units.by_name import datasheet, matchup
+from ..units.by_name import Leaders, datasheet, matchup
 from .command import Command
-from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
+from .options import LEADER, LED_BY, ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
 
 
 @click.command(cls=Command)
@@ -33,11 +33,9 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situat
               help="A unit by name ('Incursor Squad', 'Intercessors', 'Rhino @ Space Marines'), a standard target "
                    "(MEQ, TEQ, ...) or a profile string.")
 @TARGET_MODELS
-@click.option("--leader", help="Attach a leader to the target: a CHARACTER unit by name, or a profile such as "
-                                "'T4 Sv3+ inv4+ W4 Ld6+'.")
+@LEADER
 @click.option("--target-loadout", default="", help="The target's wargear choices, comma separated, e.g. 'medi-pack'.")
-@click.option("--led-by", help="A Leader attached to the attacking unit (a CHARACTER unit by name): its weapons "
-                               "attack with the unit's.")
+@LED_BY
 @click.option("--with", "with_", multiple=True,
               help="A named ability, stratagem or Order, or an ability read from either unit's datasheet whose "
                    "condition the query does not settle (repeatable).")
@@ -61,8 +59,8 @@ from .options import ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situat
 @RULES_DIR
 @situation_options
 def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_least: int | None, target: str,
-         target_models: int | None, leader: str | None,
-         target_loadout: str, led_by: str | None, with_: tuple[str, ...], melee: bool, pistols: bool,
+         target_models: int | None, leader: tuple[str, ...],
+         target_loadout: str, led_by: tuple[str, ...], with_: tuple[str, ...], melee: bool, pistols: bool,
          profiles: tuple[str, ...], order: tuple[int, ...] | None,
          insane_bravery: bool, half_range_for: tuple[str, ...], cover_for: tuple[str, ...], precision: bool,
          precision_on: str | None, without: tuple[str, ...], rules_dir: str | None, exact: bool, fmt: str,
@@ -92,16 +90,16 @@ def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_lea
         return
     if size is not None:
         raise MathhammerError("--need finds the unit's size: leave out --size")
-    sheet = datasheet(attacker, rules_dir, near=(led_by, target))
+    sheet = datasheet(attacker, rules_dir, near=(*led_by, target))
     emit(unit_need(lambda models: ask(models)[:2], sheet.allowed_sizes(), wanted_chance(need), at_least,
                    in_edition(context_from(dict(situation)), sheet)[0]), fmt, as_json, plot)
 
 
-def run(attacker: str, loadout: str, size: int | None, target: str, target_models: int | None, leader: str | None,
+def run(attacker: str, loadout: str, size: int | None, target: str, target_models: int | None, leader: Leaders,
         with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: tuple[int, ...] | None,
         insane_bravery: bool, exact: bool, half_range_for: tuple[str, ...] = (), cover_for: tuple[str, ...] = (),
         precision: bool = True, precision_on: str | None = None, without: tuple[str, ...] = (),
-        rules_dir: str | None = None, target_loadout: str = "", led_by: str | None = None,
+        rules_dir: str | None = None, target_loadout: str = "", led_by: Leaders = None,
         **situation: Any) -> tuple[UnitReport, str, Context, Datasheet, TargetUnit]:
     """The unit query the options describe, answered, its title, its situation, the attacker's datasheet and
     the target."""
@@ -120,8 +118,8 @@ def scenario(params: dict[str, Any], exact: bool, title: str | None = None) -> S
     options = {key: value for key, value in params.items() if key not in ("exact", "fmt", "as_json", "plot")}
     report, asked, _, sheet, target = run(**options, exact=exact)
     return Scenario(title or asked, report.result,
-                    attached_points(sheet, params["size"], report.leader, _items(params["loadout"])),
-                    attached_points(target.sheet, params["target_models"], target.leader,
+                    attached_points(sheet, params["size"], report.leaders, _items(params["loadout"])),
+                    attached_points(target.sheet, params["target_models"], target.leaders,
                                     _items(params.get("target_loadout", ""))),
                     assumed(report), report.context)
 

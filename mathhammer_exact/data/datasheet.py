@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -158,6 +158,33 @@ class AttachedUnit:
 
 
 @attrs.frozen
+class JoinsBeside:
+    """A Leader ability's leave to join a unit another Leader already leads (a Lieutenant beside a Captain): the
+    `units` it may so join (none named: any it can lead), the keywords or names one of which the Leader already
+    there must have (none: any CHARACTER), and whether two Leaders of its own datasheet are barred (`not_twice`)."""
+
+    units: tuple[str, ...] = ()
+    leaders: tuple[str, ...] = ()
+    not_twice: bool = False
+
+    def admits(self, first: Datasheet, led: Collection[str], itself: Datasheet) -> bool:
+        """Whether `itself` may join a unit called `led` (its names, `compact`) that `first` already leads."""
+        if self.units and {compact(unit) for unit in self.units}.isdisjoint(led):
+            return False
+        if self.not_twice and first.name == itself.name:
+            return False
+        names = {compact(word) for word in (*first.unit_keywords, first.name)}
+        return not self.leaders or bool(names & {compact(word) for word in self.leaders})
+
+    def describe(self) -> str:
+        """In a player's words: "beside a CAPTAIN or LIEUTENANT Leader (in Intercessor Squad)"."""
+        who = f"{' or '.join(self.leaders)} Leader" if self.leaders else "Leader"
+        where = f" (in {' or '.join(self.units)})" if self.units else ""
+        twice = " (not a second of its own kind)" if self.not_twice else ""
+        return f"beside {'an' if who[0] in 'AEIOU' else 'a'} {who}{where}{twice}"
+
+
+@attrs.frozen
 class Datasheet:
     name: str
     faction: str
@@ -178,6 +205,7 @@ class Datasheet:
     wargear: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)  #: wargear without a profile -> its rules
     leader_of: tuple[str, ...] = ()  #: units this CHARACTER can join as a Leader
     attached_as: tuple[AttachedUnit, ...] = ()  #: units whose Leaders may lead this one instead (its Attached Unit)
+    joins_beside: tuple[JoinsBeside, ...] = ()  #: where this Leader may join a unit another Leader already leads
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
     stationary_only: tuple[str, ...] = ()  #: weapons the unit has only if it Remained Stationary (a support turret)
@@ -618,14 +646,14 @@ class Datasheet:
 @attrs.frozen
 class TargetUnit:
     """A target as a question names it: its models, how the header names it, its datasheets (the unit's and its
-    leader's, if given by name: their abilities read from text apply to the attacks against it) and what
+    leaders', if given by name: their abilities read from text apply to the attacks against it) and what
     they say was inferred, left out or chosen."""
 
     target: Target
     label: str
     sheet: Datasheet | None = None
     notes: tuple[str, ...] = ()
-    leader: Datasheet | None = None  #: the attached Leader's datasheet: its "while leading" abilities are the unit's
+    leaders: tuple[Datasheet, ...] = ()  #: the attached Leaders' datasheets: their "while leading" abilities apply
     carried: frozenset[str] = frozenset()  #: the wargear its loadout gives its models (its abilities apply: a drone's)
 
 

@@ -87,7 +87,7 @@ def abilities(sheet: Datasheet, rules: Mapping[str, NamedRule],
 
 
 def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datasheet | None = None,
-          defender_leader: Datasheet | None = None, rules: Mapping[str, NamedRule] | None = None,
+          defender_leaders: Sequence[Datasheet] = (), rules: Mapping[str, NamedRule] | None = None,
           equipped: Sequence[tuple[ModelEntry, Sequence[str]]] | None = None,
           defender_carried: Collection[str] = ()) -> list[Side]:
     """The attacking unit (at `size`, its models `equipped` as its loadout makes them, by default as its datasheet
@@ -99,24 +99,24 @@ def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datashee
     carried = {item for _, gear in equipped for item in gear}
     return [Side("attacker", abilities(sheet, rules or {}, carried), dict(kinds),
                  models=tuple(entry.profile for entry, _ in equipped), unit=sheet.name),
-            *target_sides(target, defender, defender_leader, rules, defender_carried)]
+            *target_sides(target, defender, defender_leaders, rules, defender_carried)]
 
 
-def target_sides(target: Target, defender: Datasheet | None, leader: Datasheet | None,
+def target_sides(target: Target, defender: Datasheet | None, leaders: Sequence[Datasheet] = (),
                  rules: Mapping[str, NamedRule] | None = None, carried: Collection[str] = ()) -> list[Side]:
     """The target unit (with the abilities of the wargear its loadout gives, `carried`: a Guardian Drone's; without
-    it, of its default wargear) and the Leader attached to it (with those of its default wargear), where their
-    datasheets are known: the Leader's "while leading" abilities are the whole Attached unit's, the Leader's too,
+    it, of its default wargear) and the Leaders attached to it (with those of their default wargear), where their
+    datasheets are known: a Leader's "while leading" abilities are the whole Attached unit's, the Leaders' too,
     as "models in that unit" says; its others are its own models' (`on_its_models`)."""
     kinds: dict[str, int] = {}
     for profile, n in target.groups:
         kinds[profile.name] = kinds.get(profile.name, 0) + n
     models = tuple(profile for profile, _ in target.groups)
-    return [Side("target", abilities(sheet, rules or {}, carried if sheet is defender and carried else
-                                     default_wargear(sheet)),
-                 sheet.counts() if sheet is leader else kinds,
-                 leading=sheet is leader, models=models, unit=sheet.name)
-            for sheet in (defender, leader) if sheet is not None]
+    sheets = [*([(defender, False)] if defender is not None else []), *((sheet, True) for sheet in leaders)]
+    return [Side("target", abilities(sheet, rules or {},
+                                     carried if carried and not leading else default_wargear(sheet)),
+                 sheet.counts() if leading else kinds, leading=leading, models=models, unit=sheet.name)
+            for sheet, leading in sheets]
 
 
 def default_wargear(sheet: Datasheet) -> frozenset[str]:

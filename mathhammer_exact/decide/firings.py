@@ -18,7 +18,7 @@ from ..model import Context, Firing, MortalWounds, Target, Weapon
 
 if TYPE_CHECKING:
     from ..data.datasheet import Datasheet, TargetUnit
-    from ..units.by_name import Nears
+    from ..units.by_name import Leaders, Nears
 
 #: flag written after ``@`` -> the `Context` field it sets
 FLAGS = {"cover": "cover", "half-range": "half_range", "charged": "charged", "stationary": "stationary",
@@ -36,7 +36,7 @@ class Written:
     counted: bool = False  #: the number of models was written (``Nx`` or ``?x``)
     sought: bool = False  #: written ``?x``
     unit: Datasheet | None = None  #: the unit named whose loadout this weapon is of, if any
-    leader: Datasheet | None = None  #: the Leader attached to that unit (`with_leader`)
+    leaders: tuple[Datasheet, ...] = ()  #: the Leaders attached to that unit (`with_leader`)
     leading: bool = False  #: a weapon of the Leader (`unit`), attacking with the unit it leads
 
 
@@ -76,10 +76,10 @@ def loadout(texts: Sequence[str], models: int = 1, context: Context | None = Non
 
 
 def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | None = None,
-                     melee: bool = False, led_by: str | None = None, near: Nears = None) -> list[Written]:
+                     melee: bool = False, led_by: Leaders = None, near: Nears = None) -> list[Written]:
     """Several weapons as written, or units by name ('Intercessor Squad', 'army.rosz#3'): a unit
     brings every weapon its default loadout attacks with (its melee weapons with `melee`), and
-    `led_by` a Leader that joins the first unit named (checked that it can lead it). A name several
+    `led_by` the Leaders that join the first unit named (checked that they can lead it). A name several
     factions use is settled by `near`, the question's other units (as `mathhammer unit` settles it)."""
     from ..units.by_name import datasheet  # the data layer, only when a unit is named
 
@@ -95,7 +95,7 @@ def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | N
                 raise MathhammerError(f"{text.strip()!r} is neither a weapon profile ({not_weapon}) nor a unit "
                                       f"({not_unit})") from None
         found += unit_weapons(sheet, context, melee)
-    return found if led_by is None else with_leader(found, led_by, context, melee)
+    return found if not led_by else with_leader(found, led_by, context, melee)
 
 
 def unit_weapons(sheet: Datasheet, context: Context | None = None, melee: bool = False) -> list[Written]:
@@ -109,19 +109,18 @@ def unit_weapons(sheet: Datasheet, context: Context | None = None, melee: bool =
             for weapon, n, bearer in shots.weapons]
 
 
-def with_leader(found: Sequence[Written], led_by: str, context: Context | None = None,
+def with_leader(found: Sequence[Written], led_by: Leaders, context: Context | None = None,
                 melee: bool = False) -> list[Written]:
-    """`found` and the weapons of the Leader `led_by`, joined to the first unit named among them (checked
-    that it can lead it)."""
-    from .unit_attack import attached_leader
+    """`found` and the weapons of the Leaders `led_by`, joined to the first unit named among them (checked
+    that they can lead it)."""
+    from .unit_attack import attached_leaders
 
     units = [w.unit for w in found if w.unit]
     if not units:
         raise MathhammerError("--led-by attaches a Leader to a unit named by its datasheet; name the unit")
-    leader = attached_leader(led_by, units[0])
-    assert leader is not None
-    led = [attrs.evolve(w, leader=leader) if w.unit is units[0] else w for w in found]
-    return [*led, *(attrs.evolve(w, leading=True) for w in unit_weapons(leader, context, melee))]
+    leaders = attached_leaders(led_by, units[0])
+    led = [attrs.evolve(w, leaders=leaders) if w.unit is units[0] else w for w in found]
+    return [*led, *(attrs.evolve(w, leading=True) for leader in leaders for w in unit_weapons(leader, context, melee))]
 
 
 Attacking = Firing | MortalWounds  #: a weapon's attacks, or the mortal wounds an ability of the unit inflicts
@@ -148,8 +147,9 @@ def attacking(written: Sequence[Written], target: TargetUnit, context: Context, 
         if w.unit is None or w.leading or any(o.unit is w.unit for o in written[:i]):
             continue  # a weapon alone, a Leader's (with its unit's), or a unit's already planned
         unit = w.unit
-        its = planned_attack(unit, target, context=context, melee=melee, led_by=w.leader)
-        mine = [j for j, o in enumerate(written) if o.unit is unit or o.leading and o.unit is w.leader]
+        its = planned_attack(unit, target, context=context, melee=melee, led_by=w.leaders)
+        mine = [j for j, o in enumerate(written)
+                if o.unit is unit or o.leading and any(o.unit is leader for leader in w.leaders)]
         planned = list(its.plan.firings)
         if not one_each:
             for j in mine:

@@ -65,12 +65,9 @@ def named_points(unit: str | Datasheet | None, size: int | None = None, loadout:
     return sheet.points_at(size, loadout)
 
 
-def attached_points(unit: Datasheet | None, size: int | None, leader: Datasheet | None,
+def attached_points(unit: Datasheet | None, size: int | None, leaders: Sequence[Datasheet] = (),
                     loadout: Sequence[str] = ()) -> int | None:
-    """The points of `unit` at `size` models with its `loadout` and the Leader attached to it, if any: both
-    datasheets' points (None where either leaves them out: a part of a unit's cost is not its cost)."""
-    own = named_points(unit, size, loadout)
-    if leader is None or own is None:
-        return own
-    extra = named_points(leader)
-    return None if extra is None else own + extra
+    """The points of `unit` at `size` models with its `loadout` and the Leaders attached to it: all their
+    datasheets' points (None where one leaves them out: a part of a unit's cost is not its cost)."""
+    parts = [named_points(unit, size, loadout), *map(named_points, leaders)]
+    return None if None in parts else sum(part for part in parts if part is not None)

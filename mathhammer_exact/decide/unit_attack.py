@@ -27,7 +27,7 @@ from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon, declared_fields
 from ..units.by_name import datasheet as find_datasheet
-from ..units.by_name import leading_problem
+from ..units.by_name import leading_problem, together_problem
 
 #: each situation a named rule may need, in the header's words of its declaration ("attacker charged")
 FLAG_WORDS = {field.name: field.declared.say(True) for field in declared_fields() if field.name in FLAG_OPTION}
@@ -159,7 +159,7 @@ class UnitReport:
     modifiers: tuple[NamedRule, ...]
     situation: tuple[str, ...] = ()
     context: Context = Context()  #: the situation of the whole query (each firing may differ from it)
-    leader: Datasheet | None = None  #: the Leader attached to the attacking unit (--led-by), whose points it adds
+    leaders: tuple[Datasheet, ...] = ()  #: the Leaders attached to the attacking unit (--led-by): their points count
 
     def in_its_edition(self, asked: Context) -> Context:
         """The situation `asked` in the edition this answer used (the unit's, unless one was asked for)."""
@@ -195,7 +195,7 @@ def defended(unit: TargetUnit, firings: Sequence[Firing],
     the firings and the target after the abilities read from its text and its Leader's "while leading" ones,
     checked as in `unit_attack` (each firing's phase and situation, else `context`, the query's), and a header
     line for each ability."""
-    sides = text_in_force.target_sides(unit.target, unit.sheet, unit.leader, library().rules, unit.carried)
+    sides = text_in_force.target_sides(unit.target, unit.sheet, unit.leaders, library().rules, unit.carried)
     out, lines, targets = [], [], []
     for firing in firings:
         phase = "fight" if firing.weapon.melee else "shooting"
@@ -447,25 +447,30 @@ def _precision(plan: Plan, order: Sequence[int] | None, precision: bool,
     return plan, chosen, [f"Precision wounds go to {group_label(target, leader)} first"]
 
 
-def attached_leader(led_by: str | Datasheet | None, sheet: Datasheet,
-                    rules_dir: str | Path | None = None) -> Datasheet | None:
-    """The Leader attached to the attacking unit: a CHARACTER whose datasheet allows it to lead the unit."""
-    if led_by is None:
-        return None
-    leader = led_by if isinstance(led_by, Datasheet) else find_datasheet(led_by, rules_dir, near=sheet)
-    if "CHARACTER" not in leader.unit_keywords:
-        raise MathhammerError(f"--led-by names a CHARACTER that leads the unit; {leader.name} is not one")
-    problem = leading_problem(leader, sheet)
+LedBy = str | Datasheet | Sequence[str | Datasheet] | None  #: the Leaders attached to an attacking unit: one or several
+
+
+def attached_leaders(led_by: LedBy, sheet: Datasheet, rules_dir: str | Path | None = None) -> tuple[Datasheet, ...]:
+    """The Leaders attached to the attacking unit: CHARACTERs whose datasheets allow each to lead the unit, and
+    them to lead it together (`together_problem`)."""
+    written = () if led_by is None else (led_by,) if isinstance(led_by, str | Datasheet) else tuple(led_by)
+    leaders = tuple(one if isinstance(one, Datasheet) else find_datasheet(one, rules_dir, near=sheet)
+                    for one in written)
+    for leader in leaders:
+        if "CHARACTER" not in leader.unit_keywords:
+            raise MathhammerError(f"--led-by names a CHARACTER that leads the unit; {leader.name} is not one")
+        problem = leading_problem(leader, sheet)
+        if problem:
+            raise MathhammerError(problem)
+    problem = together_problem(leaders, sheet)
     if problem:
         raise MathhammerError(problem)
-    return leader
+    return leaders
 
 
-def _led(leader: Datasheet | None, melee: bool, pistols: bool, context: Context,
+def _led(leader: Datasheet, melee: bool, pistols: bool, context: Context,
          profiles: Sequence[str]) -> tuple[Volley | None, list[str]]:
-    """What the Leader attacks with beside its unit, and the header lines that say so."""
-    if leader is None:
-        return None, []
+    """What a Leader attacks with beside its unit, and the header lines that say so."""
     own = [p for p in profiles if any(p.strip().lower() in leader.kind_of(w, melee) for w in leader.weapons)]
     notes = [f"note ({leader.name}): {note}" for note in leader.notes]
     try:
@@ -508,7 +513,7 @@ class PlannedAttack:
     order: tuple[int, ...] | None
     rules: tuple[NamedRule, ...]  #: the named rules in force, those for some of the attacks only too
     situation: tuple[str, ...]
-    leader: Datasheet | None
+    leaders: tuple[Datasheet, ...]
 
 
 def unit_attack(
@@ -531,7 +536,7 @@ def unit_attack(
     precision_on: str | None = None,
     without: Sequence[str] = (),
     rules_dir: str | Path | None = None,
-    led_by: str | Datasheet | None = None,
+    led_by: LedBy = None,
 ) -> UnitReport:
     """A datasheet unit (by name) attacks `target` with its loadout under named rules (`planned_attack` says how
     each argument is read), resolved exactly; `insane_bravery` passes the target's Battle-shock test."""
@@ -546,7 +551,7 @@ def unit_attack(
     ordered = ("weapons resolved in the order listed (the attacker's choice; `mathhammer plan` ranks orders)",) \
         if len(fired) > 1 else ()  # the attacker chooses the order: say which was taken
     return UnitReport(planned.sheet.name, result, fired, planned.rules, (*planned.situation, *ordered), plan.context,
-                      planned.leader)
+                      planned.leaders)
 
 
 def planned_attack(
@@ -567,7 +572,7 @@ def planned_attack(
     precision_on: str | None = None,
     without: Sequence[str] = (),
     rules_dir: str | Path | None = None,
-    led_by: str | Datasheet | None = None,
+    led_by: LedBy = None,
 ) -> PlannedAttack:
     """A datasheet unit (by name) attacking `target` with its loadout under named rules, worked out up to the dice.
 
@@ -580,36 +585,37 @@ def planned_attack(
     from text, and its attached Leader's "while leading" ones, apply to the attacks against it;
     `without` leaves out abilities of either unit (read from text) or the attacker's own named rules;
     `rules_dir` layers a user's rules folder over the shipped one (default: $MATHHAMMER_RULES);
-    `led_by` attaches a Leader (a CHARACTER datasheet that can lead this unit), whose weapons attack
-    with the unit's.
+    `led_by` attaches Leaders (CHARACTER datasheets that can lead this unit, together where there are two), whose
+    weapons attack with the unit's.
     """
     data = library(rules_dir)
     sheet = attacker if isinstance(attacker, Datasheet) else find_datasheet(attacker, rules_dir)
-    leader = attached_leader(led_by, sheet, rules_dir)
+    leaders = attached_leaders(led_by, sheet, rules_dir)
     named_target = target if isinstance(target, TargetUnit) else TargetUnit(target, "")
     target = attacked = named_target.target
-    context, edition_notes = in_edition(context or Context(), sheet, leader, named_target.sheet, named_target.leader)
+    context, edition_notes = in_edition(context or Context(), sheet, *leaders, named_target.sheet,
+                                        *named_target.leaders)
     edition_lines = list(edition_notes)
     aliases = {r.name: k for k, r in data.rules.items()}
     phase = "fight" if melee else "shooting"
     equipped = sheet.equip(loadout, size)
-    sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leader, data.rules, equipped,
+    sides = text_in_force.sides(sheet, size, target, named_target.sheet, named_target.leaders, data.rules, equipped,
                                 named_target.carried)
-    if leader is not None:  # its "while leading" abilities are the whole unit's, its others its own attacks'
-        sides.append(text_in_force.Side("attacker", text_in_force.abilities(leader, data.rules,
-                                                                            text_in_force.default_wargear(leader)),
-                                        leader.counts(),
-                                        leading=True, models=tuple(m.profile for m in leader.models), unit=leader.name))
+    sides += [text_in_force.Side("attacker", text_in_force.abilities(leader, data.rules,  # its "while leading"
+                                                                     text_in_force.default_wargear(leader)),
+                                 leader.counts(),  # abilities are the whole unit's, its others its own attacks'
+                                 leading=True, models=tuple(m.profile for m in leader.models), unit=leader.name)
+              for leader in leaders]
     named, claimed = text_in_force.claim(modifiers, sides, data.rules)
-    given = [m if isinstance(m, NamedRule) else _given(m, data.rules, aliases, [sheet, named_target.sheet, leader])
-             for m in named]
+    question = [sheet, *leaders, named_target.sheet, *named_target.leaders]
+    given = [m if isinstance(m, NamedRule) else _given(m, data.rules, aliases, question) for m in named]
     carried = {item for _, gear in equipped for item in gear}
     own = [data.rules[key] for key in sheet.always]
     own += [data.rules[key] for item in sorted(carried) for key in sheet.wargear.get(item, ())]
     dropped = text_in_force.left_out(without, sides, own)
     own, dropped_lines = text_in_force.keep(own, dropped)
     in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
-    weapons_carried = carried | {item for _, gear in (leader.equip(()) if leader else ()) for item in gear}
+    weapons_carried = carried | {item for leader in leaders for _, gear in leader.equip(()) for item in gear}
     read, read_lines, apart = text_in_force.in_force(
         sides, claimed, dropped, phase, lambda rule: _uncarried(rule, weapons_carried) or scope_problem(
             rule, sheet, attacked, phase, context), given)
@@ -621,9 +627,12 @@ def planned_attack(
         if not sheet.notes_for(loadout, size):
             raise
         raise MathhammerError(f"{exc} ({'; '.join(sheet.notes_for(loadout, size))})") from None
-    beside, led_lines = _led(leader, melee, pistols, context, profiles)
-    if beside is not None:
-        shots = Volley(shots.weapons + beside.weapons, shots.chosen + beside.chosen, shots.owners + beside.owners)
+    led_lines = []
+    for leader in leaders:
+        beside, lines = _led(leader, melee, pistols, context, profiles)
+        led_lines += lines
+        if beside is not None:
+            shots = Volley(shots.weapons + beside.weapons, shots.chosen + beside.chosen, shots.owners + beside.owners)
     near, near_lines = _half_range(half_range_for, shots, context)
     target, cover_lines = _covered(cover_for, target, context, melee)
     order_lines = order_line(target, order)
@@ -645,4 +654,4 @@ def planned_attack(
     situation += named_target.notes
 
     return PlannedAttack(sheet, plan, None if order is None else tuple(order), (*applied, *(rule for _, rule in apart)),
-                         tuple(situation), leader)
+                         tuple(situation), leaders)

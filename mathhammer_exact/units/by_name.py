@@ -119,11 +119,19 @@ def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None,
     return MathhammerError(f"unknown unit {name!r}{hint}{lacks}")
 
 
-def target_unit(text: str, models: int | None = None, leader: str | None = None, user: str | Path | None = None,
+Leaders = str | Sequence[str] | None  #: the Leaders a question attaches to a unit: one, or several (a tuple)
+
+
+def written_leaders(leader: Leaders) -> tuple[str, ...]:
+    """The Leaders a question attaches, each as written."""
+    return () if leader is None else (leader,) if isinstance(leader, str) else tuple(leader)
+
+
+def target_unit(text: str, models: int | None = None, leader: Leaders = None, user: str | Path | None = None,
                 near: Nears = None, loadout: Sequence[str] = ()) -> TargetUnit:
     """A target by datasheet or standard-target name, or written as a profile; `models` sets the size of a
-    unit of alike models, `leader` attaches a CHARACTER written as a profile or by name; `near` (the question's
-    other units: the target's Leader, then the attacker) settles a unit name that several factions use;
+    unit of alike models, `leader` attaches CHARACTERs written as profiles or by name (`leaders`); `near` (the
+    question's other units: the target's Leaders, then the attacker) settles a unit name that several factions use;
     `loadout` chooses a datasheet target's wargear, as for an attacking unit (a medi-pack's Feel No Pain, a model
     that joins with its own profile)."""
     if models is not None and models < 1:
@@ -161,13 +169,12 @@ def target_unit(text: str, models: int | None = None, leader: str | None = None,
             raise MathhammerError("--target-models sets the size of a target whose models are all alike")
         target = Target.of(target.groups[0][0], models)
     sheets_read = [bodyguard] if bodyguard else []
-    leading = None
-    if leader:
-        groups, leading = _leader(leader, bodyguard, user)
+    groups, leading = leaders(leader, bodyguard, user)
+    if groups:
         target = Target((*target.groups, *groups), attached=True)
         if leading:
-            shown += f" led by {label(leading)}"
-            sheets_read.append(leading)
+            shown += f" led by {' and '.join(map(label, leading))}"
+            sheets_read += leading
     notes = tuple(note for sheet in sheets_read
                   for note in (target_notes(sheet, loadout, size) if sheet is bodyguard else target_notes(sheet)))
     if bodyguard and loadout:
@@ -187,20 +194,20 @@ def target_notes(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None
                  for note in (*sheet.notes_for(loadout, size), *sheet.defences_for(loadout, size)))
 
 
-def find_target(text: str, models: int | None = None, leader: str | None = None,
+def find_target(text: str, models: int | None = None, leader: Leaders = None,
                 user: str | Path | None = None, near: Nears = None, loadout: Sequence[str] = ()) -> Target:
     """The target's models alone (`target_unit`)."""
     return target_unit(text, models, leader, user, near, loadout).target
 
 
-def matchup(attacker: str, target: str, models: int | None = None, leader: str | None = None,
+def matchup(attacker: str, target: str, models: int | None = None, leader: Leaders = None,
             user: str | Path | None = None, loadout: Sequence[str] = (),
-            led_by: str | None = None) -> tuple[Datasheet, TargetUnit]:
-    """The attacking unit and the target a question names, a name several factions use settled by the Leader
+            led_by: Leaders = None) -> tuple[Datasheet, TargetUnit]:
+    """The attacking unit and the target a question names, a name several factions use settled by the Leaders
     attached to that unit (`led_by` the attacker's, `leader` the target's), else by the other unit's faction;
     `loadout` is the target's wargear."""
-    sheet = datasheet(attacker, user, near=(led_by, target))
-    return sheet, target_unit(target, models, leader, user, near=(leader, sheet), loadout=loadout)
+    sheet = datasheet(attacker, user, near=(*written_leaders(led_by), target))
+    return sheet, target_unit(target, models, leader, user, near=(*written_leaders(leader), sheet), loadout=loadout)
 
 
 def _led_names(bodyguard: Datasheet) -> set[str]:
@@ -225,6 +232,37 @@ def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:
     also = "; it may be led by " + " or ".join(r.describe() for r in bodyguard.attached_as) if bodyguard.attached_as \
         else ""
     return f"{leader.name} cannot lead {bodyguard.name} (it can lead: {', '.join(leader.leader_of)}{also})"
+
+
+def together_problem(leaders: Sequence[Datasheet], bodyguard: Datasheet) -> str | None:
+    """Why `leaders`, each of which can lead `bodyguard`, cannot lead it together, or None if they can: a unit has
+    one Leader, unless one's datasheet lets it join the unit the other already leads (`Datasheet.joins_beside`: a
+    Lieutenant beside a Captain), and never more than two here."""
+    if len(leaders) < 2:
+        return None
+    names = " and ".join(sheet.name for sheet in leaders)
+    if len(leaders) > 2:
+        return f"{names} cannot all lead {bodyguard.name}: two Leaders at most join one unit"
+    led = _led_names(bodyguard)
+    first, second = leaders
+    if any(rule.admits(first, led, second) for rule in second.joins_beside) or any(
+            rule.admits(second, led, first) for rule in first.joins_beside):
+        return None
+    said = "; ".join(f"{sheet.name} may join {rule.describe()}" for sheet in leaders for rule in sheet.joins_beside)
+    return (f"{names} cannot both lead {bodyguard.name}: a unit has one Leader unless a Leader's datasheet lets it "
+            f"join beside the other ({said or 'neither datasheet does'})")
+
+
+def leaders(leader: Leaders, bodyguard: Datasheet | None,
+            user: str | Path | None) -> tuple[tuple[tuple[ModelProfile, int], ...], tuple[Datasheet, ...]]:
+    """The models of the Leaders attached to `bodyguard` and their datasheets (`_leader`, each), checked that they
+    may lead it together where all are named and the bodyguard is (`together_problem`)."""
+    found = [_leader(text, bodyguard, user) for text in written_leaders(leader)]
+    sheets = tuple(sheet for _, sheet in found if sheet is not None)
+    problem = bodyguard and len(sheets) == len(found) and together_problem(sheets, bodyguard)
+    if problem:
+        raise MathhammerError(f"{problem}; write a leader as a profile to attach it anyway")
+    return tuple(group for groups, _ in found for group in groups), sheets
 
 
 def _leader(text: str, bodyguard: Datasheet | None,

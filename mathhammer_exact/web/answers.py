@@ -103,9 +103,9 @@ def _weapons(query: AttackQuery) -> list[Written]:
 
 
 def _armament(items: Sequence[FiringQuery | UnitWeapons], base: Situation | None, melee: bool = False,
-              led_by: str | None = None, near: by_name.Nears = None) -> list[Written]:
+              led_by: by_name.Leaders = None, near: by_name.Nears = None) -> list[Written]:
     """Weapons as written, or units by name (the weapons of their default loadouts), as `plan` and `turn` take
-    them (`decide.firings.weapons_or_units`); `led_by` a Leader joining the first unit named; a name several
+    them (`decide.firings.weapons_or_units`); `led_by` the Leaders joining the first unit named; a name several
     factions use settled by `near`, the question's other units."""
     context = base.context() if base else None
     found: list[Written] = []
@@ -114,7 +114,7 @@ def _armament(items: Sequence[FiringQuery | UnitWeapons], base: Situation | None
             found += unit_weapons(by_name.datasheet(item.unit, near=near), context, melee)
         else:
             found.append(_written(item, base, context))
-    return found if led_by is None else with_leader(found, led_by, context, melee)
+    return found if not led_by else with_leader(found, led_by, context, melee)
 
 
 def _units(items: Sequence[FiringQuery | UnitWeapons]) -> tuple[str, ...]:
@@ -185,8 +185,8 @@ def compare_answer(query: CompareQuery) -> str:
             elif s.unit is not None:
                 report, title, sheet, target = _unit(s.unit, query.exact)
                 scenarios.append(Scenario(s.label or title, report.result,
-                                          attached_points(sheet, s.unit.size, report.leader, s.unit.loadout),
-                                          attached_points(target.sheet, s.unit.target_models, target.leader,
+                                          attached_points(sheet, s.unit.size, report.leaders, s.unit.loadout),
+                                          attached_points(target.sheet, s.unit.target_models, target.leaders,
                                                           s.unit.target_loadout), assumed(report), report.context))
     return to_json(comparison_report(compare(scenarios, query.at_least), "Scenarios compared"))
 
@@ -212,7 +212,7 @@ def unit_need_answer(query: UnitNeedQuery) -> str:
     """The smallest unit size that reaches the chance: `mathhammer unit --need --json`."""
     if query.size is not None:
         raise MathhammerError("--need finds the unit's size: leave out --size")
-    sheet = by_name.datasheet(query.attacker, near=(query.led_by, query.target))
+    sheet = by_name.datasheet(query.attacker, near=(*by_name.written_leaders(query.led_by), query.target))
     return to_json(unit_need(lambda size: _unit(query, query.exact, size)[:2], sheet.allowed_sizes(),
                              wanted_chance(str(query.need)), query.at_least,
                              in_edition(query.situation.context(), sheet)[0]))
@@ -227,7 +227,7 @@ def plan_answer(query: PlanQuery) -> str:
 
 def turn_answer(query: TurnQuery) -> str:
     """Shooting, charge and fight: `mathhammer turn --json`."""
-    near = (query.led_by, query.target)
+    near = (*by_name.written_leaders(query.led_by), query.target)
     shots = _armament(query.shoot, query.situation, led_by=query.led_by, near=near) if query.shoot else []
     blows = _armament(query.fight, None, melee=True, led_by=query.led_by, near=near)
     watch = None
@@ -241,7 +241,8 @@ def turn_answer(query: TurnQuery) -> str:
     elif query.charger:
         raise MathhammerError('"charger" goes with "overwatch"')
     named = by_name.target_unit(query.target, query.target_models, query.leader,
-                                near=(query.leader, *_units(query.shoot), *_units(query.fight)))
+                                near=(*by_name.written_leaders(query.leader), *_units(query.shoot),
+                                      *_units(query.fight)))
     charger = ModelProfile.parse(query.charger) if query.charger else None
     return to_json(turn_question(named, shots, blows, query.distance, query.charge_reroll, query.charge_modifier,
                                  watch, charger, query.situation.context(), query.exact, query.order))

@@ -100,15 +100,24 @@ def in_keys(message: str) -> str:
     return re.sub(r"--[a-z][a-z-]*", lambda flag: KEYS.get(flag[0], flag[0]), message)
 
 
+def _where(error: Any) -> str:
+    """Where in the request a problem is: its keys and places, without the type of a union's branch that the
+    value was tried as ('leader', not 'leader.function-after[...]': one Leader's name, or a list of them)."""
+    return ".".join(str(part) for part in error["loc"] if part != "body" and "[" not in str(part)) or "request body"
+
+
 def _one_line(exc: RequestValidationError) -> str:
-    """The first problem with a request, as `where: what` (the CLI's one-line style)."""
+    """The first problem with a request, as `where: what` (the CLI's one-line style); of a union's branches, the one
+    that takes the value's type."""
     errors = exc.errors()
     first = errors[0]
     if first["type"] == "json_invalid":
         error = first.get("ctx", {}).get("error", first["msg"])
         return f"the request body is not valid JSON: {error} (at character {first['loc'][-1]})"
-    where = ".".join(str(part) for part in first["loc"] if part != "body") or "request body"
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    where = _where(first)
+    first = next((e for e in errors if _where(e) == where and not e["type"].endswith("_type")), first)
+    others = len({_where(e) for e in errors}) - 1
+    more = f" (and {others} more)" if others else ""
     return f"{where}: {first['msg'].removeprefix('Value error, ')}{more}"
 
 

@@ -16,6 +16,7 @@ from .schemas import (
     Distribution,
     FiringQuery,
     Headed,
+    Leaders,
     Name,
     PanelRow,
     Probability,
@@ -139,7 +140,7 @@ class TurnQuery(Query):
 
     target: Name = Field(description="The target: a datasheet, a standard target or a profile.")
     target_models: int | None = Field(default=None, description="Models in the target unit.")
-    leader: Name | None = Field(default=None, description="Attach a leader to the target.")
+    leader: Leaders | None = Field(default=None, description="Attach a leader (or two, as a list) to the target.")
     shoot: Armament = Field(default_factory=list, description="Ranged weapons fired first, or units by name.")
     fight: Annotated[list[FiringQuery | UnitWeapons], Field(min_length=1, max_length=MAX_ITEMS)] = Field(
         description="Melee weapons of the charging unit, or units by name (their melee weapons).")
@@ -151,7 +152,8 @@ class TurnQuery(Query):
                                           '"models", or one weapon without, fired by each model of the target left '
                                           'after the shooting.')
     charger: Text | None = Field(default=None, description="One charging model's profile for Fire Overwatch.")
-    led_by: Name | None = Field(default=None, description="A Leader joined to the unit named in shoot or fight.")
+    led_by: Leaders | None = Field(
+        default=None, description="A Leader (or two, as a list) joined to the first unit named in shoot or fight.")
     order: Annotated[list[int], Field(max_length=MAX_ITEMS)] | None = Field(
         default=None, description="Defender's allocation order of the target's model groups, numbered from 1.")
     situation: Situation = Field(default_factory=Situation)
@@ -179,7 +181,7 @@ class SurviveQuery(Query):
 
     unit: Name = Field(description="The unit: a datasheet, a standard target or a profile.")
     target_models: int | None = Field(default=None, description="Models in the unit.")
-    leader: Name | None = Field(default=None, description="Attach a leader to the unit.")
+    leader: Leaders | None = Field(default=None, description="Attach a leader (or two, as a list) to the unit.")
     attackers: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=list, description="Only these standard attackers (default: all of them; see /api/catalogue).")
     at_least: int | None = Field(

@@ -55,6 +55,8 @@ def _base64(text: str) -> str:
 
 
 Name = Annotated[Text, AfterValidator(_no_file)]  #: a datasheet or standard target by name, or a profile
+#: the Leaders attached to a unit: one, or several (two where a Leader's datasheet allows it: a Captain, a Lieutenant)
+Leaders = Name | Annotated[list[Name], Field(min_length=1, max_length=MAX_ITEMS)]
 Count = Annotated[int, Field(le=MAX_TESTS)]
 ARMY_TEXT = ("An army list exported from BattleScribe (.ros, .rosz) or New Recruit (.json): the file's bytes in "
              "base64, gzip-compressed or not. Its units are named '#NUMBER' (from 1, as /api/army numbers them) "
@@ -171,8 +173,9 @@ class TargetFields(Query):
                                      "('Incursor Squad') or a standard target (MEQ, TEQ, ...).")
     target_models: int | None = Field(
         default=None, description="Models in the target unit (one whose models are alike).")
-    leader: Name | None = Field(
-        default=None, description="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+'.")
+    leader: Leaders | None = Field(
+        default=None, description="Attach a leader to the target, e.g. 'T4 Sv3+ inv4+ W4 Ld6+', or two: "
+                                  "['Captain', 'Lieutenant'] (where a Leader's datasheet allows it).")
     order: Annotated[list[int], Field(max_length=MAX_ITEMS)] | None = Field(
         default=None, description="Defender's allocation order of the target's model groups, numbered from 1 as "
                                   "the answer lists them, e.g. [2, 1].")
@@ -212,9 +215,9 @@ class UnitQuery(TargetFields):
     precision: bool = Field(default=True, description="false: decline Precision (wounds allocated as any other).")
     precision_on: Text | None = Field(
         default=None, description="Precision wounds go to this leader group (numbered from 1, or a model name) first.")
-    led_by: Name | None = Field(
+    led_by: Leaders | None = Field(
         default=None, description="A Leader attached to the attacking unit (a CHARACTER unit by name): its weapons "
-                                  "attack with the unit's.")
+                                  "attack with the unit's; or two, as a list (where a Leader's datasheet allows it).")
     target_loadout: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=list, description="The target's wargear choices, e.g. ['medi-pack'].")
     without: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
