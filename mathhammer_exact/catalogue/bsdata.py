@@ -89,11 +89,17 @@ def _steps(most: int, changes: list[Element], high: int, models: set[str], unit:
 
 def _modifiers(element: Element | None) -> Iterator[Element]:
     """The modifiers of an entry or link, those of its modifier groups included."""
+    yield from (modifier for modifier, _ in _grouped(element))
+
+
+def _grouped(element: Element | None,
+             around: tuple[Element, ...] = ()) -> Iterator[tuple[Element, tuple[Element, ...]]]:
+    """Each modifier of an entry or link, with the modifier groups around it (whose conditions hold for it too)."""
     if element is None:
         return
-    yield from kids(element, "modifiers", "modifier")
+    yield from ((modifier, around) for modifier in kids(element, "modifiers", "modifier"))
     for group in kids(element, "modifierGroups", "modifierGroup"):
-        yield from _modifiers(group)
+        yield from _grouped(group, (*around, group))
 
 
 def _in_place(links: Iterator[Link]) -> set[str]:
@@ -1118,7 +1124,7 @@ class UnitReader:
         if len(each) == 1 and len(per_model) == len(models) and low < high:  # every model the same price: any size
             return list(range(low, high + 1)), {str(n): _cost(self.entry) + n * min(each) for n in range(low, high + 1)}
         base = _cost(self.entry) + sum(_cost(m["_entry"]) * m["min"] for m in per_model)
-        setters = [m for m in kids(self.entry, "modifiers", "modifier")
+        setters = [(m, around) for m, around in _grouped(self.entry)
                    if m.get("type") in ("set", "increment", "decrement") and m.get("field") in self.data.points_types]
         price = {n: self._priced_at(base, setters, n, models, high) for n in range(low, high + 2)}
         ends = [n for n in range(low, high + 1) if n == high or price[n] != price[n + 1]]
@@ -1135,14 +1141,16 @@ class UnitReader:
             return ends, {}
         return ends, {str(size): price[size] for size in ends}
 
-    def _priced_at(self, base: int, setters: list[Element], size: int, models: list[Record], high: int) -> int:
-        """The unit's points at `size` models: its points modifiers ('set', 'increment') whose conditions hold there,
-        in order, with its models of each kind as its datasheet fields them at that size (`_filled`), and nothing
-        else taken (a condition on an upgrade holds as with none); one that counts the army changes nothing."""
+    def _priced_at(self, base: int, setters: list[tuple[Element, tuple[Element, ...]]], size: int,
+                   models: list[Record], high: int) -> int:
+        """The unit's points at `size` models: its points modifiers ('set', 'increment') whose conditions, and those
+        of the modifier groups around them, hold there, in order, with its models of each kind as its datasheet
+        fields them at that size (`_filled`), and nothing else taken (a condition on an upgrade holds as with
+        none); one that counts the army changes nothing."""
         counts = _filled(models, size, high)
         price = base
-        for modifier in setters:  # in the catalogue's order: 'set 150', or 'increment 70' (Tactical Drones)
-            if _holds(modifier, lambda c: self._counted(c, size, counts)):
+        for modifier, around in setters:  # in the catalogue's order: 'set 150', or 'increment 70' (Tactical Drones)
+            if all(_holds(m, lambda c: self._counted(c, size, counts)) for m in (*around, modifier)):
                 value = whole(modifier.get("value"), f"the points of {self.entry.get('name')!r}")
                 kind = modifier.get("type")
                 price = value if kind == "set" else price + value if kind == "increment" else max(price - value, 0)
@@ -1213,12 +1221,13 @@ class UnitReader:
                         continue  # the Attached unit's (read from its text: `ability_text`), or its bearer's
                     if piece and reading["scope"] == "unit" and any(element is e for e in self.pieces.values()):
                         continue  # its bearer's unit's while a model carries it (`bearers`: a weavefield crest)
-                    if reading["scope"] == "model" and model is None and not single:
+                    if reading["scope"] == "model" and model is None and not single and _BORNE.search(text):
                         self.defence_notes.append(f"{kind.replace('_', ' ')} {reading['value']}+ in {name!r} is for "
                                                   "one model (its bearer), which the datasheet does not name: not "
                                                   "applied")
                         continue
-                    holder = model if reading["scope"] == "model" and not single else record
+                    # the datasheet's "this model": each of its models (Daughter of the Abyss), as the unit's
+                    holder = model if reading["scope"] == "model" and not single and model is not None else record
                     assert holder is not None
                     holder[kind] = best(holder.get(kind), reading)
         self._more_wounds(models, bonuses)
@@ -1323,6 +1332,7 @@ def _defences(name: str, suffix: str, text: str) -> Iterator[tuple[str, Record]]
             yield kind, reading
 
 
+_BORNE = re.compile(r"\bbearer\b", re.I)  #: an ability of wargear ("the bearer has ..."), not of every model
 _MORE_WOUNDS = re.compile(r"^add ([0-9]+) to the bearer.s wounds characteristic\.?$", re.I)
 _HAS_WOUNDS = re.compile(r"^the bearer has a wounds characteristic of ([0-9]+)\.?$", re.I)
 
