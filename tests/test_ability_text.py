@@ -1493,3 +1493,42 @@ def test_an_enemy_model_does_not_settle_a_condition_on_friendly_models_near_the_
                             "in this unit makes an attack, add 1 to the Hit roll.")
     report = unit_attack(sheet(GUN, guidance), Target.parse("T4 Sv6+ W10 [PSYKER]"), exact=True)
     assert mean(report) == 6 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)  # no +1 to hit
+
+
+def test_a_leaders_better_defence_for_units_of_a_keyword_instead():
+    # a trial found Nexus of Devotion's second sentence ("if that unit has the X keyword, ... Feel No Pain 4+ ability
+    # instead") dropped as another unit's: Hybrid Metamorphs got 5+. 'That unit' goes on about the unit it leads, and
+    # the keyword is settled by the unit's models
+    nexus = ("Stone Banner", "While this model is leading a unit, models in that unit have the Feel No Pain 5+ "
+                             "ability. If that unit has the GRANITE GUARD keyword, models in that unit have the Feel "
+                             "No Pain 4+ ability instead.")
+    chief = attrs.evolve(sheet('12" A1 BS4+ S4 AP0 D1', nexus, models=(("Banner", 1),), keywords="CHARACTER"),
+                         name="Test Banner")
+    gun = sheet('24" A6 BS2+ S8 AP-6 D1')  # 5/6 x 5/6 unsaved wounds on W2 models: 25/6 on average; FNP takes its share
+
+    def led(keyword: str) -> TargetUnit:
+        guard = sheet('24" A1 BS4+ S4 AP0 D1', models=(("Breaker", 5),), keywords=keyword)
+        groups = (*guard.as_target().groups, *chief.as_target().groups)
+        return TargetUnit(Target(groups, attached=True), "led", guard, (), (chief,))
+
+    hits = 6 * Fraction(5, 6) * Fraction(5, 6)
+    granite = unit_attack(gun, led("GRANITE GUARD"), exact=True)
+    assert mean(granite) == hits * Fraction(1, 2)  # 4+ Feel No Pain: half the damage stays
+    assert ("target has Stone Banner (read from its Leader's text): Feel No Pain 4+; if that unit has the GRANITE "
+            "GUARD keyword: a model of the unit has it") in granite.situation
+    other = unit_attack(gun, led("INFANTRY"), exact=True)
+    assert mean(other) == hits * Fraction(2, 3)  # 5+
+    assert ("not applied: Stone Banner applies only if that unit has the GRANITE GUARD keyword; no model of the unit "
+            "has it") in other.situation
+    # 'instead' of a better one is not read as the better of the two
+    worse = read_ability("Test Breakers", "Worse", nexus[1].replace("4+ ability instead", "6+ ability instead"))
+    assert worse.kind == "unmodelled" and "not worse" in worse.ability.unmodelled
+
+
+def test_a_critical_hit_scored_on_a_lower_roll_instead_of_a_six():
+    text = ("While this model is leading a unit, weapons equipped by models in that unit have the [LETHAL HITS] "
+            "ability. In addition, each time a model in that unit makes an attack, a Critical Hit is scored on an "
+            "unmodified Hit roll of 5+, instead of only on a 6.")
+    verdict = read_ability("Test Breakers", "Sharp Eyes", text)
+    assert [(r.rule.summary, r.scope) for r in verdict.ability.readings] == [
+        ("weapons gain LETHAL HITS", "leading"), ("Critical Hits on 5+", "leading")]

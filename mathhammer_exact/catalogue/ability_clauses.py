@@ -283,11 +283,14 @@ _EFFECTS: list[tuple[re.Pattern[str], str]] = [
      "weapon abilities"),
     (re.compile(r"(?:a successful |an )?unmodified (?P<roll>hit|wound) roll of (?P<n>[2-5])\+ scores a critical "
                 r"(?:hit|wound)", re.I), "critical"),
+    (re.compile(r"a critical (?:hit|wound) is scored on an unmodified (?P<roll>hit|wound) roll of (?P<n>[2-5])\+"
+                r"(?:,? instead of only (?:on )?(?:an? )?6)?", re.I), "critical"),
     (re.compile(r"(?:(?:models in (?:this|that) unit|models in it|it|this model|this unit) (?:has|have) )?"
                 r"(?:an? (?P<n>[2-6])\+ invulnerable save|an invulnerable save of (?P<n2>[2-6])\+)"
-                r"(?P<ranged> against ranged attacks(?: only)?)?(?: against that attack)?", re.I), "invulnerable"),
+                r"(?P<ranged> against ranged attacks(?: only)?)?(?: against that attack)?(?P<instead> instead)?", re.I),
+     "invulnerable"),
     (re.compile(r"(?:the feel no pain (?P<n>[2-6])\+ ability|an? (?P<n2>[2-6])\+ feel no pain(?: ability)?)"
-                r"(?P<against> against .+)?", re.I), "feel no pain"),
+                r"(?P<against> against .+?)?(?P<instead> instead)?", re.I), "feel no pain"),
     (re.compile(r"(?:(?:models in (?:this|that) unit|models in it|it|this model|this unit) (?:has|have) )?"
                 r"the benefit of cover(?: against that attack)?", re.I), "cover"),
 ]
@@ -375,6 +378,8 @@ def _apply(kind: str, groups: dict[str, str], clause: str, subject: Subject, fie
     else:  # invulnerable save, Feel No Pain, Benefit of Cover: the unit's own models
         if not defending:
             raise Unreadable(not_understood(clause))
+        if groups.get("instead"):  # in place of the one a sentence before gave (`ability_text._instead`)
+            fields["_instead"] = True
         if kind == "invulnerable":
             fields["invulnerable"] = int(groups["n"] or groups["n2"])
             if groups["ranged"]:

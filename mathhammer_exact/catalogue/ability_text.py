@@ -237,6 +237,9 @@ _LEADING = re.compile(r"^[Ww]hile this model is leading an? (?:(?P<unit>[A-Z][\w
                       r"(?:unit|UNIT),\s*")
 
 
+_THAT_UNIT = re.compile(r"\bthat unit\b", re.I)
+
+
 def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parsed]:
     """What a sentence about attacks does: one reading per condition its clauses carry. Unreadable if a clause is
     not understood, ForOthers if it is about other units' attacks."""
@@ -255,6 +258,9 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
         # the sentence before named this unit and no other ('... spend 1 Pain token to Empower that unit. While that
         # unit is Empowered, each time a model in that unit ...'): "that unit" is this one
         sentence = re.sub(r"\bthat unit\b", "this unit", sentence, flags=re.I)
+    if previous is not None and previous.subject.scope == "leading" and _THAT_UNIT.search(sentence) and not \
+            re.search(r"\b(?:enemy|friendly|another|other)\b", sentence, re.I):
+        leading = True  # it goes on about the unit it leads ('If that unit has the X keyword, models in that unit ...')
     found = _subject(sentence, leading)
     if found is not None and (named or leads):
         found = (attrs.evolve(found[0], named=named, leads=leads), found[1])
@@ -422,6 +428,7 @@ class Verdict:
 
 def _rule(parsed: Parsed, name: str) -> NamedRule:
     fields = dict(parsed.fields)
+    fields.pop("_instead", None)  # checked by `_instead`
     if "_against" in fields:
         # a defence: named in the answers of attacks against the unit
         raise Unreadable(f"Feel No Pain {fields['_against']} only", parsed.subject.role)
@@ -524,6 +531,7 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
                 if _in_profile(one, name, text):
                     profile = True
                     continue
+                _instead(one, readings)
                 try:
                     rule = _rule(one, name)
                 except MathhammerError as exc:
@@ -544,6 +552,18 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
         role: Role = "target" if _AS_DESTROYED.search(clean(text)) else "attacker"
         return Verdict("unmodelled", TextAbility(name, model, unmodelled=OWN_MORTALS, role=role))
     return Verdict("profile" if profile else "others" if others else "other")
+
+
+def _instead(parsed: Parsed, before: Sequence[Reading]) -> None:
+    """Check a defence given "instead" of one a sentence before gave (Nexus of Devotion: Feel No Pain 5+, and 4+
+    instead for HYBRID METAMORPHS): both are read, and where both hold the better is used (`data.modifiers`: the
+    lowest), which is the one given instead only where it is better; Unreadable otherwise."""
+    if not parsed.fields.get("_instead"):
+        return
+    kind = "feel_no_pain" if "feel_no_pain" in parsed.fields else "invulnerable"
+    earlier = [value for r in before if (value := getattr(r.rule.effect, kind)) is not None]
+    if not earlier or min(earlier) <= parsed.fields[kind]:
+        raise Unreadable(f"a {kind.replace('_', ' ')} given instead of another that is not worse", "target")
 
 
 #: a defence of the CHARACTER leading the unit ("while a CHARACTER model is leading this unit, that CHARACTER model

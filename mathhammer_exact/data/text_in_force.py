@@ -273,9 +273,12 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 rule = mine or rule
                 by = next((name for name in sorted(assumed_names) if name != ability.name
                            and _is_active(reading.needs, name)), None)
-                near = _near_friends(reading.needs, [p for s in sides if s.role == side.role for p in s.models])
-                why = _not_applied(ability, reading, side, asked and number in chosen, problem, asks, called,
-                                   whose is not None or mine is not None, settled=by is not None or bool(near))
+                models = [p for s in sides if s.role == side.role for p in s.models]
+                near, has = _near_friends(reading.needs, models), _unit_has(reading.needs, models)
+                why = f"{ability.name} applies only {reading.needs}; no model of the unit has it" \
+                    if has is False else _not_applied(ability, reading, side, asked and number in chosen, problem,
+                                                      asks, called, whose is not None or mine is not None,
+                                                      settled=by is not None or bool(near) or has is True)
                 if why:
                     lines.append(f"not applied: {why}")
                     continue
@@ -283,7 +286,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     relevant_to[normalise(by)] = assumed_by_other[normalise(by)] = True
                 attached = side.leading and reading.scope == "unit" and whose is None and mine is None  # --with
                 unled = bool(_unled(ability, reading, side))  # --with assumes the Leader it needs
-                assumed = assumed or bool(reading.needs) or attached or unled
+                assumed = assumed or bool(reading.needs) and has is None or attached or unled
                 declared = "its army rule, as rules/ declares it" if rule.listed else ""
                 source = declared or ("read from its Leader's text" if side.leading else "read from its text")
                 said = describe(attrs.evolve(reading, rule=rule))
@@ -301,12 +304,13 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     line = f"{leader}, for its own attacks: {said}{wider}" if side.leading else \
                         f"{line}, for its {whose[1]} models' attacks only" if whose[1] else \
                         f"{line}, for its own models' attacks (not its Leader's)"
-                needs = [reading.needs] if reading.needs and by is None and not near else []
+                needs = [reading.needs] if reading.needs and by is None and not near and has is None else []
                 needs += ["the whole Attached unit's"] if attached else []
                 needs += [leading(rule.led_by)] if unled else []
                 lines.append(line + (f"; assumed (--with): {'; '.join(needs)}" if needs else "")
                              + (f"; {reading.needs}, as --with '{by}' assumes" if by else "")
-                             + (f"; {reading.needs}: {near} is one" if near else ""))
+                             + (f"; {reading.needs}: {near} is one" if near else "")
+                             + (f"; {reading.needs}: a model of the unit has it" if has else ""))
             lines += [f"not applied: {v.name}: {v.effect.describe()}; --with '{v.key}' assumes {v.assumes}"
                       for v in ability.variants if side.role == v.situation and v.phase in ("either", phase)]
             if asked:
@@ -469,6 +473,20 @@ def _near_friends(needs: str, models: Sequence[ModelProfile]) -> str:
     if found is None:
         return ""
     return next((p.name or "a model" for p in models if has_keywords(p.keywords, found["keywords"].upper())), "")
+
+
+#: a condition on the keywords of the unit itself, or of the unit a Leader leads ('if that unit has the HYBRID
+#: METAMORPHS keyword'): settled by its models
+_HAS = re.compile(r"(?:while|if) (?:this|that) unit has the (?P<keywords>.+?) keywords?", re.I)
+
+
+def _unit_has(needs: str, models: Sequence[ModelProfile]) -> bool | None:
+    """Whether a model of the unit (with its Leader) has the keywords a condition on the unit's keywords names
+    (`_HAS`); None for another condition."""
+    found = _HAS.fullmatch(needs.strip())
+    if found is None:
+        return None
+    return any(has_keywords(p.keywords, found["keywords"].upper()) for p in models)
 
 
 def _is_active(needs: str, name: str) -> bool:
