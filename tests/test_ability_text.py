@@ -1532,3 +1532,14 @@ def test_a_critical_hit_scored_on_a_lower_roll_instead_of_a_six():
     verdict = read_ability("Test Breakers", "Sharp Eyes", text)
     assert [(r.rule.summary, r.scope) for r in verdict.ability.readings] == [
         ("weapons gain LETHAL HITS", "leading"), ("Critical Hits on 5+", "leading")]
+
+
+def test_an_ability_that_takes_away_its_own_save_is_named_where_it_is_the_target():
+    # a trial found an Archon's Shadowfield (its 2+ invulnerable save lost once failed) named by `show` alone, not in
+    # the answer that assumes the save holds throughout
+    field = ("Veil of Dust", "You cannot re-roll invulnerable saving throws made for the bearer. The first time an "
+                             "invulnerable saving throw made for the bearer is failed, until the end of the battle, "
+                             "the bearer has no invulnerable save.")
+    defender = sheet('24" A1 BS4+ S4 AP0 D1', field)
+    answer = unit_attack(sheet(GUN), TargetUnit(defender.as_target(), "", defender), exact=True)
+    assert "not applied: Veil of Dust (not modelled: what it does to its own saves is not read)" in answer.situation

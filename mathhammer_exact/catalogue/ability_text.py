@@ -126,6 +126,9 @@ _OWN_ATTACKS = re.compile(r"\battacks? made by (?:this (?:model|unit)|the bearer
 _AT_THIS = re.compile(r"\btargets this (?:model|unit)\b(?!')", re.I)
 _ARMY = re.compile(r"\bfrom your army\b", re.I)  #: 'each time a model from your army makes an attack': not this unit's
 _DEFENCE = re.compile(r"feel no pain|invulnerable save|save characteristic|toughness characteristic", re.I)
+#: a sentence about the defences of the model or unit itself ('the bearer has no invulnerable save')
+_OWN_DEFENCE = re.compile(r"\b(?:the bearer|this model|this unit)\b[^.]*?\b(?:has|have) (?:no |an? )?"
+                          r"(?:[2-6]\+ )?(?:invulnerable save|feel no pain)", re.I)
 #: "add 1 to the Attacks characteristic of melee weapons equipped by models in this unit" is written as an
 #: attack's characteristic: "each time a model in this unit makes a melee attack, add 1 to the Attacks ..."
 _WEAPON_CHARACTERISTIC = re.compile(
@@ -275,6 +278,8 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
         if previous is None and _AT_IT.search(sentence) and not _OTHERS.search(sentence) \
                 and not _ARMY.search(sentence):  # at the unit itself (Stealth Drones)
             raise Unreadable("what it does to an attack at this unit is not read", "target")
+        if previous is None and _OWN_DEFENCE.search(sentence):  # its own save (a Shadowfield lost once failed)
+            raise Unreadable("what it does to its own saves is not read", "target")
         if previous is None:
             raise Unreadable("it names no attack this reader knows")
         cut = sentence.rfind(", ")  # 'If the target of that attack is X, you can re-roll the Hit roll instead.'
