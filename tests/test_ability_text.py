@@ -1543,3 +1543,19 @@ def test_an_ability_that_takes_away_its_own_save_is_named_where_it_is_the_target
     defender = sheet('24" A1 BS4+ S4 AP0 D1', field)
     answer = unit_attack(sheet(GUN), TargetUnit(defender.as_target(), "", defender), exact=True)
     assert "not applied: Veil of Dust (not modelled: what it does to its own saves is not read)" in answer.situation
+
+
+def test_a_weapon_ability_written_in_plain_words_and_a_second_volley():
+    # a trial found Disintegration Beams ('... have the Devastating Wounds ability', no brackets, not in capitals) and
+    # Sentinel Storm ('it can shoot again') left silent
+    beams = read_ability("Test Breakers", "Bright Beams", "Once per battle, at the start of your Shooting phase, this "
+                         "unit can use this ability. If it does, until the end of the phase, ranged weapons equipped "
+                         "by models in this unit have the Devastating Wounds ability.")
+    assert [r.rule.summary for r in beams.ability.readings] == ["weapons gain DEVASTATING WOUNDS (ranged weapons)"]
+    storm = read_ability("Test Breakers", "Second Storm", "Once per battle, in your Shooting phase, after the unit has "
+                                                          "shot, it can shoot again.")
+    assert (storm.kind, storm.ability.role) == ("unmodelled", "attacker")
+    answer = unit_attack(sheet(GUN, ("Second Storm", "Once per battle, after the unit has shot, it can shoot again.")),
+                         Target.parse("T4 Sv3+ W1 x5"))
+    assert ("not applied: Second Storm (not modelled: it lets the unit shoot again; the answer is one volley (ask "
+            "again for the second))") in answer.situation

@@ -16,10 +16,11 @@ from ..data.modifiers import Flag, Phase, StrengthTest
 from ..data.text_rules import Role, Scope
 from ..model import ELEVENTH_EDITION, Reroll
 
-#: a weapon ability a text names in capitals without its brackets: 'have the IGNORES COVER ability'
+#: a weapon ability a text names without its brackets: 'have the IGNORES COVER ability', 'the Devastating Wounds
+#: ability'
 _BARE_ABILITY = re.compile(r"\bthe ((?:" + "|".join(sorted((re.escape(a.spelling) for a in ELEVENTH_EDITION),
                                                            key=len, reverse=True))
-                           + r")(?: [0-9D+]+)?) abilit(?:y|ies)\b")
+                           + r")(?: [0-9D+]+)?) abilit(?:y|ies)\b", re.I)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -29,7 +30,7 @@ def clean(text: str) -> str:
     once per text (a checkout's ability names and texts repeat: 10th-edition BSData's 15,600 are 4,600)."""
     text = re.sub(r"[\^*]+", "", text)
     text = re.sub(r"\s+abilit(?:y|ies)\]", "]", text)  # '[IGNORES COVER abilities]'
-    text = _BARE_ABILITY.sub(r"the [\1] ability", text)
+    text = _BARE_ABILITY.sub(lambda bare: f"the [{bare[1].upper()}] ability", text)
     for odd, plain in (("\u2011", "-"), ("\u2010", "-"), ("\u2013", "-"), ("\u2019", "'"), ("\u2018", "'"),
                        ("\u00a0", " "), ("unmodifed", "unmodified"), ("abilties", "abilities"),
                        (" form the ", " from the "), ("worsen that armour", "worsen the armour"),

@@ -72,6 +72,8 @@ _AS_DESTROYED = re.compile(r"\bthis (?:model|unit) is destroyed\b", re.I)
 OWN_MORTALS = "it inflicts mortal wounds on enemy units besides its attacks"
 #: weapons chosen for the phase beside the others (the Tesseract Vault's Powers of the C'tan: "select up to 2 different
 #: C'tan Powers weapons ... equipped with those weapons in addition to its other weapons")
+#: the unit attacks once more (Sentinel Storm): a second volley is a question of its own
+_AGAIN = re.compile(r"\b(?:it|this unit|this model) can (?P<verb>shoot|fight) again\b", re.I)
 _MORE_WEAPONS = re.compile(r"select up to (?P<n>\w+) (?:different )?(?P<kind>.+?) weapons\b.*?\bequipped with those "
                            r"weapons in addition to its other weapons", re.I | re.S)
 #: "a model makes an attack that targets this unit" (Beguiling Form): "an attack targets this unit"
@@ -500,6 +502,9 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
         return Verdict("profile")  # its value is read by catalogue.abilities
     if _WHO_MAY_TARGET.search(clean(text)):
         return Verdict("unmodelled", TextAbility(name, model, unmodelled=TARGETED_ONLY, role="target"))
+    if again := _AGAIN.search(clean(text)):
+        return Verdict("unmodelled", TextAbility(name, model, role="attacker", unmodelled=(
+            f"it lets the unit {again['verb'].lower()} again; the answer is one volley (ask again for the second)")))
     if more := _MORE_WEAPONS.search(clean(text)):
         return Verdict("unmodelled", TextAbility(name, model, role="attacker", unmodelled=(
             f"it adds up to {more['n']} {more['kind']} weapons for the phase; the answer fires one profile of each "
