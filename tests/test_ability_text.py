@@ -1559,3 +1559,22 @@ def test_a_weapon_ability_written_in_plain_words_and_a_second_volley():
                          Target.parse("T4 Sv3+ W1 x5"))
     assert ("not applied: Second Storm (not modelled: it lets the unit shoot again; the answer is one volley (ask "
             "again for the second))") in answer.situation
+
+
+def test_a_leader_that_gives_its_unit_assault_lets_it_shoot_after_advancing():
+    # a trial found a Coldstar Commander's 'models in that unit have a Move characteristic of 12" and ranged weapons
+    # ... have the [ASSAULT] ability' read as a condition, and Crisis Battlesuits refused after Advancing
+    rush = ("Swift Lead", 'While this model is leading a unit, models in that unit have a Move characteristic of 12" '
+                          "and ranged weapons equipped by models in that unit have the [ASSAULT] ability.")
+    verdict = read_ability("Test Chief", *rush)
+    assert [(r.rule.summary, r.scope, r.needs) for r in verdict.ability.readings] == [
+        ("weapons gain ASSAULT (ranged weapons)", "leading", "")]
+    squad = sheet('24" A2 BS4+ S4 AP0 D1', models=(("Breaker", 5),))
+    chief = attrs.evolve(sheet('12" A1 BS4+ S4 AP0 D1', rush, models=(("Chief", 1),), keywords="CHARACTER"),
+                         name="Test Chief", leader_of=("Test Breakers",))
+    moved = Context(advanced=True)
+    with pytest.raises(MathhammerError, match="no ASSAULT weapons after Advancing"):
+        unit_attack(squad, Target.parse("T4 Sv6+ W1 x20"), context=moved)
+    led = unit_attack(squad, Target.parse("T4 Sv6+ W1 x20"), context=moved, led_by=chief, exact=True)
+    # 11 attacks hitting on 4+ (1/2), wounding S4 v T4 on 4+ (1/2), Sv6+ failing 5/6: no overkill on W1 models
+    assert mean(led) == 11 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)

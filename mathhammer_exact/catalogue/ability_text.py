@@ -90,8 +90,9 @@ _NOT_ATTACK = r"(?:objective control|move(?:ment)?|leadership) characteristics?"
 _NOT_ATTACK_CHANGE = re.compile(  # 'add 6" (or 2D6") to this model's Movement characteristic and ...'
     r"\b(?:subtract|add) (?:\d*D)?\d+\"? (?:from|to) (?:its|this model'?s|the) " + _NOT_ATTACK
     + r"(?: of [^,.]*?)?,? and |"
-    r"\b(?:models in this unit|this model|it) (?:has|have) an? " + _NOT_ATTACK + r" of \d+\+?,? and |"
-    r",? and (?:models in this unit|this model|it) (?:has|have) an? " + _NOT_ATTACK + r" of \d+\+?(?=\.?$)", re.I)
+    r"\b(?:models in (?:this|that) unit|this model|it) (?:has|have) an? " + _NOT_ATTACK + r" of \d+[+\"]?,? and |"
+    r",? and (?:models in (?:this|that) unit|this model|it) (?:has|have) an? " + _NOT_ATTACK + r" of \d+[+\"]?(?=\.?$)",
+    re.I)
 #: the unit's own place near friendly models ("while this unit is within 12\" of one or more friendly PSYKER
 #: models"): a condition of its own attacks, for --with, not an ability for other units
 _NEAR_FRIENDS = re.compile(r"\b(?:while|if) (?:this|this model's) (?:unit|model) is within \d+\" of "

@@ -57,12 +57,14 @@ def base_name(weapon: Weapon) -> str:
 
 def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = None, melee: bool = False,
            pistols: bool = False, advanced: bool = False, profiles: Sequence[str] = (),
-           apart: Collection[str] = (), unseen: bool = False, stationary: bool = False) -> Volley:
+           apart: Collection[str] = (), unseen: bool = False, stationary: bool = False,
+           granted: Collection[str] = ()) -> Volley:
     """The unit's weapons after its wargear choices and the rules on what may be used together.
 
     A model shoots its Pistols or its other ranged weapons, not both (MONSTER and VEHICLE
     models shoot all); after Advancing only Assault weapons shoot, and at a target it cannot see (`unseen`,
-    --indirect) only Indirect Fire weapons: the others are named as not fired; a weapon the unit has only if
+    --indirect) only Indirect Fire weapons, unless a rule in force gives every ranged weapon that ability
+    (`granted`: a Coldstar Commander's ASSAULT): the others are named as not fired; a weapon the unit has only if
     it Remained Stationary (a support turret) fires only when it did (`stationary`); in melee each model fights
     with one melee weapon. Weapons named in `loadout` come first, then the datasheet's order.
     Each name in `profiles` must be a profile of a weapon the unit carries. The weapons of the kinds of
@@ -70,6 +72,7 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
     """
     if pistols and melee:
         raise MathhammerError("--pistols chooses what a unit shoots; it cannot go with --melee (the Fight phase)")
+    advanced, unseen = advanced and "ASSAULT" not in granted, unseen and "INDIRECT FIRE" not in granted
     equipped = sheet.equip(loadout, size)
     carried = {name for _, gear in equipped for name in gear}
     profiles = [p.strip().lower() for p in profiles]
@@ -468,14 +471,14 @@ def attached_leaders(led_by: LedBy, sheet: Datasheet, rules_dir: str | Path | No
     return leaders
 
 
-def _led(leader: Datasheet, melee: bool, pistols: bool, context: Context,
-         profiles: Sequence[str]) -> tuple[Volley | None, list[str]]:
+def _led(leader: Datasheet, melee: bool, pistols: bool, context: Context, profiles: Sequence[str],
+         granted: Collection[str] = ()) -> tuple[Volley | None, list[str]]:
     """What a Leader attacks with beside its unit, and the header lines that say so."""
     own = [p for p in profiles if any(p.strip().lower() in leader.kind_of(w, melee) for w in leader.weapons)]
     notes = [f"note ({leader.name}): {note}" for note in leader.notes]
     try:
         shots = volley(leader, (), None, melee, pistols, context.advanced, own, unseen=context.indirect,
-                       stationary=context.stationary)
+                       stationary=context.stationary, granted=granted)
     except MathhammerError as exc:  # nothing it may use here (after Advancing, unseen): its unit still attacks
         return None, [f"led by {leader.name} ({leader.faction}): it attacks with nothing here ({exc})", *notes]
     fired = ", ".join(f"{n} x {w.name}" for w, n, _ in shots.weapons)
@@ -620,16 +623,18 @@ def planned_attack(
         sides, claimed, dropped, phase, lambda rule: _uncarried(rule, weapons_carried) or scope_problem(
             rule, sheet, attacked, phase, context), given)
     kinds_apart = {kind for (unit, kind), _ in apart if unit == sheet.name}
+    granted = {ability for rule in (*in_force, *read) if rule.situation == "attacker" and not rule.effect.weapon_names
+               and rule.effect.weapons in ("all", "ranged") for ability in rule.effect.abilities}
     try:
         shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles, kinds_apart,
-                       unseen=context.indirect, stationary=context.stationary)
+                       unseen=context.indirect, stationary=context.stationary, granted=granted)
     except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks
         if not sheet.notes_for(loadout, size):
             raise
         raise MathhammerError(f"{exc} ({'; '.join(sheet.notes_for(loadout, size))})") from None
     led_lines = []
     for leader in leaders:
-        beside, lines = _led(leader, melee, pistols, context, profiles)
+        beside, lines = _led(leader, melee, pistols, context, profiles, granted)
         led_lines += lines
         if beside is not None:
             shots = Volley(shots.weapons + beside.weapons, shots.chosen + beside.chosen, shots.owners + beside.owners)
