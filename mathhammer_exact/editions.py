@@ -140,8 +140,9 @@ _ASKED: ContextVar[str | None] = ContextVar("edition asked", default=None)  #: s
 
 
 def edition(name: str) -> RulesEdition:
-    """The edition called `name` ("10e" or "11e"; case does not matter)."""
-    found = EDITIONS.get(str(name).strip().lower())
+    """The edition called `name` ("10e" or "11e", or as players write them: "11", "11th"; case does not matter)."""
+    key = str(name).strip().lower()
+    found = EDITIONS.get(key) or EDITIONS.get(key.removesuffix("th") + "e")
     if found is None:
         raise MathhammerError(f"unknown rules edition {name!r} (allowed: {', '.join(EDITIONS)})")
     return found

@@ -819,7 +819,8 @@ class Context:
     """How Lethal Hits is used (None: the edition's default; see `lethal_policy`)."""
     edition: str | None = situation_field(None, Declared(
         "--edition", f"The rules edition: 10e or 11e (default: the edition of the units named, else "
-                     f"${ENVIRONMENT}, else 10e).", lambda _name: "", "rules", choices=tuple(EDITIONS)),
+                     f"${ENVIRONMENT}, else 10e).", lambda _name: "", "rules", choices=tuple(EDITIONS),
+        metavar="|".join(EDITIONS)),
         converter=_edition)
     """The edition asked for (None: the edition of `rules`); it sets `rules`' edition."""
     rules: Rules = situation_field(Rules(), Declared(
