@@ -249,3 +249,34 @@ def test_a_target_led_by_two_leaders(cairn):
 ])
 def test_a_second_leaders_leave_is_read_in_each_form_the_data_writes(text, read):
     assert [(r["units"], r["leaders"], r["not_twice"]) for r in joins_beside(text)] == ([read] if read else [])
+
+
+def test_a_leaders_own_wargear_is_chosen(cairn):
+    # a trial found every Leader fighting with its default weapon: the Lieutenant's cairn hammer (A2 WS3+ S8 AP-2 D3)
+    # in place of its blade. At T4 Sv3+ W10 models (no overkill: 6 attacks, 10 wounds at most): the mauls as in
+    # the test above (5/36 each, D1); the hammer with the Lieutenant's Lethal Hits wounds on a 6 to hit (1/6) or a
+    # 3-5 then 2+ (1/2 x 5/6), 7/12, and Sv3+ at AP-2 fails 2/3: 7/18, D3
+    target = Target.parse("T4 Sv3+ W10 x10")
+    report = unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Captain", "Cairn Lieutenant"],
+                         led_by_loadout=["cairn hammer"], exact=True)
+    assert report.result.damage.mean == 4 * Fraction(5, 36) + 2 * Fraction(7, 18) * 3
+    assert "note (Cairn Lieutenant): wargear: cairn hammer" in report.situation
+    # each choice goes to the Leader that can take it, or the one named before a colon; else refused
+    named = unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Captain", "Cairn Lieutenant"],
+                        led_by_loadout=["lieutenant: cairn hammer"], exact=True)
+    assert named.result.damage.mean == report.result.damage.mean
+    with pytest.raises(MathhammerError, match=r"^'cairn axe': which Leader's wargear \(Cairn Captain and Cairn "
+                                              r"Lieutenant: neither can take that\)"):
+        unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Captain", "Cairn Lieutenant"],
+                    led_by_loadout=["cairn axe"])
+    with pytest.raises(MathhammerError, match="a Leader's wargear goes with a Leader named by its datasheet"):
+        unit_attack("Cairn Squad", target, melee=True, led_by_loadout=["cairn hammer"])
+    # the target's Leaders too, and the command line's options
+    led = by_name.target_unit("Cairn Squad", leader="Cairn Lieutenant", leader_loadout=["cairn hammer"])
+    assert led.leaders[0].models[0].equipment == ("cairn hammer",)
+    assert "target note (Cairn Lieutenant): wargear: cairn hammer" in led.notes
+    out = CliRunner().invoke(cli, ["unit", "Cairn Squad", "--melee", "--led-by", "Cairn Lieutenant",
+                                   "--led-by-loadout", "cairn hammer", "-t", "Cairn Squad", "--leader",
+                                   "Cairn Lieutenant", "--leader-loadout", "cairn hammer"])
+    assert out.exit_code == 0, out.output
+    assert "  led by Cairn Lieutenant (Cairn Host): 1 x Cairn hammer attack with the unit" in out.stdout

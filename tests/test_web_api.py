@@ -168,6 +168,9 @@ def test_the_targets_wargear_leader_and_without_give_the_cli_json(client):
     refused = post(client, "/api/unit", {**body, "led_by": ["Incursor Squad", "Incursor Squad"]}, 422)
     assert refused == {"error": cli_error([*args, "--led-by", "Incursor Squad", "--led-by", "Incursor Squad"])
                        .replace("--led-by", '"led_by"')}
+    refused = post(client, "/api/unit", {**body, "leader_loadout": ["power fist"]}, 422)
+    assert refused == {"error": in_keys(cli_error([*args, "--leader-loadout", "power fist"]))}
+    assert refused["error"].endswith('by its datasheet ("led_by", "leader")')
     plain = {"attacker": "Tempestus Command Squad", "target": "MEQ", "without": ["Tempestor Prime"], "exact": True}
     assert post(client, "/api/unit", plain) == cli_json(["unit", "Tempestus Command Squad", "-t", "MEQ", "--without",
                                                           "Tempestor Prime", "--exact"])

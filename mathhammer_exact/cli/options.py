@@ -142,6 +142,12 @@ TARGET_MODELS = click.option(  # no short form: -m counts the attacking models i
 TWO_LEADERS = "twice for two Leaders, where a Leader's datasheet allows it (a Captain and a Lieutenant)"
 LEADER = click.option("--leader", multiple=True, help="Attach a leader to the target unit: a CHARACTER unit by name, "
                       f"or a profile such as 'T4 Sv3+ inv4+ W4 Ld6+'; {TWO_LEADERS}.")
+LEADER_WARGEAR = ("each choice goes to the Leader that can take it, or to the one named before a colon: 'Captain: "
+                  "power fist'")
+LED_BY_LOADOUT = click.option("--led-by-loadout", default="", help="The wargear choices of the attacking unit's "
+                              f"Leaders (--led-by), comma separated; {LEADER_WARGEAR}.")
+LEADER_LOADOUT = click.option("--leader-loadout", default="", help="The wargear choices of the target's Leaders "
+                              f"(--leader), comma separated; {LEADER_WARGEAR}.")
 LED_BY = click.option("--led-by", multiple=True, help="A Leader (a CHARACTER unit by name) joined to the attacking "
                       f"unit (the first unit named): its weapons attack with the unit's; {TWO_LEADERS}.")
 

@@ -19,7 +19,18 @@ from ..present.questions import unit_need
 from ..present.report import unit_report
 from ..units.by_name import Leaders, datasheet, matchup
 from .command import Command
-from .options import LEADER, LED_BY, ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
+from .options import (
+    LEADER,
+    LEADER_LOADOUT,
+    LED_BY,
+    LED_BY_LOADOUT,
+    ORDER,
+    RULES_DIR,
+    TARGET_MODELS,
+    context_from,
+    emit,
+    situation_options,
+)
 
 
 @click.command(cls=Command)
@@ -36,6 +47,8 @@ from .options import LEADER, LED_BY, ORDER, RULES_DIR, TARGET_MODELS, context_fr
 @LEADER
 @click.option("--target-loadout", default="", help="The target's wargear choices, comma separated, e.g. 'medi-pack'.")
 @LED_BY
+@LED_BY_LOADOUT
+@LEADER_LOADOUT
 @click.option("--with", "with_", multiple=True,
               help="A named ability, stratagem or Order, or an ability read from either unit's datasheet whose "
                    "condition the query does not settle (repeatable).")
@@ -60,7 +73,8 @@ from .options import LEADER, LED_BY, ORDER, RULES_DIR, TARGET_MODELS, context_fr
 @situation_options
 def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_least: int | None, target: str,
          target_models: int | None, leader: tuple[str, ...],
-         target_loadout: str, led_by: tuple[str, ...], with_: tuple[str, ...], melee: bool, pistols: bool,
+         target_loadout: str, led_by: tuple[str, ...], led_by_loadout: str, leader_loadout: str,
+         with_: tuple[str, ...], melee: bool, pistols: bool,
          profiles: tuple[str, ...], order: tuple[int, ...] | None,
          insane_bravery: bool, half_range_for: tuple[str, ...], cover_for: tuple[str, ...], precision: bool,
          precision_on: str | None, without: tuple[str, ...], rules_dir: str | None, exact: bool, fmt: str,
@@ -79,6 +93,7 @@ def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_lea
             attacker, loadout, models, target, target_models, leader, with_, melee, pistols, profiles, order,
             insane_bravery, exact, half_range_for=half_range_for, cover_for=cover_for, precision=precision,
             precision_on=precision_on, without=without, rules_dir=rules_dir, target_loadout=target_loadout,
+            led_by_loadout=led_by_loadout, leader_loadout=leader_loadout,
             led_by=led_by, **situation)
         return report, title, context
 
@@ -99,17 +114,19 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
         with_: tuple[str, ...], melee: bool, pistols: bool, profiles: tuple[str, ...], order: tuple[int, ...] | None,
         insane_bravery: bool, exact: bool, half_range_for: tuple[str, ...] = (), cover_for: tuple[str, ...] = (),
         precision: bool = True, precision_on: str | None = None, without: tuple[str, ...] = (),
-        rules_dir: str | None = None, target_loadout: str = "", led_by: Leaders = None,
+        rules_dir: str | None = None, target_loadout: str = "", led_by: Leaders = None, led_by_loadout: str = "",
+        leader_loadout: str = "",
         **situation: Any) -> tuple[UnitReport, str, Context, Datasheet, TargetUnit]:
     """The unit query the options describe, answered, its title, its situation, the attacker's datasheet and
     the target."""
     context = context_from(situation)
-    sheet, found = matchup(attacker, target, target_models, leader, rules_dir, _items(target_loadout), led_by)
+    sheet, found = matchup(attacker, target, target_models, leader, rules_dir, _items(target_loadout), led_by,
+                           _items(leader_loadout))
     items = _items(loadout)
     report = unit_attack(sheet, found, items, size, with_, context, melee, pistols, profiles, exact,
                          allocation_order(order, found.target), insane_bravery, half_range_for=half_range_for,
                          cover_for=cover_for, precision=precision, precision_on=precision_on, without=without,
-                         rules_dir=rules_dir, led_by=led_by)
+                         rules_dir=rules_dir, led_by=led_by, led_by_loadout=_items(led_by_loadout))
     return report, f"{label(sheet)}  ->  {found.label}", report.in_its_edition(context), sheet, found
 
 

@@ -301,6 +301,21 @@ class Datasheet:
             return base
         return base + sum(self.wargear_points.get(item, 0) for _, gear in self.equip(loadout, at) for item in gear)
 
+    def fielded(self, loadout: Sequence[str]) -> Datasheet:
+        """The unit of one model as the wargear choices in `loadout` equip it, as a datasheet whose default that is:
+        a Leader with its chosen wargear (--led-by-loadout, --leader-loadout), whose attacks, defences and points
+        then follow it; the header's lines for the choices (`loadout_lines`) among its notes."""
+        if not loadout:
+            return self
+        models = self.equip(loadout)
+        if len(models) != 1:
+            raise MathhammerError(f"{self.name}: a Leader's wargear is chosen for a Leader of one model; it has "
+                                  f"{len(models)} (ask about it as the unit, with --loadout)")
+        (entry, gear), = models
+        chosen = attrs.evolve(entry, equipment=tuple(gear), profile=entry.carrying(gear))
+        return attrs.evolve(self, models=(chosen,), notes=(*self.notes, *self.loadout_lines(loadout),
+                                                           f"wargear: {', '.join(item.strip() for item in loadout)}"))
+
     def as_target(self, size: int | None = None, loadout: Sequence[str] = ()) -> Target:
         """The unit as a target, its models as the wargear choices in `loadout` make them (a model that
         joins in place of another is of its own kind, with its own profile)."""
@@ -655,6 +670,37 @@ class TargetUnit:
     notes: tuple[str, ...] = ()
     leaders: tuple[Datasheet, ...] = ()  #: the attached Leaders' datasheets: their "while leading" abilities apply
     carried: frozenset[str] = frozenset()  #: the wargear its loadout gives its models (its abilities apply: a drone's)
+
+
+def fielded_leaders(leaders: Sequence[Datasheet], loadout: Sequence[str]) -> tuple[Datasheet, ...]:
+    """The Leaders as the wargear choices in `loadout` equip them (`Datasheet.fielded`): each choice the Leader's
+    named before a colon ('Captain: power fist'), else the one Leader's that can take it."""
+    if loadout and not leaders:
+        raise MathhammerError("a Leader's wargear goes with a Leader named by its datasheet (--led-by, --leader)")
+    taken: dict[int, list[str]] = {}
+    for raw in loadout:
+        who, colon, item = raw.partition(":")
+        if colon:
+            found = [i for i, sheet in enumerate(leaders) if compact(who) in compact(sheet.name)]
+        else:
+            item = raw
+            found = [i for i, sheet in enumerate(leaders) if len(leaders) == 1 or _takes(sheet, item)]
+        if len(found) != 1:
+            names = " and ".join(sheet.name for sheet in leaders)
+            why = "both can take it" if found else f"{'no Leader is called' if colon else 'neither can take'} that"
+            raise MathhammerError(f"{raw.strip()!r}: which Leader's wargear ({names}: {why}); write it "
+                                  f"'{leaders[0].name}: {item.strip()}'")
+        taken.setdefault(found[0], []).append(item)
+    return tuple(sheet.fielded(taken.get(i, [])) for i, sheet in enumerate(leaders))
+
+
+def _takes(sheet: Datasheet, item: str) -> bool:
+    """Whether a unit's loadout may have `item`."""
+    try:
+        sheet.equip([item])
+    except MathhammerError:
+        return False
+    return True
 
 
 def edition_note(sheet: Datasheet, edition: str) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from pathlib import Path
 import attrs
 
 from ..data import text_in_force
-from ..data.datasheet import Datasheet, TargetUnit, either, in_edition
+from ..data.datasheet import Datasheet, TargetUnit, either, fielded_leaders, in_edition
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
 from ..data.names import normalise
@@ -453,9 +453,10 @@ def _precision(plan: Plan, order: Sequence[int] | None, precision: bool,
 LedBy = str | Datasheet | Sequence[str | Datasheet] | None  #: the Leaders attached to an attacking unit: one or several
 
 
-def attached_leaders(led_by: LedBy, sheet: Datasheet, rules_dir: str | Path | None = None) -> tuple[Datasheet, ...]:
+def attached_leaders(led_by: LedBy, sheet: Datasheet, rules_dir: str | Path | None = None,
+                     loadout: Sequence[str] = ()) -> tuple[Datasheet, ...]:
     """The Leaders attached to the attacking unit: CHARACTERs whose datasheets allow each to lead the unit, and
-    them to lead it together (`together_problem`)."""
+    them to lead it together (`together_problem`), with the wargear `loadout` chooses for them (`fielded_leaders`)."""
     written = () if led_by is None else (led_by,) if isinstance(led_by, str | Datasheet) else tuple(led_by)
     leaders = tuple(one if isinstance(one, Datasheet) else find_datasheet(one, rules_dir, near=sheet)
                     for one in written)
@@ -468,7 +469,7 @@ def attached_leaders(led_by: LedBy, sheet: Datasheet, rules_dir: str | Path | No
     problem = together_problem(leaders, sheet)
     if problem:
         raise MathhammerError(problem)
-    return leaders
+    return fielded_leaders(leaders, loadout)
 
 
 def _led(leader: Datasheet, melee: bool, pistols: bool, context: Context, profiles: Sequence[str],
@@ -540,12 +541,14 @@ def unit_attack(
     without: Sequence[str] = (),
     rules_dir: str | Path | None = None,
     led_by: LedBy = None,
+    led_by_loadout: Sequence[str] = (),
 ) -> UnitReport:
     """A datasheet unit (by name) attacks `target` with its loadout under named rules (`planned_attack` says how
     each argument is read), resolved exactly; `insane_bravery` passes the target's Battle-shock test."""
     planned = planned_attack(attacker, target, loadout, size, modifiers, context, melee, pistols, profiles, order,
                              half_range_for=half_range_for, cover_for=cover_for, precision=precision,
-                             precision_on=precision_on, without=without, rules_dir=rules_dir, led_by=led_by)
+                             precision_on=precision_on, without=without, rules_dir=rules_dir, led_by=led_by,
+                             led_by_loadout=led_by_loadout)
     plan = planned.plan
     result = attack(list(plan.firings), plan.target, context=plan.context, exact=exact, order=planned.order)
     if insane_bravery and result.p_battle_shocked is not None:
@@ -576,6 +579,7 @@ def planned_attack(
     without: Sequence[str] = (),
     rules_dir: str | Path | None = None,
     led_by: LedBy = None,
+    led_by_loadout: Sequence[str] = (),
 ) -> PlannedAttack:
     """A datasheet unit (by name) attacking `target` with its loadout under named rules, worked out up to the dice.
 
@@ -589,11 +593,11 @@ def planned_attack(
     `without` leaves out abilities of either unit (read from text) or the attacker's own named rules;
     `rules_dir` layers a user's rules folder over the shipped one (default: $MATHHAMMER_RULES);
     `led_by` attaches Leaders (CHARACTER datasheets that can lead this unit, together where there are two), whose
-    weapons attack with the unit's.
+    weapons attack with the unit's, as `led_by_loadout` chooses them (`fielded_leaders`).
     """
     data = library(rules_dir)
     sheet = attacker if isinstance(attacker, Datasheet) else find_datasheet(attacker, rules_dir)
-    leaders = attached_leaders(led_by, sheet, rules_dir)
+    leaders = attached_leaders(led_by, sheet, rules_dir, led_by_loadout)
     named_target = target if isinstance(target, TargetUnit) else TargetUnit(target, "")
     target = attacked = named_target.target
     context, edition_notes = in_edition(context or Context(), sheet, *leaders, named_target.sheet,

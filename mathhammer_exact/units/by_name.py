@@ -19,7 +19,7 @@ from ..catalogue.library import (
     missing,
     unreadable,
 )
-from ..data.datasheet import Datasheet, TargetUnit
+from ..data.datasheet import Datasheet, TargetUnit, fielded_leaders
 from ..data.load import datasheets, equipped, find, label, library, standard_targets, unknown, wargear_rules
 from ..data.names import compact, loose, normalise
 from ..editions import EDITIONS
@@ -128,12 +128,12 @@ def written_leaders(leader: Leaders) -> tuple[str, ...]:
 
 
 def target_unit(text: str, models: int | None = None, leader: Leaders = None, user: str | Path | None = None,
-                near: Nears = None, loadout: Sequence[str] = ()) -> TargetUnit:
+                near: Nears = None, loadout: Sequence[str] = (), leader_loadout: Sequence[str] = ()) -> TargetUnit:
     """A target by datasheet or standard-target name, or written as a profile; `models` sets the size of a
     unit of alike models, `leader` attaches CHARACTERs written as profiles or by name (`leaders`); `near` (the
     question's other units: the target's Leaders, then the attacker) settles a unit name that several factions use;
     `loadout` chooses a datasheet target's wargear, as for an attacking unit (a medi-pack's Feel No Pain, a model
-    that joins with its own profile)."""
+    that joins with its own profile), and `leader_loadout` its Leaders' (`fielded_leaders`)."""
     if models is not None and models < 1:
         raise MathhammerError(f"--target-models must be at least 1, got {models}")
     name, written = (text, None) if is_profile(text) else sized(text)
@@ -169,7 +169,7 @@ def target_unit(text: str, models: int | None = None, leader: Leaders = None, us
             raise MathhammerError("--target-models sets the size of a target whose models are all alike")
         target = Target.of(target.groups[0][0], models)
     sheets_read = [bodyguard] if bodyguard else []
-    groups, leading = leaders(leader, bodyguard, user)
+    groups, leading = leaders(leader, bodyguard, user, leader_loadout)
     if groups:
         target = Target((*target.groups, *groups), attached=True)
         if leading:
@@ -202,12 +202,13 @@ def find_target(text: str, models: int | None = None, leader: Leaders = None,
 
 def matchup(attacker: str, target: str, models: int | None = None, leader: Leaders = None,
             user: str | Path | None = None, loadout: Sequence[str] = (),
-            led_by: Leaders = None) -> tuple[Datasheet, TargetUnit]:
+            led_by: Leaders = None, leader_loadout: Sequence[str] = ()) -> tuple[Datasheet, TargetUnit]:
     """The attacking unit and the target a question names, a name several factions use settled by the Leaders
     attached to that unit (`led_by` the attacker's, `leader` the target's), else by the other unit's faction;
-    `loadout` is the target's wargear."""
+    `loadout` is the target's wargear, `leader_loadout` its Leaders'."""
     sheet = datasheet(attacker, user, near=(*written_leaders(led_by), target))
-    return sheet, target_unit(target, models, leader, user, near=(*written_leaders(leader), sheet), loadout=loadout)
+    return sheet, target_unit(target, models, leader, user, near=(*written_leaders(leader), sheet), loadout=loadout,
+                              leader_loadout=leader_loadout)
 
 
 def _led_names(bodyguard: Datasheet) -> set[str]:
@@ -253,31 +254,30 @@ def together_problem(leaders: Sequence[Datasheet], bodyguard: Datasheet) -> str 
             f"join beside the other ({said or 'neither datasheet does'})")
 
 
-def leaders(leader: Leaders, bodyguard: Datasheet | None,
-            user: str | Path | None) -> tuple[tuple[tuple[ModelProfile, int], ...], tuple[Datasheet, ...]]:
-    """The models of the Leaders attached to `bodyguard` and their datasheets (`_leader`, each), checked that they
-    may lead it together where all are named and the bodyguard is (`together_problem`)."""
+def leaders(leader: Leaders, bodyguard: Datasheet | None, user: str | Path | None,
+            loadout: Sequence[str] = ()) -> tuple[tuple[tuple[ModelProfile, int], ...], tuple[Datasheet, ...]]:
+    """The models of the Leaders attached to `bodyguard` and their datasheets (`_leader`, each, with the wargear
+    `loadout` chooses for them: `fielded_leaders`), checked that they may lead it together where all are named and
+    the bodyguard is (`together_problem`)."""
     found = [_leader(text, bodyguard, user) for text in written_leaders(leader)]
-    sheets = tuple(sheet for _, sheet in found if sheet is not None)
-    problem = bodyguard and len(sheets) == len(found) and together_problem(sheets, bodyguard)
+    named = [one for one in found if isinstance(one, Datasheet)]
+    problem = bodyguard and len(named) == len(found) and together_problem(named, bodyguard)
     if problem:
         raise MathhammerError(f"{problem}; write a leader as a profile to attach it anyway")
-    return tuple(group for groups, _ in found for group in groups), sheets
+    chosen = fielded_leaders(named, loadout)
+    sheets = iter(chosen)
+    groups = [((one, 1),) if isinstance(one, ModelProfile) else next(sheets).as_target().groups for one in found]
+    return (tuple((attrs.evolve(p, keywords=(*p.keywords, "CHARACTER")), n) for part in groups for p, n in part),
+            chosen)
 
 
-def _leader(text: str, bodyguard: Datasheet | None,
-            user: str | Path | None) -> tuple[tuple[tuple[ModelProfile, int], ...], Datasheet | None]:
-    """The models of a Leader and its datasheet: written as a profile, or a CHARACTER unit by name (settled by
-    the bodyguard's faction), which must be able to lead the bodyguard unit when its datasheet says which
-    units it can lead."""
-    groups: tuple[tuple[ModelProfile, int], ...]
-    sheet = None
+def _leader(text: str, bodyguard: Datasheet | None, user: str | Path | None) -> ModelProfile | Datasheet:
+    """A Leader: written as a profile, or a CHARACTER unit by name (settled by the bodyguard's faction), which must
+    be able to lead the bodyguard unit when its datasheet says which units it can lead."""
     if is_profile(text):
-        groups = ((ModelProfile.parse(text, name="leader"), 1),)
-    else:
-        sheet = datasheet(text, user, near=bodyguard)
-        problem = bodyguard and leading_problem(sheet, bodyguard)
-        if problem:
-            raise MathhammerError(f"{problem}; write the leader as a profile to attach it anyway")
-        groups = sheet.as_target().groups
-    return tuple((attrs.evolve(p, keywords=(*p.keywords, "CHARACTER")), n) for p, n in groups), sheet
+        return ModelProfile.parse(text, name="leader")
+    sheet = datasheet(text, user, near=bodyguard)
+    problem = bodyguard and leading_problem(sheet, bodyguard)
+    if problem:
+        raise MathhammerError(f"{problem}; write the leader as a profile to attach it anyway")
+    return sheet

@@ -147,13 +147,14 @@ def _unit(query: UnitQuery, exact: bool,
     """The unit query answered (at `size` models, if given), its title, the attacker's datasheet and the
     target."""
     sheet, found = by_name.matchup(query.attacker, query.target, query.target_models, query.leader,
-                                   loadout=query.target_loadout, led_by=query.led_by)
+                                   loadout=query.target_loadout, led_by=query.led_by,
+                                   leader_loadout=query.leader_loadout)
     report = unit_attack(sheet, found, query.loadout, size or query.size, query.named_rules,
                          query.situation.context(), query.melee, query.pistols, query.profiles, exact,
                          allocation_order(query.order, found.target), query.insane_bravery,
                          half_range_for=query.half_range_for, cover_for=query.cover_for,
                          precision=query.precision, precision_on=query.precision_on,
-                         led_by=query.led_by, without=query.without)
+                         led_by=query.led_by, led_by_loadout=query.led_by_loadout, without=query.without)
     return report, f"{load.label(sheet)}  ->  {found.label}", sheet, found
 
 

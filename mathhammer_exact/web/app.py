@@ -90,6 +90,7 @@ KEYS = {"--target-models": '"target_models"', "--loadout": '"loadout"', "--with"
         "--cover-for": '"cover_for"', "--no-precision": '"precision": false', "--precision-on": '"precision_on"',
         "--exact": '"exact"', "--order": '"order"', "--led-by": '"led_by"',
         "--target-loadout": '"target_loadout"', "--without": '"without"', "--need": '"need"',
+        "--led-by-loadout": '"led_by_loadout"', "--leader-loadout": '"leader_loadout"', "--leader": '"leader"',
         "--at-least": '"at_least"', "--size": '"size"',
         **{field.declared.option: f'"situation.{field.name}"' for field in declared_fields()}}
 
