@@ -1151,10 +1151,17 @@ def test_a_target_leaders_own_defence_protects_its_own_models():
     assert mean(sniper) == Fraction(25, 36) * (2 - 1)
     assert sniper.result.models_destroyed.mean == 0  # W2, 1 damage at most
     assert ("Test Chief, leading the target, has Iron Hide (read from its text): Damage of attacks allocated to it -1 "
-            "(not below 1), for its CHARACTER models only") in sniper.situation
+            "(not below 1), for its Chief models only") in sniper.situation
     assert mean(unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2'), led, exact=True)) == Fraction(25, 36) * 2  # a Breaker's
     assert mean(unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2 [PRECISION]'), led, exact=True, without=["iron hide"])) == \
         Fraction(25, 36) * 2
+    # a second Leader beside it does not have it (a review found the Overlord's given to a Technomancer)
+    aide = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', models=(("Aide", 1),), keywords="CHARACTER"), name="Test Aide")
+    both = attrs.evolve(led, target=Target((*led.target.groups, *aide.as_target().groups), attached=True),
+                        leaders=(*led.leaders, aide))
+    precise = sheet('24" A1 BS2+ S8 AP-6 D2 [PRECISION]')
+    assert mean(unit_attack(precise, both, exact=True, precision_on="Aide")) == Fraction(25, 36) * 2
+    assert mean(unit_attack(precise, both, exact=True, precision_on="Chief")) == Fraction(25, 36)
 
 
 def test_a_target_leaders_defence_for_its_unit_protects_its_own_models_unless_given_to_all():
@@ -1167,7 +1174,7 @@ def test_a_target_leaders_defence_for_its_unit_protects_its_own_models_unless_gi
     sniper = unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2 [PRECISION]'), led, exact=True)
     assert mean(sniper) == Fraction(25, 36)
     assert ("Test Chief, leading the target, has Iron Ward (read from its text): Damage of attacks allocated to it -1 "
-            "(not below 1), for its CHARACTER models only; --with 'Iron Ward' gives it to the whole Attached unit") in \
+            "(not below 1), for its Chief models only; --with 'Iron Ward' gives it to the whole Attached unit") in \
         sniper.situation
     shot = sheet('24" A1 BS2+ S8 AP-6 D2')  # allocated to a Breaker: 2, or 1 with the ward given to all
     assert mean(unit_attack(shot, led, exact=True)) == Fraction(25, 36) * 2

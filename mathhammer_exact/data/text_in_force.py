@@ -339,17 +339,17 @@ def _own_when_leading(reading: Reading, given_whole: bool) -> bool:
 
 
 def on_its_models(ability: TextAbility, reading: Reading, side: Side, given_whole: bool = False) -> NamedRule | None:
-    """A target's Leader's own defence ("this model", not "while leading") as a rule of its CHARACTER models (the
-    Leader's: its bodyguards are none), where what it changes is each model's own (its saves, Feel No Pain, the
-    Damage it suffers: `Effect.MODEL_FIELDS`), so that the attacks allocated to the Leader meet it and those
-    allocated to its bodyguards do not; None for any other reading."""
+    """A target's Leader's own defence ("this model", not "while leading") as a rule of that Leader's models (by
+    their names: not its bodyguards', nor another Leader's), where what it changes is each model's own (its saves,
+    Feel No Pain, the Damage it suffers: `Effect.MODEL_FIELDS`), so that the attacks allocated to the Leader meet it
+    and those allocated to the others do not; None for any other reading."""
     rule = reading.rule
     if side.role != "target" or not side.leading or not _own_when_leading(reading, given_whole) or rule.models:
         return None
     changed = rule.effect.changes(Effect.TARGET_FIELDS)
     if not changed or not set(changed) <= set(Effect.MODEL_FIELDS) or not _whole_unit(ability, reading, side.kinds):
         return None
-    return attrs.evolve(rule, models=("CHARACTER",))
+    return attrs.evolve(rule, models=tuple(side.kinds))
 
 
 def apart(ability: TextAbility, reading: Reading, side: Side, given_whole: bool = False,
