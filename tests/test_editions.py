@@ -58,6 +58,12 @@ def test_the_tenth_edition_is_the_default_and_each_rules_set_names_its_edition()
     out = CliRunner().invoke(cli, ["attack", "-w", "A2 BS3+ S4 AP0 D1", "-t", "MEQ", "--edition", "11", "--json"])
     assert out.exit_code == 0 and json.loads(out.stdout)["header"] == json.loads(CliRunner().invoke(cli, [
         "attack", "-w", "A2 BS3+ S4 AP0 D1", "-t", "MEQ", "--edition", "11e", "--json"]).stdout)["header"]
+    # and in every command that takes one (a review found `datasheets` and `data remove` refusing it)
+    assert CliRunner().invoke(cli, ["datasheets", "--edition", "11"]).output == \
+        CliRunner().invoke(cli, ["datasheets", "--edition", "11e"]).output
+    gone = CliRunner(env={"MATHHAMMER_DATA": "/nonexistent/mathhammer"}).invoke(cli, ["data", "remove", "--edition",
+                                                                                    "11th"])
+    assert gone.output == "error: no index at /nonexistent/mathhammer/bsdata-11e.sqlite\n"
     with pytest.raises(MathhammerError, match="Lethal Hits is not a choice in the 10th edition"):
         Context(lethal_hits="best")
 

@@ -15,6 +15,7 @@ from ..catalogue.index import ENVIRONMENT, index_path, remove_index
 from ..catalogue.library import describe, editions
 from ..errors import MathhammerError
 from .command import Group
+from .options import edition_name
 
 
 @click.group(cls=Group)
@@ -53,8 +54,8 @@ def list_() -> None:
 
 
 @data.command()
-@click.option("--edition", type=click.Choice(list(EDITIONS)), help="The edition whose index to delete (needed when "
-              "both are indexed).")
+@click.option("--edition", metavar="|".join(EDITIONS), callback=edition_name,
+              help="The edition whose index to delete (needed when both are indexed).")
 def remove(edition: str | None) -> None:
     """Delete an edition's index (your checkout is not touched)."""
     if edition is None:

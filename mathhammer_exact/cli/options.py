@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..editions import answered_in, asked
+from ..editions import answered_in, asked, edition
 from ..errors import MathhammerError
 from ..model import Context, Rules, SituationField, Target, declared_fields
 from ..parsing import is_profile
@@ -62,12 +62,17 @@ def _looking_up_in_its_edition(command: Callable[..., Any]) -> Callable[..., Any
     return run
 
 
+def edition_name(_ctx: click.Context | None, _param: click.Parameter | None, name: str | None) -> str | None:
+    """The edition an --edition names, as this program calls it ('11' and '11th' are '11e'), or None if none."""
+    return None if name is None else edition(name).name
+
+
 def edition_option(command: Callable[..., Any]) -> Callable[..., Any]:
     """--edition for a command that names units but states no situation (`show`, `survive`): the units it names
     looked up in that edition's index, and its answer given in that edition's rules."""
     field = next(field for field in declared_fields() if field.name == "edition")
     return situation_option(field, help="The edition whose units to look up and whose rules answer: 10e or 11e "
-                                        "(default: as for every command, see docs/cli.md).")(
+                                        "(default: as for every command, see docs/cli.md).", callback=edition_name)(
         _looking_up_in_its_edition(command))
 
 
