@@ -216,6 +216,14 @@ def test_a_target_led_by_two_leaders(cairn):
     # a leader written as a profile is the question's own: not checked
     both = by_name.target_unit("Cairn Squad", leader=("Cairn Chaplain", "T4 Sv3+ W4"))
     assert [p.wounds for p, _ in both.target.groups] == [2, 4, 4]
+    # but counted, and Leaders of a standard target are checked against each other (a review found four Leaders, two
+    # of them Captains, attached where two were profiles, and two Captains leading MEQ)
+    with pytest.raises(MathhammerError, match="^3 Leaders: two at most join one unit$"):
+        by_name.target_unit("Cairn Squad", leader=("Cairn Captain", "Cairn Lieutenant", "T4 Sv3+ W4"))
+    with pytest.raises(MathhammerError, match="^Cairn Captain and Cairn Captain cannot both lead one unit"):
+        by_name.target_unit("MEQ", leader=("Cairn Captain", "Cairn Captain"))
+    assert by_name.target_unit("MEQ", leader=("Cairn Captain", "Cairn Lieutenant")).target.attached
+    assert by_name.target_unit("Cairn Squad", leader="") == by_name.target_unit("Cairn Squad")  # none, as before
     # the command line takes --leader and --led-by twice
     player = CliRunner()
     out = player.invoke(cli, ["unit", "Cairn Squad", "--melee", "--led-by", "Cairn Captain", "--led-by",

@@ -167,9 +167,10 @@ class JoinsBeside:
     leaders: tuple[str, ...] = ()
     not_twice: bool = False
 
-    def admits(self, first: Datasheet, led: Collection[str], itself: Datasheet) -> bool:
-        """Whether `itself` may join a unit called `led` (its names, `compact`) that `first` already leads."""
-        if self.units and {compact(unit) for unit in self.units}.isdisjoint(led):
+    def admits(self, first: Datasheet, led: Collection[str] | None, itself: Datasheet) -> bool:
+        """Whether `itself` may join a unit called `led` (its names, `compact`; None: not known) that `first`
+        already leads."""
+        if self.units and led is not None and {compact(unit) for unit in self.units}.isdisjoint(led):
             return False
         if self.not_twice and first.name == itself.name:
             return False

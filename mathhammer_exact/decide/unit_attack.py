@@ -26,8 +26,8 @@ from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon, declared_fields
+from ..units.by_name import Leaders, leading_problem, together_problem, written_leaders
 from ..units.by_name import datasheet as find_datasheet
-from ..units.by_name import leading_problem, together_problem
 
 #: each situation a named rule may need, in the header's words of its declaration ("attacker charged")
 FLAG_WORDS = {field.name: field.declared.say(True) for field in declared_fields() if field.name in FLAG_OPTION}
@@ -450,16 +450,12 @@ def _precision(plan: Plan, order: Sequence[int] | None, precision: bool,
     return plan, chosen, [f"Precision wounds go to {group_label(target, leader)} first"]
 
 
-LedBy = str | Datasheet | Sequence[str | Datasheet] | None  #: the Leaders attached to an attacking unit: one or several
-
-
-def attached_leaders(led_by: LedBy, sheet: Datasheet, rules_dir: str | Path | None = None,
+def attached_leaders(led_by: Leaders, sheet: Datasheet, rules_dir: str | Path | None = None,
                      loadout: Sequence[str] = ()) -> tuple[Datasheet, ...]:
     """The Leaders attached to the attacking unit: CHARACTERs whose datasheets allow each to lead the unit, and
     them to lead it together (`together_problem`), with the wargear `loadout` chooses for them (`fielded_leaders`)."""
-    written = () if led_by is None else (led_by,) if isinstance(led_by, str | Datasheet) else tuple(led_by)
     leaders = tuple(one if isinstance(one, Datasheet) else find_datasheet(one, rules_dir, near=sheet)
-                    for one in written)
+                    for one in written_leaders(led_by))
     for leader in leaders:
         if "CHARACTER" not in leader.unit_keywords:
             raise MathhammerError(f"--led-by names a CHARACTER that leads the unit; {leader.name} is not one")
@@ -540,7 +536,7 @@ def unit_attack(
     precision_on: str | None = None,
     without: Sequence[str] = (),
     rules_dir: str | Path | None = None,
-    led_by: LedBy = None,
+    led_by: Leaders = None,
     led_by_loadout: Sequence[str] = (),
 ) -> UnitReport:
     """A datasheet unit (by name) attacks `target` with its loadout under named rules (`planned_attack` says how
@@ -578,7 +574,7 @@ def planned_attack(
     precision_on: str | None = None,
     without: Sequence[str] = (),
     rules_dir: str | Path | None = None,
-    led_by: LedBy = None,
+    led_by: Leaders = None,
     led_by_loadout: Sequence[str] = (),
 ) -> PlannedAttack:
     """A datasheet unit (by name) attacking `target` with its loadout under named rules, worked out up to the dice.

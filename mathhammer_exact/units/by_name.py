@@ -119,12 +119,14 @@ def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None,
     return MathhammerError(f"unknown unit {name!r}{hint}{lacks}")
 
 
-Leaders = str | Sequence[str] | None  #: the Leaders a question attaches to a unit: one, or several (a tuple)
+#: the Leaders a question attaches to a unit: one, or several (a tuple), each by name (or profile) or datasheet
+Leaders = str | Datasheet | Sequence[str | Datasheet] | None
 
 
-def written_leaders(leader: Leaders) -> tuple[str, ...]:
-    """The Leaders a question attaches, each as written."""
-    return () if leader is None else (leader,) if isinstance(leader, str) else tuple(leader)
+def written_leaders(leader: Leaders) -> tuple[str | Datasheet, ...]:
+    """The Leaders a question attaches, each as written (an empty name is none: `--leader ''`)."""
+    given = () if leader is None else (leader,) if isinstance(leader, str | Datasheet) else tuple(leader)
+    return tuple(one for one in given if not isinstance(one, str) or one.strip())
 
 
 def target_unit(text: str, models: int | None = None, leader: Leaders = None, user: str | Path | None = None,
@@ -235,23 +237,26 @@ def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:
     return f"{leader.name} cannot lead {bodyguard.name} (it can lead: {', '.join(leader.leader_of)}{also})"
 
 
-def together_problem(leaders: Sequence[Datasheet], bodyguard: Datasheet) -> str | None:
+def together_problem(leaders: Sequence[Datasheet], bodyguard: Datasheet | None) -> str | None:
     """Why `leaders`, each of which can lead `bodyguard`, cannot lead it together, or None if they can: a unit has
     one Leader, unless one's datasheet lets it join the unit the other already leads (`Datasheet.joins_beside`: a
-    Lieutenant beside a Captain), and never more than two here."""
+    Lieutenant beside a Captain), and never more than two here. Where the bodyguard has no datasheet (a standard
+    target), the units a leave names are not checked."""
     if len(leaders) < 2:
         return None
     names = " and ".join(sheet.name for sheet in leaders)
+    unit = bodyguard.name if bodyguard else "one unit"
     if len(leaders) > 2:
-        return f"{names} cannot all lead {bodyguard.name}: two Leaders at most join one unit"
-    led = _led_names(bodyguard)
+        return f"{names} cannot all lead {unit}: two Leaders at most join one unit"
+    led = _led_names(bodyguard) if bodyguard else None
     first, second = leaders
     if any(rule.admits(first, led, second) for rule in second.joins_beside) or any(
             rule.admits(second, led, first) for rule in first.joins_beside):
         return None
-    said = "; ".join(f"{sheet.name} may join {rule.describe()}" for sheet in leaders for rule in sheet.joins_beside)
-    return (f"{names} cannot both lead {bodyguard.name}: a unit has one Leader unless a Leader's datasheet lets it "
-            f"join beside the other ({said or 'neither datasheet does'})")
+    said = "; ".join(dict.fromkeys(f"{sheet.name} may join {rule.describe()}" for sheet in leaders
+                                   for rule in sheet.joins_beside))
+    return (f"{names} cannot both lead {unit}: a unit has one Leader unless a Leader's datasheet lets it join beside "
+            f"the other ({said or 'neither datasheet does'})")
 
 
 def leaders(leader: Leaders, bodyguard: Datasheet | None, user: str | Path | None,
@@ -261,7 +266,9 @@ def leaders(leader: Leaders, bodyguard: Datasheet | None, user: str | Path | Non
     the bodyguard is (`together_problem`)."""
     found = [_leader(text, bodyguard, user) for text in written_leaders(leader)]
     named = [one for one in found if isinstance(one, Datasheet)]
-    problem = bodyguard and len(named) == len(found) and together_problem(named, bodyguard)
+    if len(found) > 2:
+        raise MathhammerError(f"{len(found)} Leaders: two at most join one unit")
+    problem = len(named) == len(found) and together_problem(named, bodyguard)
     if problem:
         raise MathhammerError(f"{problem}; write a leader as a profile to attach it anyway")
     chosen = fielded_leaders(named, loadout)
@@ -271,12 +278,13 @@ def leaders(leader: Leaders, bodyguard: Datasheet | None, user: str | Path | Non
             chosen)
 
 
-def _leader(text: str, bodyguard: Datasheet | None, user: str | Path | None) -> ModelProfile | Datasheet:
-    """A Leader: written as a profile, or a CHARACTER unit by name (settled by the bodyguard's faction), which must
-    be able to lead the bodyguard unit when its datasheet says which units it can lead."""
-    if is_profile(text):
+def _leader(text: str | Datasheet, bodyguard: Datasheet | None,
+            user: str | Path | None) -> ModelProfile | Datasheet:
+    """A Leader: written as a profile, or a CHARACTER unit by name (settled by the bodyguard's faction) or datasheet,
+    which must be able to lead the bodyguard unit when its datasheet says which units it can lead."""
+    if isinstance(text, str) and is_profile(text):
         return ModelProfile.parse(text, name="leader")
-    sheet = datasheet(text, user, near=bodyguard)
+    sheet = text if isinstance(text, Datasheet) else datasheet(text, user, near=bodyguard)
     problem = bodyguard and leading_problem(sheet, bodyguard)
     if problem:
         raise MathhammerError(f"{problem}; write the leader as a profile to attach it anyway")
