@@ -70,10 +70,10 @@ _OWN_MORTALS = re.compile(r"(?:\benemy\b[^.]*?\b(?:that|the|each|those|every)|\b
 #: ... that it inflicts as it is destroyed (Death Vision of Sanguinius): as it is attacked
 _AS_DESTROYED = re.compile(r"\bthis (?:model|unit) is destroyed\b", re.I)
 OWN_MORTALS = "it inflicts mortal wounds on enemy units besides its attacks"
-#: weapons chosen for the phase beside the others (the Tesseract Vault's Powers of the C'tan: "select up to 2 different
-#: C'tan Powers weapons ... equipped with those weapons in addition to its other weapons")
 #: the unit attacks once more (Sentinel Storm): a second volley is a question of its own
 _AGAIN = re.compile(r"\b(?:it|this unit|this model) can (?P<verb>shoot|fight) again\b", re.I)
+#: weapons chosen for the phase beside the others (the Tesseract Vault's Powers of the C'tan: "select up to 2 different
+#: C'tan Powers weapons ... equipped with those weapons in addition to its other weapons")
 _MORE_WEAPONS = re.compile(r"select up to (?P<n>\w+) (?:different )?(?P<kind>.+?) weapons\b.*?\bequipped with those "
                            r"weapons in addition to its other weapons", re.I | re.S)
 #: "a model makes an attack that targets this unit" (Beguiling Form): "an attack targets this unit"
@@ -244,6 +244,7 @@ _LEADING = re.compile(r"^[Ww]hile this model is leading an? (?:(?P<unit>[A-Z][\w
 
 
 _THAT_UNIT = re.compile(r"\bthat unit\b", re.I)
+_ANOTHER = re.compile(r"\b(?:enemy|friendly|another|other)\b", re.I)  #: a sentence that names another unit
 
 
 def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parsed]:
@@ -260,12 +261,12 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
         raise Unreadable(f"a change to its weapons' characteristics this reader does not read ({some.group(0)!r})",
                          "attacker")
     if (re.search(r"\b(?:this|this model's) unit\b", before, re.I)
-            and not re.search(r"\b(?:enemy|friendly|another|other)\b", f"{before} {sentence}", re.I)):
+            and not _ANOTHER.search(f"{before} {sentence}")):
         # the sentence before named this unit and no other ('... spend 1 Pain token to Empower that unit. While that
         # unit is Empowered, each time a model in that unit ...'): "that unit" is this one
         sentence = re.sub(r"\bthat unit\b", "this unit", sentence, flags=re.I)
     if previous is not None and previous.subject.scope == "leading" and _THAT_UNIT.search(sentence) and not \
-            re.search(r"\b(?:enemy|friendly|another|other)\b", sentence, re.I):
+            _ANOTHER.search(sentence):
         leading = True  # it goes on about the unit it leads ('If that unit has the X keyword, models in that unit ...')
     found = _subject(sentence, leading)
     if found is not None and (named or leads):

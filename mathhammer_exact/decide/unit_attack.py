@@ -623,8 +623,9 @@ def planned_attack(
         sides, claimed, dropped, phase, lambda rule: _uncarried(rule, weapons_carried) or scope_problem(
             rule, sheet, attacked, phase, context), given)
     kinds_apart = {kind for (unit, kind), _ in apart if unit == sheet.name}
-    granted = {ability for rule in (*in_force, *read) if rule.situation == "attacker" and not rule.effect.weapon_names
-               and rule.effect.weapons in ("all", "ranged") for ability in rule.effect.abilities}
+    granted = {ability for rule in (*in_force, *read) if rule.situation == "attacker" and not rule.models
+               and not rule.effect.weapon_names and rule.effect.weapons in ("all", "ranged")
+               for ability in rule.effect.abilities}  # every model's every ranged weapon's
     try:
         shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles, kinds_apart,
                        unseen=context.indirect, stationary=context.stationary, granted=granted)
