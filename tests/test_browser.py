@@ -196,6 +196,10 @@ QUESTIONS = {
              "/api/unit", {"attacker": "Tempestus Command Squad", "loadout": ["plasma gun", "meltagun"],
                            "with": ["take-aim"], "target": "Incursor Squad",
                            "situation": {"half_range": True, "critical_wound": 5}}),
+    "unit-two-leaders": ([("q", "unit"), ("attacker", "Incursor Squad"), ("target", "Tempestus Command Squad"),
+                          ("leader", "T4 Sv3+ W4 + T4 Sv3+ inv4+ W5")],  # two Leaders, written 'A + B'
+                         "/api/unit", {"attacker": "Incursor Squad", "target": "Tempestus Command Squad",
+                                       "leader": ["T4 Sv3+ W4", "T4 Sv3+ inv4+ W5"]}),
     "compare": ([("q", "compare"), ("s", SCENARIO_1), ("s", SCENARIO_2)],
                 "/api/compare", {"scenarios": [
                     {"attack": {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 10}], "target": "MEQ"}},

@@ -211,11 +211,16 @@ function situation(params) {
 
 const list = (text) => (text || "").split(",").map((s) => s.trim()).filter(Boolean);
 const number = (params, name) => (params.get(name) ? Number(params.get(name)) : undefined);
+// one Leader, or two written "Captain + Lieutenant" (a profile's "Sv3+ W4" has no space before its "+")
+const leaders = (text) => {
+  const names = text.split(" + ").map((s) => s.trim()).filter(Boolean);
+  return names.length > 1 ? names : text.trim();
+};
 
 function targetFields(params, body) {
   body.target = params.get("target") || "";
   if (params.has("target_models")) body.target_models = Number(params.get("target_models"));
-  if (params.get("leader")) body.leader = params.get("leader");
+  if (params.get("leader")) body.leader = leaders(params.get("leader"));
   return body;
 }
 
@@ -230,7 +235,7 @@ function unitBody(params) {
     if (params.get(name)) body[name] = list(params.get(name));
   }
   if (params.getAll("with").length) body.with = params.getAll("with");
-  if (params.get("led_by")) body.led_by = params.get("led_by");
+  if (params.get("led_by")) body.led_by = leaders(params.get("led_by"));
   for (const flag of ["melee", "pistols"]) if (params.get(flag) === "1") body[flag] = true;
   return body;
 }
@@ -302,7 +307,8 @@ const KINDS = {
       const body = targetFields(params, { shoot: rows(params, byId("shoot"), 1), fight: rows(params, byId("fight"), 1),
                                           distance: number(params, "distance") ?? 0, situation: situation(params) });
       body.overwatch = rows(params, byId("overwatch"));
-      for (const name of ["charger", "led_by"]) if (params.get(name)) body[name] = params.get(name);
+      if (params.get("charger")) body.charger = params.get("charger");
+      if (params.get("led_by")) body.led_by = leaders(params.get("led_by"));
       if (params.get("charge_reroll") === "1") body.charge_reroll = true;
       if (params.get("charge_modifier")) body.charge_modifier = Number(params.get("charge_modifier"));
       return ["/api/turn", body];
@@ -315,7 +321,7 @@ const KINDS = {
     request: (params) => {
       const body = { unit: params.get("target") || "", attackers: params.getAll("attacker_name") };
       if (params.has("target_models")) body.target_models = Number(params.get("target_models"));
-      if (params.get("leader")) body.leader = params.get("leader");
+      if (params.get("leader")) body.leader = leaders(params.get("leader"));
       if (params.get("at_least")) body.at_least = Number(params.get("at_least"));
       return ["/api/survive", body];
     },
