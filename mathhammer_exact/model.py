@@ -7,8 +7,8 @@ message a player understands. Use `attrs.evolve` to change one field.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Literal
 
 import attrs
 
@@ -348,6 +348,15 @@ class ModelProfile:
     ignored: tuple[str, ...] = attrs.field(default=(), converter=tuple)
     """Rules of the model that the engine does not model, by name (read in lenient mode)."""
     cover: bool = False  #: these models have the Benefit of Cover (as `Context.cover` gives the whole unit)
+
+    #: the saves and Feel No Pain of a model that wargear may give it (each the better of two, a roll needed)
+    DEFENCES: ClassVar[tuple[str, ...]] = ("invulnerable", "invulnerable_ranged", "feel_no_pain", "feel_no_pain_mortal",
+                                           "feel_no_pain_psychic")
+
+    def defended(self, given: Mapping[str, int]) -> ModelProfile:
+        """This model with the defences `given` (`DEFENCES`, by field), each where it is better than its own."""
+        changes: dict[str, Any] = {field: min(value, getattr(self, field) or 7) for field, value in given.items()}
+        return attrs.evolve(self, **changes)
 
     @classmethod
     def parse(cls, text: str, name: str = "", lenient: bool = False) -> ModelProfile:

@@ -9,13 +9,15 @@ import pytest
 from click.testing import CliRunner
 
 from mathhammer_exact import Target
-from mathhammer_exact.catalogue.abilities import attached_as, joins_beside
+from mathhammer_exact.catalogue.abilities import attached_as, joins_beside, scope
+from mathhammer_exact.catalogue.ability_text import read_ability
 from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data.datasheet import AttachedUnit
+from mathhammer_exact.data.datasheet import UNIT_WIDE, AttachedUnit, Datasheet, ModelEntry
 from mathhammer_exact.decide.points import attached_points
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
+from mathhammer_exact.model import ModelProfile
 from mathhammer_exact.units import by_name
 from mathhammer_exact.units.by_name import leading_problem
 
@@ -288,3 +290,25 @@ def test_a_leaders_own_wargear_is_chosen(cairn):
                                    "Cairn Lieutenant", "--leader-loadout", "cairn hammer"])
     assert out.exit_code == 0, out.output
     assert "  led by Cairn Lieutenant (Cairn Host): 1 x Cairn hammer attack with the unit" in out.stdout
+
+
+def test_wargear_a_leader_carries_for_its_unit_protects_the_whole_attached_unit():
+    # a Canoness's null rod ('models in the bearer's unit have Feel No Pain 4+ against mortal wounds ...'): where she
+    # leads, the bearer's unit is the Attached unit; it was given to her alone
+    plain = ModelProfile.parse("T3 Sv3+ W4", name="Chief")
+    rod = attrs.evolve(plain, feel_no_pain_mortal=4)
+    entry = ModelEntry("Chief", plain, 1, ("rod",), worn=(UNIT_WIDE + "rod",),
+                       profiles={frozenset({UNIT_WIDE + "rod"}): rod})
+    chief = Datasheet(name="Chief", faction="Test", source="test", keywords=("CHARACTER",), faction_keywords=(),
+                      abilities=(), models=(entry,), weapons={}, unit_worn={"rod": ()})
+    assert chief.for_its_unit() == {"feel_no_pain_mortal": 4}
+    assert attrs.evolve(chief, models=(attrs.evolve(entry, equipment=()),)).for_its_unit() == {}  # not carried
+    guard = ModelProfile.parse("T3 Sv3+ W1 fnp-mortal5+", name="Guard")
+    assert guard.defended(chief.for_its_unit()).feel_no_pain_mortal == 4
+    assert attrs.evolve(guard, feel_no_pain_mortal=3).defended({"feel_no_pain_mortal": 4}).feel_no_pain_mortal == 3
+    # a leave "while the bearer is leading a unit" is the Attached unit's, as "while this model is leading a unit"
+    field = read_ability("Test Chief", "Force Field", "While the bearer is leading a unit, models in that unit have "
+                                                      "a 4+ invulnerable save against ranged attacks.")
+    assert [(r.rule.summary, r.scope) for r in field.ability.readings] == [("4+ invulnerable save", "leading")]
+    assert scope("While the bearer is leading a unit, models in that unit have a 4+ invulnerable save.", 40) == \
+        "leading"

@@ -239,8 +239,8 @@ _FOR_EACH = re.compile(r"\bfor each\b", re.I)  #: 'for each WRACKS model embarke
 _ITS_WEAPON = re.compile(r"\b(attacks|strength|armour penetration|damage) characteristics? of "
                          r"(this model|the bearer)'s ((?:(?!to\b)[\w'-]+ ?){1,4}?)(?=[,.]|$)", re.I)
 #: 'While this model is leading a unit, ...', or a unit of one keyword ('leading a BLOOD CLAWS unit': War Howl)
-_LEADING = re.compile(r"^[Ww]hile this model is leading an? (?:(?P<unit>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*?) )?"
-                      r"(?:unit|UNIT),\s*")
+_LEADING = re.compile(r"^[Ww]hile (?:this model|the bearer) is leading an? "
+                      r"(?:(?P<unit>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*?) )?(?:unit|UNIT),\s*")
 
 
 _THAT_UNIT = re.compile(r"\bthat unit\b", re.I)

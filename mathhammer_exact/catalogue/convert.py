@@ -174,7 +174,7 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
     whose = _bearer(model, inv) if inv and inv.get("scope") != "unit" and model.get("invulnerable") is inv else ""
     if inv:
         how = f"inferred from the text of {inv['from']!r}" if inv.get("inferred") else f"from {inv['from']!r}"
-        what = f"invulnerable save {inv['value']}+{' against ranged attacks' if inv.get('ranged_only') else ''}"
+        what = _described("invulnerable", inv)
         if inv.get("conditional"):
             if normalise(inv["from"]) not in read:
                 hold(inv, {"invulnerable": inv["value"]})
@@ -186,8 +186,7 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
     whose = _bearer(model, fnp) if fnp and fnp.get("scope") != "unit" and model.get("feel_no_pain") is fnp else ""
     if fnp:
         against = fnp.get("against", "").split()
-        victims = " and ".join({"mortal": "mortal wounds", "psychic": "psychic attacks"}[a] for a in against)
-        what = f"Feel No Pain {fnp['value']}+{' against ' + victims if against else ''}"
+        what = _described("feel_no_pain", fnp)
         how = f"inferred from the text of {fnp['from']!r}" if fnp.get("inferred") else f"from {fnp['from']!r}"
         if fnp.get("conditional"):
             if normalise(fnp["from"]) in read:
@@ -287,11 +286,21 @@ def _unit_notes(piece: str, gives: Mapping[str, Any]) -> tuple[str, ...]:
     model (`Datasheet.unit_worn`)."""
     notes = []
     for kind, reading in gives.items():
-        what = "invulnerable save" if kind == "invulnerable" else "Feel No Pain"
         how = "inferred from the text of" if reading.get("inferred") else "from"
-        notes.append(f"{what} {reading['value']}+ for every model while one carries {piece} "
+        notes.append(f"{_described(kind, reading)} for every model while one carries {piece} "
                      f"({how} {reading['from']!r})")
     return tuple(notes)
+
+
+def _described(kind: str, reading: Mapping[str, Any]) -> str:
+    """A defence read (`kind` 'invulnerable' or 'feel_no_pain') as the header says it, with the attacks it holds
+    against: 'invulnerable save 4+ against ranged attacks', 'Feel No Pain 4+ against mortal wounds and psychic
+    attacks'."""
+    if kind == "invulnerable":
+        return f"invulnerable save {reading['value']}+{' against ranged attacks' if reading.get('ranged_only') else ''}"
+    against = reading.get("against", "").split()
+    victims = " and ".join({"mortal": "mortal wounds", "psychic": "psychic attacks"}[a] for a in against)
+    return f"Feel No Pain {reading['value']}+{' against ' + victims if against else ''}"
 
 
 def _carrying(model: Mapping[str, Any], pieces: Collection[str], bearers: Mapping[str, Any],

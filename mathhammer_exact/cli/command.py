@@ -31,3 +31,11 @@ class Group(click.Group):
     """A group of commands (`roll`, `data`) whose commands are `Command`s."""
 
     command_class = Command
+
+
+def edition_name(_ctx: click.Context | None, _param: click.Parameter | None, name: str | None) -> str | None:
+    """The edition an --edition names, as this program calls it ('11' and '11th' are '11e'), or None if none (here,
+    not in `options`: `data` loads no numpy)."""
+    from ..editions import edition
+
+    return None if name is None else edition(name).name

@@ -14,8 +14,7 @@ from ..catalogue.build import add_checkout
 from ..catalogue.index import ENVIRONMENT, index_path, remove_index
 from ..catalogue.library import describe, editions
 from ..errors import MathhammerError
-from .command import Group
-from .options import edition_name
+from .command import Group, edition_name
 
 
 @click.group(cls=Group)

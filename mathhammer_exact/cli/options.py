@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..editions import answered_in, asked, edition
+from ..editions import answered_in, asked
 from ..errors import MathhammerError
 from ..model import Context, Rules, SituationField, Target, declared_fields
 from ..parsing import is_profile
 from ..present import report as present
 from ..present.plot import save_plot
+from .command import edition_name
 
 if TYPE_CHECKING:
     from ..data.datasheet import TargetUnit
@@ -60,11 +61,6 @@ def _looking_up_in_its_edition(command: Callable[..., Any]) -> Callable[..., Any
             return command(**params)
 
     return run
-
-
-def edition_name(_ctx: click.Context | None, _param: click.Parameter | None, name: str | None) -> str | None:
-    """The edition an --edition names, as this program calls it ('11' and '11th' are '11e'), or None if none."""
-    return None if name is None else edition(name).name
 
 
 def edition_option(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -328,6 +328,21 @@ class Datasheet:
         everyone = [UNIT_WIDE + item for item in self._unit_wide(models)]
         return Target(tuple(Counter(m.carrying((*gear, *everyone)) for m, gear in models).items()))
 
+    def for_its_unit(self) -> dict[str, int]:
+        """What the wargear its models carry gives every model of its unit (`unit_worn`: a Canoness's null rod, Feel No
+        Pain 4+ against mortal wounds and psychic attacks), as the defence fields of a model's profile: the bearer's
+        unit is the whole Attached unit where the bearer is a Leader (`units.by_name.leaders`)."""
+        equipped = self.equip(())
+        wide = [UNIT_WIDE + item for item in self._unit_wide(equipped)]
+        given: dict[str, int] = {}
+        for entry, gear in equipped:  # a model that carries none of them, and with them carried by the unit
+            own = [item for item in gear if item not in self.unit_worn]
+            bare, worn = entry.carrying(own), entry.carrying((*own, *wide))
+            for field in ModelProfile.DEFENCES:
+                if (value := getattr(worn, field)) is not None and value != getattr(bare, field):
+                    given[field] = min(value, given.get(field, value))
+        return given
+
     def _unit_wide(self, equipped: Sequence[tuple[ModelEntry, Sequence[str]]]) -> tuple[str, ...]:
         """The pieces of `unit_worn` that a model of the unit `equipped` carries: what they give the unit is every
         model's."""

@@ -173,7 +173,8 @@ def target_unit(text: str, models: int | None = None, leader: Leaders = None, us
     sheets_read = [bodyguard] if bodyguard else []
     groups, leading = leaders(leader, bodyguard, user, leader_loadout)
     if groups:
-        target = Target((*target.groups, *groups), attached=True)
+        given = {field: value for sheet in leading for field, value in sheet.for_its_unit().items()}
+        target = Target((*((p.defended(given), n) for p, n in target.groups), *groups), attached=True)
         if leading:
             shown += f" led by {' and '.join(map(label, leading))}"
             sheets_read += leading
