@@ -334,11 +334,16 @@ def test_a_unit_the_checkout_has_but_could_not_read_is_said_so(data_dir, tmp_pat
     host = folder / "Test - Sand Host.cat"
     text = host.read_text(encoding="utf-8")
     blank = '<characteristic name="SV" typeId="ch-sv"></characteristic>'
+    start, end = text.index("    <selectionEntry "), text.index("  </sharedSelectionEntries>")
+    legends = text[start:end].replace('"Dune Walker"', '"Dune Walker [Legends]"').replace(' id="', ' id="l-')
+    text = text[:end] + legends + text[end:]  # a Legends datasheet of that name, readable
     host.write_text(text.replace('<characteristic name="SV" typeId="ch-sv">4+</characteristic>', blank, 1),
                     encoding="utf-8")
     report = build.add_checkout(folder)
     assert list(report.unreadable) == ["Dune Walker"]
-    asked = run("show", "dune walkers")  # as a player types it
+    asked = run("show", "dune walkers")  # as a player types it: not silently the Legends one (a trial's find)
     why = report.unreadable["Dune Walker"]
     assert (asked.exit_code, asked.output) == (
-        2, f"error: Dune Walker is in your 10e checkout but could not be read when it was indexed ({why})\n")
+        2, f"error: Dune Walker is in your 10e checkout but could not be read when it was indexed ({why}); 'Dune "
+           "Walker [Legends]' is another datasheet: write its name to ask about it\n")
+    assert run("show", "dune walker [legends]").exit_code == 0

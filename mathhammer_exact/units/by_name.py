@@ -61,14 +61,24 @@ def unit_named(name: str, user: str | Path | None = None, near: Nears = None,
     """The unit called `name` (a datasheet of rules/, an indexed unit, or 'army.rosz#3'), matched forgivingly
     (`lookup`) within `edition` (by default the 10th, unless only the 11th is indexed); `near`, the question's
     other units (the first that settles it taken), settles a name that several factions use. None if no unit has
-    that name."""
+    that name. A unit of exactly that name that the checkout holds but could not be read is refused as such, not
+    answered with one whose name differs by a tag (the current Crusader Squad, not 'Crusader Squad [Legends]')."""
     lib = library(user)
     found = named(name, lib.sheets, lib.names, edition)
     if not found.options:
         return None
     nears = [n for one in (near if isinstance(near, tuple) else (near,))
              if (n := _near(one, user, found.edition)) is not None] if len(found.options) > 1 else []
-    return choose(found, nears)
+    sheet = choose(found, nears)
+    written = sized(name.split("@")[0])[0]  # 'Crusader Squads @ Black Templars', 'Boyz x20': the name
+    typed = loose(written)  # as it matches names: plurals and tags left out
+    broken = {loose(unit): (unit, why) for unit, why in unreadable(found.edition).items()} if sheet else {}
+    if sheet is not None and typed in broken and normalise(sheet.name) not in (normalise(broken[typed][0]),
+                                                                               normalise(written)):
+        unit, why = broken[typed]
+        raise MathhammerError(f"{unit} is in your {found.edition} checkout but could not be read when it was indexed "
+                              f"({why}); {sheet.name!r} is another datasheet: write its name to ask about it")
+    return sheet
 
 
 def datasheet(name: str, user: str | Path | None = None, near: Nears = None, edition: str | None = None) -> Datasheet:
