@@ -67,6 +67,13 @@ def test_a_leader_names_a_unit_as_catalogues_spell_it(gravel):
     assert leading_problem(attrs.evolve(captain, leader_of=("Nurgle",)), grinder) is not None
     terminators = attrs.evolve(wardens, name="Wolf Guard Terminators", keywords=("INFANTRY", "WOLF GUARD"))
     assert leading_problem(attrs.evolve(captain, leader_of=("Wolf Guard",)), terminators) is not None
+    # a list may name units by their keywords (an Inquisitor's 'IMPERIUM BATTLELINE INFANTRY': a trial found
+    # Intercessors and Cadians refused), two or more of them, the longest keyword at each word
+    line = attrs.evolve(wardens, keywords=("INFANTRY", "BATTLELINE"), faction_keywords=("GRAVEL HOST",))
+    for listed in ("GRAVEL HOST BATTLELINE INFANTRY", "Battleline Infantry"):
+        assert leading_problem(attrs.evolve(captain, leader_of=(listed,)), line) is None, listed
+    for listed in ("GRAVEL HOST BATTLELINE VEHICLE", "BATTLELINE", "BATTLELIINE INFANTRY"):
+        assert leading_problem(attrs.evolve(captain, leader_of=(listed,)), line) is not None, listed
 
 
 def test_the_cli_names_the_leader(gravel):

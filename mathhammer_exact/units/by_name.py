@@ -236,10 +236,28 @@ def _led_names(bodyguard: Datasheet) -> set[str]:
     return {own, *family}
 
 
+def _keyword_set(listed: str, bodyguard: Datasheet) -> bool:
+    """Whether a Leader's list names the unit by two or more of its keywords ('IMPERIUM BATTLELINE INFANTRY': any
+    unit with all three), taking the longest keyword at each word ('ASTRA MILITARUM BATTLELINE'); never a
+    CHARACTER's unit."""
+    have = {normalise(word) for word in (*bodyguard.unit_keywords, *bodyguard.faction_keywords)}
+    words, found, at = normalise(listed).split(), 0, 0
+    if "CHARACTER" in bodyguard.keywords:
+        return False
+    while at < len(words):
+        end = next((end for end in range(len(words), at, -1) if " ".join(words[at:end]) in have), None)
+        if end is None:
+            return False
+        at, found = end, found + 1
+    return found >= 2
+
+
 def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:
     """Why the CHARACTER `leader` cannot lead `bodyguard`, or None if it can (or its datasheet names no units): the
-    units its Leader ability names, and those whose Leaders the bodyguard's Attached Unit ability admits."""
-    if not leader.leader_of or _led_names(bodyguard) & {compact(unit) for unit in leader.leader_of}:
+    units its Leader ability names (by their names, or by their keywords: `_keyword_set`), and those whose Leaders
+    the bodyguard's Attached Unit ability admits."""
+    if not leader.leader_of or _led_names(bodyguard) & {compact(unit) for unit in leader.leader_of} or any(
+            _keyword_set(unit, bodyguard) for unit in leader.leader_of):
         return None
     if any(rule.admits(leader) for rule in bodyguard.attached_as):
         return None
