@@ -292,6 +292,11 @@ def test_a_leaders_own_wargear_is_chosen(cairn):
     led = by_name.target_unit("Cairn Squad", leader="Cairn Lieutenant", leader_loadout=["cairn hammer"])
     assert led.leaders[0].models[0].equipment == ("cairn hammer",)
     assert "target note (Cairn Lieutenant): wargear: cairn hammer" in led.notes
+    # a bundle named with 'and' for its '&' (a trial typed the docs' 'sentinel blade and praesidium shield')
+    lieutenant = by_name.datasheet("Cairn Lieutenant")
+    option = attrs.evolve(lieutenant.options[0], choices=("cairn hammer & shield",))
+    bundle = attrs.evolve(lieutenant, options=(option,))
+    assert bundle.items_named(["cairn hammer and shield"]) == ["cairn hammer & shield"]
     out = CliRunner().invoke(cli, ["unit", "Cairn Squad", "--melee", "--led-by", "Cairn Lieutenant",
                                    "--led-by-loadout", "cairn hammer", "-t", "Cairn Squad", "--leader",
                                    "Cairn Lieutenant", "--leader-loadout", "cairn hammer"])

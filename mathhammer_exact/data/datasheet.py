@@ -126,6 +126,11 @@ def _first_untouched(models: Sequence[int], changed: Changed) -> int | None:
 _COUNTED = re.compile(r"([0-9]+)(?:\s*[x×]\s+|\s+)(.+)|([0-9]+)[x×](\S.*)", re.I)  #: '4 lascannon', '4x lascannon'
 
 
+def _joined(name: str) -> str:
+    """A wargear name with its pieces joined by '&' or 'and' alike: 'sentinel blade and praesidium shield'."""
+    return compact(" ".join(word for word in loose(name).split() if word != "and"))
+
+
 def stated(raw: str) -> tuple[int | None, str]:
     """A loadout entry as (models, wargear), the number None where none is written ('lascannon')."""
     match = _COUNTED.fullmatch(raw.strip())
@@ -314,7 +319,8 @@ class Datasheet:
                                   f"{len(models)} (ask about it as the unit, with --loadout)")
         (entry, gear), = models
         chosen = attrs.evolve(entry, equipment=tuple(gear), profile=entry.carrying(gear))
-        return attrs.evolve(self, models=(chosen,), notes=(*self.notes, *self.loadout_lines(loadout),
+        lines = [line.replace("--loadout ", "wargear ", 1) for line in self.loadout_lines(loadout)]
+        return attrs.evolve(self, models=(chosen,), notes=(*self.notes, *lines,
                                                            f"wargear: {', '.join(item.strip() for item in loadout)}"))
 
     def as_target(self, size: int | None = None, loadout: Sequence[str] = ()) -> Target:
@@ -527,14 +533,14 @@ class Datasheet:
     def _known(self, item: str) -> str | None:
         """The wargear a loadout's `item` names: itself if the datasheet has it, else the one piece whose name
         is the same in its loose form (plural or singular: 'gauss reapers' is 'gauss reaper'), else without its
-        spaces ('melta gun' is 'meltagun'), else the piece whose words the words typed start, where one is nearer
-        than any other ('marksman rifle' for the hot-shot marksman rifle, 'flamer' for a ministorum flamer rather
-        than a ministorum heavy flamer); else None."""
+        spaces ('melta gun' is 'meltagun'), else with 'and' for '&' (`_joined`), else the piece whose words the
+        words typed start, where one is nearer than any other ('marksman rifle' for the hot-shot marksman rifle,
+        'flamer' for a ministorum flamer rather than a ministorum heavy flamer); else None."""
         names = self.choices() | {i for m in self.models for i in m.equipment} | {
             i for o in self.options for items in o.gives.values() for i in items}
         if item in names:
             return item
-        for form in (loose, compact):  # 'melta gun' is the meltagun
+        for form in (loose, compact, _joined):  # 'melta gun' is the meltagun
             same = [name for name in names if form(name) == form(item)]
             if same:
                 return same[0] if len(same) == 1 else None
