@@ -825,3 +825,45 @@ def test_a_defence_of_the_character_leading_the_unit_is_the_leaders_when_one_lea
     assert {p.name: p.feel_no_pain for p, _ in report.result.target.groups} == {"Pebble": None, "Chief": 4}
     assert "target has Silent Watch (read from its text): Feel No Pain 4+, for its CHARACTER models only" in \
         report.situation
+
+
+def _kind(name: str, least: int = 0, most: int = 10, save: str = "3+") -> str:
+    """A model entry with its least and most in its group, a profile of its own and no wargear."""
+    tag = name.lower().replace(" ", "-")
+    stats = "".join(f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>'
+                    for k, v in (("M", '6"'), ("T", "4"), ("SV", save), ("W", "2"), ("LD", "6+"), ("OC", "1")))
+    return (f'<selectionEntry type="model" import="true" name="{name}" hidden="false" id="m-{tag}"><constraints>'
+            f'<constraint type="min" value="{least}" field="selections" scope="parent" shared="true" id="c-{tag}-a"/>'
+            f'<constraint type="max" value="{most}" field="selections" scope="parent" shared="true" id="c-{tag}-b"/>'
+            f'</constraints><profiles><profile name="{name}" typeId="pt-unit" typeName="Unit" hidden="false" '
+            f'id="p-{tag}"><characteristics>{stats}</characteristics></profile></profiles></selectionEntry>')
+
+
+def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, monkeypatch):
+    # a trial found a Crusader Squad fielded as 9 Initiates beside its Sword Brother, though its '4-8 Neophytes'
+    # group asks for 4 at least (and Sicarians without their Princeps): each group's default kind makes up its least
+    def group(name: str, least: int, most: int, default: str, kinds: str) -> str:
+        return (f'<selectionEntryGroup name="{name}" hidden="false" id="g-{name.lower()}" defaultSelectionEntryId='
+                f'"m-{default}"><constraints><constraint type="min" value="{least}" field="selections" scope="parent" '
+                f'shared="true" id="c-{name.lower()}-a"/><constraint type="max" value="{most}" field="selections" '
+                f'scope="parent" shared="true" id="c-{name.lower()}-b"/></constraints><selectionEntries>{kinds}'
+                "</selectionEntries></selectionEntryGroup>")
+    elders = group("Elders", 5, 11, "elder", _kind("Elder") + _kind("Elder with Hammer", most=4))
+    # a group named as the Black Templars' are ('Crusaders'), not a Crusade-only one: it had been left out
+    younglings = group("Crusaders", 4, 8, "youngling", _kind("Youngling", save="4+") + _kind("Youngling Scout"))
+    unit = ('<selectionEntry type="unit" import="true" name="Cinder Host" hidden="false" id="u-cinder">'
+            '<costs><cost name="pts" typeId="ct-pts" value="150"/></costs><selectionEntries>'
+            f'{_kind("Cinder Chief", 1, 1)}</selectionEntries><selectionEntryGroups>{elders}{younglings}'
+            "</selectionEntryGroups></selectionEntry>")
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
+    (checkout / gst.name).write_bytes(gst.read_bytes())
+    (checkout / "Test - Priced Host.cat").write_text(_PRICED % unit, encoding="utf-8")
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(checkout)
+    host = by_name.datasheet("Cinder Host")
+    assert host.counts(10) == {"Elder": 5, "Elder with Hammer": 0, "Youngling": 4, "Youngling Scout": 0,
+                               "Cinder Chief": 1}
+    assert sorted((p.name, p.save, n) for p, n in host.as_target(10).groups) == [
+        ("Cinder Chief", 3, 1), ("Elder", 3, 5), ("Youngling", 4, 4)]

@@ -247,13 +247,15 @@ def _limits(*elements: Element | None) -> tuple[int, int | None]:
     return max(low or 0, 0), None if high is None or not 0 <= high <= MAX_TARGET_MODELS else high
 
 
-_CRUSADE = ("crusade", "weapon modifications")  #: groups that only Crusade play uses: left out
+#: groups that only Crusade play uses: left out ('Crusade', 'Crusade: Battle Honours', 'Crusade Relics'); not a unit
+#: whose name starts alike (the Black Templars' Crusader Squad and its group 'Crusaders', a Crusade Ancient)
+_CRUSADE = re.compile(r"(?:crusade(?:$|:| relics?\b| relic upgrades\b| points\b| faction\b)|weapon modifications)",
+                      re.I)
 
 
 def _wanted(*elements: Element, shown: Callable[[Element], bool] = lambda e: False) -> bool:
     """Neither Crusade-only nor hidden, unless `shown` tells that a hidden one is shown (`Data.shown`)."""
-    return not any((hidden(e) and not shown(e)) or e.get("name", "").strip().lower().startswith(_CRUSADE)
-                   for e in elements)
+    return not any((hidden(e) and not shown(e)) or _CRUSADE.match(e.get("name", "").strip()) for e in elements)
 
 
 def _shows(element: Element) -> Iterator[list[Element]]:
@@ -624,6 +626,8 @@ class UnitReader:
         self.bundle_size = 0  #: the size of the unit-composition bundle read ('1 X and 9 Y': 10), if any
         self.bundles: set[str] = set()  #: the ids of the unit-composition bundles read (a condition may name one)
         self.pools: list[tuple[Link, list[Record]]] = []  #: groups of model kinds with a most, and their kinds
+        #: groups of model kinds whose least is more than their kinds' leasts: how many more, and the group's default
+        self.short: list[tuple[int, Record]] = []
         self.groups: set[str] = {"model"}  #: ids that count the unit's models in a condition
         self.kinds: dict[str, list[Record]] = {}  #: the kinds of model an id counts in a condition (a model, a group)
         self.items: dict[str, tuple[int, str | None, Link]] = {}  #: a piece of wargear's most in the unit, its
@@ -723,6 +727,9 @@ class UnitReader:
         self.span = self._find_models(self.entry, found)
         if not found:
             raise MathhammerError("no model entries")
+        if len(self.short) > 1:  # several groups of kinds, each with a least ('5-11 Initiates', '4-8 Neophytes'):
+            for more, default in self.short:  # each group's default kind makes up its least, not the first kind alone
+                default["min"] += more
         if self.compositions and len(found) != self.bundled:  # models beside the bundles: their sizes not known
             self.notes.append("unit compositions not read, so their sizes cannot be asked for: " + ", ".join(
                 repr(c["name"]) for c in self.compositions))
@@ -759,6 +766,9 @@ class UnitReader:
                 self.kinds.setdefault(link.entry.get("id", ""), []).extend(found[before:])
                 if link.maximum is not None:
                     self.pools.append((link, found[before:]))
+                default = [m for m in found[before:] if m.get("default")]
+                if link.minimum > inner[0] and len(default) == 1:  # '4-8 Neophytes': at least 4 of its kinds
+                    self.short.append((link.minimum - inner[0], default[0]))
                 most = inner[1] if link.maximum is None else link.maximum if inner[1] is None \
                     else min(inner[1], link.maximum)
                 spans.append((max(inner[0], link.minimum), most))
