@@ -72,9 +72,9 @@ def unit_named(name: str, user: str | Path | None = None, near: Nears = None,
     sheet = choose(found, nears)
     written = sized(name.split("@")[0])[0]  # 'Crusader Squads @ Black Templars', 'Boyz x20': the name
     typed = loose(written)  # as it matches names: plurals and tags left out
-    broken = {loose(unit): (unit, why) for unit, why in unreadable(found.edition).items()} if sheet else {}
-    if sheet is not None and typed in broken and normalise(sheet.name) not in (normalise(broken[typed][0]),
-                                                                               normalise(written)):
+    indexed = sheet is not None and "#" not in name and normalise(sheet.name) != normalise(written)  # not a list's
+    broken = {loose(unit): (unit, why) for unit, why in unreadable(found.edition).items()} if indexed else {}
+    if sheet is not None and typed in broken and normalise(sheet.name) != normalise(broken[typed][0]):
         unit, why = broken[typed]
         raise MathhammerError(f"{unit} is in your {found.edition} checkout but could not be read when it was indexed "
                               f"({why}); {sheet.name!r} is another datasheet: write its name to ask about it")
