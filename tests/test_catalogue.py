@@ -841,7 +841,8 @@ def _kind(name: str, least: int = 0, most: int = 10, save: str = "3+") -> str:
 
 def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, monkeypatch):
     # a trial found a Crusader Squad fielded as 9 Initiates beside its Sword Brother, though its '4-8 Neophytes'
-    # group asks for 4 at least (and Sicarians without their Princeps): each group's default kind makes up its least
+    # group asks for 4 at least (and Sicarians without their Princeps): not read yet, and said (a review found each
+    # group's default kind made its least blocking the swaps of Indomitor Kill Teams and Sicarians)
     def group(name: str, least: int, most: int, default: str, kinds: str) -> str:
         return (f'<selectionEntryGroup name="{name}" hidden="false" id="g-{name.lower()}" defaultSelectionEntryId='
                 f'"m-{default}"><constraints><constraint type="min" value="{least}" field="selections" scope="parent" '
@@ -863,7 +864,7 @@ def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, 
     monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
     build.add_checkout(checkout)
     host = by_name.datasheet("Cinder Host")
-    assert host.counts(10) == {"Elder": 5, "Elder with Hammer": 0, "Youngling": 4, "Youngling Scout": 0,
-                               "Cinder Chief": 1}
-    assert sorted((p.name, p.save, n) for p, n in host.as_target(10).groups) == [
-        ("Cinder Chief", 3, 1), ("Elder", 3, 5), ("Youngling", 4, 4)]
+    assert [m.name for m in host.models] == ["Elder", "Cinder Chief", "Elder with Hammer", "Youngling",
+                                             "Youngling Scout"]
+    assert ("the least of each group of kinds is not read (Elders: 5, Crusaders: 4): the models the answer fields "
+            "may leave a group short of it; --loadout names the wargear of other kinds") in host.notes

@@ -347,3 +347,10 @@ def test_a_unit_the_checkout_has_but_could_not_read_is_said_so(data_dir, tmp_pat
         2, f"error: Dune Walker is in your 10e checkout but could not be read when it was indexed ({why}); 'Dune "
            "Walker [Legends]' is another datasheet: write its name to ask about it\n")
     assert run("show", "dune walker [legends]").exit_code == 0
+    # the other way round, the Legends one unread: the current one is answered, as typed in any form (a review's find)
+    legends_first = text.replace(blank, '<characteristic name="SV" typeId="ch-sv">4+</characteristic>')
+    at = legends_first.index('name="Dune Walker [Legends]"')
+    host.write_text(legends_first[:at] + legends_first[at:].replace(
+        '<characteristic name="SV" typeId="ch-sv">4+</characteristic>', blank, 1), encoding="utf-8")
+    assert list(build.add_checkout(folder).unreadable) == ["Dune Walker [Legends]"]
+    assert run("show", "dune walkers").output.startswith("Dune Walker (Sand Host")

@@ -74,6 +74,9 @@ def test_a_leader_names_a_unit_as_catalogues_spell_it(gravel):
         assert leading_problem(attrs.evolve(captain, leader_of=(listed,)), line) is None, listed
     for listed in ("GRAVEL HOST BATTLELINE VEHICLE", "BATTLELINE", "BATTLELIINE INFANTRY"):
         assert leading_problem(attrs.evolve(captain, leader_of=(listed,)), line) is not None, listed
+    # but a unit's name is that unit (a review found 'DEATHWATCH KILL TEAM' admitting every Deathwatch unit)
+    named = attrs.evolve(wardens, keywords=("SCREE", "WALKER"))
+    assert leading_problem(attrs.evolve(captain, leader_of=("SCREE WALKER",)), named) is not None
 
 
 def test_the_cli_names_the_leader(gravel):
@@ -324,3 +327,12 @@ def test_wargear_a_leader_carries_for_its_unit_protects_the_whole_attached_unit(
     assert [(r.rule.summary, r.scope) for r in field.ability.readings] == [("4+ invulnerable save", "leading")]
     assert scope("While the bearer is leading a unit, models in that unit have a 4+ invulnerable save.", 40) == \
         "leading"
+
+
+def test_what_leaders_give_their_unit_is_every_models_the_best_of_each(cairn, monkeypatch):
+    # a review found a null rod's Feel No Pain given to the bodyguards and its bearer but not to a second Leader,
+    # and the last Leader's value taken where two give one
+    gives = {"Cairn Captain": {"feel_no_pain_mortal": 4, "invulnerable": 5}, "Cairn Lieutenant": {"invulnerable": 4}}
+    monkeypatch.setattr(Datasheet, "for_its_unit", lambda sheet: gives.get(sheet.name, {}))
+    led = by_name.target_unit("Cairn Squad", leader=("Cairn Captain", "Cairn Lieutenant"))
+    assert [(p.feel_no_pain_mortal, p.invulnerable) for p, _ in led.target.groups] == [(4, 4)] * 3

@@ -71,14 +71,19 @@ def unit_named(name: str, user: str | Path | None = None, near: Nears = None,
              if (n := _near(one, user, found.edition)) is not None] if len(found.options) > 1 else []
     sheet = choose(found, nears)
     written = sized(name.split("@")[0])[0]  # 'Crusader Squads @ Black Templars', 'Boyz x20': the name
-    typed = loose(written)  # as it matches names: plurals and tags left out
-    indexed = sheet is not None and "#" not in name and normalise(sheet.name) != normalise(written)  # not a list's
-    broken = {loose(unit): (unit, why) for unit, why in unreadable(found.edition).items()} if indexed else {}
-    if sheet is not None and typed in broken and normalise(sheet.name) != normalise(broken[typed][0]):
-        unit, why = broken[typed]
-        raise MathhammerError(f"{unit} is in your {found.edition} checkout but could not be read when it was indexed "
-                              f"({why}); {sheet.name!r} is another datasheet: write its name to ask about it")
+    tagged = sheet is not None and "#" not in name and "[" in sheet.name and "[" not in written  # not a list's
+    broken = _unread(written, found.edition) if tagged else None
+    if sheet is not None and broken is not None and "[" not in broken[0]:  # the unit asked for, untagged, unread
+        raise MathhammerError(f"{broken[0]} is in your {found.edition} checkout but could not be read when it was "
+                              f"indexed ({broken[1]}); {sheet.name!r} is another datasheet: write its name to ask "
+                              "about it")
     return sheet
+
+
+def _unread(name: str, edition: str | None) -> tuple[str, str] | None:
+    """The unit called `name` (as names match: plurals and tags left out) that `edition`'s checkout holds but could
+    not be read when it was indexed, and why; None if there is none."""
+    return {loose(unit): (unit, why) for unit, why in unreadable(edition).items()}.get(loose(name))
 
 
 def datasheet(name: str, user: str | Path | None = None, near: Nears = None, edition: str | None = None) -> Datasheet:
@@ -113,7 +118,7 @@ def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None,
     others = [e for e in editions() if e != wanted and (index := current_index(e)) is not None and index.named(name)]
     elsewhere = f"{name} is a unit of the {EDITIONS[others[0]].ordinal} edition: add --edition {others[0]}" \
         if others else ""
-    broken = {loose(unit): (unit, why) for unit, why in unreadable(wanted).items()}.get(loose(name))  # 'Imagifiers'
+    broken = _unread(name, wanted)  # 'Imagifiers'
     if broken is not None:  # in the checkout, but not readable: not 'no such unit'
         return MathhammerError(f"{broken[0]} is in your {wanted} checkout but could not be read when it was indexed "
                                f"({broken[1]})" + (f"; {elsewhere}" if elsewhere else ""))
@@ -182,9 +187,11 @@ def target_unit(text: str, models: int | None = None, leader: Leaders = None, us
         target = Target.of(target.groups[0][0], models)
     sheets_read = [bodyguard] if bodyguard else []
     groups, leading = leaders(leader, bodyguard, user, leader_loadout)
-    if groups:
-        given = {field: value for sheet in leading for field, value in sheet.for_its_unit().items()}
-        target = Target((*((p.defended(given), n) for p, n in target.groups), *groups), attached=True)
+    if groups:  # what each Leader's wargear gives its unit, the whole Attached unit's: the best of each
+        given: dict[str, int] = {}
+        for field, value in (item for sheet in leading for item in sheet.for_its_unit().items()):
+            given[field] = min(value, given.get(field, value))
+        target = Target(tuple((p.defended(given), n) for p, n in (*target.groups, *groups)), attached=True)
         if leading:
             shown += f" led by {' and '.join(map(label, leading))}"
             sheets_read += leading
@@ -239,10 +246,11 @@ def _led_names(bodyguard: Datasheet) -> set[str]:
 def _keyword_set(listed: str, bodyguard: Datasheet) -> bool:
     """Whether a Leader's list names the unit by two or more of its keywords ('IMPERIUM BATTLELINE INFANTRY': any
     unit with all three), taking the longest keyword at each word ('ASTRA MILITARUM BATTLELINE'); never a
-    CHARACTER's unit."""
+    CHARACTER's unit, nor where the words are a unit's name ('DEATHWATCH KILL TEAM': that datasheet alone)."""
     have = {normalise(word) for word in (*bodyguard.unit_keywords, *bodyguard.faction_keywords)}
     words, found, at = normalise(listed).split(), 0, 0
-    if "CHARACTER" in bodyguard.keywords:
+    index = current_index(bodyguard.edition) if bodyguard.source.startswith("BSData") else None
+    if "CHARACTER" in bodyguard.keywords or (index is not None and index.named(listed)):
         return False
     while at < len(words):
         end = next((end for end in range(len(words), at, -1) if " ".join(words[at:end]) in have), None)
