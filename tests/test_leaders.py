@@ -289,6 +289,10 @@ def test_a_leaders_own_wargear_is_chosen(cairn):
                                               r"Lieutenant: neither can take that\)"):
         unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Captain", "Cairn Lieutenant"],
                     led_by_loadout=["cairn axe"])
+    with pytest.raises(MathhammerError, match=r"^'cairn: cairn hammer': which Leader's wargear \(Cairn Captain and "
+                                              r"Cairn Lieutenant: both are called that\)"):
+        unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Captain", "Cairn Lieutenant"],
+                    led_by_loadout=["cairn: cairn hammer"])
     with pytest.raises(MathhammerError, match="a Leader's wargear goes with a Leader named by its datasheet"):
         unit_attack("Cairn Squad", target, melee=True, led_by_loadout=["cairn hammer"])
     # the target's Leaders too, and the command line's options

@@ -709,7 +709,8 @@ def fielded_leaders(leaders: Sequence[Datasheet], loadout: Sequence[str]) -> tup
             found = [i for i, sheet in enumerate(leaders) if len(leaders) == 1 or _takes(sheet, item)]
         if len(found) != 1:
             names = " and ".join(sheet.name for sheet in leaders)
-            why = "both can take it" if found else f"{'no Leader is called' if colon else 'neither can take'} that"
+            why = (f"both {'are called' if colon else 'can take'} that" if found else
+                   f"{'no Leader is called' if colon else 'neither can take'} that")
             raise MathhammerError(f"{raw.strip()!r}: which Leader's wargear ({names}: {why}); write it "
                                   f"'{leaders[0].name}: {item.strip()}'")
         taken.setdefault(found[0], []).append(item)
