@@ -212,7 +212,7 @@ def test_two_leaders_where_one_may_join_beside_the_other(cairn):
         unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Chaplain", "Cairn Lieutenant"])
     with pytest.raises(MathhammerError, match="neither datasheet does"):
         unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Chaplain", "Cairn Captain"])
-    with pytest.raises(MathhammerError, match="cannot all lead Cairn Squad: two Leaders at most"):
+    with pytest.raises(MathhammerError, match="cannot all lead Cairn Squad: 2 Leaders at most join one unit$"):
         unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Captain", "Cairn Lieutenant", "Cairn Chaplain"])
 
 
@@ -230,7 +230,7 @@ def test_a_target_led_by_two_leaders(cairn):
     assert [p.wounds for p, _ in both.target.groups] == [2, 4, 4]
     # but counted, and Leaders of a standard target are checked against each other (a review found four Leaders, two
     # of them Captains, attached where two were profiles, and two Captains leading MEQ)
-    with pytest.raises(MathhammerError, match="^3 Leaders: two at most join one unit$"):
+    with pytest.raises(MathhammerError, match="^3 Leaders: 2 Leaders at most join one unit$"):
         by_name.target_unit("Cairn Squad", leader=("Cairn Captain", "Cairn Lieutenant", "T4 Sv3+ W4"))
     with pytest.raises(MathhammerError, match="^Cairn Captain and Cairn Captain cannot both lead one unit"):
         by_name.target_unit("MEQ", leader=("Cairn Captain", "Cairn Captain"))

@@ -274,6 +274,10 @@ def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:
     return f"{leader.name} cannot lead {bodyguard.name} (it can lead: {', '.join(leader.leader_of)}{also})"
 
 
+MOST_LEADERS = 2  #: Leaders that join one unit at most: a leave lets one join beside one other (`together_problem`)
+_TOO_MANY = f"{MOST_LEADERS} Leaders at most join one unit"
+
+
 def together_problem(leaders: Sequence[Datasheet], bodyguard: Datasheet | None) -> str | None:
     """Why `leaders`, each of which can lead `bodyguard`, cannot lead it together, or None if they can: a unit has
     one Leader, unless one's datasheet lets it join the unit the other already leads (`Datasheet.joins_beside`: a
@@ -283,8 +287,8 @@ def together_problem(leaders: Sequence[Datasheet], bodyguard: Datasheet | None) 
         return None
     names = " and ".join(sheet.name for sheet in leaders)
     unit = bodyguard.name if bodyguard else "one unit"
-    if len(leaders) > 2:
-        return f"{names} cannot all lead {unit}: two Leaders at most join one unit"
+    if len(leaders) > MOST_LEADERS:
+        return f"{names} cannot all lead {unit}: {_TOO_MANY}"
     led = _led_names(bodyguard) if bodyguard else None
     first, second = leaders
     if any(rule.admits(first, led, second) for rule in second.joins_beside) or any(
@@ -303,8 +307,8 @@ def leaders(leader: Leaders, bodyguard: Datasheet | None, user: str | Path | Non
     the bodyguard is (`together_problem`)."""
     found = [_leader(text, bodyguard, user) for text in written_leaders(leader)]
     named = [one for one in found if isinstance(one, Datasheet)]
-    if len(found) > 2:
-        raise MathhammerError(f"{len(found)} Leaders: two at most join one unit")
+    if len(found) > MOST_LEADERS:  # those written as profiles counted too
+        raise MathhammerError(f"{len(found)} Leaders: {_TOO_MANY}")
     problem = len(named) == len(found) and together_problem(named, bodyguard)
     if problem:
         raise MathhammerError(f"{problem}; write a leader as a profile to attach it anyway")
