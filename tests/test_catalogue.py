@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
@@ -827,31 +828,41 @@ def test_a_defence_of_the_character_leading_the_unit_is_the_leaders_when_one_lea
         report.situation
 
 
-def _kind(name: str, least: int = 0, most: int = 10, save: str = "3+") -> str:
-    """A model entry with its least and most in its group, a profile of its own and no wargear."""
+def _kind(name: str, least: int = 0, most: int = 10, save: str = "3+", gun: str = "") -> str:
+    """A model entry with its least and most in its group, a profile of its own and no wargear (or one `gun`)."""
     tag = name.lower().replace(" ", "-")
     stats = "".join(f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>'
                     for k, v in (("M", '6"'), ("T", "4"), ("SV", save), ("W", "2"), ("LD", "6+"), ("OC", "1")))
+    shots = "".join(f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>'
+                    for k, v in (("Range", '24"'), ("A", "1"), ("BS", "3+"), ("S", "4"), ("AP", "0"), ("D", "1"),
+                                 ("Keywords", "-")))
+    carried = (f'<selectionEntries><selectionEntry type="upgrade" import="true" name="{gun}" hidden="false" '
+               f'id="w-{tag}"><constraints><constraint type="min" value="1" field="selections" scope="parent" '
+               f'shared="true" id="c-w-{tag}-a"/><constraint type="max" value="1" field="selections" scope="parent" '
+               f'shared="true" id="c-w-{tag}-b"/></constraints><profiles><profile name="{gun}" typeName="Ranged '
+               f'Weapons" hidden="false" id="p-w-{tag}"><characteristics>{shots}</characteristics></profile>'
+               "</profiles></selectionEntry></selectionEntries>") if gun else ""
     return (f'<selectionEntry type="model" import="true" name="{name}" hidden="false" id="m-{tag}"><constraints>'
             f'<constraint type="min" value="{least}" field="selections" scope="parent" shared="true" id="c-{tag}-a"/>'
             f'<constraint type="max" value="{most}" field="selections" scope="parent" shared="true" id="c-{tag}-b"/>'
             f'</constraints><profiles><profile name="{name}" typeId="pt-unit" typeName="Unit" hidden="false" '
-            f'id="p-{tag}"><characteristics>{stats}</characteristics></profile></profiles></selectionEntry>')
+            f'id="p-{tag}"><characteristics>{stats}</characteristics></profile></profiles>{carried}</selectionEntry>')
 
 
 def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, monkeypatch):
     # a trial found a Crusader Squad fielded as 9 Initiates beside its Sword Brother, though its '4-8 Neophytes'
-    # group asks for 4 at least (and Sicarians without their Princeps): not read yet, and said (a review found each
-    # group's default kind made its least blocking the swaps of Indomitor Kill Teams and Sicarians)
+    # group asks for 4 at least (and Sicarians without their Princeps); a review found each group's default kind
+    # made its least blocking the swaps of Indomitor Kill Teams and Sicarians: the group's least is its own
     def group(name: str, least: int, most: int, default: str, kinds: str) -> str:
         return (f'<selectionEntryGroup name="{name}" hidden="false" id="g-{name.lower()}" defaultSelectionEntryId='
                 f'"m-{default}"><constraints><constraint type="min" value="{least}" field="selections" scope="parent" '
                 f'shared="true" id="c-{name.lower()}-a"/><constraint type="max" value="{most}" field="selections" '
                 f'scope="parent" shared="true" id="c-{name.lower()}-b"/></constraints><selectionEntries>{kinds}'
                 "</selectionEntries></selectionEntryGroup>")
-    elders = group("Elders", 5, 11, "elder", _kind("Elder") + _kind("Elder with Hammer", most=4))
+    elders = group("Elders", 5, 11, "elder", _kind("Elder") + _kind("Elder with Hammer", most=4, gun="ember hammer"))
     # a group named as the Black Templars' are ('Crusaders'), not a Crusade-only one: it had been left out
-    younglings = group("Crusaders", 4, 8, "youngling", _kind("Youngling", save="4+") + _kind("Youngling Scout"))
+    younglings = group("Crusaders", 4, 8, "youngling", _kind("Youngling Scout", save="4+", gun="scout carbine")
+                       + _kind("Youngling"))
     unit = ('<selectionEntry type="unit" import="true" name="Cinder Host" hidden="false" id="u-cinder">'
             '<costs><cost name="pts" typeId="ct-pts" value="150"/></costs><selectionEntries>'
             f'{_kind("Cinder Chief", 1, 1)}</selectionEntries><selectionEntryGroups>{elders}{younglings}'
@@ -864,7 +875,17 @@ def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, 
     monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
     build.add_checkout(checkout)
     host = by_name.datasheet("Cinder Host")
-    assert [m.name for m in host.models] == ["Elder", "Cinder Chief", "Elder with Hammer", "Youngling",
-                                             "Youngling Scout"]
-    assert ("the least of each group of kinds is not read (Elders: 5, Crusaders: 4): the models the answer fields "
-            "may leave a group short of it; --loadout names the wargear of other kinds") in host.notes
+    assert not any("least" in note for note in host.notes)
+    # each group's least by its default kind (the Younglings', listed second); the rest fills in order up to each
+    # group's most and each kind's (11 Elders, 10 of them of the first kind; then Younglings)
+    assert {k: n for k, n in host.counts(10).items() if n} == {"Cinder Chief": 1, "Elder": 5, "Youngling": 4}
+    assert {k: n for k, n in host.counts(20).items() if n} == {"Cinder Chief": 1, "Elder": 10, "Elder with Hammer": 1,
+                                                               "Youngling": 8}
+    # a Youngling Scout joins in place of a Youngling, not of an Elder (the Elders' 5 are their least)
+    scouted = Counter(m.name for m, _ in host.equip(["4 scout carbine"], 10))
+    assert {k: n for k, n in scouted.items() if n} == {"Cinder Chief": 1, "Elder": 5, "Youngling Scout": 4}
+    with pytest.raises(MathhammerError, match=r"at most 4 models .* \(Elders: at least 5; asked"):
+        host.equip(["5 scout carbine"], 10)
+    # within a group, a kind takes the place of the group's default kind
+    hammers = Counter(m.name for m, _ in host.equip(["2 ember hammer"], 10))
+    assert (hammers["Elder"], hammers["Elder with Hammer"], hammers["Youngling"]) == (3, 2, 4)

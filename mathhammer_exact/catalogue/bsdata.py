@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator
 from pathlib import Path
 from xml.etree.ElementTree import Element
@@ -627,8 +626,8 @@ class UnitReader:
         self.bundle_size = 0  #: the size of the unit-composition bundle read ('1 X and 9 Y': 10), if any
         self.bundles: set[str] = set()  #: the ids of the unit-composition bundles read (a condition may name one)
         self.pools: list[tuple[Link, list[Record]]] = []  #: groups of model kinds with a most, and their kinds
-        #: groups of model kinds whose least is more than their kinds' leasts: the group's name, least and parent
-        self.short: list[tuple[str, int, str]] = []
+        #: groups of model kinds whose least is more than their kinds' leasts: the group's name, least and kinds
+        self.short: list[tuple[str, int, list[Record]]] = []
         self.groups: set[str] = {"model"}  #: ids that count the unit's models in a condition
         self.kinds: dict[str, list[Record]] = {}  #: the kinds of model an id counts in a condition (a model, a group)
         self.items: dict[str, tuple[int, str | None, Link]] = {}  #: a piece of wargear's most in the unit, its
@@ -670,6 +669,9 @@ class UnitReader:
                               f"{', '.join(lost)}")
         record["sizes"], record["points"] = self._points(size_low, size_high, models)
         record["limits"] = self._size_limits(models, size_high)
+        record["leasts"] = [{"what": name, "least": least, "kinds": [m["name"] for m in kinds],
+                             "fills": next((m["name"] for m in kinds if m.get("default")), None)}
+                            for name, least, kinds in self.short]
         for modifier in _modifiers(entry):
             if modifier.get("field") == "error" and modifier.get("type") == "add":
                 self._alike(modifier)
@@ -728,12 +730,6 @@ class UnitReader:
         self.span = self._find_models(self.entry, found)
         if not found:
             raise MathhammerError("no model entries")
-        beside = Counter(parent for _, _, parent in self.short)
-        if shorts := [(name, least) for name, least, parent in self.short if beside[parent] > 1]:
-            # groups of kinds side by side, each with a least ('5-11 Initiates', '4-8 Neophytes'): not read yet
-            self.notes.append("the least of each group of kinds is not read (" + ", ".join(
-                f"{name}: {least}" for name, least in shorts) + "): the models the answer fields may leave a group "
-                "short of it; --loadout names the wargear of other kinds")
         if self.compositions and len(found) != self.bundled:  # models beside the bundles: their sizes not known
             self.notes.append("unit compositions not read, so their sizes cannot be asked for: " + ", ".join(
                 repr(c["name"]) for c in self.compositions))
@@ -771,7 +767,7 @@ class UnitReader:
                 if link.maximum is not None:
                     self.pools.append((link, found[before:]))
                 if link.minimum > inner[0]:  # '4-8 Neophytes': at least 4 of its kinds
-                    self.short.append((link.entry.get("name", "").strip(), link.minimum, element.get("id", "")))
+                    self.short.append((link.entry.get("name", "").strip(), link.minimum, found[before:]))
                 most = inner[1] if link.maximum is None else link.maximum if inner[1] is None \
                     else min(inner[1], link.maximum)
                 spans.append((max(inner[0], link.minimum), most))

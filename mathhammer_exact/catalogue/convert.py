@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from ..data.datasheet import UNIT_WIDE, AttachedUnit, Datasheet, JoinsBeside, Limit, ModelEntry, WargearOption
+from ..data.datasheet import UNIT_WIDE, AttachedUnit, Datasheet, JoinsBeside, Least, Limit, ModelEntry, WargearOption
 from ..data.names import normalise
 from ..data.text_in_force import has_keywords
 from ..data.text_rules import TextAbility
@@ -422,12 +422,15 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     if not models:
         raise MathhammerError(f"{record['name']}: no model profile could be read ({'; '.join(notes)})")
     sizes, points = _sizes(record, models, notes)
+    read_kinds = {m.name for m in models}
     sheet = Datasheet(
         name=record["name"], faction=record["faction"], source=record.get("source", "BSData"), keywords=keywords,
         faction_keywords=tuple(record["faction_keywords"]), abilities=tuple(record["abilities"]),
         models=tuple(models), weapons=weapons, options=tuple(options), sizes=sizes, points=points,
         wargear_points={name.lower(): cost for name, cost in record.get("wargear_points", {}).items()},
         limits=_size_limits(record, models),
+        leasts=tuple(Least(least["what"], least["least"], tuple(least["kinds"]), least["fills"])
+                     for least in record.get("leasts", ()) if set(least["kinds"]) <= read_kinds),
         alike=tuple(tuple(name.lower() for name in names) for names in record.get("alike", ())),
         leader_of=tuple(record["leader_of"]),
         attached_as=tuple(AttachedUnit(r["unit"], tuple(r["leaders"]), tuple(r["excluding"]))
@@ -454,8 +457,9 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     costs = {int(k): v for k, v in record["points"].items()}
     for other in record.get("compositions", ()):  # each its own datasheet at its size ('2 Sergeants and 18 ...')
         size = other["size"]
-        at = to_datasheet({**record, "models": other["models"], "limits": other["limits"], "sizes": [size],
-                           "notes": [*record.get("notes", ()), *other["notes"]], "compositions": []}, Tally())
+        at = to_datasheet({**record, "models": other["models"], "limits": other["limits"], "leasts": [],
+                           "sizes": [size], "notes": [*record.get("notes", ()), *other["notes"]], "compositions": []},
+                          Tally())
         if at.sizes == (size,):  # its models fill its size
             compositions[size] = attrs.evolve(at, points={n: p for n, p in costs.items() if n == size})
     if not compositions:

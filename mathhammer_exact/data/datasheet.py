@@ -100,6 +100,22 @@ class Limit:
         return sum(1 for m, gear in models if m.name in self.kinds or set(self.items) & set(gear))
 
 
+@attrs.frozen
+class Least:
+    """At least `least` models of the kinds `kinds` in a unit: a group of kinds whose least is more than its kinds'
+    own ('5-11 Initiates' beside '4-8 Neophytes' in a Crusader Squad). A unit's default models make it up with
+    `fills`, the group's default kind (else the kinds in the datasheet's order), and a loadout's choices never take
+    the group below it."""
+
+    what: str  #: its name in a refusal ('Initiates')
+    least: int
+    kinds: tuple[str, ...]
+    fills: str | None = None
+
+    def count(self, models: Sequence[tuple[ModelEntry, Sequence[str]]]) -> int:
+        return sum(1 for m, _ in models if m.name in self.kinds)
+
+
 class Refused(MathhammerError):
     """A loadout's choice that no model can take; `limited` where a limit of the datasheet binds (not only the
     models left)."""
@@ -202,6 +218,7 @@ class Datasheet:
     weapons: Mapping[str, Mapping[str, Weapon]]  #: weapon name -> profile name -> profile
     options: tuple[WargearOption, ...] = ()
     limits: tuple[Limit, ...] = ()  #: the most models of some kinds, or with some wargear, by unit size
+    leasts: tuple[Least, ...] = ()  #: the least models of some groups of kinds
     alike: tuple[tuple[str, ...], ...] = ()  #: wargear of which a unit carries one only ('all models the same')
     sizes: tuple[int, ...] = ()
     points: Mapping[int, int] = attrs.field(factory=dict)  #: by unit size, before what its wargear costs
@@ -270,13 +287,32 @@ class Datasheet:
         if size in self.compositions:
             return self.compositions[size].counts(size)
         counts = {m.name: m.count for m in self.models}
-        extra = size - sum(counts.values())  # filled by the kinds that vary, in order, each up to its max
+        for least in self.leasts:  # each group made up to its least by its default kind, then its others in order
+            for kind in sorted((m for m in self.models if m.name in least.kinds), key=lambda m: m.name != least.fills):
+                short = least.least - sum(counts[k] for k in least.kinds)
+                counts[kind.name] += max(0, min(short, kind.max - counts[kind.name])) if kind.max is not None else 0
+        if sum(counts.values()) > size:  # the groups' leasts do not fit this size: each kind at its own least
+            counts = {m.name: m.count for m in self.models}
+        filled, left = self._filled(counts, size, self.limits)
+        return filled if not left else self._filled(counts, size, ())[0]  # else as if the limits were not there
+
+    def _filled(self, counts: Mapping[str, int], size: int, limits: Iterable[Limit]) -> tuple[dict[str, int], int]:
+        """`counts` filled up to `size` by the kinds that vary, in order, each up to its most and to the most of
+        each of `limits` on kinds that counts it at that size ('11 Initiates at most'); and the models left to
+        place."""
+        filled = dict(counts)
+        extra = size - sum(filled.values())
         for m in self.models:
-            if m.max is not None:
-                added = min(extra, m.max - m.count)
-                counts[m.name] += added
-                extra -= added
-        return counts
+            if m.max is None:
+                continue
+            room = m.max - filled[m.name]
+            for limit in limits:
+                if m.name in limit.kinds:
+                    room = min(room, limit.at(size) - sum(filled[k] for k in limit.kinds))
+            added = max(0, min(extra, room))
+            filled[m.name] += added
+            extra -= added
+        return filled, extra
 
     def kinds_taken(self, size: int | None = None) -> str:
         """Where the models beyond each kind's least are of the kinds the datasheet lists first (`counts`) while
@@ -627,20 +663,26 @@ class Datasheet:
             swaps = any(o.model == kind.name and item in o.choices for o in self.options)
             if kind.max is None or (item not in kind.equipment and not swaps) or here[kind.name] >= kind.max:
                 continue
+            tried = {kind.name}  # a donor of a kind tried is no better than the first of it
             for donor in donors:
-                if models[donor][0].name == kind.name:
+                if models[donor][0].name in tried:
                     continue
                 before = models[donor]
+                tried.add(before[0].name)
                 models[donor] = (kind, list(kind.equipment))
-                if item in kind.equipment and self._within_limits(models):
-                    changed.add((donor, item))
-                    chosen[item] += 1
-                    return True
-                if swaps and self._swap(models, item, changed, taken, chosen, only=donor):
-                    return True
+                if not self._below_least(models, before[0]):
+                    if item in kind.equipment and self._within_limits(models):
+                        changed.add((donor, item))
+                        chosen[item] += 1
+                        return True
+                    if swaps and self._swap(models, item, changed, taken, chosen, only=donor):
+                        return True
                 models[donor] = before
-                break  # the most numerous donor refused: another donor is no better for this kind
         return False
+
+    def _below_least(self, models: list[tuple[ModelEntry, list[str]]], donor: ModelEntry) -> bool:
+        """Whether a model of kind `donor` that joined another kind took a group of kinds below its least."""
+        return any(donor.name in least.kinds and least.count(models) < least.least for least in self.leasts)
 
     def _within_limits(self, models: list[tuple[ModelEntry, list[str]]]) -> bool:
         return all(limit.count(models) <= limit.at(len(models)) for limit in self.limits)
@@ -661,6 +703,8 @@ class Datasheet:
         bounds += [f"{o.model}: {o.replaced} for {item} at most {o.max}" for n, o in enumerate(self.options)
                    if item in o.choices and o.max is not None and taken[n] >= o.max]
         bounds += ["each once per unit"] * any(item in o.choices and o.each_once for o in self.options)
+        bounds += [f"{least.what}: at least {least.least}" for least in self.leasts  # the models it would take
+                   if least.count(models) <= least.least and not {m.name for m in carriers} & set(least.kinds)]
         why = "; ".join(dict.fromkeys(bounds)) or "no model left that can take it, with the other choices made"
         most = f"at most {done} model{'s' * (done > 1)}" if done else "no model"
         return Refused(f"{self.name}: {most} of a unit of {size} can take {item!r} ({why}; asked: {raw.strip()!r})",
