@@ -513,7 +513,7 @@ def sheet(weapon: str, *abilities: tuple[str, str] | tuple[str, str, str],
           models: tuple[tuple[str, int], ...] = (("Breaker", 1),), keywords: str = "INFANTRY",
           army_rules: tuple[str, ...] = ()) -> Datasheet:
     """A datasheet of one weapon, its abilities (name, text[, the model kind it is written on]) read from text, and
-    the army rules it lists by name."""
+    the army rules it lists by name; a CHARACTER's has the Leader ability (the units it leads not named)."""
     read = []
     for name, text, *model in abilities:
         verdict = read_ability("Test Breakers", name, text, *model)
@@ -522,7 +522,8 @@ def sheet(weapon: str, *abilities: tuple[str, str] | tuple[str, str, str],
     entries = tuple(ModelEntry(m, ModelProfile.parse(f"T4 Sv3+ W2 [{keywords}]", name=m), n, ("gun",))
                     for m, n in models)
     return Datasheet(name="Test Breakers", faction="Test", source="test", keywords=(keywords,), faction_keywords=(),
-                     abilities=(*(a[0] for a in abilities), *army_rules), army_rules=army_rules, models=entries,
+                     abilities=(*(a[0] for a in abilities), *army_rules, *["Leader"] * ("CHARACTER" in keywords)),
+                     army_rules=army_rules, models=entries,
                      weapons={"gun": {"default": Weapon.parse(weapon, name="gun")}}, read_rules=tuple(read))
 
 
@@ -1093,25 +1094,23 @@ def test_a_bodyguards_ability_of_each_model_is_not_its_leaders():
     assert "attacker has Steady Aim (read from its text): +1 to hit (ranged weapons)" in alone.situation
 
 
-def test_a_leaders_ability_for_its_unit_is_the_whole_attached_units_only_with_with():
-    """"Models in this model's unit" on a Leader's datasheet may be the whole Attached unit (one unit for all rules
-    purposes), or the Leader's own unit: its own models have it either way, so its own attacks do, and the header
-    says --with gives it to the whole Attached unit (a trial found it on nobody: a Bigboss's Breakin' Heads lost even
-    on his own choppa); not to the whole unit unasked (a review found Titus's Press the Attack so)."""
+def test_a_leaders_ability_for_its_unit_is_the_whole_attached_units():
+    """"Models in this model's unit" on a Leader's datasheet is the whole Attached unit, which is one unit for all
+    rules purposes (a trial found a Tyranid Prime's Alpha Warrior on its own attacks only, --with needed for its
+    Warriors'; an earlier one found a Bigboss's Breakin' Heads on nobody)."""
     text = ("Press On", "Weapons equipped by models in this model's unit have the [SUSTAINED HITS 1] ability.")
     squad = sheet(GUN, models=(("Breaker", 4),))
     chief = attrs.evolve(sheet('12" A2 BS4+ S4 AP0 D1', text, models=(("Chief", 1),), keywords="CHARACTER"),
                          name="Test Chief")
     target = Target.parse("T4 Sv6+ W40")
-    plain = unit_attack(squad, target, led_by=chief, exact=True)
-    # 24 attacks hitting on 4+, and the Chief's 2 with Sustained Hits 1 (a 6 scores one more)
-    assert plain.result.hits.mean == 24 * Fraction(1, 2) + 2 * (Fraction(1, 2) + Fraction(1, 6))
-    assert ("Test Chief, leading the attacker, has Press On (read from its text), for its own attacks: weapons gain "
-            "SUSTAINED HITS 1; --with 'Press On' gives it to the whole Attached unit") in plain.situation
-    given = unit_attack(squad, target, led_by=chief, exact=True, modifiers=["press on"])
-    assert given.result.hits.mean == 26 * (Fraction(1, 2) + Fraction(1, 6))  # a 6 scores one more hit, every attack
-    assert ("attacker has Press On (read from its Leader's text): weapons gain SUSTAINED HITS 1; assumed (--with): "
-            "the whole Attached unit's") in given.situation
+    led = unit_attack(squad, target, led_by=chief, exact=True)
+    assert led.result.hits.mean == 26 * (Fraction(1, 2) + Fraction(1, 6))  # a 6 scores one more hit, every attack
+    assert ("Test Chief, leading the attacker, has Press On (read from its text), for the whole Attached unit (one "
+            "unit for all rules purposes): weapons gain SUSTAINED HITS 1") in led.situation
+    with pytest.raises(MathhammerError, match="Press On needs no --with here"):
+        unit_attack(squad, target, led_by=chief, exact=True, modifiers=["press on"])
+    alone = unit_attack(chief, target, exact=True)  # the Chief's own unit
+    assert alone.result.hits.mean == 2 * (Fraction(1, 2) + Fraction(1, 6))
 
 
 def test_precision_a_rule_gives_can_be_aimed_or_declined():
@@ -1164,21 +1163,20 @@ def test_a_target_leaders_own_defence_protects_its_own_models():
     assert mean(unit_attack(precise, both, exact=True, precision_on="Chief")) == Fraction(25, 36)
 
 
-def test_a_target_leaders_defence_for_its_unit_protects_its_own_models_unless_given_to_all():
-    """A target Leader's "models in this unit" defence: its own models have it whether "this unit" is the Attached
-    unit or its own; --with gives it to the whole Attached unit."""
+def test_a_target_leaders_defence_for_its_unit_protects_the_whole_attached_unit():
+    """A target Leader's "models in this unit" defence is the whole Attached unit's (one unit for all rules
+    purposes): a Breaker has it as the Chief does."""
     hide = ("Iron Ward", "Each time an attack is allocated to a model in this unit, subtract 1 from the Damage "
                          "characteristic of that attack.")
     led = _breakers_led_by_chief(hide)
     # one attack hitting on 2+, wounding S8 v T4 on 2+ (25/36) at AP-6 (no save), D2: 1 on the Chief (Precision)
     sniper = unit_attack(sheet('24" A1 BS2+ S8 AP-6 D2 [PRECISION]'), led, exact=True)
     assert mean(sniper) == Fraction(25, 36)
-    assert ("Test Chief, leading the target, has Iron Ward (read from its text): Damage of attacks allocated to it -1 "
-            "(not below 1), for its Chief models only; --with 'Iron Ward' gives it to the whole Attached unit") in \
-        sniper.situation
-    shot = sheet('24" A1 BS2+ S8 AP-6 D2')  # allocated to a Breaker: 2, or 1 with the ward given to all
-    assert mean(unit_attack(shot, led, exact=True)) == Fraction(25, 36) * 2
-    assert mean(unit_attack(shot, led, exact=True, modifiers=["iron ward"])) == Fraction(25, 36)
+    assert ("Test Chief, leading the target, has Iron Ward (read from its text), for the whole Attached unit (one unit "
+            "for all rules purposes): Damage of attacks allocated to it -1 (not below 1)") in sniper.situation
+    shot = sheet('24" A1 BS2+ S8 AP-6 D2')  # allocated to a Breaker: 1 as well
+    assert mean(unit_attack(shot, led, exact=True)) == Fraction(25, 36)
+    assert mean(unit_attack(shot, led, exact=True, without=["iron ward"])) == Fraction(25, 36) * 2
 
 
 # --------------------------------------------------------------------- from a catalogue, through the CLI

@@ -267,6 +267,18 @@ def test_a_leader_by_name_joins_a_unit_it_can_lead(indexed):
         by_name.find_target("Scree Walker", leader="Warden Captain")
 
 
+def test_a_character_without_a_leader_ability_leads_no_unit(indexed):
+    # a trial found a Knight Paladin's guns fired with Termagants, a Spiritseer leading Wraithguard and Angron
+    # among Termagants: a CHARACTER whose datasheet has no Leader ability had been let lead any unit
+    captain, wardens = by_name.datasheet("Warden Captain"), by_name.datasheet("Gravel Wardens")
+    assert by_name.leading_problem(captain, wardens) is None
+    lone = attrs.evolve(captain, leader_of=(), abilities=tuple(a for a in captain.abilities if a != "Leader"))
+    assert by_name.leading_problem(lone, wardens) == (
+        "Warden Captain has no Leader ability: it leads no unit, Gravel Wardens nor any other")
+    unread = attrs.evolve(captain, leader_of=())  # a Leader ability whose units could not be read: not refused
+    assert by_name.leading_problem(unread, wardens) is None
+
+
 def test_without_an_index_names_are_unknown_as_before(data_dir):
     with pytest.raises(MathhammerError, match="unknown datasheet 'Gravel Wardens'"):
         by_name.datasheet("Gravel Wardens")

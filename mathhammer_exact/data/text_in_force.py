@@ -267,9 +267,8 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     continue
                 relevant = True
                 called = f"{ability.name}: {labels[number]}" if labels and reading.needs else ability.name
-                given_whole = asked and number in chosen
-                whose = apart(ability, reading, side, given_whole, led)
-                mine = on_its_models(ability, reading, side, given_whole)
+                whose = apart(ability, reading, side, led)
+                mine = on_its_models(ability, reading, side)
                 rule = mine or rule
                 by = next((name for name in sorted(assumed_names) if name != ability.name
                            and _is_active(reading.needs, name)), None)
@@ -284,28 +283,26 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     continue
                 if by is not None:  # the --with that settles it is this query's
                     relevant_to[normalise(by)] = assumed_by_other[normalise(by)] = True
-                attached = side.leading and reading.scope == "unit" and whose is None and mine is None  # --with
                 unled = bool(_unled(ability, reading, side))  # --with assumes the Leader it needs
-                assumed = assumed or bool(reading.needs) and has is None or attached or unled
+                assumed = assumed or bool(reading.needs) and has is None or unled
                 declared = "its army rule, as rules/ declares it" if rule.listed else ""
                 source = declared or ("read from its Leader's text" if side.leading else "read from its text")
                 said = describe(attrs.evolve(reading, rule=rule))
                 line = f"{side.role} has {ability.name} ({source}): {said}"
                 its = declared or "read from its text"  # the Leader named: its text
                 leader = f"{side.unit}, leading the {side.role}, has {ability.name} ({its})"
-                wider = f"; --with '{called}' gives it to the whole Attached unit" \
-                    if side.leading and reading.scope == "unit" else ""  # 'this unit': maybe the Attached unit
+                if side.leading and reading.scope == "unit":  # 'this unit', 'this model's unit' on its datasheet
+                    line = f"{leader}, for the whole Attached unit (one unit for all rules purposes): {said}"
                 if mine is not None:
-                    line = f"{leader}: {said}{wider}"
+                    line = f"{leader}: {said}"
                 if whose is None:
                     rules.append(rule)
                 else:
                     own.append((whose, rule))
-                    line = f"{leader}, for its own attacks: {said}{wider}" if side.leading else \
+                    line = f"{leader}, for its own attacks: {said}" if side.leading else \
                         f"{line}, for its {whose[1]} models' attacks only" if whose[1] else \
                         f"{line}, for its own models' attacks (not its Leader's)"
                 needs = [reading.needs] if reading.needs and by is None and not near and has is None else []
-                needs += ["the whole Attached unit's"] if attached else []
                 needs += [leading(rule.led_by)] if unled else []
                 lines.append(line + (f"; assumed (--with): {'; '.join(needs)}" if needs else "")
                              + (f"; {reading.needs}, as --with '{by}' assumes" if by else "")
@@ -325,26 +322,19 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
     return rules, list(dict.fromkeys(lines)), own  # an army rule both sides list: named once
 
 
-#: the readings of a Leader that are its own when it leads: "this model", "the bearer"; and "this unit", "this model's
-#: unit", unless --with gives it to the whole Attached unit: an Attached unit is one unit for all rules purposes, so it
-#: may be the whole Attached unit's (Astorath's Mass of Doom: "melee weapons equipped by models in that unit"), which
-#: the reader cannot tell; the Leader's own models have it either way
+#: the readings of a Leader that are its own when it leads: "this model", "the bearer". One for "this unit" or "this
+#: model's unit" is the whole Attached unit's, which is one unit for all rules purposes (a Tyranid Prime's Alpha
+#: Warrior, Astorath's Mass of Doom)
 LEADERS_OWN = ("model", "bearer")
 
 
-def _own_when_leading(reading: Reading, given_whole: bool) -> bool:
-    """Whether a reading of a leading side's is its own models' in this query: "this model" always, "this unit" where
-    --with does not give it to the whole Attached unit."""
-    return reading.scope in LEADERS_OWN or (reading.scope == "unit" and not given_whole)
-
-
-def on_its_models(ability: TextAbility, reading: Reading, side: Side, given_whole: bool = False) -> NamedRule | None:
+def on_its_models(ability: TextAbility, reading: Reading, side: Side) -> NamedRule | None:
     """A target's Leader's own defence ("this model", not "while leading") as a rule of that Leader's models (by
     their names: not its bodyguards', nor another Leader's), where what it changes is each model's own (its saves,
     Feel No Pain, the Damage it suffers: `Effect.MODEL_FIELDS`), so that the attacks allocated to the Leader meet it
     and those allocated to the others do not; None for any other reading."""
     rule = reading.rule
-    if side.role != "target" or not side.leading or not _own_when_leading(reading, given_whole) or rule.models:
+    if side.role != "target" or not side.leading or reading.scope not in LEADERS_OWN or rule.models:
         return None
     changed = rule.effect.changes(Effect.TARGET_FIELDS)
     if not changed or not set(changed) <= set(Effect.MODEL_FIELDS) or not _whole_unit(ability, reading, side.kinds):
@@ -352,19 +342,18 @@ def on_its_models(ability: TextAbility, reading: Reading, side: Side, given_whol
     return attrs.evolve(rule, models=tuple(side.kinds))
 
 
-def apart(ability: TextAbility, reading: Reading, side: Side, given_whole: bool = False,
-          led: bool = False) -> Attacks | None:
+def apart(ability: TextAbility, reading: Reading, side: Side, led: bool = False) -> Attacks | None:
     """Whose attacks alone a reading of the attacking unit is applied to, where it is not the whole unit's: a
-    Leader's own (`_own_when_leading`: "this model", and "this unit" unless --with gives it to the whole Attached
-    unit, `given_whole`), its bodyguards' own where a Leader is attached (`led`) and it is each of their models'
-    ("this model": Death Company Marines' Black Rage is not their Chaplain's), or those of the models of the kind
-    it is written on; None where it is the whole unit's, or cannot be given to some attacks only (a change to the
-    target, the bearer of wargear among several models). (unit, "") stands for every attack of that unit's."""
+    Leader's own (`LEADERS_OWN`: "this model", "the bearer"), its bodyguards' own where a Leader is attached (`led`)
+    and it is each of their models' ("this model": Death Company Marines' Black Rage is not their Chaplain's), or
+    those of the models of the kind it is written on; None where it is the whole unit's, or cannot be given to some
+    attacks only (a change to the target, the bearer of wargear among several models). (unit, "") stands for every
+    attack of that unit's."""
     if side.role != "attacker" or reading.scope == "leading" or reading.rule.effect.changes(Effect.TARGET_FIELDS):
         return None
     whole = _whole_unit(ability, reading, side.kinds)
     if side.leading:
-        return (side.unit, "") if whole and _own_when_leading(reading, given_whole) else None
+        return (side.unit, "") if whole and reading.scope in LEADERS_OWN else None
     if whole and led and reading.scope in LEADERS_OWN:
         return side.unit, ""
     if whole or not _each_model(ability, reading) or not side.kinds.get(ability.model):
@@ -437,11 +426,7 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
     why = ""
     if ability.model and side.kinds and not side.kinds.get(ability.model):  # the kind it is written on: none here
         why = f"{ability.name} is a {ability.model} model's, and the unit has none here"
-    elif side.leading and reading.scope == "unit" and not some_attacks:
-        if not asked:  # 'this unit', 'this model's unit' on a Leader's datasheet: maybe the whole Attached unit's
-            why = (f"{ability.name} is written for its unit on the Leader's datasheet, which may be the whole Attached "
-                   f"unit; --with '{called or ability.name}' gives it to the whole Attached unit")
-    elif side.leading and reading.scope != "leading" and not some_attacks:
+    elif side.leading and reading.scope not in ("leading", "unit") and not some_attacks:
         why = f"{ability.name} is the leader's own, not the whole unit's"
     elif reading.scope == "leading" and not side.leading:
         why = f"{ability.name} works while this model is leading a unit"

@@ -261,13 +261,18 @@ def _keyword_set(listed: str, bodyguard: Datasheet) -> bool:
 
 
 def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:
-    """Why the CHARACTER `leader` cannot lead `bodyguard`, or None if it can (or its datasheet names no units): the
-    units its Leader ability names (by their names, or by their keywords: `_keyword_set`), and those whose Leaders
-    the bodyguard's Attached Unit ability admits."""
-    if not leader.leader_of or _led_names(bodyguard) & {compact(unit) for unit in leader.leader_of} or any(
-            _keyword_set(unit, bodyguard) for unit in leader.leader_of):
-        return None
+    """Why the CHARACTER `leader` cannot lead `bodyguard`, or None if it can: the units its Leader ability names (by
+    their names, or by their keywords: `_keyword_set`; any unit where it has a Leader ability whose units were not
+    read), and those whose Leaders the bodyguard's Attached Unit ability admits. A datasheet with no Leader ability
+    leads no unit (a Knight Paladin, a Spiritseer, Angron)."""
     if any(rule.admits(leader) for rule in bodyguard.attached_as):
+        return None
+    if not leader.leader_of:
+        if any(normalise(ability) == "leader" for ability in leader.abilities):
+            return None
+        return f"{leader.name} has no Leader ability: it leads no unit, {bodyguard.name} nor any other"
+    if _led_names(bodyguard) & {compact(unit) for unit in leader.leader_of} or any(
+            _keyword_set(unit, bodyguard) for unit in leader.leader_of):
         return None
     also = "; it may be led by " + " or ".join(r.describe() for r in bodyguard.attached_as) if bodyguard.attached_as \
         else ""
