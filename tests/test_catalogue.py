@@ -267,6 +267,33 @@ def test_a_leader_by_name_joins_a_unit_it_can_lead(indexed):
         by_name.find_target("Scree Walker", leader="Warden Captain")
 
 
+def test_models_beside_a_composition_bundle_count_in_the_units_size(tmp_path, monkeypatch):
+    # a trial found Jakhals read as 9 models with no points: its bundle '8 chainblades' counts the Jakhals alone, and
+    # its Pack Leader and one Dishonoured stand beside it (10 models, 65 points)
+    def group(name: str, least: int, entries: str) -> str:
+        return (f'<selectionEntryGroup name="{name}" hidden="false" id="g-{name.lower()}"><constraints>'
+                f'<constraint type="min" value="{least}" field="selections" scope="parent" shared="true" '
+                f'id="c-{name.lower()}-a"/><constraint type="max" value="1" field="selections" scope="parent" '
+                f'shared="true" id="c-{name.lower()}-b"/></constraints><selectionEntries>{entries}</selectionEntries>'
+                "</selectionEntryGroup>")
+    bundle = ('<selectionEntry type="upgrade" import="true" name="8 blades" hidden="false" id="b-eight">'
+              f'<selectionEntries>{_kind("Packer", 8, 8)}</selectionEntries></selectionEntry>')
+    unit = ('<selectionEntry type="unit" import="true" name="Cinder Pack" hidden="false" id="u-pack">'
+            '<costs><cost name="pts" typeId="ct-pts" value="65"/></costs><selectionEntries>'
+            f'{_kind("Pack Leader", 1, 1)}</selectionEntries><selectionEntryGroups>{group("Pack", 1, bundle)}'
+            f'{group("Outcasts", 1, _kind("Outcast", 0, 1))}</selectionEntryGroups></selectionEntry>')
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
+    (checkout / gst.name).write_bytes(gst.read_bytes())
+    (checkout / "Test - Priced Host.cat").write_text(_PRICED % unit, encoding="utf-8")
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(checkout)
+    pack = by_name.datasheet("Cinder Pack")
+    assert (pack.allowed_sizes(), pack.points) == ((10,), {10: 65})
+    assert pack.counts() == {"Packer": 8, "Pack Leader": 1, "Outcast": 1}
+
+
 def test_a_character_without_a_leader_ability_leads_no_unit(indexed):
     # a trial found a Knight Paladin's guns fired with Termagants, a Spiritseer leading Wraithguard and Angron
     # among Termagants: a CHARACTER whose datasheet has no Leader ability had been let lead any unit

@@ -730,6 +730,8 @@ class UnitReader:
         self.span = self._find_models(self.entry, found)
         if not found:
             raise MathhammerError("no model entries")
+        if self.bundle_size and len(found) != self.bundled and self.span:  # models beside the bundle count too:
+            self.bundle_size += self.span[0]  # a Pack Leader and a Dishonoured beside Jakhals' '8 chainblades'
         if self.compositions and len(found) != self.bundled:  # models beside the bundles: their sizes not known
             self.notes.append("unit compositions not read, so their sizes cannot be asked for: " + ", ".join(
                 repr(c["name"]) for c in self.compositions))
