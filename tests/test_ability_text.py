@@ -795,6 +795,14 @@ def test_a_defence_of_that_character_is_its_leaders_whatever_the_noun_after():
     assert (reading.rule.models, reading.needs) == (("CHARACTER",), "")
 
 
+def test_a_defence_of_the_units_characters_is_theirs_alone():
+    # 'CHARACTER models in this unit have the Feel No Pain 4+ ability' (a Traitor Enforcer's Mutated Bodyguard, a
+    # Wolf Guard Battle Leader's Huskarl to the Jarl): --with had given it to every model of the Attached unit
+    reading = conditional_defence("Test Guard", "Guarded", "While this unit contains a Traitor Ogryn model, CHARACTER "
+                                  "models in this unit have the Feel No Pain 4+ ability.", {"feel_no_pain": 4}, False)
+    assert (reading.rule.models, reading.needs) == (("CHARACTER",), "under the condition its text states")
+
+
 def test_a_damage_roll_below_its_average_is_re_rolled():
     heavy = ("Smash", "Each time a model in this unit makes a ranged attack, you can re-roll the Damage roll.")
     gun = '24" A1 BS2+ S8 AP-6 DD6'
@@ -1564,6 +1572,23 @@ def test_a_weapon_ability_written_in_plain_words_and_a_second_volley():
                          Target.parse("T4 Sv3+ W1 x5"))
     assert ("not applied: Second Storm (not modelled: it lets the unit shoot again; the answer is one volley (ask "
             "again for the second))") in answer.situation
+
+
+def test_a_choice_among_abilities_and_models_destroyed_with_another_are_named():
+    # a trial found the Silent King's Voice of the Triarch ('select one Triarch ability ... this unit has that
+    # ability') and Triarchal Menhirs ('... remaining Triarchal Menhir models are also destroyed') left silent
+    voice = read_ability("Test Breakers", "Voice of Stone", "At the start of the battle round, select one\xa0Stone "
+                         "ability. Until the start of the next battle round,\xa0this unit has that ability.")
+    assert (voice.kind, voice.ability.role, voice.ability.unmodelled) == (
+        "unmodelled", "attacker", "a choice among abilities, made for a while: the chosen one is not read")
+    fallen = ("Bound Stones", "If this unit’s Chief model is destroyed, all of this unit’s remaining Stone models are "
+                              "also destroyed.")
+    verdict = read_ability("Test Breakers", *fallen)
+    assert (verdict.kind, verdict.ability.role) == ("unmodelled", "target")
+    defender = sheet('24" A1 BS4+ S4 AP0 D1', fallen)
+    answer = unit_attack(sheet(GUN), TargetUnit(defender.as_target(), "", defender))
+    assert ("not applied: Bound Stones (not modelled: its Stone models are destroyed with its Chief model; the answer "
+            "counts them destroyed only by the attacks allocated to them)") in answer.situation
 
 
 def test_a_leader_that_gives_its_unit_assault_lets_it_shoot_after_advancing():

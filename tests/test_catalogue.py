@@ -120,6 +120,23 @@ def test_a_conditional_save_read_from_text_is_left_to_the_answer():
         (5, "under the condition its text states")]
 
 
+def test_a_model_that_rides_in_another_until_it_is_destroyed_is_left_out():
+    # a trial found Canis Rex's Sir Hekhtur firing his pistol beside the Knight, and counted in the target: he is not
+    # on the battlefield until the Knight is destroyed (the catalogue counts him in the unit's size, 2)
+    stats = {"M": '6"', "T": "3", "SV": "4+", "W": "3", "LD": "5+", "OC": "1"}
+    squire = {"name": "Squire", "min": 1, "max": 1, "options": [], "equipment": [], "stats": stats}
+    text = ("If your Pebble model is destroyed, this model is treated as a model disembarking from a destroyed "
+            "Transport and must perform an Emergency Disembarkation.")
+    record = _record(models=[*_record()["models"], squire], sizes=[2], points={"2": 415},
+                     ability_texts=[["Riding Along", text, "Squire"]], abilities=["Riding Along"])
+    knight = to_datasheet(record)
+    assert [m.name for m in knight.models] == ["Pebble"]
+    assert (knight.allowed_sizes(), knight.points) == ((1,), {1: 415})
+    assert ("Squire is not on the battlefield until the Pebble model is destroyed (then it disembarks): left out of "
+            "the unit's attacks and of it as a target (the unit destroyed is the Pebble model destroyed)"
+            ) in knight.notes
+
+
 def test_saves_that_hold_against_some_attacks_only():
     inv = invulnerable("Invulnerable Save", "Models in this unit have a 5+ invulnerable save against ranged attacks.")
     fnp = feel_no_pain("Null Field", "", "Models in this unit have the Feel No Pain 4+ ability against Psychic "
@@ -789,7 +806,7 @@ def test_an_army_rule_of_an_attached_unit_is_applied_once():
     from mathhammer_exact.data.datasheet import TargetUnit
     from mathhammer_exact.decide.unit_attack import unit_attack
     boy = _fighter(abilities=["Waaagh!"])
-    boss = _fighter(name="Boss", abilities=["Waaagh!"], keywords=["INFANTRY", "CHARACTER"])
+    boss = _fighter(name="Boss", abilities=["Waaagh!", "Leader"], keywords=["INFANTRY", "CHARACTER"])
     soft = Target.parse("T4 Sv6+ W10")
     # each model: 3 attacks x 2/3 hit x 2/3 wound (S5 v T4) x 5/6 unsaved = 10/9; twice (A4, S6) would be 40/27
     led = unit_attack(boy, soft, melee=True, modifiers=["Waaagh!"], led_by=boss, exact=True)

@@ -9,17 +9,17 @@ import pytest
 from click.testing import CliRunner
 
 from mathhammer_exact import Target
-from mathhammer_exact.catalogue.abilities import attached_as, joins_beside, scope
+from mathhammer_exact.catalogue.abilities import attached_as, joins_beside, scope, two_leaders
 from mathhammer_exact.catalogue.ability_text import read_ability
 from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data.datasheet import UNIT_WIDE, AttachedUnit, Datasheet, ModelEntry
+from mathhammer_exact.data.datasheet import UNIT_WIDE, AttachedUnit, Datasheet, ModelEntry, TwoLeaders
 from mathhammer_exact.decide.points import attached_points
 from mathhammer_exact.decide.unit_attack import unit_attack
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.model import ModelProfile
 from mathhammer_exact.units import by_name
-from mathhammer_exact.units.by_name import leading_problem
+from mathhammer_exact.units.by_name import leading_problem, together_problem
 
 TCS = "Militarum Tempestus Command Squad"
 
@@ -210,7 +210,7 @@ def test_two_leaders_where_one_may_join_beside_the_other(cairn):
                                               r"unit has one Leader unless .* \(Cairn Lieutenant may join beside a "
                                               r"CAPTAIN Leader\)$"):
         unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Chaplain", "Cairn Lieutenant"])
-    with pytest.raises(MathhammerError, match="neither datasheet does"):
+    with pytest.raises(MathhammerError, match="none does"):
         unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Chaplain", "Cairn Captain"])
     with pytest.raises(MathhammerError, match="cannot all lead Cairn Squad: 2 Leaders at most join one unit$"):
         unit_attack("Cairn Squad", target, melee=True, led_by=["Cairn Captain", "Cairn Lieutenant", "Cairn Chaplain"])
@@ -269,6 +269,40 @@ def test_a_target_led_by_two_leaders(cairn):
 ])
 def test_a_second_leaders_leave_is_read_in_each_form_the_data_writes(text, read):
     assert [(r["units"], r["leaders"], r["not_twice"]) for r in joins_beside(text)] == ([read] if read else [])
+
+
+@pytest.mark.parametrize("text, read", [
+    ("*This unit can have up to two Leader units attached to it, provided no more than one of those units is a "
+     "**^^Command Squad^^** unit. If it does, and this Bodyguard unit is destroyed, ...*", (None, "", "COMMAND SQUAD",
+                                                                                          False)),
+    ("If this unit has a Starting Strength of 20, you can attach up to two Leader units to it instead of one (but only "
+     "if one of those is a WARBOSS model).", (20, "WARBOSS", "", False)),
+    ("If this unit has a Starting Strength of 20, you can attach up to two Leader units to it instead of one, provided "
+     "those Leaders are not duplicates (e.g. you cannot attach two WAR SHAPERS to this unit).", (20, "", "", True)),
+    ("You can attach this model to one of the above units even if one Captain model has already been attached to it.",
+     None),
+])
+def test_a_bodyguards_leave_for_two_leaders_is_read_in_each_form_the_data_writes(text, read):
+    assert [(r["size"], r["one_of"], r["at_most_one"], r["not_twice"]) for r in two_leaders(text)] == (
+        [read] if read else [])
+
+
+def test_a_bodyguard_that_takes_two_leaders(cairn):
+    # a trial found Boyz of 20 refused a Warboss and a Painboy (and Cadian Shock Troops any second Leader): the leave
+    # is on the bodyguard's datasheet, not on a Leader's
+    squad, captain, chaplain = (by_name.datasheet(name) for name in ("Cairn Squad", "Cairn Captain", "Cairn Chaplain"))
+    assert together_problem((captain, chaplain), squad, 10) is not None  # without the leave
+    big = attrs.evolve(squad, takes_two=(TwoLeaders(size=10, one_of="CAPTAIN"),))
+    assert together_problem((chaplain, captain), big, 10) is None
+    assert together_problem((chaplain, captain), big, 5) == (
+        "Cairn Chaplain and Cairn Captain cannot both lead Cairn Squad of 5 models: a unit has one Leader unless a "
+        "Leader's datasheet lets it join beside the other, or the unit's lets it take two (Cairn Squad takes two "
+        "Leaders at 10 models, one of them a CAPTAIN)")
+    assert together_problem((chaplain, chaplain), big, 10) is not None  # neither a CAPTAIN
+    once = attrs.evolve(squad, takes_two=(TwoLeaders(at_most_one="CAPTAIN", not_twice=True),))
+    assert together_problem((chaplain, captain), once, 5) is None
+    assert together_problem((captain, captain), once, 5) is not None  # two CAPTAINs, and two of one datasheet
+    assert together_problem((chaplain, chaplain), once, 5) is not None  # two of one datasheet
 
 
 def test_a_leaders_own_wargear_is_chosen(cairn):

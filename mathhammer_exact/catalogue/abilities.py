@@ -203,6 +203,28 @@ def joins_beside(text: str) -> list[Record]:
              "not_twice": bool(_NOT_TWICE.search(plain))}]
 
 
+#: a bodyguard unit's leave for two Leaders ('This unit can have up to two Leader units attached to it, provided no
+#: more than one of those units is a COMMAND SQUAD unit'; Boyz: 'If this unit has a Starting Strength of 20, you can
+#: attach up to two Leader units to it instead of one (but only if one of those is a WARBOSS model)')
+_TWO_LEADERS = re.compile(r"\b(?:can have up to two Leader units attached to it|attach up to two Leader units to it)",
+                          re.I)
+_AT_SIZE = re.compile(r"\bStarting Strength of (\d+)", re.I)
+_ONE_OF_THEM = re.compile(r"\bonly if one of those is an? (?P<who>[^.)]+?) (?:model|unit)\b", re.I)
+_AT_MOST_ONE = re.compile(r"\bno more than one of those units is an? (?P<who>[^.)]+?) unit\b", re.I)
+_NO_DUPLICATES = re.compile(r"\bnot duplicates\b", re.I)
+
+
+def two_leaders(text: str) -> list[Record]:
+    """A bodyguard unit's leave to take two Leaders: the Starting Strength it needs (None: any), the keyword one of
+    them must have, the keyword no more than one may have, and whether two of one datasheet are barred."""
+    plain = re.sub(r"\s+", " ", re.sub(r"[*^]", "", text))
+    if not _TWO_LEADERS.search(plain):
+        return []
+    size, one, most = _AT_SIZE.search(plain), _ONE_OF_THEM.search(plain), _AT_MOST_ONE.search(plain)
+    return [{"size": int(size[1]) if size else None, "one_of": one["who"].upper() if one else "",
+             "at_most_one": most["who"].upper() if most else "", "not_twice": bool(_NO_DUPLICATES.search(plain))}]
+
+
 _BARE_CONVERSION = re.compile(r"^(\s*)conversion(\s*)$", re.I)  #: the keyword as datasheets print it, no distance
 _INCHES = re.compile(r"\b([0-9]+)\s*(?:\"|”|″|-inch\b| inch(?:es)?\b)")
 

@@ -76,6 +76,14 @@ _AGAIN = re.compile(r"\b(?:it|this unit|this model) can (?P<verb>shoot|fight) ag
 #: C'tan Powers weapons ... equipped with those weapons in addition to its other weapons")
 _MORE_WEAPONS = re.compile(r"select up to (?P<n>\w+) (?:different )?(?P<kind>.+?) weapons\b.*?\bequipped with those "
                            r"weapons in addition to its other weapons", re.I | re.S)
+#: an ability chosen from others for a while, written elsewhere on the datasheet or as a list ("select one Triarch
+#: ability. Until the start of the next battle round, this unit has that ability": the Silent King's Voice of the
+#: Triarch, Abaddon's Warmaster, a Lord of Change's Master of Magicks)
+_CHOSEN = re.compile(r"\bselect one (?:of the )?(?P<which>[^.]{0,60}?)\babilit(?:y|ies)\b.*?\b(?:has|have|gains?) that "
+                     r"ability\b", re.I | re.S)
+#: models destroyed with another of their unit (the Silent King's Triarchal Menhirs, when Szarekh is destroyed)
+_FALL_WITH = re.compile(r"\bif this unit\W?s (?P<one>[^,.]+?) model is destroyed, all of this unit\W?s remaining "
+                        r"(?P<others>[^,.]+?) models are (?:also )?destroyed", re.I)
 #: "a model makes an attack that targets this unit" (Beguiling Form): "an attack targets this unit"
 _MAKES_AT_IT = re.compile(r"\ba model makes an? ((?:ranged |melee )?)attack that targets (this (?:unit|model)|the "
                           r"bearer's unit)\b", re.I)
@@ -507,6 +515,13 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
     if again := _AGAIN.search(clean(text)):
         return Verdict("unmodelled", TextAbility(name, model, role="attacker", unmodelled=(
             f"it lets the unit {again['verb'].lower()} again; the answer is one volley (ask again for the second)")))
+    if _CHOSEN.search(clean(text)):
+        return Verdict("unmodelled", TextAbility(name, model, role="attacker", unmodelled=(
+            "a choice among abilities, made for a while: the chosen one is not read")))
+    if fallen := _FALL_WITH.search(clean(text)):
+        return Verdict("unmodelled", TextAbility(name, model, role="target", unmodelled=(
+            f"its {fallen['others']} models are destroyed with its {fallen['one']} model; the answer counts them "
+            "destroyed only by the attacks allocated to them")))
     if more := _MORE_WEAPONS.search(clean(text)):
         return Verdict("unmodelled", TextAbility(name, model, role="attacker", unmodelled=(
             f"it adds up to {more['n']} {more['kind']} weapons for the phase; the answer fires one profile of each "
@@ -581,19 +596,24 @@ def _instead(parsed: Parsed, before: Sequence[Reading]) -> None:
 #: a defence of the CHARACTER leading the unit ("while a CHARACTER model is leading this unit, that CHARACTER model
 #: has ...")
 _FOR_LEADER = re.compile(r"\bthat\W+character\b", re.I)
+#: a defence of the unit's CHARACTER models alone ("While this unit contains a Traitor Ogryn model, CHARACTER models in
+#: this unit have the Feel No Pain 4+ ability": a Traitor Enforcer's Mutated Bodyguard)
+_ITS_CHARACTERS = re.compile(r"\bcharacter models in (?:this|that) unit\b", re.I)
 
 
 def conditional_defence(unit: str, name: str, text: str, fields: dict[str, Any], ranged: bool,
                         bearer: str = "") -> Reading:
     """An invulnerable save or Feel No Pain (`fields`) that ability `name` gives under a condition, as
     `catalogue.abilities` reads it: for --with NAME, given to the models it belongs to (the `bearer`'s kind; the
-    CHARACTER leading the unit, whose leading the query itself settles; else every model)."""
+    CHARACTER leading the unit, whose leading the query itself settles; the unit's CHARACTER models; else every
+    model)."""
     leader = bool(_FOR_LEADER.search(clean(text)))
     effect = Effect(**fields)
     rule = NamedRule(key=f"{unit}/{name}#{bearer}{'/'.join(fields)}", name=name, kind="ability",
                      source=f"{unit} datasheet (read from its text)", summary=effect.describe(),
                      phase="shooting" if ranged else "either", situation="target", effect=effect,
-                     models=("CHARACTER",) if leader else (bearer,) if bearer else ())
+                     models=("CHARACTER",) if leader or _ITS_CHARACTERS.search(clean(text)) else
+                     (bearer,) if bearer else ())
     return Reading(rule, needs="" if leader else "under the condition its text states")
 
 

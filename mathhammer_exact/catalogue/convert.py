@@ -16,13 +16,23 @@ from typing import Any
 
 import attrs
 
-from ..data.datasheet import UNIT_WIDE, AttachedUnit, Datasheet, JoinsBeside, Least, Limit, ModelEntry, WargearOption
+from ..data.datasheet import (
+    UNIT_WIDE,
+    AttachedUnit,
+    Datasheet,
+    JoinsBeside,
+    Least,
+    Limit,
+    ModelEntry,
+    TwoLeaders,
+    WargearOption,
+)
 from ..data.names import normalise
 from ..data.text_in_force import has_keywords
 from ..data.text_rules import TextAbility
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
-from .abilities import Record, attached_as, best, joins_beside, stationary_weapon
+from .abilities import Record, attached_as, best, joins_beside, stationary_weapon, two_leaders
 from .ability_text import conditional_defence, read_abilities
 
 _UNKNOWN = re.compile(r"unknown (?:weapon ability|weapon token|target token) '([^']*)'")
@@ -221,19 +231,20 @@ def _composition(record: Mapping[str, Any]) -> list[tuple[dict[str, Any], int, i
     return [(m, m["min"], None if m["max"] == m["min"] else m["max"] or largest) for m in ordered]
 
 
-def _sizes(record: Mapping[str, Any], models: list[ModelEntry],
-           notes: list[str]) -> tuple[tuple[int, ...], dict[int, int]]:
+def _sizes(record: Mapping[str, Any], models: list[ModelEntry], notes: list[str],
+           aboard: int = 0) -> tuple[tuple[int, ...], dict[int, int]]:
     """The unit sizes the models can fill (the models of fixed number, plus at least the minimum of the
-    kind whose number follows the size), with their points."""
+    kind whose number follows the size), with their points; the catalogue's sizes count `aboard` models more,
+    left out (they ride in another until it is destroyed: `_ABOARD`)."""
     fixed = sum(m.count for m in models if m.max is None)
     least = fixed + sum(m.count for m in models if m.max is not None)
     most = fixed + sum(m.max for m in models if m.max is not None) if any(m.max for m in models) else fixed
-    sizes = tuple(size for size in record["sizes"] if least <= size <= most)
+    sizes = tuple(size - aboard for size in record["sizes"] if least <= size - aboard <= most)
     if not sizes:
         notes.append(f"unit size read as {least} (the catalogue's sizes, {', '.join(map(str, record['sizes']))}, "
                      "do not fit its models); points not read")
         return (least,), {}
-    return sizes, {int(k): v for k, v in record["points"].items() if int(k) in sizes}
+    return sizes, {int(k) - aboard: v for k, v in record["points"].items() if int(k) - aboard in sizes}
 
 
 def _size_limits(record: Mapping[str, Any], models: list[ModelEntry]) -> tuple[Limit, ...]:
@@ -336,6 +347,10 @@ def _profile(record: Mapping[str, Any], model: Mapping[str, Any], keywords: tupl
     return ModelProfile.parse(model_text(model["stats"], defence, keywords), name=model["name"], lenient=True)
 
 
+#: a kind of model that rides inside another of its unit until that one is destroyed (Canis Rex's Sir Hekhtur)
+_ABOARD = re.compile(r"if your (?P<host>.+?) model is destroyed, this model is treated as a model disembarking", re.I)
+
+
 #: a condition on the unit's own models ('while this unit contains one or more PSYKER models', '... a Repentia
 #: Superior model')
 _CONTAINS = re.compile(r"(?:while|whilst|if) this unit contains (?:one or more|an?) (.+?) models?", re.I)
@@ -388,7 +403,14 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     unit_wide = tuple(dict.fromkeys(item for model in record["models"] for item in _may_carry(model)
                                     if "unit" in bearers.get(item, {})))
     unit_carried = {item.lower() for model, count, _ in composition if count for item in model["equipment"]}
+    aboard = {model: found["host"] for name, text, model in record.get("ability_texts", ())
+              if model and (found := _ABOARD.search(text))}
     for model, count, most in composition:
+        if model["name"] in aboard:  # not on the battlefield until the model it rides in is destroyed
+            notes.append(f"{model['name']} is not on the battlefield until the {aboard[model['name']]} model is "
+                         "destroyed (then it disembarks): left out of the unit's attacks and of it as a target (the "
+                         f"unit destroyed is the {aboard[model['name']]} model destroyed)")
+            continue
         tally.units["model profiles"] += 1
         # the unit's, its faction's (as in rules/: 'while an ADEPTA SORORITAS CHARACTER is leading') and its own
         kind_keywords = tuple(dict.fromkeys((*keywords, *record["faction_keywords"], *model.get("keywords", ()))))
@@ -421,7 +443,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
                 gives={c.lower(): tuple(i.lower() for i in items) for c, items in option.get("gives", {}).items()}))
     if not models:
         raise MathhammerError(f"{record['name']}: no model profile could be read ({'; '.join(notes)})")
-    sizes, points = _sizes(record, models, notes)
+    sizes, points = _sizes(record, models, notes, sum(m["min"] for m in record["models"] if m["name"] in aboard))
     read_kinds = {m.name for m in models}
     sheet = Datasheet(
         name=record["name"], faction=record["faction"], source=record.get("source", "BSData"), keywords=keywords,
@@ -437,6 +459,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
                           for _, text, _ in record.get("ability_texts", ()) for r in attached_as(text)),
         joins_beside=tuple(JoinsBeside(tuple(r["units"]), tuple(r["leaders"]), r["not_twice"])
                            for _, text, _ in record.get("ability_texts", ()) for r in joins_beside(text)),
+        takes_two=tuple(TwoLeaders(**r) for _, text, _ in record.get("ability_texts", ()) for r in two_leaders(text)),
         notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
         army_rules=tuple(record.get("army_rules", ())),
         army_rules_for={faction: tuple(rules) for faction, rules in record.get("army_rules_for", {}).items()},

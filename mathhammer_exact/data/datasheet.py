@@ -179,6 +179,34 @@ class AttachedUnit:
 
 
 @attrs.frozen
+class TwoLeaders:
+    """A bodyguard unit's leave to take two Leaders (Cadian Shock Troops, Boyz of 20): at the Starting Strength `size`
+    (None: any), one of them with the keyword `one_of` (a WARBOSS), no more than one with `at_most_one` (a COMMAND
+    SQUAD), and two of one datasheet barred where `not_twice` (Kroot Carnivores' two War Shapers)."""
+
+    size: int | None = None
+    one_of: str = ""
+    at_most_one: str = ""
+    not_twice: bool = False
+
+    def admits(self, first: Datasheet, second: Datasheet, size: int) -> bool:
+        """Whether `first` and `second` may lead together a unit of `size` models that has this leave."""
+        pair = (first, second)
+        return ((self.size is None or size >= self.size)
+                and (not self.one_of or any(self.one_of in sheet.unit_keywords for sheet in pair))
+                and (not self.at_most_one or sum(self.at_most_one in sheet.unit_keywords for sheet in pair) <= 1)
+                and not (self.not_twice and first.name == second.name))
+
+    def describe(self) -> str:
+        """In a player's words: "two Leaders at 20 models, one of them a WARBOSS"."""
+        parts = ["two Leaders" + (f" at {self.size} models" if self.size else "")]
+        parts += [f"one of them a {self.one_of}"] if self.one_of else []
+        parts += [f"no more than one a {self.at_most_one}"] if self.at_most_one else []
+        parts += ["not two of one datasheet"] if self.not_twice else []
+        return ", ".join(parts)
+
+
+@attrs.frozen
 class JoinsBeside:
     """A Leader ability's leave to join a unit another Leader already leads (a Lieutenant beside a Captain): the
     `units` it may so join (none named: any it can lead), the keywords or names one of which the Leader already
@@ -229,6 +257,7 @@ class Datasheet:
     leader_of: tuple[str, ...] = ()  #: units this CHARACTER can join as a Leader
     attached_as: tuple[AttachedUnit, ...] = ()  #: units whose Leaders may lead this one instead (its Attached Unit)
     joins_beside: tuple[JoinsBeside, ...] = ()  #: where this Leader may join a unit another Leader already leads
+    takes_two: tuple[TwoLeaders, ...] = ()  #: where this bodyguard unit may take two Leaders
     notes: tuple[str, ...] = ()  #: what was inferred from rules text or could not be read (datasheets read at run time)
     read_rules: tuple[TextAbility, ...] = ()  #: abilities read from their text (datasheets read at run time)
     stationary_only: tuple[str, ...] = ()  #: weapons the unit has only if it Remained Stationary (a support turret)

@@ -451,7 +451,7 @@ def _precision(plan: Plan, order: Sequence[int] | None, precision: bool,
 
 
 def attached_leaders(led_by: Leaders, sheet: Datasheet, rules_dir: str | Path | None = None,
-                     loadout: Sequence[str] = ()) -> tuple[Datasheet, ...]:
+                     loadout: Sequence[str] = (), size: int | None = None) -> tuple[Datasheet, ...]:
     """The Leaders attached to the attacking unit: CHARACTERs whose datasheets allow each to lead the unit, and
     them to lead it together (`together_problem`), with the wargear `loadout` chooses for them (`fielded_leaders`)."""
     leaders = tuple(one if isinstance(one, Datasheet) else find_datasheet(one, rules_dir, near=sheet)
@@ -462,7 +462,7 @@ def attached_leaders(led_by: Leaders, sheet: Datasheet, rules_dir: str | Path | 
         problem = leading_problem(leader, sheet)
         if problem:
             raise MathhammerError(problem)
-    problem = together_problem(leaders, sheet)
+    problem = together_problem(leaders, sheet, size)
     if problem:
         raise MathhammerError(problem)
     return fielded_leaders(leaders, loadout)
@@ -593,7 +593,7 @@ def planned_attack(
     """
     data = library(rules_dir)
     sheet = attacker if isinstance(attacker, Datasheet) else find_datasheet(attacker, rules_dir)
-    leaders = attached_leaders(led_by, sheet, rules_dir, led_by_loadout)
+    leaders = attached_leaders(led_by, sheet, rules_dir, led_by_loadout, size)
     named_target = target if isinstance(target, TargetUnit) else TargetUnit(target, "")
     target = attacked = named_target.target
     context, edition_notes = in_edition(context or Context(), sheet, *leaders, named_target.sheet,

@@ -186,7 +186,7 @@ def target_unit(text: str, models: int | None = None, leader: Leaders = None, us
             raise MathhammerError("--target-models sets the size of a target whose models are all alike")
         target = Target.of(target.groups[0][0], models)
     sheets_read = [bodyguard] if bodyguard else []
-    groups, leading = leaders(leader, bodyguard, user, leader_loadout)
+    groups, leading = leaders(leader, bodyguard, user, leader_loadout, size)
     if groups:  # what each Leader's wargear gives its unit, the whole Attached unit's: the best of each
         given: dict[str, int] = {}
         for field, value in (item for sheet in leading for item in sheet.for_its_unit().items()):
@@ -283,11 +283,12 @@ MOST_LEADERS = 2  #: Leaders that join one unit at most: a leave lets one join b
 _TOO_MANY = f"{MOST_LEADERS} Leaders at most join one unit"
 
 
-def together_problem(leaders: Sequence[Datasheet], bodyguard: Datasheet | None) -> str | None:
-    """Why `leaders`, each of which can lead `bodyguard`, cannot lead it together, or None if they can: a unit has
-    one Leader, unless one's datasheet lets it join the unit the other already leads (`Datasheet.joins_beside`: a
-    Lieutenant beside a Captain), and never more than two here. Where the bodyguard has no datasheet (a standard
-    target), the units a leave names are not checked."""
+def together_problem(leaders: Sequence[Datasheet], bodyguard: Datasheet | None, size: int | None = None) -> str | None:
+    """Why `leaders`, each of which can lead `bodyguard` (of `size` models; default: its smallest), cannot lead it
+    together, or None if they can: a unit has one Leader, unless one's datasheet lets it join the unit the other
+    already leads (`Datasheet.joins_beside`: a Lieutenant beside a Captain) or the bodyguard's lets it take two
+    (`Datasheet.takes_two`: Cadian Shock Troops, Boyz of 20), and never more than two here. Where the bodyguard has
+    no datasheet (a standard target), the units a leave names are not checked."""
     if len(leaders) < 2:
         return None
     names = " and ".join(sheet.name for sheet in leaders)
@@ -299,14 +300,18 @@ def together_problem(leaders: Sequence[Datasheet], bodyguard: Datasheet | None) 
     if any(rule.admits(first, led, second) for rule in second.joins_beside) or any(
             rule.admits(second, led, first) for rule in first.joins_beside):
         return None
-    said = "; ".join(dict.fromkeys(f"{sheet.name} may join {rule.describe()}" for sheet in leaders
-                                   for rule in sheet.joins_beside))
-    return (f"{names} cannot both lead {unit}: a unit has one Leader unless a Leader's datasheet lets it join beside "
-            f"the other ({said or 'neither datasheet does'})")
+    takes, at = (bodyguard.takes_two, bodyguard.allowed_sizes()[0] if size is None else size) if bodyguard else ((), 0)
+    if any(rule.admits(first, second, at) for rule in takes):
+        return None
+    said = "; ".join(dict.fromkeys([*(f"{sheet.name} may join {rule.describe()}" for sheet in leaders
+                                      for rule in sheet.joins_beside),
+                                    *(f"{unit} takes {rule.describe()}" for rule in takes)]))
+    return (f"{names} cannot both lead {unit}{f' of {at} models' if takes else ''}: a unit has one Leader unless a "
+            f"Leader's datasheet lets it join beside the other, or the unit's lets it take two ({said or 'none does'})")
 
 
-def leaders(leader: Leaders, bodyguard: Datasheet | None, user: str | Path | None,
-            loadout: Sequence[str] = ()) -> tuple[tuple[tuple[ModelProfile, int], ...], tuple[Datasheet, ...]]:
+def leaders(leader: Leaders, bodyguard: Datasheet | None, user: str | Path | None, loadout: Sequence[str] = (),
+            size: int | None = None) -> tuple[tuple[tuple[ModelProfile, int], ...], tuple[Datasheet, ...]]:
     """The models of the Leaders attached to `bodyguard` and their datasheets (`_leader`, each, with the wargear
     `loadout` chooses for them: `fielded_leaders`), checked that they may lead it together where all are named and
     the bodyguard is (`together_problem`)."""
@@ -314,7 +319,7 @@ def leaders(leader: Leaders, bodyguard: Datasheet | None, user: str | Path | Non
     named = [one for one in found if isinstance(one, Datasheet)]
     if len(found) > MOST_LEADERS:  # those written as profiles counted too
         raise MathhammerError(f"{len(found)} Leaders: {_TOO_MANY}")
-    problem = len(named) == len(found) and together_problem(named, bodyguard)
+    problem = len(named) == len(found) and together_problem(named, bodyguard, size)
     if problem:
         raise MathhammerError(f"{problem}; write a leader as a profile to attach it anyway")
     chosen = fielded_leaders(named, loadout)
