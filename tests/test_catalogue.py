@@ -884,25 +884,62 @@ def test_a_defence_of_the_character_leading_the_unit_is_the_leaders_when_one_lea
         report.situation
 
 
-def _kind(name: str, least: int = 0, most: int = 10, save: str = "3+", gun: str = "") -> str:
-    """A model entry with its least and most in its group, a profile of its own and no wargear (or one `gun`)."""
+def _gun(name: str, least: int = 1, most: int = 1) -> str:
+    """A piece of wargear with a ranged weapon profile of its name, taken `least` to `most` times."""
     tag = name.lower().replace(" ", "-")
-    stats = "".join(f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>'
-                    for k, v in (("M", '6"'), ("T", "4"), ("SV", save), ("W", "2"), ("LD", "6+"), ("OC", "1")))
     shots = "".join(f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>'
                     for k, v in (("Range", '24"'), ("A", "1"), ("BS", "3+"), ("S", "4"), ("AP", "0"), ("D", "1"),
                                  ("Keywords", "-")))
-    carried = (f'<selectionEntries><selectionEntry type="upgrade" import="true" name="{gun}" hidden="false" '
-               f'id="w-{tag}"><constraints><constraint type="min" value="1" field="selections" scope="parent" '
-               f'shared="true" id="c-w-{tag}-a"/><constraint type="max" value="1" field="selections" scope="parent" '
-               f'shared="true" id="c-w-{tag}-b"/></constraints><profiles><profile name="{gun}" typeName="Ranged '
-               f'Weapons" hidden="false" id="p-w-{tag}"><characteristics>{shots}</characteristics></profile>'
-               "</profiles></selectionEntry></selectionEntries>") if gun else ""
+    return (f'<selectionEntry type="upgrade" import="true" name="{name}" hidden="false" id="w-{tag}"><constraints>'
+            f'<constraint type="min" value="{least}" field="selections" scope="parent" shared="true" id="c-w-{tag}-a"/>'
+            f'<constraint type="max" value="{most}" field="selections" scope="parent" shared="true" id="c-w-{tag}-b"/>'
+            f'</constraints><profiles><profile name="{name}" typeName="Ranged Weapons" hidden="false" id="p-w-{tag}">'
+            f"<characteristics>{shots}</characteristics></profile></profiles></selectionEntry>")
+
+
+def _kind(name: str, least: int = 0, most: int = 10, save: str = "3+", gun: str = "", groups: str = "") -> str:
+    """A model entry with its least and most in its group, a profile of its own and no wargear (or one `gun`, and
+    wargear `groups`)."""
+    tag = name.lower().replace(" ", "-")
+    stats = "".join(f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>'
+                    for k, v in (("M", '6"'), ("T", "4"), ("SV", save), ("W", "2"), ("LD", "6+"), ("OC", "1")))
+    carried = f"<selectionEntries>{_gun(gun)}</selectionEntries>" if gun else ""
     return (f'<selectionEntry type="model" import="true" name="{name}" hidden="false" id="m-{tag}"><constraints>'
             f'<constraint type="min" value="{least}" field="selections" scope="parent" shared="true" id="c-{tag}-a"/>'
             f'<constraint type="max" value="{most}" field="selections" scope="parent" shared="true" id="c-{tag}-b"/>'
             f'</constraints><profiles><profile name="{name}" typeId="pt-unit" typeName="Unit" hidden="false" '
-            f'id="p-{tag}"><characteristics>{stats}</characteristics></profile></profiles>{carried}</selectionEntry>')
+            f'id="p-{tag}"><characteristics>{stats}</characteristics></profile></profiles>{carried}'
+            f"<selectionEntryGroups>{groups}</selectionEntryGroups></selectionEntry>")
+
+
+def test_a_group_of_up_to_two_picks_gives_one_model_two(tmp_path, monkeypatch):
+    # a trial found a Strike Team's Shas'ui refused a missile drone and a gun drone ('Drones (0-2)'): one pick had
+    # been read of a group that allows two, each choice within its own most (two missile drones, one guardian drone)
+    drones = ('<selectionEntryGroup name="Drones" hidden="false" id="g-drones"><constraints><constraint type="max" '
+              'value="2" field="selections" scope="parent" shared="true" id="c-drones-b"/></constraints>'
+              f'<selectionEntries>{_gun("missile drone", 0, 2)}{_gun("guard drone", 0, 1)}</selectionEntries>'
+              "</selectionEntryGroup>")
+    unit = ('<selectionEntry type="unit" import="true" name="Cinder Team" hidden="false" id="u-team">'
+            '<costs><cost name="pts" typeId="ct-pts" value="70"/></costs><selectionEntries>'
+            f'{_kind("Team Leader", 1, 1, gun="rifle", groups=drones)}{_kind("Teamer", 4, 4, gun="rifle")}'
+            "</selectionEntries></selectionEntry>")
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
+    (checkout / gst.name).write_bytes(gst.read_bytes())
+    (checkout / "Test - Priced Host.cat").write_text(_PRICED % unit, encoding="utf-8")
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(checkout)
+    team = by_name.datasheet("Cinder Team")
+
+    def leader(loadout: list[str]) -> list[str]:
+        return sorted(next(gear for m, gear in team.equip(loadout) if m.name == "Team Leader"))
+    assert leader(["missile drone", "guard drone"]) == ["guard drone", "missile drone", "rifle"]
+    assert leader(["2 missile drone"]) == ["missile drone", "missile drone", "rifle"]
+    with pytest.raises(MathhammerError, match="at most 1 model of a unit of 5 can take 'guard drone'"):
+        team.equip(["guard drone", "guard drone"])
+    with pytest.raises(MathhammerError, match="can take 'missile drone'"):
+        team.equip(["3 missile drone"])
 
 
 def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, monkeypatch):

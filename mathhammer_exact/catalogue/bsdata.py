@@ -1040,8 +1040,10 @@ class UnitReader:
             if link.minimum or required:
                 return
             offered = [(child, name, gear or self._offered(group, child)) for child, name, gear in choices]
-            if addition := _swap(offered, None):
-                options.append(addition)
+            for pick in range(1, (link.maximum or 1) + 1):  # 'Drones (0-2)': a second pick of the choices that allow
+                # two (a Strike Team's Shas'ui: two missile drones, or a gun drone and a marker drone)
+                if addition := _swap([c for c in offered if c[0].maximum is None or c[0].maximum >= pick], None):
+                    options.append(addition)
             return
         # the default fills the group's least that the required choices leave ('Weapons: 2 of ...')
         picks = max(link.minimum - sum(child.minimum for child, _ in required), default[0].minimum, 1)

@@ -586,8 +586,11 @@ class Datasheet:
             item = within[0] if within else item
         if wanted is not None and not 1 <= wanted <= size:
             most = f"1 to {size} models" if size > 1 else "1 model"
+            twice = any(sum(item in o.choices for o in self.options if o.model == m.name) > 1 for m in self.models)
+            hint = f"; a model that can take two is given them by naming it twice: '{item}, {item}'" if twice else ""
             raise MathhammerError(f"{raw.strip()!r}: a unit of {size} model{'s' * (size > 1)} can give it to {most} "
-                                  "(the number counts the models that take it, not the pieces the unit then carries)")
+                                  f"(the number counts the models that take it, not the pieces the unit then carries"
+                                  f"{hint})")
         if item not in self.choices() and not any(item in m.equipment for m in self.models):
             offered = (f"options: {', '.join(sorted(self.choices()))}" if self.choices() else
                        "it offers no wargear choices" + (" here: an army list's unit is fielded as its list has it"
