@@ -307,6 +307,7 @@ def test_roster_command_lists_units():
     assert ('    7 x Warden #1: M6" T4 Sv3+ inv5+ W2 Ld6+ OC2 fnp6+ [BATTLELINE, GRAVEL HOST, INFANTRY]; pebble rifle, '
             'rock fist' in lines)
     assert "    can lead: Gravel Wardens" in lines
+    assert "    abilities: Leader, Stone Skin" in lines  # a trial found an enhancement (Appraising Glare) never shown
     assert lines[-2:] == [
         "#3 Rockbiter (Scree Walker) (Gravel Host, 120 pts): 1 model",
         '    1 x Scree Walker: M8" T9 Sv3+ W10 Ld7+ OC3 [GRAVEL HOST, VEHICLE]; twin gravel cannon, twin gravel cannon']

@@ -38,6 +38,8 @@ def roster(file: Path, as_json: bool) -> None:
                    f"{size} model{'s' * (size != 1)}")
         for model in unit["models"]:  # each profile as a profile string, to copy into --target
             click.echo(f"    {model['count']} x {model['name']}: {model['profile']}; {', '.join(model['equipment'])}")
+        if unit["abilities"]:  # the list's own, its enhancements too (Appraising Glare on an Einhyr Champion)
+            click.echo(f"    abilities: {', '.join(unit['abilities'])}")
         if unit["leader_of"]:
             click.echo(f"    can lead: {', '.join(unit['leader_of'])}")
         for note in unit["notes"]:
