@@ -1589,6 +1589,22 @@ def test_a_choice_among_abilities_and_models_destroyed_with_another_are_named():
     answer = unit_attack(sheet(GUN), TargetUnit(defender.as_target(), "", defender))
     assert ("not applied: Bound Stones (not modelled: its Stone models are destroyed with its Chief model; the answer "
             "counts them destroyed only by the attacks allocated to them)") in answer.situation
+    # the other forms the data writes it in (a review found Grimnyr's 'ever destroyed' missed; Guardian Defenders'
+    # platform and a Thunderfire Cannon's crew were silent too)
+    for text, said in (
+            ("If this unit’s Chief model is ever destroyed, all of this unit’s remaining CORV models are also "
+             "destroyed.", "its CORV models are destroyed with its Chief model"),
+            ("When the last Breaker model in this unit is destroyed, any remaining Heavy Stone models in this unit are "
+             "also destroyed.", "its Heavy Stone models are destroyed with the last Breaker model"),
+            ("If one model in this unit is destroyed, the remaining model in this unit is also destroyed",
+             "its other models are destroyed with another")):
+        assert read_ability("Test Breakers", "Crewed", text).ability.unmodelled.startswith(said)
+    # a choice of effects listed in the text itself is one, as before (a review found it named as a choice among
+    # abilities written elsewhere)
+    listed = read_ability("Test Breakers", "Bolt of Stone", "In your Shooting phase, select one of the following "
+                          "abilities: [IGNORES COVER]; [LETHAL HITS]. Until the end of the phase, this model's stone "
+                          "bolt has that ability.")
+    assert (listed.kind, listed.ability.unmodelled) == ("unmodelled", "it names no attack this reader knows")
 
 
 def test_a_leader_that_gives_its_unit_assault_lets_it_shoot_after_advancing():

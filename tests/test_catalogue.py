@@ -19,7 +19,7 @@ from mathhammer_exact.catalogue import build, index, library
 from mathhammer_exact.catalogue.abilities import best, feel_no_pain, invulnerable, leader_units
 from mathhammer_exact.catalogue.convert import _defence, model_text, to_datasheet, weapon_text
 from mathhammer_exact.cli import cli
-from mathhammer_exact.data.datasheet import Datasheet
+from mathhammer_exact.data.datasheet import Datasheet, Least
 from mathhammer_exact.decide.unit_attack import volley
 from mathhammer_exact.units import by_name
 
@@ -321,6 +321,9 @@ def test_a_character_without_a_leader_ability_leads_no_unit(indexed):
         "Warden Captain has no Leader ability: it leads no unit, Gravel Wardens nor any other")
     unread = attrs.evolve(captain, leader_of=())  # a Leader ability whose units could not be read: not refused
     assert by_name.leading_problem(unread, wardens) is None
+    # nor a standard target's Leader (a review found Angron leading MEQ)
+    assert by_name.leading_problem(lone, None) == "Warden Captain has no Leader ability: it leads no unit"
+    assert by_name.leading_problem(captain, None) is None
 
 
 def test_without_an_index_names_are_unknown_as_before(data_dir):
@@ -884,6 +887,25 @@ def test_a_defence_of_the_character_leading_the_unit_is_the_leaders_when_one_lea
         report.situation
 
 
+def test_a_leaders_own_conditional_defence_stays_its_own_when_it_leads():
+    # a review found a Nob with Waaagh! Banner's 'While this model is gaining the benefits of the Waaagh! ability, it
+    # has a 4+ invulnerable save' given (with --with) to every Boy he leads: 1.111 wounds against the Boyz' 1.481
+    from mathhammer_exact.data.datasheet import TargetUnit
+    from mathhammer_exact.decide.unit_attack import unit_attack
+    text = ("While this model is gaining the benefits of the Rumble, it has a 4+ invulnerable save and an Objective "
+            "Control characteristic of 5.")
+    guard = to_datasheet(_record())
+    chief = _record(name="Chief", keywords=["CHARACTER", "INFANTRY"], abilities=["Leader", "Boss Watch"],
+                    invulnerable=invulnerable("Boss Watch", text), ability_texts=[["Boss Watch", text, ""]])
+    chief = to_datasheet({**chief, "models": [{**chief["models"][0], "name": "Chief"}]})
+    piercer = attrs.evolve(_fighter(), weapons={"choppa": {"default": Weapon.parse("A1 WS3+ S4 AP-4 D1",
+                                                                                     name="Choppa")}})
+    led = Target((*guard.as_target().groups, *chief.as_target().groups), attached=True)
+    report = unit_attack(piercer, TargetUnit(led, "Pebble led by Chief", guard, (), (chief,)), melee=True,
+                         modifiers=["Boss Watch"])
+    assert {p.name: p.invulnerable for p, _ in report.result.target.groups} == {"Pebble": None, "Chief": 4}
+
+
 def _gun(name: str, least: int = 1, most: int = 1) -> str:
     """A piece of wargear with a ranged weapon profile of its name, taken `least` to `most` times."""
     tag = name.lower().replace(" ", "-")
@@ -982,3 +1004,8 @@ def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, 
     # within a group, a kind takes the place of the group's default kind
     hammers = Counter(m.name for m, _ in host.equip(["2 ember hammer"], 10))
     assert (hammers["Elder"], hammers["Elder with Hammer"], hammers["Youngling"]) == (3, 2, 4)
+    # where the leasts do not fit the unit's size, each kind is at its own least and its models may still change
+    # (a review found the loadout refusing what the default had already left short)
+    short = attrs.evolve(host, leasts=(*host.leasts, Least("Everyone", 12, ("Elder", "Youngling"), "Elder")))
+    assert {k: n for k, n in short.counts(10).items() if n} == {"Cinder Chief": 1, "Elder": 9}
+    assert Counter(m.name for m, _ in short.equip(["ember hammer"], 10))["Elder with Hammer"] == 1

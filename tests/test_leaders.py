@@ -15,7 +15,7 @@ from mathhammer_exact.catalogue.build import add_checkout
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.datasheet import UNIT_WIDE, AttachedUnit, Datasheet, ModelEntry, TwoLeaders
 from mathhammer_exact.decide.points import attached_points
-from mathhammer_exact.decide.unit_attack import unit_attack
+from mathhammer_exact.decide.unit_attack import led_sizes, unit_attack
 from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.model import ModelProfile
 from mathhammer_exact.units import by_name
@@ -299,6 +299,13 @@ def test_a_bodyguard_that_takes_two_leaders(cairn):
         "Leader's datasheet lets it join beside the other, or the unit's lets it take two (Cairn Squad takes two "
         "Leaders at 10 models, one of them a CAPTAIN)")
     assert together_problem((chaplain, chaplain), big, 10) is not None  # neither a CAPTAIN
+    # --need tries the sizes at which they may lead it together (a review found Boyz led by a Warboss and a Painboy
+    # refused at 10 models, 20 never tried)
+    sized = attrs.evolve(big, sizes=(5, 10), points={})
+    assert led_sizes(sized, ("Cairn Chaplain", "Cairn Captain")) == (10,)
+    assert led_sizes(sized, "Cairn Captain") == (5, 10)
+    with pytest.raises(MathhammerError, match="cannot both lead Cairn Squad of 5 models"):
+        led_sizes(attrs.evolve(sized, takes_two=(TwoLeaders(size=20),)), ("Cairn Chaplain", "Cairn Captain"))
     once = attrs.evolve(squad, takes_two=(TwoLeaders(at_most_one="CAPTAIN", not_twice=True),))
     assert together_problem((chaplain, captain), once, 5) is None
     assert together_problem((captain, captain), once, 5) is not None  # two CAPTAINs, and two of one datasheet

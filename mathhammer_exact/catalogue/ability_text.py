@@ -79,11 +79,14 @@ _MORE_WEAPONS = re.compile(r"select up to (?P<n>\w+) (?:different )?(?P<kind>.+?
 #: an ability chosen from others for a while, written elsewhere on the datasheet or as a list ("select one Triarch
 #: ability. Until the start of the next battle round, this unit has that ability": the Silent King's Voice of the
 #: Triarch, Abaddon's Warmaster, a Lord of Change's Master of Magicks)
-_CHOSEN = re.compile(r"\bselect one (?:of the )?(?P<which>[^.]{0,60}?)\babilit(?:y|ies)\b.*?\b(?:has|have|gains?) that "
-                     r"ability\b", re.I | re.S)
-#: models destroyed with another of their unit (the Silent King's Triarchal Menhirs, when Szarekh is destroyed)
-_FALL_WITH = re.compile(r"\bif this unit\W?s (?P<one>[^,.]+?) model is destroyed, all of this unit\W?s remaining "
-                        r"(?P<others>[^,.]+?) models are (?:also )?destroyed", re.I)
+_CHOSEN = re.compile(r"\bselect one (?!of the following\b)(?:of the )?(?P<which>[^.:]{0,60}?)\babilit(?:y|ies)\b"
+                     r"(?! below)[^:]*?\b(?:has|have|gains?) that ability\b", re.I | re.S)
+#: models destroyed with others of their unit (the Silent King's Triarchal Menhirs, when Szarekh is destroyed; a
+#: Guardian Defenders' platform, with the last Guardian)
+_FALL_WITH = re.compile(r"\b(?:if|when) (?:this unit\W?s (?P<one>[^,.]+?) model is (?:ever )?destroyed|the last "
+                        r"(?P<last>[^,.]+?) model in this unit is destroyed|one model in this unit is destroyed), "
+                        r"(?:all of this unit\W?s remaining|any remaining|the remaining) (?:(?P<others>[^,.]+?) )?"
+                        r"models? (?:in this unit )?(?:are|is) (?:also )?destroyed", re.I)
 #: "a model makes an attack that targets this unit" (Beguiling Form): "an attack targets this unit"
 _MAKES_AT_IT = re.compile(r"\ba model makes an? ((?:ranged |melee )?)attack that targets (this (?:unit|model)|the "
                           r"bearer's unit)\b", re.I)
@@ -519,9 +522,11 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
         return Verdict("unmodelled", TextAbility(name, model, role="attacker", unmodelled=(
             "a choice among abilities, made for a while: the chosen one is not read")))
     if fallen := _FALL_WITH.search(clean(text)):
+        dies = f"its {fallen['one']} model" if fallen["one"] else f"the last {fallen['last']} model" if \
+            fallen["last"] else "another"
         return Verdict("unmodelled", TextAbility(name, model, role="target", unmodelled=(
-            f"its {fallen['others']} models are destroyed with its {fallen['one']} model; the answer counts them "
-            "destroyed only by the attacks allocated to them")))
+            f"its {fallen['others'] or 'other'} models are destroyed with {dies}; the answer counts them destroyed "
+            "only by the attacks allocated to them")))
     if more := _MORE_WEAPONS.search(clean(text)):
         return Verdict("unmodelled", TextAbility(name, model, role="attacker", unmodelled=(
             f"it adds up to {more['n']} {more['kind']} weapons for the phase; the answer fires one profile of each "
@@ -602,11 +607,11 @@ _ITS_CHARACTERS = re.compile(r"\bcharacter models in (?:this|that) unit\b", re.I
 
 
 def conditional_defence(unit: str, name: str, text: str, fields: dict[str, Any], ranged: bool,
-                        bearer: str = "") -> Reading:
+                        bearer: str = "", scope: Scope = "unit") -> Reading:
     """An invulnerable save or Feel No Pain (`fields`) that ability `name` gives under a condition, as
     `catalogue.abilities` reads it: for --with NAME, given to the models it belongs to (the `bearer`'s kind; the
     CHARACTER leading the unit, whose leading the query itself settles; the unit's CHARACTER models; else every
-    model)."""
+    model), and whose it is (`scope`: a Leader's own "this model" stays its own when it leads)."""
     leader = bool(_FOR_LEADER.search(clean(text)))
     effect = Effect(**fields)
     rule = NamedRule(key=f"{unit}/{name}#{bearer}{'/'.join(fields)}", name=name, kind="ability",
@@ -614,7 +619,7 @@ def conditional_defence(unit: str, name: str, text: str, fields: dict[str, Any],
                      phase="shooting" if ranged else "either", situation="target", effect=effect,
                      models=("CHARACTER",) if leader or _ITS_CHARACTERS.search(clean(text)) else
                      (bearer,) if bearer else ())
-    return Reading(rule, needs="" if leader else "under the condition its text states")
+    return Reading(rule, scope, needs="" if leader else "under the condition its text states")
 
 
 def _by_name(name: str) -> Verdict | None:

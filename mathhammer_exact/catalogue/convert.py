@@ -168,7 +168,8 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
         bearer = model["name"] if found.get("scope") != "unit" and (
             found is model.get("invulnerable") or found is model.get("feel_no_pain")) else ""
         reading = conditional_defence(record.get("name", ""), found["from"], texts.get(found["from"], ""), fields,
-                                      bool(found.get("ranged_only")), bearer)
+                                      bool(found.get("ranged_only")), bearer,
+                                      "model" if found.get("scope") == "model" else "unit")
         held.setdefault(found["from"], {})[reading.rule.key] = reading
 
     tokens = []

@@ -11,7 +11,7 @@ from ..data.load import label
 from ..decide.compare import Scenario
 from ..decide.need import wanted_chance
 from ..decide.points import attached_points
-from ..decide.unit_attack import UnitReport, allocation_order, unit_attack
+from ..decide.unit_attack import UnitReport, allocation_order, led_sizes, unit_attack
 from ..errors import MathhammerError
 from ..model import Context
 from ..present.decisions import assumed
@@ -106,7 +106,7 @@ def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_lea
     if size is not None:
         raise MathhammerError("--need finds the unit's size: leave out --size")
     sheet = datasheet(attacker, rules_dir, near=(*led_by, target))
-    emit(unit_need(lambda models: ask(models)[:2], sheet.allowed_sizes(), wanted_chance(need), at_least,
+    emit(unit_need(lambda models: ask(models)[:2], led_sizes(sheet, led_by, rules_dir), wanted_chance(need), at_least,
                    in_edition(context_from(dict(situation)), sheet)[0]), fmt, as_json, plot)
 
 

@@ -308,7 +308,9 @@ class Datasheet:
                             notes=(*self.notes, said))
 
     def counts(self, size: int | None = None) -> dict[str, int]:
-        """Models of each kind in a unit of `size` models (default: the smallest size)."""
+        """Models of each kind in a unit of `size` models (default: the smallest size): each kind's least, each
+        group's least made up (`Least`, where they fit the size), then the kinds that vary in order, each within its
+        most and its groups' (`_filled`)."""
         allowed = self.allowed_sizes()
         size = allowed[0] if size is None else size
         if size not in allowed:
@@ -713,8 +715,9 @@ class Datasheet:
         return False
 
     def _below_least(self, models: list[tuple[ModelEntry, list[str]]], donor: ModelEntry) -> bool:
-        """Whether a model of kind `donor` that joined another kind took a group of kinds below its least."""
-        return any(donor.name in least.kinds and least.count(models) < least.least for least in self.leasts)
+        """Whether a model of kind `donor` that joined another kind took a group of kinds below its least (from it:
+        where the unit's size leaves a group short of it, `counts`, its models may still change)."""
+        return any(donor.name in least.kinds and least.count(models) == least.least - 1 for least in self.leasts)
 
     def _within_limits(self, models: list[tuple[ModelEntry, list[str]]]) -> bool:
         return all(limit.count(models) <= limit.at(len(models)) for limit in self.limits)

@@ -452,8 +452,9 @@ def _precision(plan: Plan, order: Sequence[int] | None, precision: bool,
 
 def attached_leaders(led_by: Leaders, sheet: Datasheet, rules_dir: str | Path | None = None,
                      loadout: Sequence[str] = (), size: int | None = None) -> tuple[Datasheet, ...]:
-    """The Leaders attached to the attacking unit: CHARACTERs whose datasheets allow each to lead the unit, and
-    them to lead it together (`together_problem`), with the wargear `loadout` chooses for them (`fielded_leaders`)."""
+    """The Leaders attached to the attacking unit of `size` models (default: its smallest): CHARACTERs whose
+    datasheets allow each to lead the unit, and them to lead it together (`together_problem`: a bodyguard's leave
+    may ask a size), with the wargear `loadout` chooses for them (`fielded_leaders`)."""
     leaders = tuple(one if isinstance(one, Datasheet) else find_datasheet(one, rules_dir, near=sheet)
                     for one in written_leaders(led_by))
     for leader in leaders:
@@ -466,6 +467,22 @@ def attached_leaders(led_by: Leaders, sheet: Datasheet, rules_dir: str | Path | 
     if problem:
         raise MathhammerError(problem)
     return fielded_leaders(leaders, loadout)
+
+
+def led_sizes(sheet: Datasheet, led_by: Leaders, rules_dir: str | Path | None = None) -> tuple[int, ...]:
+    """The sizes of the unit `sheet` at which the Leaders `led_by` may lead it (Boyz take a Warboss and a Painboy at
+    20 models, not at 10): what `--need` tries; refused as at its smallest size where there is none."""
+    allowed, refused = [], None
+    for size in sheet.allowed_sizes():
+        try:
+            attached_leaders(led_by, sheet, rules_dir, size=size)
+        except MathhammerError as problem:
+            refused = refused or problem
+            continue
+        allowed.append(size)
+    if refused is not None and not allowed:
+        raise refused
+    return tuple(allowed)
 
 
 def _led(leader: Datasheet, melee: bool, pistols: bool, context: Context, profiles: Sequence[str],

@@ -260,17 +260,21 @@ def _keyword_set(listed: str, bodyguard: Datasheet) -> bool:
     return found >= 2
 
 
-def leading_problem(leader: Datasheet, bodyguard: Datasheet) -> str | None:
+def leading_problem(leader: Datasheet, bodyguard: Datasheet | None) -> str | None:
     """Why the CHARACTER `leader` cannot lead `bodyguard`, or None if it can: the units its Leader ability names (by
     their names, or by their keywords: `_keyword_set`; any unit where it has a Leader ability whose units were not
     read), and those whose Leaders the bodyguard's Attached Unit ability admits. A datasheet with no Leader ability
-    leads no unit (a Knight Paladin, a Spiritseer, Angron)."""
-    if any(rule.admits(leader) for rule in bodyguard.attached_as):
+    leads no unit (a Knight Paladin, a Spiritseer, Angron), a standard target's neither (`bodyguard` None: which
+    units it leads is not checked)."""
+    if bodyguard is not None and any(rule.admits(leader) for rule in bodyguard.attached_as):
         return None
     if not leader.leader_of:
         if any(normalise(ability) == "leader" for ability in leader.abilities):
             return None
-        return f"{leader.name} has no Leader ability: it leads no unit, {bodyguard.name} nor any other"
+        return f"{leader.name} has no Leader ability: it leads no unit" + (
+            f", {bodyguard.name} nor any other" if bodyguard else "")
+    if bodyguard is None:
+        return None
     if _led_names(bodyguard) & {compact(unit) for unit in leader.leader_of} or any(
             _keyword_set(unit, bodyguard) for unit in leader.leader_of):
         return None
@@ -336,7 +340,7 @@ def _leader(text: str | Datasheet, bodyguard: Datasheet | None,
     if isinstance(text, str) and is_profile(text):
         return ModelProfile.parse(text, name="leader")
     sheet = text if isinstance(text, Datasheet) else datasheet(text, user, near=bodyguard)
-    problem = bodyguard and leading_problem(sheet, bodyguard)
+    problem = leading_problem(sheet, bodyguard)
     if problem:
         raise MathhammerError(f"{problem}; write the leader as a profile to attach it anyway")
     return sheet

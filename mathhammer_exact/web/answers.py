@@ -23,7 +23,7 @@ from ..decide.firings import Written, describe, unit_weapons, with_leader
 from ..decide.need import wanted_chance
 from ..decide.points import Efficiency, attached_points
 from ..decide.turn import Overwatch
-from ..decide.unit_attack import UnitReport, allocation_order, defended, unit_attack
+from ..decide.unit_attack import UnitReport, allocation_order, defended, led_sizes, unit_attack
 from ..editions import asked
 from ..engine.resolve import attack
 from ..errors import MathhammerError
@@ -214,7 +214,7 @@ def unit_need_answer(query: UnitNeedQuery) -> str:
     if query.size is not None:
         raise MathhammerError("--need finds the unit's size: leave out --size")
     sheet = by_name.datasheet(query.attacker, near=(*by_name.written_leaders(query.led_by), query.target))
-    return to_json(unit_need(lambda size: _unit(query, query.exact, size)[:2], sheet.allowed_sizes(),
+    return to_json(unit_need(lambda size: _unit(query, query.exact, size)[:2], led_sizes(sheet, query.led_by),
                              wanted_chance(str(query.need)), query.at_least,
                              in_edition(query.situation.context(), sheet)[0]))
 
