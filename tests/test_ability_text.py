@@ -420,7 +420,10 @@ def test_an_aura_for_friendly_units_is_its_own_units_where_it_has_their_keywords
     ("While a friendly Gravel Host unit is within 6\" of this model, each time a model in that unit makes an attack, "
      "add 1 to the Hit roll.", "+1 to hit"),
     ("While a friendly Gravel Host unit is within 6\" of this model, add 1 to the Attacks characteristic of melee "
-     "weapons equipped by models in that unit.", "+1 Attacks (melee weapons)")])
+     "weapons equipped by models in that unit.", "+1 Attacks (melee weapons)"),
+    # 'of this unit' (a trial found Eightbound's Beacons of Rage not read; Venomthropes' Foul Spores neither)
+    ("While a friendly Gravel Host unit is within 6\" of this unit, each time a model in that unit makes a melee "
+     "attack, add 1 to the Hit roll.", "+1 to hit (melee weapons)")])
 def test_an_aura_is_read_for_its_own_unit_of_those_keywords(text, effect):
     # (these were read as other units' attacks alone)
     verdict = read_ability("Test Unit", "Test Ability", text)

@@ -388,11 +388,12 @@ def _after_subject(rest: str, subject: Subject, phases: list[Phase],
     return rest, condition, subject
 
 
-#: an aura for friendly units near this model ('While a friendly TYRANIDS unit is within 6" of this model, ranged
-#: weapons equipped by models in that unit have ...'): a model is always within range of its own aura, so its own unit
-#: is one of them where it has those keywords (`convert` settles that against the unit's keywords)
+#: an aura for friendly units near this model or unit ('While a friendly TYRANIDS unit is within 6" of this model,
+#: ranged weapons equipped by models in that unit have ...'; Eightbound's Beacons of Rage, 'of this unit'): a model is
+#: always within range of its own aura, so its own unit is one of them where it has those keywords (`convert` settles
+#: that against the unit's keywords)
 _AURA = re.compile(r"(?:while|whilst) a friendly (?P<keywords>[^,()]+?) unit is within \d+[\"”″] of (?:this model|"
-                   r"the bearer), (?P<rest>.+)", re.I)
+                   r"this unit|the bearer), (?P<rest>.+)", re.I)
 
 
 def _own_aura(sentence: str, name: str = "") -> str:
