@@ -269,8 +269,6 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
     ("Each time a model in this unit makes a ranged attack, you can ignore any or all modifiers to the Hit roll.",
      "unmodelled", "the words 'you can ignore any or all modifiers to the Hit roll' are not understood"),
     ("This model has the Feel No Pain 4+ ability against mortal wounds.", "profile", None),  # the converter reads it
-    ("While this model is leading a unit, models in that unit have the Feel No Pain 4+ ability against mortal "
-     "wounds.", "unmodelled", "Feel No Pain against mortal wounds only"),
     # a characteristic of some of the unit's weapons, written otherwise: named as not modelled, never dropped as
     # another unit's
     ("If a friendly Vehicle model is destroyed within 12\" of this model, until the end of the battle, this model's "
@@ -314,7 +312,8 @@ def test_what_the_reader_leaves_to_others_or_refuses(text, kind, reason):
 
 
 @pytest.mark.parametrize("text", [
-    "While this model is leading a unit, models in that unit have the Feel No Pain 4+ ability against mortal wounds.",
+    "Each time a ranged attack targets this model, if the Strength characteristic of that attack is 5 or less, "
+    "subtract 1 from the Wound roll.",
     "If a friendly Vehicle model is destroyed within 12\" of this model, until the end of the battle, this model's "
     "rock maul has an Attacks characteristic of 6.",
     "Each time a model in this unit makes an attack with one of its rock drills, add 1 to the Hit roll.",
@@ -1148,6 +1147,26 @@ def _breakers_led_by_chief(ability: tuple[str, str]) -> TargetUnit:
                          name="Test Chief")
     return TargetUnit(Target((*guard.as_target().groups, *chief.as_target().groups), attached=True), "led", guard,
                       (), (chief,))
+
+
+def test_a_feel_no_pain_against_some_attacks_only_is_read():
+    # a trial found a Librarian's Psychic Hood ('models in that unit have the Feel No Pain 4+ ability against Psychic
+    # Attacks' while it leads) and Azrael's Lion Helm (its 4+ invulnerable save too) named as not modelled
+    hood = ("Stone Hood", "While this model is leading a unit, models in that unit have the Feel No Pain 4+ ability "
+                          "against Psychic Attacks.")
+    [reading] = read_ability("Test Chief", *hood).ability.readings
+    assert (reading.rule.summary, reading.scope) == ("Feel No Pain 4+ against psychic attacks", "leading")
+    led = _breakers_led_by_chief(hood)
+    # one attack hitting on 2+ and wounding S8 v T4 on 2+ (25/36), no save at AP-6, D1: half of it ignored (4+) where
+    # the attack is psychic, none otherwise
+    assert mean(unit_attack(sheet('24" A1 BS2+ S8 AP-6 D1 [PSYCHIC]'), led, exact=True)) == Fraction(25, 72)
+    assert mean(unit_attack(sheet('24" A1 BS2+ S8 AP-6 D1'), led, exact=True)) == Fraction(25, 36)
+    helm = read_ability("Test Chief", "Stone Helm", "Models in the bearer’s unit have a 4+ invulnerable save. In "
+                        "addition, once per battle, the bearer can use this ability. When it does, until the end of "
+                        "the phase, models in the bearer’s unit have the Feel No Pain 4+ ability against mortal "
+                        "wounds.")
+    assert [(r.rule.summary, r.scope, bool(r.needs)) for r in helm.ability.readings] == [
+        ("4+ invulnerable save", "unit", False), ("Feel No Pain 4+ against mortal wounds", "unit", True)]
 
 
 def test_a_target_leaders_own_defence_protects_its_own_models():

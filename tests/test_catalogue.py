@@ -137,6 +137,17 @@ def test_a_model_that_rides_in_another_until_it_is_destroyed_is_left_out():
             ) in knight.notes
 
 
+def test_a_feel_no_pain_against_some_attacks_beside_a_general_one():
+    # a trial found Aleya's 'Feel No Pain 3+ against Psychic Attacks and mortal wounds' lost beside her Feel No Pain
+    # 5+ (a rule linked by name): the record keeps one Feel No Pain, the general one
+    text = "This model has the Feel No Pain 3+ ability against Psychic Attacks and mortal wounds."
+    general = feel_no_pain("Feel No Pain", "5+", "")
+    sheet = to_datasheet(_record(feel_no_pain=general, abilities=["Feel No Pain 5+", "Daughter"],
+                                 ability_texts=[["Daughter", text, ""]]))
+    profile = sheet.models[0].profile
+    assert (profile.feel_no_pain, profile.feel_no_pain_mortal, profile.feel_no_pain_psychic) == (5, 3, 3)
+
+
 def test_saves_that_hold_against_some_attacks_only():
     inv = invulnerable("Invulnerable Save", "Models in this unit have a 5+ invulnerable save against ranged attacks.")
     fnp = feel_no_pain("Null Field", "", "Models in this unit have the Feel No Pain 4+ ability against Psychic "

@@ -23,7 +23,7 @@ _FNP = re.compile(r"feel not? pain ([2-6])\+", re.I)  #: and 'Feel Not Pain 6+',
 _CONDITION = re.compile(r"\b(while|until|if|when|each time|during|instead)\b", re.I)
 
 
-_LEADING = re.compile(r"while (?:this model|the bearer) (?:is leading|leads) a unit", re.I)
+_LEADING = re.compile(r"(?:while|when) (?:this model|the bearer) (?:is leading|leads) a unit", re.I)
 _UNIT = re.compile(r"\b(?:bearer['’]?s unit|models? in (?:this|that|the bearer['’]?s|its) unit|this unit|that unit)\b",
                    re.I)
 _BEARER = re.compile(r"\b(?:the bearer|this model|that model)\b", re.I)

@@ -249,8 +249,9 @@ _FOR_EACH = re.compile(r"\bfor each\b", re.I)  #: 'for each WRACKS model embarke
 #: Frostfang equipped by this model'
 _ITS_WEAPON = re.compile(r"\b(attacks|strength|armour penetration|damage) characteristics? of "
                          r"(this model|the bearer)'s ((?:(?!to\b)[\w'-]+ ?){1,4}?)(?=[,.]|$)", re.I)
-#: 'While this model is leading a unit, ...', or a unit of one keyword ('leading a BLOOD CLAWS unit': War Howl)
-_LEADING = re.compile(r"^[Ww]hile (?:this model|the bearer) is leading an? "
+#: 'While this model is leading a unit, ...' ('When ...': a Death Company Captain's Lost to Fury), or a unit of one
+#: keyword ('leading a BLOOD CLAWS unit': War Howl)
+_LEADING = re.compile(r"^(?:[Ww]hile|[Ww]hen) (?:this model|the bearer) is leading an? "
                       r"(?:(?P<unit>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*?) )?(?:unit|UNIT),\s*")
 
 
@@ -450,9 +451,9 @@ class Verdict:
 def _rule(parsed: Parsed, name: str) -> NamedRule:
     fields = dict(parsed.fields)
     fields.pop("_instead", None)  # checked by `_instead`
-    if "_against" in fields:
-        # a defence: named in the answers of attacks against the unit
-        raise Unreadable(f"Feel No Pain {fields['_against']} only", parsed.subject.role)
+    if against := fields.pop("_against", ""):  # Feel No Pain against mortal wounds or psychic attacks only
+        value = fields.pop("feel_no_pain")
+        fields.update({f"feel_no_pain_{kind}": value for kind in ("mortal", "psychic") if kind in against.lower()})
     if parsed.subject.role == "attacker":  # the kind of attack its subject names, or the one skill it improves
         fields["weapons"] = fields.pop("_weapons", None) or {"ranged": "ranged", "melee": "melee"}.get(
             parsed.subject.kind, "all")
@@ -478,6 +479,12 @@ def _rule(parsed: Parsed, name: str) -> NamedRule:
                      phase=parsed.phase, situation=parsed.subject.role, effect=effect, target=target, attacker=leads,
                      requires=tuple(dict.fromkeys(condition.requires)),
                      led_by=condition.led_by if parsed.subject.role == "target" else "")
+
+
+#: a defence a datasheet gives the unit of the model that carries it ("Models in the bearer's unit have a 4+
+#: invulnerable save": Azrael's Lion Helm), which is the whole Attached unit where that model leads one (a kind of
+#: model's wargear is its unit's by `Datasheet.unit_worn`, while it is carried)
+_BEARERS_UNIT = re.compile(r"\bbearer\W?s unit\b", re.I)
 
 
 def _in_profile(parsed: Parsed, name: str, text: str) -> bool:
@@ -561,8 +568,8 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
                                  parsed[0].subject.role)
             previous = parsed[0]
             for one in parsed:
-                if _in_profile(one, name, text):
-                    profile = True
+                if _in_profile(one, name, text) and (model or not _BEARERS_UNIT.search(text)):
+                    profile = True  # (a datasheet's for the bearer's unit: its whole unit's, not its profile's alone)
                     continue
                 _instead(one, readings)
                 try:

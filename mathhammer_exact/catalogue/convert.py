@@ -32,7 +32,7 @@ from ..data.text_in_force import has_keywords
 from ..data.text_rules import TextAbility
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
-from .abilities import Record, attached_as, best, joins_beside, stationary_weapon, two_leaders
+from .abilities import Record, attached_as, best, feel_no_pain, joins_beside, stationary_weapon, two_leaders
 from .ability_text import conditional_defence, read_abilities
 
 _UNKNOWN = re.compile(r"unknown (?:weapon ability|weapon token|target token) '([^']*)'")
@@ -210,9 +210,14 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
             tokens += [f"fnp{'-' + kind if kind else ''}{fnp['value']}+" for kind in against or [""]]
             if (fnp.get("inferred") or whose) and not fnp.get("unit_of"):
                 notes.append(f"{what}{whose} {how}")
+    for name, text, kind in record.get("ability_texts", ()):  # one against some attacks beside a general one
+        other = feel_no_pain(name, "", text)  # (Aleya: 3+ against Psychic Attacks and mortal wounds; 5+ against all)
+        if (other and other.get("against") and not other.get("conditional") and other["scope"] != "leading"
+                and kind in ("", model["name"]) and not (fnp and fnp["from"] == other["from"])):
+            tokens += [f"fnp-{against}{other['value']}+" for against in other["against"].split()]
     if "STEALTH" not in record["keywords"] and any(a.strip().lower() == "stealth" for a in record["abilities"]):
         tokens.append("stealth")
-    return " ".join(tokens)
+    return " ".join(dict.fromkeys(tokens))
 
 
 def main_kind(models: Sequence[Mapping[str, Any]], largest: int) -> Mapping[str, Any] | None:

@@ -151,6 +151,9 @@ class Effect:
     stealth: bool = False
     invulnerable: int | None = attrs.field(default=None, validator=_between(2, 6))
     feel_no_pain: int | None = attrs.field(default=None, validator=_between(2, 6))
+    #: Feel No Pain against mortal wounds only, and against psychic attacks only (a Librarian's Psychic Hood)
+    feel_no_pain_mortal: int | None = attrs.field(default=None, validator=_between(2, 6))
+    feel_no_pain_psychic: int | None = attrs.field(default=None, validator=_between(2, 6))
     save_bonus: int = attrs.field(default=0, validator=_between(0, 5))
     save_limit: int = attrs.field(default=2, validator=_between(2, 6))
     reduce_damage: bool = False  #: each attack allocated to them has its Damage reduced by 1 (not below 1)
@@ -164,11 +167,13 @@ class Effect:
     command_reroll: CommandReroll | None = None
 
     #: The fields that change the target's models, or attacks against them, and the attacking unit's own.
-    TARGET_FIELDS = ("cover", "stealth", "invulnerable", "feel_no_pain", "save_bonus", "reduce_damage", "halve_damage",
+    TARGET_FIELDS = ("cover", "stealth", "invulnerable", "feel_no_pain", "feel_no_pain_mortal", "feel_no_pain_psychic",
+                     "save_bonus", "reduce_damage", "halve_damage",
                      *(field.name for field in STACKED if field.declared.line == "against the target"))
     OWN_FIELDS = ("bearer_feel_no_pain", "orders")
     #: the target fields that change a model alone (what an attack allocated to it meets), not the attacks
-    MODEL_FIELDS = ("cover", "invulnerable", "feel_no_pain", "save_bonus", "reduce_damage", "halve_damage")
+    MODEL_FIELDS = ("cover", "invulnerable", "feel_no_pain", "feel_no_pain_mortal", "feel_no_pain_psychic",
+                    "save_bonus", "reduce_damage", "halve_damage")
 
     def __attrs_post_init__(self) -> None:
         for text in self.abilities:
@@ -223,6 +228,10 @@ class Effect:
         parts += [text for flag, text in ((self.cover, "the Benefit of Cover"), (self.stealth, "Stealth")) if flag]
         if self.feel_no_pain:
             parts.append(f"Feel No Pain {self.feel_no_pain}+")
+        for roll, attacks in ((self.feel_no_pain_mortal, "mortal wounds"), (self.feel_no_pain_psychic,
+                                                                           "psychic attacks")):
+            if roll:
+                parts.append(f"Feel No Pain {roll}+ against {attacks}")
         if self.save_bonus:
             parts.append(f"Sv improved by {self.save_bonus} (not better than {self.save_limit}+)")
         parts += [text for flag, text in ((self.reduce_damage, "Damage of attacks allocated to it -1 (not below 1)"),
@@ -362,8 +371,9 @@ def improved_model(profile: ModelProfile, effect: Effect) -> ModelProfile:
         changes["keywords"] = (*profile.keywords, "STEALTH")
     if effect.invulnerable is not None:
         changes["invulnerable"] = min(profile.invulnerable or 7, effect.invulnerable)
-    if effect.feel_no_pain is not None:
-        changes["feel_no_pain"] = min(profile.feel_no_pain or 7, effect.feel_no_pain)
+    for field in ("feel_no_pain", "feel_no_pain_mortal", "feel_no_pain_psychic"):
+        if (value := getattr(effect, field)) is not None:
+            changes[field] = min(getattr(profile, field) or 7, value)
     if effect.save_bonus:
         changes["save"] = min(profile.save, max(effect.save_limit, profile.save - effect.save_bonus))
     for flag in ("cover", "reduce_damage", "halve_damage"):

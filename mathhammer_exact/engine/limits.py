@@ -181,7 +181,8 @@ def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _
     rerolled = {"hit": own.reroll_hits, "wound": own.reroll_wounds, "save": own.reroll_saves}
     rolls = {kind: d6 * (2 if policy is not Reroll.NONE or (kind == "wound" and weapon.twin_linked) else 1)
              for kind, policy in rerolled.items()}
-    fnp = d6 if any(p.feel_no_pain or p.feel_no_pain_mortal for p, _ in target.groups) else 0.0
+    fnp = d6 if any(p.feel_no_pain or p.feel_no_pain_mortal or p.feel_no_pain_psychic for p, _ in target.groups) \
+        else 0.0
     event = _bits(weapon.damage) + fnp
     most_wounds = max(p.wounds for p, _ in target.groups)
     attack_bits = _bits(weapon.attacks) + (_bits(weapon.rapid_fire) if own.half_range else 0)
