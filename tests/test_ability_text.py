@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from mathhammer_exact import Context, MathhammerError, Target, Weapon
 from mathhammer_exact.catalogue import build, index
-from mathhammer_exact.catalogue.abilities import with_conversion_range
+from mathhammer_exact.catalogue.abilities import invulnerable, with_conversion_range
 from mathhammer_exact.catalogue.ability_clauses import CRITICAL_ONLY
 from mathhammer_exact.catalogue.ability_text import (
     DAMAGED,
@@ -1167,6 +1167,24 @@ def test_a_feel_no_pain_against_some_attacks_only_is_read():
                         "wounds.")
     assert [(r.rule.summary, r.scope, bool(r.needs)) for r in helm.ability.readings] == [
         ("4+ invulnerable save", "unit", False), ("Feel No Pain 4+ against mortal wounds", "unit", True)]
+
+
+def test_an_invulnerable_save_against_melee_attacks_only():
+    # a trial found Wyches' 'This unit has a 4+ Invulnerable save against melee attacks' (beside their 6+) dropped:
+    # 8.28 Wyches destroyed by Assault Intercessors where their 4+ leaves 5.18
+    dodge = ("Invulnerable Save", "This unit has a 6+ Invulnerable save.\nThis unit has a 4+ Invulnerable save against "
+                                  "melee attacks.")
+    [reading] = read_ability("Test Wyches", *dodge).ability.readings
+    assert (reading.rule.summary, reading.rule.phase) == ("4+ invulnerable save", "fight")
+    assert invulnerable(*dodge)["value"] == 6  # the profile's: against every attack
+    joined = read_ability("Test Wyches", "Invulnerable Save", "This unit has a 6+ Invulnerable save against ranged "
+                          "attacks, and 4+ Invulnerable save against melee attacks.")
+    assert [(r.rule.summary, r.rule.phase) for r in joined.ability.readings] == [("4+ invulnerable save", "fight")]
+    defender = sheet('24" A1 BS4+ S4 AP0 D1', dodge)
+    target = TargetUnit(defender.as_target(), "", defender)
+    # one attack hitting on 2+ and wounding S8 v T4 on 2+ (25/36), no armour save at AP-6: half saved (4+) in melee
+    assert mean(unit_attack(sheet('A1 WS2+ S8 AP-6 D1'), target, melee=True, exact=True)) == Fraction(25, 72)
+    assert mean(unit_attack(sheet('24" A1 BS2+ S8 AP-6 D1'), target, exact=True)) == Fraction(25, 36)
 
 
 def test_a_target_leaders_own_defence_protects_its_own_models():

@@ -76,6 +76,13 @@ def _conditional(text: str, at: int) -> bool:
     return bool(bullets.match(text, line)) and first is not None and bool(_CONDITION.search(text[:first.start()]))
 
 
+#: an invulnerable save against melee attacks alone, joined to another ('6+ ... against ranged attacks, and 4+
+#: Invulnerable save against melee attacks': Ynnari Wyches), or a sentence of its own ('This unit has a 4+
+#: Invulnerable save against melee attacks': Wyches)
+_MELEE_JOINED = re.compile(r",?\s*and\s+(?:an?\s+)?[2-6]\+ invulnerable save against melee attacks", re.I)
+_MELEE_ONLY = re.compile(r"[^.\n]*\b[2-6]\+ invulnerable save against melee attacks[^.\n]*\.?", re.I)
+
+
 def invulnerable(name: str, text: str) -> Record | None:
     """The invulnerable save an ability gives. An ability named 'Invulnerable Save' states it (its value
     in its text or its name); in other abilities it is inferred from prose such as 'models in this unit
@@ -91,6 +98,7 @@ def _fresh(reading: Record | None) -> Record | None:
 
 @functools.lru_cache(maxsize=8192)
 def _invulnerable(name: str, text: str) -> Record | None:
+    text = _MELEE_ONLY.sub("", _MELEE_JOINED.sub("", text))  # one against melee attacks alone: the text reader's
     ranged = "ranged attacks" in text.lower()
     if name.strip().lower().startswith("invulnerable save"):
         match = _SAVE.search(text) or _SAVE.search(name)

@@ -288,8 +288,8 @@ _EFFECTS: list[tuple[re.Pattern[str], str]] = [
                 r"(?:,? instead of only (?:on )?(?:an? )?6)?", re.I), "critical"),
     (re.compile(r"(?:(?:models in (?:this|that) unit|models in it|it|this model|this unit) (?:has|have) )?"
                 r"(?:an? (?P<n>[2-6])\+ invulnerable save|an invulnerable save of (?P<n2>[2-6])\+)"
-                r"(?P<ranged> against ranged attacks(?: only)?)?(?: against that attack)?(?P<instead> instead)?", re.I),
-     "invulnerable"),
+                r"(?P<ranged> against ranged attacks(?: only)?)?(?P<melee> against melee attacks(?: only)?)?"
+                r"(?: against that attack)?(?P<instead> instead)?", re.I), "invulnerable"),
     (re.compile(r"(?:the feel no pain (?P<n>[2-6])\+ ability|an? (?P<n2>[2-6])\+ feel no pain(?: ability)?)"
                 r"(?P<against> against .+?)?(?P<instead> instead)?", re.I), "feel no pain"),
     (re.compile(r"(?:(?:models in (?:this|that) unit|models in it|it|this model|this unit) (?:has|have) )?"
@@ -383,8 +383,8 @@ def _apply(kind: str, groups: dict[str, str], clause: str, subject: Subject, fie
             fields["_instead"] = True
         if kind == "invulnerable":
             fields["invulnerable"] = int(groups["n"] or groups["n2"])
-            if groups["ranged"]:
-                fields["_phase"] = "shooting"
+            if groups["ranged"] or groups["melee"]:
+                fields["_phase"] = "shooting" if groups["ranged"] else "fight"
         elif kind == "feel no pain":
             fields["feel_no_pain"] = int(groups["n"] or groups["n2"])
             if groups["against"]:  # in the profile if always held, else not modelled (see _rule)

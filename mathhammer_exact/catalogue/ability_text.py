@@ -81,6 +81,12 @@ _MORE_WEAPONS = re.compile(r"select up to (?P<n>\w+) (?:different )?(?P<kind>.+?
 #: Triarch, Abaddon's Warmaster, a Lord of Change's Master of Magicks)
 _CHOSEN = re.compile(r"\bselect one (?!of the following\b)(?:of the )?(?P<which>[^.:]{0,60}?)\babilit(?:y|ies)\b"
                      r"(?! below)[^:]*?\b(?:has|have|gains?) that ability\b", re.I | re.S)
+#: an invulnerable save against melee attacks only (Wyches: 6+, and 4+ against melee attacks), which the model profile
+#: does not hold: read as the Fight phase's
+_MELEE_ONLY = re.compile(r"invulnerable save against melee attacks", re.I)
+#: a second invulnerable save joined to a first ('This unit has a 6+ Invulnerable save against ranged attacks, and 4+
+#: Invulnerable save against melee attacks': Ynnari Wyches), read as a sentence of its own
+_TWO_SAVES = re.compile(r",?\s*and\s+(?:an?\s+)?(?=[2-6]\+ invulnerable save against melee attacks)", re.I)
 #: models destroyed with others of their unit (the Silent King's Triarchal Menhirs, when Szarekh is destroyed; a
 #: Guardian Defenders' platform, with the last Guardian)
 _FALL_WITH = re.compile(r"\b(?:if|when) (?:this unit\W?s (?P<one>[^,.]+?) model is (?:ever )?destroyed|the last "
@@ -420,6 +426,7 @@ def _sentences(text: str) -> Iterator[str]:
     text = clean(text)
     text = re.sub(r",? and, (?=(?:if|while) [^,]+, )", ". ", text, flags=re.I)
     text = unjoined(text)
+    text = _TWO_SAVES.sub(". This unit has a ", text)  # '6+ against ranged attacks, and 4+ against melee ...'
     text = re.sub(r" \((if [^,()]+, [^()]+?)\)\.?", lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}.", text)
     text = re.sub(r"\. (if|while|each)\b", lambda m: f". {m.group(1).capitalize()}", text)
     pieces = _BULLET.split(text)
@@ -491,15 +498,15 @@ def _in_profile(parsed: Parsed, name: str, text: str) -> bool:
     """An invulnerable save or Feel No Pain the unit, a model or the bearer of wargear always has, that
     `catalogue.abilities` reads from the same text into the model profile (the bearer's: its model's): not applied
     a second time, nor named as not applied (a Theyn's weavefield crest was 'the bearer's alone', and in his
-    profile)."""
+    profile). Not another of the same text (Wyches' 4+ against melee attacks beside their 6+)."""
     fields = parsed.fields
     if (not set(fields) <= {"invulnerable", "feel_no_pain", "_against"} or parsed.subject.role != "target"
             or parsed.subject.scope not in ("unit", "model", "bearer") or parsed.condition.needs
             or parsed.condition.requires):
         return False
-    saved = [invulnerable(name, text)] if "invulnerable" in fields else []
-    saved += [feel_no_pain(name, "", text)] if "feel_no_pain" in fields else []
-    return all(r is not None and not r.get("conditional") for r in saved)
+    saved = [(invulnerable(name, text), fields["invulnerable"])] if "invulnerable" in fields else []
+    saved += [(feel_no_pain(name, "", text), fields["feel_no_pain"])] if "feel_no_pain" in fields else []
+    return all(r is not None and not r.get("conditional") and r["value"] == value for r, value in saved)
 
 
 def read_ability(unit: str, name: str, text: str, model: str = "") -> Verdict:
@@ -519,7 +526,7 @@ def read_ability(unit: str, name: str, text: str, model: str = "") -> Verdict:
 @functools.lru_cache(maxsize=8192)
 def _read_text(name: str, text: str, model: str) -> Verdict:
     """`read_ability` of a unit not yet named (its rules' keys and sources are left for it to fill)."""
-    if name.lower().startswith("invulnerable save"):
+    if name.lower().startswith("invulnerable save") and not _MELEE_ONLY.search(text):
         return Verdict("profile")  # its value is read by catalogue.abilities
     if _WHO_MAY_TARGET.search(clean(text)):
         return Verdict("unmodelled", TextAbility(name, model, unmodelled=TARGETED_ONLY, role="target"))
