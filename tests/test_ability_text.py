@@ -261,6 +261,10 @@ def test_the_reader_on_datasheet_phrasings(text, expected):
     ("Each time this unit is selected to shoot, you can re-roll one Hit roll.", "unmodelled",
      "it names no attack this reader knows"),
     ("Select one of the following abilities:\n■ [LETHAL HITS]\n■ [PRECISION]", "unmodelled", "a choice of effects"),
+    # the choices named bare, the weapons they are for in the words before them (a trial found Zephyrim's silent)
+    ("Each time this unit is selected to fight, select one of the following abilities to apply to melee weapons "
+     "equipped by models in this unit until the end of the phase:\n- Sustained Hits 1\n- Lethal Hits", "unmodelled",
+     "a choice of effects"),
     ("Each time a ranged attack targets this model, if the Strength characteristic of that attack is 5 or less, "
      "subtract 1 from the Wound roll.", "unmodelled", "a condition on the attack's Strength"),  # S against T is read
     # the attacks that score a Critical Hit, alone among a weapon's attacks: no engine stage gives them Precision
@@ -1617,10 +1621,15 @@ def test_a_weapon_ability_written_in_plain_words_and_a_second_volley():
 def test_a_choice_among_abilities_and_models_destroyed_with_another_are_named():
     # a trial found the Silent King's Voice of the Triarch ('select one Triarch ability ... this unit has that
     # ability') and Triarchal Menhirs ('... remaining Triarchal Menhir models are also destroyed') left silent
-    voice = read_ability("Test Breakers", "Voice of Stone", "At the start of the battle round, select one\xa0Stone "
-                         "ability. Until the start of the next battle round,\xa0this unit has that ability.")
+    voice_text = ("At the start of the battle round, select one\xa0Stone ability. Until the start of the next battle "
+                  "round,\xa0this unit has that ability.")
+    voice = read_ability("Test Breakers", "Voice of Stone", voice_text)
+    # named whichever side it is on (a trial found Magnus's Unearthly Power silent where he was the target)
     assert (voice.kind, voice.ability.role, voice.ability.unmodelled) == (
-        "unmodelled", "attacker", "a choice among abilities, made for a while: the chosen one is not read")
+        "unmodelled", "either", "a choice among abilities, made for a while: the chosen one is not read")
+    defender = sheet('24" A1 BS4+ S4 AP0 D1', ("Voice of Stone", voice_text))
+    assert ("not applied: Voice of Stone (not modelled: a choice among abilities, made for a while: the chosen one is "
+            "not read)") in unit_attack(sheet(GUN), TargetUnit(defender.as_target(), "", defender)).situation
     fallen = ("Bound Stones", "If this unit’s Chief model is destroyed, all of this unit’s remaining Stone models are "
                               "also destroyed.")
     verdict = read_ability("Test Breakers", *fallen)
@@ -1645,6 +1654,18 @@ def test_a_choice_among_abilities_and_models_destroyed_with_another_are_named():
                           "abilities: [IGNORES COVER]; [LETHAL HITS]. Until the end of the phase, this model's stone "
                           "bolt has that ability.")
     assert (listed.kind, listed.ability.unmodelled) == ("unmodelled", "it names no attack this reader knows")
+
+
+@pytest.mark.parametrize(("text", "scope"), [
+    ("While this model is leading a unit, that unit is eligible to shoot and declare a charge in a turn in which it "
+     "Advanced or Fell Back.", "leading"),
+    ("This model is eligible to shoot and declare a charge in a turn in which it Advanced.", "model"),
+    ("This unit is eligible to shoot in a turn in which it Fell Back or Advanced, and you can re-roll Desperate Escape "
+     "tests taken for models in this unit.", "unit")])
+def test_a_unit_eligible_to_shoot_after_advancing_has_assault(text, scope):
+    # a trial found a Watch Master's Strategic Knowledge ignored: Deathwatch Veterans he led refused after Advancing
+    [reading] = read_ability("Test Unit", "Fast Aim", text).ability.readings
+    assert (reading.rule.summary, reading.scope, reading.needs) == ("weapons gain ASSAULT (ranged weapons)", scope, "")
 
 
 def test_a_leader_that_gives_its_unit_assault_lets_it_shoot_after_advancing():

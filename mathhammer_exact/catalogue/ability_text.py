@@ -51,7 +51,8 @@ Kind = Literal["effects", "profile", "unmodelled", "others", "other"]
 _ATTACKS = re.compile(r"hit rolls?\b|wound rolls?\b|damage rolls?\b|number of attacks|armour penetration|"
                       r"(?:strength|attacks|damage|"
                       r"ballistic skill|weapon skill|toughness|save) characteristic|critical (?:hit|wound)|"
-                      r"\[[a-z0-9 +-]+\]|invulnerable save|feel no pain|benefit of cover", re.I)
+                      r"\[[a-z0-9 +-]+\]|invulnerable save|feel no pain|benefit of cover|"
+                      r"\b(?:sustained hits|lethal hits|devastating wounds)\b", re.I)  # (those named bare too)
 #: an ability that says which attackers may target the unit (Lone Operative's phrasing): who may shoot, not the odds
 _WHO_MAY_TARGET = re.compile(r"can only be (?:selected|chosen) as the target of an? (?:ranged )?attacks? if", re.I)
 TARGETED_ONLY = "it limits which attackers may target the unit; the answer assumes this attack may be made"
@@ -87,6 +88,20 @@ _MELEE_ONLY = re.compile(r"invulnerable save against melee attacks", re.I)
 #: a second invulnerable save joined to a first ('This unit has a 6+ Invulnerable save against ranged attacks, and 4+
 #: Invulnerable save against melee attacks': Ynnari Wyches), read as a sentence of its own
 _TWO_SAVES = re.compile(r",?\s*and\s+(?:an?\s+)?(?=[2-6]\+ invulnerable save against melee attacks)", re.I)
+#: a unit that may shoot in a turn in which it Advanced ('that unit is eligible to shoot and declare a charge in a turn
+#: in which it Advanced or Fell Back': a Watch Master's Strategic Knowledge), read as its ranged weapons having
+#: [ASSAULT], which lets them shoot after Advancing (Falling Back and charging are not what the answer asks)
+_ADVANCED = re.compile(r"\b(?P<who>this model['’]s unit|this unit|this model|that unit) is eligible to shoot"
+                       r"(?: and declare a charge)? in a turn in which it (?:Advanced(?: or Fell Back)?|Fell Back or "
+                       r"Advanced)(?P<more>,? and you )?", re.I)
+
+
+def _as_assault(found: re.Match[str]) -> str:
+    who = found["who"].lower()
+    holders = "this model" if who == "this model" else f"models in {who}"
+    return f"ranged weapons equipped by {holders} have the [ASSAULT] ability" + (". You " if found["more"] else "")
+
+
 #: models destroyed with others of their unit (the Silent King's Triarchal Menhirs, when Szarekh is destroyed; a
 #: Guardian Defenders' platform, with the last Guardian)
 _FALL_WITH = re.compile(r"\b(?:if|when) (?:this unit\W?s (?P<one>[^,.]+?) model is (?:ever )?destroyed|the last "
@@ -427,13 +442,14 @@ def _sentences(text: str) -> Iterator[str]:
     text = re.sub(r",? and, (?=(?:if|while) [^,]+, )", ". ", text, flags=re.I)
     text = unjoined(text)
     text = _TWO_SAVES.sub(". This unit has a ", text)  # '6+ against ranged attacks, and 4+ against melee ...'
+    text = _ADVANCED.sub(_as_assault, text)
     text = re.sub(r" \((if [^,()]+, [^()]+?)\)\.?", lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}.", text)
     text = re.sub(r"\. (if|while|each)\b", lambda m: f". {m.group(1).capitalize()}", text)
     pieces = _BULLET.split(text)
     if len(pieces) > 1:
         intro = pieces[0].strip()
         if re.search(r"select one|one of the following|choose", intro, re.I):
-            if any(_ATTACKS.search(p) for p in pieces[1:]):
+            if any(_ATTACKS.search(p) for p in pieces):  # (the choices, or what they are for: Zephyrim's weapons)
                 raise Unreadable("a choice of effects")
             return
         head = re.sub(r"[:.]\s*$", "", intro).strip()
@@ -533,8 +549,8 @@ def _read_text(name: str, text: str, model: str) -> Verdict:
     if again := _AGAIN.search(clean(text)):
         return Verdict("unmodelled", TextAbility(name, model, role="attacker", unmodelled=(
             f"it lets the unit {again['verb'].lower()} again; the answer is one volley (ask again for the second)")))
-    if _CHOSEN.search(clean(text)):
-        return Verdict("unmodelled", TextAbility(name, model, role="attacker", unmodelled=(
+    if _CHOSEN.search(clean(text)):  # the chosen one may change its attacks or those at it (Magnus's Impossible Form)
+        return Verdict("unmodelled", TextAbility(name, model, role="either", unmodelled=(
             "a choice among abilities, made for a while: the chosen one is not read")))
     if fallen := _FALL_WITH.search(clean(text)):
         dies = f"its {fallen['one']} model" if fallen["one"] else f"the last {fallen['last']} model" if \

@@ -244,7 +244,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                              "for it)")
                 continue
             if ability.unmodelled:
-                if (ability.role or "attacker") != side.role and not asked and not ability.army:
+                if (ability.role or "attacker") not in (side.role, "either") and not asked and not ability.army:
                     continue  # a defence of the attacking unit, or the target's own attacks: not these attacks
                 if asked:
                     why = ability.unmodelled if ability.army else f"not modelled ({ability.unmodelled})"

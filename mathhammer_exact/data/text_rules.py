@@ -39,8 +39,8 @@ class TextAbility:
     model: str = ""  #: the kind of model it is written on ("" for the whole datasheet)
     readings: tuple[Reading, ...] = ()
     unmodelled: str = ""  #: why it is not applied, for an ability that may change attacks
-    role: Role | None = None  #: whose attacks an ability not modelled is about, when that could be read (else
-    #: taken as its own: an ability about attacks against it names them)
+    role: Role | Literal["either"] | None = None  #: whose attacks an ability not modelled is about, when that could
+    #: be read (else taken as its own: an ability about attacks against it names them); "either": both may be
     army: bool = False  #: an army rule the datasheet lists by name (Oath of Moment): the Attached unit's, named once
     variants: tuple[NamedRule, ...] = ()  #: named rules that stand for this army rule in a case no option states
     #: (Oath of Moment in a Codex: Space Marines Detachment), each named in the header with its --with
