@@ -146,6 +146,15 @@ def test_a_feel_no_pain_against_some_attacks_beside_a_general_one():
                                  ability_texts=[["Daughter", text, ""]]))
     profile = sheet.models[0].profile
     assert (profile.feel_no_pain, profile.feel_no_pain_mortal, profile.feel_no_pain_psychic) == (5, 3, 3)
+    # not one under a condition, one while it leads, one of another kind of model, nor wargear's (a review)
+    for other, kind, bearers in (("While this model is within 6\" of an objective, it has the Feel No Pain 3+ ability "
+                                  "against mortal wounds.", "", {}),
+                                 ("While this model is leading a unit, models in that unit have the Feel No Pain 3+ "
+                                  "ability against mortal wounds.", "", {}),
+                                 (text, "Someone Else", {}), (text, "", {"Daughter": {"model": {}}})):
+        sheet = to_datasheet(_record(feel_no_pain=general, abilities=["Feel No Pain 5+", "Daughter"],
+                                     ability_texts=[["Daughter", other, kind]], bearers=bearers))
+        assert sheet.models[0].profile.feel_no_pain_mortal is None, other
 
 
 def test_saves_that_hold_against_some_attacks_only():
@@ -320,6 +329,30 @@ def test_models_beside_a_composition_bundle_count_in_the_units_size(tmp_path, mo
     pack = by_name.datasheet("Cinder Pack")
     assert (pack.allowed_sizes(), pack.points) == ((10,), {10: 65})
     assert pack.counts() == {"Packer": 8, "Pack Leader": 1, "Outcast": 1}
+
+
+def test_an_ability_shown_in_armies_of_one_selection_waits_for_with(tmp_path, monkeypatch):
+    # a review found the Murderer's Cowl of every Khorne daemon read as its own, where the catalogue shows it in Shadow
+    # Legion armies alone (a profile hidden while the army list has no such selection)
+    cowl = ('<profiles><profile name="Cowl of Ash" typeId="pt-abilities" typeName="Abilities" hidden="false" '
+            'id="p-cowl"><characteristics><characteristic name="Description" typeId="ch-desc">Each time a model in '
+            'this unit makes an attack, add 1 to the Hit roll.</characteristic></characteristics><modifiers>'
+            '<modifier type="set" value="true" field="hidden"><conditions><condition type="lessThan" value="1" '
+            'field="selections" scope="roster" childId="u-legion" shared="true" includeChildSelections="true"/>'
+            "</conditions></modifier></modifiers></profile></profiles>")
+    unit = ('<selectionEntry type="unit" import="true" name="Ash Hounds" hidden="false" id="u-hounds">'
+            f'<costs><cost name="pts" typeId="ct-pts" value="70"/></costs>{cowl}<selectionEntries>'
+            f'{_kind("Ash Hound", 5, 5, gun="ash gun")}</selectionEntries></selectionEntry>'
+            '<selectionEntry type="upgrade" import="true" name="Ash Legion" hidden="false" id="u-legion"/>')
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
+    (checkout / gst.name).write_bytes(gst.read_bytes())
+    (checkout / "Test - Priced Host.cat").write_text(_PRICED % unit, encoding="utf-8")
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(checkout)
+    [ability] = [a for a in by_name.datasheet("Ash Hounds").read_rules if a.name == "Cowl of Ash"]
+    assert [(r.rule.summary, r.needs) for r in ability.readings] == [("+1 to hit", "in an army with Ash Legion")]
 
 
 def test_a_character_without_a_leader_ability_leads_no_unit(indexed):

@@ -79,8 +79,10 @@ def _conditional(text: str, at: int) -> bool:
 #: an invulnerable save against melee attacks alone, joined to another ('6+ ... against ranged attacks, and 4+
 #: Invulnerable save against melee attacks': Ynnari Wyches), or a sentence of its own ('This unit has a 4+
 #: Invulnerable save against melee attacks': Wyches)
-_MELEE_JOINED = re.compile(r",?\s*and\s+(?:an?\s+)?[2-6]\+ invulnerable save against melee attacks", re.I)
-_MELEE_ONLY = re.compile(r"[^.\n]*\b[2-6]\+ invulnerable save against melee attacks[^.\n]*\.?", re.I)
+_MELEE_JOINED = re.compile(r",?\s*and\s+(?:an?\s+)?[2-6]\+ invulnerable save against\s+melee attacks", re.I)
+_MELEE_ONLY = re.compile(r"[^.\n]*\b[2-6]\+ invulnerable save against\s+melee attacks[^.\n]*\.?|"
+                         r"[^.\n]*\bimproved to [2-6]\+ against\s+melee attacks[^.\n]*\.?", re.I)
+_WORDED_SAVE = re.compile(r"\b([2-6])\+ invulnerable save", re.I)
 
 
 def invulnerable(name: str, text: str) -> Record | None:
@@ -98,13 +100,15 @@ def _fresh(reading: Record | None) -> Record | None:
 
 @functools.lru_cache(maxsize=8192)
 def _invulnerable(name: str, text: str) -> Record | None:
-    text = _MELEE_ONLY.sub("", _MELEE_JOINED.sub("", text))  # one against melee attacks alone: the text reader's
-    ranged = "ranged attacks" in text.lower()
+    rest = _MELEE_ONLY.sub("", _MELEE_JOINED.sub("", text))  # one against melee attacks alone: the text reader's
+    ranged = "ranged attacks" in rest.lower()
     if name.strip().lower().startswith("invulnerable save"):
-        match = _SAVE.search(text) or _SAVE.search(name)
+        # where one against melee attacks was left out, the value of a save its words give (not a Judiciar's '4+',
+        # his melee save's, on a line before them)
+        match = _WORDED_SAVE.search(rest) if rest != text else _SAVE.search(text) or _SAVE.search(name)
         return {"value": int(match.group(1)), "ranged_only": ranged, "from": name, "inferred": False,
                 "scope": "unit"} if match else None
-    match = _PROSE_INVULNERABLE.search(text)
+    match = _PROSE_INVULNERABLE.search(rest)
     if match is None:
         return None
     value = int(match.group(1) or match.group(2))

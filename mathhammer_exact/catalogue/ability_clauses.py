@@ -288,7 +288,7 @@ _EFFECTS: list[tuple[re.Pattern[str], str]] = [
                 r"(?:,? instead of only (?:on )?(?:an? )?6)?", re.I), "critical"),
     (re.compile(r"(?:(?:models in (?:this|that) unit|models in it|it|this model|this unit) (?:has|have) )?"
                 r"(?:an? (?P<n>[2-6])\+ invulnerable save|an invulnerable save of (?P<n2>[2-6])\+)"
-                r"(?P<ranged> against ranged attacks(?: only)?)?(?P<melee> against melee attacks(?: only)?)?"
+                r"(?P<ranged> against ranged attacks(?: only)?)?(?P<melee> against\s+melee attacks(?: only)?)?"
                 r"(?: against that attack)?(?P<instead> instead)?", re.I), "invulnerable"),
     (re.compile(r"(?:the feel no pain (?P<n>[2-6])\+ ability|an? (?P<n2>[2-6])\+ feel no pain(?: ability)?)"
                 r"(?P<against> against .+?)?(?P<instead> instead)?", re.I), "feel no pain"),
@@ -387,7 +387,7 @@ def _apply(kind: str, groups: dict[str, str], clause: str, subject: Subject, fie
                 fields["_phase"] = "shooting" if groups["ranged"] else "fight"
         elif kind == "feel no pain":
             fields["feel_no_pain"] = int(groups["n"] or groups["n2"])
-            if groups["against"]:  # in the profile if always held, else not modelled (see _rule)
+            if groups["against"]:  # mortal wounds or psychic attacks alone (`ability_text._rule`)
                 fields["_against"] = groups["against"].strip()
         else:
             fields["cover"] = True

@@ -84,16 +84,20 @@ _CHOSEN = re.compile(r"\bselect one (?!of the following\b)(?:of the )?(?P<which>
                      r"(?! below)[^:]*?\b(?:has|have|gains?) that ability\b", re.I | re.S)
 #: an invulnerable save against melee attacks only (Wyches: 6+, and 4+ against melee attacks), which the model profile
 #: does not hold: read as the Fight phase's
-_MELEE_ONLY = re.compile(r"invulnerable save against melee attacks", re.I)
+_MELEE_ONLY = re.compile(r"invulnerable save against\s+melee attacks", re.I)
 #: a second invulnerable save joined to a first ('This unit has a 6+ Invulnerable save against ranged attacks, and 4+
 #: Invulnerable save against melee attacks': Ynnari Wyches), read as a sentence of its own
-_TWO_SAVES = re.compile(r",?\s*and\s+(?:an?\s+)?(?=[2-6]\+ invulnerable save against melee attacks)", re.I)
+_TWO_SAVES = re.compile(r"^(?P<first>This unit has an? [2-6]\+ invulnerable save against ranged attacks),?\s*and\s+"
+                        r"(?:an?\s+)?(?=[2-6]\+ invulnerable save against\s+melee attacks)", re.I | re.M)
+#: a save improved against melee attacks ('This invulnerable save is improved to 4+ against melee attacks': Howling
+#: Banshees), said as one of its own
+_IMPROVED = re.compile(r"\bthis invulnerable save is improved to (?=[2-6]\+ against\s+melee attacks)", re.I)
 #: a unit that may shoot in a turn in which it Advanced ('that unit is eligible to shoot and declare a charge in a turn
 #: in which it Advanced or Fell Back': a Watch Master's Strategic Knowledge), read as its ranged weapons having
 #: [ASSAULT], which lets them shoot after Advancing (Falling Back and charging are not what the answer asks)
 _ADVANCED = re.compile(r"\b(?P<who>this model['’]s unit|this unit|this model|that unit) is eligible to shoot"
                        r"(?: and declare a charge)? in a turn in which it (?:Advanced(?: or Fell Back)?|Fell Back or "
-                       r"Advanced)(?P<more>,? and you )?", re.I)
+                       r"Advanced)(?:(?P<more>,? and you )|(?=\.|\n|$))", re.I)
 
 
 def _as_assault(found: re.Match[str]) -> str:
@@ -441,7 +445,10 @@ def _sentences(text: str) -> Iterator[str]:
     text = clean(text)
     text = re.sub(r",? and, (?=(?:if|while) [^,]+, )", ". ", text, flags=re.I)
     text = unjoined(text)
-    text = _TWO_SAVES.sub(". This unit has a ", text)  # '6+ against ranged attacks, and 4+ against melee ...'
+    text = re.sub(r"^[2-6]\+\s*\n", "", text)  # a save's value on a line of its own, before its words (a Judiciar's)
+    text = _TWO_SAVES.sub(r"\g<first>. This unit has a ", text)  # '6+ against ranged attacks, and 4+ against melee
+    text = _IMPROVED.sub("This unit has a ", text).replace("+ against melee attacks", "+ invulnerable save against "
+                                                            "melee attacks") if _IMPROVED.search(text) else text
     text = _ADVANCED.sub(_as_assault, text)
     text = re.sub(r" \((if [^,()]+, [^()]+?)\)\.?", lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}.", text)
     text = re.sub(r"\. (if|while|each)\b", lambda m: f". {m.group(1).capitalize()}", text)
@@ -475,8 +482,11 @@ def _rule(parsed: Parsed, name: str) -> NamedRule:
     fields = dict(parsed.fields)
     fields.pop("_instead", None)  # checked by `_instead`
     if against := fields.pop("_against", ""):  # Feel No Pain against mortal wounds or psychic attacks only
+        kinds = [kind for kind in ("mortal", "psychic") if kind in against.lower()]
+        if not kinds or "inflicted by" in against.lower():  # against ranged attacks, or some mortal wounds alone
+            raise Unreadable(f"Feel No Pain {against} only", parsed.subject.role)
         value = fields.pop("feel_no_pain")
-        fields.update({f"feel_no_pain_{kind}": value for kind in ("mortal", "psychic") if kind in against.lower()})
+        fields.update({f"feel_no_pain_{kind}": value for kind in kinds})
     if parsed.subject.role == "attacker":  # the kind of attack its subject names, or the one skill it improves
         fields["weapons"] = fields.pop("_weapons", None) or {"ranged": "ranged", "melee": "melee"}.get(
             parsed.subject.kind, "all")
@@ -542,7 +552,7 @@ def read_ability(unit: str, name: str, text: str, model: str = "") -> Verdict:
 @functools.lru_cache(maxsize=8192)
 def _read_text(name: str, text: str, model: str) -> Verdict:
     """`read_ability` of a unit not yet named (its rules' keys and sources are left for it to fill)."""
-    if name.lower().startswith("invulnerable save") and not _MELEE_ONLY.search(text):
+    if name.lower().startswith("invulnerable save") and not (_MELEE_ONLY.search(text) or _IMPROVED.search(text)):
         return Verdict("profile")  # its value is read by catalogue.abilities
     if _WHO_MAY_TARGET.search(clean(text)):
         return Verdict("unmodelled", TextAbility(name, model, unmodelled=TARGETED_ONLY, role="target"))

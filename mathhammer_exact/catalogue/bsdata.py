@@ -533,6 +533,22 @@ class Data:
                 yield profile.get("name", ""), suffix, characteristics(profile).get("Description", "")
 
 
+    def army_choice(self, element: Element) -> str:
+        """The name of the selection an army list makes (a detachment, Shadow Legion) without which `element` is hidden,
+        where that is all its one hiding modifier says (a Khorne daemon's Murderer's Cowl, in Shadow Legion armies
+        alone); "" otherwise."""
+        for modifier in kids(element, "modifiers", "modifier"):
+            conditions = kids(modifier, "conditions", "condition")
+            if (modifier.get("field"), modifier.get("type"), modifier.get("value")) != ("hidden", "set", "true") \
+                    or kids(modifier, "conditionGroups", "conditionGroup") or len(conditions) != 1:
+                continue
+            test = conditions[0]
+            chosen = self.ids.get(test.get("childId", ""))
+            if (chosen is not None and test.get("field") == "selections" and test.get("scope") in ("roster", "force")
+                    and (test.get("type"), test.get("value")) in (("lessThan", "1"), ("equalTo", "0"))):
+                return chosen.get("name", "").strip()
+        return ""
+
     def army_rules(self, entry: Element, faction: str) -> Iterator[str]:
         """The names of the rules `entry` links that a catalogue shares, not the game system: its army rules
         (Oath of Moment, Martial Ka'tah), where core rules (Deep Strike) are the game system's; those an army of
@@ -652,6 +668,7 @@ class UnitReader:
             "weapons": self.weapons, "sizes": [], "points": {}, "wargear_points": self.costs, "leader_of": [],
             "invulnerable": None, "feel_no_pain": None, "notes": self.notes, "defence_notes": self.defence_notes,
             "ability_texts": [],  #: [name, text, model kind or ""] of each Abilities profile (catalogue.ability_text)
+            "ability_needs": {},  #: an ability's name -> the selection its army needs for it (`Data.army_choice`)
             "army_rules": [],  #: the names of `abilities` that are army rules (`Data.army_rules`)
             "army_rules_for": {},  #: another army that fields the unit -> its army rules there, where they differ
         }
@@ -1216,6 +1233,8 @@ class UnitReader:
                 if profile.get("typeName") == "Abilities" and profile.get("name", "") not in texts:
                     texts.add(profile.get("name", ""))
                     held.append([profile.get("name", ""), characteristics(profile).get("Description", ""), owner])
+                    if choice := self.data.army_choice(profile):
+                        record["ability_needs"][profile.get("name", "")] = choice
             weapon_words = [normalise(word) for profile, _ in self.data.profiles(element) if is_weapon(profile)
                             for word in characteristics(profile).get("Keywords", "").split(",")]
             weapon_words += carried_words if piece else []  # a piece's weapon rule written on another entry

@@ -210,14 +210,28 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
             tokens += [f"fnp{'-' + kind if kind else ''}{fnp['value']}+" for kind in against or [""]]
             if (fnp.get("inferred") or whose) and not fnp.get("unit_of"):
                 notes.append(f"{what}{whose} {how}")
+    carried = {piece.lower() for piece in record.get("bearers", {})}  # wargear's: as its bearer carries it
     for name, text, kind in record.get("ability_texts", ()):  # one against some attacks beside a general one
         other = feel_no_pain(name, "", text)  # (Aleya: 3+ against Psychic Attacks and mortal wounds; 5+ against all)
         if (other and other.get("against") and not other.get("conditional") and other["scope"] != "leading"
-                and kind in ("", model["name"]) and not (fnp and fnp["from"] == other["from"])):
+                and kind in ("", model["name"]) and name.lower() not in carried
+                and not (fnp and fnp["from"] == other["from"])):
             tokens += [f"fnp-{against}{other['value']}+" for against in other["against"].split()]
     if "STEALTH" not in record["keywords"] and any(a.strip().lower() == "stealth" for a in record["abilities"]):
         tokens.append("stealth")
     return " ".join(dict.fromkeys(tokens))
+
+
+def _in_army_with(ability: TextAbility, choice: str) -> TextAbility:
+    """An ability the catalogue shows only in an army that makes the selection `choice` (Shadow Legion: a Khorne
+    daemon's Murderer's Cowl): its readings need it, which --with NAME assumes; one not modelled says so."""
+    if not choice:
+        return ability
+    need = f"in an army with {choice}"
+    if ability.unmodelled:
+        return attrs.evolve(ability, unmodelled=f"{ability.unmodelled}; only {need}")
+    return attrs.evolve(ability, readings=tuple(attrs.evolve(r, needs="; ".join(filter(None, (r.needs, need))))
+                                                for r in ability.readings))
 
 
 def main_kind(models: Sequence[Mapping[str, Any]], largest: int) -> Mapping[str, Any] | None:
@@ -399,6 +413,8 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
     read_rules = read_abilities(record["name"], record.get("ability_texts", ()), tally.abilities,
                                 tally.abilities_unmodelled, record["abilities"], record["weapons"],
                                 [model["name"] for model in record["models"]])
+    needs = {normalise(name): choice for name, choice in record.get("ability_needs", {}).items()}
+    read_rules = tuple(_in_army_with(a, needs.get(normalise(a.name), "")) for a in read_rules)
     read = {normalise(a.name) for a in read_rules if a.readings}
     defences: list[str] = list(record.get("defence_notes", ()))  # the unit's: said where the unit is the target
     held: dict[str, dict[str, Any]] = {}
