@@ -355,6 +355,29 @@ def test_an_ability_shown_in_armies_of_one_selection_waits_for_with(tmp_path, mo
     assert [(r.rule.summary, r.needs) for r in ability.readings] == [("+1 to hit", "in an army with Ash Legion")]
 
 
+def test_an_invulnerable_save_written_on_one_kind_of_model_is_that_kinds(tmp_path, monkeypatch):
+    # a trial found Makari with Ghazghkull's 4+ (written 'This model has a 4+ invulnerable save' on Ghazghkull's
+    # entry), not his own 2+: an 'Invulnerable Save' ability was taken for the whole unit's
+    def kind(name: str, save: int) -> str:
+        ability = (f'<profile name="Invulnerable Save ({save}+)" typeId="pt-abilities" typeName="Abilities" '
+                   f'hidden="false" id="p-inv-{save}"><characteristics><characteristic name="Description" '
+                   f'typeId="ch-desc">This model has a {save}+ invulnerable save.</characteristic></characteristics>'
+                   "</profile>")
+        return _kind(name, 1, 1).replace("</profile></profiles>", f"</profile>{ability}</profiles>", 1)
+    unit = ('<selectionEntry type="unit" import="true" name="Big Boss" hidden="false" id="u-boss">'
+            '<costs><cost name="pts" typeId="ct-pts" value="235"/></costs><selectionEntries>'
+            f'{kind("Big Boss", 4)}{kind("Banner Grot", 2)}</selectionEntries></selectionEntry>')
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
+    (checkout / gst.name).write_bytes(gst.read_bytes())
+    (checkout / "Test - Priced Host.cat").write_text(_PRICED % unit, encoding="utf-8")
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(checkout)
+    boss = by_name.datasheet("Big Boss")
+    assert {m.name: m.profile.invulnerable for m in boss.models} == {"Big Boss": 4, "Banner Grot": 2}
+
+
 def test_a_character_without_a_leader_ability_leads_no_unit(indexed):
     # a trial found a Knight Paladin's guns fired with Termagants, a Spiritseer leading Wraithguard and Angron
     # among Termagants: a CHARACTER whose datasheet has no Leader ability had been let lead any unit

@@ -105,9 +105,13 @@ def _invulnerable(name: str, text: str) -> Record | None:
     if name.strip().lower().startswith("invulnerable save"):
         # where one against melee attacks was left out, the value of a save its words give (not a Judiciar's '4+',
         # his melee save's, on a line before them)
-        match = _WORDED_SAVE.search(rest) if rest != text else _SAVE.search(text) or _SAVE.search(name)
+        worded = _WORDED_SAVE.search(rest)
+        match = worded if rest != text else _SAVE.search(text) or _SAVE.search(name)
+        # whose its words say: 'This model has ...' written on one kind of model is that kind's (Makari's 2+ beside
+        # Ghazghkull's 4+), not the unit's
+        whose = scope(rest, worded.start()) if worded and _BEARER.search(rest) and not _UNIT.search(rest) else "unit"
         return {"value": int(match.group(1)), "ranged_only": ranged, "from": name, "inferred": False,
-                "scope": "unit"} if match else None
+                "scope": whose} if match else None
     match = _PROSE_INVULNERABLE.search(rest)
     if match is None:
         return None
