@@ -1108,6 +1108,19 @@ def test_a_bodyguards_ability_of_each_model_is_not_its_leaders():
     assert "attacker has Steady Aim (read from its text): +1 to hit (ranged weapons)" in alone.situation
 
 
+def test_a_profile_of_a_leaders_weapon_alone_is_chosen_for_the_leader():
+    # a trial found --profile sweep refused for Typhus's Lakrimae ('no weapon of Blightlord Terminators has more than
+    # one profile'), though the header had told the player to use it
+    squad = sheet("A2 WS3+ S4 AP0 D1", models=(("Breaker", 4),))
+    chief = attrs.evolve(sheet("A2 WS3+ S4 AP0 D1", models=(("Chief", 1),), keywords="CHARACTER"), name="Test Chief",
+                         weapons={"gun": {"strike": Weapon.parse("A2 WS2+ S8 AP-2 D2", name="gun"),
+                                          "sweep": Weapon.parse("A6 WS2+ S4 AP0 D1", name="gun")}})
+    target = Target.parse("T4 Sv6+ W40")
+    swept = unit_attack(squad, target, led_by=chief, melee=True, profiles=["sweep"], exact=True)
+    # the squad's 8 attacks hitting on 3+ (2/3), the Chief's 6 on 2+ (5/6)
+    assert swept.result.hits.mean == 8 * Fraction(2, 3) + 6 * Fraction(5, 6)
+
+
 def test_a_leaders_ability_for_its_unit_is_the_whole_attached_units():
     """"Models in this model's unit" on a Leader's datasheet is the whole Attached unit, which is one unit for all
     rules purposes (a trial found a Tyranid Prime's Alpha Warrior on its own attacks only, --with needed for its

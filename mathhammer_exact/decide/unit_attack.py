@@ -643,8 +643,12 @@ def planned_attack(
     granted = {ability for rule in (*in_force, *read) if rule.situation == "attacker" and not rule.models
                and not rule.effect.weapon_names and rule.effect.weapons in ("all", "ranged")
                for ability in rule.effect.abilities}  # every model's every ranged weapon's
+    def has(unit: Datasheet, wanted: str) -> bool:
+        return any(wanted.strip().lower() in unit.kind_of(name, melee) for name in unit.weapons)
+    # a profile of a Leader's weapon alone is the Leader's to choose (a trial found Typhus's sweep refused)
+    unit_profiles = [p for p in profiles if has(sheet, p) or not any(has(leader, p) for leader in leaders)]
     try:
-        shots = volley(sheet, loadout, size, melee, pistols, context.advanced, profiles, kinds_apart,
+        shots = volley(sheet, loadout, size, melee, pistols, context.advanced, unit_profiles, kinds_apart,
                        unseen=context.indirect, stationary=context.stationary, granted=granted)
     except MathhammerError as exc:  # say what the datasheet left out, if that is why nothing attacks
         if not sheet.notes_for(loadout, size):
