@@ -80,8 +80,10 @@ def _conditional(text: str, at: int) -> bool:
 #: Invulnerable save against melee attacks': Ynnari Wyches), or a sentence of its own ('This unit has a 4+
 #: Invulnerable save against melee attacks': Wyches)
 _MELEE_JOINED = re.compile(r",?\s*and\s+(?:an?\s+)?[2-6]\+ invulnerable save against\s+melee attacks", re.I)
-_MELEE_ONLY = re.compile(r"[^.\n]*\b[2-6]\+ invulnerable save against\s+melee attacks[^.\n]*\.?|"
-                         r"[^.\n]*\bimproved to [2-6]\+ against\s+melee attacks[^.\n]*\.?", re.I)
+#: (each match starts where a sentence or line does: tried from every character, as '[^.\n]*' alone would be, a
+#: long text costs the square of its length; 10th-edition BSData took 2.6 s of indexing so)
+_MELEE_ONLY = re.compile(r"(?:(?<=[.\n])|^)(?:[^.\n]*\b[2-6]\+ invulnerable save against\s+melee attacks[^.\n]*\.?|"
+                         r"[^.\n]*\bimproved to [2-6]\+ against\s+melee attacks[^.\n]*\.?)", re.I)
 _WORDED_SAVE = re.compile(r"\b([2-6])\+ invulnerable save", re.I)
 
 
