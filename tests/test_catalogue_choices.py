@@ -382,3 +382,66 @@ def test_a_pieces_feel_no_pain_against_some_attacks_is_not_read_as_against_all(t
     shielded = by_name.target_unit("Forge Sisters", loadout=["ward shield"]).target
     bearer = next(p for p, _ in shielded.groups if p.name == "Forge Sister w/ ward shield")
     assert (bearer.feel_no_pain, bearer.feel_no_pain_psychic) == (None, 3)
+
+
+def _unit_wargear(carrier: str, associated: bool = True) -> str:
+    """Forge Sisters' own wargear (not a model's), each at most 1 in the unit: a melt gun (a link) and a forge banner
+    (an entry: an ability alone, protecting the bearer's unit), both associated with the models of `carrier` (a kind's
+    or a group's id, 'model', or a category), as BattleScribe writes a Helix Gauntlet or an Icon of Khorne."""
+    def with_carrier(piece: str) -> str:
+        return (f'<associations><association min="1" max="1" scope="parent" childId="{carrier}" name="{piece}" '
+                f'id="a-{piece[:4]}"/></associations>') if associated else ""
+    most = '<constraints><constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c-{}"/>' \
+           '</constraints>'
+    return ('</selectionEntryGroups>\n      <selectionEntries><selectionEntry type="upgrade" import="true" '
+            f'name="Forge banner" hidden="false" id="w-banner">{most.format("banner")}<profiles><profile '
+            'name="Forge Banner" typeId="pt-abilities" typeName="Abilities" hidden="false" id="p-banner">'
+            '<characteristics><characteristic name="Description" typeId="ch-desc">Models in the bearer\'s unit have '
+            'the Feel No Pain 5+ ability.</characteristic></characteristics></profile></profiles>'
+            f'{with_carrier("Forge banner")}</selectionEntry></selectionEntries>'
+            '<entryLinks><entryLink import="true" name="Melt gun" hidden="false" type="selectionEntry" id="l-assoc" '
+            f'targetId="w-melt">{most.format("melt")}{with_carrier("Melt gun")}</entryLink></entryLinks>\n'
+            '    </selectionEntry>\n    <selectionEntry type="model" import="true" name="Forge Walker"')
+
+
+SISTERS_END = '</selectionEntryGroups>\n    </selectionEntry>\n    <selectionEntry type="model" import="true" ' \
+              'name="Forge Walker"'
+SISTER_KIND = '<selectionEntry type="model" import="true" name="Forge Sister" hidden="false" id="m-sister">'
+
+
+SISTERS_GROUP = {"Forge Sister", "Forge Sister w/ special or heavy weapon", "Forge Sister w/ heavy weapon",
+                 "Forge Sister w/ ward shield"}  #: the kinds of '4-9 Forge Sisters'
+
+
+@pytest.mark.parametrize(("carrier", "takers"), [
+    ("m-sister", {"Forge Sister"}),  # a kind
+    ("g-sisters", SISTERS_GROUP),  # a group of kinds
+    ("model", SISTERS_GROUP | {"Sister Superior"}),  # any model
+    ("cat-sister", {"Forge Sister"}),  # a category its kind has (Jakhals' 'Jakhal')
+])
+def test_the_units_own_wargear_is_offered_to_the_models_it_is_associated_with(tmp_path, monkeypatch, carrier, takers):
+    # a trial found an Infiltrator Squad's Helix Gauntlet and a Scarab Occult Terminator's Hellfyre missile rack
+    # refused ('it offers no wargear choices'): wargear of the unit's entry, associated with a kind of its models
+    category = SISTER_KIND.replace('">', '"><categoryLinks><categoryLink targetId="cat-sister" id="cl-sister" '
+                                         'primary="false" name="Sister"/></categoryLinks>', 1)
+    _with_xml_changed(tmp_path, monkeypatch, (SISTERS_END, _unit_wargear(carrier)), (SISTER_KIND, category))
+    sisters = by_name.datasheet("Forge Sisters")
+    for piece in ("melt gun", "forge banner"):
+        assert {o.model for o in sisters.options if o.replaces == () and o.choices == (piece,)} == takers
+    plain = unit_attack("Forge Sisters", HORDE, exact=True).result.damage.mean
+    # taken as well as what the model carries: one more melt gun's 5/9 against the horde (one wound each)
+    melted = unit_attack("Forge Sisters", HORDE, loadout=["melt gun"], exact=True).result.damage.mean
+    assert melted - plain == MELT == Fraction(5, 9)
+    with pytest.raises(MathhammerError, match="at most 1 model of a unit of 5 can take 'melt gun'"):
+        sisters.equip(["2 melt gun"])
+    # the banner's Feel No Pain 5+ for every model of the unit while one carries it
+    bannered = by_name.target_unit("Forge Sisters", loadout=["forge banner"]).target
+    assert {p.feel_no_pain for p, _ in bannered.groups} == {5}
+    assert {p.feel_no_pain for p, _ in by_name.target_unit("Forge Sisters").target.groups} == {None}
+
+
+def test_the_units_own_optional_wargear_associated_with_no_model_is_not_offered(tmp_path, monkeypatch):
+    # without the association no model is named to carry it: not offered (as before), not guessed
+    _with_xml_changed(tmp_path, monkeypatch, (SISTERS_END, _unit_wargear("m-sister", associated=False)))
+    sisters = by_name.datasheet("Forge Sisters")
+    assert not [o for o in sisters.options if {"melt gun", "forge banner"} & set(o.choices)]

@@ -754,6 +754,7 @@ class UnitReader:
                 repr(c["name"]) for c in self.compositions))
             self.compositions = []
         named_once(found)
+        self._associated(found)
         unit_gear, _ = self._wargear(self.entry)
         if unit_gear:  # none in the BSData set today: a model would have to be chosen to carry it
             self.notes.append(f"wargear of the whole unit not given to any model: {', '.join(unit_gear)}")
@@ -808,6 +809,39 @@ class UnitReader:
             return None
         highs = [high for _, high in spans]
         return sum(low for low, _ in spans), None if None in highs else sum(h for h in highs if h is not None)
+
+    def _associated(self, models: list[Record]) -> None:
+        """Optional wargear of the unit's own (not of a model's) that the catalogue associates with a kind of its
+        `models` (or with any model), the one that carries it (an Infiltrator's Helix Gauntlet, a Scarab Occult
+        Terminator's Hellfyre missile rack, a Berzerker's Icon of Khorne): offered to that kind as wargear it may
+        take as well, at most as many in the unit as the entry's own constraint allows."""
+        for link in self.data.children(self.entry):
+            entry = link.entry
+            carriers = [a.get("childId", "") for e in (link.link, entry)
+                        for a in kids(e, "associations", "association")]
+            if tag(entry) != "selectionEntry" or entry.get("type") == "model" or link.minimum or not carriers:
+                continue
+            kinds = {id(model): model for carrier in carriers for model in self._carriers(carrier, models)}
+            gear = (self._weapon(link) or next(iter(self._offered(self.entry, link)), None)) if kinds else None
+            if gear is None:
+                continue
+            for c in (c for e in (link.link, link.entry) for c in kids(e, "constraints", "constraint")):
+                if (c.get("type"), c.get("field"), c.get("scope")) == ("max", "selections", "parent"):  # the unit's
+                    self.items.setdefault(gear, (whole(c.get("value"), "a unit's most of a piece of wargear"),
+                                                 c.get("id"), link))
+            for model in kinds.values():
+                if not any(option["with"] == [gear] for option in model["options"]):
+                    model["options"].append({"replaces": [], "with": [gear], "gives": {}})
+
+    def _carriers(self, carrier: str, models: list[Record]) -> list[Record]:
+        """The kinds of `models` an association names: by a kind's or a group's id, any model ('model'), or a
+        category its kinds have (Jakhals' 'Jakhal')."""
+        if carrier == "model":
+            return models
+        return self.kinds.get(carrier) or [
+            model for model in models if any(c.get("targetId") == carrier
+                                             for e in (model["_link"].link, model["_entry"])
+                                             for c in kids(e, "categoryLinks", "categoryLink"))]
 
     def _composition(self, bundle: Element) -> bool:
         """Read a unit composition other than the default ('2 Shock Trooper Sergeants and 18 Shock Troopers'):
