@@ -66,6 +66,9 @@ def _split_brackets(text: str) -> tuple[str, list[str]]:
     return text[: match.start()] + " " + text[match.end() :], [part for part in inner if part]
 
 
+_NEGATIVE = re.compile(r"(?:^|\s)-\s*[0-9D]\S*$")  #: a value written with a minus sign, at the end of an ability
+
+
 def _help(edition: Edition) -> str:
     """The abilities `edition` knows, for a refusal: its flags in alphabetical order, then the rest."""
     return "known: " + ", ".join(sorted(flags(edition)) + [a.form for a in edition if a.kind != "flag"])
@@ -80,6 +83,9 @@ def _read(ability: Ability, token: str, word: str, plain: str) -> tuple[str, dic
     literal = re.escape(name)
     if ability.kind == "flag":
         return (field, {field: True}) if plain == name else None
+    if ability.kind in ("dice", "number") and _NEGATIVE.search(word) and plain.count(" ") == name.count(" ") + 1:
+        # a minus sign is no hyphen here: 'CLEAVE -1' is not CLEAVE 1 (a trial found it read so)
+        raise MathhammerError(f"{token!r}: {ability.name} X ({ability.x}) must be at least 1, not negative")
     if ability.kind == "dice":
         m = re.fullmatch(rf"{literal} (\S+)", plain)
         return (field, {field: _positive_dice(token, m.group(1), ability.name)}) if m else None
@@ -134,9 +140,11 @@ def _by_first_word(edition: Edition) -> dict[str, list[Ability]]:
 
 def _unknown_ability(token: str, edition: Edition) -> MathhammerError:
     word = " ".join(token.upper().replace("-", " ").split())
-    bare = next((a for a in edition if a.kind == "distance" and a.spelling == word), None)
-    if bare is not None:
-        return MathhammerError(f"{token!r} needs {bare.x}, e.g. {bare.name} 12\"")
+    bare = next((a for a in edition if a.kind in ("distance", "number", "dice") and a.spelling == word), None)
+    if bare is not None:  # 'CLEAVE' without its X
+        if bare.kind == "distance":
+            return MathhammerError(f"{token!r} needs {bare.x}, e.g. {bare.name} 12\"")
+        return MathhammerError(f"{token!r} needs its X, {bare.x} ({bare.form}), e.g. {bare.name} 1")
     names = {a.spelling: a.spelling for a in edition}
     hint = did_you_mean([word, word.rsplit(" ", 1)[0]], names)
     return MathhammerError(f"unknown weapon ability {token!r}{hint}; {_help(edition)}")

@@ -210,6 +210,14 @@ WEAPON_ERRORS = [
     ("A1 BS3+ S4 AP0 D1 [Sustaned Hits 1]", "(did you mean 'SUSTAINED HITS'?)"),
     ("A1 BS3+ S4 AP0 D1 [MELTA D3]", "MELTA takes a whole number of extra damage, e.g. MELTA 2, not 'MELTA D3'"),
     ("A1 BS3+ S4 AP0 D1 [CONVERSION]", "'CONVERSION' needs the distance its datasheet gives (12\", 18\" or 24\")"),
+    # a minus sign is no hyphen (a trial found 'CLEAVE -1' read as CLEAVE 1), and an X left out is said so
+    ("A1 BS3+ S4 AP0 D1 [SUSTAINED HITS -1]", "'SUSTAINED HITS -1': SUSTAINED HITS X (extra hits) must be at least 1, "
+                                              "not negative"),
+    ("A1 BS3+ S4 AP0 D1 [RAPID FIRE -D3]", "'RAPID FIRE -D3': RAPID FIRE X (extra attacks) must be at least 1"),
+    ("A1 BS3+ S4 AP0 D1 [MELTA -2]", "'MELTA -2': MELTA X (extra damage) must be at least 1, not negative"),
+    ("A1 BS3+ S4 AP0 D1 [SUSTAINED HITS]", "'SUSTAINED HITS' needs its X, extra hits (SUSTAINED HITS X), e.g. "
+                                           "SUSTAINED HITS 1"),
+    ("A1 BS3+ S4 AP0 D1 [Melta]", "'Melta' needs its X, extra damage (MELTA X), e.g. MELTA 1"),
     ("A1 BS3+ S4 AP0 D1 [ANTI-FLY 7+]", "ANTI-FLY must be 2+ to 6+, got 7+"),
     ("A1 BS3+ S4 AP0 D1 LANCE", "'LANCE' is an ability: put abilities in one [..., ...] group"),
     ("A1 BS3+ S4 AP+1 D1", "AP must be 0 or negative (e.g. AP-1), got 'AP+1'"),
