@@ -8,13 +8,16 @@ import io
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from mathhammer_exact import Context, Firing, Target, Weapon, attack
 from mathhammer_exact import rolls as dice_tests
 from mathhammer_exact.cli import cli
+from mathhammer_exact.pmf import Pmf
 from mathhammer_exact.present.profiles import header
+from mathhammer_exact.present.report import distribution_table
 
 ATTACK = ["attack", "-w", "A1 BS3+ S4 AP-1 D1", "-m", "10", "-t", "T4 Sv3+ W2 x5"]
 COMMANDS = [
@@ -86,9 +89,17 @@ def test_roll_pins_from_the_issue():
     # a single model of W18 loses the mortal wounds and is never destroyed: the wounds are what the grenade does
     vault = json.loads(run(["roll", "grenade", "--target", "T11 Sv2+ W18", "--json", "--exact"]))
     assert (vault["damage"]["mean"], vault["models_destroyed"]["mean"]) == ("3", "0")
-    # its models destroyed: 0 surely, and 1 value folded, said in the singular
+    # its models destroyed: 0 surely; 1, impossible, is not listed (a trial found '(1 other value, below 0.005%,
+    # total 0.0000%)' under it, as if it could happen)
     assert run(["roll", "grenade", "--target", "T11 Sv2+ W18"]).endswith(
-        "     0   100.00%   100.00%  ##############################\n  (1 other value, below 0.005%, total 0.0000%)\n")
+        "models destroyed\n     k     P(=k)    P(>=k)\n     0   100.00%   100.00%  ##############################\n")
+
+
+def test_a_table_folds_rare_values_and_leaves_out_impossible_ones():
+    # one chance in a million of 1 (folded, said in the singular), none of 2 (not said)
+    rare = Pmf(np.array([999_999, 1, 0], dtype=object), 1_000_000)
+    assert distribution_table("x", rare).splitlines()[-1] == "  (1 other value, below 0.005%, total 0.0001%)"
+    assert "other value" not in distribution_table("x", Pmf(np.array([1, 0, 0], dtype=object), 1))
 
 
 @pytest.mark.parametrize(("args", "fragment"), [

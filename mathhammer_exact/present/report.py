@@ -179,11 +179,12 @@ def _chance(label: str, p: Number) -> str:
 
 
 def distribution_table(title: str, pmf: Pmf) -> str:
-    """P(=k), P(>=k) and a bar for each value; negligible values summed in one line."""
+    """P(=k), P(>=k) and a bar for each value; negligible values summed in one line, impossible ones (chance 0: a
+    unit of 10 models that loses 1 wound at most) left out."""
     lines = [title, f"  {'k':>4}  {'P(=k)':>8}  {'P(>=k)':>8}"]
     values = rows(pmf)
     top = max(float(p) for _, p, _ in values) or 1.0
-    hidden = [p for _, p, _ in values if float(p) < SHOWN]
+    hidden = [p for _, p, _ in values if 0 < float(p) < SHOWN]
     for k, p, tail in values:
         if float(p) >= SHOWN:
             lines.append(f"  {k:>4}  {float(p):8.2%}  {float(tail):8.2%}  {'#' * round(BAR_WIDTH * float(p) / top)}")

@@ -522,10 +522,13 @@ function cell(tag, text, className) {
 }
 
 // Rows of a chart: k with its value for each series; a row whose every value is below 0.01% is left out, and
-// those left out are said in one line under the chart.
+// those left out are said in one line under the chart (but for rows of chance 0 in every series: impossible).
 function chartRows(values, first) {
   const shown = [], hidden = [];
-  values.forEach((row, i) => (row.some((v) => v >= SHOWN) ? shown : hidden).push([i + first, row]));
+  values.forEach((row, i) => {
+    if (row.some((v) => v >= SHOWN)) shown.push([i + first, row]);
+    else if (row.some((v) => v > 0)) hidden.push([i + first, row]);
+  });
   return { shown, hidden };
 }
 
