@@ -827,8 +827,9 @@ class Context:
         converter=_lethal_hits)
     """How Lethal Hits is used (None: the edition's default; see `lethal_policy`)."""
     edition: str | None = situation_field(None, Declared(
-        "--edition", f"The rules edition: 10e or 11e (default: the edition of the units named, else "
-                     f"${ENVIRONMENT}, else 10e).", lambda _name: "", "rules", choices=tuple(EDITIONS),
+        "--edition", f"The rules edition, 10e or 11e, and the edition of the indexed units that names are looked up in "
+                     f"(default: ${ENVIRONMENT}, else 10e unless only the 11th is indexed; the rules are then the "
+                     "edition of the units named).", lambda _name: "", "rules", choices=tuple(EDITIONS),
         metavar="|".join(EDITIONS)),
         converter=_edition)
     """The edition asked for (None: the edition of `rules`); it sets `rules`' edition."""
