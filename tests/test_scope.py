@@ -311,8 +311,13 @@ def test_precision_declined_or_aimed_at_one_leader(tmp_path):
     two = Target.parse("T3 Sv7+ W1 x2; T3 Sv7+ W1 leader; T3 Sv7+ W1 leader")
     first = unit("Sniper Team", two, rules_dir=rules).result
     eleventh = unit("Sniper Team", two, rules_dir=rules, context=Context(edition="11e"))
+    assert "Precision taken: its wounds go to group 2 (leader) until it is destroyed, the first CHARACTER group in " \
+        "the allocation order (--precision-on GROUP aims it at another; --no-precision declines it)" \
+        in eleventh.situation  # the 11th edition's Precision: one CHARACTER group, the first of the order, and the
+    # choice said (a trial found the answer following the order the leaders were named in, unsaid)
+    alone = unit("Sniper Team", led, rules_dir=rules, context=Context(edition="11e"))
     assert "Precision taken: its wounds go to group 2 (leader) until it is destroyed (--no-precision declines it)" \
-        in eleventh.situation  # the 11th edition's Precision: one CHARACTER group, the first of the order
+        in alone.situation  # one leader: no other to choose
     chosen = unit("Sniper Team", two, rules_dir=rules, precision_on="3")  # the second leader: group 3 from 1
     assert "Precision wounds go to group 3 (leader) first" in chosen.situation
     chosen = chosen.result

@@ -427,6 +427,10 @@ def _precision(plan: Plan, order: Sequence[int] | None, precision: bool,
             ordered = order if order is not None else default_order(plan.target)
             leader = next(g for g in ordered if g in characters)
             goes = f"to {group_label(plan.target, leader)} until it is destroyed"
+            if len(characters) > 1:  # the attacker's choice among them: said (a trial found it taken unsaid)
+                return plan, order, [f"Precision taken: its wounds go {goes}, the first CHARACTER group in the "
+                                     "allocation order (--precision-on GROUP aims it at another; --no-precision "
+                                     "declines it)"]
         else:
             goes = f"to {' and '.join(group_label(plan.target, g) for g in characters)} while one lives"
         return plan, order, [f"Precision taken: its wounds go {goes} (--no-precision declines it)"]
