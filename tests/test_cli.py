@@ -313,3 +313,19 @@ def test_the_header_says_when_the_benefit_of_cover_changes_no_save(weapon, said)
     out = CliRunner().invoke(cli, ["attack", "-w", weapon, "--cover", "-t", "T4 Sv3+ W2 x5"])
     assert out.exit_code == 0, out.output
     assert ("  the Benefit of Cover changes no save here" in out.output) == said
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--edition", "11e", "--cover"], True),  # the 11th's cover worsens BS: ignored by a PSYCHIC weapon
+    (["--edition", "11e", "--hit-mod", "-1"], True),
+    (["--edition", "11e", "--hit-mod", "1"], False),  # a bonus it keeps: nothing ignored
+    (["--edition", "11e"], False),
+    (["--hit-mod", "-1"], False),  # the 10th: a PSYCHIC weapon ignores nothing
+])
+def test_the_header_says_when_a_psychic_weapon_ignores_penalties_it_names(args, said):
+    # a trial found the 11th's Psychic rule unsaid beside 'situation: target has the Benefit of Cover' and 'rolls:
+    # hit roll -1', the hits those of BS3+ unmodified
+    out = CliRunner().invoke(cli, ["attack", "-w", "A12 BS3+ S4 AP0 D1 [PSYCHIC]", "-t", "T4 Sv3+ W2 x5", *args])
+    assert out.exit_code == 0, out.output
+    assert ("  Psychic: its PSYCHIC weapon ignores the penalties to its hit roll and BS (docs/rules.md)"
+            in out.output) == said

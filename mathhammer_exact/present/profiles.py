@@ -18,10 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
+
 from ..abilities import Ability
 from ..dice import Dice
 from ..editions import Cover
 from ..model import Context, Firing, ModelProfile, Target, Weapon, every_ability
+from ..stages.hit import hit_modifier, ignores_modifiers, skill_worsened
 from ..stages.save import has_cover
 from .situation import situation
 
@@ -157,7 +160,19 @@ def header(firings: Sequence[Firing], target: Target, context: Context) -> tuple
         else:
             shown.append((firing.models, text))
     return (*(f"  {models} x {text}" for models, text in shown), f"  target: {target_summary(target)}",
-            *_cover_changes_nothing(firings, target, context))
+            *_cover_changes_nothing(firings, target, context), *_psychic_ignores(firings, target, context))
+
+
+def _psychic_ignores(firings: Sequence[Firing], target: Target, context: Context) -> list[str]:
+    """A line where a PSYCHIC weapon ignores penalties the header names (the 11th edition: a worse BS in cover,
+    --hit-mod -1, Stealth), so that they are not read as counted against it (a trial found them unsaid)."""
+    ignoring = sorted({f.weapon.name or "its PSYCHIC weapon" for f in firings for profile, _ in target.groups
+                       if ignores_modifiers(f.weapon, own := f.context or context)
+                       and (plain := attrs.evolve(f.weapon, psychic=False))
+                       and (hit_modifier(plain, profile, own) < hit_modifier(f.weapon, profile, own)
+                            or skill_worsened(plain, profile, own))})
+    return [f"  Psychic: {', '.join(ignoring)} ignores the penalties to its hit roll and BS (docs/rules.md)"] \
+        if ignoring else []
 
 
 def _cover_changes_nothing(firings: Sequence[Firing], target: Target, context: Context) -> list[str]:
