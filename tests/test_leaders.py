@@ -381,3 +381,14 @@ def test_what_leaders_give_their_unit_is_every_models_the_best_of_each(cairn, mo
     monkeypatch.setattr(Datasheet, "for_its_unit", lambda sheet: gives.get(sheet.name, {}))
     led = by_name.target_unit("Cairn Squad", leader=("Cairn Captain", "Cairn Lieutenant"))
     assert [(p.feel_no_pain_mortal, p.invulnerable) for p, _ in led.target.groups] == [(4, 4)] * 3
+
+
+def test_what_was_guessed_of_a_leaders_wargear_is_said_where_it_leads_the_attackers(cairn):
+    # a trial found a Canoness's guessed melee weapon (its catalogue's default id points nowhere) noted where she is
+    # in the target, and not where she leads the attacking unit: a note of her kind of model, said either way
+    lieutenant = by_name.datasheet("Cairn Lieutenant")
+    guessed = "'Melee Weapon': the catalogue names no default choice; read as cairn blade"
+    noted = attrs.evolve(lieutenant, models=(attrs.evolve(lieutenant.models[0], notes=(guessed,)),
+                                             *lieutenant.models[1:]))
+    report = unit_attack("Cairn Squad", Target.parse("T4 Sv3+ W10 x10"), melee=True, led_by=noted)
+    assert f"note (Cairn Lieutenant): {guessed}" in report.situation

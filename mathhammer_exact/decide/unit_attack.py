@@ -493,7 +493,7 @@ def _led(leader: Datasheet, melee: bool, pistols: bool, context: Context, profil
          granted: Collection[str] = ()) -> tuple[Volley | None, list[str]]:
     """What a Leader attacks with beside its unit, and the header lines that say so."""
     own = [p for p in profiles if any(p.strip().lower() in leader.kind_of(w, melee) for w in leader.weapons)]
-    notes = [f"note ({leader.name}): {note}" for note in leader.notes]
+    notes = [f"note ({leader.name}): {note}" for note in leader.notes_for()]  # its kinds of model's too
     try:
         shots = volley(leader, (), None, melee, pistols, context.advanced, own, unseen=context.indirect,
                        stationary=context.stationary, granted=granted)
