@@ -87,11 +87,11 @@ READ = [
      "to the Attacks characteristic of pebble rifles equipped by models in this unit and you can only select one "
      "enemy unit as the target of all of this unit's attacks.",
      [("attacker", "unit", "shooting", {"weapon_names": ("pebble rifle",), "attacks_bonus": 2}, NONE, (),
-       "after 'Each time this unit is selected to shoot, it can use this ability'")]),
+       "if it is used ('Each time this unit is selected to shoot, it can use this ability')")]),
     ("Each time this unit is selected to fight, it can use this ability. If it does, each time a model in this unit "
      "makes an attack, add 1 to the Hit roll.",
      [("attacker", "unit", "fight", {"hit_modifier": 1}, NONE, (),
-       "after 'Each time this unit is selected to fight, it can use this ability'")]),
+       "if it is used ('Each time this unit is selected to fight, it can use this ability')")]),
     ("Each time a model in this unit makes a ranged attack that targets a Monster or Vehicle unit, you can re-roll the "
      "Hit roll and you can re-roll the Damage roll.",
      [("attacker", "unit", "shooting", {"weapons": "ranged", "reroll_hits": Reroll.FAILED,
@@ -200,7 +200,7 @@ READ = [
     ("Once per battle, at the start of the Fight phase, this model can use this ability. If it does, until the end of "
      "the phase, melee weapons equipped by this model have the [DEVASTATING WOUNDS] ability.",
      [("attacker", "model", "fight", {"weapons": "melee", "abilities": ("DEVASTATING WOUNDS",)}, NONE, (),
-       "after 'Once per battle, at the start of the Fight phase, this model can use this ability'")]),
+       "if it is used ('Once per battle, at the start of the Fight phase, this model can use this ability')")]),
     ("Each time a model in this unit makes a ranged attack that targets the closest eligible target, that attack has "
      "the [IGNORES COVER] ability.",
      [("attacker", "unit", "shooting", {"weapons": "ranged", "abilities": ("IGNORES COVER",)}, NONE, (),
@@ -341,8 +341,8 @@ def test_an_ability_on_the_weapons_of_one_name_waits_for_with():
     # 6 attacks as printed: 6 x 1/2 x 1/2 x 5/6 = 5/4, and the header says what --with assumes
     report = unit_attack(sheet(GUN, aim), VEHICLE, exact=True)
     assert mean(report) == Fraction(5, 4)
-    assert ("not applied: Aimed Volley applies only after 'Each time this unit is selected to shoot, it can use this "
-            "ability'; --with 'Aimed Volley' assumes it") in report.situation
+    assert ("not applied: Aimed Volley applies only if it is used ('Each time this unit is selected to shoot, it can "
+            "use this ability'); --with 'Aimed Volley' assumes it") in report.situation
     # with it: 8 attacks of the gun (10 wounds: none wasted), 8 x 5/24 = 5/3
     aimed = unit_attack(sheet(GUN, aim), VEHICLE, modifiers=["Aimed Volley"], exact=True)
     assert mean(aimed) == Fraction(5, 3)

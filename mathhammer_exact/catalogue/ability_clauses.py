@@ -239,7 +239,7 @@ def condition_before(clause: str, phases: list[Phase], before: str) -> Condition
             return Condition(requires=(flag,))
     if _AFTER_USE.match(clause):
         phases.extend(_phase_of(before))  # 'Each time this unit is selected to shoot, it can ...': that phase's
-        return Condition(needs=(f"after '{before.rstrip('.')}'" if before else clause,))
+        return Condition(needs=(f"if it is used ('{before.rstrip('.')}')" if before else clause,))
     return Condition(needs=(clause[0].lower() + clause[1:],))
 
 
