@@ -1716,3 +1716,25 @@ def test_a_leader_that_gives_its_unit_assault_lets_it_shoot_after_advancing():
     led = unit_attack(squad, Target.parse("T4 Sv6+ W1 x20"), context=moved, led_by=chief, exact=True)
     # 11 attacks hitting on 4+ (1/2), wounding S4 v T4 on 4+ (1/2), Sv6+ failing 5/6: no overkill on W1 models
     assert mean(led) == 11 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)
+
+
+def test_an_ability_given_to_one_weapon_of_its_by_name():
+    # a trial found a Doomsday Ark's 'its doomsday cannon has the [DEVASTATING WOUNDS] ability' (if it Remains
+    # Stationary) named as not modelled: the weapon named gains it, with --stationary, and no other weapon
+    text = ("In your Movement phase, if this model Remains Stationary, until the end of the turn, its gun has the "
+            "[LETHAL HITS] ability.")
+    [reading] = read_ability("Test Breakers", "Obliteration", text).ability.readings
+    assert (reading.rule.summary, reading.rule.requires, reading.needs) == (
+        "weapons gain LETHAL HITS (gun only)", ("stationary",), "")
+    # 6 attacks hitting on 4+, wounding on 4+, Sv6+ failed 5/6: 6 x 1/2 x 1/2 x 5/6 = 5/4; with Lethal Hits a 6 to
+    # hit (1/6) wounds, a 4-5 (1/3) wounds on 4+: 1/3, so 6 x 1/3 x 5/6 = 5/3
+    assert mean(unit_attack(sheet(GUN, ("Obliteration", text)), VEHICLE, exact=True)) == Fraction(5, 4)
+    still = Context(stationary=True)
+    assert mean(unit_attack(sheet(GUN, ("Obliteration", text)), VEHICLE, context=still, exact=True)) == Fraction(5, 3)
+    other = ("Obliteration", text.replace("its gun", "its cannon"))  # a weapon this unit does not carry
+    assert mean(unit_attack(sheet(GUN, other), VEHICLE, context=still, exact=True)) == Fraction(5, 4)
+    # "this model's <weapon> has ..." reads alike, with the condition after it (Rotating Death)
+    rotating = "This model\u2019s gun has the [LETHAL HITS] ability when targeting VEHICLE units."
+    assert mean(unit_attack(sheet(GUN, ("Rotating", rotating)), VEHICLE, exact=True)) == Fraction(5, 3)
+    assert mean(unit_attack(sheet(GUN, ("Rotating", rotating)), Target.parse("T4 Sv6+ W10"), exact=True)) == \
+        Fraction(5, 4)

@@ -166,8 +166,8 @@ _PHASES: list[tuple[re.Pattern[str], Phase]] = [
 _FLAGS: list[tuple[re.Pattern[str], Flag]] = [
     (re.compile(rf"^(?:each time|if|after|while) (?:{_OWN}|it) (?:ends|made|makes|has made) a charge move"
                 r"(?: this turn)?$", re.I), "charged"),
-    (re.compile(rf"^(?:(?:if|while) (?:{_OWN}|it) (?:remained|has remained)|each time (?:{_OWN}|it) remains) "
-                r"stationary(?: this turn)?$", re.I), "stationary"),
+    (re.compile(rf"^(?:(?:if|while) (?:{_OWN}|it) (?:remained|has remained|remains)|each time (?:{_OWN}|it) "
+                r"remains) stationary(?: this turn)?$", re.I), "stationary"),
     (re.compile(r"^(?:if|while) (?:this|that) (?:unit|model|attack'?s? target) is within half range"
                 r"(?: of the (?:target|attacking model))?$", re.I), "half_range"),
 ]

@@ -155,6 +155,9 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
     ("weapons", re.compile(r"\b(?P<who>its) " + _KIND + r"weapons (?:have|has)\b", re.I)),
     ("have", re.compile(r"(?:^|(?<=, )|(?<=: ))" + _WHO + r" (?:has|have) (?=an? [2-6]\+ invulnerable|an "
                         r"invulnerable save of|the feel no pain|an? [2-6]\+ feel no pain|the benefit of cover)", re.I)),
+    # one weapon of its by name ('its doomsday cannon has the [DEVASTATING WOUNDS] ability': a Doomsday Ark's)
+    ("weapons", re.compile(r"\b(?P<who>its|this model's|the bearer's) (?!(?:ranged |melee |psychic )?weapons\b)"
+                           r"(?P<named>[a-z][\w'-]*(?: [a-z][\w'-]*){0,5}?) (?:has|have) (?=the \[)", re.I)),
 ]
 #: this unit's own attacks, or attacks at it, in a sentence whose subject is not read ('each time an attack made
 #: by this model with its 'urty syringe scores a Critical Wound', 'each time this model targets an enemy unit with
@@ -246,8 +249,8 @@ def _subject(sentence: str, leading: bool) -> tuple[Subject, re.Match[str]] | No
     match, kind = min(found, key=lambda f: f[0].start())
     groups = match.groupdict()
     who = groups.get("who") or f"a model in {groups['whose']} unit"
-    if who.lower() in ("it", "it is", "they are"):
-        who = "this model"
+    if who.lower() in ("it", "it is", "they are") or groups.get("named"):
+        who = "the bearer" if who.lower() == "the bearer's" else "this model"
     attack = (groups.get("kind") or "").lower()
     if attack == "psychic":
         raise Unreadable("Psychic Attacks only")
@@ -255,7 +258,8 @@ def _subject(sentence: str, leading: bool) -> tuple[Subject, re.Match[str]] | No
     before_it = sentence[:match.start()]  # 'while an enemy unit is within 3" of this unit, ... in that unit': not it
     own_unit = bool(re.search(r"\b(?:this|this model's) unit\b", before_it, re.I)
                     and not re.search(r"\b(?:enemy|friendly)\b", before_it, re.I))
-    return Subject(role, _scope(who, leading, own_unit), attack, weapons=kind == "weapons"), match
+    named = (groups["named"],) if groups.get("named") else ()
+    return Subject(role, _scope(who, leading, own_unit), attack, weapons=kind == "weapons", named=named), match
 
 
 # --------------------------------------------------------------------- sentences
@@ -274,6 +278,9 @@ _FOR_EACH = re.compile(r"\bfor each\b", re.I)  #: 'for each WRACKS model embarke
 #: Frostfang equipped by this model'
 _ITS_WEAPON = re.compile(r"\b(attacks|strength|armour penetration|damage) characteristics? of "
                          r"(this model|the bearer)'s ((?:(?!to\b)[\w'-]+ ?){1,4}?)(?=[,.]|$)", re.I)
+#: 'In your Movement phase, if this model Remains Stationary, ...' (a Doomsday Ark's Overwhelming Obliteration)
+_STATIONARY_IN_MOVEMENT = re.compile(r"^in your movement phase, (?=if (?:this|the bearer's) (?:model|unit) remains "
+                                     r"stationary\b)", re.I)
 #: 'While this model is leading a unit, ...' ('When ...': a Death Company Captain's Lost to Fury), or a unit of one
 #: keyword ('leading a BLOOD CLAWS unit': War Howl)
 _LEADING = re.compile(r"^(?:[Ww]hile|[Ww]hen) (?:this model|the bearer) is leading an? "
@@ -288,6 +295,7 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
     """What a sentence about attacks does: one reading per condition its clauses carry. Unreadable if a clause is
     not understood, ForOthers if it is about other units' attacks."""
     sentence = _ITS_WEAPON.sub(r"\1 characteristic of \3 equipped by \2", sentence)  # as the usual wording says it
+    sentence = _STATIONARY_IN_MOVEMENT.sub("", sentence)  # the phase where it Remains Stationary: when, not a condition
     sentence, named = _as_attack(_ONE_TARGET.sub("", _NOT_ATTACK_CHANGE.sub("", sentence)))
     sentence = _MAKES_AT_IT.sub(r"an \1attack targets \2", sentence)  # as the usual wording says it
     leading, leads = False, ""
