@@ -120,6 +120,25 @@ def test_a_weapon_profile_of_another_type_is_a_weapon():
     assert (weapon.attacks.modifier, weapon.skill, weapon.strength, weapon.ap, n) == (3, 3, 6, -2, 1)
 
 
+@pytest.mark.parametrize(("text", "profile"), [
+    ("Shield model only. Add 2 to the bearer’s Wounds characteristic.", (3, 3)),
+    ("The bearer has a Save characteristic of 2+ and the Feel No Pain 5+ ability.", (1, 2)),
+    ("The bearer has a Wounds characteristic of 4.", (4, 3)),
+    ("While this model is leading a unit, add 1 to the bearer's Wounds characteristic.", (1, 3)),  # a condition
+])
+def test_what_an_enhancement_gives_its_bearers_characteristics_is_in_its_profile(text, profile):
+    # a trial found a Blade Champion's Auric Mantle (+2 Wounds) and a Canoness's Iron Surplice (Save 2+) left out of
+    # their profiles without a word: here a Delver's 'Rock Mantle' (a W1 Sv3+ model's), said in a note where it counts
+    mantle = ('<selection name="Rock Mantle" number="1" type="upgrade"><profiles><profile name="Rock Mantle" '
+              f'typeName="Abilities"><characteristics><characteristic name="Description">{text}</characteristic>'
+              '</characteristics></profile></profiles></selection>')
+    sheet = _delvers(_model("Delver", 1, mantle))
+    model = sheet.as_target().single
+    assert (model.wounds, model.save) == profile
+    changed = [n for n in sheet.notes if n.startswith("Rock Mantle: ")]
+    assert bool(changed) == (profile != (1, 3))
+
+
 def test_two_of_one_weapon_on_one_model():
     assert _split("Walker", 1, [("cannon", 2)], {})[0]["equipment"] == ["cannon", "cannon"]
 

@@ -122,6 +122,26 @@ def _invulnerable(name: str, text: str) -> Record | None:
             "conditional": _conditional(text, match.start()), "scope": scope(text, match.start())}
 
 
+#: what a piece of wargear or an Enhancement gives its bearer, each in a sentence of its own with no condition
+_BEARER_HAS = {"more_wounds": re.compile(r"add ([0-9]+) to the bearer.s wounds characteristic", re.I),
+               "wounds": re.compile(r"the bearer has a wounds characteristic of ([0-9]+)", re.I),
+               "save": re.compile(r"the bearer has a save characteristic of ([2-6])\+", re.I)}
+
+
+def bearer_characteristics(text: str) -> dict[str, int]:
+    """The characteristics `text` gives the bearer, by what they do: Wounds added ('Add 2 to the bearer's Wounds
+    characteristic': more_wounds), Wounds set ('The bearer has a Wounds characteristic of 4': wounds) and a Save
+    set ('The bearer has a Save characteristic of 2+ and ...': save), each where its sentence says it and nothing
+    that makes it conditional ('Shield-Captain model only. Add 2 ...' gives 2; 'While ..., add 1 ...' nothing)."""
+    found = {}
+    for sentence in re.split(r"(?<=\.)\s+|\n+", text):
+        sentence = sentence.strip().rstrip(".")
+        for what, pattern in _BEARER_HAS.items():
+            if (match := pattern.match(sentence)) and re.fullmatch(r"(?:,? and .*)?", sentence[match.end():]):
+                found[what] = int(match[1])
+    return found
+
+
 def feel_no_pain(name: str, suffix: str, text: str) -> Record | None:
     """The Feel No Pain a rule gives: its name ('Feel No Pain' with '5+' appended by a link, or 'Feel No
     Pain 5+' in a roster), else an ability's text (inferred)."""

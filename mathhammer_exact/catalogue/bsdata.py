@@ -26,7 +26,15 @@ from ..data.names import loose, normalise
 from ..errors import MathhammerError
 from ..model import ELEVENTH_EDITION
 from ..sizes import MAX_TARGET_MODELS
-from .abilities import Record, best, feel_no_pain, invulnerable, leader_units, with_conversion_range
+from .abilities import (
+    Record,
+    bearer_characteristics,
+    best,
+    feel_no_pain,
+    invulnerable,
+    leader_units,
+    with_conversion_range,
+)
 from .battlescribe import (
     MAX_DEPTH,
     characteristics,
@@ -1273,9 +1281,9 @@ class UnitReader:
                             for word in characteristics(profile).get("Keywords", "").split(",")]
             weapon_words += carried_words if piece else []  # a piece's weapon rule written on another entry
             for name, suffix, text in self.data.rules(element, self.faction):
-                more = _MORE_WOUNDS.search(text)
+                more = bearer_characteristics(text).get("more_wounds")
                 if model is not None and more and (model["name"], name) not in {(m["name"], n) for m, n, _ in bonuses}:
-                    bonuses.append((model, name, int(more[1])))
+                    bonuses.append((model, name, more))
                 label = f"{name} {suffix}".strip()
                 # a weapon's ability (Pistol, Rapid Fire 1), written on its profile too, is not the unit's
                 if label not in seen and not any(word.startswith(normalise(name)) for word in weapon_words):
@@ -1347,10 +1355,11 @@ class UnitReader:
                     unit = gives.setdefault("unit", {})
                     unit[kind] = best(unit.get(kind), {**reading, "unit_of": name})
             for rule, _, text in rules:
-                if wounds := _HAS_WOUNDS.search(text):
-                    gives["wounds"] = {"value": int(wounds[1]), "from": rule}
-                if (more := _MORE_WOUNDS.search(text)) and name not in default:
-                    gives["more_wounds"] = {"value": int(more[1]), "from": rule}
+                has = bearer_characteristics(text)
+                if "wounds" in has:
+                    gives["wounds"] = {"value": has["wounds"], "from": rule}
+                if "more_wounds" in has and name not in default:
+                    gives["more_wounds"] = {"value": has["more_wounds"], "from": rule}
         return {name: gives for name, gives in found.items() if gives}
 
     def _more_wounds(self, models: list[Record], bonuses: list[tuple[Record, str, int]]) -> None:
@@ -1399,8 +1408,6 @@ def _defences(name: str, suffix: str, text: str) -> Iterator[tuple[str, Record]]
 
 
 _BORNE = re.compile(r"\bbearer\b", re.I)  #: an ability of wargear ("the bearer has ..."), not of every model
-_MORE_WOUNDS = re.compile(r"^add ([0-9]+) to the bearer.s wounds characteristic\.?$", re.I)
-_HAS_WOUNDS = re.compile(r"^the bearer has a wounds characteristic of ([0-9]+)\.?$", re.I)
 
 
 def _wounds(stats: Record) -> int | None:

@@ -28,7 +28,15 @@ import attrs
 from ..data.names import loose
 from ..errors import MathhammerError
 from ..sizes import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
-from .abilities import Record, best, feel_no_pain, invulnerable, leader_units, with_conversion_range
+from .abilities import (
+    Record,
+    bearer_characteristics,
+    best,
+    feel_no_pain,
+    invulnerable,
+    leader_units,
+    with_conversion_range,
+)
 from .battlescribe import (
     characteristics,
     check_depth,
@@ -125,6 +133,8 @@ class _UnitReader:
         self.weapons: dict[str, list[Record]] = {}
         self.notes: list[str] = []
         self.bearers: dict[str, Record] = {}  #: wargear -> what it gives its bearer (invulnerable save, Feel No Pain)
+        #: wargear (or an Enhancement) -> its name, and the characteristics it gives its bearer
+        self.characteristics: dict[str, tuple[str, dict[str, int]]] = {}
         #: a selection with weapon profiles by its name: a list writes a piece's profiles once per unit, so another
         #: selection of that name without them (a Theyn's ion blaster beside his warriors') is that weapon too
         self.profiled = {normalise(s.get("name", "")): s for s in reversed(list(unit.iter()))
@@ -152,7 +162,10 @@ class _UnitReader:
             readings = _defence_readings(_rules(child), "model")
             if readings:
                 self.bearers[name.lower()] = readings
-            taken = _number(child, MAX_ATTACKING_MODELS, _WEAPON_LIMIT) if weapons or readings else 0
+            gives = {k: v for _, text in _rules(child) for k, v in bearer_characteristics(text).items()}
+            if gives:
+                self.characteristics[name.lower()] = name, gives
+            taken = _number(child, MAX_ATTACKING_MODELS, _WEAPON_LIMIT) if weapons or readings or gives else 0
             out += [(piece, each * taken) for piece in (weapons or [name]) if taken]
             out += self.wargear(child)
         return out
@@ -195,6 +208,8 @@ class _UnitReader:
                 for item in [None, *group["equipment"]]:
                     for kind, reading in (own if item is None else self.bearers.get(item.lower(), {})).items():
                         group[kind] = best(group.get(kind), reading)
+                    if item is not None and item.lower() in self.characteristics:
+                        self._give(group, *self.characteristics[item.lower()])
                 groups.append(group)
         named_once(groups)
         if shared and len(models) > 1:
@@ -219,6 +234,21 @@ class _UnitReader:
         points = _points(unit)
         record["sizes"], record["points"] = [size], ({str(size): points} if points else {})
         return record
+
+    def _give(self, group: Record, piece: str, gives: dict[str, int]) -> None:
+        """What `piece` gives the bearer's characteristics (an Auric Mantle's 2 Wounds, an Iron Surplice's Save 2+),
+        in the profile of its `group`, said in a note."""
+        stats = dict(group["stats"])
+        for what, value in sorted(gives.items(), key=lambda item: item[0] != "wounds"):  # set, then added to
+            key = next((k for k in stats if k.upper() == ("SV" if what == "save" else "W")), None)
+            was = stats.get(key, "").strip() if key is not None else ""
+            if key is None or not was.rstrip("+").isdigit():
+                continue
+            now = f"{value}+" if what == "save" else str(int(was) + value if what == "more_wounds" else value)
+            stats[key] = now
+            self.notes.append(f"{piece}: {'Save' if what == 'save' else 'Wounds'} {now} for {group['name']} "
+                              f"(its profile's {was})")
+        group["stats"] = stats
 
     def abilities(self, record: Record) -> None:
         """The unit's abilities by name (their texts kept for the ability reader), the units it can lead, and
