@@ -29,6 +29,7 @@ def clean(text: str) -> str:
     a weapon ability written without its brackets given them ('the IGNORES COVER ability': an omnispex's); worked out
     once per text (a checkout's ability names and texts repeat: 10th-edition BSData's 15,600 are 4,600)."""
     text = re.sub(r"[\^*]+", "", text)
+    text = re.sub(r"\babilty\b", "ability", text)  # Furnace of Plagues' misprint, before the brackets are given
     text = re.sub(r"\s+abilit(?:y|ies)\]", "]", text)  # '[IGNORES COVER abilities]'
     text = _BARE_ABILITY.sub(lambda bare: f"the [{bare[1].upper()}] ability", text)
     for odd, plain in (("\u2011", "-"), ("\u2010", "-"), ("\u2013", "-"), ("\u2019", "'"), ("\u2018", "'"),

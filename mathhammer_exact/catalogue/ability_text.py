@@ -149,7 +149,8 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
                           + r"(?= targets| is|,)", re.I)),
     ("defend", re.compile(r"each time an? " + _KIND + r"attack (?:targets|is made against) " + _WHO, re.I)),
     ("defend", re.compile(r"each time an? " + _KIND + r"attack is allocated to (?:a model in )?" + _WHO, re.I)),
-    ("weapons", re.compile(r"(?:the )?" + _KIND + r"weapons equipped by " + _WHO + r" (?:have|has)\b", re.I)),
+    ("weapons", re.compile(r"(?:the |all (?:of the )?)?" + _KIND + r"weapons equipped by " + _WHO
+                           + r" (?:have|has)\b", re.I)),  # 'All weapons equipped by the bearer have ...': Root-carved
     ("weapons", re.compile(r"(?P<who>this model|the bearer|this unit)'s " + _KIND + r"weapons (?:have|has)\b", re.I)),
     ("weapons", re.compile(_KIND + r"weapons (?P<who>it is|they are) equipped with (?:have|has)\b", re.I)),
     ("weapons", re.compile(r"\b(?P<who>its) " + _KIND + r"weapons (?:have|has)\b", re.I)),
@@ -157,7 +158,8 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
                         r"invulnerable save of|the feel no pain|an? [2-6]\+ feel no pain|the benefit of cover)", re.I)),
     # one weapon of its by name ('its doomsday cannon has the [DEVASTATING WOUNDS] ability': a Doomsday Ark's)
     ("weapons", re.compile(r"\b(?P<who>its|this model's|the bearer's) (?!(?:ranged |melee |psychic )?weapons\b)"
-                           r"(?P<named>[a-z][\w'-]*(?: [a-z][\w'-]*){0,5}?) (?:has|have) (?=the \[)", re.I)),
+                           r"(?P<named>[a-z][\w'-]*(?: [a-z][\w'-]*){0,5}?)(?: weapons?)? (?:has|have) (?=the \[)",
+                           re.I)),  # 'The bearer's Eldritch Storm weapon has ...': Eldritch Storm
 ]
 #: this unit's own attacks, or attacks at it, in a sentence whose subject is not read ('each time an attack made
 #: by this model with its 'urty syringe scores a Critical Wound', 'each time this model targets an enemy unit with
@@ -446,6 +448,14 @@ def _own_aura(sentence: str, name: str = "") -> str:
     return f"While this unit is {'an' if keywords[:1].upper() in 'AEIOU' else 'a'} {keywords} unit, {rest}"
 
 
+#: a change to weapons' characteristics and an ability for them in one sentence ('Add 1 to the Damage characteristics
+#: of melee weapons equipped by the bearer, and those weapons have the [PRECISION] ability': Aspect of Murder; '...
+#: of the bearer's melee weapons, and the bearer's melee weapons have ...': Furnace of Plagues), read as two
+_AND_THOSE_WEAPONS = re.compile(r"(?P<change>\badd [0-9]+ to the [\w ]+? characteristics? of (?P<weapons>(?:the "
+                                r"bearer's |this model's )?(?:(?:ranged|melee) )?weapons(?: equipped by (?:the bearer|"
+                                r"this model|models in this unit))?)), and (?:those weapons|(?P=weapons)) have\b", re.I)
+
+
 def _sentences(text: str) -> Iterator[str]:
     """The sentences of an ability; a bulleted list after 'while ...:' gives each bullet that condition. A condition
     inside a sentence ('re-roll a Hit roll of 1 and, if X, you can re-roll the Hit roll instead', '... (if X, Y
@@ -458,6 +468,7 @@ def _sentences(text: str) -> Iterator[str]:
     text = _IMPROVED.sub("This unit has a ", text).replace("+ against melee attacks", "+ invulnerable save against "
                                                             "melee attacks") if _IMPROVED.search(text) else text
     text = _ADVANCED.sub(_as_assault, text)
+    text = _AND_THOSE_WEAPONS.sub(lambda m: f"{m['change']}. {m['weapons'][0].upper()}{m['weapons'][1:]} have", text)
     text = re.sub(r" \((if [^,()]+, [^()]+?)\)\.?", lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}.", text)
     text = re.sub(r"\. (if|while|each)\b", lambda m: f". {m.group(1).capitalize()}", text)
     pieces = _BULLET.split(text)
