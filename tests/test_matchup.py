@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 from pathlib import Path
 
 import pandas as pd
@@ -11,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from mathhammer_exact.cli import cli
-from mathhammer_exact.decide.unit_attack import unit_attack
+from mathhammer_exact.decide.unit_attack import unit_attack, with_best_profiles
 from mathhammer_exact.errors import MathhammerError
-from mathhammer_exact.model import Context
+from mathhammer_exact.model import Context, Target
 from mathhammer_exact.present.matchups import _notes
 from mathhammer_exact.sweep.matchup import matchup, read_army
 from mathhammer_exact.units.by_name import datasheet, find_target, target_unit
@@ -41,7 +42,9 @@ def test_cells_are_the_unit_answers_for_the_same_pairs():
             with pytest.raises(MathhammerError, match=row["reason"]):
                 unit_attack(f"{ARMY}#{a}", target, context=context, melee=melee)
             continue
-        report = unit_attack(f"{ARMY}#{a}", target_unit(f"{ARMY}#{t}"), context=context, melee=melee)
+        # each weapon of several profiles with its best against the target (`with_best_profiles`, tested below)
+        report = with_best_profiles(datasheet(f"{ARMY}#{a}"), target_unit(f"{ARMY}#{t}"), context=context,
+                                    melee=melee)
         asked = report.result
         # what the answer said of its units, without what every answer of the matchup shares (its situation, rules)
         assert row["notes"] == [line for line in report.situation if not line.startswith(("situation:", "rules:",
@@ -53,6 +56,25 @@ def test_cells_are_the_unit_answers_for_the_same_pairs():
         share = float(asked.models_destroyed.mean) / target.model_count
         assert math.isclose(row["points_destroyed_per_100"], share * sum(points[1].values()) * 100
                             / sum(points[0].values()), rel_tol=1e-12)
+
+
+def test_a_weapon_of_several_profiles_fires_its_best_against_each_target():
+    # a trial found a matchup firing an Impulsor's frag profile at a Land Fortress, its note pointing at a --profile
+    # that matchup does not have. Gravel Wardens: 3 slingshots (pellet: D3 attacks, S4 AP0 D1 Blast; boulder: 1
+    # attack, S9 AP-2 DD3) and 7 pebble rifles (2 attacks, S4 AP-1 D1), all hitting on 3+. Against T10 Sv3+ W40 (no
+    # damage lost): the rifles 14 x 2/3 x 1/6 x 1/2 = 7/9; pellets 3 x 2 x 2/3 x 1/6 x 1/3 = 2/9; boulders
+    # 3 x 2/3 x 1/3 (5+) x 2/3 (Sv5+) x 2 = 8/9: the boulder, 5/3 in all (the pellet, the first profile, 1)
+    wardens = datasheet(f"{ARMY}#1")
+    tank = with_best_profiles(wardens, Target.parse("T10 Sv3+ W40"))
+    assert tank.result.damage.mean == pytest.approx(float(Fraction(7, 9) + Fraction(8, 9)), abs=1e-12)
+    assert tank.situation[-1] == "profiles chosen for the most expected damage against this target: slingshot (boulder)"
+    assert unit_attack(wardens, Target.parse("T10 Sv3+ W40"), exact=True).result.damage.mean == 1  # the first's
+    # against twenty W2 models the pellet's Blast (+4 attacks each) does more: it is kept
+    horde = Target.parse("T4 Sv6+ W2 x20")
+    crowd = with_best_profiles(wardens, horde)
+    assert crowd.situation[-1].endswith(": slingshot (pellet)")
+    boulders = unit_attack(wardens, horde, profiles=["boulder"]).result.damage.mean
+    assert crowd.result.damage.mean == unit_attack(wardens, horde).result.damage.mean > boulders
 
 
 def test_the_tables_say_what_the_answers_said_of_their_units():

@@ -8,6 +8,7 @@ which situation each rule stands for; a rule that does not apply, or changes not
 from __future__ import annotations
 
 import functools
+import itertools
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -575,6 +576,37 @@ def unit_attack(
         if len(fired) > 1 else ()  # the attacker chooses the order: say which was taken
     return UnitReport(planned.sheet.name, result, fired, planned.rules, (*planned.situation, *ordered), plan.context,
                       planned.leaders)
+
+
+MOST_PROFILE_CHOICES = 16  #: combinations of weapon profiles `with_best_profiles` tries (units have 1 to 6 today)
+
+
+def with_best_profiles(attacker: Datasheet, target: Target | TargetUnit, size: int | None = None,
+                       context: Context | None = None, melee: bool = False) -> UnitReport:
+    """`unit_attack` with each weapon of several profiles (of those that attack in this phase) firing the profile
+    whose combination deals `target` the most expected damage, the first on a tie (the one a unit's answer alone
+    takes), and the choice said in the header (a matchup's or a sweep's answer: a trial found krak missiles left
+    unfired at a Land Fortress, blast profiles fired instead). Beyond MOST_PROFILE_CHOICES combinations, each
+    weapon's first profile, as `unit_attack` takes them."""
+    carried = dict.fromkeys(name for _, gear in attacker.equip((), size) for name in gear)
+    several = {name: list(attacker.kind_of(name, melee)) for name in carried if len(attacker.kind_of(name, melee)) > 1}
+    choices = list(itertools.islice(itertools.product(*several.values()), MOST_PROFILE_CHOICES + 1))
+    if not 1 < len(choices) <= MOST_PROFILE_CHOICES:
+        return unit_attack(attacker, target, size=size, context=context, melee=melee)
+    best: tuple[tuple[str, ...], UnitReport] | None = None
+    for choice in choices:
+        try:  # a profile name two weapons share takes both: a choice of others for them cannot be asked
+            report = unit_attack(attacker, target, size=size, context=context, melee=melee,
+                                 profiles=list(dict.fromkeys(choice)))
+        except MathhammerError:
+            continue
+        if best is None or report.result.damage.mean > best[1].result.damage.mean:
+            best = choice, report
+    if best is None:
+        return unit_attack(attacker, target, size=size, context=context, melee=melee)
+    chosen = ", ".join(f"{name} ({label})" for name, label in zip(several, best[0]))
+    return attrs.evolve(best[1], situation=(*best[1].situation, "profiles chosen for the most expected damage "
+                                                                 f"against this target: {chosen}"))
 
 
 def planned_attack(

@@ -22,6 +22,8 @@ FIGURES = {"mean_damage": "mean damage", "mean_models_destroyed": "mean models d
 def preface(context: Context) -> tuple[str, ...]:
     """What every matchup assumes, then the situation's header lines."""
     return ("each unit attacks with its whole loadout, at its size in the army (else its smallest)",
+            "a weapon of several profiles fires the one that deals the target the most expected damage (said where "
+            "there is a choice)",
             "each Leader attacks and is attacked alone (an army list does not say which unit it leads)",
             "points destroyed: the target's points times the share of its models destroyed", *situation(context))
 

@@ -29,7 +29,7 @@ import attrs
 from ..data.datasheet import Datasheet, TargetUnit
 from ..data.load import equipped
 from ..decide.points import Efficiency
-from ..decide.unit_attack import unit_attack
+from ..decide.unit_attack import with_best_profiles
 from ..engine import limits
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
@@ -221,7 +221,7 @@ def answer(grid: Grid, number: int) -> dict[str, Any]:
             assert attacker.sheet is not None
             row["models"] = sum(attacker.sheet.counts(q.models).values())
             row["attacker_points"] = attacker.sheet.points_at(row["models"])
-            report = unit_attack(attacker.sheet, defender.unit, size=q.models, context=context, melee=melee)
+            report = with_best_profiles(attacker.sheet, defender.unit, size=q.models, context=context, melee=melee)
             result, row["notes"] = report.result, _notes(report.situation)
     except MathhammerError as exc:
         if isinstance(exc, limits.TooLarge) and limits.partial():
