@@ -1467,7 +1467,8 @@ def test_a_plan_meets_each_targets_abilities(indexed):
     answer = json.loads(out.output)
     assert [(r["target_1"], r["target_2"], Fraction(r["value"])) for r in answer["rows"]] == \
         [("", "1", Fraction(5, 12)), ("1", "", Fraction(0))]
-    assert ("target 1: target has Slab Armour (read from its text): Damage of attacks allocated to it -1 "
+    # "against target 1": a trial read "target 1: <the attacking unit>" as the attacker being target 1
+    assert ("against target 1: target has Slab Armour (read from its text): Damage of attacks allocated to it -1 "
             "(not below 1)") in answer["header"]
     # the same plan without Slab Armour (the walker's profile alone) picks the walker
     walker = by_name.target_unit("Crag Walker").target

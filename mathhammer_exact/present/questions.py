@@ -75,7 +75,7 @@ def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal:
                  at=[[f for part in own for f in part if isinstance(f, Firing)] for own, _, _ in met])  # one each
     names = [f"{w.firing.models} x [{w.text}]" for w in written]
     report = plan_report(found, names, plan_title(found, "  |  ".join(u.label for u in units)), top)
-    whose = (lambda t: f"target {t + 1}: ") if len(units) > 1 else (lambda t: "")
+    whose = (lambda t: f"against target {t + 1}: ") if len(units) > 1 else (lambda t: "")  # its attackers' too
     lines = [f"  {whose(t)}{line}" for t, (u, (_, _, its)) in enumerate(zip(units, met))
              for line in (*said(its), *u.notes)]
     return attrs.evolve(report, preface=(*report.preface, *lines, *(f"  {note}" for note in notes)))
