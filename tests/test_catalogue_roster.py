@@ -360,6 +360,14 @@ def _folder(path: Path) -> Path:
     return path
 
 
+def _cut_zip(path: Path) -> Path:
+    """A .rosz cut short (a download that stopped): its first entry's header, no directory at its end."""
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("army.ros", ARMY.read_bytes())
+    path.write_bytes(path.read_bytes()[:300])
+    return path
+
+
 @pytest.mark.parametrize(("make", "message"), [
     (_writes(b"this is not xml"), "not a readable BattleScribe XML file"),
     (_zip_without_ros, "a zipped file must hold exactly one .ros, .cat or .gst file, found 0"),
@@ -369,6 +377,8 @@ def _folder(path: Path) -> Path:
     (_writes((Path(__file__).parent / "fixtures/bsdata/Test System.gst").read_bytes()),
      "not a BattleScribe roster file"),
     (_folder, "is a folder, not a file"),
+    # a trial found one read as XML: 'not a readable BattleScribe XML file (invalid token: line 1, column 2)'
+    (_cut_zip, "cannot read (a zip file that ends early: cut short or damaged; export the list again)"),
     (_writes(b'<?xml version="1.0"?><!DOCTYPE roster [<!ENTITY lol "lol">]><roster>&lol;</roster>'),
      "not a readable BattleScribe XML file"),  # entities are refused, never expanded
     (lambda path: path, "cannot read"),  # no such file

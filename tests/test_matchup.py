@@ -155,3 +155,11 @@ def test_the_options_the_notes_name_are_said_to_be_units():
     charged = "not applied: Fury applies only if the unit made a Charge move this turn; --charged assumes it"
     own = [{"attacker": "#1 Breakers", "target": "#1 Wall", "notes": [charged], "reason": None}]
     assert _notes(own) == [f"every answer: {charged}"]  # --charged is a matchup's option too
+
+
+def test_a_folder_is_no_army(tmp_path):
+    # a trial found a folder read as a unit's name: 'unknown unit ...'
+    out = CliRunner().invoke(cli, ["matchup", str(ARMY), str(tmp_path)])
+    assert out.exit_code == 2
+    assert out.output.strip() == (f"error: {tmp_path}: a folder, not an army: give an army list (.json, .ros, .rosz), "
+                                  "a .txt file of unit names, or unit names separated by commas")

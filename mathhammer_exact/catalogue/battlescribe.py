@@ -251,6 +251,7 @@ def read_bytes(path: Path) -> bytes:
 
 
 _GZIP = b"\x1f\x8b"  #: how a gzip stream starts
+_ZIP = b"PK\x03\x04"  #: how a zip file starts (its first entry's header)
 
 
 def unpacked(data: bytes, where: str) -> bytes:
@@ -278,6 +279,9 @@ def unpacked(data: bytes, where: str) -> bytes:
                 with archive.open(members[0]) as member:
                     data = member.read(MAX_BYTES + 1)  # the size a zip states may be a lie
                 _check_size(where, len(data), measured=False)
+        elif data.startswith(_ZIP):  # a zip's first entry, and no directory at its end
+            raise MathhammerError(f"{where}: cannot read (a zip file that ends early: cut short or damaged; export "
+                                  "the list again)")
     except (OSError, zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError) as exc:
         raise MathhammerError(f"{where}: cannot read ({exc})") from None
     return data
