@@ -139,6 +139,20 @@ def test_what_an_enhancement_gives_its_bearers_characteristics_is_in_its_profile
     assert bool(changed) == (profile != (1, 3))
 
 
+def test_a_weapons_rules_are_not_its_units_abilities():
+    # a trial found Pistol, Blast and Devastating Wounds among a list's units' abilities: rules a list writes on a
+    # weapon's selection are the weapon's (its profile's keywords say them); an ability profile beside them stays
+    rule = ('<rule name="Blast"><description>Add 1 to the Attacks characteristic for every five models.</description>'
+            '</rule><rule name="Rock Song"><description>This rule is the army\'s.</description></rule>')
+    sling = _selection("Slingshot", "Ranged Weapons", {"Range": "18", "A": "1", "BS": "3+", "S": "4", "AP": "0",
+                                                        "D": "1", "Keywords": "Blast"}, rule)
+    totem = _selection("Rock Totem", "Abilities", {"Description": "The bearer sings."})
+    sheet = _delvers(_model("Delver", 1, sling + totem))
+    assert "Blast" not in sheet.abilities and {"Rock Song", "Rock Totem"} <= set(sheet.abilities)
+    (weapon, _, _), = volley(sheet).weapons
+    assert weapon.blast  # still the weapon's
+
+
 def test_two_of_one_weapon_on_one_model():
     assert _split("Walker", 1, [("cannon", 2)], {})[0]["equipment"] == ["cannon", "cannon"]
 

@@ -15,7 +15,13 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..data.names import normalise
+from ..model import ELEVENTH_EDITION
+
 Record = dict[str, Any]
+#: every weapon ability's name (the 11th edition's hold the 10th's), normalised: a rule of that name written on a
+#: weapon's entry is the weapon's, not its unit's
+WEAPON_ABILITIES = tuple(normalise(ability.name) for ability in ELEVENTH_EDITION)
 
 _SAVE = re.compile(r"\b([2-6])\+")
 _PROSE_INVULNERABLE = re.compile(r"ha(?:s|ve) an? ([2-6])\+ invulnerable save|invulnerable save of ([2-6])\+", re.I)

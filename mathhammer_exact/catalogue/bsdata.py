@@ -24,9 +24,9 @@ import attrs
 
 from ..data.names import loose, normalise
 from ..errors import MathhammerError
-from ..model import ELEVENTH_EDITION
 from ..sizes import MAX_TARGET_MODELS
 from .abilities import (
+    WEAPON_ABILITIES,
     Record,
     bearer_characteristics,
     best,
@@ -616,7 +616,6 @@ def load_checkout(folder: Path, progress: Callable[[Path], None] | None = None) 
 
 
 # --------------------------------------------------------------------- units
-_WEAPON_ABILITIES = [normalise(ability.name) for ability in ELEVENTH_EDITION]  #: every weapon ability's name
 
 
 def weapon_profiles(data: Data, entry: Element) -> list[Record]:
@@ -1260,7 +1259,7 @@ class UnitReader:
         record["bearers"] = self._bearers(models)
         carried_words = [normalise(word) for profiles in self.weapons.values() for profile in profiles
                          for word in profile["chars"].get("Keywords", "").split(",")]
-        carried_words += _WEAPON_ABILITIES
+        carried_words += WEAPON_ABILITIES
         swappable = {name for m in models for option in m["options"] for name in option["replaces"]}
         given_up: Record = {}  #: a default piece a swap gives up -> its abilities: in force where it is carried
         for element, model in places:

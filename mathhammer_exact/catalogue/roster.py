@@ -29,6 +29,7 @@ from ..data.names import loose
 from ..errors import MathhammerError
 from ..sizes import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from .abilities import (
+    WEAPON_ABILITIES,
     Record,
     bearer_characteristics,
     best,
@@ -258,9 +259,12 @@ class _UnitReader:
         single = unit.get("type") == "model"
         for element in unit.iter():
             model = element.get("name", "").strip() if element.get("type") == "model" and element is not unit else ""
-            record["ability_texts"] += [[name, text, model] for name, text in _rules(element)[len(
-                list(kids(element, "rules", "rule"))):] if name not in record["abilities"]]
-            for name, text in _rules(element):
+            armed = any(is_weapon(p) for p in _profiles(element))  # a weapon's rules (Blast, Pistol): not the unit's
+            rules = [(name, text) for name, text in _rules(element)
+                     if not (armed and normalise(name).startswith(WEAPON_ABILITIES))]
+            texts = [rule for rule in rules if rule not in _written_rules(element)]  # its abilities' texts
+            record["ability_texts"] += [[name, text, model] for name, text in texts if name not in record["abilities"]]
+            for name, text in rules:
                 if name not in record["abilities"]:
                     record["abilities"].append(name)
                 record["leader_of"] = record["leader_of"] or leader_units(text)
@@ -282,11 +286,15 @@ def _army_rules(unit: Element) -> Iterator[str]:
                 yield name
 
 
+def _written_rules(element: Element) -> list[tuple[str, str]]:
+    """(name, text) of the rules written on one selection (core and army rules a list copies)."""
+    return [(r.get("name", ""), " ".join(d.text or "" for d in r)) for r in kids(element, "rules", "rule")]
+
+
 def _rules(element: Element) -> list[tuple[str, str]]:
     """(name, text) of the rules and abilities written on one selection."""
-    found = [(r.get("name", ""), " ".join(d.text or "" for d in r)) for r in kids(element, "rules", "rule")]
-    return found + [(p.get("name", ""), characteristics(p).get("Description", "")) for p in _profiles(element)
-                    if p.get("typeName") == "Abilities"]
+    return _written_rules(element) + [(p.get("name", ""), characteristics(p).get("Description", ""))
+                                      for p in _profiles(element) if p.get("typeName") == "Abilities"]
 
 
 def _defence_readings(rules: list[tuple[str, str]], wanted: str, single: bool = False) -> dict[str, Record]:
