@@ -139,13 +139,19 @@ def bearer_characteristics(text: str) -> dict[str, int]:
     characteristic': more_wounds), Wounds set ('The bearer has a Wounds characteristic of 4': wounds) and a Save
     set ('The bearer has a Save characteristic of 2+ and ...': save), each where its sentence says it and nothing
     that makes it conditional ('Shield-Captain model only. Add 2 ...' gives 2; 'While ..., add 1 ...' nothing)."""
+    return dict(_bearer_characteristics(text)) if "bearer" in text.lower() else {}
+
+
+@functools.lru_cache(maxsize=8192)
+def _bearer_characteristics(text: str) -> tuple[tuple[str, int], ...]:
+    """`bearer_characteristics`, worked out once per text (a checkout's texts repeat)."""
     found = {}
     for sentence in re.split(r"(?<=\.)\s+|\n+", text):
         sentence = sentence.strip().rstrip(".")
         for what, pattern in _BEARER_HAS.items():
             if (match := pattern.match(sentence)) and re.fullmatch(r"(?:,? and .*)?", sentence[match.end():]):
                 found[what] = int(match[1])
-    return found
+    return tuple(found.items())
 
 
 def feel_no_pain(name: str, suffix: str, text: str) -> Record | None:
