@@ -66,9 +66,6 @@ def _split_brackets(text: str) -> tuple[str, list[str]]:
     return text[: match.start()] + " " + text[match.end() :], [part for part in inner if part]
 
 
-_NEGATIVE = re.compile(r"(?:^|\s)-\s*[0-9D]\S*$")  #: a value written with a minus sign, at the end of an ability
-
-
 def _help(edition: Edition) -> str:
     """The abilities `edition` knows, for a refusal: its flags in alphabetical order, then the rest."""
     return "known: " + ", ".join(sorted(flags(edition)) + [a.form for a in edition if a.kind != "flag"])
@@ -83,8 +80,10 @@ def _read(ability: Ability, token: str, word: str, plain: str) -> tuple[str, dic
     literal = re.escape(name)
     if ability.kind == "flag":
         return (field, {field: True}) if plain == name else None
-    if ability.kind in ("dice", "number") and _NEGATIVE.search(word) and plain.count(" ") == name.count(" ") + 1:
-        # a minus sign is no hyphen here: 'CLEAVE -1' is not CLEAVE 1 (a trial found it read so)
+    value = plain[len(name):].strip()
+    if ability.kind in ("dice", "number") and value and " " not in value \
+            and word[:-len(value)].rstrip().endswith("-"):
+        # a minus sign is no hyphen here: 'CLEAVE -1' (or 'CLEAVE-1') is not CLEAVE 1 (a trial found it read so)
         raise MathhammerError(f"{token!r}: {ability.name} X ({ability.x}) must be at least 1, not negative")
     if ability.kind == "dice":
         m = re.fullmatch(rf"{literal} (\S+)", plain)

@@ -32,7 +32,7 @@ from mathhammer_exact.data.datasheet import Datasheet, ModelEntry, TargetUnit
 from mathhammer_exact.data.modifiers import Effect
 from mathhammer_exact.data.text_in_force import Side, in_force
 from mathhammer_exact.decide.firings import unit_weapons, written
-from mathhammer_exact.decide.unit_attack import unit_attack
+from mathhammer_exact.decide.unit_attack import unit_attack, with_best_profiles
 from mathhammer_exact.model import ModelProfile, Reroll
 from mathhammer_exact.present.questions import plan_question, turn_question
 from mathhammer_exact.units import by_name
@@ -1758,3 +1758,19 @@ def test_an_enhancements_weapon_abilities_in_the_forms_lists_write(text, expecte
     # 6 attacks hitting on 4+, wounding on 4+, Sv6+ failed 5/6: 5/4 without; with Lethal Hits a hit roll's 6
     # wounds: 1/6 + 1/3 x 1/2 = 1/3 a wound, 6 x 1/3 x 5/6 = 5/3
     assert mean(unit_attack(sheet(GUN, ("Gift", text)), VEHICLE, exact=True)) == expected
+
+
+def test_best_profiles_name_what_fought():
+    # a review found a Knight Gallant's header naming 'thunderstrike gauntlet (strike)' beside its reaper chainsword,
+    # though a model fights with one melee weapon: the header names the profiles that fought. Here a Breaker with a
+    # blade and a fist, each of a strike (A2 WS2+ S8 AP-2 D2) and a sweep (A6 WS2+ S4 AP0 D1) profile; against T4 Sv6+
+    # W40 the strike deals 2 x 5/6 x 5/6 x 2 = 25/9, the sweep 6 x 5/6 x 1/2 x 5/6 = 25/12
+    strike, sweep = "A2 WS2+ S8 AP-2 D2", "A6 WS2+ S4 AP0 D1"
+    base = sheet(strike)
+    armed = attrs.evolve(base, models=(attrs.evolve(base.models[0], equipment=("blade", "fist")),), weapons={
+        name: {label: Weapon.parse(text, name=f"{name} ({label})") for label, text in (("strike", strike),
+                                                                                       ("sweep", sweep))}
+        for name in ("blade", "fist")})
+    best = with_best_profiles(armed, Target.parse("T4 Sv6+ W40"), melee=True)
+    assert best.result.damage.mean == pytest.approx(25 / 9, abs=1e-12)
+    assert best.situation[-1] == "profiles chosen for the most expected damage against this target: blade (strike)"

@@ -120,23 +120,27 @@ def test_a_weapon_profile_of_another_type_is_a_weapon():
     assert (weapon.attacks.modifier, weapon.skill, weapon.strength, weapon.ap, n) == (3, 3, 6, -2, 1)
 
 
-@pytest.mark.parametrize(("text", "profile"), [
-    ("Shield model only. Add 2 to the bearer’s Wounds characteristic.", (3, 3)),
-    ("The bearer has a Save characteristic of 2+ and the Feel No Pain 5+ ability.", (1, 2)),
-    ("The bearer has a Wounds characteristic of 4.", (4, 3)),
-    ("While this model is leading a unit, add 1 to the bearer's Wounds characteristic.", (1, 3)),  # a condition
+@pytest.mark.parametrize(("text", "profile", "said"), [
+    ("The bearer has a Save characteristic of 2+ and the Feel No Pain 5+ ability.", (1, 2), "Save 2+ for Delver"),
+    ("The bearer has a Save characteristic of\u00a02+.", (1, 2), "Save 2+ for Delver"),  # a no-break space (a review)
+    ("The bearer has a Wounds characteristic of 4.", (4, 3), "Wounds 4 for Delver"),
+    # Wounds added are said, not added: the list's program applies them where its catalogue writes them as a change
+    # to the profile (BSData's Auric Mantle), and the list cannot tell (a review found W10 for a Blade Champion's 8)
+    ("Shield model only. Add 2 to the bearer\u2019s Wounds characteristic.", (1, 3),
+     "adds 2 to its bearer's Wounds; Delver has W1 as the list writes it"),
+    ("While this model is leading a unit, add 1 to the bearer's Wounds characteristic.", (1, 3), None),  # a condition
 ])
-def test_what_an_enhancement_gives_its_bearers_characteristics_is_in_its_profile(text, profile):
-    # a trial found a Blade Champion's Auric Mantle (+2 Wounds) and a Canoness's Iron Surplice (Save 2+) left out of
-    # their profiles without a word: here a Delver's 'Rock Mantle' (a W1 Sv3+ model's), said in a note where it counts
+def test_what_an_enhancement_gives_its_bearers_characteristics_is_in_its_profile(text, profile, said):
+    # a trial found a Canoness's Iron Surplice (Save 2+) left out of her profile without a word: here a Delver's
+    # 'Rock Mantle' (a W1 Sv3+ model's), said in a note where it counts
     mantle = ('<selection name="Rock Mantle" number="1" type="upgrade"><profiles><profile name="Rock Mantle" '
               f'typeName="Abilities"><characteristics><characteristic name="Description">{text}</characteristic>'
               '</characteristics></profile></profiles></selection>')
     sheet = _delvers(_model("Delver", 1, mantle))
     model = sheet.as_target().single
     assert (model.wounds, model.save) == profile
-    changed = [n for n in sheet.notes if n.startswith("Rock Mantle: ")]
-    assert bool(changed) == (profile != (1, 3))
+    notes = [n for n in sheet.notes if n.startswith("Rock Mantle: ")]
+    assert [said in n for n in notes] == ([True] if said else [])
 
 
 def test_a_weapons_rules_are_not_its_units_abilities():

@@ -67,12 +67,12 @@ def test_a_weapon_of_several_profiles_fires_its_best_against_each_target():
     wardens = datasheet(f"{ARMY}#1")
     tank = with_best_profiles(wardens, Target.parse("T10 Sv3+ W40"))
     assert tank.result.damage.mean == pytest.approx(float(Fraction(7, 9) + Fraction(8, 9)), abs=1e-12)
-    assert tank.situation[-1] == "profiles chosen for the most expected damage against this target: slingshot (boulder)"
+    assert tank.situation[-1] == "profiles chosen for the most expected damage against this target: Slingshot (boulder)"
     assert unit_attack(wardens, Target.parse("T10 Sv3+ W40"), exact=True).result.damage.mean == 1  # the first's
     # against twenty W2 models the pellet's Blast (+4 attacks each) does more: it is kept
     horde = Target.parse("T4 Sv6+ W2 x20")
     crowd = with_best_profiles(wardens, horde)
-    assert crowd.situation[-1].endswith(": slingshot (pellet)")
+    assert crowd.situation[-1].endswith(": Slingshot (pellet)")
     boulders = unit_attack(wardens, horde, profiles=["boulder"]).result.damage.mean
     assert crowd.result.damage.mean == unit_attack(wardens, horde).result.damage.mean > boulders
 

@@ -214,6 +214,7 @@ WEAPON_ERRORS = [
     ("A1 BS3+ S4 AP0 D1 [SUSTAINED HITS -1]", "'SUSTAINED HITS -1': SUSTAINED HITS X (extra hits) must be at least 1, "
                                               "not negative"),
     ("A1 BS3+ S4 AP0 D1 [RAPID FIRE -D3]", "'RAPID FIRE -D3': RAPID FIRE X (extra attacks) must be at least 1"),
+    ("A1 BS3+ S4 AP0 D1 [SUSTAINED HITS-1]", "'SUSTAINED HITS-1': SUSTAINED HITS X (extra hits) must be at least 1"),
     ("A1 BS3+ S4 AP0 D1 [MELTA -2]", "'MELTA -2': MELTA X (extra damage) must be at least 1, not negative"),
     ("A1 BS3+ S4 AP0 D1 [SUSTAINED HITS]", "'SUSTAINED HITS' needs its X, extra hits (SUSTAINED HITS X), e.g. "
                                            "SUSTAINED HITS 1"),

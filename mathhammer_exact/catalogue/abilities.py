@@ -21,7 +21,7 @@ from ..model import ELEVENTH_EDITION
 Record = dict[str, Any]
 #: every weapon ability's name (the 11th edition's hold the 10th's), normalised: a rule of that name written on a
 #: weapon's entry is the weapon's, not its unit's
-WEAPON_ABILITIES = tuple(normalise(ability.name) for ability in ELEVENTH_EDITION)
+WEAPON_ABILITIES = tuple(dict.fromkeys(normalise(ability.name) for ability in ELEVENTH_EDITION))
 
 _SAVE = re.compile(r"\b([2-6])\+")
 _PROSE_INVULNERABLE = re.compile(r"ha(?:s|ve) an? ([2-6])\+ invulnerable save|invulnerable save of ([2-6])\+", re.I)
@@ -128,6 +128,14 @@ def _invulnerable(name: str, text: str) -> Record | None:
             "conditional": _conditional(text, match.start()), "scope": scope(text, match.start())}
 
 
+def is_weapon_rule(name: str) -> bool:
+    """Whether a rule called `name` is a weapon ability ('Blast', 'Sustained Hits 1', 'Anti-Infantry 4+'), not one
+    whose name begins as one does ('Psychic Assassin')."""
+    plain = normalise(name)
+    return any(plain == ability or re.fullmatch(rf"{re.escape(ability)} (?:\S+ )?\S*\d\S*", plain)
+               for ability in WEAPON_ABILITIES)
+
+
 #: what a piece of wargear or an Enhancement gives its bearer, each in a sentence of its own with no condition
 _BEARER_HAS = {"more_wounds": re.compile(r"add ([0-9]+) to the bearer.s wounds characteristic", re.I),
                "wounds": re.compile(r"the bearer has a wounds characteristic of ([0-9]+)", re.I),
@@ -146,7 +154,7 @@ def bearer_characteristics(text: str) -> dict[str, int]:
 def _bearer_characteristics(text: str) -> tuple[tuple[str, int], ...]:
     """`bearer_characteristics`, worked out once per text (a checkout's texts repeat)."""
     found = {}
-    for sentence in re.split(r"(?<=\.)\s+|\n+", text):
+    for sentence in re.split(r"(?<=\.)\s+|\n+", re.sub(r"[^\S\n]+", " ", text)):  # 'Save characteristic of\xa02+'
         sentence = sentence.strip().rstrip(".")
         for what, pattern in _BEARER_HAS.items():
             if (match := pattern.match(sentence)) and re.fullmatch(r"(?:,? and .*)?", sentence[match.end():]):

@@ -157,7 +157,7 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
     ("have", re.compile(r"(?:^|(?<=, )|(?<=: ))" + _WHO + r" (?:has|have) (?=an? [2-6]\+ invulnerable|an "
                         r"invulnerable save of|the feel no pain|an? [2-6]\+ feel no pain|the benefit of cover)", re.I)),
     # one weapon of its by name ('its doomsday cannon has the [DEVASTATING WOUNDS] ability': a Doomsday Ark's)
-    ("weapons", re.compile(r"\b(?P<who>its|this model's|the bearer's) (?!(?:ranged |melee |psychic )?weapons\b)"
+    ("weapons", re.compile(r"\b(?P<who>its|this model's|the bearer's) (?!(?:ranged|melee|psychic|unit)\b)"
                            r"(?P<named>[a-z][\w'-]*(?: [a-z][\w'-]*){0,5}?)(?: weapons?)? (?:has|have) (?=the \[)",
                            re.I)),  # 'The bearer's Eldritch Storm weapon has ...': Eldritch Storm
 ]
@@ -450,10 +450,12 @@ def _own_aura(sentence: str, name: str = "") -> str:
 
 #: a change to weapons' characteristics and an ability for them in one sentence ('Add 1 to the Damage characteristics
 #: of melee weapons equipped by the bearer, and those weapons have the [PRECISION] ability': Aspect of Murder; '...
-#: of the bearer's melee weapons, and the bearer's melee weapons have ...': Furnace of Plagues), read as two
-_AND_THOSE_WEAPONS = re.compile(r"(?P<change>\badd [0-9]+ to the [\w ]+? characteristics? of (?P<weapons>(?:the "
-                                r"bearer's |this model's )?(?:(?:ranged|melee) )?weapons(?: equipped by (?:the bearer|"
-                                r"this model|models in this unit))?)), and (?:those weapons|(?P=weapons)) have\b", re.I)
+#: of the bearer's melee weapons, and the bearer's melee weapons have ...': Furnace of Plagues), read as two where
+#: the sentence starts so (a condition before it would hold for the first half alone)
+_AND_THOSE_WEAPONS = re.compile(
+    r"(?:^|(?<=\. ))(?P<change>add [0-9]+ to the [\w ]+? characteristics? of (?P<weapons>(?:the bearer's |this "
+    r"model's )?(?:(?:ranged|melee) )?weapons(?: equipped by (?:the bearer|this model|models in this unit))?)), and "
+    r"(?:those weapons|(?P=weapons)) have\b", re.I | re.M)
 
 
 def _sentences(text: str) -> Iterator[str]:

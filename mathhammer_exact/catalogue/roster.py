@@ -29,12 +29,12 @@ from ..data.names import loose
 from ..errors import MathhammerError
 from ..sizes import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from .abilities import (
-    WEAPON_ABILITIES,
     Record,
     bearer_characteristics,
     best,
     feel_no_pain,
     invulnerable,
+    is_weapon_rule,
     leader_units,
     with_conversion_range,
 )
@@ -237,18 +237,24 @@ class _UnitReader:
         return record
 
     def _give(self, group: Record, piece: str, gives: dict[str, int]) -> None:
-        """What `piece` gives the bearer's characteristics (an Auric Mantle's 2 Wounds, an Iron Surplice's Save 2+),
-        in the profile of its `group`, said in a note."""
+        """What `piece` sets of the bearer's characteristics (an Iron Surplice's Save 2+, a Wounds characteristic of
+        4), in the profile of its `group`, said in a note. Wounds it adds (an Auric Mantle's 2) are said, not added:
+        a catalogue that writes them as a change to the profile has them in the list's profile already (BSData's
+        Auric Mantle, Praesidium Shield), which cannot tell the two apart."""
         stats = dict(group["stats"])
-        for what, value in sorted(gives.items(), key=lambda item: item[0] != "wounds"):  # set, then added to
+        for what, value in gives.items():
             key = next((k for k in stats if k.upper() == ("SV" if what == "save" else "W")), None)
             was = stats.get(key, "").strip() if key is not None else ""
             if key is None or not was.rstrip("+").isdigit():
                 continue
-            now = f"{value}+" if what == "save" else str(int(was) + value if what == "more_wounds" else value)
-            stats[key] = now
-            self.notes.append(f"{piece}: {'Save' if what == 'save' else 'Wounds'} {now} for {group['name']} "
-                              f"(its profile's {was})")
+            if what == "more_wounds":
+                self.notes.append(f"{piece}: adds {value} to its bearer's Wounds; {group['name']} has W{was} as the "
+                                  "list writes it (with the bonus where the list's program applied it)")
+                continue
+            stats[key] = f"{value}+" if what == "save" else str(value)
+            if stats[key] != was:
+                self.notes.append(f"{piece}: {'Save' if what == 'save' else 'Wounds'} {stats[key]} for "
+                                  f"{group['name']} (its profile's {was})")
         group["stats"] = stats
 
     def abilities(self, record: Record) -> None:
@@ -260,9 +266,9 @@ class _UnitReader:
         for element in unit.iter():
             model = element.get("name", "").strip() if element.get("type") == "model" and element is not unit else ""
             armed = any(is_weapon(p) for p in _profiles(element))  # a weapon's rules (Blast, Pistol): not the unit's
-            rules = [(name, text) for name, text in _rules(element)
-                     if not (armed and normalise(name).startswith(WEAPON_ABILITIES))]
-            texts = [rule for rule in rules if rule not in _written_rules(element)]  # its abilities' texts
+            rules = [(name, text) for name, text in _rules(element) if not (armed and is_weapon_rule(name))]
+            written = _written_rules(element)
+            texts = [rule for rule in rules if rule not in written]  # its abilities' texts
             record["ability_texts"] += [[name, text, model] for name, text in texts if name not in record["abilities"]]
             for name, text in rules:
                 if name not in record["abilities"]:

@@ -23,6 +23,7 @@ from ..data.names import normalise
 from ..data.text_in_force import Attacks
 from ..editions import Cover, Stealth
 from ..engine.layout import default_order
+from ..engine.limits import TooLarge
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
@@ -585,28 +586,41 @@ def with_best_profiles(attacker: Datasheet, target: Target | TargetUnit, size: i
                        context: Context | None = None, melee: bool = False) -> UnitReport:
     """`unit_attack` with each weapon of several profiles (of those that attack in this phase) firing the profile
     whose combination deals `target` the most expected damage, the first on a tie (the one a unit's answer alone
-    takes), and the choice said in the header (a matchup's or a sweep's answer: a trial found krak missiles left
-    unfired at a Land Fortress, blast profiles fired instead). Beyond MOST_PROFILE_CHOICES combinations, each
-    weapon's first profile, as `unit_attack` takes them."""
+    takes), and the profiles that fired said in the header (a matchup's or a sweep's answer: a trial found krak
+    missiles left unfired at a Land Fortress, blast profiles fired instead). A combination is asked as `--profile`
+    asks it (a name two weapons share picks it for both). Beyond MOST_PROFILE_CHOICES combinations, each weapon's
+    first profile, and the header says so."""
+    def answer(profiles: Sequence[str] = ()) -> UnitReport:
+        return unit_attack(attacker, target, size=size, context=context, melee=melee, profiles=profiles)
+
     carried = dict.fromkeys(name for _, gear in attacker.equip((), size) for name in gear)
     several = {name: list(attacker.kind_of(name, melee)) for name in carried if len(attacker.kind_of(name, melee)) > 1}
     choices = list(itertools.islice(itertools.product(*several.values()), MOST_PROFILE_CHOICES + 1))
-    if not 1 < len(choices) <= MOST_PROFILE_CHOICES:
-        return unit_attack(attacker, target, size=size, context=context, melee=melee)
-    best: tuple[tuple[str, ...], UnitReport] | None = None
-    for choice in choices:
-        try:  # a profile name two weapons share takes both: a choice of others for them cannot be asked
-            report = unit_attack(attacker, target, size=size, context=context, melee=melee,
-                                 profiles=list(dict.fromkeys(choice)))
-        except MathhammerError:
+    if len(choices) > MOST_PROFILE_CHOICES:
+        first = answer()
+        return attrs.evolve(first, situation=(*first.situation, "each weapon fires its first profile (more than "
+                                              f"{MOST_PROFILE_CHOICES} combinations of profiles to choose among)"))
+    best: UnitReport | None = None
+    tried: set[tuple[str, ...]] = set()
+    for choice in choices if len(choices) > 1 else ():
+        try:
+            report = answer(list(dict.fromkeys(choice)))
+        except TooLarge:
+            raise  # beyond this place's share of the limits: asked elsewhere (`sweep.queries.answer`)
+        except MathhammerError:  # a choice this loadout cannot fire
             continue
-        if best is None or report.result.damage.mean > best[1].result.damage.mean:
-            best = choice, report
+        fired = tuple(sorted(f.weapon.name for f in report.firings if base_name(f.weapon) in several))
+        if fired in tried:  # the same profiles fired as a choice before
+            continue
+        tried.add(fired)
+        mean = report.result.damage.mean
+        if best is None or mean > best.result.damage.mean * (1 + 1e-12):  # the first on a tie, float noise apart
+            best = report
     if best is None:
-        return unit_attack(attacker, target, size=size, context=context, melee=melee)
-    chosen = ", ".join(f"{name} ({label})" for name, label in zip(several, best[0]))
-    return attrs.evolve(best[1], situation=(*best[1].situation, "profiles chosen for the most expected damage "
-                                                                 f"against this target: {chosen}"))
+        return answer()
+    chosen = ", ".join(dict.fromkeys(f.weapon.name for f in best.firings if base_name(f.weapon) in several))
+    return attrs.evolve(best, situation=(*best.situation, *(
+        [f"profiles chosen for the most expected damage against this target: {chosen}"] if chosen else [])))
 
 
 def planned_attack(

@@ -166,11 +166,14 @@ def header(firings: Sequence[Firing], target: Target, context: Context) -> tuple
 def _psychic_ignores(firings: Sequence[Firing], target: Target, context: Context) -> list[str]:
     """A line where a PSYCHIC weapon ignores penalties the header names (the 11th edition: a worse BS in cover,
     --hit-mod -1, Stealth), so that they are not read as counted against it (a trial found them unsaid)."""
+    def ignores(firing: Firing, profile: ModelProfile) -> bool:  # a penalty it would have without PSYCHIC
+        own, plain = firing.context or context, attrs.evolve(firing.weapon, psychic=False)
+        return ignores_modifiers(firing.weapon, own) and (
+            hit_modifier(plain, profile, own) < hit_modifier(firing.weapon, profile, own)
+            or skill_worsened(plain, profile, own) > 0)
+
     ignoring = sorted({f.weapon.name or "its PSYCHIC weapon" for f in firings for profile, _ in target.groups
-                       if ignores_modifiers(f.weapon, own := f.context or context)
-                       and (plain := attrs.evolve(f.weapon, psychic=False))
-                       and (hit_modifier(plain, profile, own) < hit_modifier(f.weapon, profile, own)
-                            or skill_worsened(plain, profile, own))})
+                       if ignores(f, profile)})
     return [f"  Psychic: {', '.join(ignoring)} ignores the penalties to its hit roll and BS (docs/rules.md)"] \
         if ignoring else []
 

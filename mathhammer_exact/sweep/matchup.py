@@ -114,7 +114,7 @@ def _names(text: str, name: str) -> tuple[str, Army | list[str]]:
     text file of unit names (named after the file), or names separated by commas (called `name`)."""
     text = text.strip()
     suffix = Path(text).suffix.lower()
-    if Path(text).is_dir():  # (the command line's: the server reads no file a client names)
+    if ("/" in text or "\\" in text) and Path(text).is_dir():  # a path (the command line's: the server reads none)
         raise MathhammerError(f"{text}: a folder, not an army: give an army list ({', '.join(sorted(ARMY_LISTS))}), "
                               "a .txt file of unit names, or unit names separated by commas")
     if suffix in ARMY_LISTS and "#" not in text:
