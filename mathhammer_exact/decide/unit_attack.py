@@ -579,7 +579,7 @@ def unit_attack(
                       planned.leaders)
 
 
-MOST_PROFILE_CHOICES = 16  #: combinations of weapon profiles `with_best_profiles` tries (units have 1 to 6 today)
+MOST_PROFILE_CHOICES = 16  #: combinations of weapon profiles `with_best_profiles` tries (no BSData unit has more)
 
 
 def with_best_profiles(attacker: Datasheet, target: Target | TargetUnit, size: int | None = None,
