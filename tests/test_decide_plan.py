@@ -239,3 +239,16 @@ def test_alternatives_that_tie_share_a_rank_and_none_is_called_best():
         (1, Fraction(1, 108)), (1, Fraction(1, 108))]
     text = CliRunner().invoke(cli, [*args, "--goal", "kills"]).output
     assert "all 2 alternatives tie at 0.009: no order or split is better here\n" in text
+
+
+def test_a_plans_header_says_the_target_and_the_situation():
+    # a trial found a plan's header the weapon lines alone: the same header for the 10th and the 11th edition, with
+    # and without --cover, over different answers (1.944 and 2.222 kills)
+    args = ["plan", "-w", '5x 24" A2 BS3+ S8 AP-1 D1 [LETHAL HITS]', "-t", "T4 Sv3+ W1 x10", "--cover"]
+    for edition in ("10e", "11e"):
+        out = CliRunner().invoke(cli, [*args, "--edition", edition])
+        assert out.exit_code == 0, out.output
+        lines = out.output.splitlines()
+        assert "  target: 10 models: Toughness 4 | Save 3+ | Wounds 1" in lines
+        assert "  situation: target has the Benefit of Cover" in lines
+        assert any(line.startswith(f"  rules: {edition[:2]}th edition, current printing") for line in lines)

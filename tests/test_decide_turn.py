@@ -252,3 +252,16 @@ def test_the_querys_modifiers_and_the_targets_rules_carry_into_the_fight():
 def test_a_turn_that_cannot_happen_is_refused(args, reason):
     out = CliRunner().invoke(cli, ["turn", "-t", "MEQ", "-d", "7", *args])
     assert out.exit_code == 2 and reason in out.output and out.output.count("\n") == 1, out.output
+
+
+def test_a_turns_header_says_the_charge_as_asked():
+    # a trial found the charge's re-roll and modifier, Fire Overwatch and the charger's profile said nowhere but in the
+    # answer's numbers
+    out = CliRunner().invoke(cli, ["turn", "-t", "MEQ", "-f", "5x Melee A3 WS3+ S4 AP-1 D1", "-d", "9",
+                                   "--charge-reroll", "--charge-mod", "1", "--fire-overwatch", "A1 BS3+ S4 AP0 D1",
+                                   "--charger", "T4 Sv3+ W2"])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert '  charge: 9" on 2D6+1, re-rolled if it fails (a Command Re-roll)' in lines
+    assert ("  Fire Overwatch at the charger by each model of the target left after the shooting: 1 x Attacks 1 | "
+            "BS 3+ | Strength 4 | AP 0 | Damage 1; the charger's models: Toughness 4 | Save 3+ | Wounds 2") in lines

@@ -27,7 +27,7 @@ from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile
 from ..pmf import Number
 from .decisions import comparison_report, need_report, plan_report, plan_title, turn_report
-from .profiles import header
+from .profiles import header, model_summary, target_summary, weapon_summary
 from .report import Report, assuming, unit_report
 
 
@@ -78,7 +78,10 @@ def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal:
     whose = (lambda t: f"against target {t + 1}: ") if len(units) > 1 else (lambda t: "")  # its attackers' too
     lines = [f"  {whose(t)}{line}" for t, (u, (_, _, its)) in enumerate(zip(units, met))
              for line in (*said(its), *u.notes)]
-    return attrs.evolve(report, preface=(*report.preface, *lines, *(f"  {note}" for note in notes)))
+    targets = [f"  target{f' {t + 1}' if len(met) > 1 else ''}: {target_summary(target)}"
+               for t, (_, target, _) in enumerate(met)]  # and the situation, as every answer says them
+    return assuming(attrs.evolve(report, preface=(*report.preface, *targets, *lines,
+                                                  *(f"  {note}" for note in notes))), context)
 
 
 def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[Written], distance: int,
@@ -104,9 +107,23 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
                        groups)
     title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
              f"  ->  {named.label}")
-    asked = header(firings, unit, context)
+    asked = header(firings, unit, context) + _charge_lines(distance, charge_reroll, charge_mod, watch, charger)
     asked += tuple(f"  {line}" for line in (*lines, *order_line(unit, groups), *named.notes))
     return assuming(attrs.evolve(turn_report(found, title), preface=asked), context)
+
+
+def _charge_lines(distance: int, reroll: bool, modifier: int, watch: Overwatch | None,
+                  charger: ModelProfile | None) -> tuple[str, ...]:
+    """The charge as asked (a trial found its re-roll, modifier and Fire Overwatch said nowhere but in the
+    answer's numbers)."""
+    roll = f"2D6{modifier:+d}" if modifier else "2D6"
+    lines = [f"  charge: {distance}\" on {roll}" + (", re-rolled if it fails (a Command Re-roll)" if reroll else "")]
+    if watch is not None:
+        fired = ", ".join(f"{f.models} x {weapon_summary(f.weapon)}" for f in watch.firings)
+        by = " by each model of the target left after the shooting" if watch.by_survivors else ""
+        lines.append(f"  Fire Overwatch at the charger{by}: {fired}"
+                     + (f"; the charger's models: {model_summary(charger)}" if charger is not None else ""))
+    return tuple(lines)
 
 
 def _phased(shooting: Sequence[Said], fight: Sequence[Said]) -> list[Said]:
