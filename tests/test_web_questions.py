@@ -122,6 +122,14 @@ def test_survive_gives_the_cli_json(client):
     chosen = post(client, "/api/survive", {"unit": "MEQ", "attackers": some})
     assert chosen == cli_json("survive", "MEQ", *(f"--attacker={name}" for name in some))
     assert len(chosen["rows"]) == 2
+    # its edition, as the CLI's --edition (a trial found the 11th's units refused with advice to give a key that the
+    # endpoint refused); any other situation refused, each attacker having its own
+    eleventh = post(client, "/api/survive", {"unit": "MEQ", "attackers": some, "situation": {"edition": "11e"}})
+    assert eleventh == cli_json("survive", "MEQ", "--edition", "11e", *(f"--attacker={name}" for name in some))
+    assert any("11th edition" in line for line in eleventh["header"])
+    assert post(client, "/api/survive", {"unit": "MEQ", "situation": {"cover": True}}, 422) == {
+        "error": '"situation.cover": survive takes its edition alone (each standard attacker attacks in its own '
+                 "situation)"}
 
 
 # --------------------------------------------------------------------- the player's units

@@ -250,7 +250,11 @@ def turn_answer(query: TurnQuery) -> str:
 
 
 def survive_answer(query: SurviveQuery) -> str:
-    """The unit against the standard attackers: `mathhammer survive --json`."""
+    """The unit against the standard attackers: `mathhammer survive --json`, in the edition its situation names
+    (a trial found '"situation.edition" 11e' advised, and no way to give it)."""
+    if others := sorted(query.situation.model_fields_set - {"edition"}):
+        raise MathhammerError(f'"situation.{others[0]}": survive takes its edition alone (each standard attacker '
+                              "attacks in its own situation)")
     found = by_name.target_unit(query.unit, query.target_models, query.leader)
     return to_json(survive_question(found, query.attackers, query.at_least, query.exact))
 

@@ -187,6 +187,8 @@ class SurviveQuery(Query):
     at_least: int | None = Field(
         default=None, description="k of P(at least k models destroyed) (default: the number that leaves it Below "
                                   "Half-strength).")
+    situation: Situation = Field(default_factory=Situation, description=(
+        "Its edition alone (the CLI's --edition): each standard attacker attacks in its own situation."))
     army: Army = None
 
 
