@@ -117,3 +117,10 @@ def test_a_users_attackers_are_layered_over_the_shipped_ones(tmp_path, monkeypat
     monkeypatch.setenv("MATHHAMMER_RULES", str(folder))
     assert list(panel()) == list(mine)
     assert run(["survive", "MEQ", "-a", "mine"]).exit_code == 0
+
+
+def test_survives_header_says_the_target_as_asked():
+    # a trial found no target line: the unit's size showed only in the column 'P(>=k destroyed)'
+    out = CliRunner().invoke(cli, ["survive", "T4 Sv3+ W2 x7"])
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[1] == "  target: 7 models: Toughness 4 | Save 3+ | Wounds 2"

@@ -156,5 +156,5 @@ def survive_question(found: TargetUnit, attackers: Sequence[str], at_least: int 
     chosen = [find(name, known, "standard attacker", written) for name in attackers] or list(known.values())
     found_rows = survive(found, chosen, at_least, exact, context=context)
     report = comparison_report(found_rows.rows, f"{found.label} against the standard attackers", differences=False)
-    lines = (*found_rows.header, *found.notes, *notes)
+    lines = (f"target: {target_summary(found.target)}", *found_rows.header, *found.notes, *notes)  # as asked
     return assuming(attrs.evolve(report, preface=tuple(f"  {line}" for line in lines)), context)
