@@ -45,7 +45,7 @@ def test_differences_are_to_the_first_scenario():
     assert rows[1].differences["kills"] == oath.models_destroyed.mean - plain.models_destroyed.mean > 0
     assert rows[1].differences["p_at_least"] == oath.models_destroyed.at_least(2) - plain.models_destroyed.at_least(2)
     assert rows[0].differences == {"damage": 0, "kills": 0, "p_destroyed": 0, "p_at_least": 0}
-    with pytest.raises(MathhammerError, match="at least"):
+    with pytest.raises(MathhammerError, match="--at-least must be 1 to 5"):
         compare([Scenario("plain", plain)], at_least=6)
 
 

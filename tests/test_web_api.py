@@ -231,9 +231,10 @@ def test_bad_scenario_is_422_in_one_line(client, scenario, message):
 
 def test_compare_refuses_what_the_cli_refuses(client):
     error = post(client, "/api/compare", {**COMPARED, "at_least": 6}, 422)["error"]
-    assert error == cli_error(["compare", "-s", "plain: -w 'A1 BS3+ S4 AP-1 D1' -m 10 -t 'T4 Sv3+ W2 x5'",
-                               "--at-least", "6"])
-    assert error == "at least must be 1 to 5 for 'plain' (its target's models), got 6"
+    # as the command says it, its option named as the request's key (a trial found 'at least' in both)
+    assert error == in_keys(cli_error(["compare", "-s", "plain: -w 'A1 BS3+ S4 AP-1 D1' -m 10 -t 'T4 Sv3+ W2 x5'",
+                                       "--at-least", "6"]))
+    assert error == "\"at_least\" must be 1 to 5 for 'plain' (its target's models), got 6"
 
 
 @pytest.mark.parametrize(("kind", "body", "key", "expected"), [
@@ -574,3 +575,11 @@ def test_the_page_builds_its_situation_controls_from_the_apis_fields(client):
     script = (static / "app.js").read_text()
     for name in schemas.Situation.model_fields:
         assert not re.search(rf'\b{name}\b\s*:\s*"(?:bool|int|text)"', script), name  # no table of field types
+
+
+def test_an_answer_suggests_the_apis_search_not_the_commands():
+    # a trial found API errors pointing at `mathhammer datasheets --search WORD`, a command a client cannot run
+    assert in_keys("none has its words (`mathhammer datasheets --search WORD` finds units by a word)") == \
+        "none has its words (`GET /api/units?q=WORD` finds units by a word)"
+    assert in_keys("several (`mathhammer datasheets --search 'crusader squad'` lists them)") == \
+        "several (`GET /api/units?q=crusader+squad` lists them)"

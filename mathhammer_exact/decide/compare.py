@@ -68,7 +68,7 @@ def row(scenario: Scenario, k: int | None = None) -> Row:
     models = result.target.model_count
     k = below_half(models) if k is None else k
     if not 1 <= k <= models:
-        raise MathhammerError(f"at least must be 1 to {models} for {scenario.label!r} (its target's models), got {k}")
+        raise MathhammerError(f"--at-least must be 1 to {models} for {scenario.label!r} (its target's models), got {k}")
     efficiency = None if scenario.points is None else Efficiency.of(result, scenario.points, scenario.target_points)
     return Row(scenario, k, result.damage.mean, result.models_destroyed.mean, result.p_destroyed,
                result.models_destroyed.at_least(k), {}, efficiency)

@@ -94,7 +94,7 @@ def _goal(target: Target, wanted: Number, at_least: int | None) -> int:
     """The models destroyed that count (default: the whole target), checked with the wanted chance."""
     k = target.model_count if at_least is None else at_least
     if not 1 <= k <= target.model_count:
-        raise MathhammerError(f"at least must be 1 to {target.model_count} (the target's models), got {k}")
+        raise MathhammerError(f"--at-least must be 1 to {target.model_count} (the target's models), got {k}")
     if not 0 < wanted <= 1:
         raise MathhammerError(f"the wanted chance must be above 0 and at most 1, got {wanted}")
     return k

@@ -97,7 +97,10 @@ KEYS = {"--target-models": '"target_models"', "--loadout": '"loadout"', "--with"
 
 def in_keys(message: str) -> str:
     """An engine message with each command option it names written as the request's key, e.g. `--cover-for`
-    as "cover_for" (the command prints the message as it is)."""
+    as "cover_for", and the search command it suggests as the API's search (the command prints the message as it
+    is)."""
+    message = re.sub(r"`mathhammer datasheets --search '?([^`']*)'?`",
+                     lambda search: f"`GET /api/units?q={search[1].replace(' ', '+')}`", message)
     return re.sub(r"--[a-z][a-z-]*", lambda flag: KEYS.get(flag[0], flag[0]), message)
 
 
