@@ -327,6 +327,12 @@ def test_unbounded_or_long_bodies_and_unknown_paths_are_refused_in_one_line(clie
     assert chunked.status_code == 411 and chunked.json() == {"error": "a request body needs a Content-Length header"}
     long = client.post("/api/attack", content=b" " * 70_000, headers={"Content-Type": "application/json"})
     assert long.status_code == 413 and long.json() == {"error": "a request body may have at most 65536 bytes"}
+    # a JSON body sent as text (a trial found '422: request body: Input should be a valid dictionary')
+    plain = client.post("/api/attack", content=json.dumps(TEN_SHOTS).encode(), headers={"Content-Type": "text/plain"})
+    assert plain.status_code == 415 and plain.json() == {
+        "error": "a request body is JSON: send it as Content-Type: application/json, not text/plain"}
+    assert client.post("/api/attack", content=json.dumps(TEN_SHOTS).encode(),
+                       headers={"Content-Type": "application/json; charset=utf-8"}).status_code == 200
     assert client.get("/api/nothing").json() == {"error": "Not Found"}
     assert client.get("/api/attack").json() == {"error": "Method Not Allowed"}
     # one spelling for each key: the named rules are "with", as on the command line

@@ -168,6 +168,10 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
                 return JSONResponse({"error": "a request body needs a Content-Length header"}, status_code=411)
             if int(length) > MAX_BODY:
                 return JSONResponse({"error": f"a request body may have at most {MAX_BODY} bytes"}, status_code=413)
+            kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+            if kind and kind != "application/json" and not kind.endswith("+json"):  # said, not 'not a dictionary'
+                return JSONResponse({"error": f"a request body is JSON: send it as Content-Type: application/json, "
+                                              f"not {kind}"}, status_code=415)
             try:
                 await asyncio.wait_for(request.body(), BODY_TIME)  # read here, handed on to the endpoint
             except TimeoutError:
