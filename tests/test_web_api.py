@@ -318,6 +318,9 @@ def test_malformed_or_oversized_request_is_422_at_once(client, body, message):
 def test_every_validation_error_is_one_line(client):
     response = client.post("/api/attack", content=b"{not json", headers={"Content-Type": "application/json"})
     assert response.status_code == 422 and "\n" not in response.json()["error"]
+    # nested past what the JSON reader takes (a trial found 400 'There was an error parsing the body')
+    deep = client.post("/api/attack", content=b"[" * 5000 + b"]" * 5000, headers={"Content-Type": "application/json"})
+    assert deep.status_code == 422 and deep.json()["error"].startswith("the request body is not valid JSON")
     several = post(client, "/api/attack", {"weapons": [{"models": 0}], "x": 1}, 422)["error"]
     assert "\n" not in several and several.endswith("more)")
 

@@ -156,6 +156,10 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
 
     @app.exception_handler(HTTPException)
     async def refuse_http(request: Request, exc: HTTPException) -> JSONResponse:
+        if exc.status_code == 400 and exc.detail == "There was an error parsing the body":  # FastAPI's, for a
+            # body its JSON reader gave up on (nested thousands deep): not JSON a question can be, as documented
+            return JSONResponse({"error": "the request body is not valid JSON: it could not be read (nested too "
+                                          "deeply?)"}, status_code=422)
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
     @app.middleware("http")
