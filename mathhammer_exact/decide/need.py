@@ -31,9 +31,10 @@ LIMIT = 200  #: the most models the search will try
 @attrs.frozen(eq=False)
 class Need:
     """The fewest models `models` with P >= wanted, that chance `p`, the chance `p_below` with one
-    model fewer, and the attack's result at the answer."""
+    model fewer, and the attack's result at the answer; or, where no size of a unit reaches it (`models` None),
+    its largest size `tried`, with its chance `p` and its result."""
 
-    models: int
+    models: int | None
     p: Number
     p_below: Number | None  #: None when no model is needed (the other weapons are enough)
     wanted: Number
@@ -41,6 +42,8 @@ class Need:
     result: AttackResult
     queries: int
     below: int | None = None  #: the models `p_below` is for (one fewer, or a unit's next smaller size)
+    tried: int | None = None  #: where no size reaches it: the largest a unit comes in (that `p` and `result` are of)
+    only: bool = False  #: that size is the only one it comes in here (an army list's unit)
 
 
 def need(firings: Sequence[Firing | MortalWounds], sought: int, target: Target, wanted: Number,
@@ -74,7 +77,8 @@ def need_size(answer: Callable[[int], AttackResult], sizes: Sequence[int], wante
               at_least: int | None = None) -> Need:
     """The smallest of a datasheet unit's `sizes` whose attack (`answer(size)`) gives P(at least
     `at_least` models destroyed) >= `wanted`: a unit comes in the sizes its datasheet allows, so each
-    is tried in turn, smallest first."""
+    is tried in turn, smallest first. Where none reaches it, that is the answer (a trial found it refused as bad
+    input): `models` None, with the largest size's chance."""
     below: tuple[int, Number] | None = None
     for queries, size in enumerate(sorted(sizes), 1):
         result = answer(size)
@@ -84,10 +88,7 @@ def need_size(answer: Callable[[int], AttackResult], sizes: Sequence[int], wante
             return Need(size, p, below and below[1], wanted, k, result, queries, below and below[0])
         below = (size, p)
     assert below is not None
-    found = float(below[1])
-    shown = f"{found:.4%}" if found >= 5e-7 else "below 0.0001%"
-    which = "the largest unit its datasheet allows" if len(sizes) > 1 else "the only size it comes in here"
-    raise MathhammerError(f"even {below[0]} models ({which}) give only P = {shown}")
+    return Need(None, below[1], None, wanted, k, result, len(sizes), tried=below[0], only=len(sizes) == 1)
 
 
 def _goal(target: Target, wanted: Number, at_least: int | None) -> int:

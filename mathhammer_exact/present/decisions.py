@@ -123,12 +123,18 @@ def need_report(found: Need, title: str = "") -> Report:
     """The attack at the fewest models that reach the wanted chance, with that chance and the one below."""
     base = attack_report(found.result, title)
     what = f"P(at least {found.at_least} destroyed)"
-    lines = [f"fewest models: {found.models}  ({what} = {percent(found.p)} >= {percent(found.wanted)})"]
+    if found.models is None:  # no size reaches it: the largest's chance, and its answer below
+        which = "the only size it comes in here" if found.only else "the largest unit its datasheet allows"
+        lines = [f"no unit size reaches it: {found.tried} models ({which}) give {what} = {percent(found.p)} < "
+                 f"{percent(found.wanted)}"]
+    else:
+        lines = [f"fewest models: {found.models}  ({what} = {percent(found.p)} >= {percent(found.wanted)})"]
     if found.p_below is not None:
         lines.append(f"with {found.below}: {what} = {percent(found.p_below)}")
     lines.append(f"({found.queries} exact queries)")
     need = {"models": found.models, "at_least": found.at_least, "wanted": number(found.wanted),
-            "p": number(found.p), "p_below": None if found.p_below is None else number(found.p_below)}
+            "p": number(found.p), "p_below": None if found.p_below is None else number(found.p_below),
+            **({"largest": found.tried} if found.models is None else {})}
     return attrs.evolve(base, preface=tuple(lines), details={**base.details, "need": need})
 
 

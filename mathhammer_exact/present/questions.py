@@ -38,6 +38,7 @@ def attack_need(written: Sequence[Written], sought: int, found: TargetUnit, want
     context, notes = in_edition(context, found.sheet)
     firings, target, lines = defended(found, [w.firing for w in written], context)
     result = need(firings, sought, target, wanted, at_least, context, exact)
+    assert result.models is not None  # a weapon's models are searched up to `need.LIMIT`, refused beyond
     answer = attrs.evolve(written[sought], firing=attrs.evolve(written[sought].firing, models=result.models),
                           sought=False)
     title = f"{describe([*written[:sought], answer, *written[sought + 1:]])}  ->  {found.label}"
@@ -57,7 +58,7 @@ def unit_need(ask: Callable[[int], tuple[UnitReport, str]], sizes: Sequence[int]
         return answered[models][0].result
 
     found = need_size(answer, sizes, wanted, at_least)
-    report, title = answered[found.models]
+    report, title = answered[found.models if found.models is not None else found.tried or 0]
     shown, needed = unit_report(report, title), need_report(found, title)
     return assuming(attrs.evolve(shown, preface=(*needed.preface, *shown.preface),
                                  details={**shown.details, "need": needed.details["need"]}), context)

@@ -60,13 +60,15 @@ class UnitNeedQuery(UnitQuery):
 
 
 class Needed(BaseModel):
-    """The answer's number of models, the chance with it and with one fewer (or the next smaller size)."""
+    """The answer's number of models, the chance with it and with one fewer (or the next smaller size); for a unit
+    that reaches it at no size, `models` null and the chance at its `largest` size."""
 
-    models: int
+    models: int | None
     at_least: int
     wanted: Probability
     p: Probability
     p_below: Probability | None
+    largest: int | None = None
 
 
 class AttackNeedAnswer(AttackAnswer):
