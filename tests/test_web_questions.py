@@ -81,6 +81,11 @@ def test_unit_need_gives_the_cli_json(client):
     questions.UnitNeedAnswer.model_validate(data)
     assert post(client, "/api/unit/need", {**body, "size": 5}, 422) == {
         "error": '"need" finds the unit\'s size: leave out "size"'}
+    # no size reaches it: an answer (200), not a refusal (a trial found 422, the status of a bad request)
+    beyond = post(client, "/api/unit/need", {**body, "need": 0.999999})
+    assert beyond == cli_json("unit", "Incursor Squad", "-t", "MEQ", "--need", "0.999999", "--at-least", "1")
+    assert (beyond["need"]["models"], beyond["need"]["largest"]) == (None, 10)
+    questions.UnitNeedAnswer.model_validate(beyond)
 
 
 # --------------------------------------------------------------------- plan, turn, survive
