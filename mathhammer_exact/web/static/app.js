@@ -682,7 +682,9 @@ function drawAttack(answer, exact) {
   const items = [["Mean damage", "damage.mean", answer.damage.mean, mean],
                  ["Mean models destroyed", "models_destroyed.mean", answer.models_destroyed.mean, mean],
                  ["P(unit destroyed)", "p_destroyed", answer.p_destroyed, chance]];
-  if (answer.need) items.unshift(["Fewest models", "need.models", answer.need.models, String]);
+  if (answer.need && answer.need.models === null) {  // no size reaches it: the largest size's answer
+    items.unshift(["No size reaches it; at the largest", "need.largest", answer.need.largest, String]);
+  } else if (answer.need) items.unshift(["Fewest models", "need.models", answer.need.models, String]);
   if (answer.p_charge !== undefined) items.push(["P(charge succeeds)", "p_charge", answer.p_charge, chance]);
   headline(items);
   const what = fired(answer);  // said apart where the title does not already say it
