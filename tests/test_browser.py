@@ -249,6 +249,11 @@ def test_every_question_opens_from_its_link_on_the_apis_answer(server, browser, 
     answer = api(server, path, body)
     check_headline(browser, answer)
     check_charts(browser, answer)
+    if kind.startswith("need-unit"):  # the number of models, or the largest size where none reaches the chance
+        from selenium.webdriver.common.by import By
+
+        keys = [e.get_attribute("data-key") for e in browser.find_elements(By.CSS_SELECTOR, "#headline dd")]
+        assert keys[0] == ("need.largest" if answer["need"]["models"] is None else "need.models")
     asked_again(browser, link)
 
 
