@@ -319,13 +319,7 @@ def test_models_beside_a_composition_bundle_count_in_the_units_size(tmp_path, mo
             '<costs><cost name="pts" typeId="ct-pts" value="65"/></costs><selectionEntries>'
             f'{_kind("Pack Leader", 1, 1)}</selectionEntries><selectionEntryGroups>{group("Pack", 1, bundle)}'
             f'{group("Outcasts", 1, _kind("Outcast", 0, 1))}</selectionEntryGroups></selectionEntry>')
-    checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
-    (checkout / gst.name).write_bytes(gst.read_bytes())
-    (checkout / "Test - Priced Host.cat").write_text(_PRICED % unit, encoding="utf-8")
-    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
-    build.add_checkout(checkout)
+    _index_priced(tmp_path, monkeypatch, unit)
     pack = by_name.datasheet("Cinder Pack")
     assert (pack.allowed_sizes(), pack.points) == ((10,), {10: 65})
     assert pack.counts() == {"Packer": 8, "Pack Leader": 1, "Outcast": 1}
@@ -344,13 +338,7 @@ def test_an_ability_shown_in_armies_of_one_selection_waits_for_with(tmp_path, mo
             f'<costs><cost name="pts" typeId="ct-pts" value="70"/></costs>{cowl}<selectionEntries>'
             f'{_kind("Ash Hound", 5, 5, gun="ash gun")}</selectionEntries></selectionEntry>'
             '<selectionEntry type="upgrade" import="true" name="Ash Legion" hidden="false" id="u-legion"/>')
-    checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
-    (checkout / gst.name).write_bytes(gst.read_bytes())
-    (checkout / "Test - Priced Host.cat").write_text(_PRICED % unit, encoding="utf-8")
-    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
-    build.add_checkout(checkout)
+    _index_priced(tmp_path, monkeypatch, unit)
     [ability] = [a for a in by_name.datasheet("Ash Hounds").read_rules if a.name == "Cowl of Ash"]
     assert [(r.rule.summary, r.needs) for r in ability.readings] == [("+1 to hit", "in an army with Ash Legion")]
 
@@ -367,13 +355,7 @@ def test_an_invulnerable_save_written_on_one_kind_of_model_is_that_kinds(tmp_pat
     unit = ('<selectionEntry type="unit" import="true" name="Big Boss" hidden="false" id="u-boss">'
             '<costs><cost name="pts" typeId="ct-pts" value="235"/></costs><selectionEntries>'
             f'{kind("Big Boss", 4)}{kind("Banner Grot", 2)}</selectionEntries></selectionEntry>')
-    checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
-    (checkout / gst.name).write_bytes(gst.read_bytes())
-    (checkout / "Test - Priced Host.cat").write_text(_PRICED % unit, encoding="utf-8")
-    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
-    build.add_checkout(checkout)
+    _index_priced(tmp_path, monkeypatch, unit)
     boss = by_name.datasheet("Big Boss")
     assert {m.name: m.profile.invulnerable for m in boss.models} == {"Big Boss": 4, "Banner Grot": 2}
 
@@ -640,6 +622,17 @@ _PRICED = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 </catalogue>"""
 
 
+def _index_priced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, units: str) -> None:
+    """Index a checkout of the test game system and one catalogue (`_PRICED`) holding `units`, into tmp_path."""
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
+    (checkout / gst.name).write_bytes(gst.read_bytes())
+    (checkout / "Test - Priced Host.cat").write_text(_PRICED % units, encoding="utf-8")
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(checkout)
+
+
 def _priced_unit(name: str, most: int, unit_cost: int, model_cost: int, modifiers: str, extra: str = "",
                  least: int = 1, groups: str = "", abilities: str = "") -> str:
     """A unit of `least` to `most` models of one kind, the unit and each model costing so much, with `modifiers`
@@ -708,13 +701,7 @@ def test_points_at_each_size_the_catalogue_prices(tmp_path, monkeypatch):
                           abilities="Invented: this model has the Feel No Pain 4+ ability against mortal wounds."),
              _priced_unit("Ember Guards", 10, 45, 0, "", least=5,
                           abilities="Invented: the bearer has a 4+ invulnerable save.")]
-    checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
-    (checkout / gst.name).write_bytes(gst.read_bytes())
-    (checkout / "Test - Priced Host.cat").write_text(_PRICED % "".join(units), encoding="utf-8")
-    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
-    build.add_checkout(checkout)
+    _index_priced(tmp_path, monkeypatch, "".join(units))
     beasts, guns, riders = (by_name.datasheet(n) for n in ("Cinder Beasts", "Scree Guns", "Dust Riders"))
     assert (beasts.allowed_sizes(), beasts.points) == ((1, 2, 3), {1: 40, 2: 70, 3: 105})
     assert (guns.allowed_sizes(), guns.points) == ((1, 2, 3), {1: 50, 2: 100, 3: 150})
@@ -1012,13 +999,7 @@ def test_a_group_of_up_to_two_picks_gives_one_model_two(tmp_path, monkeypatch):
             '<costs><cost name="pts" typeId="ct-pts" value="70"/></costs><selectionEntries>'
             f'{_kind("Team Leader", 1, 1, gun="rifle", groups=drones)}{_kind("Teamer", 4, 4, gun="rifle")}'
             "</selectionEntries></selectionEntry>")
-    checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
-    (checkout / gst.name).write_bytes(gst.read_bytes())
-    (checkout / "Test - Priced Host.cat").write_text(_PRICED % unit, encoding="utf-8")
-    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
-    build.add_checkout(checkout)
+    _index_priced(tmp_path, monkeypatch, unit)
     team = by_name.datasheet("Cinder Team")
 
     def leader(loadout: list[str]) -> list[str]:
@@ -1049,13 +1030,7 @@ def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, 
             '<costs><cost name="pts" typeId="ct-pts" value="150"/></costs><selectionEntries>'
             f'{_kind("Cinder Chief", 1, 1)}</selectionEntries><selectionEntryGroups>{elders}{younglings}'
             "</selectionEntryGroups></selectionEntry>")
-    checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    gst = Path(__file__).parent / "fixtures" / "bsdata_abilities" / "Test System.gst"
-    (checkout / gst.name).write_bytes(gst.read_bytes())
-    (checkout / "Test - Priced Host.cat").write_text(_PRICED % unit, encoding="utf-8")
-    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
-    build.add_checkout(checkout)
+    _index_priced(tmp_path, monkeypatch, unit)
     host = by_name.datasheet("Cinder Host")
     assert not any("least" in note for note in host.notes)
     # each group's least by its default kind (the Younglings', listed second); the rest fills in order up to each
