@@ -18,7 +18,7 @@ from itertools import accumulate
 import attrs
 import numpy as np
 
-from ..pmf import FLOAT, Mode, Pmf
+from ..pmf import FLOAT, Mode, Number, Pmf
 from ..weights import Banded, common, dtype
 
 
@@ -76,20 +76,22 @@ class Transition:
             lose = [zero] * effect.offset + weights.tolist() + [zero] * (most - effect.max)
             chances[id(effect)] = lose, list(accumulate(lose[::-1]))[::-1]
         # a model's columns, one per state it is worked on in: it loses k < its wounds left as rolled; what would
-        # take it to 0 or beyond destroys it, excess lost (worked out once however many models share them)
-        blocks: dict[tuple[int, int], np.ndarray] = {}
+        # take it to 0 or beyond destroys it, excess lost (worked out once however many models share them); once
+        # the unit is destroyed nothing changes. Small lists in Python, one array at the end: quicker than numpy.
+        blocks: dict[tuple[int, int], list[list[Number]]] = {}
+        columns: list[list[Number]] = []
         for effect, by_lost in models:
-            if (id(effect), len(by_lost)) not in blocks:
-                columns = []
+            block = blocks.get((id(effect), len(by_lost)))
+            if block is None:
+                block = blocks[id(effect), len(by_lost)] = []
                 for left, one in zip(range(len(by_lost), 0, -1), by_lost):
                     lose, at_least = chances[id(one)]
-                    columns.append(lose if left > most else [*lose[:left], at_least[left], *[zero] * (most - left)])
-                blocks[id(effect), len(by_lost)] = np.array(columns, dtype=dtype(exact)).reshape(-1, most + 1)
-        destroyed = np.zeros((1, most + 1), dtype=dtype(exact))  # the unit is destroyed: nothing changes
-        destroyed[0, 0] = den
-        bands = np.concatenate([*(blocks[id(effect), len(by_lost)] for effect, by_lost in models), destroyed]).T
-        used = np.flatnonzero((bands != 0).any(axis=1))
-        return cls(Banded(used, bands[used], den))
+                    block.append(lose if left > most else [*lose[:left], at_least[left], *[zero] * (most - left)])
+            columns += block
+        columns.append([den, *[zero] * most])
+        bands = list(zip(*columns))  # one row per offset
+        used = [k for k, row in enumerate(bands) if any(row)]
+        return cls(Banded(np.array(used, dtype=np.int64), np.array([bands[k] for k in used], dtype=dtype(exact)), den))
 
     @staticmethod
     @functools.lru_cache(maxsize=256)
