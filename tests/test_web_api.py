@@ -323,6 +323,13 @@ def test_every_validation_error_is_one_line(client):
     assert deep.status_code == 422 and deep.json()["error"].startswith("the request body is not valid JSON")
     several = post(client, "/api/attack", {"weapons": [{"models": 0}], "x": 1}, 422)["error"]
     assert "\n" not in several and several.endswith("more)")
+    # a key given twice: a JSON reader keeps the last one, answering a question nobody asked
+    for body in ('{"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 10, "models": 20}], "target": "GEQ"}',
+                 '{"target": "MEQ", "weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 10}], "target": "GEQ"}'):
+        twice = client.post("/api/attack", content=body.encode(), headers={"Content-Type": "application/json"})
+        key = "models" if "20" in body else "target"
+        assert twice.status_code == 422 and twice.json() == {
+            "error": f'the request body gives the key "{key}" twice in one object: give it once'}
 
 
 def test_unbounded_or_long_bodies_and_unknown_paths_are_refused_in_one_line(client):

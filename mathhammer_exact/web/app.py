@@ -9,6 +9,7 @@ The server keeps nothing and writes no file.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -125,6 +126,23 @@ def _one_line(exc: RequestValidationError) -> str:
     return f"{where}: {first['msg'].removeprefix('Value error, ')}{more}"
 
 
+def _key_given_twice(body: bytes) -> str | None:
+    """The first key that one object of the JSON `body` gives twice, if any (None too where the body is not
+    JSON: the endpoint's reader says so)."""
+    twice: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in items]
+        twice.extend(key for i, key in enumerate(keys) if key in keys[:i])
+        return dict(items)
+
+    try:
+        json.loads(body, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return None
+    return twice[0] if twice else None
+
+
 def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_limit: int = MEMORY_LIMIT,
                light_workers: int = LIGHT_WORKERS) -> FastAPI:
     """The application, with `workers` heavy and `light_workers` light worker processes answering each
@@ -177,10 +195,13 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
                 return JSONResponse({"error": f"a request body is JSON: send it as Content-Type: application/json, "
                                               f"not {kind}"}, status_code=415)
             try:
-                await asyncio.wait_for(request.body(), BODY_TIME)  # read here, handed on to the endpoint
+                body = await asyncio.wait_for(request.body(), BODY_TIME)  # read here, handed on to the endpoint
             except TimeoutError:
                 return JSONResponse({"error": f"the request body did not arrive within {BODY_TIME:g} s"},
                                     status_code=408, headers={"Connection": "close"})
+            if (twice := _key_given_twice(body)) is not None:  # a JSON reader would keep the last one silently
+                return JSONResponse({"error": f"the request body gives the key {json.dumps(twice)} twice in one "
+                                              "object: give it once"}, status_code=422)
         response: Response = await call_next(request)
         return response
 
