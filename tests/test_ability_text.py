@@ -63,6 +63,21 @@ def readings(text: str, model: str = "") -> list[tuple]:
 
 NONE: tuple = ((), (), ())
 READ = [
+    # weapons of a kind but those of a weapon ability ('(excluding Extra Attacks weapons)': an Enhancement an outside
+    # review found unread), and an ability for weapons with a change to attacks in one sentence, read as two (it was
+    # read as the Critical Hits alone: the [LETHAL HITS] before it was lost)
+    ("Melee weapons equipped by the bearer (excluding Extra Attacks weapons) have the [DEVASTATING WOUNDS] ability.",
+     [("attacker", "bearer", "fight", {"weapons": "melee", "excluding": ("EXTRA ATTACKS",),
+                                       "abilities": ("DEVASTATING WOUNDS",)}, NONE, (), "")]),
+    ("Add 1 to the Damage characteristic of melee weapons (excluding Extra Attacks weapons) equipped by models in this "
+     "unit.",
+     [("attacker", "unit", "fight", {"weapons": "melee", "excluding": ("EXTRA ATTACKS",), "damage_bonus": 1}, NONE,
+       (), "")]),
+    ("The bearer's ranged weapons (excluding Psychic weapons) have the [LETHAL HITS] ability, and each time the bearer "
+     "makes a ranged attack, an unmodified Hit roll of 5+ scores a Critical Hit.",
+     [("attacker", "bearer", "shooting", {"weapons": "ranged", "excluding": ("PSYCHIC",),
+                                          "abilities": ("LETHAL HITS",)}, NONE, (), ""),
+      ("attacker", "bearer", "shooting", {"weapons": "ranged", "critical_hit": 5}, NONE, (), "")]),
     # a Leader's: the weapons of one name of the unit it leads (Castellan Crowe's Champion of the Order of Purifiers,
     # a trial found not read)
     ("While this model is leading a unit, add 1 to the Attacks characteristic of shard weapons equipped by that unit.",
@@ -353,6 +368,23 @@ def test_an_ability_on_the_weapons_of_one_name_waits_for_with():
     assert effect.weapon_names == ("bolt rifle",)
     assert [effect.affects(Weapon.parse('24" A2 BS3+ S4 AP-1 D1', name=n)) for n in
             ("Bolt Rifle", "bolt rifle (standard)", "Bolt pistol", "Heavy bolt rifle")] == [True, True, False, False]
+
+
+def test_an_ability_for_weapons_but_those_of_a_weapon_ability_leaves_those_out():
+    effect = Effect(weapons="melee", abilities=("DEVASTATING WOUNDS",), excluding=("EXTRA ATTACKS",))
+    weapons = ("Melee A4 WS2+ S6 AP-1 D2", "Melee A1 WS2+ S6 AP-1 D2 [EXTRA ATTACKS]", '12" A1 BS2+ S6 AP-1 D2')
+    assert [effect.affects(Weapon.parse(w)) for w in weapons] == [True, False, False]
+    assert effect.describe() == "weapons gain DEVASTATING WOUNDS (melee weapons) (not Extra Attacks weapons)"
+    with pytest.raises(MathhammerError, match="^TITANIC: not a weapon ability a weapon has or has not"):
+        Effect(excluding=("TITANIC",))
+    # an aside naming no weapon ability is not taken out: the sentence stays unread, as before
+    verdict = read_ability("Test Unit", "Test Ability", "Ranged weapons equipped by the bearer (excluding Titanic "
+                                                        "weapons) have the [LETHAL HITS] ability.")
+    assert verdict.kind == "unmodelled"
+    # one that goes on about the attacks of the sentence before, but not all of them: not read, and said so
+    verdict = read_ability("Test Unit", "Test Ability", "Each time this model makes a melee attack, add 1 to the Hit "
+                           "roll. If it does so (excluding Extra Attacks weapons), re-roll the Wound roll.")
+    assert verdict.ability is not None and "excluding" in verdict.ability.unmodelled
 
 
 def test_an_ability_for_one_weapon_names_a_weapon_the_unit_has():

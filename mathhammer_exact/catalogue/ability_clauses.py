@@ -65,6 +65,7 @@ class Subject:
     weapons: bool = False  #: "weapons equipped by ... have": the effects are weapon abilities
     named: tuple[str, ...] = ()  #: the attacks of these weapons only ("the Attacks characteristic of bolt rifles")
     leads: str = ""  #: 'while this model is leading a BLOOD CLAWS unit': the keyword the unit it leads must have
+    excluding: tuple[str, ...] = ()  #: not weapons with these abilities ('(excluding Extra Attacks weapons)')
 
 
 # --------------------------------------------------------------------- conditions

@@ -25,10 +25,12 @@ from typing import Any, Literal
 
 import attrs
 
+from ..abilities import flags
 from ..data.modifiers import STACKED, Effect, Keywords, NamedRule, Phase
 from ..data.names import loose
 from ..data.text_rules import Reading, Role, Scope, TextAbility, leading
 from ..errors import MathhammerError
+from ..model import ELEVENTH_EDITION
 from .abilities import feel_no_pain, invulnerable, unjoined
 from .ability_clauses import (
     EFFECT_JOIN,
@@ -288,6 +290,25 @@ _STATIONARY_IN_MOVEMENT = re.compile(r"^in your movement phase, (?=if (?:this|th
 _LEADING = re.compile(r"^(?:[Ww]hile|[Ww]hen) (?:this model|the bearer) is leading an? "
                       r"(?:(?P<unit>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*?) )?(?:unit|UNIT),\s*")
 
+#: '(excluding Extra Attacks weapons)' beside the weapons a sentence gives an ability to (Headwoppa's Killchoppa)
+_EXCLUDING = re.compile(r"\s*\(excluding (?P<ability>[\w -]+?) weapons\)", re.I)
+
+
+def _excluding(sentence: str) -> tuple[str, tuple[str, ...]]:
+    """The sentence without its asides that exclude the weapons of a weapon ability, and those abilities (as the
+    parser spells them); an aside that names no such ability is left in place."""
+    known = flags(ELEVENTH_EDITION)
+    found: list[str] = []
+
+    def taken(match: re.Match[str]) -> str:
+        spelling = " ".join(match["ability"].replace("-", " ").upper().split())
+        if spelling not in known:
+            return match.group(0)
+        found.append(spelling)
+        return ""
+
+    return _EXCLUDING.sub(taken, sentence), tuple(found)
+
 
 _THAT_UNIT = re.compile(r"\bthat unit\b", re.I)
 _ANOTHER = re.compile(r"\b(?:enemy|friendly|another|other)\b", re.I)  #: a sentence that names another unit
@@ -298,6 +319,7 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
     not understood, ForOthers if it is about other units' attacks."""
     sentence = _ITS_WEAPON.sub(r"\1 characteristic of \3 equipped by \2", sentence)  # as the usual wording says it
     sentence = _STATIONARY_IN_MOVEMENT.sub("", sentence)  # the phase where it Remains Stationary: when, not a condition
+    sentence, excluding = _excluding(sentence)
     sentence, named = _as_attack(_ONE_TARGET.sub("", _NOT_ATTACK_CHANGE.sub("", sentence)))
     sentence = _MAKES_AT_IT.sub(r"an \1attack targets \2", sentence)  # as the usual wording says it
     leading, leads = False, ""
@@ -316,8 +338,10 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
             _ANOTHER.search(sentence):
         leading = True  # it goes on about the unit it leads ('If that unit has the X keyword, models in that unit ...')
     found = _subject(sentence, leading)
-    if found is not None and (named or leads):
-        found = (attrs.evolve(found[0], named=named, leads=leads), found[1])
+    if found is not None and (named or leads or excluding):
+        if excluding and found[0].role != "attacker":
+            raise Unreadable("a rule about some weapons' attacks at this unit", "target")
+        found = (attrs.evolve(found[0], named=named, leads=leads, excluding=excluding), found[1])
     if found is None:
         goes_on = previous is not None and re.match(r"^(?:if|while|whilst|when)\b", sentence, re.I)
         if _AT_THIS.search(sentence) and not _ARMY.search(sentence) or leading and _DEFENCE.search(sentence):
@@ -333,6 +357,8 @@ def _sentence(sentence: str, previous: Parsed | None, before: str) -> list[Parse
             raise Unreadable("what it does to its own saves is not read", "target")
         if previous is None:
             raise Unreadable("it names no attack this reader knows")
+        if excluding:  # it goes on about the attacks of the sentence before, but not all of them
+            raise Unreadable("the weapons it excludes ('excluding ... weapons') are not read", "attacker")
         cut = sentence.rfind(", ")  # 'If the target of that attack is X, you can re-roll the Hit roll instead.'
         subject, prefix, rest = previous.subject, sentence[:max(cut, 0)], sentence[cut + 2:] if cut >= 0 else sentence
         inherited = previous.condition  # the sentence goes on about the attacks of the one before
@@ -457,6 +483,11 @@ _AND_THOSE_WEAPONS = re.compile(
     r"model's )?(?:(?:ranged|melee) )?weapons(?: equipped by (?:the bearer|this model|models in this unit))?)), and "
     r"(?:those weapons|(?P=weapons)) have\b", re.I | re.M)
 
+#: an ability for weapons and a change to attacks in one sentence ('The bearer's ranged weapons have the [LETHAL HITS]
+#: ability, and each time the bearer makes a ranged attack, ...'), read as two where the sentence starts so
+_HAVE_AND_EACH_TIME = re.compile(r"(?:^|(?<=\. ))(?P<weapons>[^.,]*?\bweapons\b[^.,]*? have the \[[^\]]+\] "
+                                 r"abilit(?:y|ies)), and (?=each time\b)", re.I | re.M)
+
 
 def _sentences(text: str) -> Iterator[str]:
     """The sentences of an ability; a bulleted list after 'while ...:' gives each bullet that condition. A condition
@@ -471,6 +502,7 @@ def _sentences(text: str) -> Iterator[str]:
                                                             "melee attacks") if _IMPROVED.search(text) else text
     text = _ADVANCED.sub(_as_assault, text)
     text = _AND_THOSE_WEAPONS.sub(lambda m: f"{m['change']}. {m['weapons'][0].upper()}{m['weapons'][1:]} have", text)
+    text = _HAVE_AND_EACH_TIME.sub(r"\g<weapons>. ", text)
     text = re.sub(r" \((if [^,()]+, [^()]+?)\)\.?", lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}.", text)
     text = re.sub(r"\. (if|while|each)\b", lambda m: f". {m.group(1).capitalize()}", text)
     pieces = _BULLET.split(text)
@@ -512,6 +544,7 @@ def _rule(parsed: Parsed, name: str) -> NamedRule:
         fields["weapons"] = fields.pop("_weapons", None) or {"ranged": "ranged", "melee": "melee"}.get(
             parsed.subject.kind, "all")
         fields["weapon_names"] = parsed.subject.named
+        fields["excluding"] = parsed.subject.excluding
     if "abilities" in fields:
         fields["abilities"] = tuple(dict.fromkeys(fields["abilities"]))
     condition = parsed.condition
@@ -521,7 +554,7 @@ def _rule(parsed: Parsed, name: str) -> NamedRule:
     if parsed.subject.role == "target" and target:
         raise Unreadable("a condition on the attacking unit")
     if condition.strength:  # only the rolls' situation fields wait for the attack's Strength (`Effect`)
-        if set(fields) - {field.name for field in STACKED} - {"weapons", "weapon_names"}:
+        if set(fields) - {field.name for field in STACKED} - {"weapons", "weapon_names", "excluding"}:
             raise Unreadable("a condition on the attack's Strength, for more than its rolls")
         fields["strength_vs_toughness"] = condition.strength
     effect = Effect(**fields)

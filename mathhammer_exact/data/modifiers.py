@@ -18,8 +18,10 @@ from typing import Any, Literal
 
 import attrs
 
+from ..abilities import Ability, flags
 from ..errors import MathhammerError
 from ..model import (
+    ELEVENTH_EDITION,
     TENTH_EDITION,
     CommandReroll,
     Context,
@@ -124,6 +126,15 @@ def _situation_changes(cls: type) -> type:
     return cls
 
 
+def _flags(names: Iterable[str]) -> list[Ability]:
+    """The weapon abilities (flags, of either edition) of these names; an unknown name is refused."""
+    known = flags(ELEVENTH_EDITION)
+    if unknown := [name for name in names if name not in known]:
+        raise MathhammerError(f"{', '.join(unknown)}: not a weapon ability a weapon has or has not (known: "
+                              f"{', '.join(sorted(known))})")
+    return [known[name] for name in names]
+
+
 @attrs.frozen
 @_situation_changes
 class Effect:
@@ -134,6 +145,8 @@ class Effect:
     weapons: WeaponFilter = "all"  #: which attacks the weapon and roll changes affect
     #: and only attacks with these weapons (by name, as `data.names.loose` writes it: "bolt rifle"), if any
     weapon_names: tuple[str, ...] = attrs.field(default=(), converter=lambda names: tuple(loose(n) for n in names))
+    #: ... but not attacks with weapons that have one of these abilities (as the parser spells them: "EXTRA ATTACKS")
+    excluding: tuple[str, ...] = attrs.field(default=(), validator=lambda _self, _field, names: _flags(names))
     # rolls of the attacks, beside the situation fields a rule may change (`STACKED`, added below)
     wound_modifier_if_weaker: int = 0  #: when the attack's S is below the target's T
     #: the rolls it changes (the situation fields of `STACKED`) change only for attacks whose Strength is "above" or
@@ -201,7 +214,8 @@ class Effect:
     def affects(self, weapon: Weapon) -> bool:
         """Whether the weapon and roll changes apply to attacks with `weapon`."""
         named = not self.weapon_names or self.names_weapon(weapon.name)
-        return named and {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
+        excluded = any(getattr(weapon, ability.field) for ability in _flags(self.excluding))
+        return named and not excluded and {"all": True, "ranged": not weapon.melee, "melee": weapon.melee,
                           "rapid fire": weapon.rapid_fire is not None}[self.weapons]
 
     def _granted(self, line: str) -> list[str]:
@@ -251,6 +265,8 @@ class Effect:
             text += f" ({self.weapons} weapons)"
         if self.weapon_names:
             text += f" ({' and '.join(self.weapon_names)} only)"
+        if self.excluding:
+            text += f" (not {' or '.join(ability.words for ability in _flags(self.excluding))} weapons)"
         if self.strength_vs_toughness:
             text += f", when the attack's Strength is {self.strength_vs_toughness} the target's Toughness"
         return text

@@ -691,7 +691,8 @@ def planned_attack(
             rule, sheet, attacked, phase, context), given)
     kinds_apart = {kind for (unit, kind), _ in apart if unit == sheet.name}
     granted = {ability for rule in (*in_force, *read) if rule.situation == "attacker" and not rule.models
-               and not rule.effect.weapon_names and rule.effect.weapons in ("all", "ranged")
+               and not rule.effect.weapon_names and not rule.effect.excluding
+               and rule.effect.weapons in ("all", "ranged")
                for ability in rule.effect.abilities}  # every model's every ranged weapon's
     def has(unit: Datasheet, wanted: str) -> bool:
         return any(wanted.strip().lower() in unit.kind_of(name, melee) for name in unit.weapons)
