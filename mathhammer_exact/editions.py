@@ -98,6 +98,10 @@ class RulesEdition:
     abilities: frozenset[str]  #: of the weapon abilities only some editions have (`EDITION_ABILITIES`), its own
     precision_one_group: bool  #: Precision picks one CHARACTER group until it is destroyed (else any CHARACTER)
     modifier_cap: int = 1  #: hit and wound roll modifiers add up to at most +cap and at least -cap
+    #: a waiting Devastating Wounds attack (the current printing) is still allocated to a model, so the target's
+    #: changes to an allocated attack's Damage (-1, halved) act on its mortal wounds; in the 11th its attack sequence
+    #: ends and the target suffers mortal wounds equal to the Damage
+    devastating_allocated: bool = True
     assumed: tuple[str, ...] = ()  #: what is taken from the 10th edition, unknown for this one
     reported: tuple[str, ...] = ()  #: rules read from reports, not from the rules text, with their sources
 
@@ -128,6 +132,7 @@ ELEVENTH = RulesEdition(
     cover=Cover.SKILL, stealth=Stealth.COVER, lethal_hits=(LethalHits.BEST, LethalHits.ALWAYS, LethalHits.NEVER),
     heavy='the attacker is unengaged, was not set up this turn and no model of it moved more than 3"',
     psychic_ignores_modifiers=True, abilities=frozenset(EDITION_ABILITIES), precision_one_group=True,
+    devastating_allocated=False,
     assumed=("the saving throw", "the +1/-1 caps of hit and wound roll modifiers", "Battle-shock", "charges",
              "Indirect Fire's hit roll", "Blast not fired into Engagement Range", "Hazardous' test (the hazard roll)"),
     reported=("cover is -1 to the attacker's BS for ranged attacks, beyond the hit roll's +1/-1 cap, BS 6+ at worst, "

@@ -316,7 +316,8 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
             lose(roll, weapon, spill=True, mortal=True)
             continue
         model = receiver(weapon.precision)
-        profile = None if launch or model is None else groups[model["group"]][0]
+        # the 11th: the attack's sequence ends, the target suffers mortal wounds equal to its Damage
+        profile = None if launch or eleventh or model is None else groups[model["group"]][0]
         lose(damage_roll(weapon, profile, roll), weapon, spill=launch, mortal=True)
     per_group = [sum(1 for m in models if m["group"] == g and m["left"] == 0) for g in range(len(groups))]
     return {**{k: totals[k] for k in ("attacks", "hits", "wounds", "unsaved", "damage")},

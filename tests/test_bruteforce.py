@@ -84,6 +84,11 @@ CASES = [
     ("A1 BS3+ S4 AP0 D1 [LETHAL HITS, SUSTAINED HITS 1]", "T8 Sv5+ W1 x2", 1, {"edition": "11e",
                                                                                 "lethal_hits": "never"}),
     ("A1 BS3+ S4 AP0 DD3 [LETHAL HITS, DEVASTATING WOUNDS]", "T2 Sv3+ W2 x2 fnp-mortal5+", 1, {"edition": "11e"}),
+    # a Devastating Wounds attack at a target whose Damage is reduced or halved: the 10th still allocates it (the
+    # reduction acts on its mortal wounds), the 11th ends its sequence (it does not: a trial found it did)
+    ("A1 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS]", "T2 Sv3+ W3 x2 dr1", 1, {}),
+    ("A1 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS]", "T2 Sv3+ W3 x2 dr1", 1, {"edition": "11e"}),
+    ("A1 BS3+ S4 AP0 DD6 [DEVASTATING WOUNDS]", "T2 Sv3+ W4 x1 halve fnp5+", 1, {"edition": "11e"}),
 ]
 
 

@@ -337,6 +337,17 @@ def test_the_server_takes_the_players_default_edition_as_the_command_does(monkey
 
 
 # --------------------------------------------------------------------- the 11th edition's abilities
+def test_devastating_wounds_mortal_wounds_escape_an_allocated_attacks_damage_reduction_in_the_11th_only():
+    # Hit 2+: 5/6. S6 against T5 wounds on 3+: a Critical Wound 1/6, a normal one 3/6. The normal one: AP-2 makes
+    # Sv2+ a 4+, the inv4+ the same: unsaved 1/2, Damage 3 - 1 = 2. The Critical Wound: no save, mortal wounds equal
+    # to D: the 10th allocates the attack (3 - 1 = 2), the 11th ends its sequence (3, as a trial worked out).
+    # 10th: 5/6 x (1/6 x 2 + 3/6 x 1/2 x 2) = 25/36; 11th: 5/6 x (1/6 x 3 + 1/2) = 30/36.
+    weapon, target = Weapon.parse("A1 BS2+ S6 AP-2 D=3 [DEVASTATING WOUNDS]"), Target.parse("T5 Sv2+ inv4+ W6 dr1")
+    means = {edition: attack(weapon, target, context=in_edition(edition), exact=True).damage.mean
+             for edition in ("10e", "11e")}
+    assert means == {"10e": Fraction(25, 36), "11e": Fraction(30, 36)}
+
+
 def test_a_profile_is_read_with_its_editions_abilities():
     from mathhammer_exact.model import ELEVENTH_ADDS
     from mathhammer_exact.present.abilities import ability_table

@@ -43,7 +43,14 @@ from ..pmf import Mode, Pmf
 from ..stages.allocation import destroying
 from ..stages.attacks import attack_count, attack_count_with_one_reroll
 from ..stages.d6 import RollOdds
-from ..stages.damage import attack_threshold, damage_pmf, damage_with_one_reroll, mortal_threshold, wounds_lost
+from ..stages.damage import (
+    attack_threshold,
+    damage_pmf,
+    damage_with_one_reroll,
+    devastating_damage,
+    mortal_threshold,
+    wounds_lost,
+)
 from ..stages.hit import critical_mortals, hit_count, hit_odds, per_attack, sustained_hits, with_mortal_wounds
 from ..stages.lethal import auto_wounds
 from ..stages.save import save_odds, unsaved_chance
@@ -263,7 +270,8 @@ def _operators(weapon: Weapon, layout: Layout, context: Context, mode: Mode
     waiting: list[Pmf] = []  # what one waiting event costs each group
     wording = context.rules.devastating_wounds
     if weapon.devastating_wounds and wording is DevastatingWounds.SEED:
-        waiting = [wounds_lost(d, mortal_threshold(p, weapon)) for p, d in zip(groups, damage)]
+        waiting = [wounds_lost(mode.of(devastating_damage(weapon, p, context)), mortal_threshold(p, weapon))
+                   for p in groups]
     elif (weapon.devastating_wounds and wording is DevastatingWounds.LAUNCH) or any(rules.values()):
         waiting = [wounds_lost(mode.point(1), mortal_threshold(p, weapon)) for p in groups]
     deferred = layout.transition(waiting, weapon.precision, one_group=one_group) if waiting else None

@@ -21,7 +21,7 @@ from ..model import Context, CriticalMortals, DevastatingWounds, Target, Weapon
 from ..pmf import Mode, Pmf
 from ..stages.allocation import Track, Transition, after_events, after_two_kinds, destroying
 from ..stages.attacks import attacks_per_model
-from ..stages.damage import attack_threshold, damage_pmf, harm, mortal_threshold, wounds_lost
+from ..stages.damage import attack_threshold, damage_pmf, devastating_damage, harm, mortal_threshold, wounds_lost
 from ..stages.hit import counted, critical_mortals, hit_odds, per_attack, sustained_hits
 from ..stages.lethal import auto_wounds
 from ..stages.save import unsaved_chance
@@ -104,7 +104,8 @@ def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: 
     unsaveable = mode.grid({(0, 0): 1 - normal_harms, (1, 0): normal_harms})
     mortals: dict[str, tuple[CriticalMortals, Pmf] | None] = {"hit": None, "wound": None}
     if waits and wording is DevastatingWounds.SEED:  # second count: Devastating Wounds attacks
-        waiting_harms, second_lost = harm(wounds_lost(damage, mortal_threshold(profile, weapon)))
+        waiting_harms, second_lost = harm(wounds_lost(devastating_damage(weapon, profile, context),
+                                                      mortal_threshold(profile, weapon)))
         waiting = mode.grid({(0, 0): 1 - waiting_harms, (0, 1): waiting_harms})
     else:  # second count: mortal wounds, one wound each, spilling over (launch wording, Critical mortal wounds)
         mortal_harms, second_lost = harm(wounds_lost(Pmf.point(1, exact=True), mortal_threshold(profile, weapon)))

@@ -37,6 +37,13 @@ def damage_pmf(weapon: Weapon, target: ModelProfile | None, context: Context) ->
     return damage_roll(weapon.damage, context.reroll_damage).map(damage_modifier(weapon, target, context))
 
 
+def devastating_damage(weapon: Weapon, target: ModelProfile, context: Context) -> Pmf:
+    """The mortal wounds a waiting Devastating Wounds attack (the current printing) inflicts on a model like `target`:
+    its Damage, changed by the target's abilities only where the edition still allocates the attack
+    (`RulesEdition.devastating_allocated`; exact)."""
+    return damage_pmf(weapon, target if context.rules.definition.devastating_allocated else None, context)
+
+
 @functools.lru_cache(maxsize=256)
 def damage_roll(dice: Dice, policy: DamageReroll) -> Pmf:
     """The Damage roll before modifiers, after the attacker's re-roll (exact). A re-roll is decided on
