@@ -88,6 +88,22 @@ def test_stealth_is_minus_one_to_hit_in_the_tenth_and_the_benefit_of_cover_in_th
     assert unsaved("A1 BS3+ S4 AP0 D1", STEALTHY, in_edition("11e", **covered)) == Fraction(1, 2)
 
 
+def test_every_answer_at_a_stealthy_target_says_what_its_stealth_gives_ranged_attacks():
+    # `attack` and `survive` applied it unsaid (a trial found it: only `unit` named it)
+    def header(*args: str) -> list[str]:
+        result = CliRunner().invoke(cli, [*args, "--json"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)["header"]
+
+    said = {"10e": "target has Stealth: -1 to the hit roll against ranged attacks",
+            "11e": "target has Stealth: the Benefit of Cover (not against Ignores Cover) against ranged attacks"}
+    for edition, line in said.items():
+        assert line in header("attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", STEALTHY, "--edition", edition)
+        assert line in header("survive", STEALTHY, "--edition", edition)
+    melee = header("attack", "-w", "Melee A1 WS3+ S4 AP0 D1", "-t", STEALTHY)
+    assert not any("Stealth" in line for line in melee)  # it gives nothing against melee attacks
+
+
 def test_cover_in_the_eleventh_worsens_bs_outside_the_hit_rolls_cap():
     plain = "A1 BS3+ S4 AP0 D1"
     # 10th: cover is +1 to the 4+ save (fails on 1-2: 1/3) and leaves the hit roll (3+: 2/3)

@@ -21,13 +21,14 @@ from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
 from ..data.names import normalise
 from ..data.text_in_force import Attacks
-from ..editions import Cover, Stealth
+from ..editions import Cover
 from ..engine.layout import default_order
 from ..engine.limits import TooLarge
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon, declared_fields
+from ..stages.hit import stealth_said
 from ..units.by_name import Leaders, leading_problem, together_problem, written_leaders
 from ..units.by_name import datasheet as find_datasheet
 
@@ -506,16 +507,6 @@ def _led(leader: Datasheet, melee: bool, pistols: bool, context: Context, profil
     return shots, lines + notes
 
 
-def _stealth_line(target: Target, context: Context, melee: bool) -> list[str]:
-    """The line saying what Stealth gives the target against these ranged attacks in this edition (the engine
-    applies it from the STEALTH keyword of every model: `stages.hit`), where it has it."""
-    if melee or not all("STEALTH" in profile.keywords for profile, _ in target.groups):
-        return []
-    gives = "-1 to the hit roll" if context.rules.definition.stealth is Stealth.HIT else \
-        "the Benefit of Cover (not against Ignores Cover)"
-    return [f"target has Stealth: {gives} against ranged attacks"]
-
-
 def _size_line(sheet: Datasheet, size: int | None) -> list[str]:
     """The header line saying the unit's size was not given and which was taken, where it could be others."""
     sizes = sheet.allowed_sizes()
@@ -728,7 +719,7 @@ def planned_attack(
     taken = [f"attacker: {sheet.kinds_taken(size)}"] if sheet.kinds_taken(size) and not loadout else []
     situation += precision_lines + _size_line(sheet, size) + taken + list(shots.chosen)
     situation += [f"note: {note}" for note in sheet.notes_for(loadout, size)]  # inferred or left out reading it
-    situation += edition_lines + _stealth_line(plan.target, plan.context, melee)
+    situation += edition_lines + stealth_said(plan.target, plan.context, melee)
     situation += named_target.notes
 
     return PlannedAttack(sheet, plan, None if order is None else tuple(order), (*applied, *(rule for _, rule in apart)),

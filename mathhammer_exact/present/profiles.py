@@ -24,7 +24,7 @@ from ..abilities import Ability
 from ..dice import Dice
 from ..editions import Cover
 from ..model import Context, Firing, ModelProfile, Target, Weapon, every_ability
-from ..stages.hit import hit_modifier, ignores_modifiers, skill_worsened
+from ..stages.hit import hit_modifier, ignores_modifiers, skill_worsened, stealth_said
 from ..stages.save import has_cover
 from .situation import situation
 
@@ -159,8 +159,11 @@ def header(firings: Sequence[Firing], target: Target, context: Context) -> tuple
             shown[-1] = (shown[-1][0] + firing.models, text)
         else:
             shown.append((firing.models, text))
+    ranged = [f for f in firings if not f.weapon.melee]
+    stealth = stealth_said(target, ranged[0].context or context, melee=False) if ranged else []
     return (*(f"  {models} x {text}" for models, text in shown), f"  target: {target_summary(target)}",
-            *_cover_changes_nothing(firings, target, context), *_psychic_ignores(firings, target, context))
+            *(f"  {line}" for line in stealth), *_cover_changes_nothing(firings, target, context),
+            *_psychic_ignores(firings, target, context))
 
 
 def _psychic_ignores(firings: Sequence[Firing], target: Target, context: Context) -> list[str]:

@@ -26,6 +26,7 @@ from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile
 from ..pmf import Number
+from ..stages.hit import stealth_said
 from .decisions import comparison_report, need_report, plan_report, plan_title, turn_report
 from .profiles import header, model_summary, target_summary, weapon_summary
 from .report import Report, assuming, unit_report
@@ -157,5 +158,6 @@ def survive_question(found: TargetUnit, attackers: Sequence[str], at_least: int 
     chosen = [find(name, known, "standard attacker", written) for name in attackers] or list(known.values())
     found_rows = survive(found, chosen, at_least, exact, context=context)
     report = comparison_report(found_rows.rows, f"{found.label} against the standard attackers", differences=False)
-    lines = (f"target: {target_summary(found.target)}", *found_rows.header, *found.notes, *notes)  # as asked
+    stealth = stealth_said(found.target, context, melee=False)  # against the ranged attackers
+    lines = (f"target: {target_summary(found.target)}", *stealth, *found_rows.header, *found.notes, *notes)  # as asked
     return assuming(attrs.evolve(report, preface=tuple(f"  {line}" for line in lines)), context)

@@ -9,7 +9,7 @@ from typing import Any, Protocol, TypeVar
 
 from ..editions import Cover, Stealth
 from ..errors import MathhammerError
-from ..model import Context, CriticalMortals, DevastatingWounds, IndirectFire, ModelProfile, Weapon
+from ..model import Context, CriticalMortals, DevastatingWounds, IndirectFire, ModelProfile, Target, Weapon
 from ..pmf import Pmf
 from .d6 import Outcome, RollOdds, capped, roll_odds
 
@@ -34,6 +34,16 @@ def hit_modifier(weapon: Weapon, target: ModelProfile, context: Context) -> int:
 def ignores_modifiers(weapon: Weapon, context: Context) -> bool:
     """Whether the attack ignores the penalties to its hit roll and BS/WS (a PSYCHIC weapon in the 11th)."""
     return weapon.psychic and context.rules.definition.psychic_ignores_modifiers
+
+
+def stealth_said(target: Target, context: Context, melee: bool) -> list[str]:
+    """A header line saying what Stealth gives the target against ranged attacks in this edition (applied from the
+    STEALTH keyword of every model: `hit_modifier`, `benefit_of_cover`), where it has it and the attacks are."""
+    if melee or not all("STEALTH" in profile.keywords for profile, _ in target.groups):
+        return []
+    gives = "-1 to the hit roll" if context.rules.definition.stealth is Stealth.HIT else \
+        "the Benefit of Cover (not against Ignores Cover)"
+    return [f"target has Stealth: {gives} against ranged attacks"]
 
 
 def benefit_of_cover(weapon: Weapon, target: ModelProfile, context: Context) -> bool:
