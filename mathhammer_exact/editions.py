@@ -50,12 +50,24 @@ class Cover(enum.Enum):
     SAVE = "save"  #: +1 to the armour saving throw (not for a 3+ save or better against AP 0): the 10th
     SKILL = "skill"  #: the attacker's BS worsens by 1; no bonus to the save: the 11th, as reported
 
+    @property
+    def words(self) -> str:
+        return {Cover.SAVE: "+1 to the armour saving throw against ranged attacks (not for a Save of 3+ or better "
+                            "against AP 0)",
+                Cover.SKILL: "the attacker's BS worsened by 1 for ranged attacks, no bonus to the save (as "
+                             "reported)"}[self]
+
 
 class Stealth(enum.Enum):
     """What a unit whose every model has Stealth gets against ranged attacks."""
 
     HIT = "hit"  #: -1 to the hit roll (Ignores Cover does not cancel it): the 10th
     COVER = "cover"  #: the Benefit of Cover (so Ignores Cover cancels it): the 11th
+
+    @property
+    def words(self) -> str:
+        return {Stealth.HIT: "-1 to the hit roll",
+                Stealth.COVER: "the Benefit of Cover (not against Ignores Cover)"}[self]
 
 
 class LethalHits(enum.Enum):

@@ -392,6 +392,25 @@ def test_blast_x_and_cleave_x_on_the_command_line():
         "error: 'A3 WS3+ S4 AP0 D1 [CLEAVE 1]' has an ability of the 11th edition, not the 10th's: give --edition 11e")
 
 
+def test_a_rule_rules_declares_is_said_to_be_the_10th_editions_in_an_11th_edition_answer():
+    # rules/ declares the 10th edition's stratagems and army rules; an 11th-edition answer applied Go to Ground with
+    # nothing saying so (a trial found it), and `show stealth --edition 11e` gave the 10th's -1 to hit alone
+    from mathhammer_exact.decide.unit_attack import unit_attack
+
+    target = Target.parse("T4 Sv3+ W2 x5 [INFANTRY]")
+    tenth = unit_attack("Tempestus Command Squad", target, modifiers=["go-to-ground"])
+    assert "target has Go to Ground: 6+ invulnerable save, the Benefit of Cover" in tenth.situation
+    eleventh = unit_attack("Tempestus Command Squad", target, modifiers=["go-to-ground"], context=in_edition("11e"))
+    assert ("target has Go to Ground: 6+ invulnerable save, the Benefit of Cover; as rules/ declares it for the 10th "
+            "edition, the 11th's data here giving no text of it; applied by the 11th's rules") in eleventh.situation
+    card = run("show", "smokescreen", "--edition", "11e").output.splitlines()
+    assert card[3:5] == [
+        "  In the 11th edition, Stealth: the Benefit of Cover (not against Ignores Cover)",
+        "  In the 11th edition, the Benefit of Cover: the attacker's BS worsened by 1 for ranged attacks, no bonus to "
+        "the save (as reported)"]
+    assert not any("11th" in line for line in run("show", "smokescreen").output.splitlines())
+
+
 def test_a_unit_is_answered_under_its_editions_rules_unless_asked_otherwise():
     from mathhammer_exact.data.datasheet import in_edition as settled
     from mathhammer_exact.units import by_name

@@ -19,6 +19,7 @@ from typing import Any, Literal
 import attrs
 
 from ..abilities import Ability, flags
+from ..editions import TENTH, RulesEdition
 from ..errors import MathhammerError
 from ..model import (
     ELEVENTH_EDITION,
@@ -35,6 +36,12 @@ from ..model import (
     declared_fields,
 )
 from .names import loose
+
+
+def declared_for(edition: RulesEdition) -> str:
+    """Where a rule of rules/ comes from, in an answer under `edition`: rules/ declares the 10th edition's rules."""
+    return "as rules/ declares it" if edition is TENTH else \
+        f"as rules/ declares it for the 10th edition, the {edition.ordinal}'s data here giving no text of it"
 
 Phase = Literal["shooting", "fight", "either"]
 Situation = Literal["attacker", "target", "marked", "suppressed"]
@@ -324,10 +331,13 @@ class NamedRule:
         """Whether this rule changes the target model `profile` (`models`: by its name or a keyword)."""
         return not self.models or profile.name in self.models or bool(set(self.models) & set(profile.keywords))
 
-    def header(self) -> str:
-        """The situation this rule stands for, for the answer's header."""
+    def header(self, edition: RulesEdition = TENTH) -> str:
+        """The situation this rule stands for, for the answer's header; in another `edition` than the 10th, that it
+        is the 10th's (rules/ declares the 10th edition's rules; the other's data has no text for them)."""
         line = f"{SUBJECT[self.situation]} {self.name}: {self.effect.describe()}"
-        return f"{line}; assumes {self.assumes}" if self.assumes else line
+        line = f"{line}; assumes {self.assumes}" if self.assumes else line
+        return line if edition is TENTH else \
+            f"{line}; {declared_for(edition)}; applied by the {edition.ordinal}'s rules"
 
 
 def _improved_weapon(weapon: Weapon, effect: Effect) -> Weapon:

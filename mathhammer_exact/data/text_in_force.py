@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from ..editions import TENTH, RulesEdition
 from ..errors import MathhammerError
 from ..model import ModelProfile, Target
-from .modifiers import Effect, NamedRule
+from .modifiers import Effect, NamedRule, declared_for
 from .names import normalise
 from .text_rules import Reading, Role, TextAbility, describe, leading
 
@@ -203,7 +204,7 @@ def left_out(without: Sequence[str], sides: Sequence[Side], own: Sequence[NamedR
 
 def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without: Collection[str], phase: str,
              problem: Callable[[NamedRule], str | None],
-             named: Sequence[NamedRule] = (), asks: str = ""
+             named: Sequence[NamedRule] = (), asks: str = "", edition: RulesEdition = TENTH
              ) -> tuple[list[NamedRule], list[str], list[tuple[Attacks, NamedRule]]]:
     """The rules read from text that a query applies to the whole of each unit, a header line for each ability,
     applied or not, and the rules it applies to some of the attacker's attacks only (`apart`: a Leader's own, those of
@@ -216,6 +217,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
     is one that a `named` rule given with --with stands for (by its name or its `ability`).
     Readings of another phase are not mentioned: the phase alone rules them out. A question that takes no --with
     names the one that does (`asks`: "`mathhammer unit`"), where a line says which option applies an ability.
+    An army rule rules/ declares is said to be the 10th edition's in an answer under another `edition`.
     """
     rules: list[NamedRule] = []
     lines: list[str] = []
@@ -285,7 +287,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     relevant_to[normalise(by)] = assumed_by_other[normalise(by)] = True
                 unled = bool(_unled(ability, reading, side))  # --with assumes the Leader it needs
                 assumed = assumed or bool(reading.needs) and has is None or unled
-                declared = "its army rule, as rules/ declares it" if rule.listed else ""
+                declared = f"its army rule, {declared_for(edition)}" if rule.listed else ""
                 source = declared or ("read from its Leader's text" if side.leading else "read from its text")
                 said = describe(attrs.evolve(reading, rule=rule))
                 line = f"{side.role} has {ability.name} ({source}): {said}"

@@ -208,7 +208,8 @@ def defended(unit: TargetUnit, firings: Sequence[Firing],
         situation = firing.context or context or Context()
         rules, said, _ = text_in_force.in_force(sides, {}, set(), phase,
                                              functools.partial(_situation_problem, context=situation),
-                                             asks="`mathhammer unit`, a unit attacking it")
+                                             asks="`mathhammer unit`, a unit attacking it",
+                                             edition=situation.rules.definition)
         lines += [line for line in said if line not in lines]
         [(weapon, own)], target, _ = apply_modifiers(rules, [firing.weapon], unit.target, situation)
         out.append(attrs.evolve(firing, weapon=weapon, context=own) if rules else firing)
@@ -679,7 +680,7 @@ def planned_attack(
     weapons_carried = carried | {item for leader in leaders for _, gear in leader.equip(()) for item in gear}
     read, read_lines, apart = text_in_force.in_force(
         sides, claimed, dropped, phase, lambda rule: _uncarried(rule, weapons_carried) or scope_problem(
-            rule, sheet, attacked, phase, context), given)
+            rule, sheet, attacked, phase, context), given, edition=context.rules.definition)
     kinds_apart = {kind for (unit, kind), _ in apart if unit == sheet.name}
     granted = {ability for rule in (*in_force, *read) if rule.situation == "attacker" and not rule.models
                and not rule.effect.weapon_names and not rule.effect.excluding
@@ -714,7 +715,8 @@ def planned_attack(
         if _plan(others, shots, target, context, near, apart) == plan:
             raise MathhammerError(_nothing_changed(rule, [w for w, _, _ in shots.weapons], target))
     plan, order, precision_lines = _precision(plan, order, precision, precision_on)
-    situation = led_lines + [rule.header() for rule in in_force] + read_lines + dropped_lines + left_out
+    situation = led_lines + [rule.header(context.rules.definition) for rule in in_force] + read_lines + dropped_lines \
+        + left_out
     situation += near_lines + cover_lines + order_lines
     taken = [f"attacker: {sheet.kinds_taken(size)}"] if sheet.kinds_taken(size) and not loadout else []
     situation += precision_lines + _size_line(sheet, size) + taken + list(shots.chosen)

@@ -11,8 +11,9 @@ from ..data import load, text_in_force
 from ..data.datasheet import Datasheet
 from ..data.modifiers import NamedRule
 from ..data.text_rules import TextAbility
+from ..editions import TENTH, answered_in, asked_edition
 from ..errors import MathhammerError
-from ..model import Target, Weapon
+from ..model import Context, Target, Weapon
 from ..units import by_name
 from .profiles import model_summary, target_string, target_summary, weapon_summary
 
@@ -45,8 +46,12 @@ def card(name: str, rules_dir: str | None = None) -> str:
     if kind == "rule":
         rule = mods[key]
         phase = {"either": "either phase", "shooting": "Shooting phase", "fight": "Fight phase"}[rule.phase]
+        edition = Context(edition=answered_in(asked_edition()) or "10e").rules.definition
         lines = [f"{rule.name} ({rule.kind}, {rule.source}; {phase})", f"  {rule.summary}",
-                 f"  In a query: {rule.header()}"]
+                 f"  In a query: {rule.header(edition)}"]
+        lines += [f"  In the {edition.ordinal} edition, {what}: {gives}" for what, given, gives in (
+            ("Stealth", rule.effect.stealth, edition.stealth.words),
+            ("the Benefit of Cover", rule.effect.cover, edition.cover.words)) if given and edition is not TENTH]
         for who, test in (("attacker", rule.attacker), ("target", rule.target)):
             if test:
                 lines.append(f"  The {who} must be {test.describe()}.")

@@ -41,9 +41,7 @@ def stealth_said(target: Target, context: Context, melee: bool) -> list[str]:
     STEALTH keyword of every model: `hit_modifier`, `benefit_of_cover`), where it has it and the attacks are."""
     if melee or not all("STEALTH" in profile.keywords for profile, _ in target.groups):
         return []
-    gives = "-1 to the hit roll" if context.rules.definition.stealth is Stealth.HIT else \
-        "the Benefit of Cover (not against Ignores Cover)"
-    return [f"target has Stealth: {gives} against ranged attacks"]
+    return [f"target has Stealth: {context.rules.definition.stealth.words} against ranged attacks"]
 
 
 def benefit_of_cover(weapon: Weapon, target: ModelProfile, context: Context) -> bool:
