@@ -439,6 +439,9 @@ def test_the_one_unit_whose_name_holds_the_words_typed_is_taken_and_said(realm):
     # nothing close: what the index holds, not the two datasheets of rules/
     ("zzyzx", "unknown unit 'zzyzx': none of the 19 units of the 10e index has that name or its words"),
     ("", "no unit named: give a unit's name"),
+    # an army list's file without a unit of it (a trial found only "unknown unit 'um.rosz'"): said without opening it
+    ("army.rosz", "'army.rosz' names an army list, not one of its units: add '#' and the unit's number or name, e.g. "
+                  "'army.rosz#1'"),
 ])
 def test_a_miss_names_the_indexed_units_it_may_mean(realm, typed, message):
     with pytest.raises(MathhammerError) as caught:

@@ -281,9 +281,17 @@ def test_a_unit_is_named_as_players_type_it(selector):
     assert roster_unit(f"{ARMY}#{selector}")["name"] == "Gravel Wardens"
 
 
+@pytest.mark.parametrize(("selector", "name"), [("captain", "Warden Captain"), ("Rockbiters", "Rockbiter")])
+def test_a_unit_is_named_by_words_its_name_holds_where_one_unit_holds_them(selector, name):
+    # a trial found 'FILE#silent king' refused for The Silent King and 'FILE#hekaton' for the Hekaton Land Fortress,
+    # names the index finds
+    assert roster_unit(f"{ARMY}#{selector}")["name"] == name
+
+
 @pytest.mark.parametrize(("selector", "message"), [
     ("7", "no unit #7 (units: 1: Gravel Wardens; 2: Warden Captain; 3: Rockbiter)"),
     ("Boyz", "no unit called 'Boyz'; give its number"),
+    ("warden", "several units are called 'warden'; give its number"),  # Gravel Wardens and Warden Captain
 ])
 def test_a_unit_that_is_not_there(selector, message):
     with pytest.raises(MathhammerError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..data.names import compact, loose, nearest_first, normalise
+from ..data.names import compact, holds_words, loose, nearest_first, normalise
 from ..errors import MathhammerError
 from .battlescribe import EDITIONS
 from .factions import Factions
@@ -220,7 +220,7 @@ class Index:
         first: dict[tuple[str, str], str] = {}
         for unit, faction, record in self.db.execute(query + " order by rowid",
                                                      [f"%{part}%" for pair in words for part in pair]):
-            if all(w in normalise(unit) or single in loose(unit) for w, single in words):
+            if holds_words(unit, text):
                 first.setdefault((unit, faction), record)
         return [json.loads(record) for record in first.values()]
 

@@ -25,7 +25,7 @@ from xml.etree.ElementTree import Element
 
 import attrs
 
-from ..data.names import loose
+from ..data.names import holds_words, loose
 from ..errors import MathhammerError
 from ..sizes import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from .abilities import (
@@ -69,7 +69,8 @@ class Roster:
 
     def unit(self, selector: str) -> Record:
         """The unit `selector` names: its number in the list (from 1), or its name or datasheet's name, as written
-        (case and punctuation aside), else in its loose form ('eliminators' for Eliminator Squad: `loose`)."""
+        (case and punctuation aside), else in its loose form ('eliminators' for Eliminator Squad: `loose`), else the
+        one unit whose name holds every word typed ('silent king' for The Silent King: `holds_words`)."""
         wanted = selector.strip()
         listing = "; ".join(f"{i}: {u['name']}" for i, u in enumerate(self.units, 1))
         if re.fullmatch(r"\d+", wanted):
@@ -80,6 +81,8 @@ class Roster:
         matches = [u for u in self.units if normalise(wanted) in (normalise(u["name"]), normalise(u["datasheet"]))]
         if not matches:
             matches = [u for u in self.units if loose(wanted) in (loose(u["name"]), loose(u["datasheet"]))]
+        if not matches:
+            matches = [u for u in self.units if holds_words(u["name"], wanted) or holds_words(u["datasheet"], wanted)]
         if len(matches) != 1:
             problem = "several units are called" if matches else "no unit called"
             raise MathhammerError(f"{self.where}: {problem} {wanted!r}; give its number (units: {listing})")

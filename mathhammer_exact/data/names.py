@@ -45,6 +45,13 @@ def compact(name: str) -> str:
 SMALL_WORDS = frozenset({"the", "of", "with", "and", "in", "on", "w"})  #: not counted among a name's own words
 
 
+def holds_words(name: str, text: str) -> bool:
+    """Whether `name` holds every word of `text`, as typed or loosely (a plural for a singular): 'fireknife
+    battlesuits' holds for Crisis Fireknife Battlesuits, 'silent king' for The Silent King."""
+    words = [(w, loose(w) or w) for w in normalise(text).split()]
+    return bool(words) and all(w in normalise(name) or single in loose(name) for w, single in words)
+
+
 def words_left(name: str, text: str) -> int:
     """How many of `name`'s own words (not SMALL_WORDS) no word of `text` starts: the fewer, the nearer the name
     is to what was typed ('ork boyz' is nearer Boyz than Beast Snagga Boyz)."""

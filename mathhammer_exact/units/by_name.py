@@ -102,12 +102,18 @@ def datasheet(name: str, user: str | Path | None = None, near: Nears = None, edi
     return sheet
 
 
+ARMY_LIST_FILE = re.compile(r"\.(?:ros|rosz|json)\s*$", re.I)  #: the file names army lists have
+
+
 def unknown_unit(name: str, miss: MathhammerError, edition: str | None = None,
                  shipped: Sequence[str] = ()) -> MathhammerError:
     """No unit is called `name`: the closest names of `edition`'s index as the "did you mean" (several where
     several names hold its words), else the closest of the names of rules/ (`shipped`: 'MEQ' for 'MEQQ'), what
     that index holds where none is close, and the catalogues its checkout lacks, whose units cannot be found;
     `miss` (the datasheets of rules/) where nothing is indexed."""
+    if ARMY_LIST_FILE.search(name):  # 'army.rosz' alone: a file, not a unit (said without opening it)
+        return MathhammerError(f"{name.strip()!r} names an army list, not one of its units: add '#' and the unit's "
+                               f"number or name, e.g. '{name.strip()}#1'")
     wanted = edition or default_edition()
     count = indexed_units(wanted)
     if not count:
