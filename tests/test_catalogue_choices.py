@@ -149,6 +149,38 @@ def _with_xml_changed(tmp_path, monkeypatch, *changes: tuple[str, str]) -> None:
     add_checkout(folder)
 
 
+def _arms_of_any_two(condition: str = "") -> tuple[tuple[str, str], ...]:
+    """The Forge Walker's 'Arms (2)' as a Deff Dread's 'Wargear Options' writes its four: two of its choices in any
+    combination, each at least 1 as its constraint says, then set to 0 by a modifier (with `condition`, if any)."""
+    def arm(name: str, target: str, key: str) -> str:
+        return (f'<entryLink import="true" name="{name}" hidden="false" type="selectionEntry" id="l-{key}" '
+                f'targetId="{target}"><constraints><constraint type="max" value="2" field="selections" scope="parent" '
+                f'shared="true" id="c-{key}-max"/><constraint type="min" value="1" field="selections" scope="parent" '
+                f'shared="true" id="c-{key}-min"/></constraints><modifiers><modifier type="set" value="0" '
+                f'field="c-{key}-min">{condition}</modifier></modifiers></entryLink>')
+    cat = (Path(__file__).parent / "fixtures" / "bsdata-choices" / "Test - Forge Choices.cat").read_text()
+    start = cat.index('<entryLink import="true" name="Magma cannon" hidden="false" type="selectionEntry" id="l-65"')
+    old_links = cat[start:cat.index("</entryLinks>", start)]  # the group's two choices, taken by default amounts
+    return ((old_links, arm("Magma cannon", "w-magma", "am") + arm("Rock drill", "w-drill", "ad")),)
+
+
+@pytest.mark.parametrize(("condition", "mean"), [
+    # any two: 'magma cannon' swaps the rock drill, the model carries two magma cannons: 2 x 5/9 + 2/27
+    ("", 2 * MAGMA + SLAG),
+    # the least set to 0 only while the unit holds something it does not: one of each stays, the rock drill too
+    ('<conditions><condition type="atLeast" value="1" field="selections" scope="unit" childId="w-melt" '
+     'shared="true"/></conditions>', MAGMA + 2 * DRILL + SLAG),
+])
+def test_a_group_of_any_combination_offers_each_default_piece_for_every_other_choice(tmp_path, monkeypatch,
+                                                                                    condition, mean):
+    # a trial found a Deff Dread's four weapons (any four of five, each up to four) read as one swap: 'skorcha,
+    # skorcha' was refused
+    _with_xml_changed(tmp_path, monkeypatch, *_arms_of_any_two(condition))
+    walker = by_name.datasheet("Forge Walker")
+    assert sorted(walker.models[0].equipment[:2]) == ["magma cannon", "rock drill"]  # one of each by default
+    assert unit_attack(walker, HORDE, loadout=["magma cannon"], exact=True).result.damage.mean == mean
+
+
 def test_a_group_whose_default_is_missing_gives_the_choice_it_is_named_after(tmp_path, monkeypatch):
     # a trial found a Rogal Dorn's 'Twin Battle Cannon' group, its default id pointing nowhere, read as its first
     # choice (the oppressor cannon): 'Support systems (1-2)' renamed 'Rock drill' gives the rock drill instead

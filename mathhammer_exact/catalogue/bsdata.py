@@ -1106,7 +1106,14 @@ class UnitReader:
         # the default fills the group's least that the required choices leave ('Weapons: 2 of ...')
         picks = max(link.minimum - sum(child.minimum for child, _ in required), default[0].minimum, 1)
         worn = self._worn(default[0]) if named and not default[2] else []  # a default the catalogue names (or titles)
-        equipment += (default[2] or worn) * min(picks, default[0].maximum or picks)
+        filled = min(picks, default[0].maximum or picks)
+        equipment += (default[2] or worn) * filled
+        if _any_of(link, [child for child, _, _ in choices]):  # each piece taken by default may be swapped for any
+            # other choice, as many as the group holds ('4 of big shoota, dread klaw, ...': a Deff Dread's weapons)
+            for child in [c for c, _ in required for _ in range(c.minimum)] + [default[0]] * filled:
+                if swap := _swap(choices, child):
+                    options.append(swap)
+            return
         if worn:  # wargear with an ability alone ('Slabshield', a Wraithknight's scattershield), swapped for another
             # choice ('Brute shield', a heavy wraithcannon): its ability goes with it (`_abilities`: in force where
             # carried)
@@ -1430,6 +1437,27 @@ def _swap(choices: list[tuple[Link, str | None, list[str]]], taken: Link | None)
         return None
     return {"replaces": gives_up, "with": [name or child.entry.get("name", "").strip() for child, name, _ in others],
             "gives": {child.entry.get("name", "").strip(): gear for child, name, gear in others if not name}}
+
+
+def _any_of(group: Link, choices: list[Link]) -> bool:
+    """Whether a choice group takes exactly some number (two or more) of its choices in any combination: each may be
+    taken that many times, and none is required once the modifiers that always apply have set its least (a Deff
+    Dread's four weapons: its dread klaws' and big shootas' least of 2 is set to 0)."""
+    slots = group.minimum
+    return slots >= 2 and group.maximum == slots and all(
+        _least(c) == 0 and (c.maximum is None or c.maximum >= slots) for c in choices)
+
+
+def _least(link: Link) -> int:
+    """A choice's least: its constraint's, unless a modifier with no condition sets it."""
+    ids = {c.get("id") for e in (link.link, link.entry) for c in kids(e, "constraints", "constraint")
+           if c.get("type") == "min" and c.get("field") == "selections"}
+    for element in (link.link, link.entry):
+        for modifier, around in _grouped(element):
+            if modifier.get("field") in ids and modifier.get("type") == "set" \
+                    and all(_holds(m, lambda _: None) for m in (modifier, *around)):
+                return whole(modifier.get("value"), "a modifier's least number of selections")
+    return link.minimum
 
 
 def _linked_only(reading: Record, alike: list[Record]) -> bool:
