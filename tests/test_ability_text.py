@@ -1121,6 +1121,16 @@ def test_with_an_ability_of_the_unit_that_nothing_reads_says_so():
                                   "text is not understood here): --with cannot apply it")
     with pytest.raises(MathhammerError, match="^unknown ability or stratagem 'mystic fog'"):
         unit_attack(squad, Target.parse("T4 Sv6+ W10"), modifiers=["mystic fog"])
+    # a name some words of which are typed: the abilities of the question's units and the rules that hold them (a
+    # trial found --with damaged and --with oath answered with rules/'s thirty names alone)
+    with pytest.raises(MathhammerError) as refused:
+        unit_attack(squad, Target.parse("T4 Sv6+ W10"), modifiers=["mystic"])
+    assert str(refused.value) == ("unknown ability or stratagem 'mystic'; did you mean 'Mystic Aura' (an ability of "
+                                  "Test Breakers)? (--with takes a name whole)")
+    with pytest.raises(MathhammerError) as refused:
+        unit_attack(squad, Target.parse("T4 Sv6+ W10"), modifiers=["oath"])
+    assert str(refused.value) == ("unknown ability or stratagem 'oath'; did you mean 'oath-of-moment' or "
+                                  "'oath-of-moment-codex'? (--with takes a name whole)")
 
 
 def test_a_bodyguards_ability_of_each_model_is_not_its_leaders():

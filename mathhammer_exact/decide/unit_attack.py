@@ -19,7 +19,7 @@ from ..data import text_in_force
 from ..data.datasheet import Datasheet, TargetUnit, either, fielded_leaders, in_edition
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
-from ..data.names import normalise
+from ..data.names import holds_words, normalise
 from ..data.text_in_force import Attacks
 from ..editions import Cover
 from ..engine.layout import default_order
@@ -226,11 +226,17 @@ def _given(name: str, rules: Mapping[str, NamedRule], aliases: Mapping[str, str]
     refused as such, not as an unknown name (Voice of the Triarch: the Silent King's, an aura with options)."""
     try:
         return find(name, rules, "ability or stratagem", aliases)
-    except MathhammerError:
+    except MathhammerError as unknown:
         listed = next(((sheet.name, a) for sheet in sheets if sheet is not None for a in sheet.abilities
                        if normalise(a) == normalise(name)), None)
-        if listed is None:
-            raise
+        if listed is None:  # a name its words start ('damaged', 'oath'): the units' abilities and rules/ that hold them
+            held = dict.fromkeys([*(f"'{a}' (an ability of {sheet.name})" for sheet in sheets if sheet is not None
+                                    for a in sheet.abilities if holds_words(a, name)),
+                                  *(f"'{key}'" for key, rule in rules.items() if holds_words(rule.name, name))])
+            if held:
+                raise MathhammerError(f"unknown ability or stratagem {name!r}; did you mean {' or '.join(held)}? "
+                                      "(--with takes a name whole)") from None
+            raise unknown from None
         raise MathhammerError(f"{listed[1]} is an ability of {listed[0]} that this program does not read (its text is "
                               "not understood here): --with cannot apply it") from None
 
