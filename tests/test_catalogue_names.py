@@ -18,6 +18,7 @@ BSData schema (tests/fixtures/bsdata-factions):
 from __future__ import annotations
 
 import json
+import shutil
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -429,6 +430,21 @@ def test_the_one_unit_whose_name_holds_the_words_typed_is_taken_and_said(realm):
     assert (sheet.name, sheet.faction) == ("Warden Militia", "Iron Wardens")
     assert "'militia' read as Warden Militia (the one unit whose name holds these words)" in sheet.notes
     assert by_name.datasheet("cairn").name == "Cairn Walker"
+
+
+def test_a_word_one_unit_alone_holds_names_it_however_many_words_its_name_has_besides(tmp_path, monkeypatch):
+    # a trial found 'sunforge' (Crisis Sunforge Battlesuits) and 'hekaton' (Hekaton Land Fortress) refused, each the
+    # one name that holds the word: two words left over were too many. The Grove Beast as 'Elder Grove Beast':
+    checkout = tmp_path / "checkout"
+    shutil.copytree(CHECKOUT, checkout)
+    for cat in checkout.glob("*.cat"):
+        cat.write_text(cat.read_text(encoding="utf-8").replace('name="Grove Beast"', 'name="Elder Grove Beast"'),
+                       encoding="utf-8")
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(checkout)
+    sheet = by_name.datasheet("grove")
+    assert sheet.name == "Elder Grove Beast"
+    assert "'grove' read as Elder Grove Beast (the one unit whose name holds these words)" in sheet.notes
 
 
 @pytest.mark.parametrize(("typed", "message"), [

@@ -118,7 +118,7 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
     near = [Option(sheet.name, sheet.faction, sheet=sheet) for sheet in sheets.values() if holds(sheet.name)]
     near += [Option(r["name"], r["faction"], record=r) for r in library.holding(text, edition) if holds(r["name"])]
     near = [o for o in near if fielded(o)]
-    options = [o for o in near if words_left(o.name, text) <= 1]
+    options = [o for o in near if words_left(o.name, text) <= 1] or near  # else a word one name alone holds
     plain = [o for o in options if "[" not in o.name]
     if not plain and any("[" not in o.name for o in near):
         return [], ()
