@@ -258,6 +258,23 @@ def test_rolls_pin_hand_derived_fractions(client, kind, body, key, expected):
     assert data == cli_json(args)
 
 
+def test_a_dice_test_in_the_11th_edition_says_it_is_taken_as_in_the_10th(client):
+    # a trial found `roll` the one command a player could not ask in the 11th edition's terms: the edition's rules
+    # for these tests are not in the data, and the header says so, on the command line and by the API alike
+    for kind, body, test in (("charge", {"distance": 9}, "the charge roll"),
+                             ("hazardous", {"weapons": 1}, "Hazardous' test (the hazard roll)")):
+        data = post(client, f"/api/roll/{kind}", {**body, "exact": True, "situation": {"edition": "11e"}})
+        assert data["header"] == [f"rules: 11th edition; {test} taken as in the 10th edition (docs/rules.md)"]
+        assert data == cli_json(["roll", kind, "--exact", "--edition", "11e",
+                                 *(f"--{k}={v}" for k, v in body.items())])
+        schemas.ROLLS[kind].answer.model_validate(data)
+        assert "header" not in post(client, f"/api/roll/{kind}", body)  # the 10th's own: nothing to say
+    assert post(client, "/api/roll/hazardous", {"weapons": 1, "rules": "2023", "situation": {"edition": "11e"}},
+                422) == {"error": "the 11th edition has no rules printing '2023' (allowed: current)"}
+    assert post(client, "/api/roll/charge", {"distance": 9, "situation": {"cover": True}}, 422) == {
+        "error": '"situation.cover": a dice test takes its edition alone (its dice are all it rolls)'}
+
+
 def test_answers_follow_their_documented_schemas(client):
     schemas.AttackAnswer.model_validate(post(client, "/api/attack", TEN_SHOTS))
     schemas.UnitAnswer.model_validate(post(client, "/api/unit", UNIT))

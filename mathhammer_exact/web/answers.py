@@ -249,12 +249,16 @@ def turn_answer(query: TurnQuery) -> str:
                                  watch, charger, query.situation.context(), query.exact, query.order))
 
 
+def _edition_alone(situation: Situation, question: str, why: str) -> None:
+    """Refuse a situation that gives more than its edition, for a question that takes no other."""
+    if others := sorted(situation.model_fields_set - {"edition"}):
+        raise MathhammerError(f'"situation.{others[0]}": {question} takes its edition alone ({why})')
+
+
 def survive_answer(query: SurviveQuery) -> str:
     """The unit against the standard attackers: `mathhammer survive --json`, in the edition its situation names
     (a trial found '"situation.edition" 11e' advised, and no way to give it)."""
-    if others := sorted(query.situation.model_fields_set - {"edition"}):
-        raise MathhammerError(f'"situation.{others[0]}": survive takes its edition alone (each standard attacker '
-                              "attacks in its own situation)")
+    _edition_alone(query.situation, "survive", "each standard attacker attacks in its own situation")
     found = by_name.target_unit(query.unit, query.target_models, query.leader)
     return to_json(survive_question(found, query.attackers, query.at_least, query.exact))
 
@@ -288,7 +292,9 @@ def matchup_answer(query: MatchupQuery) -> str:
 
 
 def roll_answer(query: RollQuery) -> str:
-    """One of the dice tests outside the attack sequence: `mathhammer roll ... --json`."""
+    """One of the dice tests outside the attack sequence: `mathhammer roll ... --json`, in the edition its situation
+    names (`answered` looks it up)."""
+    _edition_alone(query.situation, "a dice test", "its dice are all it rolls")
     return to_json(query.report())
 
 

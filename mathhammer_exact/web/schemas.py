@@ -433,6 +433,9 @@ class RollQuery(Query):
 
     answer: ClassVar[type[BaseModel]] = CountAnswer
 
+    situation: Situation = Field(default_factory=Situation, description=(
+        "Its edition alone (the CLI's --edition): the header says what the test is taken as."))
+
     def report(self) -> Report:
         raise NotImplementedError
 
