@@ -89,6 +89,9 @@ CASES = [
     ("A1 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS]", "T2 Sv3+ W3 x2 dr1", 1, {}),
     ("A1 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS]", "T2 Sv3+ W3 x2 dr1", 1, {"edition": "11e"}),
     ("A1 BS3+ S4 AP0 DD6 [DEVASTATING WOUNDS]", "T2 Sv3+ W4 x1 halve fnp5+", 1, {"edition": "11e"}),
+    # ... and Lethal Hits' best choice values a Critical Wound's mortal wounds so (a review found it valued them
+    # reduced: 1/6 x 1 either way, where rolling to wound is worth 1/6 x 2)
+    ("A1 BS2+ S3 AP0 D2 [LETHAL HITS, DEVASTATING WOUNDS]", "T7 Sv2+ W3 x1 dr1", 1, {"edition": "11e"}),
 ]
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from ..editions import DevastatingWounds, LethalHits
 from ..model import Context, ModelProfile, Weapon
 from ..pmf import Pmf
-from .damage import attack_threshold, damage_pmf, feel_no_pain, mortal_threshold, wounds_lost
+from .damage import attack_threshold, damage_pmf, devastating_damage, feel_no_pain, mortal_threshold, wounds_lost
 from .hit import critical_mortals
 from .save import unsaved_chance
 from .wound import wound_odds
@@ -45,7 +45,8 @@ def expected_damage(weapon: Weapon, target: ModelProfile, context: Context) -> t
     critical = ordinary
     if weapon.devastating_wounds:
         critical = {
-            DevastatingWounds.SEED: felt(damage, mortal_threshold(target, weapon)),  # no save, excess lost
+            DevastatingWounds.SEED: felt(devastating_damage(weapon, target, context),  # no save, excess lost
+                                         mortal_threshold(target, weapon)),
             DevastatingWounds.UNSAVEABLE: felt(damage, attack_threshold(target, weapon)),  # no save
             DevastatingWounds.LAUNCH: Fraction(damage_pmf(weapon, None, context).mean)  # spills over
             * feel_no_pain(mortal_threshold(target, weapon)),
