@@ -438,13 +438,21 @@ def test_a_word_one_unit_alone_holds_names_it_however_many_words_its_name_has_be
     checkout = tmp_path / "checkout"
     shutil.copytree(CHECKOUT, checkout)
     for cat in checkout.glob("*.cat"):
-        cat.write_text(cat.read_text(encoding="utf-8").replace('name="Grove Beast"', 'name="Elder Grove Beast"'),
-                       encoding="utf-8")
+        text = cat.read_text(encoding="utf-8").replace('name="Grove Beast"', 'name="Elder Grove Beast"')
+        if "Slate Brothers" in cat.name:  # and the Slate Brothers' Old Dreadnought as 'Brothers Old Dreadnought'
+            text = text.replace('name="Old Dreadnought"', 'name="Brothers Old Dreadnought"')
+        cat.write_text(text, encoding="utf-8")
     monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
     build.add_checkout(checkout)
     sheet = by_name.datasheet("grove")
     assert sheet.name == "Elder Grove Beast"
     assert "'grove' read as Elder Grove Beast (the one unit whose name holds these words)" in sheet.notes
+    # not a part of a word ('grov'), nor a word of the unit's faction ('brothers' for the Slate Brothers' Brothers Old
+    # Dreadnought, as a review found 'angels' taken for a Blood Angels Captain)
+    assert by_name.datasheet("brothers old").name == "Brothers Old Dreadnought"  # one word left: as before
+    for typed in ("grov", "brothers"):
+        with pytest.raises(MathhammerError, match=f"^unknown unit '{typed}'"):
+            by_name.datasheet(typed)
 
 
 @pytest.mark.parametrize(("typed", "message"), [

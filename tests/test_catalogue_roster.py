@@ -292,6 +292,7 @@ def test_a_unit_is_named_by_words_its_name_holds_where_one_unit_holds_them(selec
     ("7", "no unit #7 (units: 1: Gravel Wardens; 2: Warden Captain; 3: Rockbiter)"),
     ("Boyz", "no unit called 'Boyz'; give its number"),
     ("warden", "several units are called 'warden'; give its number"),  # Gravel Wardens and Warden Captain
+    ("ain", "no unit called 'ain'; give its number"),  # a part of a word (Warden Captain's) names nothing
 ])
 def test_a_unit_that_is_not_there(selector, message):
     with pytest.raises(MathhammerError, match=message.replace("(", r"\(").replace(")", r"\)")):

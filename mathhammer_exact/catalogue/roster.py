@@ -25,7 +25,7 @@ from xml.etree.ElementTree import Element
 
 import attrs
 
-from ..data.names import holds_words, loose
+from ..data.names import loose, starts_words
 from ..errors import MathhammerError
 from ..sizes import MAX_ATTACKING_MODELS, MAX_TARGET_MODELS
 from .abilities import (
@@ -70,7 +70,7 @@ class Roster:
     def unit(self, selector: str) -> Record:
         """The unit `selector` names: its number in the list (from 1), or its name or datasheet's name, as written
         (case and punctuation aside), else in its loose form ('eliminators' for Eliminator Squad: `loose`), else the
-        one unit whose name holds every word typed ('silent king' for The Silent King: `holds_words`)."""
+        one unit whose name has a word starting with each word typed ('silent king' for The Silent King)."""
         wanted = selector.strip()
         listing = "; ".join(f"{i}: {u['name']}" for i, u in enumerate(self.units, 1))
         if re.fullmatch(r"\d+", wanted):
@@ -82,7 +82,8 @@ class Roster:
         if not matches:
             matches = [u for u in self.units if loose(wanted) in (loose(u["name"]), loose(u["datasheet"]))]
         if not matches:
-            matches = [u for u in self.units if holds_words(u["name"], wanted) or holds_words(u["datasheet"], wanted)]
+            typed = normalise(wanted).split()
+            matches = [u for u in self.units if starts_words(u["name"], typed) or starts_words(u["datasheet"], typed)]
         if len(matches) != 1:
             problem = "several units are called" if matches else "no unit called"
             raise MathhammerError(f"{self.where}: {problem} {wanted!r}; give its number (units: {listing})")

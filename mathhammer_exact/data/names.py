@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Sequence
 
 
 @functools.lru_cache(maxsize=1 << 16)  # the same names, again and again, when a checkout is indexed
@@ -50,6 +51,13 @@ def holds_words(name: str, text: str) -> bool:
     battlesuits' holds for Crisis Fireknife Battlesuits, 'silent king' for The Silent King."""
     words = [(w, loose(w) or w) for w in normalise(text).split()]
     return bool(words) and all(w in normalise(name) or single in loose(name) for w, single in words)
+
+
+def starts_words(name: str, words: Sequence[str]) -> bool:
+    """Whether each of `words` starts a word of `name`, as typed or loosely ('silent king' of The Silent King,
+    'spinefist' of Spinefists; not 'ain' of Warden Captain)."""
+    own = normalise(name).split() + loose(name).split()
+    return bool(words) and all(any(o.startswith(loose(w) or w) or o.startswith(w) for o in own) for w in words)
 
 
 def words_left(name: str, text: str) -> int:

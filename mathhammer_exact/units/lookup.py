@@ -25,7 +25,7 @@ from ..catalogue.convert import to_datasheet
 from ..catalogue.factions import Factions
 from ..data.datasheet import Datasheet
 from ..data.load import Names
-from ..data.names import compact, loose, normalise, words_left
+from ..data.names import compact, loose, normalise, starts_words, words_left
 from ..errors import MathhammerError
 
 _SQUAD = frozenset({"squad", "squads"})  #: a word of units' names, not factions'
@@ -97,7 +97,9 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
           among: str = "unit") -> tuple[list[Option], tuple[str, ...]]:
     """The units of the one name (not [Legends], where one is) that holds every word of `text` at the start of one
     of its words and has one word more at most ('crisis fireknife' for Crisis Fireknife Battlesuits, 'Abaddon' for
-    Abaddon the Despoiler; not 'Tempestus Squad' for Militarum Tempestus Command Squad), and the header line saying
+    Abaddon the Despoiler; not 'Tempestus Squad' for Militarum Tempestus Command Squad), else more where it is the one
+    unit of today that holds them as whole words, none its faction's ('sunforge' for Crisis Sunforge Battlesuits; not
+    'angels' for a Blood Angels Captain), and the header line saying
     so; none where no name, or several, hold them, or where only a [Legends] unit does but a unit of today holds
     them with more words ('crisis' may be the Crisis Fireknife Battlesuits, not only the Crisis Battlesuits
     [Legends]). Where several names begin with the words but one holds them as whole words, that one is taken
@@ -108,17 +110,19 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
     if not words:
         return [], ()
 
-    def holds(name: str) -> bool:
-        own = normalise(name).split() + loose(name).split()
-        return all(any(o.startswith(loose(w) or w) or o.startswith(w) for o in own) for w in words)
-
     def whole(option: Option) -> bool:
         return all(loose(w) in loose(option.name).split() or w in normalise(option.name).split() for w in words)
 
-    near = [Option(sheet.name, sheet.faction, sheet=sheet) for sheet in sheets.values() if holds(sheet.name)]
-    near += [Option(r["name"], r["faction"], record=r) for r in library.holding(text, edition) if holds(r["name"])]
+    def own(option: Option) -> bool:  # the words are the unit's, not its faction's ('angels': Blood Angels)
+        return not any(loose(w) in loose(option.faction).split() for w in words)
+
+    near = [Option(sheet.name, sheet.faction, sheet=sheet) for sheet in sheets.values()
+            if starts_words(sheet.name, words)]
+    near += [Option(r["name"], r["faction"], record=r) for r in library.holding(text, edition)
+             if starts_words(r["name"], words)]
     near = [o for o in near if fielded(o)]
-    options = [o for o in near if words_left(o.name, text) <= 1] or near  # else a word one name alone holds
+    options = [o for o in near if words_left(o.name, text) <= 1] or [  # else a name of today that holds them whole
+        o for o in near if "[" not in o.name and whole(o) and own(o)]
     plain = [o for o in options if "[" not in o.name]
     if not plain and any("[" not in o.name for o in near):
         return [], ()
