@@ -254,7 +254,9 @@ class Library:
         """The first folder is the shipped data; each later one is layered over it."""
         raw = [Folder.read(folder, shipped=i == 0) for i, folder in enumerate(folders)]
         rule_tables = {key: entry for folder in raw for key, entry in folder.rules.items()}
-        rules = {key: _rule(where, key, table) for key, (where, table) in rule_tables.items()}
+        shipped = {key for key, entry in rule_tables.items() if raw[0].rules.get(key) is entry}
+        rules = {key: _rule(where, key, table, "10e" if key in shipped else None)
+                 for key, (where, table) in rule_tables.items()}
         targets = {name: _target(where, name, row) for folder in raw for name, (where, row) in folder.targets.items()}
         files = {normalise(sheet.name): (where, sheet) for folder in raw for where, sheet in folder.sheets}
         sheets = {sheet.name: build_sheet(where, sheet, rules) for where, sheet in files.values()}
@@ -265,11 +267,13 @@ class Library:
         return cls(rules, sheets, targets, attackers, names, folders)
 
 
-def _rule(where: str, key: str, table: Any) -> NamedRule:
+def _rule(where: str, key: str, table: Any, edition: str | None) -> NamedRule:
+    """A named rule from its table; `edition`, where known, the edition whose rule it is (the shipped rules/ are the
+    10th's, which their tables do not say)."""
     if isinstance(table, dict):
         if "key" in table:
             raise MathhammerError(f"{where} key: the entry's name in brackets is its key; leave this field out")
-        table = {**table, "key": key}
+        table = {**table, "key": key, **({"edition": edition} if edition else {})}
     return READER.structure(where, table, NamedRule)
 
 

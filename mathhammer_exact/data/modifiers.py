@@ -19,7 +19,7 @@ from typing import Any, Literal
 import attrs
 
 from ..abilities import Ability, flags
-from ..editions import TENTH, RulesEdition
+from ..editions import EDITIONS, TENTH, RulesEdition, edition
 from ..errors import MathhammerError
 from ..model import (
     ELEVENTH_EDITION,
@@ -38,10 +38,13 @@ from ..model import (
 from .names import loose
 
 
-def declared_for(edition: RulesEdition) -> str:
-    """Where a rule of rules/ comes from, in an answer under `edition`: rules/ declares the 10th edition's rules."""
-    return "as rules/ declares it" if edition is TENTH else \
-        f"as rules/ declares it for the 10th edition, the {edition.ordinal}'s data here giving no text of it"
+def declared_for(rule: NamedRule, edition: RulesEdition) -> str:
+    """Where a rule of a rules folder comes from, in an answer under `edition`: said to be another edition's where it
+    is (the shipped rules/ are the 10th edition's)."""
+    if rule.edition in ("", edition.name):
+        return "as rules/ declares it"
+    return (f"as rules/ declares it for the {EDITIONS[rule.edition].ordinal} edition, the {edition.ordinal}'s data "
+            "here giving no text of it")
 
 Phase = Literal["shooting", "fight", "either"]
 Situation = Literal["attacker", "target", "marked", "suppressed"]
@@ -303,6 +306,9 @@ class NamedRule:
     models: tuple[str, ...] = ()  #: a rule of the target: the models it changes, by kind (a profile's name) or
     #: keyword (CHARACTER: the Leader attached to the unit); every model when empty
     led_by: str = ""  #: a rule of the target that holds while a model with this keyword leads it (CHARACTER, WARBOSS)
+    #: the edition whose rule it is: "10e" for the shipped rules/ (the 10th edition's), else as its file says ("" where
+    #: it says none: no edition is claimed for it)
+    edition: str = attrs.field(default="", converter=lambda name: edition(name).name if name else "")
 
     def __attrs_post_init__(self) -> None:
         on_target = self.effect.changes(Effect.TARGET_FIELDS)
@@ -332,12 +338,13 @@ class NamedRule:
         return not self.models or profile.name in self.models or bool(set(self.models) & set(profile.keywords))
 
     def header(self, edition: RulesEdition = TENTH) -> str:
-        """The situation this rule stands for, for the answer's header; in another `edition` than the 10th, that it
-        is the 10th's (rules/ declares the 10th edition's rules; the other's data has no text for them)."""
+        """The situation this rule stands for, for the answer's header; in an answer under another `edition` than its
+        own, that it is its own edition's (`declared_for`)."""
         line = f"{SUBJECT[self.situation]} {self.name}: {self.effect.describe()}"
         line = f"{line}; assumes {self.assumes}" if self.assumes else line
-        return line if edition is TENTH else \
-            f"{line}; {declared_for(edition)}; applied by the {edition.ordinal}'s rules"
+        if self.edition in ("", edition.name):
+            return line
+        return f"{line}; {declared_for(self, edition)}; applied by the {edition.ordinal}'s rules"
 
 
 def _improved_weapon(weapon: Weapon, effect: Effect) -> Weapon:

@@ -287,7 +287,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     relevant_to[normalise(by)] = assumed_by_other[normalise(by)] = True
                 unled = bool(_unled(ability, reading, side))  # --with assumes the Leader it needs
                 assumed = assumed or bool(reading.needs) and has is None or unled
-                declared = f"its army rule, {declared_for(edition)}" if rule.listed else ""
+                declared = f"its army rule, {declared_for(rule, edition)}" if rule.listed else ""
                 source = declared or ("read from its Leader's text" if side.leading else "read from its text")
                 said = describe(attrs.evolve(reading, rule=rule))
                 line = f"{side.role} has {ability.name} ({source}): {said}"
