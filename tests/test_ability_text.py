@@ -29,7 +29,7 @@ from mathhammer_exact.catalogue.ability_text import (
 from mathhammer_exact.catalogue.convert import _contained
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.datasheet import Datasheet, ModelEntry, TargetUnit
-from mathhammer_exact.data.modifiers import Effect
+from mathhammer_exact.data.modifiers import Effect, NamedRule
 from mathhammer_exact.data.text_in_force import Side, in_force
 from mathhammer_exact.decide.firings import unit_weapons, written
 from mathhammer_exact.decide.unit_attack import unit_attack, with_best_profiles
@@ -375,6 +375,15 @@ def test_an_ability_for_weapons_but_those_of_a_weapon_ability_leaves_those_out()
     weapons = ("Melee A4 WS2+ S6 AP-1 D2", "Melee A1 WS2+ S6 AP-1 D2 [EXTRA ATTACKS]", '12" A1 BS2+ S6 AP-1 D2')
     assert [effect.affects(Weapon.parse(w)) for w in weapons] == [True, False, False]
     assert effect.describe() == "weapons gain DEVASTATING WOUNDS (melee weapons) (not Extra Attacks weapons)"
+    # given with --with where every weapon is one it leaves out: refused as changing nothing, saying why
+    rule = NamedRule(key="choppa", name="Killchoppa", kind="enhancement", source="test", summary="", phase="fight",
+                     situation="attacker", effect=effect)
+    klaw = sheet("Melee A2 WS2+ S6 AP-1 D2 [EXTRA ATTACKS]")
+    with pytest.raises(MathhammerError) as refused:
+        unit_attack(klaw, Target.parse("T4 Sv6+ W10"), modifiers=[rule], melee=True)
+    assert str(refused.value) == ("Killchoppa changes nothing here: every weapon this unit attacks with is one it "
+                                  "leaves out (weapons gain DEVASTATING WOUNDS (melee weapons) (not Extra Attacks "
+                                  "weapons))")
     with pytest.raises(MathhammerError, match="^TITANIC: not a weapon ability a weapon has or has not"):
         Effect(excluding=("TITANIC",))
     # an aside naming no weapon ability is not taken out: the sentence stays unread, as before
@@ -1121,12 +1130,16 @@ def test_with_an_ability_of_the_unit_that_nothing_reads_says_so():
                                   "text is not understood here): --with cannot apply it")
     with pytest.raises(MathhammerError, match="^unknown ability or stratagem 'mystic fog'"):
         unit_attack(squad, Target.parse("T4 Sv6+ W10"), modifiers=["mystic fog"])
-    # a name some words of which are typed: the abilities of the question's units and the rules that hold them (a
-    # trial found --with damaged and --with oath answered with rules/'s thirty names alone)
+    # a name some words of which are typed: the abilities --with applies, of the question's units and rules/, that hold
+    # them (a trial found --with damaged and --with oath answered with rules/'s thirty names alone); not one nothing
+    # reads, which --with refuses (a review found Mystic Aura offered)
+    cracking = attrs.evolve(sheet(GUN, REROLL_VS_VEHICLE), abilities=("Mystic Aura", "Crack the Shell"))
     with pytest.raises(MathhammerError) as refused:
-        unit_attack(squad, Target.parse("T4 Sv6+ W10"), modifiers=["mystic"])
-    assert str(refused.value) == ("unknown ability or stratagem 'mystic'; did you mean 'Mystic Aura' (an ability of "
+        unit_attack(cracking, Target.parse("T4 Sv6+ W10"), modifiers=["crack"])
+    assert str(refused.value) == ("unknown ability or stratagem 'crack'; did you mean 'Crack the Shell' (an ability of "
                                   "Test Breakers)? (--with takes a name whole)")
+    with pytest.raises(MathhammerError, match="^unknown ability or stratagem 'mystic'; known: "):
+        unit_attack(cracking, Target.parse("T4 Sv6+ W10"), modifiers=["mystic"])
     with pytest.raises(MathhammerError) as refused:
         unit_attack(squad, Target.parse("T4 Sv6+ W10"), modifiers=["oath"])
     assert str(refused.value) == ("unknown ability or stratagem 'oath'; did you mean 'oath-of-moment' or "

@@ -178,6 +178,8 @@ def test_a_group_of_any_combination_offers_each_default_piece_for_every_other_ch
     _with_xml_changed(tmp_path, monkeypatch, *_arms_of_any_two(condition))
     walker = by_name.datasheet("Forge Walker")
     assert sorted(walker.models[0].equipment[:2]) == ["magma cannon", "rock drill"]  # one of each by default
+    # each choice's least fills the group: no default is guessed, so none is said to be (a review found it said)
+    assert any("names no default" in note for note in walker.notes + walker.models[0].notes) is bool(condition)
     assert unit_attack(walker, HORDE, loadout=["magma cannon"], exact=True).result.damage.mean == mean
 
 

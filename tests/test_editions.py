@@ -102,6 +102,10 @@ def test_every_answer_at_a_stealthy_target_says_what_its_stealth_gives_ranged_at
         assert line in header("survive", STEALTHY, "--edition", edition)
     melee = header("attack", "-w", "Melee A1 WS3+ S4 AP0 D1", "-t", STEALTHY)
     assert not any("Stealth" in line for line in melee)  # it gives nothing against melee attacks
+    # once, in `unit` (a review found it twice: the unit's line and the weapons') and `plan` (where it was unsaid)
+    for asked in (("unit", "Tempestus Command Squad", "-t", STEALTHY), ("plan", "-w", "A1 BS3+ S4 AP0 D1", "-w",
+                                                                         "A1 BS3+ S5 AP0 D1", "-t", STEALTHY)):
+        assert header(*asked).count(said["10e"]) == 1, asked
 
 
 def test_cover_in_the_eleventh_worsens_bs_outside_the_hit_rolls_cap():
@@ -409,6 +413,25 @@ def test_a_rule_rules_declares_is_said_to_be_the_10th_editions_in_an_11th_editio
         "  In the 11th edition, the Benefit of Cover: the attacker's BS worsened by 1 for ranged attacks, no bonus to "
         "the save (as reported)"]
     assert not any("11th" in line for line in run("show", "smokescreen").output.splitlines())
+    # a datasheet's army rule, on its card (a review found it unsaid there)
+    assert ("  Oath of Moment, its army rule, as rules/ declares it for the 10th edition, the 11th's data here giving "
+            "no text of it (--with applies it)") in run("show", "Incursor Squad", "--edition", "11e").output
+    assert "  Oath of Moment, its army rule, as rules/ declares it (--with applies it)" in run(
+        "show", "Incursor Squad").output
+
+
+def test_a_players_own_rule_claims_the_edition_its_file_gives_and_none_without(tmp_path):
+    # a review found a player's own rule (--rules-dir) said to be rules/'s 10th-edition one in an 11th-edition answer
+    rule = ('kind = "stratagem"\nsource = "a codex"\nsummary = "Re-roll hit rolls of 1."\nphase = "shooting"\n'
+            'situation = "attacker"\neffect = {{ reroll_hits = "ones" }}\n{edition}')
+    mine, new = rule.format(edition=""), rule.format(edition='edition = "11"')  # (as a player writes it)
+    (tmp_path / "modifiers.toml").write_text(f'["mine"]\nname = "Mine"\n{mine}\n["new"]\nname = "New"\n{new}')
+    said = "attacker has {}: re-roll hit rolls of 1"
+    for key, edition, line in (("mine", "11e", said.format("Mine")), ("new", "11e", said.format("New")),
+                               ("new", "10e", said.format("New") + "; as rules/ declares it for the 11th edition, the "
+                                "10th's data here giving no text of it; applied by the 10th's rules")):
+        card = run("show", key, "--rules-dir", str(tmp_path), "--edition", edition).output.splitlines()
+        assert card[2] == f"  In a query: {line}"
 
 
 def test_a_unit_is_answered_under_its_editions_rules_unless_asked_otherwise():

@@ -262,7 +262,7 @@ def test_a_dice_test_in_the_11th_edition_says_it_is_taken_as_in_the_10th(client)
     # a trial found `roll` the one command a player could not ask in the 11th edition's terms: the edition's rules
     # for these tests are not in the data, and the header says so, on the command line and by the API alike
     for kind, body, test in (("charge", {"distance": 9}, "the charge roll"),
-                             ("hazardous", {"weapons": 1}, "Hazardous' test (the hazard roll)")):
+                             ("hazardous", {"weapons": 1}, "the Hazardous test")):
         data = post(client, f"/api/roll/{kind}", {**body, "exact": True, "situation": {"edition": "11e"}})
         assert data["header"] == [f"rules: 11th edition; {test} taken as in the 10th edition (docs/rules.md)"]
         assert data == cli_json(["roll", kind, "--exact", "--edition", "11e",

@@ -1079,7 +1079,8 @@ class UnitReader:
             titled = [c for c in choices if loose(c[0].entry.get("name", "")) == loose(group.get("name", ""))]
             named = titled[0] if len(titled) == 1 else None
             default = named or next((c for c in choices if c[2]), choices[0])
-            if len(choices) > 1 and (default[2] or named):
+            given = _any_of(link, [c[0] for c in choices]) and sum(c[0].minimum for c in choices) == link.minimum
+            if len(choices) > 1 and (default[2] or named) and not given:  # (not where each choice's least fills it)
                 said = "names no default choice" if default_id in (None, "", "none") else \
                     f"names as its default choice an entry that is none of these (id {default_id!r})"
                 why = ", the choice the group is named after" if named else ""

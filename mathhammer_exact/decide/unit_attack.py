@@ -19,7 +19,7 @@ from ..data import text_in_force
 from ..data.datasheet import Datasheet, TargetUnit, either, fielded_leaders, in_edition
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
-from ..data.names import holds_words, normalise
+from ..data.names import normalise, starts_words
 from ..data.text_in_force import Attacks
 from ..editions import Cover
 from ..engine.layout import default_order
@@ -28,7 +28,6 @@ from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile, MortalWounds, Target, Weapon, declared_fields
-from ..stages.hit import stealth_said
 from ..units.by_name import Leaders, leading_problem, together_problem, written_leaders
 from ..units.by_name import datasheet as find_datasheet
 
@@ -221,18 +220,24 @@ def defended(unit: TargetUnit, firings: Sequence[Firing],
 
 
 def _given(name: str, rules: Mapping[str, NamedRule], aliases: Mapping[str, str],
-           sheets: Sequence[Datasheet | None]) -> NamedRule:
+           sheets: Sequence[Datasheet | None], attacking: int) -> NamedRule:
     """The named rule --with `name` asks for; an ability a datasheet of the question lists that nothing reads is
-    refused as such, not as an unknown name (Voice of the Triarch: the Silent King's, an aura with options)."""
+    refused as such, not as an unknown name (Voice of the Triarch: the Silent King's, an aura with options); an unknown
+    name is answered with the names whose words it starts that --with applies: rules/'s, and the abilities read of
+    `sheets` (the attacker's first `attacking` ones, then the target's) for their side's attacks."""
     try:
         return find(name, rules, "ability or stratagem", aliases)
     except MathhammerError as unknown:
         listed = next(((sheet.name, a) for sheet in sheets if sheet is not None for a in sheet.abilities
                        if normalise(a) == normalise(name)), None)
-        if listed is None:  # a name its words start ('damaged', 'oath'): the units' abilities and rules/ that hold them
-            held = dict.fromkeys([*(f"'{a}' (an ability of {sheet.name})" for sheet in sheets if sheet is not None
-                                    for a in sheet.abilities if holds_words(a, name)),
-                                  *(f"'{key}'" for key, rule in rules.items() if holds_words(rule.name, name))])
+        if listed is None:  # a name its words start ('damaged', 'oath'): the abilities --with applies that hold them
+            side = ["attacker"] * attacking + ["target"] * (len(sheets) - attacking)  # its sheets, then the target's
+            held = dict.fromkeys([*(f"'{a.name}' (an ability of {sheet.name})" for sheet, role in zip(sheets, side)
+                                    if sheet is not None for a in sheet.read_rules
+                                    if any(r.rule.situation == role for r in a.readings)
+                                    and starts_words(a.name, normalise(name).split())),
+                                  *(f"'{key}'" for key, rule in rules.items()
+                                    if starts_words(rule.name, normalise(name).split()))])
             if held:
                 raise MathhammerError(f"unknown ability or stratagem {name!r}; did you mean {' or '.join(held)}? "
                                       "(--with takes a name whole)") from None
@@ -354,6 +359,9 @@ def _plan(rules: Sequence[NamedRule], shots: Volley, target: Target, context: Co
 def _nothing_changed(rule: NamedRule, weapons: Sequence[Weapon], target: Target) -> str:
     effect = rule.effect
     if not any(effect.affects(w) for w in weapons):
+        if any(attrs.evolve(effect, excluding=()).affects(w) for w in weapons):  # each one of those it leaves out
+            return f"{rule.name} changes nothing here: every weapon this unit attacks with is one it leaves out " \
+                   f"({effect.describe()})"
         kinds = "melee" if weapons[0].melee else "ranged"
         return f"{rule.name} changes nothing here: it affects {effect.weapons} weapons, and this unit attacks " \
                f"with {kinds} weapons"
@@ -676,7 +684,8 @@ def planned_attack(
               for leader in leaders]
     named, claimed = text_in_force.claim(modifiers, sides, data.rules)
     question = [sheet, *leaders, named_target.sheet, *named_target.leaders]
-    given = [m if isinstance(m, NamedRule) else _given(m, data.rules, aliases, question) for m in named]
+    given = [m if isinstance(m, NamedRule) else _given(m, data.rules, aliases, question, 1 + len(leaders))
+             for m in named]
     carried = {item for _, gear in equipped for item in gear}
     own = [data.rules[key] for key in sheet.always]
     own += [data.rules[key] for item in sorted(carried) for key in sheet.wargear.get(item, ())]
@@ -727,7 +736,7 @@ def planned_attack(
     taken = [f"attacker: {sheet.kinds_taken(size)}"] if sheet.kinds_taken(size) and not loadout else []
     situation += precision_lines + _size_line(sheet, size) + taken + list(shots.chosen)
     situation += [f"note: {note}" for note in sheet.notes_for(loadout, size)]  # inferred or left out reading it
-    situation += edition_lines + stealth_said(plan.target, plan.context, melee)
+    situation += edition_lines
     situation += named_target.notes
 
     return PlannedAttack(sheet, plan, None if order is None else tuple(order), (*applied, *(rule for _, rule in apart)),

@@ -74,7 +74,7 @@ def hazardous_report(weapons: int, bearer: str = "T3 Sv4+ W1", rules: Rules | No
     title = f"Hazardous tests for {weapons} weapons"
     if rules.hazardous is Hazardous.DESTROY:
         title += " (2023 rules: a failed test destroys a model)"
-    return _as_in_the_tenth(_count_report(title, "models_lost", pmf), "Hazardous' test (the hazard roll)")
+    return _as_in_the_tenth(_count_report(title, "models_lost", pmf), "the Hazardous test")
 
 
 def grenade_report(target: str, exact: bool = False) -> Report:

@@ -132,8 +132,11 @@ def _key_given_twice(body: bytes) -> str | None:
     twice: list[str] = []
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        keys = [key for key, _ in items]
-        twice.extend(key for i, key in enumerate(keys) if key in keys[:i])
+        seen: set[str] = set()
+        for key, _ in items:
+            if key in seen:
+                twice.append(key)
+            seen.add(key)
         return dict(items)
 
     try:
