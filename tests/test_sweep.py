@@ -144,6 +144,19 @@ def test_rows_pinned_by_hand():
     assert math.isnan(melee["mean_damage"]) and melee["reason"] == "a melee weapon attacks in the Fight phase"
 
 
+def test_a_weapon_meets_the_target_units_own_abilities(tmp_path, monkeypatch):
+    """A trial found a weapon row ignoring its target's abilities (an Overlord's -1 Damage), where `attack` applies
+    them. Three A1 BS3+ S9 AP-4 D=3 at the Crag Walker (T10 Sv3+ inv5+ W16, Slab Armour: -1 Damage): hits 2/3,
+    wounds on 5+ 1/3, the invulnerable 5+ fails 2/3, Damage 3 less 1 is 2: 3 x 2/3 x 1/3 x 2/3 x 2 = 8/9 (not 4/3)."""
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(FIXTURES / "bsdata_abilities")
+    grid = Grid([Attacker.of_weapon("A1 BS3+ S9 AP-4 D=3")], [Defender.of_sheet(datasheet("Crag Walker"))], models=[3])
+    row = answer(grid, 0)
+    assert math.isclose(row["mean_damage"], 8 / 9, rel_tol=1e-12)
+    assert "target has Slab Armour (read from its text): Damage of attacks allocated to it -1 (not below 1)" in \
+        row["notes"]
+
+
 def test_a_unit_that_cannot_attack_gets_the_reason(indexed):
     """After Advancing only Assault weapons shoot: the Incursors' carbines are Assault, the Gravel
     Wardens' rifles are Heavy."""

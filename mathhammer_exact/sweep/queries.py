@@ -29,12 +29,12 @@ import attrs
 from ..data.datasheet import Datasheet, TargetUnit
 from ..data.load import equipped
 from ..decide.points import Efficiency
-from ..decide.unit_attack import with_best_profiles
+from ..decide.unit_attack import defended, with_best_profiles
 from ..engine import limits
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
-from ..model import Context, Rules, Target, Weapon
+from ..model import Context, Firing, Rules, Target, Weapon
 from ..units.by_name import target_notes
 
 PHASES = ("shooting", "fight")
@@ -216,7 +216,10 @@ def answer(grid: Grid, number: int) -> dict[str, Any]:
             if attacker.weapon.melee != melee:
                 raise MathhammerError(f"a {'melee' if attacker.weapon.melee else 'ranged'} weapon attacks in the "
                                       f"{'Fight' if attacker.weapon.melee else 'Shooting'} phase")
-            result = attack(attacker.weapon, defender.target, row["models"], context)
+            # the target's own abilities act on the weapon, as `mathhammer attack` has them (a trial found an
+            # Overlord's -1 Damage left out)
+            firings, target, lines = defended(defender.unit, [Firing(attacker.weapon, row["models"])], context)
+            result, row["notes"] = attack(firings, target, context=context), _notes(lines)
         else:
             assert attacker.sheet is not None
             row["models"] = sum(attacker.sheet.counts(q.models).values())
