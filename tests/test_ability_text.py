@@ -780,6 +780,18 @@ def test_a_wound_roll_changed_only_for_attacks_stronger_than_the_target():
     assert mean(unit_attack(strong, target, exact=True)) == 6 * hit * Fraction(2, 3)  # without the ability
 
 
+def test_without_stealth_leaves_out_the_targets_stealth_keyword_too():
+    # a trial found '--without Stealth' saying it was left out while its -1 to hit still applied (the STEALTH keyword
+    # of the target's models): 6 shots on 2+ (5/6) at a stealthy target hit on 3+ (2/3), without it on 2+ (5/6)
+    hidden = attrs.evolve(sheet('24" A1 BS4+ S4 AP0 D1', keywords="INFANTRY, STEALTH"), army_rules=("Stealth",))
+    target = TargetUnit(hidden.as_target(), "hidden", hidden)
+    gun = sheet('24" A6 BS2+ S8 AP-6 D1')
+    assert unit_attack(gun, target, exact=True).result.hits.mean == 6 * Fraction(2, 3)
+    left_out = unit_attack(gun, target, exact=True, without=["Stealth"])
+    assert left_out.result.hits.mean == 6 * Fraction(5, 6)
+    assert "not applied: Stealth (left out with --without)" in left_out.situation
+
+
 def test_a_defence_that_holds_while_a_character_leads_is_settled_by_the_leader():
     # 'While a CHARACTER model is leading this unit, ... subtract 1 from the Wound roll': settled by --leader (it used
     # to wait for --with); 6 shots hitting on 2+ (5/6), S8 v T4 wounding on 2+ (5/6), or 3+ (2/3) with the -1; at

@@ -690,6 +690,9 @@ def planned_attack(
     own = [data.rules[key] for key in sheet.always]
     own += [data.rules[key] for item in sorted(carried) for key in sheet.wargear.get(item, ())]
     dropped = text_in_force.left_out(without, sides, own)
+    if normalise("Stealth") in dropped:  # the target's Stealth is its models' keyword: left out, so is the keyword
+        target = attacked = Target(tuple((attrs.evolve(p, keywords=tuple(k for k in p.keywords if k != "STEALTH")),
+                                          n) for p, n in target.groups), attached=target.attached)
     own, dropped_lines = text_in_force.keep(own, dropped)
     in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
     weapons_carried = carried | {item for leader in leaders for _, gear in leader.equip(()) for item in gear}
