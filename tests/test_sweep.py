@@ -144,6 +144,19 @@ def test_rows_pinned_by_hand():
     assert math.isnan(melee["mean_damage"]) and melee["reason"] == "a melee weapon attacks in the Fight phase"
 
 
+def test_a_re_roll_is_swept_by_its_name(tmp_path):
+    """docs/sweeps.md's example 'reroll_hits = ["none", "ones"]' was refused (a re-roll policy is an int and was read
+    as one; a trial found no value accepted). Ten A1 BS3+ S4 AP-1 D1 shots at MEQ: 10 x 2/3 x 1/2 x 1/2 = 5/3, and
+    with hit rolls of 1 re-rolled the hit is 2/3 + 1/6 x 2/3 = 7/9: 10 x 7/9 x 1/4 = 35/18."""
+    path = tmp_path / "spec.toml"
+    path.write_text('models = [10]\n[attackers]\nweapons = ["A1 BS3+ S4 AP-1 D1"]\n[targets]\nstandard = ["MEQ"]\n'
+                    '[situations]\nreroll_hits = ["none", "ones"]\n')
+    grid = read_spec(path).grid
+    rows = [answer(grid, n) for n in range(grid.size)]
+    assert [row["reroll_hits"] for row in rows] == ["none", "ones"]
+    assert [row["mean_damage"] for row in rows] == pytest.approx([5 / 3, 35 / 18], rel=1e-12)
+
+
 def test_a_weapon_meets_the_target_units_own_abilities(tmp_path, monkeypatch):
     """A trial found a weapon row ignoring its target's abilities (an Overlord's -1 Damage), where `attack` applies
     them. Three A1 BS3+ S9 AP-4 D=3 at the Crag Walker (T10 Sv3+ inv5+ W16, Slab Armour: -1 Damage): hits 2/3,

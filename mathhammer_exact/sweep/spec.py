@@ -25,6 +25,7 @@ hit_modifier = [0, 1]
 
 from __future__ import annotations
 
+import enum
 import itertools
 import tomllib
 from collections.abc import Callable, Iterable
@@ -249,7 +250,8 @@ def _situations(raw: dict[str, Any], label: str) -> list[tuple[str, tuple[Any, .
     swept = []
     for name, values in table.items():
         default = getattr(defaults, name)
-        kind: type = bool if isinstance(default, bool) else int if isinstance(default, int) else str
+        kind: type = bool if isinstance(default, bool) else str if isinstance(default, enum.Enum) else \
+            int if isinstance(default, int) else str  # (a re-roll policy is an int too: written by its name)
         values = _list(table, name, f"{label} situations.", kind, [])
         for i, value in enumerate(values):
             try:
