@@ -17,6 +17,12 @@ from .names import compact, loose, normalise, words_left
 from .text_rules import TextAbility
 
 
+def _sorted(pieces: Iterable[str]) -> str:
+    """A set of wargear written in sorted order: a set's own order follows Python's hash seed, and a sweep names its
+    grid by its repr (`sweep.parts.digest`: a trial found --resume refusing its own folder half the time)."""
+    return repr(sorted(pieces))
+
+
 def either(numbers: Sequence[int]) -> str:
     """``5``, ``5 or 10``, ``5, 6 or 7``."""
     words = [str(n) for n in numbers]
@@ -34,7 +40,8 @@ class ModelEntry:
     max: int | None = None
     notes: tuple[str, ...] = ()  #: what was inferred reading this kind's wargear (a default choice guessed)
     worn: tuple[str, ...] = ()  #: wargear that gives its bearer a characteristic (a storm shield's Wounds)
-    profiles: Mapping[frozenset[str], ModelProfile] = attrs.field(factory=dict)  #: by the `worn` pieces carried
+    profiles: Mapping[frozenset[str], ModelProfile] = attrs.field(  #: by the `worn` pieces carried
+        factory=dict, repr=lambda profiles: repr(sorted((_sorted(k), v) for k, v in profiles.items())))
     defences: tuple[str, ...] = ()  #: what was read of this kind's defences: said where it is in the target
 
     def carrying(self, gear: Iterable[str]) -> ModelProfile:
@@ -770,7 +777,8 @@ class TargetUnit:
     sheet: Datasheet | None = None
     notes: tuple[str, ...] = ()
     leaders: tuple[Datasheet, ...] = ()  #: the attached Leaders' datasheets: their "while leading" abilities apply
-    carried: frozenset[str] = frozenset()  #: the wargear its loadout gives its models (its abilities apply: a drone's)
+    carried: frozenset[str] = attrs.field(default=frozenset(), repr=lambda pieces: _sorted(pieces))  #: the wargear its
+    #: loadout gives its models (its abilities apply: a drone's)
 
 
 def fielded_leaders(leaders: Sequence[Datasheet], loadout: Sequence[str]) -> tuple[Datasheet, ...]:
