@@ -21,7 +21,7 @@ from mathhammer_exact.sweep.engines import Dask, InProcess, LocalPool
 from mathhammer_exact.sweep.parts import MANIFEST, Output, part_name
 from mathhammer_exact.sweep.queries import Attacker, Defender, Grid, answer
 from mathhammer_exact.sweep.run import run
-from mathhammer_exact.sweep.spec import read_spec
+from mathhammer_exact.sweep.spec import SpecError, read_spec
 from mathhammer_exact.units.by_name import datasheet
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -169,6 +169,37 @@ def test_a_re_roll_is_swept_by_its_name(tmp_path):
     rows = [answer(grid, n) for n in range(grid.size)]
     assert [row["reroll_hits"] for row in rows] == ["none", "ones"]
     assert [row["mean_damage"] for row in rows] == pytest.approx([5 / 3, 35 / 18], rel=1e-12)
+
+
+def test_each_row_is_answered_in_the_edition_asked_and_says_which(tmp_path, monkeypatch):
+    """A trial found $MATHHAMMER_EDITION=11e answering weapon rows under the 10th's rules (and unit rows under the
+    11th), nothing saying which, and '2023' rows of the 11th answered as its current printing."""
+    path = tmp_path / "spec.toml"
+    covered = ('models = [10]\n[attackers]\nweapons = ["A1 BS4+ S4 AP0 D1"]\n[targets]\nstandard = ["MEQ"]\n'
+               '[situations]\ncover = [true]\n')
+    path.write_text(covered)
+    # in cover: the 10th's +1 to a 3+ save does not count against AP 0 (BS4+: 1/2, wounds 1/2, fails 1/3): 5/6;
+    # the 11th's worsens BS to 5+ (1/3): 10 x 1/3 x 1/2 x 1/3 = 5/9
+    for player, edition, mean in ((None, "10e", 5 / 6), ("11e", "11e", 5 / 9)):
+        if player:
+            monkeypatch.setenv("MATHHAMMER_EDITION", player)
+        else:
+            monkeypatch.delenv("MATHHAMMER_EDITION", raising=False)
+        row = answer(read_spec(path).grid, 0)
+        assert (row["edition"], row["mean_damage"]) == (edition, pytest.approx(mean, rel=1e-12))
+    path.write_text(covered.replace("models = [10]", 'models = [10]\nrules = ["current", "2023"]')
+                    + 'edition = ["11e"]\n')
+    with pytest.raises(SpecError, match="rules: '2023' with edition '11e': the 11th edition has no rules printing"):
+        read_spec(path)
+    # an ability of one edition alone: the other's rows give the reason. BLAST 2 in the 11th at GEQ (T3 Sv5+ W1 x10):
+    # 2 + 2 x 2 attacks, hits 2/3, wounds 2/3, the 5+ save fails 2/3: 6 x 8/27 = 16/9
+    monkeypatch.delenv("MATHHAMMER_EDITION", raising=False)
+    path.write_text('models = [1]\n[attackers]\nweapons = [\'24" A2 BS3+ S4 AP0 D1 [BLAST 2]\']\n[targets]\n'
+                    'standard = ["GEQ"]\n[situations]\nedition = ["10e", "11e"]\n')
+    grid = read_spec(path).grid
+    tenth, eleventh = answer(grid, 0), answer(grid, 1)
+    assert math.isnan(tenth["mean_damage"]) and "has an ability of the 11th edition" in tenth["reason"]
+    assert (eleventh["edition"], eleventh["mean_damage"]) == ("11e", pytest.approx(16 / 9, rel=1e-12))
 
 
 def test_a_weapon_meets_the_target_units_own_abilities(tmp_path, monkeypatch):

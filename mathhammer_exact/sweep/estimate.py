@@ -15,7 +15,7 @@ import attrs
 from ..decide.unit_attack import volley
 from ..engine.limits import cost
 from ..errors import MathhammerError
-from ..model import Firing, Rules
+from ..model import Firing
 from ..pmf import FLOAT
 from .queries import Grid, Query
 
@@ -29,13 +29,14 @@ SECONDS_PER_STEP = {True: 1e-9, False: 3.4e-8}
 def seconds(query: Query, grid: Grid) -> float:
     """The estimated time of one query on one core."""
     attacker, target = query.attacker, query.defender.target
-    context = attrs.evolve(grid.context, rules=Rules.named(query.rules), **query.situation)
     melee = query.phase == "fight"
     try:
-        if attacker.weapon is not None:
-            if attacker.weapon.melee != melee:
+        context = grid.situation_of(query)
+        if attacker.weapons:
+            weapon = attacker.weapon_in(context.rules.edition)
+            if weapon.melee != melee:
                 return 0.0
-            firings = [Firing(attacker.weapon, query.models or 1)]
+            firings = [Firing(weapon, query.models or 1)]
         else:
             assert attacker.sheet is not None
             shots = volley(attacker.sheet, (), query.models, melee, False, context.advanced, unseen=context.indirect,

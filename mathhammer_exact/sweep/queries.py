@@ -20,6 +20,7 @@ shots get K ~ Binomial(5, 1/6) wounds through and destroy K // 2 models: P(K >= 
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -30,6 +31,7 @@ from ..data.datasheet import Datasheet, TargetUnit
 from ..data.load import equipped
 from ..decide.points import Efficiency
 from ..decide.unit_attack import defended, with_best_profiles
+from ..editions import EDITIONS, TENTH, edition
 from ..engine import limits
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
@@ -48,13 +50,22 @@ class Attacker:
     (attacking with its whole loadout, at `models` models or its smallest size)."""
 
     label: str
-    weapon: Weapon | None = None
+    weapons: tuple[tuple[str, Weapon], ...] = ()  #: a weapon profile as each edition that has its abilities reads it
     sheet: Datasheet | None = None
     faction: str | None = None
 
     @classmethod
     def of_weapon(cls, text: str) -> Attacker:
-        return cls(text.strip(), weapon=Weapon.parse(text))
+        """A weapon profile, read in each edition whose abilities it has (in none: refused, as the 10th reads it)."""
+        read = []
+        for name in EDITIONS:
+            with contextlib.suppress(MathhammerError):
+                read.append((name, Weapon.parse(text, edition=name)))
+        return cls(text.strip(), weapons=tuple(read) or ((TENTH.name, Weapon.parse(text)),))
+
+    def weapon_in(self, edition: str) -> Weapon:
+        """The weapon profile as `edition` reads it (one with an ability the edition lacks is refused, saying so)."""
+        return dict(self.weapons).get(edition) or Weapon.parse(self.label, edition=edition)
 
     @classmethod
     def of_sheet(cls, sheet: Datasheet, label: str | None = None) -> Attacker:
@@ -62,7 +73,7 @@ class Attacker:
 
     @property
     def kind(self) -> str:
-        return "weapon" if self.weapon is not None else "unit"
+        return "weapon" if self.weapons else "unit"
 
 
 @attrs.frozen
@@ -134,6 +145,14 @@ class Grid:
     distributions: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
     chunk: int = 2000
 
+    def situation_of(self, query: Query) -> Context:
+        """The situation `query` is asked in: the grid's, its own fields, its printing of the rules in the edition its
+        situation names, else the grid's (the player's $MATHHAMMER_EDITION); a printing that edition lacks is refused
+        ('2023' in the 11th). With neither, a unit attacks in its own edition at the current printing."""
+        named = query.situation.get("edition") or self.context.edition
+        rules = Rules.named(query.rules, edition(named).name if named else TENTH.name)
+        return attrs.evolve(self.context, rules=rules, **query.situation)
+
     def __attrs_post_init__(self) -> None:
         for phase in self.phases:
             if phase not in PHASES:
@@ -180,7 +199,9 @@ class Grid:
         situation = [(name, _kind(values)) for name, values in self.situations]
         return [("query", "int"), ("attacker", "str"), ("attacker_kind", "str"), ("attacker_faction", "str"),
                 ("phase", "str"), ("models", "int"), ("target", "str"), ("target_faction", "str"),
-                ("target_models", "int"), *situation, ("rules", "str"), *((f, "float") for f in FIGURES),
+                ("target_models", "int"), *situation, *([] if "edition" in dict(self.situations) else
+                                                        [("edition", "str")]),
+                ("rules", "str"), *((f, "float") for f in FIGURES),
                 ("attacker_points", "int"), ("target_points", "int"), ("reason", "str"), ("notes", "strs"),
                 *((f"{name}_pmf", "floats") for name in self.distributions)]
 
@@ -205,27 +226,30 @@ def answer(grid: Grid, number: int) -> dict[str, Any]:
         "query": number, "attacker": attacker.label, "attacker_kind": attacker.kind,
         "attacker_faction": attacker.faction, "phase": q.phase, "models": q.models, "target": defender.label,
         "target_faction": defender.faction, "target_models": defender.target.model_count, **q.situation,
-        "rules": q.rules, **dict.fromkeys(FIGURES, math.nan), "attacker_points": None,
+        "edition": q.situation.get("edition") or grid.context.edition, "rules": q.rules,
+        **dict.fromkeys(FIGURES, math.nan), "attacker_points": None,
         "target_points": defender.points, "reason": None, "notes": [],
         **{f"{name}_pmf": None for name in grid.distributions}}
-    context = attrs.evolve(grid.context, rules=Rules.named(q.rules), **q.situation)
     melee = q.phase == "fight"
     try:
-        if attacker.weapon is not None:
+        context = grid.situation_of(q)
+        row["edition"] = context.rules.edition
+        if attacker.weapons:
             row["models"] = q.models or 1
-            if attacker.weapon.melee != melee:
-                raise MathhammerError(f"a {'melee' if attacker.weapon.melee else 'ranged'} weapon attacks in the "
-                                      f"{'Fight' if attacker.weapon.melee else 'Shooting'} phase")
+            weapon = attacker.weapon_in(context.rules.edition)
+            if weapon.melee != melee:
+                raise MathhammerError(f"a {'melee' if weapon.melee else 'ranged'} weapon attacks in the "
+                                      f"{'Fight' if weapon.melee else 'Shooting'} phase")
             # the target's own abilities act on the weapon, as `mathhammer attack` has them (a trial found an
             # Overlord's -1 Damage left out)
-            firings, target, lines = defended(defender.unit, [Firing(attacker.weapon, row["models"])], context)
+            firings, target, lines = defended(defender.unit, [Firing(weapon, row["models"])], context)
             result, row["notes"] = attack(firings, target, context=context), _notes(lines)
         else:
             assert attacker.sheet is not None
             row["models"] = sum(attacker.sheet.counts(q.models).values())
             row["attacker_points"] = attacker.sheet.points_at(row["models"])
             report = with_best_profiles(attacker.sheet, defender.unit, size=q.models, context=context, melee=melee)
-            result, row["notes"] = report.result, _notes(report.situation)
+            result, row["notes"], row["edition"] = report.result, _notes(report.situation), report.context.rules.edition
     except MathhammerError as exc:
         if isinstance(exc, limits.TooLarge) and limits.partial():
             raise  # too large for this place's share of the limits (the server's light lane): asked elsewhere

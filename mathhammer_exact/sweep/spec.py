@@ -39,6 +39,7 @@ from ..catalogue.index import normalise
 from ..catalogue.library import current_index
 from ..data.datasheet import Datasheet
 from ..data.load import find, standard_targets
+from ..editions import answered_in, edition
 from ..errors import MathhammerError, did_you_mean
 from ..model import Context, Rules
 from ..units.by_name import datasheet
@@ -100,7 +101,15 @@ def grid_of(raw: dict[str, Any], label: str, chunk: int | None = None) -> Grid:
     chunk = chunk if chunk is not None else _number(raw, "chunk", label, 2000)
     if chunk < 1:
         raise SpecError(f"{label} chunk", f"at least 1 query a part, got {chunk}")
-    return Grid(attackers, defenders, phases, models, _situations(raw, label), printings, Context(), shown, chunk)
+    situations = _situations(raw, label)
+    asked = [answered_in(None)] if "edition" not in dict(situations) else dict(situations)["edition"]
+    for printing, named in itertools.product(printings, (name for name in asked if name)):  # refused at once
+        try:
+            Rules.named(printing, edition(named).name)
+        except MathhammerError as exc:
+            raise SpecError(f"{top}rules", f"{printing!r} with edition {named!r}: {exc}") from None
+    return Grid(attackers, defenders, phases, models, situations, printings, Context(edition=answered_in(None)),
+                shown, chunk)
 
 
 # ------------------------------------------------------------------ shapes
