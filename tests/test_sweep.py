@@ -202,6 +202,15 @@ def test_each_row_is_answered_in_the_edition_asked_and_says_which(tmp_path, monk
     assert (eleventh["edition"], eleventh["mean_damage"]) == ("11e", pytest.approx(16 / 9, rel=1e-12))
 
 
+def test_an_army_lists_unit_is_named_by_its_place_in_the_list_too(tmp_path, indexed):
+    # it may carry other wargear than the datasheet's unit of that name, so its rows must tell the two apart
+    army = FIXTURES / "army.ros"
+    path = tmp_path / "spec.toml"
+    path.write_text(f"[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\n"
+                    f"units = ['{army}#1', 'Gravel Wardens']\n")
+    assert [d.label for d in read_spec(path).grid.defenders] == [f"Gravel Wardens ({army}#1)", "Gravel Wardens"]
+
+
 def test_a_weapon_meets_the_target_units_own_abilities(tmp_path, monkeypatch):
     """A trial found a weapon row ignoring its target's abilities (an Overlord's -1 Damage), where `attack` applies
     them. Three A1 BS3+ S9 AP-4 D=3 at the Crag Walker (T10 Sv3+ inv5+ W16, Slab Armour: -1 Damage): hits 2/3,
@@ -267,6 +276,9 @@ def test_sweep_command_and_dry_run(spec, tmp_path):
      "attackers.select[0].faction: no faction 'Gravel Hots' in the index (did you mean "),
     ("[attackers]\nunits = ['Incursor Squad', 'Incursor Squad']\n[targets]\nstandard = 'all'\n",
      "attackers.units: a value is given twice"),
+    # two names of one unit (a trial found 'Boyz' and 'Ork Boyz' giving rows alike, told apart by nothing)
+    ("[attackers]\nunits = ['Incursor Squad', 'incursor squads']\n[targets]\nstandard = 'all'\n",
+     "attackers: Incursor Squad (Blood Angels) is named twice (by two names, or by a name and a selection)"),
     ("[attackers\n", "not valid TOML"),
 ])
 def test_spec_problems_are_one_line(tmp_path, indexed, text, problem):

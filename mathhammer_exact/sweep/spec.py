@@ -46,6 +46,7 @@ from ..units.by_name import datasheet
 from .queries import DISTRIBUTIONS, PHASES, Attacker, Defender, Grid
 
 T = TypeVar("T")
+Side = TypeVar("Side", Attacker, Defender)
 TOP = ("attackers", "targets", "situations", "phases", "models", "rules", "chunk", "distributions")
 SIDES = {"attackers": ("weapons", "units", "select"), "targets": ("standard", "profiles", "units", "select")}
 _KINDS = {str: "string", int: "whole number", bool: "true or false"}
@@ -177,7 +178,7 @@ def _attackers(side: dict[str, Any], label: str) -> list[Attacker]:
     where = f"{label} attackers."
     _known(side, SIDES["attackers"], label, "attackers.")
     found = _each(side, "weapons", where, Attacker.of_weapon)
-    found += _each(side, "units", where, lambda name: Attacker.of_sheet(datasheet(name)))
+    found += _each(side, "units", where, lambda name: _unit(name, Attacker.of_sheet))
     found += [Attacker.of_sheet(sheet) for sheet in _selected(side, where)]
     return _whole(found, label, "attackers")
 
@@ -192,14 +193,30 @@ def _defenders(side: dict[str, Any], label: str) -> list[Defender]:
             _each(side, "standard", where, lambda name: find(name, known, "standard target").name)
         found += [Defender.of_target(known[name].target, name) for name in names]
     found += _each(side, "profiles", where, Defender.of_profile)
-    found += _each(side, "units", where, lambda name: Defender.of_sheet(datasheet(name)))
+    found += _each(side, "units", where, lambda name: _unit(name, Defender.of_sheet))
     found += [Defender.of_sheet(sheet) for sheet in _selected(side, where)]
     return _whole(found, label, "targets")
 
 
-def _whole(found: list[T], label: str, side: str) -> list[T]:
+def _unit(name: str, make: Callable[[Datasheet, str | None], Side]) -> Side:
+    """The attacker or target a unit's name gives, named in its rows by its datasheet's name, and an army list's unit
+    also by its place in the list ('Boyz (orks.rosz#1)': it may carry other wargear than the datasheet's Boyz)."""
+    sheet = datasheet(name)
+    return make(sheet, f"{sheet.name} ({name.strip()})" if "#" in name else None)
+
+
+def _whole(found: list[Side], label: str, side: str) -> list[Side]:
+    """The attackers or targets found, each once: two names of one unit (a trial found 'Boyz' and 'Ork Boyz' giving
+    rows alike) are refused."""
     if not found:
         raise SpecError(f"{label} {side}", f"selects nothing: give one or more of {', '.join(SIDES[side])}")
+    seen: set[tuple[str, str | None]] = set()
+    for one in found:
+        key = (one.label, one.faction)
+        if key in seen:
+            raise SpecError(f"{label} {side}", f"{key[0]} ({key[1]}) is named twice (by two names, or by a name and a "
+                                               "selection): give each unit once")
+        seen.add(key)
     return found
 
 
