@@ -253,6 +253,23 @@ def test_a_lists_army_rules_are_named_as_not_modelled():
     assert "Deep Strike" not in text and "Feel No Pain 6+ (" not in text
 
 
+def test_a_rule_named_as_a_keyword_of_the_unit_is_no_army_rule_left_out(tmp_path):
+    # a list that copies Stealth with no publication, beside the unit's STEALTH keyword: the engine applies it from
+    # the keyword, and a trial found the header saying both 'not applied: Stealth (... an army rule not modelled)'
+    # and 'target has Stealth'
+    text = ARMY.read_text(encoding="utf-8")
+    text = text.replace('<rule id="rr2" name="Gravel Oath" hidden="false">',
+                        '<rule id="rr9" name="Stealth" hidden="false"><description>Invented.</description></rule>'
+                        '<rule id="rr2" name="Gravel Oath" hidden="false">', 1)
+    text = text.replace('<category id="r008" name="Infantry" entryId="cat-infantry" primary="false"/>',
+                        '<category id="r008" name="Infantry" entryId="cat-infantry" primary="false"/>'
+                        '<category id="r099" name="Stealth" entryId="cat-stealth" primary="false"/>', 1)
+    (tmp_path / "army.ros").write_text(text, encoding="utf-8")
+    assert by_name.datasheet(f"{tmp_path / 'army.ros'}#1").army_rules == ("Gravel Oath",)
+    header = CliRunner().invoke(cli, ["attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", f"{tmp_path / 'army.ros'}#1"]).output
+    assert "target has Stealth: -1 to the hit roll against ranged attacks" in header and "Stealth (" not in header
+
+
 def test_an_army_list_needs_no_index_even_a_stale_one(tmp_path, monkeypatch):
     # an index of another version (the player updated the program, not the index) is refused where a name is
     # looked up in it; a list's units and profiles need none (a trial found list questions refused)
