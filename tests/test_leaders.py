@@ -193,6 +193,14 @@ def test_a_unit_with_melee_weapons_alone_is_sent_to_the_fight_phase(cairn):
         unit_attack("Oathsworn", Target.parse("T4 Sv3+ W2 x5"))
     with pytest.raises(MathhammerError, match=r"^'2 cairn maul': a unit of 1 model can give it to 1 model \(the "):
         by_name.datasheet("Cairn Chaplain").equip(["2 cairn maul"])
+    # a unit whose models carry nothing as its datasheet equips them (a Crusade variant whose weapons are all
+    # choices) is not sent to a Fight phase where it has nothing either (a trial found the two reasons contradicting)
+    bare = attrs.evolve(by_name.datasheet("Oathsworn"), models=tuple(
+        attrs.evolve(m, equipment=()) for m in by_name.datasheet("Oathsworn").models), options=())
+    for melee, what in ((False, "ranged"), (True, "melee")):
+        with pytest.raises(MathhammerError, match=rf"^Oathsworn has no {what} weapons to attack with \(its models "
+                                                  r"carry no weapon as the datasheet equips them\)$"):
+            unit_attack(bare, Target.parse("T4 Sv3+ W2 x5"), melee=melee)
 
 
 def test_two_leaders_where_one_may_join_beside_the_other(cairn):

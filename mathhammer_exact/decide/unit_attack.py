@@ -127,10 +127,12 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
         what = "melee weapons" if melee else ("ASSAULT weapons after Advancing" if advanced else
                                               "INDIRECT FIRE weapons, at a target it cannot see," if unseen
                                               else "ranged weapons")
-        fights = not (melee or advanced or unseen) and any(w.melee for ws in sheet.weapons.values()
-                                                           for w in ws.values())
+        fights = not (melee or advanced or unseen) and any(w.melee for name in carried  # (those it carries: a trial
+                                                           for w in sheet.weapons.get(name, {}).values())  # found
+        # an empty loadout's 'it has melee weapons' sending the player to a Fight phase that had none either)
+        unarmed = "" if carried & set(sheet.weapons) else " (its models carry no weapon as the datasheet equips them)"
         raise MathhammerError(f"{sheet.name} has no {what} to attack with"
-                              + (" (it has melee weapons: ask about the Fight phase, --melee)" if fights else ""))
+                              + (" (it has melee weapons: ask about the Fight phase, --melee)" if fights else unarmed))
 
     def rank(weapon: Weapon) -> tuple[int, int]:
         base = base_name(weapon)
