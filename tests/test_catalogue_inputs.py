@@ -110,6 +110,8 @@ def test_a_maximum_beyond_any_unit_is_read_as_no_limit(tmp_path, indexed):
     assert sheet.sizes == (5, 10) and sheet.points == {5: 90, 10: 180}
     refused(run("unit", "Gravel Wardens", "--size", "100000000000000001", "-t", "MEQ"),
             "Gravel Wardens comes in units of 5 or 10 models, not 100000000000000001")
+    refused(run("unit", "Warden Captain", "--size", "5", "-t", "MEQ"),  # not 'units of 1 models' (a trial)
+            "Warden Captain is a unit of one model, not 5")
 
 
 def test_a_data_folder_that_is_a_file(tmp_path, monkeypatch):

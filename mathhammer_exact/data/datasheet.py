@@ -321,6 +321,8 @@ class Datasheet:
         allowed = self.allowed_sizes()
         size = allowed[0] if size is None else size
         if size not in allowed:
+            if tuple(allowed) == (1,):  # ("units of 1 models": a trial)
+                raise MathhammerError(f"{self.name} is a unit of one model, not {size}")
             raise MathhammerError(f"{self.name} comes in units of {either(allowed)} models, not {size}")
         if size in self.compositions:
             return self.compositions[size].counts(size)

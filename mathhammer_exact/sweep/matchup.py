@@ -23,7 +23,7 @@ import attrs
 from ..catalogue import ARMY_LISTS
 from ..catalogue.convert import to_datasheet
 from ..catalogue.roster import Roster, read_roster
-from ..data.datasheet import Datasheet, either
+from ..data.datasheet import Datasheet
 from ..data.load import standard_targets
 from ..data.names import normalise
 from ..errors import MathhammerError
@@ -54,9 +54,7 @@ def _sized(text: str, near: Nears = None) -> Datasheet:
     sheet = datasheet(name, near=near)
     if size is None:
         return sheet
-    allowed = sheet.allowed_sizes()
-    if size not in allowed:
-        raise MathhammerError(f"{sheet.name} comes in units of {either(allowed)} models, not {size}")
+    sheet.counts(size)  # a size its datasheet does not allow is refused, saying which it allows
     return attrs.evolve(sheet, sizes=(size,))
 
 
