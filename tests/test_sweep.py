@@ -209,6 +209,11 @@ def test_an_army_lists_unit_is_named_by_its_place_in_the_list_too(tmp_path, inde
     path.write_text(f"[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\n"
                     f"units = ['{army}#1', 'Gravel Wardens']\n")
     assert [d.label for d in read_spec(path).grid.defenders] == [f"Gravel Wardens ({army}#1)", "Gravel Wardens"]
+    # a target's size after its name, as a matchup takes it (a trial found 'Boyz x20' refused)
+    path.write_text("[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\n"
+                    "units = ['Gravel Wardens x10', 'Gravel Wardens']\n")
+    assert [(d.label, d.target.model_count, d.points) for d in read_spec(path).grid.defenders] == [
+        ("Gravel Wardens x10", 10, 180), ("Gravel Wardens", 5, 90)]
 
 
 def test_a_weapon_meets_the_target_units_own_abilities(tmp_path, monkeypatch):
@@ -276,6 +281,10 @@ def test_sweep_command_and_dry_run(spec, tmp_path):
      "attackers.select[0].faction: no faction 'Gravel Hots' in the index (did you mean "),
     ("[attackers]\nunits = ['Incursor Squad', 'Incursor Squad']\n[targets]\nstandard = 'all'\n",
      "attackers.units: a value is given twice"),
+    ("[attackers]\nunits = ['Incursor Squad x10']\n[targets]\nstandard = 'all'\n",
+     "attackers.units[0]: an attacker's size is swept by models = [...], not written after its name"),
+    ("[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nunits = ['Incursor Squad x7']\n",
+     "targets.units[0]: Incursor Squad comes in units of 5 or 10 models, not 7"),
     # two names of one unit (a trial found 'Boyz' and 'Ork Boyz' giving rows alike, told apart by nothing)
     ("[attackers]\nunits = ['Incursor Squad', 'incursor squads']\n[targets]\nstandard = 'all'\n",
      "attackers: Incursor Squad (Blood Angels) is named twice (by two names, or by a name and a selection)"),

@@ -42,7 +42,7 @@ from ..data.load import find, standard_targets
 from ..editions import answered_in, edition
 from ..errors import MathhammerError, did_you_mean
 from ..model import Context, Rules
-from ..units.by_name import datasheet
+from ..units.by_name import datasheet, sized
 from .queries import DISTRIBUTIONS, PHASES, Attacker, Defender, Grid
 
 T = TypeVar("T")
@@ -178,7 +178,7 @@ def _attackers(side: dict[str, Any], label: str) -> list[Attacker]:
     where = f"{label} attackers."
     _known(side, SIDES["attackers"], label, "attackers.")
     found = _each(side, "weapons", where, Attacker.of_weapon)
-    found += _each(side, "units", where, lambda name: _unit(name, Attacker.of_sheet))
+    found += _each(side, "units", where, lambda name: _unit(_unsized(name), Attacker.of_sheet))
     found += [Attacker.of_sheet(sheet) for sheet in _selected(side, where)]
     return _whole(found, label, "attackers")
 
@@ -193,9 +193,26 @@ def _defenders(side: dict[str, Any], label: str) -> list[Defender]:
             _each(side, "standard", where, lambda name: find(name, known, "standard target").name)
         found += [Defender.of_target(known[name].target, name) for name in names]
     found += _each(side, "profiles", where, Defender.of_profile)
-    found += _each(side, "units", where, lambda name: _unit(name, Defender.of_sheet))
+    found += _each(side, "units", where, lambda name: _target(name))
     found += [Defender.of_sheet(sheet) for sheet in _selected(side, where)]
     return _whole(found, label, "targets")
+
+
+def _unsized(name: str) -> str:
+    """An attacker's name, which gives no size: its sizes are the grid's `models`."""
+    if sized(name)[1] is not None:
+        raise MathhammerError(f"an attacker's size is swept by models = [...], not written after its name ({name!r})")
+    return name
+
+
+def _target(name: str) -> Defender:
+    """A target unit by name, at the size written after it ('Boyz x20', as a matchup takes it), else its smallest."""
+    unit, size = sized(name)
+    if size is None:
+        return _unit(name, Defender.of_sheet)
+    sheet = datasheet(unit)
+    sheet.counts(size)  # a size its datasheet does not allow is refused, saying which it allows
+    return Defender.of_sheet(sheet, f"{sheet.name} x{size}", size)
 
 
 def _unit(name: str, make: Callable[[Datasheet, str | None], Side]) -> Side:
