@@ -16,6 +16,7 @@ from mathhammer_exact.data import load as data
 from mathhammer_exact.decide.unit_attack import unit_attack, volley
 from mathhammer_exact.engine.consequences import hazardous_losses, pass_chance
 from mathhammer_exact.pmf import EXACT
+from mathhammer_exact.present.report import unit_report
 from mathhammer_exact.units import by_name
 
 from .conftest import as_dict
@@ -47,13 +48,15 @@ def test_after_advancing_only_assault_weapons_shoot():
 
 def test_the_header_says_what_stealth_gives_the_target():
     # a trial found the 11th edition's Stealth (the Benefit of Cover) applied and never said
+    def header(*args, **kwargs) -> tuple[str, ...]:
+        return unit_report(unit_attack(*args, **kwargs)).preface
+
     stealthy = Target.parse("T3 Sv6+ W1 x10 [INFANTRY, STEALTH]")
-    assert "target has Stealth: -1 to the hit roll against ranged attacks" in unit_attack(TCS, stealthy).situation
-    eleventh = unit_attack(TCS, stealthy, context=Context(rules=Rules.named("current", "11e")))
-    assert "target has Stealth: the Benefit of Cover (not against Ignores Cover) against ranged attacks" in \
-        eleventh.situation
-    assert not any("Stealth" in line for line in unit_attack(TCS, stealthy, melee=True).situation)
-    assert not any("Stealth" in line for line in unit_attack(TCS, Target.parse("T3 Sv6+ W1 x10")).situation)
+    assert "  target has Stealth: -1 to the hit roll against ranged attacks" in header(TCS, stealthy)
+    eleventh = header(TCS, stealthy, context=Context(rules=Rules.named("current", "11e")))
+    assert "  target has Stealth: the Benefit of Cover (not against Ignores Cover) against ranged attacks" in eleventh
+    assert not any("Stealth" in line for line in header(TCS, stealthy, melee=True))
+    assert not any("Stealth" in line for line in header(TCS, Target.parse("T3 Sv6+ W1 x10")))
 
 
 def test_blast_cannot_target_a_unit_in_engagement_range():

@@ -97,9 +97,9 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
           among: str = "unit") -> tuple[list[Option], tuple[str, ...]]:
     """The units of the one name (not [Legends], where one is) that holds every word of `text` at the start of one
     of its words and has one word more at most ('crisis fireknife' for Crisis Fireknife Battlesuits, 'Abaddon' for
-    Abaddon the Despoiler; not 'Tempestus Squad' for Militarum Tempestus Command Squad), else more where it is the one
-    unit of today that holds them as whole words, none its faction's ('sunforge' for Crisis Sunforge Battlesuits; not
-    'angels' for a Blood Angels Captain), and the header line saying
+    Abaddon the Despoiler; not 'Tempestus Squad' for Militarum Tempestus Command Squad), else, for one word typed, more
+    where it is the one unit of today that holds it as a whole word, not its faction's ('sunforge' for Crisis Sunforge
+    Battlesuits; not 'angels' for a Blood Angels Captain), and the header line saying
     so; none where no name, or several, hold them, or where only a [Legends] unit does but a unit of today holds
     them with more words ('crisis' may be the Crisis Fireknife Battlesuits, not only the Crisis Battlesuits
     [Legends]). Where several names begin with the words but one holds them as whole words, that one is taken
@@ -121,8 +121,10 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
     near += [Option(r["name"], r["faction"], record=r) for r in library.holding(text, edition)
              if starts_words(r["name"], words)]
     near = [o for o in near if fielded(o)]
-    options = [o for o in near if words_left(o.name, text) <= 1] or [  # else a name of today that holds them whole
-        o for o in near if "[" not in o.name and whole(o) and own(o)]
+    nickname = len(normalise(text).split()) == 1  # one word typed ('sunforge'), not a name of its own ('Tempestus
+    # Squad', which names no unit: not the Militarum Tempestus Command Squad)
+    options = [o for o in near if words_left(o.name, text) <= 1] or [  # else a name of today that holds it whole
+        o for o in near if nickname and "[" not in o.name and whole(o) and own(o)]
     plain = [o for o in options if "[" not in o.name]
     if not plain and any("[" not in o.name for o in near):
         return [], ()
