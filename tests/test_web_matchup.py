@@ -51,8 +51,8 @@ def test_armies_by_name_give_the_commands_json(client):
     MatchupAnswer.model_validate(data)
     assert len(data["rows"]) == 2 * 2 * 2 * 2  # units x units x phases x directions
     assert [r["army"] for r in data["rows"]] == ["army A"] * 8 + ["army B"] * 8
-    assert data["assumptions"][-3:] == ["  situation: target has the Benefit of Cover",
-                                        "  rolls: re-roll hit rolls of 1", "  rules: 10th edition, current printing"]
+    assert data["assumptions"][-3:] == ["situation: target has the Benefit of Cover",  # (no header's indent: a trial)
+                                        "rolls: re-roll hit rolls of 1", "rules: 10th edition, current printing"]
 
 
 def test_each_cell_is_the_unit_answer_for_its_pair(client):

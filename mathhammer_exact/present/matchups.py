@@ -25,7 +25,8 @@ def preface(context: Context) -> tuple[str, ...]:
             "a weapon of several profiles fires the one that deals the target the most expected damage (said where "
             "there is a choice)",
             "each Leader attacks and is attacked alone (an army list does not say which unit it leads)",
-            "points destroyed: the target's points times the share of its models destroyed", *situation(context))
+            "points destroyed: the target's points times the share of its models destroyed",
+            *(line.strip() for line in situation(context)))  # (a header's indent is the table's, not a JSON line's)
 
 
 def matchup_json(records: Sequence[dict[str, Any]], preface: Sequence[str]) -> str:
@@ -137,11 +138,13 @@ def save_heatmap(frame: Any, path: str, figure: str, preface: Sequence[str] = ()
     fig, axes = plt.subplots(1, len(groups), squeeze=False,
                              figsize=(max(6.0, 1.3 * frame["target"].nunique() + 3) * len(groups),
                                       0.45 * frame["attacker"].nunique() + 2.5))
+    shown = frame[figure].astype(float)  # one colour scale for every panel (a trial found 1.5% as yellow as 53.8%)
+    low, high = (float(shown.min()), float(shown.max())) if shown.notna().any() else (0.0, 1.0)
     for ax, ((army, phase), rows) in zip(axes[0], groups):
         attackers, targets = list(dict.fromkeys(rows["attacker"])), list(dict.fromkeys(rows["target"]))
         values = rows.pivot(index="attacker", columns="target", values=figure).reindex(index=attackers,
                                                                                        columns=targets)
-        image = ax.imshow(values.to_numpy(dtype=float), cmap="viridis", aspect="auto")
+        image = ax.imshow(values.to_numpy(dtype=float), cmap="viridis", aspect="auto", vmin=low, vmax=high)
         for i, a in enumerate(attackers):
             for j, t in enumerate(targets):
                 value = values.loc[a, t]

@@ -104,7 +104,8 @@ class Dask:
             self.close()
             raise MathhammerError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
         self.workers = max(1, sum(self.client.nthreads().values()))
-        self.label = f"Dask at {self.client.scheduler.address} ({self.workers} worker threads)"
+        processes = f", in {self.workers} local processes" if where == "local" else ""
+        self.label = f"Dask at {self.client.scheduler.address} ({self.workers} worker threads{processes})"
         self.grid = self.client.scatter(grid, broadcast=True, hash=False)
         self.executor = self.client.get_executor()
 
