@@ -517,7 +517,7 @@ def sweep_sample() -> tuple[str, object]:
     wanted = 150 if QUICK else 1000
     sample = profiles[:: max(1, len(profiles) // wanted)][:wanted]
     where = f"{len(sample)} of the {len(profiles)} profiles of the {'index' if index else 'shipped datasheets'}"
-    grid = Grid([Attacker(w.name, weapon=w) for w in sample],
+    grid = Grid([Attacker(w.name, weapons=(("10e", w),)) for w in sample],  # (as the 10th edition reads them)
                 [Defender.of_target(t.target, name) for name, t in standard_targets().items()],
                 ("fight", "shooting"), (1, 10), chunk=1000)
     return where, grid
