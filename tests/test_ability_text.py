@@ -790,6 +790,10 @@ def test_without_stealth_leaves_out_the_targets_stealth_keyword_too():
     left_out = unit_attack(gun, target, exact=True, without=["Stealth"])
     assert left_out.result.hits.mean == 6 * Fraction(5, 6)
     assert "not applied: Stealth (left out with --without)" in left_out.situation
+    # the keyword alone, as a list program or the index gives it with no rule listed: the same (a review found
+    # 'not an ability of these units' there)
+    keyworded = unit_attack(gun, Target.parse("T4 Sv3+ W2 [INFANTRY, STEALTH]"), exact=True, without=["Stealth"])
+    assert keyworded.result.hits.mean == 6 * Fraction(5, 6)
 
 
 def test_a_defence_that_holds_while_a_character_leads_is_settled_by_the_leader():

@@ -354,3 +354,21 @@ def test_a_unit_the_checkout_has_but_could_not_read_is_said_so(data_dir, tmp_pat
         '<characteristic name="SV" typeId="ch-sv">4+</characteristic>', blank, 1), encoding="utf-8")
     assert list(build.add_checkout(folder).unreadable) == ["Dune Walker [Legends]"]
     assert run("show", "dune walkers").output.startswith("Dune Walker (Sand Host")
+
+
+def test_a_sweep_of_one_edition_looks_its_units_up_in_that_editions_index(both, tmp_path, monkeypatch):
+    # a review found 'situations.edition = ["11e"]' answering the 10th's Gravel Wardens under the 11th's rules, where
+    # `unit --edition 11e` takes the 11th's; under both editions the player's index is used, and each row says its
+    # edition (a refused one too: it named the 10th where the unit's rows were the 11th's)
+    from mathhammer_exact.sweep.queries import answer
+    from mathhammer_exact.sweep.spec import read_spec
+
+    monkeypatch.delenv("MATHHAMMER_EDITION", raising=False)
+    path = tmp_path / "spec.toml"
+    for editions, sheet_edition in (('["11e"]', "11e"), ('["10e"]', "10e"), ('["10e", "11e"]', "10e")):
+        path.write_text("phases = ['shooting', 'fight']\n[attackers]\nunits = ['Gravel Wardens']\n[targets]\n"
+                        f"standard = ['MEQ']\n[situations]\nedition = {editions}\n")
+        grid = read_spec(path).grid
+        assert grid.attackers[0].sheet.edition == sheet_edition, editions
+        rows = [answer(grid, n) for n in range(grid.size)]
+        assert [row["edition"] for row in rows] == json.loads(editions) * 2  # shooting, then fighting

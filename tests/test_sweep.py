@@ -10,6 +10,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import attrs
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -198,8 +199,20 @@ def test_each_row_is_answered_in_the_edition_asked_and_says_which(tmp_path, monk
                     'standard = ["GEQ"]\n[situations]\nedition = ["10e", "11e"]\n')
     grid = read_spec(path).grid
     tenth, eleventh = answer(grid, 0), answer(grid, 1)
-    assert math.isnan(tenth["mean_damage"]) and "has an ability of the 11th edition" in tenth["reason"]
+    assert math.isnan(tenth["mean_damage"]) and tenth["reason"] == (
+        "'24\" A2 BS3+ S4 AP0 D1 [BLAST 2]' has an ability the 10th edition does not have: its rows are answered in "
+        "the 11th (situations.edition = ['11e'])")  # (not the command line's '--edition', which a sweep has not)
     assert (eleventh["edition"], eleventh["mean_damage"]) == ("11e", pytest.approx(16 / 9, rel=1e-12))
+
+
+def test_two_datasheets_of_one_name_are_labelled_apart(indexed):
+    # an index holds a faction's two Gretchin (of 11-22 models and of 1): a whole-game sweep was refused as naming
+    # one unit twice (a review)
+    from mathhammer_exact.sweep.spec import _whole
+    wardens = datasheet("Gravel Wardens")
+    other = attrs.evolve(wardens, sizes=(10,))
+    labels = [a.label for a in _whole([Attacker.of_sheet(wardens), Attacker.of_sheet(other)], "spec", "attackers")]
+    assert labels == ["Gravel Wardens", "Gravel Wardens (datasheet 2 of the name)"]
 
 
 def test_an_army_lists_unit_is_named_by_its_place_in_the_list_too(tmp_path, indexed):
@@ -214,6 +227,28 @@ def test_an_army_lists_unit_is_named_by_its_place_in_the_list_too(tmp_path, inde
                     "units = ['Gravel Wardens x10', 'Gravel Wardens']\n")
     assert [(d.label, d.target.model_count, d.points) for d in read_spec(path).grid.defenders] == [
         ("Gravel Wardens x10", 10, 180), ("Gravel Wardens", 5, 90)]
+    path.write_text(f"[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nunits = ['{army}#1 x10']\n")
+    assert [d.label for d in read_spec(path).grid.defenders] == [f"Gravel Wardens ({army}#1) x10"]  # its place kept
+
+
+def test_an_editions_own_situation_values_are_swept_in_that_edition(tmp_path, monkeypatch):
+    """Each value was checked in the 10th edition alone, so the 11th's Lethal Hits policies could not be swept (a
+    review). Ten A1 BS3+ S4 AP0 D1 [LETHAL HITS] attacks at MEQ: rolling every wound, 10 x 2/3 x 1/2 x 1/3 = 10/9;
+    wounding on a Critical Hit (best here), 10 x (1/6 + 1/2 x 1/2) x 1/3 = 25/18."""
+    monkeypatch.delenv("MATHHAMMER_EDITION", raising=False)
+    path = tmp_path / "spec.toml"
+    spec = ('models = [5]\n[attackers]\nweapons = ["A2 BS3+ S4 AP0 D1 [LETHAL HITS]"]\n[targets]\nstandard = ["MEQ"]'
+            '\n[situations]\nlethal_hits = ["never", "best"]\n')
+    for edition, player in (('edition = ["11e"]\n', None), ("", "11e")):
+        if player:
+            monkeypatch.setenv("MATHHAMMER_EDITION", player)
+        path.write_text(spec + edition)
+        grid = read_spec(path).grid
+        assert [answer(grid, n)["mean_damage"] for n in range(2)] == pytest.approx([10 / 9, 25 / 18], rel=1e-12)
+    monkeypatch.delenv("MATHHAMMER_EDITION")
+    path.write_text(spec)  # in the 10th, the policy is no choice
+    with pytest.raises(SpecError, match=r"situations.lethal_hits\[0\]: Lethal Hits is not a choice in the 10th"):
+        read_spec(path)
 
 
 def test_a_weapon_meets_the_target_units_own_abilities(tmp_path, monkeypatch):
@@ -287,7 +322,9 @@ def test_sweep_command_and_dry_run(spec, tmp_path):
      "targets.units[0]: Incursor Squad comes in units of 5 or 10 models, not 7"),
     # two names of one unit (a trial found 'Boyz' and 'Ork Boyz' giving rows alike, told apart by nothing)
     ("[attackers]\nunits = ['Incursor Squad', 'incursor squads']\n[targets]\nstandard = 'all'\n",
-     "attackers: Incursor Squad (Blood Angels) is named twice (by two names, or by a name and a selection)"),
+     "attackers: Incursor Squad is named twice (by two names of it, or by a name and a selection)"),
+    ("[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nunits = ['Incursor Squad', 'Incursor Squad x5']\n",
+     "targets: Incursor Squad is named twice"),  # its smallest size, named twice
     ("[attackers\n", "not valid TOML"),
 ])
 def test_spec_problems_are_one_line(tmp_path, indexed, text, problem):

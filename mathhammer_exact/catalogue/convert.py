@@ -217,9 +217,14 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
                 and kind in ("", model["name"]) and name.lower() not in carried
                 and not (fnp and fnp["from"] == other["from"])):
             tokens += [f"fnp-{against}{other['value']}+" for against in other["against"].split()]
-    if "STEALTH" not in record["keywords"] and any(a.strip().lower() == "stealth" for a in record["abilities"]):
+    if "STEALTH" not in record["keywords"] and any(a.strip().lower() in AS_KEYWORD for a in record["abilities"]):
         tokens.append("stealth")
     return " ".join(dict.fromkeys(tokens))
+
+
+#: abilities a profile is given as its keyword, which the engine applies from it (`stages.hit`): no army rule left out,
+#: where a list copies one with no publication (a trial found 'not applied: Stealth (... not modelled)' beside it)
+AS_KEYWORD = ("stealth",)
 
 
 def _in_army_with(ability: TextAbility, choice: str) -> TextAbility:
@@ -483,7 +488,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
                            for _, text, _ in record.get("ability_texts", ()) for r in joins_beside(text)),
         takes_two=tuple(TwoLeaders(**r) for _, text, _ in record.get("ability_texts", ()) for r in two_leaders(text)),
         notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
-        army_rules=tuple(record.get("army_rules", ())),
+        army_rules=tuple(rule for rule in record.get("army_rules", ()) if rule.strip().lower() not in AS_KEYWORD),
         army_rules_for={faction: tuple(rules) for faction, rules in record.get("army_rules_for", {}).items()},
         read_rules=_contained((*(a for a in read_rules if a.name not in held),
                                *(TextAbility(name, readings=tuple(found.values())) for name, found in held.items())),

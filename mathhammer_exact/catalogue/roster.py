@@ -280,10 +280,7 @@ class _UnitReader:
                 record["leader_of"] = record["leader_of"] or leader_units(text)
             for kind, reading in _defence_readings(_rules(element), "unit", single).items():
                 record[kind] = best(record[kind], reading)
-        # a rule named as one of the unit's keywords is a core ability the engine applies from the keyword (Stealth,
-        # copied with no publication by some list programs): not an army rule left out (a trial found both said)
-        record["army_rules"] = [name for name in dict.fromkeys(_army_rules(unit))
-                                if name.upper() not in record["keywords"]]
+        record["army_rules"] = list(dict.fromkeys(_army_rules(unit)))
 
 
 

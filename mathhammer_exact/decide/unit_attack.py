@@ -691,11 +691,18 @@ def planned_attack(
     carried = {item for _, gear in equipped for item in gear}
     own = [data.rules[key] for key in sheet.always]
     own += [data.rules[key] for item in sorted(carried) for key in sheet.wargear.get(item, ())]
-    dropped = text_in_force.left_out(without, sides, own)
-    if normalise("Stealth") in dropped:  # the target's Stealth is its models' keyword: left out, so is the keyword
+    stealth_lines = []
+    if any(normalise(w) == normalise("Stealth") for w in without) and all("STEALTH" in p.keywords
+                                                                        for p, _ in target.groups):
+        # the target's models' keyword, which the engine applies (a trial found it applied where --without said it
+        # was left out): the keyword goes, whether or not a rule of that name is listed
         target = attacked = Target(tuple((attrs.evolve(p, keywords=tuple(k for k in p.keywords if k != "STEALTH")),
                                           n) for p, n in target.groups), attached=target.attached)
+        without = [w for w in without if normalise(w) != normalise("Stealth")]
+        stealth_lines = ["not applied: Stealth (left out with --without)"]
+    dropped = text_in_force.left_out(without, sides, own)
     own, dropped_lines = text_in_force.keep(own, dropped)
+    dropped_lines += stealth_lines
     in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
     weapons_carried = carried | {item for leader in leaders for _, gear in leader.equip(()) for item in gear}
     read, read_lines, apart = text_in_force.in_force(

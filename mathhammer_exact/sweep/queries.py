@@ -27,7 +27,7 @@ from typing import Any
 
 import attrs
 
-from ..data.datasheet import Datasheet, TargetUnit
+from ..data.datasheet import Datasheet, TargetUnit, in_edition
 from ..data.load import equipped
 from ..decide.points import Efficiency
 from ..decide.unit_attack import defended, with_best_profiles
@@ -65,7 +65,12 @@ class Attacker:
 
     def weapon_in(self, edition: str) -> Weapon:
         """The weapon profile as `edition` reads it (one with an ability the edition lacks is refused, saying so)."""
-        return dict(self.weapons).get(edition) or Weapon.parse(self.label, edition=edition)
+        read = dict(self.weapons)
+        if edition not in read:
+            theirs = " or ".join(EDITIONS[name].ordinal for name in read)
+            raise MathhammerError(f"{self.label!r} has an ability the {EDITIONS[edition].ordinal} edition does not "
+                                  f"have: its rows are answered in the {theirs} (situations.edition = {list(read)})")
+        return read[edition]
 
     @classmethod
     def of_sheet(cls, sheet: Datasheet, label: str | None = None) -> Attacker:
@@ -148,10 +153,12 @@ class Grid:
     def situation_of(self, query: Query) -> Context:
         """The situation `query` is asked in: the grid's, its own fields, its printing of the rules in the edition its
         situation names, else the grid's (the player's $MATHHAMMER_EDITION); a printing that edition lacks is refused
-        ('2023' in the 11th). With neither, a unit attacks in its own edition at the current printing."""
+        ('2023' in the 11th). With neither, a unit attacks in its own edition at the current printing (at another, in
+        the 10th's, as `mathhammer unit --rules` has it)."""
         named = query.situation.get("edition") or self.context.edition
         rules = Rules.named(query.rules, edition(named).name if named else TENTH.name)
-        return attrs.evolve(self.context, rules=rules, **query.situation)
+        context = attrs.evolve(self.context, rules=rules, **query.situation)
+        return in_edition(context, query.attacker.sheet)[0]
 
     def __attrs_post_init__(self) -> None:
         for phase in self.phases:

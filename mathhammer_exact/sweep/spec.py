@@ -28,6 +28,7 @@ from __future__ import annotations
 import enum
 import itertools
 import tomllib
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -40,6 +41,7 @@ from ..catalogue.library import current_index
 from ..data.datasheet import Datasheet
 from ..data.load import find, standard_targets
 from ..editions import answered_in, edition
+from ..editions import asked as editions_asked
 from ..errors import MathhammerError, did_you_mean
 from ..model import Context, Rules
 from ..units.by_name import datasheet, sized
@@ -92,8 +94,14 @@ def grid_of(raw: dict[str, Any], label: str, chunk: int | None = None) -> Grid:
     for side in SIDES:
         if side not in raw:
             raise SpecError(f"{label} {side}", f"missing: give [{side}] with one or more of {', '.join(SIDES[side])}")
-    attackers = _attackers(_table(raw, "attackers", label), label)
-    defenders = _defenders(_table(raw, "targets", label), label)
+    situations = _situations(raw, label)
+    asked = [answered_in(None)] if "edition" not in dict(situations) else dict(situations)["edition"]
+    # its units are looked up in the one edition it asks for, as `mathhammer unit --edition` looks them up (under
+    # several, in the player's: a row of another edition's datasheet says so)
+    looked_up = edition(asked[0]).name if len({edition(a).name for a in asked if a}) == 1 and asked[0] else None
+    with editions_asked(looked_up):
+        attackers = _attackers(_table(raw, "attackers", label), label)
+        defenders = _defenders(_table(raw, "targets", label), label)
     top = f"{label} "
     phases = _list(raw, "phases", top, str, ["shooting"], lambda v: v in PHASES, ", ".join(PHASES))
     models: list[int | None] = list(_list(raw, "models", top, int, [None], lambda v: v >= 1, "at least 1"))
@@ -102,13 +110,12 @@ def grid_of(raw: dict[str, Any], label: str, chunk: int | None = None) -> Grid:
     chunk = chunk if chunk is not None else _number(raw, "chunk", label, 2000)
     if chunk < 1:
         raise SpecError(f"{label} chunk", f"at least 1 query a part, got {chunk}")
-    situations = _situations(raw, label)
-    asked = [answered_in(None)] if "edition" not in dict(situations) else dict(situations)["edition"]
     for printing, named in itertools.product(printings, (name for name in asked if name)):  # refused at once
         try:
             Rules.named(printing, edition(named).name)
         except MathhammerError as exc:
-            raise SpecError(f"{top}rules", f"{printing!r} with edition {named!r}: {exc}") from None
+            whose = "" if "edition" in dict(situations) else " ($MATHHAMMER_EDITION)"
+            raise SpecError(f"{top}rules", f"{printing!r} with edition {named!r}{whose}: {exc}") from None
     return Grid(attackers, defenders, phases, models, situations, printings, Context(edition=answered_in(None)),
                 shown, chunk)
 
@@ -210,9 +217,7 @@ def _target(name: str) -> Defender:
     unit, size = sized(name)
     if size is None:
         return _unit(name, Defender.of_sheet)
-    sheet = datasheet(unit)
-    sheet.counts(size)  # a size its datasheet does not allow is refused, saying which it allows
-    return Defender.of_sheet(sheet, f"{sheet.name} x{size}", size)
+    return _unit(unit, lambda sheet, label: Defender.of_sheet(sheet, f"{label or sheet.name} x{size}", size))
 
 
 def _unit(name: str, make: Callable[[Datasheet, str | None], Side]) -> Side:
@@ -223,18 +228,24 @@ def _unit(name: str, make: Callable[[Datasheet, str | None], Side]) -> Side:
 
 
 def _whole(found: list[Side], label: str, side: str) -> list[Side]:
-    """The attackers or targets found, each once: two names of one unit (a trial found 'Boyz' and 'Ork Boyz' giving
-    rows alike) are refused."""
+    """The attackers or targets found, each once: one unit named twice (a trial found 'Boyz' and 'Ork Boyz' giving
+    rows alike) is refused; two datasheets of one name (a faction's two Gretchin) are labelled apart."""
     if not found:
         raise SpecError(f"{label} {side}", f"selects nothing: give one or more of {', '.join(SIDES[side])}")
-    seen: set[tuple[str, str | None]] = set()
+    seen: dict[str, str] = {}
+    labels: Counter[tuple[str, str | None]] = Counter()
+    out = []
     for one in found:
-        key = (one.label, one.faction)
+        key = repr(one.sheet) if isinstance(one, Attacker) and one.sheet else \
+            repr((one.unit.sheet, one.unit.target)) if isinstance(one, Defender) and one.unit.sheet else one.label
         if key in seen:
-            raise SpecError(f"{label} {side}", f"{key[0]} ({key[1]}) is named twice (by two names, or by a name and a "
+            raise SpecError(f"{label} {side}", f"{seen[key]} is named twice (by two names of it, or by a name and a "
                                                "selection): give each unit once")
-        seen.add(key)
-    return found
+        seen[key] = one.label
+        labels[one.label, one.faction] += 1
+        same = labels[one.label, one.faction]  # the nth datasheet of this name and faction
+        out.append(one if same == 1 else attrs.evolve(one, label=f"{one.label} (datasheet {same} of the name)"))
+    return out
 
 
 def _selected(side: dict[str, Any], where: str) -> list[Datasheet]:
@@ -290,22 +301,30 @@ def _situations(raw: dict[str, Any], label: str) -> list[tuple[str, tuple[Any, .
     table = _table(raw, "situations", label)
     _known(table, SITUATION_FIELDS, label, "situations.")
     defaults = Context()
+    player = {"edition": answered_in(None)}  # the edition of a grid that sweeps none ($MATHHAMMER_EDITION, or none)
+    swept_editions = table.get("edition")
+    editions: list[Any] = swept_editions if isinstance(swept_editions, list) else [player["edition"]]
     swept = []
     for name, values in table.items():
         default = getattr(defaults, name)
         kind: type = bool if isinstance(default, bool) else str if isinstance(default, enum.Enum) else \
             int if isinstance(default, int) else str  # (a re-roll policy is an int too: written by its name)
         values = _list(table, name, f"{label} situations.", kind, [])
-        for i, value in enumerate(values):
-            try:
-                Context(**{name: value})
-            except (MathhammerError, ValueError, TypeError) as exc:
-                raise SpecError(f"{label} situations.{name}[{i}]", str(exc)) from None
+        for i, value in enumerate(values):  # a value of some edition asked (the 11th's Lethal Hits policies)
+            tried = editions if name != "edition" else [None]
+            problems = []
+            for asked in tried:
+                try:
+                    Context(**{"edition": asked, name: value})
+                except (MathhammerError, ValueError, TypeError) as exc:
+                    problems.append(str(exc))
+            if len(problems) == len(tried):
+                raise SpecError(f"{label} situations.{name}[{i}]", problems[0])
         swept.append((name, tuple(values)))
     names = [name for name, _ in swept]
     for combination in itertools.product(*(values for _, values in swept)):
         try:
-            Context(**dict(zip(names, combination)))
+            Context(**{**player, **dict(zip(names, combination))})
         except MathhammerError as exc:
             chosen = ", ".join(f"{n} = {v!r}" for n, v in zip(names, combination))
             raise SpecError(f"{label} situations", f"{chosen}: {exc}") from None

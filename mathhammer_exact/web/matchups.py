@@ -61,6 +61,7 @@ class MatchupRow(BaseModel):
     target: str
     target_faction: str | None
     target_models: int
+    edition: str | None = Field(description="The rules edition this answer was given in ('10e', '11e').")
     mean_damage: float | None
     mean_models_destroyed: float | None
     p_destroyed: float | None
