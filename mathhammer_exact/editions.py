@@ -188,6 +188,13 @@ def answered_in(name: str | None) -> str | None:
     return name or player_default()
 
 
+def answered_edition() -> RulesEdition:
+    """The edition of a question that names no unit to take one from (a dice test, a named rule's card): the one it
+    asks for (`asked`), else the player's, else the 10th."""
+    name = answered_in(asked_edition())
+    return edition(name) if name else TENTH
+
+
 def player_default() -> str | None:
     """The edition $MATHHAMMER_EDITION names, if it is set (a bad value is refused)."""
     value = os.environ.get(ENVIRONMENT, "").strip()

@@ -25,12 +25,10 @@ from typing import Any, Literal
 
 import attrs
 
-from ..abilities import flags
-from ..data.modifiers import STACKED, Effect, Keywords, NamedRule, Phase
+from ..data.modifiers import FLAGS, STACKED, Effect, Keywords, NamedRule, Phase
 from ..data.names import loose
 from ..data.text_rules import Reading, Role, Scope, TextAbility, leading
 from ..errors import MathhammerError
-from ..model import ELEVENTH_EDITION
 from .abilities import feel_no_pain, invulnerable, unjoined
 from .ability_clauses import (
     EFFECT_JOIN,
@@ -297,12 +295,11 @@ _EXCLUDING = re.compile(r"\s*\(excluding (?P<ability>[\w -]+?) weapons\)", re.I)
 def _excluding(sentence: str) -> tuple[str, tuple[str, ...]]:
     """The sentence without its asides that exclude the weapons of a weapon ability, and those abilities (as the
     parser spells them); an aside that names no such ability is left in place."""
-    known = flags(ELEVENTH_EDITION)
     found: list[str] = []
 
     def taken(match: re.Match[str]) -> str:
         spelling = " ".join(match["ability"].replace("-", " ").upper().split())
-        if spelling not in known:
+        if spelling not in FLAGS:
             return match.group(0)
         found.append(spelling)
         return ""

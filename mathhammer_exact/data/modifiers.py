@@ -37,15 +37,6 @@ from ..model import (
 )
 from .names import loose
 
-
-def declared_for(rule: NamedRule, edition: RulesEdition) -> str:
-    """Where a rule of a rules folder comes from, in an answer under `edition`: said to be another edition's where it
-    is (the shipped rules/ are the 10th edition's)."""
-    if rule.edition in ("", edition.name):
-        return "as rules/ declares it"
-    return (f"as rules/ declares it for the {EDITIONS[rule.edition].ordinal} edition, the {edition.ordinal}'s data "
-            "here giving no text of it")
-
 Phase = Literal["shooting", "fight", "either"]
 Situation = Literal["attacker", "target", "marked", "suppressed"]
 WeaponFilter = Literal["all", "ranged", "melee", "rapid fire"]
@@ -136,13 +127,15 @@ def _situation_changes(cls: type) -> type:
     return cls
 
 
+FLAGS = flags(ELEVENTH_EDITION)  #: the weapon abilities a weapon has or has not, of either edition, by spelling
+
+
 def _flags(names: Iterable[str]) -> list[Ability]:
     """The weapon abilities (flags, of either edition) of these names; an unknown name is refused."""
-    known = flags(ELEVENTH_EDITION)
-    if unknown := [name for name in names if name not in known]:
+    if unknown := [name for name in names if name not in FLAGS]:
         raise MathhammerError(f"{', '.join(unknown)}: not a weapon ability a weapon has or has not (known: "
-                              f"{', '.join(sorted(known))})")
-    return [known[name] for name in names]
+                              f"{', '.join(sorted(FLAGS))})")
+    return [FLAGS[name] for name in names]
 
 
 @attrs.frozen
@@ -342,9 +335,17 @@ class NamedRule:
         own, that it is its own edition's (`declared_for`)."""
         line = f"{SUBJECT[self.situation]} {self.name}: {self.effect.describe()}"
         line = f"{line}; assumes {self.assumes}" if self.assumes else line
-        if self.edition in ("", edition.name):
-            return line
-        return f"{line}; {declared_for(self, edition)}; applied by the {edition.ordinal}'s rules"
+        return line if self.edition in ("", edition.name) else \
+            f"{line}; {declared_for(self, edition)}; applied by the {edition.ordinal}'s rules"
+
+
+def declared_for(rule: NamedRule, edition: RulesEdition) -> str:
+    """Where a rule of a rules folder comes from, in an answer under `edition`: said to be another edition's where it
+    is (the shipped rules/ are the 10th edition's)."""
+    if rule.edition in ("", edition.name):
+        return "as rules/ declares it"
+    return (f"as rules/ declares it for the {EDITIONS[rule.edition].ordinal} edition, the {edition.ordinal}'s data "
+            "here giving no text of it")
 
 
 def _improved_weapon(weapon: Weapon, effect: Effect) -> Weapon:

@@ -11,9 +11,9 @@ from ..data import load, text_in_force
 from ..data.datasheet import Datasheet
 from ..data.modifiers import NamedRule, declared_for
 from ..data.text_rules import TextAbility
-from ..editions import TENTH, RulesEdition, answered_in, asked_edition
+from ..editions import TENTH, answered_edition
 from ..errors import MathhammerError
-from ..model import Context, Target, Weapon
+from ..model import Target, Weapon
 from ..units import by_name
 from .profiles import model_summary, target_string, target_summary, weapon_summary
 
@@ -46,7 +46,7 @@ def card(name: str, rules_dir: str | None = None) -> str:
     if kind == "rule":
         rule = mods[key]
         phase = {"either": "either phase", "shooting": "Shooting phase", "fight": "Fight phase"}[rule.phase]
-        edition = _answered_in()
+        edition = answered_edition()
         lines = [f"{rule.name} ({rule.kind}, {rule.source}; {phase})", f"  {rule.summary}",
                  f"  In a query: {rule.header(edition)}"]
         lines += [f"  In the {edition.ordinal} edition, {what}: {gives}" for what, given, gives in (
@@ -72,16 +72,11 @@ def _notes(sheet: Datasheet) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*sheet.notes, *sheet.defence_notes, *kinds, *pieces)))
 
 
-def _answered_in() -> RulesEdition:
-    """The edition a card is shown in: the one asked for, else the player's, else the 10th."""
-    return Context(edition=answered_in(asked_edition()) or "10e").rules.definition
-
-
 def _how(ability: TextAbility) -> str:
     declared = ability.readings and all(r.rule.listed for r in ability.readings)
     if not declared:
         return "read from its text"
-    return f"its army rule, {declared_for(ability.readings[0].rule, _answered_in())} (--with applies it)"
+    return f"its army rule, {declared_for(ability.readings[0].rule, answered_edition())} (--with applies it)"
 
 
 def datasheet_card(sheet: Datasheet, rules: Mapping[str, NamedRule] | None = None) -> str:

@@ -11,21 +11,15 @@ from __future__ import annotations
 import attrs
 
 from .. import rolls
-from ..editions import TENTH, RulesEdition, answered_in, asked_edition, edition
+from ..editions import TENTH, answered_edition
 from ..model import Hazardous, ModelProfile, Rules
 from ..pmf import Number, Pmf
 from .report import Report
 
 
-def _asked() -> RulesEdition:
-    """The edition the question is answered in."""
-    name = answered_in(asked_edition())
-    return edition(name) if name else TENTH
-
-
 def _as_in_the_tenth(report: Report, test: str) -> Report:
     """`report`, its header saying that `test` is taken as in the 10th edition where another edition is asked for."""
-    asked = _asked()
+    asked = answered_edition()
     if asked is TENTH:
         return report
     line = f"  rules: {asked.ordinal} edition; {test} taken as in the 10th edition (docs/rules.md)"
@@ -69,7 +63,7 @@ def desperate_escape_report(tests: int, exact: bool = False) -> Report:
 def hazardous_report(weapons: int, bearer: str = "T3 Sv4+ W1", rules: Rules | None = None,
                      exact: bool = False) -> Report:
     """Hazardous tests: models lost when `weapons` Hazardous weapons carried by `bearer` models are used."""
-    rules = (rules or Rules()).in_edition(_asked().name)  # (a printing the edition lacks is refused)
+    rules = (rules or Rules()).in_edition(answered_edition().name)  # (a printing the edition lacks is refused)
     pmf = rolls.hazardous(weapons, ModelProfile.parse(bearer, name="bearer"), rules, exact)
     title = f"Hazardous tests for {weapons} weapons"
     if rules.hazardous is Hazardous.DESTROY:
