@@ -98,8 +98,8 @@ def grid_of(raw: dict[str, Any], label: str, chunk: int | None = None) -> Grid:
     asked = [answered_in(None)] if "edition" not in dict(situations) else dict(situations)["edition"]
     # its units are looked up in the one edition it asks for, as `mathhammer unit --edition` looks them up (under
     # several, in the player's: a row of another edition's datasheet says so)
-    looked_up = edition(asked[0]).name if len({edition(a).name for a in asked if a}) == 1 and asked[0] else None
-    with editions_asked(looked_up):
+    named = {edition(name).name for name in asked if name}
+    with editions_asked(named.pop() if len(named) == 1 else None):
         attackers = _attackers(_table(raw, "attackers", label), label)
         defenders = _defenders(_table(raw, "targets", label), label)
     top = f"{label} "
