@@ -356,19 +356,53 @@ def test_a_unit_the_checkout_has_but_could_not_read_is_said_so(data_dir, tmp_pat
     assert run("show", "dune walkers").output.startswith("Dune Walker (Sand Host")
 
 
-def test_a_sweep_of_one_edition_looks_its_units_up_in_that_editions_index(both, tmp_path, monkeypatch):
-    # a review found 'situations.edition = ["11e"]' answering the 10th's Gravel Wardens under the 11th's rules, where
-    # `unit --edition 11e` takes the 11th's; under both editions the player's index is used, and each row says its
-    # edition (a refused one too: it named the 10th where the unit's rows were the 11th's)
+def test_a_sweep_looks_its_units_up_in_each_editions_index(both, tmp_path, monkeypatch):
+    """A review found 'situations.edition = ["11e"]' answering the 10th's Gravel Wardens under the 11th's rules, where
+    `unit --edition 11e` takes the 11th's; a trial then found a sweep of both editions answering both rows of a unit
+    from one edition's datasheet (the player's). Five Wardens at five T4 Sv3+ W10 models (no damage wasted): in the
+    10th, pebble rifles (A2 BS3+ S4 AP-1) 10 x 2/3 x 1/2 x 1/2 = 5/3 and rock fists (A3 WS4+ S4 AP0) 15 x 1/2 x 1/2
+    x 1/3 = 5/4; in the 11th, Blast 2 adds 2 attacks a model against 5 models, 20 x 1/6 = 10/3, and Cleave 1 one with
+    WS3+, 20 x 2/3 x 1/2 x 1/3 = 20/9. Each row says its edition; a unit one edition lacks gets that edition's rows
+    refused, saying so."""
     from mathhammer_exact.sweep.queries import answer
-    from mathhammer_exact.sweep.spec import read_spec
+    from mathhammer_exact.sweep.spec import SpecError, read_spec
 
     monkeypatch.delenv("MATHHAMMER_EDITION", raising=False)
     path = tmp_path / "spec.toml"
-    for editions, sheet_edition in (('["11e"]', "11e"), ('["10e"]', "10e"), ('["10e", "11e"]', "10e")):
+    missing = "{} is not a unit of the {} edition's index (it is of the {})"
+    means = {("10e", "shooting"): Fraction(5, 3), ("10e", "fight"): Fraction(5, 4),
+             ("11e", "shooting"): Fraction(10, 3), ("11e", "fight"): Fraction(20, 9)}
+    for editions, player in (('["11e"]', None), ('["10e"]', "11e"), ('["10e", "11e"]', None),
+                             ('["10e", "11e"]', "11e")):
+        if player:
+            monkeypatch.setenv("MATHHAMMER_EDITION", player)
         path.write_text("phases = ['shooting', 'fight']\n[attackers]\nunits = ['Gravel Wardens']\n[targets]\n"
-                        f"standard = ['MEQ']\n[situations]\nedition = {editions}\n")
+                        f"profiles = ['T4 Sv3+ W10 x5']\n[situations]\nedition = {editions}\n")
         grid = read_spec(path).grid
-        assert grid.attackers[0].sheet.edition == sheet_edition, editions
         rows = [answer(grid, n) for n in range(grid.size)]
         assert [row["edition"] for row in rows] == json.loads(editions) * 2  # shooting, then fighting
+        assert [row["mean_damage"] for row in rows] == pytest.approx(
+            [float(means[row["edition"], row["phase"]]) for row in rows], rel=1e-12), (editions, player)
+        assert {row["attacker_points"] for row in rows} == {90}
+    monkeypatch.delenv("MATHHAMMER_EDITION")
+    # units of one edition alone, selected and named: their rows of the other are refused, saying so
+    path.write_text("[attackers]\nselect = [{faction = 'Gravel Host'}]\n[targets]\nstandard = ['MEQ']\n"
+                    "[situations]\nedition = ['10e', '11e']\n")
+    grid = read_spec(path).grid
+    assert [a.label for a in grid.attackers] == ["Gravel Wardens", "Warden Captain", "Scree Walker", "Shale Stalker",
+                                                 "Rubble Drone"]  # in the index's order, the 10th's first
+    reasons = {(row["attacker"], row["edition"]): row["reason"] for row in (answer(grid, n) for n in range(grid.size))}
+    assert reasons["Rubble Drone", "10e"] == missing.format("Rubble Drone", "10th", "11th")
+    assert reasons["Scree Walker", "11e"] == missing.format("Scree Walker", "11th", "10th")
+    assert reasons["Rubble Drone", "11e"] is None and reasons["Scree Walker", "10e"] is None
+    path.write_text("[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nunits = ['Rubble Drone']\n"
+                    "[situations]\nedition = ['10e', '11e']\n")
+    grid = read_spec(path).grid
+    tenth, eleventh = answer(grid, 0), answer(grid, 1)
+    assert (tenth["reason"], tenth["target_models"], tenth["target_points"]) == (
+        missing.format("Rubble Drone", "10th", "11th"), None, None)
+    assert eleventh["reason"] is None and eleventh["target_models"] == 1
+    path.write_text("[attackers]\nunits = ['Rubble Droid']\n[targets]\nstandard = ['MEQ']\n[situations]\n"
+                    "edition = ['10e', '11e']\n")
+    with pytest.raises(SpecError, match=r"attackers.units\[0\]: unknown unit 'Rubble Droid'"):  # in neither
+        read_spec(path)

@@ -17,7 +17,7 @@ from ..engine.limits import cost
 from ..errors import MathhammerError
 from ..model import Firing
 from ..pmf import FLOAT
-from .queries import Grid, Query
+from .queries import Grid, Query, as_printed
 
 SAMPLE = 500  #: queries whose cost is estimated (evenly spaced over the grid)
 SETUP_SECONDS = {"weapon": 0.9e-3, "unit": 2.4e-3}  #: per query, on average, besides the steps below
@@ -28,10 +28,11 @@ SECONDS_PER_STEP = {True: 1e-9, False: 3.4e-8}
 
 def seconds(query: Query, grid: Grid) -> float:
     """The estimated time of one query on one core."""
-    attacker, target = query.attacker, query.defender.target
     melee = query.phase == "fight"
     try:
         context = grid.situation_of(query)
+        attacker = as_printed(query.attacker, context.rules.edition)
+        target = as_printed(query.defender, context.rules.edition).target
         if attacker.weapons:
             weapon = attacker.weapon_in(context.rules.edition)
             if weapon.melee != melee:
@@ -45,7 +46,7 @@ def seconds(query: Query, grid: Grid) -> float:
         fast = len(firings) == 1 and len(target.groups) == 1 and context.command_reroll is None
         work = cost(list(firings), target, context, FLOAT, fast).work
     except MathhammerError:  # refused before any arithmetic (nothing to attack with, too large)
-        return SETUP_SECONDS[attacker.kind] / 2
+        return SETUP_SECONDS[query.attacker.kind] / 2
     return SETUP_SECONDS[attacker.kind] + work * SECONDS_PER_STEP[fast]
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -53,6 +53,7 @@ class Attacker:
     weapons: tuple[tuple[str, Weapon], ...] = ()  #: a weapon profile as each edition that has its abilities reads it
     sheet: Datasheet | None = None
     faction: str | None = None
+    printed: tuple[tuple[str, Attacker], ...] = ()  #: a unit as each edition a grid sweeps prints it (`as_printed`)
 
     @classmethod
     def of_weapon(cls, text: str) -> Attacker:
@@ -90,6 +91,7 @@ class Defender:
     unit: TargetUnit
     faction: str | None = None
     points: int | None = None
+    printed: tuple[tuple[str, Defender], ...] = ()  #: a unit as each edition a grid sweeps prints it (`as_printed`)
 
     @property
     def target(self) -> Target:
@@ -110,6 +112,22 @@ class Defender:
         target, label = equipped(sheet, size), label or sheet.name
         return cls(label, TargetUnit(target, label, sheet, target_notes(sheet, (), size)), sheet.faction,
                    sheet.points_at(target.model_count))
+
+
+Side = TypeVar("Side", Attacker, Defender)
+
+
+def as_printed(side: Side, edition: str) -> Side:
+    """The attacker or target as `edition` prints it: in a grid that sweeps several editions, a unit is looked up in
+    each (`printed`), and its rows of an edition it is not in are refused, saying so; else `side` itself."""
+    if not side.printed:
+        return side
+    found = dict(side.printed).get(edition)
+    if found is None:
+        theirs = " and ".join(EDITIONS[name].ordinal for name, _ in side.printed)
+        raise MathhammerError(f"{side.label} is not a unit of the {EDITIONS[edition].ordinal} edition's index "
+                              f"(it is of the {theirs})")
+    return found
 
 
 def _tuple(values: Iterable[Any]) -> tuple[Any, ...]:
@@ -228,19 +246,22 @@ def answer(grid: Grid, number: int) -> dict[str, Any]:
     """Query `number` of the grid as one row: its inputs, then the figures (NaN, with the reason,
     where the attacker cannot attack in that phase or the query is refused)."""
     q = grid.query(number)
-    attacker, defender = q.attacker, q.defender
+    printed = bool(q.defender.printed)  # its models and points are those of the row's edition, found below
     row: dict[str, Any] = {
-        "query": number, "attacker": attacker.label, "attacker_kind": attacker.kind,
-        "attacker_faction": attacker.faction, "phase": q.phase, "models": q.models, "target": defender.label,
-        "target_faction": defender.faction, "target_models": defender.target.model_count, **q.situation,
-        "edition": q.situation.get("edition") or grid.context.edition, "rules": q.rules,
+        "query": number, "attacker": q.attacker.label, "attacker_kind": q.attacker.kind,
+        "attacker_faction": q.attacker.faction, "phase": q.phase, "models": q.models, "target": q.defender.label,
+        "target_faction": q.defender.faction, "target_models": None if printed else q.defender.target.model_count,
+        **q.situation, "edition": q.situation.get("edition") or grid.context.edition, "rules": q.rules,
         **dict.fromkeys(FIGURES, math.nan), "attacker_points": None,
-        "target_points": defender.points, "reason": None, "notes": [],
+        "target_points": None if printed else q.defender.points, "reason": None, "notes": [],
         **{f"{name}_pmf": None for name in grid.distributions}}
     melee = q.phase == "fight"
     try:
         context = grid.situation_of(q)
         row["edition"] = context.rules.edition
+        attacker, defender = as_printed(q.attacker, row["edition"]), as_printed(q.defender, row["edition"])
+        row.update(attacker_faction=attacker.faction, target_faction=defender.faction,
+                   target_models=defender.target.model_count, target_points=defender.points)
         if attacker.weapons:
             row["models"] = q.models or 1
             weapon = attacker.weapon_in(context.rules.edition)

@@ -29,7 +29,7 @@ import enum
 import itertools
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -45,10 +45,9 @@ from ..editions import asked as editions_asked
 from ..errors import MathhammerError, did_you_mean
 from ..model import Context, Rules
 from ..units.by_name import datasheet, sized
-from .queries import DISTRIBUTIONS, PHASES, Attacker, Defender, Grid
+from .queries import DISTRIBUTIONS, PHASES, Attacker, Defender, Grid, Side
 
 T = TypeVar("T")
-Side = TypeVar("Side", Attacker, Defender)
 TOP = ("attackers", "targets", "situations", "phases", "models", "rules", "chunk", "distributions")
 SIDES = {"attackers": ("weapons", "units", "select"), "targets": ("standard", "profiles", "units", "select")}
 _KINDS = {str: "string", int: "whole number", bool: "true or false"}
@@ -96,12 +95,9 @@ def grid_of(raw: dict[str, Any], label: str, chunk: int | None = None) -> Grid:
             raise SpecError(f"{label} {side}", f"missing: give [{side}] with one or more of {', '.join(SIDES[side])}")
     situations = _situations(raw, label)
     asked = [answered_in(None)] if "edition" not in dict(situations) else dict(situations)["edition"]
-    # its units are looked up in the one edition it asks for, as `mathhammer unit --edition` looks them up (under
-    # several, in the player's: a row of another edition's datasheet says so)
-    named = {edition(name).name for name in asked if name}
-    with editions_asked(named.pop() if len(named) == 1 else None):
-        attackers = _attackers(_table(raw, "attackers", label), label)
-        defenders = _defenders(_table(raw, "targets", label), label)
+    editions: list[str | None] = [*dict.fromkeys(edition(name).name for name in asked if name)] or [None]
+    attackers = _attackers(_table(raw, "attackers", label), label, editions)
+    defenders = _defenders(_table(raw, "targets", label), label, editions)
     top = f"{label} "
     phases = _list(raw, "phases", top, str, ["shooting"], lambda v: v in PHASES, ", ".join(PHASES))
     models: list[int | None] = list(_list(raw, "models", top, int, [None], lambda v: v >= 1, "at least 1"))
@@ -181,16 +177,16 @@ def _each(side: dict[str, Any], key: str, where: str, make: Callable[[str], T]) 
 
 
 # ------------------------------------------------------------------ attackers and targets
-def _attackers(side: dict[str, Any], label: str) -> list[Attacker]:
+def _attackers(side: dict[str, Any], label: str, editions: Sequence[str | None]) -> list[Attacker]:
     where = f"{label} attackers."
     _known(side, SIDES["attackers"], label, "attackers.")
     found = _each(side, "weapons", where, Attacker.of_weapon)
-    found += _each(side, "units", where, lambda name: _unit(_unsized(name), Attacker.of_sheet))
-    found += [Attacker.of_sheet(sheet) for sheet in _selected(side, where)]
+    found += _each(side, "units", where, lambda name: _unit(_unsized(name), Attacker.of_sheet, editions))
+    found += _chosen(side, where, Attacker.of_sheet, editions)
     return _whole(found, label, "attackers")
 
 
-def _defenders(side: dict[str, Any], label: str) -> list[Defender]:
+def _defenders(side: dict[str, Any], label: str, editions: Sequence[str | None]) -> list[Defender]:
     _known(side, SIDES["targets"], label, "targets.")
     where = label + " targets."
     found = []
@@ -200,8 +196,8 @@ def _defenders(side: dict[str, Any], label: str) -> list[Defender]:
             _each(side, "standard", where, lambda name: find(name, known, "standard target").name)
         found += [Defender.of_target(known[name].target, name) for name in names]
     found += _each(side, "profiles", where, Defender.of_profile)
-    found += _each(side, "units", where, lambda name: _target(name))
-    found += [Defender.of_sheet(sheet) for sheet in _selected(side, where)]
+    found += _each(side, "units", where, lambda name: _target(name, editions))
+    found += _chosen(side, where, Defender.of_sheet, editions)
     return _whole(found, label, "targets")
 
 
@@ -212,19 +208,58 @@ def _unsized(name: str) -> str:
     return name
 
 
-def _target(name: str) -> Defender:
+def _target(name: str, editions: Sequence[str | None]) -> Defender:
     """A target unit by name, at the size written after it ('Boyz x20', as a matchup takes it), else its smallest."""
     unit, size = sized(name)
     if size is None:
-        return _unit(name, Defender.of_sheet)
-    return _unit(unit, lambda sheet, label: Defender.of_sheet(sheet, f"{label or sheet.name} x{size}", size))
+        return _unit(name, Defender.of_sheet, editions)
+    return _unit(unit, lambda sheet, label: Defender.of_sheet(sheet, f"{label or sheet.name} x{size}", size), editions)
 
 
-def _unit(name: str, make: Callable[[Datasheet, str | None], Side]) -> Side:
+def _unit(name: str, make: Callable[[Datasheet, str | None], Side], editions: Sequence[str | None]) -> Side:
     """The attacker or target a unit's name gives, named in its rows by its datasheet's name, and an army list's unit
     also by its place in the list ('Boyz (orks.rosz#1)': it may carry other wargear than the datasheet's Boyz)."""
-    sheet = datasheet(name)
-    return make(sheet, f"{sheet.name} ({name.strip()})" if "#" in name else None)
+    def named() -> Side:
+        sheet = datasheet(name)
+        return make(sheet, f"{sheet.name} ({name.strip()})" if "#" in name else None)
+
+    return _printed(_in_each(editions, named), editions)
+
+
+def _chosen(side: dict[str, Any], where: str, make: Callable[[Datasheet], Side],
+            editions: Sequence[str | None]) -> list[Side]:
+    """The attackers or targets a side's selections pick in each edition, a unit of several editions once (told
+    apart by its name, faction and place among the datasheets of that name)."""
+    joined: dict[tuple[str, str, int], dict[str | None, Side]] = {}
+    for name, sheets in _in_each(editions, lambda: _selected(side, where)).items():
+        seen: Counter[tuple[str, str]] = Counter()
+        for sheet in sheets:
+            seen[sheet.name, sheet.faction] += 1
+            joined.setdefault((sheet.name, sheet.faction, seen[sheet.name, sheet.faction]), {})[name] = make(sheet)
+    return [_printed(found, editions) for found in joined.values()]
+
+
+def _in_each(editions: Sequence[str | None], find: Callable[[], T]) -> dict[str | None, T]:
+    """What `find` finds in each edition the grid asks for, its units looked up in that edition's index (as
+    `mathhammer unit --edition` looks them up); refused where no edition has it."""
+    found: dict[str | None, T] = {}
+    problems = []
+    for name in editions:
+        with editions_asked(name):
+            try:
+                found[name] = find()
+            except MathhammerError as exc:
+                problems.append(exc)
+    if not found:
+        raise problems[0]
+    return found
+
+
+def _printed(found: dict[str | None, Side], editions: Sequence[str | None]) -> Side:
+    """The attacker or target found in each edition, as one of the grid: under several editions, that of the first
+    that has it, holding each edition's (`queries.as_printed`)."""
+    first = next(iter(found.values()))
+    return first if len(editions) == 1 else attrs.evolve(first, printed=tuple((str(e), s) for e, s in found.items()))
 
 
 def _whole(found: list[Side], label: str, side: str) -> list[Side]:
