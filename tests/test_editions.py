@@ -366,6 +366,17 @@ def test_devastating_wounds_mortal_wounds_escape_an_allocated_attacks_damage_red
     means = {edition: attack(weapon, target, context=in_edition(edition), exact=True).damage.mean
              for edition in ("10e", "11e")}
     assert means == {"10e": Fraction(25, 36), "11e": Fraction(30, 36)}
+    # the project's reading of 'the attack sequence ends', said where it changes the answer (a trial found it unsaid)
+    said = "Devastating Wounds: mortal wounds equal to the Damage, which the target's -1 Damage does not change (in " \
+           "the 11th edition the attack is not allocated: docs/rules.md)"
+
+    def header(target_text: str, edition: str) -> list[str]:
+        return json.loads(run("attack", "-w", "A1 BS2+ S6 AP-2 D=3 [DEVASTATING WOUNDS]", "-t", target_text,
+                              "--edition", edition, "--json").stdout)["header"]
+
+    assert said in header("T5 Sv2+ inv4+ W6 dr1", "11e")
+    for unsaid in (header("T5 Sv2+ inv4+ W6 dr1", "10e"), header("T5 Sv2+ inv4+ W6", "11e")):  # nothing to say
+        assert not any(line.startswith("Devastating Wounds") for line in unsaid)
 
 
 def test_a_profile_is_read_with_its_editions_abilities():

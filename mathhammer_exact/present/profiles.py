@@ -23,7 +23,7 @@ import attrs
 from ..abilities import Ability
 from ..dice import Dice
 from ..editions import Cover
-from ..model import Context, Firing, ModelProfile, Target, Weapon, every_ability
+from ..model import Context, DevastatingWounds, Firing, ModelProfile, Target, Weapon, every_ability
 from ..stages.hit import hit_modifier, ignores_modifiers, skill_worsened, stealth_said
 from ..stages.save import has_cover
 from .situation import situation
@@ -163,7 +163,24 @@ def header(firings: Sequence[Firing], target: Target, context: Context) -> tuple
     stealth = stealth_said(target, ranged[0].context or context, melee=False) if ranged else []
     return (*(f"  {models} x {text}" for models, text in shown), f"  target: {target_summary(target)}",
             *(f"  {line}" for line in stealth), *_cover_changes_nothing(firings, target, context),
-            *_psychic_ignores(firings, target, context))
+            *_psychic_ignores(firings, target, context), *_devastating_unreduced(firings, target, context))
+
+
+def _devastating_unreduced(firings: Sequence[Firing], target: Target, context: Context) -> list[str]:
+    """A line where a Devastating Wounds weapon meets a target whose abilities change the Damage of an attack
+    allocated to it, in an edition whose Devastating Wounds attack is not allocated (the 11th's: its mortal wounds
+    are its Damage, unchanged by them; `RulesEdition.devastating_allocated`): the project's reading, said (a trial)."""
+    changed = [word for word, field in (("-1 Damage", "reduce_damage"), ("halved Damage", "halve_damage"))
+               if any(getattr(profile, field) for profile, _ in target.groups)]
+    waiting = sorted({f.weapon.name for f in firings if f.weapon.devastating_wounds
+                      and (f.context or context).rules.devastating_wounds is DevastatingWounds.SEED
+                      and not (f.context or context).rules.definition.devastating_allocated})
+    if not changed or not waiting:
+        return []
+    whose = f" ({', '.join(name for name in waiting if name)})" if any(waiting) else ""
+    return [f"  Devastating Wounds{whose}: mortal wounds equal to the Damage, which the target's "
+            f"{' or '.join(changed)} does not change (in the {context.rules.definition.ordinal} edition the attack is "
+            "not allocated: docs/rules.md)"]
 
 
 def _psychic_ignores(firings: Sequence[Firing], target: Target, context: Context) -> list[str]:
