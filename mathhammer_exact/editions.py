@@ -114,6 +114,9 @@ class RulesEdition:
     #: changes to an allocated attack's Damage (-1, halved) act on its mortal wounds; in the 11th its attack sequence
     #: ends and the target suffers mortal wounds equal to the Damage
     devastating_allocated: bool = True
+    #: two CHARACTER units may join one unit where one is a SUPPORT (keyword) and the other not: "at most one Leader
+    #: and one Support" (the 11th: docs/rules.md); else one, unless a datasheet lets it take two
+    leader_and_support: bool = False
     assumed: tuple[str, ...] = ()  #: what is taken from the 10th edition, unknown for this one
     reported: tuple[str, ...] = ()  #: rules read from reports, not from the rules text, with their sources
 
@@ -144,7 +147,7 @@ ELEVENTH = RulesEdition(
     cover=Cover.SKILL, stealth=Stealth.COVER, lethal_hits=(LethalHits.BEST, LethalHits.ALWAYS, LethalHits.NEVER),
     heavy='the attacker is unengaged, was not set up this turn and no model of it moved more than 3"',
     psychic_ignores_modifiers=True, abilities=frozenset(EDITION_ABILITIES), precision_one_group=True,
-    devastating_allocated=False,
+    devastating_allocated=False, leader_and_support=True,
     assumed=("the saving throw", "the +1/-1 caps of hit and wound roll modifiers", "Battle-shock", "charges",
              "Indirect Fire's hit roll", "Blast not fired into Engagement Range", "Hazardous' test (the hazard roll)"),
     reported=("cover is -1 to the attacker's BS for ranged attacks, beyond the hit roll's +1/-1 cap, BS 6+ at worst, "

@@ -320,6 +320,22 @@ def test_a_bodyguard_that_takes_two_leaders(cairn):
     assert together_problem((chaplain, chaplain), once, 5) is not None  # two of one datasheet
 
 
+def test_a_leader_and_a_support_lead_one_unit_in_the_11th_edition(cairn):
+    # 'a unit may have at most one Leader and one Support' (the 11th): a trial found a Warboss and a Painboy (SUPPORT)
+    # refused Boyz of 10 under the 10th's one Leader
+    squad, captain, chaplain = (by_name.datasheet(name) for name in ("Cairn Squad", "Cairn Captain", "Cairn Chaplain"))
+    squad, captain = (attrs.evolve(sheet, edition="11e") for sheet in (squad, captain))
+    support = attrs.evolve(chaplain, edition="11e", keywords=(*chaplain.keywords, "SUPPORT"))
+    assert together_problem((captain, support), squad, 5) is None
+    assert together_problem((support, captain), squad, 5) is None
+    assert together_problem((captain, attrs.evolve(chaplain, edition="11e")), squad, 5) == (
+        "Cairn Captain and Cairn Chaplain cannot both lead Cairn Squad: a unit has one Leader and one Support unless "
+        "a Leader's datasheet lets it join beside the other, or the unit's lets it take two (none does)")
+    assert together_problem((support, support), squad, 5) is not None  # two Supports
+    assert together_problem((attrs.evolve(captain, edition="10e"), attrs.evolve(support, edition="10e")), squad,
+                            5) is not None  # the 10th has no Support
+
+
 def test_a_leaders_own_wargear_is_chosen(cairn):
     # a trial found every Leader fighting with its default weapon: the Lieutenant's cairn hammer (A2 WS3+ S8 AP-2 D3)
     # in place of its blade. At T4 Sv3+ W10 models (no overkill: 6 attacks, 10 wounds at most): the mauls as in

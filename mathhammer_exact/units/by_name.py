@@ -295,10 +295,10 @@ _TOO_MANY = f"{MOST_LEADERS} Leaders at most join one unit"
 
 def together_problem(leaders: Sequence[Datasheet], bodyguard: Datasheet | None, size: int | None = None) -> str | None:
     """Why `leaders`, each of which can lead `bodyguard` (of `size` models; default: its smallest), cannot lead it
-    together, or None if they can: a unit has one Leader, unless one's datasheet lets it join the unit the other
-    already leads (`Datasheet.joins_beside`: a Lieutenant beside a Captain) or the bodyguard's lets it take two
-    (`Datasheet.takes_two`: Cadian Shock Troops, Boyz of 20), and never more than two here. Where the bodyguard has
-    no datasheet (a standard target), the units a leave names are not checked."""
+    together, or None if they can: a unit has one Leader (in the 11th edition, and one SUPPORT), unless one's
+    datasheet lets it join the unit the other already leads (`Datasheet.joins_beside`: a Lieutenant beside a Captain)
+    or the bodyguard's lets it take two (`Datasheet.takes_two`: Cadian Shock Troops, Boyz of 20), and never more than
+    two here. Where the bodyguard has no datasheet (a standard target), the units a leave names are not checked."""
     if len(leaders) < 2:
         return None
     names = " and ".join(sheet.name for sheet in leaders)
@@ -307,6 +307,9 @@ def together_problem(leaders: Sequence[Datasheet], bodyguard: Datasheet | None, 
         return f"{names} cannot all lead {unit}: {_TOO_MANY}"
     led = _led_names(bodyguard) if bodyguard else None
     first, second = leaders
+    if all(EDITIONS[sheet.edition].leader_and_support for sheet in leaders) and \
+            len({"SUPPORT" in sheet.keywords for sheet in leaders}) == 2:  # a Leader and a Support
+        return None
     if any(rule.admits(first, led, second) for rule in second.joins_beside) or any(
             rule.admits(second, led, first) for rule in first.joins_beside):
         return None
@@ -316,8 +319,10 @@ def together_problem(leaders: Sequence[Datasheet], bodyguard: Datasheet | None, 
     said = "; ".join(dict.fromkeys([*(f"{sheet.name} may join {rule.describe()}" for sheet in leaders
                                       for rule in sheet.joins_beside),
                                     *(f"{unit} takes {rule.describe()}" for rule in takes)]))
-    return (f"{names} cannot both lead {unit}{f' of {at} models' if takes else ''}: a unit has one Leader unless a "
-            f"Leader's datasheet lets it join beside the other, or the unit's lets it take two ({said or 'none does'})")
+    support = " and one Support" if all(EDITIONS[sheet.edition].leader_and_support for sheet in leaders) else ""
+    return (f"{names} cannot both lead {unit}{f' of {at} models' if takes else ''}: a unit has one Leader{support} "
+            "unless a Leader's datasheet lets it join beside the other, or the unit's lets it take two "
+            f"({said or 'none does'})")
 
 
 def leaders(leader: Leaders, bodyguard: Datasheet | None, user: str | Path | None, loadout: Sequence[str] = (),
