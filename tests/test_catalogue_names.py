@@ -158,6 +158,24 @@ def test_names_as_players_type_them(realm, typed, unit, faction):
     assert (sheet.name, sheet.faction) == (unit, faction)
 
 
+def test_a_faction_named_finds_the_indexed_unit_beside_a_datasheet_of_rules_of_that_name(realm):
+    # a trial found 'Incursor Squad @ Space Marines' answered with the Blood Angels Incursor Squad of rules/: a
+    # datasheet of rules/ stood for its name in every faction its army fields. As if rules/ shipped a Slate Brothers
+    # (a chapter of Stone Legion) Rampart Squad:
+    rampart = by_name.datasheet("Rampart Squad")
+    shipped = {"Rampart Squad": attrs.evolve(rampart, faction="Slate Brothers", points={})}
+    names = load.library(None).names
+
+    def meant(typed: str) -> tuple[str, ...]:
+        return tuple(option.faction for option in lookup.named(typed, shipped, names).options)
+
+    assert meant("Rampart Squad") == ("Slate Brothers",)  # the name alone: the datasheet of rules/
+    assert meant("Rampart Squad @ Slate Brothers") == ("Slate Brothers",)
+    assert meant("Rampart Squad @ Stone Legion") == meant("Rampart Squad @ Marble Sons") == ("Stone Legion",)
+    assert lookup.named("Rampart Squad @ Stone Legion", shipped, names).options[0].datasheet().points == \
+        rampart.points  # the index's, with its points
+
+
 def test_a_unit_of_the_parent_asked_for_by_a_chapter_says_so(realm):
     assert by_name.datasheet("Rampart Squad @ Marble Sons").notes[0] == (
         "the Stone Legion unit of this name, for Marble Sons: Marble Sons armies field Stone Legion units")

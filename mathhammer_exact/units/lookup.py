@@ -85,11 +85,16 @@ def _shipped(text: str, sheets: Mapping[str, Datasheet]) -> list[Option]:
     return []
 
 
-def _units(text: str, sheets: Mapping[str, Datasheet], edition: str) -> list[Option]:
-    """The units of `edition` called `text`: a datasheet of rules/ first (it replaces the data's), else the
-    index's."""
-    return _shipped(text, sheets) or [Option(r["name"], r["faction"], record=r)
-                                      for r in library.indexed(text, edition)]
+def _units(text: str, sheets: Mapping[str, Datasheet], edition: str, faction_named: bool = False) -> list[Option]:
+    """The units of `edition` called `text`: a datasheet of rules/ first (the name alone means it), else the index's;
+    where a faction is named ('@'), the index's units of other factions beside it (a trial found 'Incursor Squad @
+    Space Marines' answered with the Blood Angels datasheet of rules/)."""
+    shipped = _shipped(text, sheets)
+    if shipped and not faction_named:
+        return shipped
+    theirs = {normalise(option.faction) for option in shipped}  # it replaces the index's unit of its faction
+    return shipped + [Option(r["name"], r["faction"], record=r) for r in library.indexed(text, edition)
+                      if normalise(r["faction"]) not in theirs]
 
 
 def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
@@ -242,10 +247,10 @@ def named(written: str, sheets: Mapping[str, Datasheet], names: Names, edition: 
     sheets = {key: sheet for key, sheet in sheets.items() if sheet.edition == edition}
     text, at, faction_text = written.partition("@")
     reading: tuple[str, ...] = ()
-    options = _units(text, sheets, edition)
+    options = _units(text, sheets, edition, bool(at))
     if not options and loose(text) in names.units:
         meant, where = names.units[loose(text)]
-        options = _units(meant, sheets, edition)
+        options = _units(meant, sheets, edition, bool(at))
         reading = (f"{text.strip()!r} read as {meant} ({where})",)
     relations = library.factions(edition)
     _not_a_faction(text, options, sheets, names, edition)
