@@ -6,4 +6,4 @@ from __future__ import annotations
 MAX_TARGET_MODELS = 1_000  #: models in the target unit
 MAX_MODEL_WOUNDS = 1_000  #: W of one model
 MAX_ATTACKING_MODELS = 10_000  #: models using one weapon profile
-MAX_ROLL = 1_000  #: the largest Attacks or Damage one roll can give
+MAX_ROLL = 1_000  #: the most one roll can give: Attacks, Damage, Rapid Fire, Sustained Hits, Critical mortal wounds

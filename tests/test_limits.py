@@ -94,6 +94,19 @@ def test_a_query_of_many_seconds_is_refused_before_any_work():
     assert cost([Firing(weapon, 8)], target, Context(), FLOAT, True).work < limits.MAX_WORK[FLOAT]
 
 
+@pytest.mark.parametrize(("weapon", "context", "message"), [
+    ("A1 BS3+ S4 AP0 D1 [SUSTAINED HITS 9999D6]", Context(), "Sustained Hits 9999D6 can roll 59994"),
+    ("A1 BS3+ S4 AP0 D1 [RAPID FIRE 999D6]", Context(half_range=True), "Rapid Fire 999D6 can roll 5994"),
+    ("A1 BS3+ S4 AP0 D1", Context(critical_mortals="wound 9999D6"), "Critical mortal wounds 9999D6 can roll 59994"),
+    ("A1001 BS3+ S4 AP0 D1", Context(), "Attacks 1001 can roll 1001"),
+])
+def test_a_roll_too_large_is_refused_at_once(weapon, context, message):
+    # a trial's Critical Hits of 99999D6 mortal wounds ran on past a server's timeout: every roll the engine works
+    # out a distribution of is bounded as Attacks and Damage were
+    with pytest.raises(limits.MathhammerError, match=f"^{message}, too large \\(at most 1000\\)$"):
+        attack(Weapon.parse(weapon), Target.parse("T4 Sv3+ W2 x5"), context=context)
+
+
 def test_firings_the_estimate_lets_share_a_count_of_waiting_wounds_land_alike():
     # The chain gives consecutive firings one count of waiting wounds where their landing moves are equal; the
     # estimate reads which from the firings alone (`limits._lands`). Where it reads them as alike, the moves
