@@ -1579,6 +1579,41 @@ def test_a_condition_that_names_a_rule_given_with_with_holds_with_it():
                alone.situation)
 
 
+def test_a_dark_pact_is_chosen_and_settles_the_abilities_that_act_when_one_is_made():
+    # a trial: --with 'Dark Pacts' was refused as not modelled, yet --with Despoilers ('each time this unit makes a
+    # Dark Pact') was applied, assuming a Dark Pact without its Lethal Hits or Sustained Hits 1. Melee A3 WS4+ S4 AP0
+    # D1 at T4 Sv6+ W10 (S4 v T4 wounds on 4+, Sv6+ fails 5/6). Sustained Hits 1 with Despoilers' re-roll of failed
+    # hits: a die hits 1/2 + 1/2 x 1/2 = 3/4, of which a 6 (1/6 + 1/2 x 1/6 = 1/4) makes two hits: 3 x (3/4 + 1/4) =
+    # 3 hits, 3 x 1/2 x 5/6 = 5/4. Lethal Hits with the re-roll: a 6 wounds outright (1/4), a 4-5 (1/2) rolls to wound:
+    # 3 x (1/4 + 1/2 x 1/2) x 5/6 = 5/4 too; Lethal Hits without Despoilers: 3 x (1/6 + 1/3 x 1/2) x 5/6 = 5/6.
+    despoilers = ("Despoilers", "Each time this unit makes a Dark Pact, until the end of the phase, each time a model "
+                                "in this unit makes an attack, you can re-roll the Hit roll.")
+    chaos = sheet("Melee A3 WS4+ S4 AP0 D1", despoilers, keywords="INFANTRY", army_rules=("Dark Pacts",))
+    target = Target.parse("T4 Sv6+ W10")
+    answers = {pact: unit_attack(chaos, target, modifiers=[f"dark-pacts-{pact}"], melee=True, exact=True)
+               for pact in ("sustained", "lethal")}
+    assert mean(answers["sustained"]) == mean(answers["lethal"]) == Fraction(5, 4)
+    assert "attacker has Despoilers (read from its text): re-roll failed hit rolls; 'you can re-roll' taken as " \
+           "re-rolling failed hit rolls; each time this unit makes a Dark Pact, as --with 'dark-pacts-lethal' " \
+           "assumes" in answers["lethal"].situation
+    alone = unit_attack(chaos, target, melee=True, exact=True)  # no Dark Pact: neither applied, each option said
+    assert mean(alone) == 3 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)
+    assert "not applied: Despoilers applies only each time this unit makes a Dark Pact; --with 'dark-pacts-lethal' " \
+           "or --with 'dark-pacts-sustained' assumes it" in alone.situation
+    assert not any("not modelled" in line for line in alone.situation)
+    for asked, refusal in ((["despoilers"], "Despoilers applies only each time this unit makes a Dark Pact, and Dark "
+                                            "Pacts is a choice: give --with 'dark-pacts-lethal' or --with "
+                                            "'dark-pacts-sustained', which settles it"),
+                           (["dark pacts"], "Dark Pacts is a choice: give --with 'dark-pacts-lethal' or --with "
+                                            "'dark-pacts-sustained'")):
+        with pytest.raises(MathhammerError) as refused:
+            unit_attack(chaos, target, modifiers=asked, melee=True, exact=True)
+        assert str(refused.value) == refusal
+    lethal = sheet("Melee A3 WS4+ S4 AP0 D1", keywords="INFANTRY", army_rules=("Dark Pacts",))
+    assert mean(unit_attack(lethal, target, modifiers=["dark-pacts-lethal"], melee=True, exact=True)) == \
+        3 * (Fraction(1, 6) + Fraction(1, 3) * Fraction(1, 2)) * Fraction(5, 6)
+
+
 @pytest.mark.parametrize("condition", ["While the Waaagh! is not active for your army",
                                        "While the Waaagh! is active for your army and this unit is within range of "
                                        "an objective marker", "If the Waaagh! has ended for your army"])

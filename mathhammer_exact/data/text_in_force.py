@@ -82,9 +82,10 @@ def abilities(sheet: Datasheet, rules: Mapping[str, NamedRule],
     read = list({normalise(a.name): a for a in (*sheet.read_rules, *taken)
                  if normalise(a.name) not in names}.values())
     known = names | {normalise(a.name) for a in read}
-    unmodelled = [TextAbility(name, unmodelled=ARMY_RULE, army=True) for name in dict.fromkeys(sheet.army_rules)
-                  if normalise(name) not in known]
-    return (*read, *declared, *unmodelled)
+    others = [(name, _variants(name, sheet, rules)) for name in dict.fromkeys(sheet.army_rules)
+              if normalise(name) not in known]  # a choice of named rules stands for one (Dark Pacts), else unmodelled
+    return (*read, *declared, *(TextAbility(name, army=True, variants=variants) if variants else
+                                TextAbility(name, unmodelled=ARMY_RULE, army=True) for name, variants in others))
 
 
 def sides(sheet: Datasheet, size: int | None, target: Target, defender: Datasheet | None = None,
@@ -225,9 +226,11 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
     curated = {normalise(r.name) for r in named} | {normalise(r.ability) for r in named if r.ability}
     relevant_to: dict[str, bool] = {}  # for each ability asked for: whether a reading of it was this query's
     assumed_by: set[str] = set()  # ... and which of them applied only because it was asked for
-    # what --with assumes by name: a condition that names it holds ('while the Waaagh! is active', with the Waaagh!)
-    assumed_names = {ability.name for side in sides for ability in side.abilities
+    # what --with assumes by name: a condition that names it holds ('while the Waaagh! is active', with the Waaagh!;
+    # 'each time this unit makes a Dark Pact', with a Dark Pact's choice given by its key), with the --with that says so
+    assumed_names = {ability.name: ability.name for side in sides for ability in side.abilities
                      if normalise(ability.name) in given}
+    assumed_names.update({rule.ability: rule.key for rule in named if rule.ability})
     assumed_by_other: dict[str, bool] = {}  # ... and those that settle another's condition so
     for side in sides:
         led = not side.leading and any(s.leading and s.role == side.role for s in sides)  # a Leader with it
@@ -257,6 +260,8 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                     why = f"the target's; {why}"  # not the attacker's too (Martial Ka'tah, Custodes the target)
                 lines.append(f"not applied: {ability.name} ({why})")
                 continue
+            if asked and ability.variants and not ability.readings:  # a choice: which one is the player's to say
+                raise MathhammerError(f"{ability.name} is a choice: give {_keys(ability)}")
             assumed = relevant = False
             labels = conditions(ability)
             if asked and given[key] and not labels and any(r.needs for r in ability.readings):
@@ -272,8 +277,16 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 whose = apart(ability, reading, side, led)
                 mine = on_its_models(ability, reading, side)
                 rule = mine or rule
-                by = next((name for name in sorted(assumed_names) if name != ability.name
+                by = next((assumed_names[name] for name in sorted(assumed_names) if name != ability.name
                            and _is_active(reading.needs, name)), None)
+                chooser = None if by is not None else _choice_needed(reading.needs, side, assumed_names)
+                if chooser is not None:  # its condition is a choice the query does not make ('makes a Dark Pact')
+                    if asked and number in chosen:
+                        raise MathhammerError(f"{ability.name} applies only {reading.needs}, and {chooser.name} is "
+                                              f"a choice: give {_keys(chooser)}, which settles it")
+                    lines.append(f"not applied: {ability.name} applies only {reading.needs}; {_keys(chooser)} "
+                                 "assumes it")
+                    continue
                 models = [p for s in sides if s.role == side.role for p in s.models]
                 near, has = _near_friends(reading.needs, models), _unit_has(reading.needs, models)
                 why = f"{ability.name} applies only {reading.needs}; no model of the unit has it" \
@@ -476,13 +489,28 @@ def _unit_has(needs: str, models: Sequence[ModelProfile]) -> bool | None:
     return any(has_keywords(p.keywords, found["keywords"].upper()) for p in models)
 
 
+def _choice_needed(needs: str, side: Side, assumed: Collection[str]) -> TextAbility | None:
+    """The army rule of `side` that `needs` is in effect ('each time this unit makes a Dark Pact') where that rule is a
+    choice among named rules (`TextAbility.variants`: Lethal Hits or Sustained Hits 1) none of which is given."""
+    return next((a for a in side.abilities if a.army and a.variants and not a.readings and a.name not in assumed
+                 and _is_active(needs, a.name)), None) if needs else None
+
+
+def _keys(ability: TextAbility) -> str:
+    """The --with options of the named rules that stand for `ability`, one or another."""
+    return " or ".join(f"--with '{rule.key}'" for rule in ability.variants)
+
+
 def _is_active(needs: str, name: str) -> bool:
     """Whether a condition is that the rule `name` is in effect, and no more ('while the Waaagh! is active for your
-    army', 'if that target is your Oath of Moment target'): what --with NAME assumes. Not one that says it is not,
-    has ended, or asks for more as well."""
+    army', 'if that target is your Oath of Moment target', 'each time this unit makes a Dark Pact'): what --with NAME
+    assumes. Not one that says it is not, has ended, or asks for more as well."""
     rule = re.escape(normalise(name))
+    one = re.escape(normalise(name).removesuffix("s"))  # 'makes a Dark Pact', of Dark Pacts
+    made = rf"(?:once per (?:battle|turn) )?(?:each time|if|when) (?:this|this model's|the bearer's) (?:unit|model) " \
+           rf"makes an? {one}"
     return bool(re.fullmatch(rf"(?:while|if|when) (?:(?:the )?{rule}(?: is active)?(?: for your army)?|"
-                             rf"(?:the|that) target is (?:your|the) {rule} target)", normalise(needs)))
+                             rf"(?:the|that) target is (?:your|the) {rule} target)|{made}", normalise(needs)))
 
 
 def has_keywords(keywords: Collection[str], written: str) -> bool:
