@@ -1031,8 +1031,8 @@ def test_an_ability_of_several_conditions_applies_the_ones_named():
     half = unit_attack(grit, target, modifiers=["grit: half"], exact=True)
     assert mean(half) == 6 * Fraction(1, 2) * Fraction(2, 3) * Fraction(5, 6) == Fraction(5, 3)
     assert [line for line in half.situation if "Grit" in line] == [
-        "not applied: Grit applies only if this unit is below its Starting Strength; --with 'Grit: this unit is below "
-        "its Starting Strength' assumes it",
+        "not applied: Grit: +1 to hit, applies only if this unit is below its Starting Strength; --with 'Grit: this "
+        "unit is below its Starting Strength' assumes it",  # which part, where it also does something else
         "attacker has Grit (read from its text): +1 to wound; assumed (--with): if this unit is Below Half-strength"]
     both = unit_attack(grit, target, modifiers=["Grit: below its starting strength", "grit: half-strength"], exact=True)
     assert mean(both) == 6 * Fraction(2, 3) * Fraction(2, 3) * Fraction(5, 6) == Fraction(20, 9)
@@ -1577,6 +1577,18 @@ def test_a_condition_that_names_a_rule_given_with_with_holds_with_it():
     assert mean(alone) == 3 * Fraction(1, 2) * Fraction(1, 3) * Fraction(5, 6)  # S3 v T4 wounds on 5+
     assert any(line.startswith("not applied: Biggest applies only while the Waaagh! is active") for line in
                alone.situation)
+
+
+def test_the_part_of_an_ability_not_applied_is_named_beside_the_part_applied():
+    # a trial read 'attacker has Shock Assault: re-roll wound rolls of 1' and 'not applied: Shock Assault applies only
+    # if that enemy unit is within range of an objective marker' as contradicting: the second is its other part
+    shock = ("Shock Assault", "Each time a model in this unit makes a melee attack, re-roll a Wound roll of 1. If that "
+                              "attack targets an enemy unit within range of an objective marker, you can re-roll the "
+                              "Wound roll instead.")
+    lines = [line for line in unit_attack(sheet("Melee A3 WS3+ S4 AP0 D1", shock), Target.parse("T4 Sv6+ W10"),
+                                          melee=True).situation if "Shock Assault" in line]
+    assert lines[0] == "attacker has Shock Assault (read from its text): re-roll wound rolls of 1 (melee weapons)"
+    assert lines[1].startswith("not applied: Shock Assault: re-roll failed wound rolls (melee weapons), applies only ")
 
 
 def test_a_dark_pact_is_chosen_and_settles_the_abilities_that_act_when_one_is_made():

@@ -456,7 +456,9 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
             raise MathhammerError(why)
     if not why and reading.needs and not (asked or settled):
         where = f" (of {asks})" if asks else ""
-        why = f"{ability.name} applies only {reading.needs}; --with '{called or ability.name}'{where} assumes it"
+        # of an ability that also does something else, which part (a trial read Shock Assault's two as contradicting)
+        part = f": {reading.rule.effect.describe()}," if len(ability.readings) > 1 else ""
+        why = f"{ability.name}{part} applies only {reading.needs}; --with '{called or ability.name}'{where} assumes it"
     return why
 
 
