@@ -311,6 +311,9 @@ def test_the_environment_sets_a_players_default_and_the_option_wins():
     assert run(*base, "--edition", "10e", env={"MATHHAMMER_EDITION": "11e"}).output == tenth
     survived = run("survive", "T4 Sv4+ W1 x10", "-a", "bolt rifles", env={"MATHHAMMER_EDITION": "11e"}).output
     assert "  rules: 11th edition" in survived and "  rules: 10th edition" in run("survive", "MEQ").output
+    panel = "  attackers: the standard attackers (rules/attackers.toml) are weapons as the 10th edition prints them, " \
+            "here under the 11th edition's rules\n"  # (a trial found it unsaid)
+    assert panel in survived and "attackers:" not in run("survive", "MEQ").output
 
 
 def test_the_api_takes_the_edition_in_its_situation_and_answers_as_the_command_does():

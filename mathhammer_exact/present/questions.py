@@ -21,7 +21,7 @@ from ..decide.plan import plan
 from ..decide.survive import panel, survive
 from ..decide.turn import Overwatch, charging, in_the_fight, whole_turn
 from ..decide.unit_attack import UnitReport, allocation_order, defended, order_line
-from ..editions import answered_in, asked_edition
+from ..editions import TENTH, answered_in, asked_edition
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
 from ..model import Context, Firing, ModelProfile
@@ -161,5 +161,10 @@ def survive_question(found: TargetUnit, attackers: Sequence[str], at_least: int 
     found_rows = survive(found, chosen, at_least, exact, context=context)
     report = comparison_report(found_rows.rows, f"{found.label} against the standard attackers", differences=False)
     stealth = stealth_said(found.target, context, melee=False)  # against the ranged attackers
-    lines = (f"target: {target_summary(found.target)}", *stealth, *found_rows.header, *found.notes, *notes)  # as asked
+    definition = context.rules.definition
+    panel_edition = [] if definition is TENTH else [  # (a trial found it unsaid)
+        f"attackers: the standard attackers (rules/attackers.toml) are weapons as the 10th edition prints them, here "
+        f"under the {definition.ordinal} edition's rules"]
+    lines = (f"target: {target_summary(found.target)}", *stealth, *found_rows.header, *found.notes, *notes,
+             *panel_edition)  # as asked
     return assuming(attrs.evolve(report, preface=tuple(f"  {line}" for line in lines)), context)
