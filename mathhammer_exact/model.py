@@ -651,6 +651,9 @@ class Declared:
     stack: Stack | None = None
     effect: str | Callable[[Any], str] = ""
     capped: bool = False  #: a roll modifier the edition's cap bounds (`RulesDefinition.modifier_cap`)
+    #: the value a rule's "you can re-roll" is read as where the player's own option, given too, says which rolls it
+    #: re-rolls instead (any damage re-roll is one that "you can re-roll the Damage roll" allows)
+    free: Any = None
 
     def say(self, value: Any) -> str:
         """The header's words for `value`."""
@@ -788,8 +791,8 @@ class Context:
     reroll_damage: DamageReroll = situation_field(DamageReroll.NONE, Declared(
         "--reroll-damage", "Re-roll a Damage roll of 1, the lowest die when below a die's average (one-die), or "
                            "the whole roll when below its average.",
-        lambda policy: policy.words, choices=_choices(DamageReroll), stack="once", effect=lambda policy: policy.words),
-        converter=_damage_reroll)
+        lambda policy: policy.words, choices=_choices(DamageReroll), stack="once", effect=lambda policy: policy.words,
+        free=DamageReroll.BELOW_AVERAGE), converter=_damage_reroll)
     """The attacker's damage re-roll (see `DamageReroll`)."""
     # against the target (the defender's abilities, or the attacker's on its saves)
     wound_modifier_against: int = situation_field(0, Declared(

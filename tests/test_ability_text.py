@@ -1579,6 +1579,22 @@ def test_a_condition_that_names_a_rule_given_with_with_holds_with_it():
                alone.situation)
 
 
+def test_a_damage_roll_you_can_re_roll_is_re_rolled_as_the_players_option_says():
+    # a trial: Fire Dragons' 'you can re-roll the Damage roll' is read as re-rolling a roll below its average, and
+    # --reroll-damage ones was refused as setting it twice. One Torrent D6 attack, S8 v T4 wounds on 2+ (5/6), AP-4
+    # leaves Sv6+ nothing: re-rolling 1-3, E[D6] = 1/2 x 7/2 + (4 + 5 + 6)/6 = 17/4; re-rolling a 1 alone, 1/6 x 7/2
+    # + (2 + ... + 6)/6 = 47/12
+    sure = ("Sure Strike", "Each time a model in this unit makes an attack, you can re-roll the Damage roll.")
+    unit = sheet("A1 BS2+ S8 AP-4 DD6 [TORRENT]", sure)
+    target = Target.parse("T4 Sv6+ W20")
+    read = unit_attack(unit, target, exact=True)
+    assert mean(read) == Fraction(5, 6) * Fraction(17, 4)
+    chosen = unit_attack(unit, target, context=Context(reroll_damage="ones"), exact=True)
+    assert mean(chosen) == Fraction(5, 6) * Fraction(47, 12)
+    assert any(line.endswith("; the Damage roll it lets you re-roll as the query's damage re-roll says: re-roll "
+                             "Damage rolls of 1") for line in chosen.situation)
+
+
 def test_the_part_of_an_ability_not_applied_is_named_beside_the_part_applied():
     # a trial read 'attacker has Shock Assault: re-roll wound rolls of 1' and 'not applied: Shock Assault applies only
     # if that enemy unit is within range of an objective marker' as contradicting: the second is its other part

@@ -396,3 +396,6 @@ def test_a_named_rule_does_not_silently_replace_a_damage_reroll_or_critical_mort
     same = _improved_context(given, weapon, target, Effect(reroll_damage="one-die"))  # the same one: no conflict
     assert same.reroll_damage == given.reroll_damage
     assert _improved_context(Context(), weapon, target, Effect(reroll_damage="ones")).reroll_damage.value == "ones"
+    # a rule's 'you can re-roll the Damage roll' (read as below-average) re-rolls as the player's option says
+    free = _improved_context(given, weapon, target, Effect(reroll_damage="below-average"))
+    assert free.reroll_damage == given.reroll_damage

@@ -365,8 +365,11 @@ def _improved_weapon(weapon: Weapon, effect: Effect) -> Weapon:
     return attrs.evolve(weapon, **changes) if changes else weapon
 
 
-def _stacked(field: SituationField, current: Any, given: Any) -> Any:
-    """The situation `field` once a rule gives it `given`, stacked on `current` as declared."""
+def _stacked(field: SituationField, current: Any, given: Any, option: Any) -> Any:
+    """The situation `field` once a rule gives it `given`, stacked on `current` as declared; a rule's "you can
+    re-roll" (`Declared.free`) re-rolls as the query's own `option` says, where it says (a trial's Fire Dragons)."""
+    if given == field.declared.free and option != field.default:
+        return current
     how = field.declared.stack
     if how == "add":
         return current + given
@@ -382,11 +385,16 @@ def _stacked(field: SituationField, current: Any, given: Any) -> Any:
     return given
 
 
-def _improved_context(context: Context, weapon: Weapon, target: Target, effect: Effect) -> Context:
+def _improved_context(context: Context, weapon: Weapon, target: Target, effect: Effect,
+                      options: Context | None = None) -> Context:
+    """`context` after the effect's changes to the situation, stacked on it as declared; `options`, the query's own
+    situation before any rule (by default `context`)."""
+    options = options or context
     gate = effect.strength_vs_toughness
     if gate and not (weapon.strength > target.toughness if gate == "above" else weapon.strength < target.toughness):
         return context
-    changes = {field.name: _stacked(field, getattr(context, field.name), effect.given(field.name))
+    changes = {field.name: _stacked(field, getattr(context, field.name), effect.given(field.name),
+                                    getattr(options, field.name))
                for field in STACKED if effect.given(field.name) != field.default}
     if effect.wound_modifier_if_weaker and weapon.strength < target.toughness:
         wound = changes.get("wound_modifier", context.wound_modifier)
@@ -450,6 +458,6 @@ def apply_modifiers(
         for rule in rules:
             if rule.effect.affects(weapon):
                 weapon = _improved_weapon(weapon, rule.effect)
-                own = _improved_context(own, weapon, target, rule.effect)
+                own = _improved_context(own, weapon, target, rule.effect, context)
         out.append((weapon, own))
     return out, target, context

@@ -20,7 +20,7 @@ import attrs
 
 from ..editions import TENTH, RulesEdition
 from ..errors import MathhammerError
-from ..model import ModelProfile, Target
+from ..model import DamageReroll, ModelProfile, Target
 from .modifiers import Effect, NamedRule, declared_for
 from .names import normalise
 from .text_rules import Reading, Role, TextAbility, describe, leading
@@ -205,7 +205,8 @@ def left_out(without: Sequence[str], sides: Sequence[Side], own: Sequence[NamedR
 
 def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without: Collection[str], phase: str,
              problem: Callable[[NamedRule], str | None],
-             named: Sequence[NamedRule] = (), asks: str = "", edition: RulesEdition = TENTH
+             named: Sequence[NamedRule] = (), asks: str = "", edition: RulesEdition = TENTH,
+             damage_option: DamageReroll = DamageReroll.NONE
              ) -> tuple[list[NamedRule], list[str], list[tuple[Attacks, NamedRule]]]:
     """The rules read from text that a query applies to the whole of each unit, a header line for each ability,
     applied or not, and the rules it applies to some of the attacker's attacks only (`apart`: a Leader's own, those of
@@ -302,7 +303,7 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                 assumed = assumed or bool(reading.needs) and has is None or unled
                 declared = f"its army rule, {declared_for(rule, edition)}" if rule.listed else ""
                 source = declared or ("read from its Leader's text" if side.leading else "read from its text")
-                said = describe(attrs.evolve(reading, rule=rule))
+                said = describe(attrs.evolve(reading, rule=rule), damage_option)
                 line = f"{side.role} has {ability.name} ({source}): {said}"
                 its = declared or "read from its text"  # the Leader named: its text
                 leader = f"{side.unit}, leading the {side.role}, has {ability.name} ({its})"

@@ -65,8 +65,9 @@ def leading(keywords: str, unit: str = "the unit") -> str:
     return f"while {'an' if keywords[:1] in 'AEIOU' else 'a'} {keywords} model is leading {unit}"
 
 
-def describe(reading: Reading) -> str:
-    """A reading as the header states it: the effect, then when it holds, then what was chosen."""
+def describe(reading: Reading, damage_option: DamageReroll = DamageReroll.NONE) -> str:
+    """A reading as the header states it: the effect, then when it holds, then what was chosen (a damage re-roll as
+    the query's own `damage_option` says, where it says one: `model.Declared.free`)."""
     rule = reading.rule
     text = rule.effect.describe()
     if rule.target:
@@ -81,9 +82,12 @@ def describe(reading: Reading) -> str:
     effect = rule.effect
     chosen = [roll for roll in ("hit", "wound") if effect.given(f"reroll_{roll}s") is Reroll.FAILED]
     below = effect.given("reroll_damage") is DamageReroll.BELOW_AVERAGE
-    if chosen or below:
+    optioned = below and damage_option is not DamageReroll.NONE
+    if chosen or below and not optioned:
         what = [f"failed {' and '.join(chosen)} rolls"] if chosen else []
-        if below:
+        if below and not optioned:
             what.append("a Damage roll below its average")
         text += f"; 'you can re-roll' taken as re-rolling {' and '.join(what)}"
+    if optioned:
+        text += f"; the Damage roll it lets you re-roll as the query's damage re-roll says: {damage_option.words}"
     return text

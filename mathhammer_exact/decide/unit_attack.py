@@ -707,7 +707,8 @@ def planned_attack(
     weapons_carried = carried | {item for leader in leaders for _, gear in leader.equip(()) for item in gear}
     read, read_lines, apart = text_in_force.in_force(
         sides, claimed, dropped, phase, lambda rule: _uncarried(rule, weapons_carried) or scope_problem(
-            rule, sheet, attacked, phase, context), given, edition=context.rules.definition)
+            rule, sheet, attacked, phase, context), given, edition=context.rules.definition,
+        damage_option=context.reroll_damage)
     kinds_apart = {kind for (unit, kind), _ in apart if unit == sheet.name}
     granted = {ability for rule in (*in_force, *read) if rule.situation == "attacker" and not rule.models
                and not rule.effect.weapon_names and not rule.effect.excluding
