@@ -109,8 +109,10 @@ def _fewest(chance: Callable[[int], Number], wanted: Number, low: int) -> int:
     while chance(passed) < wanted:
         if passed >= LIMIT:
             found = float(chance(LIMIT))
-            shown = f"{found:.4%}" if found >= 5e-7 else "below 0.0001%"
-            raise MathhammerError(f"even {LIMIT} models give only P = {shown}; the search stops at {LIMIT}")
+            shown = "below 0.0001%" if found < 5e-7 else f"{found:.4%}" if found < 0.9999995 else \
+                f"1 - {1 - found:.2g}"  # (not '100.0000%', which a trial read as reaching 1)
+            certain = "; a chance of 1 is reached only where no roll can fail" if wanted == 1 else ""
+            raise MathhammerError(f"even {LIMIT} models give only P = {shown}; the search stops at {LIMIT}{certain}")
         low, passed = passed, min(2 * passed, LIMIT)
     while passed - low > 1:  # chance(low) < wanted <= chance(passed)
         middle = (low + passed) // 2
