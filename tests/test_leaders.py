@@ -122,6 +122,27 @@ def test_turn_with_a_leader(gravel):
     refused = player.invoke(cli, ["turn", "-t", "MEQ", "-f", "Scree Walker", "--led-by", "Warden Captain", "-d", "6"])
     assert (refused.exit_code, refused.output) == (2, "error: Warden Captain cannot lead Scree Walker (it can lead: "
                                                       "Gravel Wardens)\n")
+    # a trial: a Leader joins the unit it leads, in the phase that unit attacks in (the Wardens charge after the
+    # Scree Walker shoots; it was refused as leading the first unit named)
+    out = player.invoke(cli, ["turn", "-t", "MEQ", "-s", "Scree Walker", "-f", "Gravel Wardens", "--led-by",
+                              "Warden Captain", "-d", "6"])
+    assert out.exit_code == 0, out.output
+    assert out.stdout.splitlines()[0].endswith(
+        "then charge 6\", then 5 x [Gravel Wardens: Rock fist] + 1 x [Warden Captain: Boulder maul]  ->  MEQ")
+
+
+def test_a_leader_with_nothing_to_shoot_with_leaves_its_unit_shooting(gravel):
+    # a trial's Tyranid Prime with a lash whip (melee weapons only) refused the turn of the Termagants it leads: its
+    # unit shoots alone, and fights with it
+    from mathhammer_exact.decide.firings import led_turn, unit_weapons
+
+    captain = by_name.datasheet("Warden Captain")
+    brawler = attrs.evolve(captain, models=tuple(attrs.evolve(m, equipment=("boulder maul",)) for m in captain.models))
+    wardens = by_name.datasheet("Gravel Wardens")
+    shots, blows = led_turn(unit_weapons(wardens), unit_weapons(wardens, melee=True), [brawler])
+    assert [w.text for w in shots] == ["Gravel Wardens: Pebble rifle"]
+    assert [w.text for w in blows] == ["Gravel Wardens: Rock fist", "Warden Captain: Boulder maul"]
+    assert [w.leaders for w in shots] == [(brawler,)]  # led all the same: its abilities hold in both phases
 
 
 @pytest.fixture

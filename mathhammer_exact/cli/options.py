@@ -150,7 +150,8 @@ LED_BY_LOADOUT = click.option("--led-by-loadout", default="", help="The wargear 
 LEADER_LOADOUT = click.option("--leader-loadout", default="", help="The wargear choices of the target's Leaders "
                               f"(--leader), comma separated; {LEADER_WARGEAR}.")
 LED_BY = click.option("--led-by", multiple=True, help="A Leader (a CHARACTER unit by name) joined to the attacking "
-                      f"unit (the first unit named): its weapons attack with the unit's; {TWO_LEADERS}.")
+                      "unit (in a turn, the first unit named that it can lead, in each phase that unit attacks in): "
+                      f"its weapons attack with the unit's; {TWO_LEADERS}.")
 
 
 def _order_numbers(_ctx: click.Context, _param: click.Parameter, text: str | None) -> tuple[int, ...] | None:

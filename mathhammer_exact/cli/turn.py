@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from ..decide.firings import loadout, weapons_or_units
+from ..decide.firings import led_turn, loadout, weapons_or_units
 from ..decide.turn import Overwatch
 from ..errors import MathhammerError
 from ..model import ModelProfile
@@ -48,8 +48,8 @@ def turn(target: str, target_models: int | None, leader: tuple[str, ...], shooti
     Overwatch do not), and the fighting models have charged. Models lost to Fire Overwatch are taken
     from the last --fight weapon first."""
     context = context_from(situation)
-    shots = weapons_or_units(shooting, 1, context, led_by=led_by, near=(*led_by, target)) if shooting else []
-    blows = weapons_or_units(fighting, melee=True, led_by=led_by, near=(*led_by, target))
+    shots = weapons_or_units(shooting, 1, context, near=(*led_by, target)) if shooting else []
+    shots, blows = led_turn(shots, weapons_or_units(fighting, melee=True, near=(*led_by, target)), led_by, context)
     watch = None
     if watching:
         weapons = loadout(watching)

@@ -79,7 +79,7 @@ def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | N
                      melee: bool = False, led_by: Leaders = None, near: Nears = None) -> list[Written]:
     """Several weapons as written, or units by name ('Intercessor Squad', 'army.rosz#3'): a unit
     brings every weapon its default loadout attacks with (its melee weapons with `melee`), and
-    `led_by` the Leaders that join the first unit named (checked that they can lead it). A name several
+    `led_by` the Leaders that join the first unit named that they can lead (`with_leader`). A name several
     factions use is settled by `near`, the question's other units (as `mathhammer unit` settles it)."""
     from ..units.by_name import datasheet  # the data layer, only when a unit is named
 
@@ -110,17 +110,59 @@ def unit_weapons(sheet: Datasheet, context: Context | None = None, melee: bool =
 
 
 def with_leader(found: Sequence[Written], led_by: Leaders, context: Context | None = None,
-                melee: bool = False) -> list[Written]:
-    """`found` and the weapons of the Leaders `led_by`, joined to the first unit named among them (checked
-    that they can lead it)."""
+                melee: bool = False, unit: Datasheet | None = None) -> list[Written]:
+    """`found` and the weapons of the Leaders `led_by`, joined to `unit` where it is among them, by default to the
+    first unit named that they can lead (checked). A Leader with nothing to attack with in the phase (a Tyranid Prime
+    with a lash whip, shooting) adds no weapons: its unit still attacks, and its header says so."""
     from .unit_attack import attached_leaders
 
+    unit = unit or led_unit(found, led_by)
     units = [w.unit for w in found if w.unit]
+    joined = next((u for u in units if u == unit), None)
+    if joined is None:  # the unit they lead attacks in another phase of the question
+        return list(found)
+    leaders = attached_leaders(led_by, joined)
+    led = [attrs.evolve(w, leaders=leaders) if w.unit is joined else w for w in found]
+    return [*led, *(attrs.evolve(w, leading=True) for leader in leaders for w in _leaders_weapons(leader, context,
+                                                                                                 melee))]
+
+
+def led_unit(found: Sequence[Written], led_by: Leaders) -> Datasheet:
+    """The first unit named in `found` that the Leaders `led_by` can lead; refused, saying why the first cannot, where
+    none can (a trial's Tyranid Prime, leading the Hormagaunts that charge, refused as leading the Leman Russ that
+    shoots first)."""
+    from .unit_attack import attached_leaders
+
+    units = list({id(w.unit): w.unit for w in found if w.unit}.values())
     if not units:
         raise MathhammerError("--led-by attaches a Leader to a unit named by its datasheet; name the unit")
-    leaders = attached_leaders(led_by, units[0])
-    led = [attrs.evolve(w, leaders=leaders) if w.unit is units[0] else w for w in found]
-    return [*led, *(attrs.evolve(w, leading=True) for leader in leaders for w in unit_weapons(leader, context, melee))]
+    problems = []
+    for unit in units:
+        try:
+            attached_leaders(led_by, unit)
+        except MathhammerError as exc:
+            problems.append(exc)
+            continue
+        return unit
+    raise problems[0]
+
+
+def led_turn(shots: Sequence[Written], blows: Sequence[Written], led_by: Leaders,
+             context: Context | None = None) -> tuple[list[Written], list[Written]]:
+    """A turn's shooting and fighting weapons with the Leaders `led_by` joined to the one unit they lead, the first
+    named in either phase that they can lead, in each phase it attacks in."""
+    if not led_by:
+        return list(shots), list(blows)
+    unit = led_unit([*shots, *blows], led_by)
+    return with_leader(shots, led_by, context, False, unit), with_leader(blows, led_by, None, True, unit)
+
+
+def _leaders_weapons(leader: Datasheet, context: Context | None, melee: bool) -> list[Written]:
+    """The weapons a Leader attacks with in the phase, none where it has nothing it may use there."""
+    try:
+        return unit_weapons(leader, context, melee)
+    except MathhammerError:  # said in its unit's header (`unit_attack._led`: 'it attacks with nothing here')
+        return []
 
 
 Attacking = Firing | MortalWounds  #: a weapon's attacks, or the mortal wounds an ability of the unit inflicts

@@ -19,7 +19,7 @@ import attrs
 from ..data import load
 from ..data.datasheet import Datasheet, TargetUnit, in_edition
 from ..decide.compare import Scenario, compare
-from ..decide.firings import Written, describe, unit_weapons, with_leader
+from ..decide.firings import Written, describe, led_turn, unit_weapons, with_leader
 from ..decide.need import wanted_chance
 from ..decide.points import Efficiency, attached_points
 from ..decide.turn import Overwatch
@@ -105,8 +105,8 @@ def _weapons(query: AttackQuery) -> list[Written]:
 def _armament(items: Sequence[FiringQuery | UnitWeapons], base: Situation | None, melee: bool = False,
               led_by: by_name.Leaders = None, near: by_name.Nears = None) -> list[Written]:
     """Weapons as written, or units by name (the weapons of their default loadouts), as `plan` and `turn` take
-    them (`decide.firings.weapons_or_units`); `led_by` the Leaders joining the first unit named; a name several
-    factions use settled by `near`, the question's other units."""
+    them (`decide.firings.weapons_or_units`); `led_by` the Leaders joining the first unit named they can lead; a
+    name several factions use settled by `near`, the question's other units."""
     context = base.context() if base else None
     found: list[Written] = []
     for item in items:
@@ -229,8 +229,9 @@ def plan_answer(query: PlanQuery) -> str:
 def turn_answer(query: TurnQuery) -> str:
     """Shooting, charge and fight: `mathhammer turn --json`."""
     near = (*by_name.written_leaders(query.led_by), query.target)
-    shots = _armament(query.shoot, query.situation, led_by=query.led_by, near=near) if query.shoot else []
-    blows = _armament(query.fight, None, melee=True, led_by=query.led_by, near=near)
+    shots = _armament(query.shoot, query.situation, near=near) if query.shoot else []
+    shots, blows = led_turn(shots, _armament(query.fight, None, melee=True, near=near), query.led_by,
+                            query.situation.context())
     watch = None
     if query.overwatch:
         weapons = [_written(w) for w in query.overwatch]

@@ -155,7 +155,8 @@ class TurnQuery(Query):
                                           'after the shooting.')
     charger: Text | None = Field(default=None, description="One charging model's profile for Fire Overwatch.")
     led_by: Leaders | None = Field(
-        default=None, description="A Leader (or two, as a list) joined to the first unit named in shoot or fight.")
+        default=None, description="A Leader (or two, as a list) joined to the first unit named in shoot or fight "
+                                          "that it can lead, in each phase that unit attacks in.")
     order: Annotated[list[int], Field(max_length=MAX_ITEMS)] | None = Field(
         default=None, description="Defender's allocation order of the target's model groups, numbered from 1.")
     situation: Situation = Field(default_factory=Situation)
