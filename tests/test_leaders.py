@@ -131,6 +131,19 @@ def test_turn_with_a_leader(gravel):
         "then charge 6\", then 5 x [Gravel Wardens: Rock fist] + 1 x [Warden Captain: Boulder maul]  ->  MEQ")
 
 
+def test_plan_takes_a_leader_as_unit_and_turn_do(gravel):
+    # docs/questions.md said plan applied a --led-by Leader; plan had no such option (a trial). At W1 models the
+    # order changes nothing: the rifles' 10/3 and the pistol's 5/9 (as in `test_a_leader_fires_with_its_unit`)
+    out = CliRunner(env={"MATHHAMMER_DATA": str(gravel)}).invoke(cli, [
+        "plan", "-w", "Gravel Wardens", "-t", "T4 Sv6+ W1 x40", "--led-by", "Warden Captain", "--goal", "kills",
+        "--exact", "--json"])
+    assert out.exit_code == 0, out.output
+    answer = json.loads(out.stdout)
+    assert answer["header"][:2] == ["weapon 1: 5 x [Gravel Wardens: Pebble rifle]",
+                                    "weapon 2: 1 x [Warden Captain: Shard pistol]"]
+    assert Fraction(answer["rows"][0]["value"]) == Fraction(35, 9)
+
+
 def test_a_leader_with_nothing_to_shoot_with_leaves_its_unit_shooting(gravel):
     # a trial's Tyranid Prime with a lash whip (melee weapons only) refused the turn of the Termagants it leads: its
     # unit shoots alone, and fights with it

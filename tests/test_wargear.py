@@ -250,3 +250,34 @@ def test_a_drone_a_model_may_take_is_offered_and_gives_what_its_ability_says(squ
     assert {(p.name, p.wounds) for p, _ in bulwark.target.groups} == {("Quarryman", 2), ("Quarry Foreman", 3)}
     assert "target note (Quarry Squad): Wounds 3 for Quarry Foreman with bulwark drone (2 with its default wargear)" \
         in bulwark.notes  # said, as a review asked: the target's line alone showed W3
+
+
+def test_survive_and_turn_take_the_targets_wargear_and_plan_a_leader(squad, tmp_path):
+    # a trial could not ask how Bullgryns with brute shields fare (survive had no loadout), nor a turn against a unit
+    # with its wargear, nor a plan with a Leader: the options `unit` has, and the API's fields alike
+    import json
+
+    player = CliRunner(env={"MATHHAMMER_DATA": str(tmp_path)})
+    survived = player.invoke(cli, ["survive", "Quarry Squad", "--target-models", "10", "--loadout", "2 blast charge",
+                                   "-a", "bolt rifles", "--json"])
+    assert survived.exit_code == 0, survived.output
+    header = json.loads(survived.stdout)["header"]
+    assert "target wargear (Quarry Squad): 2 blast charge" in header
+    assert any("2 models: Move 6\" | Toughness 4 | Save 3+ | Invulnerable save 5+" in line for line in header)
+    turned = player.invoke(cli, ["turn", "-t", "Quarry Squad", "--target-models", "10", "--target-loadout",
+                                 "2 blast charge", "-f", "5x Melee A2 WS3+ S4 AP0 D1", "-d", "7", "--json"])
+    assert turned.exit_code == 0, turned.output
+    assert "target wargear (Quarry Squad): 2 blast charge" in json.loads(turned.stdout)["header"]
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from mathhammer_exact.web.app import create_app
+    with TestClient(create_app()) as client:
+        asked = client.post("/api/survive", json={"unit": "Quarry Squad", "target_models": 10,
+                                                  "loadout": ["2 blast charge"], "attackers": ["bolt rifles"]})
+        assert asked.status_code == 200, asked.text
+        assert asked.json()["header"] == header
+        turn = client.post("/api/turn", json={"target": "Quarry Squad", "target_models": 10,
+                                              "target_loadout": ["2 blast charge"], "distance": 7,
+                                              "fight": [{"weapon": "Melee A2 WS3+ S4 AP0 D1", "models": 5}]})
+        assert turn.status_code == 200 and turn.json()["header"] == json.loads(turned.stdout)["header"]

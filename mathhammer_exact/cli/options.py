@@ -145,6 +145,8 @@ LEADER = click.option("--leader", multiple=True, help="Attach a leader to the ta
                       f"or a profile such as 'T4 Sv3+ inv4+ W4 Ld6+'; {TWO_LEADERS}.")
 LEADER_WARGEAR = ("each choice goes to the Leader that can take it, or to the one named before a colon: 'Captain: "
                   "power fist'")
+TARGET_LOADOUT = click.option("--target-loadout", default="",
+                              help="The target's wargear choices, comma separated, e.g. 'medi-pack'.")
 LED_BY_LOADOUT = click.option("--led-by-loadout", default="", help="The wargear choices of the attacking unit's "
                               f"Leaders (--led-by), comma separated; {LEADER_WARGEAR}.")
 LEADER_LOADOUT = click.option("--leader-loadout", default="", help="The wargear choices of the target's Leaders "
@@ -152,6 +154,11 @@ LEADER_LOADOUT = click.option("--leader-loadout", default="", help="The wargear 
 LED_BY = click.option("--led-by", multiple=True, help="A Leader (a CHARACTER unit by name) joined to the attacking "
                       "unit (in a turn, the first unit named that it can lead, in each phase that unit attacks in): "
                       f"its weapons attack with the unit's; {TWO_LEADERS}.")
+
+
+def items(loadout: str) -> list[str]:
+    """The wargear choices of a comma-separated loadout option."""
+    return [item for item in loadout.split(",") if item.strip()]
 
 
 def _order_numbers(_ctx: click.Context, _param: click.Parameter, text: str | None) -> tuple[int, ...] | None:

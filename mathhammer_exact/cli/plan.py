@@ -11,7 +11,7 @@ from ..decide.plan import GOALS
 from ..present.questions import plan_question
 from ..units.by_name import target_unit
 from .command import Command
-from .options import context_from, emit, situation_options
+from .options import LED_BY, context_from, emit, situation_options
 
 
 @click.command(cls=Command)
@@ -25,12 +25,13 @@ from .options import context_from, emit, situation_options
 @click.option("--goal", default="destroy", show_default=True, type=click.Choice(GOALS, case_sensitive=False),
               help="destroy: P(the target destroyed; with two, both); kills: expected models destroyed.")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(1), help="Best alternatives shown.")
+@LED_BY
 @situation_options
-def plan(weapons: tuple[str, ...], targets: tuple[str, ...], models: int, goal: str, top: int, exact: bool, fmt: str,
-         as_json: bool, plot: str | None, **situation: Any) -> None:
+def plan(weapons: tuple[str, ...], targets: tuple[str, ...], models: int, goal: str, top: int, led_by: tuple[str, ...],
+         exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
     """Every firing order of the weapons (and every split of them between two targets), exactly,
     best first: how much the choice matters."""
     context = context_from(situation)
-    written = weapons_or_units(weapons, models, context, near=targets)
+    written = weapons_or_units(weapons, models, context, led_by=led_by, near=(*led_by, *targets))
     units = [target_unit(t, near=weapons) for t in targets]
     emit(plan_question(written, units, goal, top, context, exact), fmt, as_json, plot)

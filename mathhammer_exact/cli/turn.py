@@ -13,13 +13,27 @@ from ..model import ModelProfile
 from ..present.questions import turn_question
 from ..units.by_name import target_unit
 from .command import Command
-from .options import LEADER, LED_BY, ORDER, RULES_DIR, TARGET_MODELS, context_from, emit, situation_options
+from .options import (
+    LEADER,
+    LEADER_LOADOUT,
+    LED_BY,
+    ORDER,
+    RULES_DIR,
+    TARGET_LOADOUT,
+    TARGET_MODELS,
+    context_from,
+    emit,
+    items,
+    situation_options,
+)
 
 
 @click.command(cls=Command)
 @click.option("--target", "-t", required=True, help="The target (a datasheet, a standard target or a profile).")
 @TARGET_MODELS
 @LEADER
+@TARGET_LOADOUT
+@LEADER_LOADOUT
 @click.option("--shoot", "-s", "shooting", multiple=True,
               help="A ranged weapon fired first, with its models ('9x 24\" A2 BS3+ ...'), or a unit by name (its "
                    "ranged weapons); repeatable.")
@@ -37,10 +51,10 @@ from .options import LEADER, LED_BY, ORDER, RULES_DIR, TARGET_MODELS, context_fr
 @ORDER
 @RULES_DIR
 @situation_options
-def turn(target: str, target_models: int | None, leader: tuple[str, ...], shooting: tuple[str, ...],
-         fighting: tuple[str, ...], distance: int, charge_reroll: bool, charge_mod: int, watching: tuple[str, ...],
-         charger: str | None, led_by: tuple[str, ...], order: tuple[int, ...] | None, rules_dir: str | None,
-         exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
+def turn(target: str, target_models: int | None, leader: tuple[str, ...], target_loadout: str, leader_loadout: str,
+         shooting: tuple[str, ...], fighting: tuple[str, ...], distance: int, charge_reroll: bool, charge_mod: int,
+         watching: tuple[str, ...], charger: str | None, led_by: tuple[str, ...], order: tuple[int, ...] | None,
+         rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
     """P(target destroyed by the end of the Fight phase), and Below Half-strength and Battle-shocked by
     then: the shooting, then the charge (its exact chance), then the fight from the state the shooting
     left, on any target (alike, mixed or Attached). The situation options hold for the shooting; in the
@@ -60,6 +74,7 @@ def turn(target: str, target_models: int | None, leader: tuple[str, ...], shooti
         watch = Overwatch(tuple(w.firing for w in weapons), by_survivors)
     elif charger:
         raise MathhammerError("--charger goes with --fire-overwatch")
-    named = target_unit(target, target_models, leader, rules_dir, near=(*leader, *shooting, *fighting))
+    named = target_unit(target, target_models, leader, rules_dir, near=(*leader, *shooting, *fighting),
+                        loadout=items(target_loadout), leader_loadout=items(leader_loadout))
     emit(turn_question(named, shots, blows, distance, charge_reroll, charge_mod, watch,
                        ModelProfile.parse(charger) if charger else None, context, exact, order), fmt, as_json, plot)

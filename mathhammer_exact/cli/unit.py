@@ -26,9 +26,11 @@ from .options import (
     LED_BY_LOADOUT,
     ORDER,
     RULES_DIR,
+    TARGET_LOADOUT,
     TARGET_MODELS,
     context_from,
     emit,
+    items,
     situation_options,
 )
 
@@ -45,7 +47,7 @@ from .options import (
                    "(MEQ, TEQ, ...) or a profile string.")
 @TARGET_MODELS
 @LEADER
-@click.option("--target-loadout", default="", help="The target's wargear choices, comma separated, e.g. 'medi-pack'.")
+@TARGET_LOADOUT
 @LED_BY
 @LED_BY_LOADOUT
 @LEADER_LOADOUT
@@ -120,13 +122,12 @@ def run(attacker: str, loadout: str, size: int | None, target: str, target_model
     """The unit query the options describe, answered, its title, its situation, the attacker's datasheet and
     the target."""
     context = context_from(situation)
-    sheet, found = matchup(attacker, target, target_models, leader, rules_dir, _items(target_loadout), led_by,
-                           _items(leader_loadout))
-    items = _items(loadout)
-    report = unit_attack(sheet, found, items, size, with_, context, melee, pistols, profiles, exact,
+    sheet, found = matchup(attacker, target, target_models, leader, rules_dir, items(target_loadout), led_by,
+                           items(leader_loadout))
+    report = unit_attack(sheet, found, items(loadout), size, with_, context, melee, pistols, profiles, exact,
                          allocation_order(order, found.target), insane_bravery, half_range_for=half_range_for,
                          cover_for=cover_for, precision=precision, precision_on=precision_on, without=without,
-                         rules_dir=rules_dir, led_by=led_by, led_by_loadout=_items(led_by_loadout))
+                         rules_dir=rules_dir, led_by=led_by, led_by_loadout=items(led_by_loadout))
     return report, f"{label(sheet)}  ->  {found.label}", report.in_its_edition(context), sheet, found
 
 
@@ -135,12 +136,8 @@ def scenario(params: dict[str, Any], exact: bool, title: str | None = None) -> S
     options = {key: value for key, value in params.items() if key not in ("exact", "fmt", "as_json", "plot")}
     report, asked, _, sheet, target = run(**options, exact=exact)
     return Scenario(title or asked, report.result,
-                    attached_points(sheet, params["size"], report.leaders, _items(params["loadout"])),
+                    attached_points(sheet, params["size"], report.leaders, items(params["loadout"])),
                     attached_points(target.sheet, params["target_models"], target.leaders,
-                                    _items(params.get("target_loadout", ""))),
+                                    items(params.get("target_loadout", ""))),
                     assumed(report), report.context)
 
-
-def _items(loadout: str) -> list[str]:
-    """The wargear choices of a comma-separated `--loadout`."""
-    return [item for item in loadout.split(",") if item.strip()]

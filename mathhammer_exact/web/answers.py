@@ -221,7 +221,8 @@ def unit_need_answer(query: UnitNeedQuery) -> str:
 
 def plan_answer(query: PlanQuery) -> str:
     """The best firing order (and split): `mathhammer plan --json`."""
-    written = _armament(query.weapons, query.situation, near=tuple(query.targets))
+    written = _armament(query.weapons, query.situation, led_by=query.led_by,
+                        near=(*by_name.written_leaders(query.led_by), *query.targets))
     units = [by_name.target_unit(target, near=_units(query.weapons)) for target in query.targets]
     return to_json(plan_question(written, units, query.goal, query.top, query.situation.context(), query.exact))
 
@@ -244,7 +245,8 @@ def turn_answer(query: TurnQuery) -> str:
         raise MathhammerError('"charger" goes with "overwatch"')
     named = by_name.target_unit(query.target, query.target_models, query.leader,
                                 near=(*by_name.written_leaders(query.leader), *_units(query.shoot),
-                                      *_units(query.fight)))
+                                      *_units(query.fight)), loadout=query.target_loadout,
+                                leader_loadout=query.leader_loadout)
     charger = ModelProfile.parse(query.charger) if query.charger else None
     return to_json(turn_question(named, shots, blows, query.distance, query.charge_reroll, query.charge_modifier,
                                  watch, charger, query.situation.context(), query.exact, query.order))
@@ -260,7 +262,8 @@ def survive_answer(query: SurviveQuery) -> str:
     """The unit against the standard attackers: `mathhammer survive --json`, in the edition its situation names
     (a trial found '"situation.edition" 11e' advised, and no way to give it)."""
     _edition_alone(query.situation, "survive", "each standard attacker attacks in its own situation")
-    found = by_name.target_unit(query.unit, query.target_models, query.leader)
+    found = by_name.target_unit(query.unit, query.target_models, query.leader, loadout=query.loadout,
+                                leader_loadout=query.leader_loadout)
     return to_json(survive_question(found, query.attackers, query.at_least, query.exact))
 
 

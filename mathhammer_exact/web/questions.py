@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .schemas import (
+    LEADER_WARGEAR,
     MAX_ITEMS,
     STRICT,
     Army,
@@ -17,6 +18,7 @@ from .schemas import (
     FiringQuery,
     Headed,
     Leaders,
+    Loadout,
     Name,
     PanelRow,
     Probability,
@@ -107,6 +109,8 @@ class PlanQuery(Query):
         default="destroy", description="destroy: P(the target destroyed; with two, both); kills: expected models "
                                        "destroyed.")
     top: int = Field(default=10, ge=1, description="Best alternatives shown (the answer's rows hold every one).")
+    led_by: Leaders | None = Field(
+        default=None, description="A Leader (or two, as a list) joined to the first unit named that it can lead.")
     situation: Situation = Field(default_factory=Situation)
     army: Army = None
 
@@ -143,6 +147,10 @@ class TurnQuery(Query):
     target: Name = Field(description="The target: a datasheet, a standard target or a profile.")
     target_models: int | None = Field(default=None, description="Models in the target unit.")
     leader: Leaders | None = Field(default=None, description="Attach a leader (or two, as a list) to the target.")
+    target_loadout: Loadout = Field(
+        default_factory=list, description="The target's wargear choices, e.g. ['medi-pack'].")
+    leader_loadout: Loadout = Field(
+        default_factory=list, description=f"The wargear choices of the target's Leaders. {LEADER_WARGEAR}")
     shoot: Armament = Field(default_factory=list, description="Ranged weapons fired first, or units by name.")
     fight: Annotated[list[FiringQuery | UnitWeapons], Field(min_length=1, max_length=MAX_ITEMS)] = Field(
         description="Melee weapons of the charging unit, or units by name (their melee weapons).")
@@ -184,7 +192,10 @@ class SurviveQuery(Query):
 
     unit: Name = Field(description="The unit: a datasheet, a standard target or a profile.")
     target_models: int | None = Field(default=None, description="Models in the unit.")
+    loadout: Loadout = Field(default_factory=list, description="The unit's wargear choices, e.g. ['3 brute shields'].")
     leader: Leaders | None = Field(default=None, description="Attach a leader (or two, as a list) to the unit.")
+    leader_loadout: Loadout = Field(
+        default_factory=list, description=f"The wargear choices of the unit's Leaders. {LEADER_WARGEAR}")
     attackers: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=list, description="Only these standard attackers (default: all of them; see /api/catalogue).")
     at_least: int | None = Field(

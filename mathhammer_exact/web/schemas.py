@@ -55,6 +55,7 @@ def _base64(text: str) -> str:
 
 
 Name = Annotated[Text, AfterValidator(_no_file)]  #: a datasheet or standard target by name, or a profile
+Loadout = Annotated[list[Text], Field(max_length=MAX_ITEMS)]  #: wargear choices, as a list
 LEADER_WARGEAR = ("Each choice goes to the Leader that can take it, or to the one named before a colon: "
                   "'Captain: power fist'; a Leader of one model.")
 #: the Leaders attached to a unit: one, or several (two where a Leader's datasheet allows it: a Captain, a Lieutenant)
@@ -220,11 +221,11 @@ class UnitQuery(TargetFields):
     led_by: Leaders | None = Field(
         default=None, description="A Leader attached to the attacking unit (a CHARACTER unit by name): its weapons "
                                   "attack with the unit's; or two, as a list (where a Leader's datasheet allows it).")
-    target_loadout: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+    target_loadout: Loadout = Field(
         default_factory=list, description="The target's wargear choices, e.g. ['medi-pack'].")
-    led_by_loadout: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+    led_by_loadout: Loadout = Field(
         default_factory=list, description=f"The wargear choices of the attacking unit's Leaders. {LEADER_WARGEAR}")
-    leader_loadout: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
+    leader_loadout: Loadout = Field(
         default_factory=list, description=f"The wargear choices of the target's Leaders. {LEADER_WARGEAR}")
     without: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=list, description="Abilities of either unit read from its datasheet, or the attacker's own "
