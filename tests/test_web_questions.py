@@ -196,13 +196,16 @@ def test_a_datasheet_gives_the_sizes_and_wargear_its_controls_offer(client):
 
 
 def test_every_example_in_the_description_is_answered(client):
+    # docs/server.md: each request schema has an example body (a trial found ten without); an army list's is a file
     spec = client.get("/openapi.json").json()
-    asked = 0
+    without = []
     for path, methods in spec["paths"].items():
         body = methods.get("post", {}).get("requestBody", {}).get("content", {}).get("application/json", {})
-        schema = body.get("schema", {})
-        name = schema.get("$ref", "").rsplit("/", 1)[-1]
-        for example in spec["components"]["schemas"].get(name, {}).get("examples", []):
+        if not body:
+            continue
+        name = body.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1]
+        examples = spec["components"]["schemas"].get(name, {}).get("examples", [])
+        without += [path] if not examples else []
+        for example in examples:
             post(client, path, example)
-            asked += 1
-    assert asked >= 5  # need (2), plan, turn, survive at least
+    assert without == ["/api/army"]

@@ -8,8 +8,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .questions import example
-from .schemas import MAX_ITEMS, STRICT, Army, Name, Situation, Text
+from .schemas import MAX_ITEMS, STRICT, Army, Name, Situation, Text, example
 
 
 class MatchupArmy(BaseModel):

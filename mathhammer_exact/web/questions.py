@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,14 +27,10 @@ from .schemas import (
     Text,
     UnitAnswer,
     UnitQuery,
+    example,
 )
 
 Wanted = Annotated[float | str, Field(description='The chance wanted: a number (0.9) or a string ("9/10", "90%").')]
-def example(**body: Any) -> ConfigDict:
-    """A request's configuration with one example body, shown in /openapi.json (a test asks each one)."""
-    return ConfigDict(json_schema_extra={"examples": [body]})
-
-
 AT_LEAST = Field(default=None, description="Models destroyed that count (default: the whole target).")
 
 

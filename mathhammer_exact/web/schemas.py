@@ -73,6 +73,11 @@ Probability = Annotated[float | str, Field(description='a number, or with "exact
 STRICT = ConfigDict(extra="forbid", strict=True)  #: a request's keys: none unknown, no value converted
 
 
+def example(**body: Any) -> ConfigDict:
+    """A request's configuration with one example body, shown in /openapi.json (a test asks each one)."""
+    return ConfigDict(json_schema_extra={"examples": [body]})
+
+
 class Query(BaseModel):
     """What every question has: no unknown keys, and exact fractions on request."""
 
@@ -189,6 +194,9 @@ class TargetFields(Query):
 class AttackQuery(TargetFields):
     """Weapon profiles, written out, fired in the order given at one target (the CLI's `attack`)."""
 
+    model_config = example(weapons=[{"weapon": "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS 1]", "models": 20}],
+                           target="T4 Sv4+ W3 x5")
+
     weapons: Annotated[list[FiringQuery], Field(min_length=1, max_length=MAX_ITEMS)]
     points: int | None = Field(
         default=None, description="The attacker's points: the answer adds kills and points destroyed per 100 points.")
@@ -197,6 +205,8 @@ class AttackQuery(TargetFields):
 
 class UnitQuery(TargetFields):
     """A datasheet unit, by name, attacks with its whole loadout (the CLI's `unit`)."""
+
+    model_config = example(attacker="Tempestus Command Squad", target="Incursor Squad", loadout=["plasma gun"])
 
     attacker: Name = Field(description="Datasheet name, e.g. 'Tempestus Command Squad'.")
     loadout: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
@@ -254,6 +264,11 @@ class ScenarioQuery(BaseModel):
 
 class CompareQuery(Query):
     """Scenarios side by side, the first the baseline (the CLI's `compare`)."""
+
+    model_config = example(scenarios=[{"unit": {"attacker": "Tempestus Command Squad", "target": "MEQ"}},
+                                      {"label": "with Take Aim!", "unit": {
+                                          "attacker": "Tempestus Command Squad", "target": "MEQ",
+                                          "with": ["take-aim"]}}])
 
     scenarios: Annotated[list[ScenarioQuery], Field(min_length=1, max_length=MAX_SCENARIOS)]
     army: Army = None
@@ -444,6 +459,8 @@ class RollQuery(Query):
 class ChargeQuery(RollQuery):
     """Charge roll: 2D6 (plus modifier) at least the distance."""
 
+    model_config = example(distance=9)
+
     answer = TestAnswer
 
     distance: int = Field(le=100, description="Inches the charge must cover (9 after Deep Strike).")
@@ -457,12 +474,16 @@ class ChargeQuery(RollQuery):
 class AdvanceQuery(RollQuery):
     """Advance roll: D6 inches added to Move."""
 
+    model_config = example()
+
     def report(self) -> Report:
         return rolls.advance_report(self.exact)
 
 
 class BattleShockQuery(RollQuery):
     """Battle-shock test: 2D6 at least Leadership passes."""
+
+    model_config = example(ld=7)
 
     answer = TestAnswer
 
@@ -476,6 +497,8 @@ class BattleShockQuery(RollQuery):
 class DesperateEscapeQuery(RollQuery):
     """Desperate Escape: each test fails on a 1-2 and a model is destroyed."""
 
+    model_config = example(tests=3)
+
     tests: Count = Field(description="Number of Desperate Escape tests.")
 
     def report(self) -> Report:
@@ -484,6 +507,8 @@ class DesperateEscapeQuery(RollQuery):
 
 class HazardousQuery(RollQuery):
     """Hazardous tests: one D6 per weapon, each 1 costs a model."""
+
+    model_config = example(weapons=2)
 
     weapons: Count = Field(description="Hazardous weapons used.")
     bearer: Text = Field(default="T3 Sv4+ W1", description="Profile of the models carrying them.")
@@ -497,6 +522,8 @@ class HazardousQuery(RollQuery):
 
 class GrenadeQuery(RollQuery):
     """Grenade stratagem: six D6, each 4+ is a mortal wound (spilling over, Feel No Pain applies)."""
+
+    model_config = example(target="GEQ")
 
     answer = GrenadeAnswer
 
