@@ -322,7 +322,7 @@ def test_an_army_list_read_from_its_bytes_is_the_file_read():
     packed = io.BytesIO()
     with zipfile.ZipFile(packed, "w") as archive:
         archive.writestr("army.ros", data)
-    for sent_bytes in (data, packed.getvalue(), gzip.compress(data)):
+    for sent_bytes in (data, packed.getvalue(), gzip.compress(data), gzip.compress(packed.getvalue())):  # a .rosz
         army = roster_of(battlescribe.unpacked(sent_bytes, "the army list"), "the army list")
         assert army.name == "Gravel Host test list" and army.units == tuple(
             {**unit, "source": "army list"} for unit in read_roster(ARMY).units)

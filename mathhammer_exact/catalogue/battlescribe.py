@@ -255,8 +255,8 @@ _ZIP = b"PK\x03\x04"  #: how a zip file starts (its first entry's header)
 
 
 def unpacked(data: bytes, where: str) -> bytes:
-    """`data` as read from a file (`where` names it in messages): the one .ros/.cat/.gst inside a zip
-    (.rosz/.catz), a gzip stream unpacked (how the web page sends an army list), anything else as it is;
+    """`data` as read from a file (`where` names it in messages): a gzip stream unpacked (how the web page sends an
+    army list), then the one .ros/.cat/.gst inside a zip (.rosz/.catz), anything else as it is;
     never more than MAX_BYTES, whatever a zip or gzip states."""
     try:
         if data.startswith(_GZIP):
@@ -266,7 +266,7 @@ def unpacked(data: bytes, where: str) -> bytes:
                 if len(data) > MAX_BYTES:
                     _check_size(where, len(data), measured=False)
                 raise MathhammerError(f"{where}: cannot read (the gzip stream ends early)")
-        elif zipfile.is_zipfile(io.BytesIO(data)):
+        if zipfile.is_zipfile(io.BytesIO(data)):  # (a .rosz sent gzipped too: a trial found it refused)
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
                 members = [m for m in archive.infolist() if m.filename.lower().endswith((".ros", ".cat", ".gst"))]
                 if len(members) != 1:
