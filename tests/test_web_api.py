@@ -430,6 +430,19 @@ def test_values_of_the_wrong_type_are_refused_not_converted(client, change, mess
     assert post(client, "/api/attack", {**TEN_SHOTS, **change}, 422) == {"error": message}
 
 
+@pytest.mark.parametrize(("weapon", "message"), [
+    ({"unit": 5}, "weapons.0.unit: Input should be a valid string"),
+    ({"unit": "bait.rosz"}, "weapons.0.unit: the server reads no files"),
+    ({"weapon": 5}, "weapons.0.weapon: Input should be a valid string"),
+    ({}, "weapons.0.weapon: Field required"),
+])
+def test_a_weapon_or_unit_is_refused_for_what_it_gives_not_as_the_other(client, weapon, message):
+    # a trial read 'weapons.0.FiringQuery.weapon: Field required' for a unit given a number: a model's name in the
+    # place, and the problem of the other branch of the union
+    refused = post(client, "/api/plan", {"weapons": [weapon], "targets": ["MEQ"]}, 422)["error"]
+    assert refused.startswith(message) and "Query" not in refused and "UnitWeapons" not in refused
+
+
 def test_strict_requests_still_take_the_documented_strings(client):
     # the choices (re-rolls, command re-roll, rules wording) are JSON strings, as documented
     situation = {"reroll_hits": "ones", "reroll_saves": "failed", "reroll_damage": "one-die",

@@ -105,22 +105,30 @@ def in_keys(message: str) -> str:
     return re.sub(r"--[a-z][a-z-]*", lambda flag: KEYS.get(flag[0], flag[0]), message)
 
 
+def _branch(part: Any) -> bool:
+    """Whether a part of a problem's place is the type of a union's branch the value was tried as ('leader.function-
+    after[...]', 'weapons.0.FiringQuery': a model's name; the request's own keys are all lower case)."""
+    return "[" in str(part) or str(part)[:1].isupper()
+
+
 def _where(error: Any) -> str:
-    """Where in the request a problem is: its keys and places, without the type of a union's branch that the
-    value was tried as ('leader', not 'leader.function-after[...]': one Leader's name, or a list of them)."""
-    return ".".join(str(part) for part in error["loc"] if part != "body" and "[" not in str(part)) or "request body"
+    """Where in the request a problem is: its keys and places, without the branches of a union (`_branch`)."""
+    return ".".join(str(part) for part in error["loc"] if part != "body" and not _branch(part)) or "request body"
 
 
 def _one_line(exc: RequestValidationError) -> str:
     """The first problem with a request, as `where: what` (the CLI's one-line style); of a union's branches, the one
-    that takes the value's type."""
+    that takes the value's type, and one whose problem is with a value given over one missing or not allowed (a
+    unit's name that is a file: not 'weapon: Field required', the other branch's)."""
     errors = exc.errors()
     first = errors[0]
     if first["type"] == "json_invalid":
         error = first.get("ctx", {}).get("error", first["msg"])
         return f"the request body is not valid JSON: {error} (at character {first['loc'][-1]})"
-    where = _where(first)
-    first = next((e for e in errors if _where(e) == where and not e["type"].endswith("_type")), first)
+    tried = [e for e in errors if any(str(part)[:1].isupper() for part in e["loc"])]  # as a union's models
+    given = next((e for e in tried if e["type"] not in ("missing", "extra_forbidden")), None)
+    where = _where(given or first)
+    first = given or next((e for e in errors if _where(e) == where and not e["type"].endswith("_type")), first)
     others = len({_where(e) for e in errors}) - 1
     more = f" (and {others} more)" if others else ""
     return f"{where}: {first['msg'].removeprefix('Value error, ')}{more}"
