@@ -8,6 +8,7 @@ import json
 import os
 import re
 import socket
+import sys
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -337,7 +338,13 @@ def test_every_validation_error_is_one_line(client):
     assert response.status_code == 422 and "\n" not in response.json()["error"]
     # nested past what the JSON reader takes (a trial found 400 'There was an error parsing the body')
     deep = client.post("/api/attack", content=b"[" * 5000 + b"]" * 5000, headers={"Content-Type": "application/json"})
-    assert deep.status_code == 422 and deep.json()["error"].startswith("the request body is not valid JSON")
+    assert deep.json() == {"error": "the request body is not valid JSON: it is nested too deeply"}
+    # a number of thousands of digits (a trial's was said to be nested)
+    digits = b'{"weapons": [{"weapon": "A1 BS3+ S4 AP0 D1", "models": ' + b"9" * 5000 + b'}], "target": "MEQ"}'
+    huge = client.post("/api/attack", content=digits, headers={"Content-Type": "application/json"})
+    most = sys.get_int_max_str_digits()
+    assert huge.status_code == 422 and huge.json() == {
+        "error": f"the request body is not valid JSON for a question: a number of 5000 digits (at most {most})"}
     several = post(client, "/api/attack", {"weapons": [{"models": 0}], "x": 1}, 422)["error"]
     assert "\n" not in several and several.endswith("more)")
     # a key given twice: a JSON reader keeps the last one, answering a question nobody asked

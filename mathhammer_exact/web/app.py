@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -154,6 +155,21 @@ def _key_given_twice(body: bytes) -> str | None:
     return twice[0] if twice else None
 
 
+def _unreadable(body: bytes) -> str:
+    """Why a JSON reader gave up on `body`: nested thousands deep, or a number of thousands of digits (a trial's was
+    said to be nested)."""
+    try:
+        json.loads(body)
+    except RecursionError:
+        return "the request body is not valid JSON: it is nested too deeply"
+    except ValueError as exc:
+        digits = re.search(r"value has (\d+) digits", str(exc))
+        if digits:
+            return (f"the request body is not valid JSON for a question: a number of {digits[1]} digits (at most "
+                    f"{sys.get_int_max_str_digits()})")
+    return "the request body is not valid JSON: it could not be read"
+
+
 def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_limit: int = MEMORY_LIMIT,
                light_workers: int = LIGHT_WORKERS) -> FastAPI:
     """The application, with `workers` heavy and `light_workers` light worker processes answering each
@@ -186,9 +202,8 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
     @app.exception_handler(HTTPException)
     async def refuse_http(request: Request, exc: HTTPException) -> JSONResponse:
         if exc.status_code == 400 and exc.detail == "There was an error parsing the body":  # FastAPI's, for a
-            # body its JSON reader gave up on (nested thousands deep): not JSON a question can be, as documented
-            return JSONResponse({"error": "the request body is not valid JSON: it could not be read (nested too "
-                                          "deeply?)"}, status_code=422)
+            # body its JSON reader gave up on: not JSON a question can be, as documented
+            return JSONResponse({"error": _unreadable(await request.body())}, status_code=422)
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
     @app.middleware("http")
