@@ -83,6 +83,15 @@ def test_labels_rules_wordings_and_named_rules():
     assert plain["points"] == 70 and plain["rank"] == 2 and aimed["rank"] == 1
 
 
+def test_a_unit_scenarios_header_says_what_the_target_has_against_its_attacks():
+    # a trial found a compared unit scenario's 'target has Stealth' unsaid (a profile's weapons' said it)
+    target = "T4 Sv3+ W2 x5 stealth"
+    out = run(["compare", "-s", f'unit "Tempestus Command Squad" -t "{target}"',
+               "-s", f'unit "Tempestus Command Squad" -t "{target}" --with take-aim', "--json"])
+    assert out.exit_code == 0, out.output
+    assert "target has Stealth: -1 to the hit roll against ranged attacks" in json.loads(out.stdout)["header"]
+
+
 def test_table_csv_and_markdown_show_the_rows():
     table = run(["compare", "-s", BOLTERS, "-s", f"{BOLTERS} --reroll-hits ones"]).output
     lines = table.splitlines()

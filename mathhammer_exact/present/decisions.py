@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..pmf import Number
+from .profiles import readings
 from .report import Report, attack_report, number, percent, pmf_json
 from .situation import situation
 
@@ -105,7 +106,8 @@ def comparison_report(rows: Sequence[Row], title: str = "", differences: bool = 
 def assumed(report: UnitReport) -> tuple[str, ...]:
     """What a unit answer assumed, as its header says it (a compared scenario's `asked`; `_assumed` adds the rules
     and situation of its context)."""
-    return tuple(f"  {line}" for line in report.situation)
+    return (*readings(report.firings, report.result.target, report.context),
+            *(f"  {line}" for line in report.situation))
 
 
 def _assumed(rows: Sequence[Row]) -> tuple[str, ...]:

@@ -159,10 +159,17 @@ def header(firings: Sequence[Firing], target: Target, context: Context) -> tuple
             shown[-1] = (shown[-1][0] + firing.models, text)
         else:
             shown.append((firing.models, text))
+    return (*(f"  {models} x {text}" for models, text in shown), f"  target: {target_summary(target)}",
+            *readings(firings, target, context))
+
+
+def readings(firings: Sequence[Firing], target: Target, context: Context) -> tuple[str, ...]:
+    """The header's lines on how rules of the edition meet these attacks and this target (Stealth, cover that
+    changes nothing, a Psychic weapon's penalties ignored, Devastating Wounds beside -1 Damage): every answer's,
+    a compared unit scenario's too (a trial found its Stealth unsaid)."""
     ranged = [f for f in firings if not f.weapon.melee]
     stealth = stealth_said(target, ranged[0].context or context, melee=False) if ranged else []
-    return (*(f"  {models} x {text}" for models, text in shown), f"  target: {target_summary(target)}",
-            *(f"  {line}" for line in stealth), *_cover_changes_nothing(firings, target, context),
+    return (*(f"  {line}" for line in stealth), *_cover_changes_nothing(firings, target, context),
             *_psychic_ignores(firings, target, context), *_devastating_unreduced(firings, target, context))
 
 
