@@ -780,6 +780,16 @@ def test_a_wound_roll_changed_only_for_attacks_stronger_than_the_target():
     assert mean(unit_attack(strong, target, exact=True)) == 6 * hit * Fraction(2, 3)  # without the ability
 
 
+def test_a_targets_ability_not_applied_is_said_to_be_the_targets():
+    # a trial read a plan's 'Defiler: not applied: Waaagh!: 5+ invulnerable save ...' as the attacking Defiler's
+    guard = ("Hunker", "While this unit is within range of an objective marker, each time an attack targets this "
+                       "unit, subtract 1 from the Wound roll.")
+    defender = sheet('24" A1 BS4+ S4 AP0 D1', guard)
+    said = unit_attack(sheet('24" A6 BS2+ S8 AP-6 D1'), TargetUnit(Target.parse("T5 Sv6+ W20"), "", defender)).situation
+    assert any(line.startswith("not applied: the target's Hunker applies only while this unit is within range of an "
+                               "objective marker") for line in said), said
+
+
 def test_without_stealth_leaves_out_the_targets_stealth_keyword_too():
     # a trial found '--without Stealth' saying it was left out while its -1 to hit still applied (the STEALTH keyword
     # of the target's models): 6 shots on 2+ (5/6) at a stealthy target hit on 3+ (2/3), without it on 2+ (5/6)

@@ -459,7 +459,10 @@ def _not_applied(ability: TextAbility, reading: Reading, side: Side, asked: bool
         where = f" (of {asks})" if asks else ""
         # of an ability that also does something else, which part (a trial read Shock Assault's two as contradicting)
         part = f": {reading.rule.effect.describe()}," if len(ability.readings) > 1 else ""
-        why = f"{ability.name}{part} applies only {reading.needs}; --with '{called or ability.name}'{where} assumes it"
+        # and whose, where it is the target's (a trial read the target's Waaagh! under a plan's attacking unit)
+        whose = "the target's " if side.role == "target" and not side.leading else ""
+        why = (f"{whose}{ability.name}{part} applies only {reading.needs}; --with '{called or ability.name}'{where} "
+               "assumes it")
     return why
 
 
