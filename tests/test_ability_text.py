@@ -449,7 +449,7 @@ def test_an_aura_for_friendly_units_is_its_own_units_where_it_has_their_keywords
     assert verdict.kind == "effects" and verdict.ability is not None
     [reading] = verdict.ability.readings
     assert (reading.needs, reading.rule.effect.describe()) == (
-        "while this unit is a TYRANIDS unit", "weapons gain ASSAULT, weapons gain LETHAL HITS (ranged weapons)")
+        "while this unit is a TYRANIDS unit", "weapons gain ASSAULT and LETHAL HITS (ranged weapons)")
 
     def unit(*keywords: str) -> list[ModelEntry]:
         return [ModelEntry(f"Kind {n}", ModelProfile.parse(f"T9 Sv2+ W10 [{k}]", name=f"Kind {n}"), 1, ())

@@ -239,7 +239,9 @@ class Effect:
             against = self.reroll_wounds_against
             parts.append(against.policy.words("wound") + f" against {_words(against.keywords, 'or')}")
         parts += self._granted("situation")
-        parts += [f"weapons gain {a}" for a in self.abilities]
+        if self.abilities:  # one part: the weapons a rule names gain them all (a trial read 'weapons gain SUSTAINED
+            # HITS 1, weapons gain LANCE (melee weapons)' as Sustained Hits for every weapon)
+            parts.append(f"weapons gain {_words(self.abilities, 'and')}")
         if self.invulnerable:
             parts.append(f"{self.invulnerable}+ invulnerable save")
         parts += [text for flag, text in ((self.cover, "the Benefit of Cover"), (self.stealth, "Stealth")) if flag]
