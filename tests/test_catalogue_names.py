@@ -176,6 +176,20 @@ def test_a_faction_named_finds_the_indexed_unit_beside_a_datasheet_of_rules_of_t
         rampart.points  # the index's, with its points
 
 
+def test_words_that_two_longer_names_hold_are_refused_naming_both(realm):
+    # a trial typed 'tyranid warriors' and read 'unknown unit' (did you mean ...), where two units are named so with
+    # more words after: named, to choose among, as 'acolyte hybrids' is
+    rampart = by_name.datasheet("Rampart Squad")
+    shipped = {name: attrs.evolve(rampart, name=name) for name in ("Stone Warriors with Melee Bio-weapons",
+                                                                   "Stone Warriors with Ranged Bio-weapons")}
+    with pytest.raises(MathhammerError) as refused:
+        lookup.named("stone warriors", shipped, load.library(None).names)
+    assert str(refused.value) == ("'stone warriors' could be Stone Warriors with Melee Bio-weapons or Stone Warriors "
+                                  "with Ranged Bio-weapons, all holding these words: write more of the unit's name")
+    assert lookup.named("stone warriors ranged bio weapons", shipped, load.library(None).names).options[0].name == \
+        "Stone Warriors with Ranged Bio-weapons"
+
+
 def test_a_unit_of_the_parent_asked_for_by_a_chapter_says_so(realm):
     assert by_name.datasheet("Rampart Squad @ Marble Sons").notes[0] == (
         "the Stone Legion unit of this name, for Marble Sons: Marble Sons armies field Stone Legion units")

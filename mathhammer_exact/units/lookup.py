@@ -132,6 +132,11 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
         o for o in near if nickname and "[" not in o.name and whole(o) and own(o)]
     plain = [o for o in options if "[" not in o.name]
     if not plain and any("[" not in o.name for o in near):
+        several = sorted({o.name for o in near if "[" not in o.name and whole(o)})
+        if len(several) > 1:  # units of today holding every word, none near enough to be it ('tyranid warriors': a
+            # trial read 'unknown unit' where two are named so): named, to choose among
+            raise Ambiguous(f"{text.strip()!r} could be {', '.join(several[:-1])} or {several[-1]}, all holding these "
+                            "words: write more of the unit's name")
         return [], ()
     plain = plain or options
     if len({o.name for o in plain if whole(o)}) == 1:  # 'wraiths': Canoptek Wraiths, not Wraithguard, whose name
