@@ -294,6 +294,16 @@ def test_the_api_looks_names_up_in_the_edition_its_situation_asks(both):
         asked = client.post("/api/unit", json={**body, "situation": {"edition": "11e"}})
         assert asked.status_code == 200 and asked.json()["title"].startswith("Shale Stalker"), asked.json()
         assert client.post("/api/unit", json=body).status_code == 422  # the 10th's data has no such unit
+        # the page's suggestions and controls look it up there too (a trial found an 11th-edition unit never
+        # suggested, and its size and wargear controls refused, under the 11th)
+        found = client.get("/api/units", params={"q": "shale", "edition": "11e"}).json()["units"]
+        assert [unit["name"] for unit in found] == ["Shale Stalker"]
+        assert client.get("/api/units", params={"q": "shale"}).json()["units"] == []
+        sheet = client.post("/api/datasheet", json={"name": "Shale Stalker", "situation": {"edition": "11e"}})
+        assert sheet.status_code == 200 and sheet.json()["name"] == "Shale Stalker"
+        assert client.post("/api/datasheet", json={"name": "Shale Stalker"}).status_code == 422
+        assert client.post("/api/datasheet", json={"name": "Shale Stalker", "situation": {"cover": True}}).json() == {
+            "error": '"situation.cover": a datasheet takes its edition alone (it is looked up, not answered)'}
 
 
 def test_each_compared_scenario_looks_its_names_up_in_its_own_edition(both, monkeypatch):

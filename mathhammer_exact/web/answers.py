@@ -315,12 +315,14 @@ def catalogue() -> Catalogue:
 
 
 # --------------------------------------------------------------------- the player's units
-def found_units(asked: tuple[str, int]) -> str:
-    """The units (of the rules data and the index) whose names hold the words typed, at most `limit` of them."""
+def found_units(search: tuple[str, int, str | None]) -> str:
+    """The units (of the rules data and the index of the edition `named`, by default the player's) whose names hold
+    the words typed, at most `limit` of them."""
     from ..catalogue import library  # the index, only for a search
 
-    text, limit = asked
-    edition = library.default_edition()
+    text, limit, named = search
+    with asked(named):
+        edition = library.default_edition()
     sheets = [s for s in load.datasheets().values() if s.edition == edition]
     _, found = lookup.search(text, sheets, load.library().names, edition)
     units = [{"name": name, "faction": faction, "points": {str(n): cost for n, cost in points.items()}}
@@ -332,6 +334,7 @@ def datasheet_answer(query: DatasheetQuery) -> str:
     """One unit's sizes, models, wargear and weapons, for the page's controls."""
     from ..present.cards import datasheet_json
 
+    _edition_alone(query.situation, "a datasheet", "it is looked up, not answered")
     return json.dumps(datasheet_json(by_name.datasheet(query.name, near=query.near)), indent=2)
 
 

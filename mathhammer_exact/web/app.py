@@ -278,11 +278,13 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
     @app.get("/api/units", response_model=FoundUnits, responses=REFUSALS)
     async def units(request: Request, q: str = Query(max_length=MAX_TEXT, description="Words of a unit's name "
                                                                                       "(or its faction's)."),
-                    limit: int = Query(20, ge=1, le=MAX_FOUND)) -> Response:
+                    limit: int = Query(20, ge=1, le=MAX_FOUND),
+                    edition: str | None = Query(None, max_length=MAX_TEXT, description="The edition whose units to "
+                                                "search: 10e or 11e (default: the player's).")) -> Response:
         """The units of the rules data and of the server's BSData index whose names hold the words typed, as
         players type them (a plural for a singular, the faction's name), the unit of that name first; with
         their factions and points (`mathhammer datasheets --search`)."""
-        return await answer(request, answers.found_units, (q, limit))
+        return await answer(request, answers.found_units, (q, limit, edition))
 
     for kind, query_type in ROLLS.items():
         app.post(f"/api/roll/{kind}", response_model=query_type.answer, responses=REFUSALS, summary=f"Roll {kind}",

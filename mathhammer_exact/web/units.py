@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .schemas import STRICT, Answer, Army, ArmyList, Name
+from .schemas import STRICT, Answer, Army, ArmyList, Name, Situation
 
 MAX_FOUND = 50  #: the most units one search answers
 
@@ -76,6 +76,8 @@ class DatasheetQuery(BaseModel):
     name: Name
     near: Name | None = Field(default=None, description="The question's other unit, which settles a name that "
                                                         "several factions use.")
+    situation: Situation = Field(default_factory=Situation, description=(
+        "Its edition alone (the CLI's `show --edition`): the edition whose data the unit is looked up in."))
     army: Army = None
 
 

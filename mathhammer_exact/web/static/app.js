@@ -998,7 +998,9 @@ function suggest(input, now = false) {
     if (input.dataset.suggest === "targets") found.push(...catalogue.targets.map((t) => option(t.name, t.description)));
     if (words.length >= 2 && !words.startsWith("#")) {
       try {
-        const response = await fetch(`/api/units?${new URLSearchParams({ q: words, limit: "20" })}`);
+        const search = { q: words, limit: "20" };
+        if (askedEdition()) search.edition = askedEdition();  // an 11th-edition unit is found in the 11th's index
+        const response = await fetch(`/api/units?${new URLSearchParams(search)}`);
         if (response.ok) {
           for (const unit of (await response.json()).units) found.push(option(unit.name, `${unit.faction}${points(unit)}`));
         }
@@ -1006,6 +1008,11 @@ function suggest(input, now = false) {
     }
     datalist(input).replaceChildren(...found);
   }, now ? 0 : 150));
+}
+
+// The edition the situation's control asks for ("" for the player's default): the units named are looked up in it.
+function askedEdition() {
+  return byId("situation-edition")?.value || "";
 }
 
 function datalist(input) {
@@ -1022,10 +1029,11 @@ function datalist(input) {
 // with how many models take it, read from and written to the loadout field) and its models' counts.
 let sheetAsked = "";
 async function fillSheet() {
-  const name = byId("attacker").value.trim();
-  if (!name || name === sheetAsked || byId("attacker").disabled) return;
-  sheetAsked = name;
+  const name = byId("attacker").value.trim(), edition = askedEdition();
+  if (!name || `${name}|${edition}` === sheetAsked || byId("attacker").disabled) return;
+  sheetAsked = `${name}|${edition}`;
   const body = { name };
+  if (edition) body.situation = { edition };
   if (name.startsWith("#")) { if (!armies.mine) return; body.army = armies.mine.data; }
   if (byId("target").value.trim() && !byId("target").value.trim().startsWith("#")) body.near = byId("target").value.trim();
   const response = await fetch("/api/datasheet", { method: "POST", headers: { "Content-Type": "application/json" },
@@ -1112,7 +1120,7 @@ form.addEventListener("submit", (event) => {
 form.addEventListener("change", (event) => {
   if (event.target.name === "mode" || event.target.id === "roll") showKind(form.elements.q.value);
   if (event.target.name === "mode") fillSheet();
-  if (event.target.id === "attacker") fillSheet();
+  if (event.target.id === "attacker" || event.target.id === "situation-edition") fillSheet();
   if (event.target.id === "figure" && shown && kindOf(shown[1]) === "matchup" && !byId("answer").hidden) {
     const params = new URLSearchParams(shown[1]);  // the same answer, its tables redrawn for this figure
     if (event.target.value === event.target.dataset.default) params.delete("figure");
