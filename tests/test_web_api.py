@@ -28,7 +28,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 from mathhammer_exact.decide.unit_attack import unit_attack  # noqa: E402
 from mathhammer_exact.units.by_name import find_target  # noqa: E402
 from mathhammer_exact.web import schemas  # noqa: E402
-from mathhammer_exact.web.app import KEYS, create_app, in_keys  # noqa: E402
+from mathhammer_exact.web.app import create_app  # noqa: E402
+from mathhammer_exact.web.keys import KEYS, in_keys  # noqa: E402
 from mathhammer_exact.web.questions import UnitNeedQuery  # noqa: E402
 from mathhammer_exact.web.workers import Refused, Workers  # noqa: E402
 
@@ -51,9 +52,14 @@ def post(client, path: str, body: dict, status: int = 200) -> dict:
 
 
 def cli_json(args: list[str]) -> dict:
+    """The command's --json, as the API answers it: its header's option names written as the request's keys."""
     out = CliRunner().invoke(cli, [*args, "--json"], catch_exceptions=False)
     assert out.exit_code == 0, out.output
-    return json.loads(out.output)
+    data = json.loads(out.output)
+    for key in ("header", "situation"):
+        if key in data:
+            data[key] = [in_keys(line) for line in data[key]]
+    return data
 
 
 def cli_error(args: list[str]) -> str:
@@ -182,8 +188,10 @@ def test_an_army_rule_is_named_and_given_with_with_as_the_cli(client):
     args = ["unit", "Incursor Squad", "-t", "MEQ", "--exact"]
     plain = post(client, "/api/unit", body)
     assert plain == cli_json(args)
-    assert ("not applied: Oath of Moment applies only when the target is the Oath of Moment target; --with 'Oath of "
+    # the command's option named by the request's key (a trial found '--with' in an answer to a program)
+    assert ("not applied: Oath of Moment applies only when the target is the Oath of Moment target; \"with\" 'Oath of "
             "Moment' assumes it" in plain["situation"])
+    assert not any("--" in line for line in (*plain["header"], *plain["situation"]))
     sworn = post(client, "/api/unit", {**body, "with": ["Oath of Moment"]})
     assert sworn == cli_json([*args, "--with", "Oath of Moment"]) != plain
 

@@ -31,8 +31,10 @@ from ..model import Context, Firing, ModelProfile, MortalWounds, Weapon
 from ..present.decisions import assumed, comparison_report, with_efficiency
 from ..present.profiles import header
 from ..present.questions import attack_need, plan_question, survive_question, turn_question, unit_need
-from ..present.report import assuming, attack_report, to_json, unit_report
+from ..present.report import Report, assuming, attack_report, unit_report
+from ..present.report import to_json as cli_json
 from ..units import by_name, lookup
+from .keys import in_keys
 from .matchups import MatchupArmy, MatchupQuery
 from .questions import AttackNeedQuery, PlanQuery, SurviveQuery, TurnQuery, UnitNeedQuery, UnitWeapons
 from .schemas import (
@@ -57,6 +59,16 @@ SENT = "the army list"  #: how messages name an army list sent with a question
 
 
 # --------------------------------------------------------------------- the army list a question carries
+
+def to_json(report: Report) -> str:
+    """The command's `--json` of `report`, the option names of its header (and of a unit's situation lines) written
+    as the request's keys (a trial found an answer saying "--with 'Oath of Moment' assumes it" to a program that
+    sends "with")."""
+    details = report.details
+    if "situation" in details:
+        details = {**details, "situation": [in_keys(line) for line in details["situation"]]}
+    return cli_json(attrs.evolve(report, preface=tuple(in_keys(line) for line in report.preface), details=details))
+
 def _roster(text: str) -> Roster:
     """The army list `text` (its file's bytes in base64), read from the request's bytes."""
     from ..catalogue.battlescribe import unpacked  # the army-list reader, only for a question with a list
