@@ -841,8 +841,8 @@ def test_an_army_rule_listed_by_name_is_named_and_applied_with_with():
     # without it: 2 attacks x 2/3 hit x 1/2 wound (S4 v T4) x 5/6 unsaved = 5/9, and the header names the option
     plain = unit_attack(boy, soft, melee=True, exact=True)
     assert plain.result.damage.mean == Fraction(5, 9)
-    assert "not applied: Waaagh! applies only when the Waaagh! is active; --with 'Waaagh!' assumes it" in \
-        plain.situation
+    assert "not applied: Waaagh!: +1 Attacks, +1 Strength (melee weapons), applies only when the Waaagh! is active; " \
+           "--with 'Waaagh!' assumes it" in plain.situation  # which of its parts (the other is its models' save)
     # with it: 3 attacks x 2/3 x 2/3 (S5 v T4: 3+) x 5/6 = 10/9
     assert unit_attack(boy, soft, melee=True, modifiers=["Waaagh!"], exact=True).result.damage.mean == Fraction(10, 9)
     # the target's side (Sv3+, at AP-3 a 6+): 1 x 2/3 x 1/2 x 5/6 = 5/18; with a 5+ invulnerable save x 4/6 = 2/9
