@@ -890,8 +890,8 @@ def test_a_conditional_defence_is_switched_on_for_its_models():
     target = TargetUnit(sheet.as_target(), "Pebble", sheet)
     off = unit_attack(piercer, target, melee=True, exact=True)
     assert off.result.damage.mean == Fraction(1, 3)  # 2/3 hit x 1/2 wound, Sv3+ at AP-4: no save
-    assert ("not applied: Hunker applies only under the condition its text states; --with 'Hunker' assumes it"
-            in off.situation)
+    assert ("not applied: the target's Hunker applies only under the condition its text states; --with 'Hunker' "
+            "assumes it" in off.situation)
     # with it: the 4+ invulnerable save fails 1/2: 1/3 x 1/2 = 1/6
     assert unit_attack(piercer, target, melee=True, modifiers=["Hunker"], exact=True).result.damage.mean == \
         Fraction(1, 6)
