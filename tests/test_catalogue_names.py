@@ -506,6 +506,13 @@ def test_a_miss_names_the_indexed_units_it_may_mean(realm, typed, message):
     assert "Incursor Squad" not in str(caught.value)
 
 
+@pytest.mark.parametrize("typed", ["", "  "])
+def test_no_target_named_is_said_so(realm, typed):
+    # a trial's empty target read "unknown unit '' (did you mean one of ... or 1395 more?)"
+    with pytest.raises(MathhammerError, match="^no target named: give a unit's name"):
+        by_name.target_unit(typed)
+
+
 def test_a_miss_near_a_name_of_rules_says_so_with_an_index(realm):
     # the index has nothing close to 'MEQQ'; the standard target MEQ is (an index used to hide it)
     out = run("attack", "-w", "A1 BS3+ S4 AP0 D1", "-t", "MEQQ")

@@ -159,6 +159,9 @@ def target_unit(text: str, models: int | None = None, leader: Leaders = None, us
     that joins with its own profile), and `leader_loadout` its Leaders' (`fielded_leaders`)."""
     if models is not None and models < 1:
         raise MathhammerError(f"--target-models must be at least 1, got {models}")
+    if not normalise(text):  # (a trial read 'unknown unit' and a list of a thousand names)
+        raise MathhammerError("no target named: give a unit's name ('Intercessors'), a standard target (MEQ, GEQ, ...) "
+                              "or a profile, e.g. 'T4 Sv3+ W2 x5'")
     name, written = (text, None) if is_profile(text) else sized(text)
     if written is not None:  # 'Boyz x20', as a matchup's armies and a profile ('... W1 x20') write a size
         if models is not None and models != written:
