@@ -121,6 +121,15 @@ def _assumed(rows: Sequence[Row]) -> tuple[str, ...]:
     return (*(f"  {line}" for line in every), *own)
 
 
+def queries(count: int) -> str:
+    """How many exact queries a search took, in words (a trial read '(1 exact queries)').
+
+    >>> queries(1), queries(8)
+    ('1 exact query', '8 exact queries')
+    """
+    return f"{count} exact {'query' if count == 1 else 'queries'}"
+
+
 def need_report(found: Need, title: str = "") -> Report:
     """The attack at the fewest models that reach the wanted chance, with that chance and the one below."""
     base = attack_report(found.result, title)
@@ -133,7 +142,7 @@ def need_report(found: Need, title: str = "") -> Report:
         lines = [f"fewest models: {found.models}  ({what} = {percent(found.p)} >= {percent(found.wanted)})"]
     if found.p_below is not None:
         lines.append(f"with {found.below}: {what} = {percent(found.p_below)}")
-    lines.append(f"({found.queries} exact queries)")
+    lines.append(f"({queries(found.queries)})")
     need = {"models": found.models, "at_least": found.at_least, "wanted": number(found.wanted),
             "p": number(found.p), "p_below": None if found.p_below is None else number(found.p_below),
             **({"largest": found.tried} if found.models is None else {})}
@@ -183,7 +192,7 @@ def plan_report(found: Plan, names: Sequence[str], title: str = "", top: int = 1
     if len(found.alternatives) > len(shown):
         shown.append(len(found.alternatives) - 1)
     preface = [f"  weapon {i + 1}: {name}" for i, name in enumerate(names)]  # the numbers the orders are written in
-    notes = [f"{len(found.alternatives)} alternatives considered ({found.queries} exact queries)"
+    notes = [f"{len(found.alternatives)} alternatives considered ({queries(found.queries)})"
              + (f"; the best {top} and the worst shown" if len(shown) < len(found.alternatives) else "")]
     if found.goal == "destroy":
         notes.append("(vs best in percentage points)")

@@ -44,6 +44,10 @@ function mean(value) {  // two decimals, and the fraction itself when exact and 
   return exactShown && typeof value === "string" && value.length <= 15 && value !== text ? `${value} (${text})` : text;
 }
 
+function said(shown) {  // '= 12.50%', or '< 0.01%' as it is (not '= < 0.01%')
+  return shown.startsWith("<") ? shown : `= ${shown}`;
+}
+
 function chance(value) {  // a percentage, and the fraction when exact and short
   return exactShown && isFraction(value) && value.length <= 24 ? `${percent(value)} (${value})` : percent(value);
 }
@@ -588,7 +592,8 @@ function drawChart(caption, kind, series, exact) {
   if (hidden.length) {
     const ks = hidden.map(([k]) => k);
     const total = hidden.reduce((sum, [, row]) => sum + Math.max(...row), 0);
-    const words = kind === "tail" ? `P(at least k) for k = ${ks[0]} to ${ks[ks.length - 1]}`
+    const span = ks.length > 1 ? `k = ${ks[0]} to ${ks[ks.length - 1]}` : `k = ${ks[0]}`;
+    const words = kind === "tail" ? `P(at least k) for ${span}`
                                   : `${others(hidden.length)}`;
     const each = kind === "tail" || hidden.length > 1 ? "each below" : "below";
     figure.append(cell("p", `(${words}: ${each} 0.01%${kind === "tail" ? "" : `, ${percent(total)} in all`})`,
@@ -635,6 +640,7 @@ function drawTables(answer, keys, exact) {
     const { p, tail } = describe(dist);
     let hidden = 0, total = 0;
     dist.pmf.forEach((raw, k) => {
+      if (p[k] === 0) return;  // a value that cannot happen (below the least, an exact zero): not 'below 0.01%'
       if (p[k] < SHOWN) { hidden += 1; total += p[k]; return; }
       const tr = document.createElement("tr");
       tr.append(cell("th", String(k)), cell("td", exact ? chance(raw) : percent(raw), "num"),
@@ -660,7 +666,7 @@ function drawNotes(answer) {
   }
   if (answer.groups && answer.groups.length > 1) {
     answer.groups.forEach((group, i) => notes.append(cell("li", `group ${i + 1}, ${group.name} (${group.models}): ` +
-      `${mean(group.models_destroyed.mean)} destroyed on average, P(all destroyed) = ${chance(group.p_destroyed)}`)));
+      `${mean(group.models_destroyed.mean)} destroyed on average, P(all destroyed) ${said(chance(group.p_destroyed))}`)));
   }
   if (answer.hazardous_tests_failed) {
     const lost = answer.hazardous_models_lost;
@@ -766,7 +772,9 @@ function drawRoll(answer, exact) {
   if (answer.p_success !== undefined) {
     headline([["P(success)", "p_success", answer.p_success, chance], ["Mean roll", "roll.mean", dist.mean, mean]]);
   } else {
-    headline([["Mean", "mean", answer.mean, mean], ["P(unit destroyed)", "p_destroyed", answer.p_destroyed, chance]]);
+    const counted = { advance: "Mean Advance (inches)", hazardous: "Mean models lost", "desperate-escape": "Mean models lost" };
+    headline([[counted[byId("roll").value] || "Mean", "mean", answer.mean, mean],
+              ["P(unit destroyed)", "p_destroyed", answer.p_destroyed, chance]]);
   }
   byId("fired").textContent = answer.title || "";
   drawHeader(answer);
