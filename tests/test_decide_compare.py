@@ -92,6 +92,13 @@ def test_a_unit_scenarios_header_says_what_the_target_has_against_its_attacks():
     assert "target has Stealth: -1 to the hit roll against ranged attacks" in json.loads(out.stdout)["header"]
 
 
+def test_scenarios_of_one_label_are_told_apart_by_their_place():
+    # a trial's API compare of a unit with and without Take Aim! showed two rows of one name
+    plain = attack(Weapon.parse("A1 BS3+ S4 AP0 D1"), Target.parse("T4 Sv4+ W1 x5"), 10)
+    rows = compare([Scenario("TCS -> MEQ", plain), Scenario("TCS -> MEQ", plain), Scenario("other", plain)])
+    assert [r.scenario.label for r in rows] == ["TCS -> MEQ (scenario 1)", "TCS -> MEQ (scenario 2)", "other"]
+
+
 def test_table_csv_and_markdown_show_the_rows():
     table = run(["compare", "-s", BOLTERS, "-s", f"{BOLTERS} --reroll-hits ones"]).output
     lines = table.splitlines()

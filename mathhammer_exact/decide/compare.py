@@ -7,6 +7,7 @@ per 100 points spent, or kills per 100 points when a target's points are not kno
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import attrs
@@ -80,6 +81,9 @@ def compare(scenarios: Sequence[Scenario], at_least: int | None = None) -> tuple
     (default: each target's Below Half-strength number)."""
     if not scenarios:
         raise MathhammerError("give at least one scenario")
+    named = Counter(s.label for s in scenarios)  # two asked alike but for a rule (a trial saw two rows of one name)
+    scenarios = [attrs.evolve(s, label=f"{s.label} (scenario {i})") if named[s.label] > 1 else s
+                 for i, s in enumerate(scenarios, 1)]
     rows = [row(s, at_least) for s in scenarios]
     base = rows[0]
     rows = [attrs.evolve(r, differences={m: v - base.measures()[m] for m, v in r.measures().items()}) for r in rows]
