@@ -426,6 +426,24 @@ def test_bad_input_shows_the_cli_message(server, browser):
     assert error.text == "error: BS/WS must be 2+ to 6+, got 7+"
     assert not browser.find_element(By.ID, "answer").is_displayed()
     assert browser.find_element(By.ID, "ask-box").get_attribute("open")  # the form opens to put it right
+    # beside the form, at the top, in sight (a trial found it 2,000 pixels down a shared link's page)
+    top = browser.execute_script("return document.getElementById('error').getBoundingClientRect().top")
+    assert 0 <= top < browser.execute_script("return innerHeight")
+
+
+def test_asking_on_a_phone_folds_the_form_and_shows_the_answer(server, browser):
+    # a trial found the answer under the whole form on a phone after 'Work it out' (it folded for a link alone)
+    from selenium.webdriver.common.by import By
+
+    phone(browser)
+    browser.get(f"{server}/?q=attack")
+    wait(browser, lambda d: d.find_element(By.ID, "weapons-1")).send_keys("A2 BS3+ S4 AP-1 D1")
+    browser.find_element(By.ID, "target").send_keys("MEQ")
+    browser.find_element(By.ID, "ask").click()
+    wait(browser, lambda d: d.find_element(By.ID, "answer").is_displayed())
+    assert not browser.find_element(By.ID, "ask-box").get_attribute("open")
+    top = browser.execute_script("return document.getElementById('answer').getBoundingClientRect().top")
+    assert 0 <= top < PHONE[1]
 
 
 # --------------------------------------------------------------------- a matchup

@@ -924,16 +924,23 @@ async function ask(params) {
     const answer = await response.json();
     if (!response.ok) throw new Error(answer.error || response.statusText);
     show(answer, params);
+    inView(byId("answer"));
   } catch (error) {
     byId("answer").hidden = true;
     byId("error").textContent = `error: ${error.message}`;
     byId("error").hidden = false;
     byId("ask-box").open = true;
     if (!armies.mine && (namesUnit(body) || kind === "matchup")) byId("army-box").open = true;
+    inView(byId("error"));
   } finally {
     button.disabled = false;
     byId("answer").removeAttribute("aria-busy");
   }
+}
+
+function inView(element) {  // the answer (or the refusal) scrolled to, where asking left it out of sight
+  const top = element.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight * 0.8) element.scrollIntoView({ block: "start" });
 }
 
 function base64(bytes) {
@@ -1123,6 +1130,7 @@ form.addEventListener("submit", (event) => {
   const params = formToParams();
   history.pushState(null, "", `?${params}`);
   byId("ask-line").textContent = title(params);
+  byId("ask-box").open = window.matchMedia("(min-width: 64rem)").matches;  // answer first: on a phone, the form folds
   ask(params);
 });
 form.addEventListener("change", (event) => {
