@@ -264,6 +264,9 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
         """The units of the rules data and of the server's BSData index whose names hold the words typed, as
         players type them (a plural for a singular, the faction's name), the unit of that name first; with
         their factions and points (`mathhammer datasheets --search`)."""
+        if unknown := sorted(set(request.query_params) - {"q", "limit", "edition"}):  # as a request's unknown keys
+            return JSONResponse({"error": f"{unknown[0]}: unknown query parameter; allowed: q, limit, edition"},
+                                status_code=422)
         return await answer(request, answers.found_units, (q, limit, edition))
 
     for kind, query_type in ROLLS.items():
