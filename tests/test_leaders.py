@@ -131,6 +131,27 @@ def test_turn_with_a_leader(gravel):
         "then charge 6\", then 5 x [Gravel Wardens: Rock fist] + 1 x [Warden Captain: Boulder maul]  ->  MEQ")
 
 
+def test_a_turn_fields_the_first_units_wargear_in_each_phase(gravel):
+    # a trial could not ask 'Plague Marines with a meltagun: shoot, then charge' (turn had no loadout). The Warden
+    # Leader's slingshot in place of its rifle, with the Captain leading: the shooting's weapons change, and the
+    # header says which wargear was chosen
+    player = CliRunner(env={"MATHHAMMER_DATA": str(gravel)})
+    asked = ["turn", "-t", "T4 Sv6+ W1 x40", "-s", "Gravel Wardens", "-f", "Gravel Wardens", "--loadout", "slingshot",
+             "--led-by", "Warden Captain", "-d", "6"]
+    out = player.invoke(cli, asked)
+    assert out.exit_code == 0, out.output
+    assert out.stdout.splitlines()[0] == (
+        "1 x [Gravel Wardens: Slingshot (pellet)] + 4 x [Gravel Wardens: Pebble rifle] + 1 x [Warden Captain: Shard "
+        "pistol], then charge 6\", then 5 x [Gravel Wardens: Rock fist] + 1 x [Warden Captain: Boulder maul]  ->  "
+        "T4 Sv6+ W1 x40")
+    assert "  Gravel Wardens (Gravel Host) the weapons of the wargear chosen (slingshot), attacking as `mathhammer " \
+           "unit` makes them attack" in out.stdout
+    refused = player.invoke(cli, ["turn", "-t", "MEQ", "-f", "5x Melee A2 WS3+ S4 AP0 D1", "--loadout", "slingshot",
+                                  "-d", "6"])
+    assert (refused.exit_code, refused.output) == (2, "error: --loadout is for a unit named by its datasheet; name the "
+                                                      "unit\n")
+
+
 def test_plan_takes_a_leader_as_unit_and_turn_do(gravel):
     # docs/questions.md said plan applied a --led-by Leader; plan had no such option (a trial). At W1 models the
     # order changes nothing: the rifles' 10/3 and the pistol's 5/9 (as in `test_a_leader_fires_with_its_unit`)

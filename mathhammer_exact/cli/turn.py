@@ -40,6 +40,9 @@ from .options import (
 @click.option("--fight", "-f", "fighting", required=True, multiple=True,
               help="A melee weapon of the charging unit, with its models ('5x Melee A3 WS3+ ...'), or a unit by name "
                    "(its melee weapons); repeatable.")
+@click.option("--loadout", "unit_loadout", default="",
+              help="The wargear choices of the first unit named (in each phase it attacks in), comma separated, e.g. "
+                   "'plasma gun, meltagun'.")
 @click.option("--distance", "-d", required=True, type=int, help="Charge distance needed, in inches (2D6 >= it).")
 @click.option("--charge-reroll", is_flag=True, help="Re-roll the charge roll when it fails (e.g. Command Re-roll).")
 @click.option("--charge-mod", default=0, type=int, help="Charge roll modifier, e.g. -2.")
@@ -52,9 +55,10 @@ from .options import (
 @RULES_DIR
 @situation_options
 def turn(target: str, target_models: int | None, leader: tuple[str, ...], target_loadout: str, leader_loadout: str,
-         shooting: tuple[str, ...], fighting: tuple[str, ...], distance: int, charge_reroll: bool, charge_mod: int,
-         watching: tuple[str, ...], charger: str | None, led_by: tuple[str, ...], order: tuple[int, ...] | None,
-         rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
+         shooting: tuple[str, ...], fighting: tuple[str, ...], unit_loadout: str, distance: int, charge_reroll: bool,
+         charge_mod: int, watching: tuple[str, ...], charger: str | None, led_by: tuple[str, ...],
+         order: tuple[int, ...] | None, rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None,
+         **situation: Any) -> None:
     """P(target destroyed by the end of the Fight phase), and Below Half-strength and Battle-shocked by
     then: the shooting, then the charge (its exact chance), then the fight from the state the shooting
     left, on any target (alike, mixed or Attached). The situation options hold for the shooting; in the
@@ -63,7 +67,8 @@ def turn(target: str, target_models: int | None, leader: tuple[str, ...], target
     from the last --fight weapon first."""
     context = context_from(situation)
     shots = weapons_or_units(shooting, 1, context, near=(*led_by, target)) if shooting else []
-    shots, blows = led_turn(shots, weapons_or_units(fighting, melee=True, near=(*led_by, target)), led_by, context)
+    shots, blows = led_turn(shots, weapons_or_units(fighting, melee=True, near=(*led_by, target)), led_by,
+                            items(unit_loadout), context)
     watch = None
     if watching:
         weapons = loadout(watching)

@@ -38,6 +38,7 @@ class Written:
     unit: Datasheet | None = None  #: the unit named whose loadout this weapon is of, if any
     leaders: tuple[Datasheet, ...] = ()  #: the Leaders attached to that unit (`with_leader`)
     leading: bool = False  #: a weapon of the Leader (`unit`), attacking with the unit it leads
+    loadout: tuple[str, ...] = ()  #: the wargear choices that unit attacks with (`with_loadout`; none: its default)
 
 
 def written(text: str, models: int = 1, context: Context | None = None) -> Written:
@@ -98,15 +99,42 @@ def weapons_or_units(texts: Sequence[str], models: int = 1, context: Context | N
     return found if not led_by else with_leader(found, led_by, context, melee)
 
 
-def unit_weapons(sheet: Datasheet, context: Context | None = None, melee: bool = False) -> list[Written]:
-    """Every weapon a unit's default loadout attacks with (its melee weapons with `melee`)."""
+def unit_weapons(sheet: Datasheet, context: Context | None = None, melee: bool = False,
+                 loadout: Sequence[str] = ()) -> list[Written]:
+    """Every weapon a unit's loadout (its default, or the wargear choices `loadout`) attacks with (its melee weapons
+    with `melee`)."""
     from .unit_attack import volley
 
     situation = context or Context()
-    shots = volley(sheet, melee=melee, advanced=situation.advanced, unseen=situation.indirect,
+    shots = volley(sheet, loadout, melee=melee, advanced=situation.advanced, unseen=situation.indirect,
                    stationary=situation.stationary)
-    return [Written(Firing(weapon, n, context, bearer), f"{sheet.name}: {weapon.name}", True, unit=sheet)
-            for weapon, n, bearer in shots.weapons]
+    return [Written(Firing(weapon, n, context, bearer), f"{sheet.name}: {weapon.name}", True, unit=sheet,
+                    loadout=tuple(loadout)) for weapon, n, bearer in shots.weapons]
+
+
+def first_unit(found: Sequence[Written], option: str) -> Datasheet:
+    """The first unit named among `found`; refused where none is (the `option` that needs one says so)."""
+    unit = next((w.unit for w in found if w.unit and not w.leading), None)
+    if unit is None:
+        raise MathhammerError(f"{option} is for a unit named by its datasheet; name the unit")
+    return unit
+
+
+def with_loadout(found: Sequence[Written], loadout: Sequence[str], context: Context | None = None,
+                 melee: bool = False, unit: Datasheet | None = None) -> list[Written]:
+    """`found` with the weapons of `unit` (by default the first unit named) as the wargear choices `loadout` equip
+    it, in their place (a trial could not field a unit's special weapons in a turn)."""
+    if not loadout:
+        return list(found)
+    unit = unit or first_unit(found, "--loadout")
+    out: list[Written] = []
+    for w in found:
+        if w.unit is not None and w.unit == unit and not w.leading:
+            if not any(o.unit is w.unit for o in out):
+                out += unit_weapons(w.unit, context, melee, loadout)
+            continue
+        out.append(w)
+    return out
 
 
 def with_leader(found: Sequence[Written], led_by: Leaders, context: Context | None = None,
@@ -133,9 +161,8 @@ def led_unit(found: Sequence[Written], led_by: Leaders) -> Datasheet:
     shoots first)."""
     from .unit_attack import attached_leaders
 
+    first_unit(found, "--led-by")
     units = list({id(w.unit): w.unit for w in found if w.unit}.values())
-    if not units:
-        raise MathhammerError("--led-by attaches a Leader to a unit named by its datasheet; name the unit")
     problems = []
     for unit in units:
         try:
@@ -147,10 +174,15 @@ def led_unit(found: Sequence[Written], led_by: Leaders) -> Datasheet:
     raise problems[0]
 
 
-def led_turn(shots: Sequence[Written], blows: Sequence[Written], led_by: Leaders,
+def led_turn(shots: Sequence[Written], blows: Sequence[Written], led_by: Leaders, loadout: Sequence[str] = (),
              context: Context | None = None) -> tuple[list[Written], list[Written]]:
-    """A turn's shooting and fighting weapons with the Leaders `led_by` joined to the one unit they lead, the first
-    named in either phase that they can lead, in each phase it attacks in."""
+    """A turn's shooting and fighting weapons: the first unit named with the wargear choices `loadout`, and the
+    Leaders `led_by` joined to the one unit they lead, the first named in either phase that they can lead; each in
+    every phase its unit attacks in."""
+    if loadout:
+        unit = first_unit([*shots, *blows], "--loadout")
+        shots = with_loadout(shots, loadout, context, False, unit)
+        blows = with_loadout(blows, loadout, None, True, unit)
     if not led_by:
         return list(shots), list(blows)
     unit = led_unit([*shots, *blows], led_by)
@@ -168,6 +200,12 @@ def _leaders_weapons(leader: Datasheet, context: Context | None, melee: bool) ->
 Attacking = Firing | MortalWounds  #: a weapon's attacks, or the mortal wounds an ability of the unit inflicts
 Said = tuple[str, str]  #: a header line: the unit named it is about ("" for the target's), and what it says
 LOADOUT = "the weapons of its loadout (its datasheet's default, or as its army list has it)"
+
+
+def _its_loadout(w: Written) -> str:
+    """The header's words for the weapons a unit attacks with: its loadout, or the wargear chosen for it."""
+    return f"the weapons of the wargear chosen ({', '.join(item.strip() for item in w.loadout)})" if w.loadout \
+        else LOADOUT
 
 
 def attacking(written: Sequence[Written], target: TargetUnit, context: Context, melee: bool = False,
@@ -189,7 +227,7 @@ def attacking(written: Sequence[Written], target: TargetUnit, context: Context, 
         if w.unit is None or w.leading or any(o.unit is w.unit for o in written[:i]):
             continue  # a weapon alone, a Leader's (with its unit's), or a unit's already planned
         unit = w.unit
-        its = planned_attack(unit, target, context=context, melee=melee, led_by=w.leaders)
+        its = planned_attack(unit, target, w.loadout, context=context, melee=melee, led_by=w.leaders)
         mine = [j for j, o in enumerate(written)
                 if o.unit is unit or o.leading and any(o.unit is leader for leader in w.leaders)]
         planned = list(its.plan.firings)
@@ -201,15 +239,15 @@ def attacking(written: Sequence[Written], target: TargetUnit, context: Context, 
             for j, f in zip(mine, planned):
                 parts[j] = [f]
         else:
-            lines += [(unit.name, f"({unit.faction}) {LOADOUT}; its abilities are not applied here: its attacks are "
-                                  "not one per weapon (mortal wounds an ability inflicts, or models of a kind counted "
-                                  "apart); `turn` and `unit` apply them"),
+            lines += [(unit.name, f"({unit.faction}) {_its_loadout(w)}; its abilities are not applied here: its "
+                                  "attacks are not one per weapon (mortal wounds an ability inflicts, or models of a "
+                                  "kind counted apart); `turn` and `unit` apply them"),
                       *((unit.name, f"note: {note}") for note in unit.notes)]
             continue
         targets.append(its.plan.target)
-        lines += [(unit.name, f"({unit.faction}) {LOADOUT}, attacking as `mathhammer unit` makes them attack (its "
-                              "abilities, wargear rules and Leader applied); the lines after its name are that "
-                              "command's"),
+        lines += [(unit.name, f"({unit.faction}) {_its_loadout(w)}, attacking as `mathhammer unit` makes them "
+                              "attack (its abilities, wargear rules and Leader applied); the lines after its name are "
+                              "that command's"),
                   *((unit.name, line) for line in its.situation if line not in target.notes)]
     alone = [w.firing for w, part in zip(written, parts) if part is None]
     if alone or not targets:

@@ -244,7 +244,7 @@ def turn_answer(query: TurnQuery) -> str:
     near = (*by_name.written_leaders(query.led_by), query.target)
     shots = _armament(query.shoot, query.situation, near=near) if query.shoot else []
     shots, blows = led_turn(shots, _armament(query.fight, None, melee=True, near=near), query.led_by,
-                            query.situation.context())
+                            query.loadout, query.situation.context())
     watch = None
     if query.overwatch:
         weapons = [_written(w) for w in query.overwatch]

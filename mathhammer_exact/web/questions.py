@@ -158,6 +158,8 @@ class TurnQuery(Query):
                                           '"models", or one weapon without, fired by each model of the target left '
                                           'after the shooting.')
     charger: Text | None = Field(default=None, description="One charging model's profile for Fire Overwatch.")
+    loadout: Loadout = Field(default_factory=list, description="The wargear choices of the first unit named in shoot "
+                                                                "or fight (in each phase it attacks in).")
     led_by: Leaders | None = Field(
         default=None, description="A Leader (or two, as a list) joined to the first unit named in shoot or fight "
                                           "that it can lead, in each phase that unit attacks in.")
