@@ -177,11 +177,18 @@ def test_need_is_bounded():
     with pytest.raises(MathhammerError, match=f"even {LIMIT} models"):
         need([Firing(Weapon.parse("A1 BS4+ S3 AP0 D1"))], 0, Target.parse("T12 Sv2+ W22"), Fraction(1, 2))
     # a chance of 1 is never reached where a roll can fail: 200 shots each fail with 1 - 2/3 x 1/2 x 1/3 = 8/9 at
-    # one W1 model, (8/9)^200 = 5.9e-11 short of 1; a trial read 'only P = 100.0000%'
+    # one W1 model, (8/9)^200 = 5.9e-11 short of 1; a trial read 'only P = 100.0000%', and a review a float search
+    # 'reaching' 1 at 107 models (a rounded chance): a chance of 1 is sought exactly
+    shot, one = [Firing(Weapon.parse("A1 BS3+ S4 AP0 D1"))], Target.parse("T4 Sv3+ W1")
     with pytest.raises(MathhammerError) as short:
-        need([Firing(Weapon.parse("A1 BS3+ S4 AP0 D1"))], 0, Target.parse("T4 Sv3+ W1"), Fraction(1))
+        need(shot, 0, one, Fraction(1), exact=True)
     assert str(short.value) == (f"even {LIMIT} models give only P = 1 - {float(Fraction(8, 9) ** 200):.2g}; the search "
                                 f"stops at {LIMIT}; a chance of 1 is reached only where no roll can fail")
+    assert str(short.value) == str(pytest.raises(MathhammerError, need, shot, 0, one, Fraction(1)).value)  # floats
+    # at Sv6+ a shot fails with 1 - 2/3 x 1/2 x 5/6 = 13/18: (13/18)^107 < 1e-15, which floating point rounds away
+    with pytest.raises(MathhammerError, match=r"^a chance of 1: floating point rounds a chance this near 1 up to it; "
+                                              r"ask in exact mode \(--exact\)"):
+        need(shot, 0, Target.parse("T4 Sv6+ W1"), Fraction(1))
 
 
 def test_need_on_the_command_line():

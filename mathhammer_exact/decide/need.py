@@ -84,7 +84,7 @@ def need_size(answer: Callable[[int], AttackResult], sizes: Sequence[int], wante
         result = answer(size)
         k = _goal(result.target, wanted, at_least)
         p = result.models_destroyed.at_least(k)
-        if p >= wanted:
+        if _reaches(p, wanted):
             return Need(size, p, below and below[1], wanted, k, result, queries, below and below[0])
         below = (size, p)
     assert below is not None
@@ -101,23 +101,48 @@ def _goal(target: Target, wanted: Number, at_least: int | None) -> int:
     return k
 
 
+def _reaches(p: Number, wanted: Number) -> bool:
+    """Whether the chance `p` reaches the one `wanted`; a floating-point chance that rounds to 1 cannot tell it has
+    reached 1, and is refused (a review found 107 models 'reaching' 1 where every roll can fail)."""
+    if wanted == 1 and not isinstance(p, Fraction) and p >= 1:
+        raise MathhammerError("a chance of 1: floating point rounds a chance this near 1 up to it; ask in exact mode "
+                              "(--exact), which tells")
+    return p >= wanted
+
+
 def _fewest(chance: Callable[[int], Number], wanted: Number, low: int) -> int:
     """The least n >= low with chance(n) >= wanted, for a non-decreasing chance."""
-    if chance(low) >= wanted:
+    if _reaches(chance(low), wanted):
         return low
     passed = max(low, 1)
-    while chance(passed) < wanted:
+    while not _reaches(chance(passed), wanted):
         if passed >= LIMIT:
-            found = float(chance(LIMIT))
-            shown = "below 0.0001%" if found < 5e-7 else f"{found:.4%}" if found < 0.9999995 else \
-                f"1 - {1 - found:.2g}"  # (not '100.0000%', which a trial read as reaching 1)
             certain = "; a chance of 1 is reached only where no roll can fail" if wanted == 1 else ""
-            raise MathhammerError(f"even {LIMIT} models give only P = {shown}; the search stops at {LIMIT}{certain}")
+            raise MathhammerError(f"even {LIMIT} models give only P = {_short_of(chance(LIMIT))}; the search stops at "
+                                  f"{LIMIT}{certain}")
         low, passed = passed, min(2 * passed, LIMIT)
     while passed - low > 1:  # chance(low) < wanted <= chance(passed)
         middle = (low + passed) // 2
-        low, passed = (low, middle) if chance(middle) >= wanted else (middle, passed)
+        low, passed = (low, middle) if _reaches(chance(middle), wanted) else (middle, passed)
     return passed
+
+
+def _short_of(p: Number) -> str:
+    """A chance in words: a percentage, or near 1 what it lacks (not '100.0000%', which a trial read as reaching 1),
+    exactly where it is exact, else no finer than floating point tells.
+
+    >>> _short_of(Fraction(1, 3)), _short_of(1 - Fraction(1, 10**120)), _short_of(1 - 2e-14)
+    ('33.3333%', '1 - 1e-120', '1 - (less than 1e-12)')
+    """
+    if float(p) < 5e-7:
+        return "below 0.0001%"
+    if float(p) < 0.9999995:
+        return f"{float(p):.4%}"
+    short = 1 - p
+    if isinstance(short, Fraction):  # exact: its size, however small (a float of it may underflow to 0)
+        digits = len(str(short.denominator)) - len(str(short.numerator))
+        return f"1 - {float(short):.2g}" if float(short) else f"1 - about 1e-{digits}"
+    return f"1 - {short:.2g}" if short >= 1e-12 else "1 - (less than 1e-12)"
 
 
 def wanted_chance(text: str) -> Fraction:
