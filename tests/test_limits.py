@@ -99,6 +99,7 @@ def test_a_query_of_many_seconds_is_refused_before_any_work():
     ("A1 BS3+ S4 AP0 D1 [RAPID FIRE 999D6]", Context(half_range=True), "Rapid Fire 999D6 can roll 5994"),
     ("A1 BS3+ S4 AP0 D1", Context(critical_mortals="wound 9999D6"), "Critical mortal wounds 9999D6 can roll 59994"),
     ("A1001 BS3+ S4 AP0 D1", Context(), "Attacks 1001 can roll 1001"),
+    ("A1 BS3+ S4 AP0 DD6 [MELTA 999]", Context(half_range=True), "Damage with Melta D6\\+999 can roll 1005"),
 ])
 def test_a_roll_too_large_is_refused_at_once(weapon, context, message):
     # a trial's Critical Hits of 99999D6 mortal wounds ran on past a server's timeout: every roll the engine works

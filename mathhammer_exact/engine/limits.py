@@ -165,8 +165,11 @@ def _shape(firing: Firing | MortalWounds, target: Target, context: Context) -> _
         raise MathhammerError(
             f"{firing.models} attacking models is too many (at most {MAX_ATTACKING_MODELS} per weapon)")
     mortals = own.critical_mortals.mortal_wounds if own.critical_mortals is not None else None
+    melta = attrs.evolve(weapon.damage, modifier=weapon.damage.modifier + weapon.melta) \
+        if weapon.melta and own.half_range else None  # (a review's MELTA 999999 took a minute)
     for label, roll in (("Attacks", weapon.attacks), ("Damage", weapon.damage), ("Rapid Fire", weapon.rapid_fire),
-                        ("Sustained Hits", weapon.sustained_hits), ("Critical mortal wounds", mortals)):
+                        ("Sustained Hits", weapon.sustained_hits), ("Critical mortal wounds", mortals),
+                        ("Damage with Melta", melta)):
         if _highest(roll) > MAX_ROLL:  # (a trial's 99999D6 ran on where the estimate would have refused it)
             raise MathhammerError(f"{label} {roll} can roll {_highest(roll)}, too large (at most {MAX_ROLL})")
     bonus = (_highest(weapon.rapid_fire) if own.half_range else 0) + own.extra_attacks \
