@@ -1601,8 +1601,9 @@ def test_a_damage_roll_you_can_re_roll_is_re_rolled_as_the_players_option_says()
     assert mean(read) == Fraction(5, 6) * Fraction(17, 4)
     chosen = unit_attack(unit, target, context=Context(reroll_damage="ones"), exact=True)
     assert mean(chosen) == Fraction(5, 6) * Fraction(47, 12)
-    assert any(line.endswith("; the Damage roll it lets you re-roll as the query's damage re-roll says: re-roll "
-                             "Damage rolls of 1") for line in chosen.situation)
+    said = "attacker has Sure Strike (read from its text): re-roll Damage rolls of 1; the Damage roll it lets you " \
+           "re-roll as the query's damage re-roll says"  # not also 'below average' (a review)
+    assert said in chosen.situation
 
 
 def test_the_part_of_an_ability_not_applied_is_named_beside_the_part_applied():
@@ -1650,6 +1651,20 @@ def test_a_dark_pact_is_chosen_and_settles_the_abilities_that_act_when_one_is_ma
     lethal = sheet("Melee A3 WS4+ S4 AP0 D1", keywords="INFANTRY", army_rules=("Dark Pacts",))
     assert mean(unit_attack(lethal, target, modifiers=["dark-pacts-lethal"], melee=True, exact=True)) == \
         3 * (Fraction(1, 6) + Fraction(1, 3) * Fraction(1, 2)) * Fraction(5, 6)
+    # once per battle, when it makes one: a Dark Pact does not settle 'once per battle' (a review found a Possessed's
+    # Unholy Bloodshed given on every pact), its own --with does, beside the pact's choice
+    bloodshed = ("Bloodshed", "Once per battle, when this unit makes a Dark Pact, until the end of the phase, weapons "
+                              "equipped by models in this unit have the [LETHAL HITS] ability.")
+    once = sheet("Melee A3 WS4+ S4 AP0 D1", bloodshed, keywords="INFANTRY", army_rules=("Dark Pacts",))
+    pact = unit_attack(once, target, modifiers=["dark-pacts-sustained"], melee=True, exact=True)
+    assert mean(pact) == 3 * (Fraction(1, 2) + Fraction(1, 6)) * Fraction(1, 2) * Fraction(5, 6)  # Sustained alone
+    assert any(line.startswith("not applied: Bloodshed applies only once per battle") for line in pact.situation)
+    both = unit_attack(once, target, modifiers=["dark-pacts-sustained", "bloodshed"], melee=True, exact=True)
+    # a 6 to hit wounds outright and makes one more hit (1/6 x (1 + 1/2)); a 4-5 (1/3) wounds on 4+ (1/2)
+    assert mean(both) == 3 * (Fraction(1, 6) * Fraction(3, 2) + Fraction(1, 3) * Fraction(1, 2)) * Fraction(5, 6)
+    with pytest.raises(MathhammerError, match="^Bloodshed applies only once per battle; when this unit makes a Dark "
+                                              "Pact, and Dark Pacts is a choice: give .* as well$"):
+        unit_attack(once, target, modifiers=["bloodshed"], melee=True)
 
 
 @pytest.mark.parametrize("condition", ["While the Waaagh! is not active for your army",

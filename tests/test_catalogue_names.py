@@ -185,7 +185,7 @@ def test_words_that_two_longer_names_hold_are_refused_naming_both(realm):
     with pytest.raises(MathhammerError) as refused:
         lookup.named("stone warriors", shipped, load.library(None).names)
     assert str(refused.value) == ("'stone warriors' could be Stone Warriors with Melee Bio-weapons or Stone Warriors "
-                                  "with Ranged Bio-weapons, all holding these words: write more of the unit's name")
+                                  "with Ranged Bio-weapons, each holding these words: write more of the unit's name")
     assert lookup.named("stone warriors ranged bio weapons", shipped, load.library(None).names).options[0].name == \
         "Stone Warriors with Ranged Bio-weapons"
 

@@ -282,11 +282,13 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                            and _is_active(reading.needs, name)), None)
                 chooser = None if by is not None else _choice_needed(reading.needs, side, assumed_names)
                 if chooser is not None:  # its condition is a choice the query does not make ('makes a Dark Pact')
+                    settles = _is_active(reading.needs, chooser.name)  # else more is needed ('once per battle')
                     if asked and number in chosen:
                         raise MathhammerError(f"{ability.name} applies only {reading.needs}, and {chooser.name} is "
-                                              f"a choice: give {_keys(chooser)}, which settles it")
+                                              f"a choice: give {_keys(chooser)}" + (", which settles it" if settles
+                                                                                     else " as well"))
                     lines.append(f"not applied: {ability.name} applies only {reading.needs}; {_keys(chooser)} "
-                                 "assumes it")
+                                 + ("assumes it" if settles else f"with --with '{called or ability.name}' assume it"))
                     continue
                 models = [p for s in sides if s.role == side.role for p in s.models]
                 near, has = _near_friends(reading.needs, models), _unit_has(reading.needs, models)
@@ -499,7 +501,15 @@ def _choice_needed(needs: str, side: Side, assumed: Collection[str]) -> TextAbil
     """The army rule of `side` that `needs` is in effect ('each time this unit makes a Dark Pact') where that rule is a
     choice among named rules (`TextAbility.variants`: Lethal Hits or Sustained Hits 1) none of which is given."""
     return next((a for a in side.abilities if a.army and a.variants and not a.readings and a.name not in assumed
-                 and _is_active(needs, a.name)), None) if needs else None
+                 and re.fullmatch(rf"(?:once per (?:battle|turn) )?{_made(a.name)}", normalise(needs))), None) \
+        if needs else None
+
+
+def _made(name: str) -> str:
+    """The pattern of a condition that the unit makes one of the rule `name` ('each time this unit makes a Dark
+    Pact', of Dark Pacts)."""
+    return rf"(?:each time|if|when) (?:this|this model's|the bearer's) (?:unit|model) makes an? " \
+           rf"{re.escape(normalise(name).removesuffix('s'))}"
 
 
 def _keys(ability: TextAbility) -> str:
@@ -512,11 +522,8 @@ def _is_active(needs: str, name: str) -> bool:
     army', 'if that target is your Oath of Moment target', 'each time this unit makes a Dark Pact'): what --with NAME
     assumes. Not one that says it is not, has ended, or asks for more as well."""
     rule = re.escape(normalise(name))
-    one = re.escape(normalise(name).removesuffix("s"))  # 'makes a Dark Pact', of Dark Pacts
-    made = rf"(?:once per (?:battle|turn) )?(?:each time|if|when) (?:this|this model's|the bearer's) (?:unit|model) " \
-           rf"makes an? {one}"
     return bool(re.fullmatch(rf"(?:while|if|when) (?:(?:the )?{rule}(?: is active)?(?: for your army)?|"
-                             rf"(?:the|that) target is (?:your|the) {rule} target)|{made}", normalise(needs)))
+                             rf"(?:the|that) target is (?:your|the) {rule} target)|{_made(name)}", normalise(needs)))
 
 
 def has_keywords(keywords: Collection[str], written: str) -> bool:

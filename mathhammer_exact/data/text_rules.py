@@ -69,7 +69,12 @@ def describe(reading: Reading, damage_option: DamageReroll = DamageReroll.NONE) 
     """A reading as the header states it: the effect, then when it holds, then what was chosen (a damage re-roll as
     the query's own `damage_option` says, where it says one: `model.Declared.free`)."""
     rule = reading.rule
-    text = rule.effect.describe()
+    effect = rule.effect
+    below = effect.given("reroll_damage") is DamageReroll.BELOW_AVERAGE
+    optioned = below and damage_option is not DamageReroll.NONE
+    if optioned:  # the player's own policy in its place (a review found the header naming both)
+        effect = attrs.evolve(effect, **{"reroll_damage": damage_option})  # (a field `_situation_changes` adds)
+    text = effect.describe()
     if rule.target:
         text += f", against {rule.target.describe()}"
     if rule.situation == "target" and rule.phase != "either":  # the attacker's say it of their weapons
@@ -79,15 +84,11 @@ def describe(reading: Reading, damage_option: DamageReroll = DamageReroll.NONE) 
     if rule.models:
         text += f", for its {' or '.join(rule.models)} models only"
     text += "".join(f", with {FLAG_OPTION[flag]}" for flag in rule.requires)
-    effect = rule.effect
     chosen = [roll for roll in ("hit", "wound") if effect.given(f"reroll_{roll}s") is Reroll.FAILED]
-    below = effect.given("reroll_damage") is DamageReroll.BELOW_AVERAGE
-    optioned = below and damage_option is not DamageReroll.NONE
-    if chosen or below and not optioned:
-        what = [f"failed {' and '.join(chosen)} rolls"] if chosen else []
-        if below and not optioned:
-            what.append("a Damage roll below its average")
-        text += f"; 'you can re-roll' taken as re-rolling {' and '.join(what)}"
+    taken = ([f"failed {' and '.join(chosen)} rolls"] if chosen else []) + \
+        (["a Damage roll below its average"] if below and not optioned else [])
+    if taken:
+        text += f"; 'you can re-roll' taken as re-rolling {' and '.join(taken)}"
     if optioned:
-        text += f"; the Damage roll it lets you re-roll as the query's damage re-roll says: {damage_option.words}"
+        text += "; the Damage roll it lets you re-roll as the query's damage re-roll says"
     return text

@@ -135,8 +135,7 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
         several = sorted({o.name for o in near if "[" not in o.name and whole(o)})
         if len(several) > 1:  # units of today holding every word, none near enough to be it ('tyranid warriors': a
             # trial read 'unknown unit' where two are named so): named, to choose among
-            raise Ambiguous(f"{text.strip()!r} could be {', '.join(several[:-1])} or {several[-1]}, all holding these "
-                            "words: write more of the unit's name")
+            raise _could_be(text, several)
         return [], ()
     plain = plain or options
     if len({o.name for o in plain if whole(o)}) == 1:  # 'wraiths': Canoptek Wraiths, not Wraithguard, whose name
@@ -153,9 +152,14 @@ def _held(text: str, sheets: Mapping[str, Datasheet], edition: str,
                      and ("(" in chosen or "(" not in o.name) and normalise(chosen) not in normalise(o.name)
                      and (not whole(plain[0]) or whole(o))})
     if rivals:
-        raise Ambiguous(f"{text.strip()!r} could be {', '.join([chosen, *rivals[:-1]])} or {rivals[-1]}, "
-                        f"{'each' if len(rivals) == 1 else 'all'} holding these words: write more of the unit's name")
+        raise _could_be(text, [chosen, *rivals])
     return plain, (f"{text.strip()!r} read as {chosen} (the one {among} whose name holds these words)",)
+
+
+def _could_be(text: str, names: Sequence[str]) -> Ambiguous:
+    """The refusal of words that several units' names hold, naming them."""
+    return Ambiguous(f"{text.strip()!r} could be {', '.join(names[:-1])} or {names[-1]}, "
+                     f"{'each' if len(names) == 2 else 'all'} holding these words: write more of the unit's name")
 
 
 def _faction(text: str, sheets: Mapping[str, Datasheet], names: Names, exact: bool, edition: str) -> str | None:
