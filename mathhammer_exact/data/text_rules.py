@@ -9,7 +9,7 @@ decides which of them a query applies.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
@@ -73,7 +73,8 @@ def describe(reading: Reading, damage_option: DamageReroll = DamageReroll.NONE) 
     below = effect.given("reroll_damage") is DamageReroll.BELOW_AVERAGE
     optioned = below and damage_option is not DamageReroll.NONE
     if optioned:  # the player's own policy in its place (a review found the header naming both)
-        effect = attrs.evolve(effect, **{"reroll_damage": damage_option})  # (a field `_situation_changes` adds)
+        policy: dict[str, Any] = {"reroll_damage": damage_option}  # (a field `_situation_changes` adds)
+        effect = attrs.evolve(effect, **policy)
     text = effect.describe()
     if rule.target:
         text += f", against {rule.target.describe()}"
