@@ -412,6 +412,15 @@ def test_a_sweep_looks_its_units_up_in_each_editions_index(both, tmp_path, monke
     assert (tenth["reason"], tenth["target_models"], tenth["target_points"]) == (
         missing.format("Rubble Drone", "10th", "11th"), None, None)
     assert eleventh["reason"] is None and eleventh["target_models"] == 1
+    # a size one edition's unit comes in and the other's not: that edition's rows give its reason, not 'not a unit'
+    # (a review), nor the other edition's faction
+    path.write_text("[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nunits = ['Gravel Wardens x10']\n"
+                    "[situations]\nedition = ['10e', '11e']\n")
+    grid = read_spec(path).grid
+    tenth, eleventh = answer(grid, 0), answer(grid, 1)
+    assert (tenth["reason"], tenth["target_models"]) == (None, 10)
+    assert (eleventh["reason"], eleventh["target_faction"]) == ("Gravel Wardens comes in units of 5 models, not 10",
+                                                                None)
     path.write_text("[attackers]\nunits = ['Rubble Droid']\n[targets]\nstandard = ['MEQ']\n[situations]\n"
                     "edition = ['10e', '11e']\n")
     with pytest.raises(SpecError, match=r"attackers.units\[0\]: unknown unit 'Rubble Droid'"):  # in neither

@@ -53,7 +53,8 @@ class Attacker:
     weapons: tuple[tuple[str, Weapon], ...] = ()  #: a weapon profile as each edition that has its abilities reads it
     sheet: Datasheet | None = None
     faction: str | None = None
-    printed: tuple[tuple[str, Attacker], ...] = ()  #: a unit as each edition a grid sweeps prints it (`as_printed`)
+    #: a unit as each edition a grid sweeps prints it, or why that edition's rows are refused (`as_printed`)
+    printed: tuple[tuple[str, Attacker | str], ...] = ()
 
     @classmethod
     def of_weapon(cls, text: str) -> Attacker:
@@ -91,7 +92,8 @@ class Defender:
     unit: TargetUnit
     faction: str | None = None
     points: int | None = None
-    printed: tuple[tuple[str, Defender], ...] = ()  #: a unit as each edition a grid sweeps prints it (`as_printed`)
+    #: a unit as each edition a grid sweeps prints it, or why that edition's rows are refused (`as_printed`)
+    printed: tuple[tuple[str, Defender | str], ...] = ()
 
     @property
     def target(self) -> Target:
@@ -127,6 +129,8 @@ def as_printed(side: Side, edition: str) -> Side:
         theirs = " and ".join(EDITIONS[name].ordinal for name, _ in side.printed)
         raise MathhammerError(f"{side.label} is not a unit of the {EDITIONS[edition].ordinal} edition's index "
                               f"(it is of the {theirs})")
+    if isinstance(found, str):
+        raise MathhammerError(found)
     return found
 
 
@@ -246,11 +250,12 @@ def answer(grid: Grid, number: int) -> dict[str, Any]:
     """Query `number` of the grid as one row: its inputs, then the figures (NaN, with the reason,
     where the attacker cannot attack in that phase or the query is refused)."""
     q = grid.query(number)
-    printed = bool(q.defender.printed)  # its models and points are those of the row's edition, found below
+    printed = bool(q.defender.printed)  # its models, points and faction are those of the row's edition, found below
     row: dict[str, Any] = {
         "query": number, "attacker": q.attacker.label, "attacker_kind": q.attacker.kind,
-        "attacker_faction": q.attacker.faction, "phase": q.phase, "models": q.models, "target": q.defender.label,
-        "target_faction": q.defender.faction, "target_models": None if printed else q.defender.target.model_count,
+        "attacker_faction": None if q.attacker.printed else q.attacker.faction, "phase": q.phase, "models": q.models,
+        "target": q.defender.label, "target_faction": None if printed else q.defender.faction,
+        "target_models": None if printed else q.defender.target.model_count,
         **q.situation, "edition": q.situation.get("edition") or grid.context.edition, "rules": q.rules,
         **dict.fromkeys(FIGURES, math.nan), "attacker_points": None,
         "target_points": None if printed else q.defender.points, "reason": None, "notes": [],

@@ -29,7 +29,7 @@ import enum
 import itertools
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -44,7 +44,7 @@ from ..editions import answered_in, edition
 from ..editions import asked as editions_asked
 from ..errors import MathhammerError, did_you_mean
 from ..model import Context, Rules
-from ..units.by_name import datasheet, sized
+from ..units.by_name import datasheet, sized, unit_named
 from .queries import DISTRIBUTIONS, PHASES, Attacker, Defender, Grid, Side
 
 T = TypeVar("T")
@@ -218,12 +218,29 @@ def _target(name: str, editions: Sequence[str | None]) -> Defender:
 
 def _unit(name: str, make: Callable[[Datasheet, str | None], Side], editions: Sequence[str | None]) -> Side:
     """The attacker or target a unit's name gives, named in its rows by its datasheet's name, and an army list's unit
-    also by its place in the list ('Boyz (orks.rosz#1)': it may carry other wargear than the datasheet's Boyz)."""
-    def named() -> Side:
-        sheet = datasheet(name)
-        return make(sheet, f"{sheet.name} ({name.strip()})" if "#" in name else None)
-
-    return _printed(_in_each(editions, named), editions)
+    also by its place in the list ('Boyz (orks.rosz#1)': it may carry other wargear than the datasheet's Boyz). Under
+    several editions it is looked up in each: one that has no unit of the name leaves it out (its rows say so), a name
+    several units take is refused as in one edition, and a problem of that edition's unit (a size it does not come
+    in) is its rows' reason (a review found each said to be 'not a unit of' that edition)."""
+    found: dict[str | None, Side | str] = {}
+    for one in editions:
+        with editions_asked(one):
+            sheet = unit_named(name)  # None: no unit of that name in its index
+            if sheet is None:
+                continue
+            try:
+                found[one] = make(sheet, f"{sheet.name} ({name.strip()})" if "#" in name else None)
+            except MathhammerError as exc:
+                if len(editions) == 1:
+                    raise
+                found[one] = str(exc)
+    if not found:
+        with editions_asked(editions[0]):
+            datasheet(name)  # refused, with the names it may mean
+    reasons = [side for side in found.values() if isinstance(side, str)]
+    if len(reasons) == len(found):
+        raise MathhammerError(reasons[0])
+    return _printed(found, editions)
 
 
 def _chosen(side: dict[str, Any], where: str, make: Callable[[Datasheet], Side],
@@ -255,10 +272,10 @@ def _in_each(editions: Sequence[str | None], find: Callable[[], T]) -> dict[str 
     return found
 
 
-def _printed(found: dict[str | None, Side], editions: Sequence[str | None]) -> Side:
+def _printed(found: Mapping[str | None, Side | str], editions: Sequence[str | None]) -> Side:
     """The attacker or target found in each edition, as one of the grid: under several editions, that of the first
-    that has it, holding each edition's (`queries.as_printed`)."""
-    first = next(iter(found.values()))
+    that has it, holding each edition's, or why that edition's rows are refused (`queries.as_printed`)."""
+    first = next(side for side in found.values() if not isinstance(side, str))
     return first if len(editions) == 1 else attrs.evolve(first, printed=tuple((str(e), s) for e, s in found.items()))
 
 
