@@ -252,9 +252,9 @@ def test_a_drone_a_model_may_take_is_offered_and_gives_what_its_ability_says(squ
         in bulwark.notes  # said, as a review asked: the target's line alone showed W3
 
 
-def test_survive_and_turn_take_the_targets_wargear_and_plan_a_leader(squad, tmp_path):
+def test_survive_and_turn_take_the_targets_wargear(squad, tmp_path):
     # a trial could not ask how Bullgryns with brute shields fare (survive had no loadout), nor a turn against a unit
-    # with its wargear, nor a plan with a Leader: the options `unit` has, and the API's fields alike
+    # with its wargear: the options `unit` has, and the API's fields alike (a plan's Leader: tests/test_leaders.py)
     import json
 
     player = CliRunner(env={"MATHHAMMER_DATA": str(tmp_path)})
@@ -277,6 +277,11 @@ def test_survive_and_turn_take_the_targets_wargear_and_plan_a_leader(squad, tmp_
                                                   "loadout": ["2 blast charge"], "attackers": ["bolt rifles"]})
         assert asked.status_code == 200, asked.text
         assert asked.json()["header"] == header
+        # the note on a choice written without a number names the survive request's own key (a review found
+        # "target_loadout", which a survive request refuses)
+        one = client.post("/api/survive", json={"unit": "Quarry Squad", "target_models": 10,
+                                                "loadout": ["blast charge"], "attackers": ["bolt rifles"]}).json()
+        assert any(line.startswith('"loadout" \'blast charge\': blast charge for 1 model') for line in one["header"])
         turn = client.post("/api/turn", json={"target": "Quarry Squad", "target_models": 10,
                                               "target_loadout": ["2 blast charge"], "distance": 7,
                                               "fight": [{"weapon": "Melee A2 WS3+ S4 AP0 D1", "models": 5}]})

@@ -53,12 +53,20 @@ def post(client, path: str, body: dict, status: int = 200) -> dict:
 
 def cli_json(args: list[str]) -> dict:
     """The command's --json, as the API answers it: its header's option names written as the request's keys."""
+    from mathhammer_exact.web.questions import AttackNeedQuery, PlanQuery, SurviveQuery, TurnQuery, UnitNeedQuery
+    from mathhammer_exact.web.schemas import AttackQuery, CompareQuery, UnitQuery
+
     out = CliRunner().invoke(cli, [*args, "--json"], catch_exceptions=False)
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
+    from mathhammer_exact.web.schemas import ROLLS
+
+    request = ({"attack": AttackNeedQuery, "unit": UnitNeedQuery} if "--need" in args else {
+        "attack": AttackQuery, "unit": UnitQuery, "compare": CompareQuery, "plan": PlanQuery, "turn": TurnQuery,
+        "survive": SurviveQuery, "roll": ROLLS.get(args[1]) if len(args) > 1 else None}).get(args[0])
     for key in ("header", "situation"):
         if key in data:
-            data[key] = [in_keys(line) for line in data[key]]
+            data[key] = [in_keys(line, request) for line in data[key]]
     return data
 
 

@@ -212,3 +212,27 @@ def test_every_example_in_the_description_is_answered(client):
         for example in examples:
             post(client, path, example)
     assert without == ["/api/army"]
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/api/plan", {"weapons": [{"unit": "Incursor Squad"}], "targets": ["MEQ"]}),
+    ("/api/turn", {"target": "MEQ", "shoot": [{"unit": "Incursor Squad"}], "fight": [{"unit": "Incursor Squad"}],
+                   "distance": 7}),
+    ("/api/unit", {"attacker": "Incursor Squad", "target": "MEQ"}),
+    ("/api/compare", {"scenarios": [{"unit": {"attacker": "Incursor Squad", "target": "MEQ"}}]}),
+])
+def test_every_key_an_answer_names_is_one_its_request_has_or_says_whose(client, path, body):
+    # a review found a plan's answer naming "with", and a survive's "target_loadout", keys those requests have not
+    import re
+
+    from mathhammer_exact.web.keys import request_keys
+    from mathhammer_exact.web.schemas import CompareQuery, UnitQuery
+
+    requests = {"/api/plan": questions.PlanQuery, "/api/turn": questions.TurnQuery, "/api/unit": UnitQuery,
+                "/api/compare": CompareQuery}
+    keys = request_keys(requests[path])
+    header = post(client, path, body)["header"]
+    named = [(m[1], line[m.end():]) for line in header for m in re.finditer(r'"([a-z_]+)[".]', line)]
+    assert named  # the unit's Oath of Moment, given with "with"
+    for key, after in named:
+        assert key in keys or after.lstrip('"').startswith(" (of `POST /api/unit`)"), (key, path)

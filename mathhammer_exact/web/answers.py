@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
+from pydantic import BaseModel
 
 from ..data import load
 from ..data.datasheet import Datasheet, TargetUnit, in_edition
@@ -60,14 +61,17 @@ SENT = "the army list"  #: how messages name an army list sent with a question
 
 # --------------------------------------------------------------------- the army list a question carries
 
-def to_json(report: Report) -> str:
+def to_json(report: Report, query: BaseModel) -> str:
     """The command's `--json` of `report`, the option names of its header (and of a unit's situation lines) written
-    as the request's keys (a trial found an answer saying "--with 'Oath of Moment' assumes it" to a program that
-    sends "with")."""
+    as the keys of the request `query` (a trial found an answer saying "--with 'Oath of Moment' assumes it" to a
+    program that sends "with")."""
+    def words(line: str) -> str:
+        return in_keys(line, type(query))
+
     details = report.details
     if "situation" in details:
-        details = {**details, "situation": [in_keys(line) for line in details["situation"]]}
-    return cli_json(attrs.evolve(report, preface=tuple(in_keys(line) for line in report.preface), details=details))
+        details = {**details, "situation": [words(line) for line in details["situation"]]}
+    return cli_json(attrs.evolve(report, preface=tuple(words(line) for line in report.preface), details=details))
 
 def _roster(text: str) -> Roster:
     """The army list `text` (its file's bytes in base64), read from the request's bytes."""
@@ -176,13 +180,13 @@ def attack_answer(query: AttackQuery) -> str:
     report = attrs.evolve(attack_report(found.result, found.label), preface=found.asked)
     if found.points is not None:
         report = with_efficiency(report, Efficiency.of(found.result, found.points, found.target_points))
-    return to_json(assuming(report, found.context or query.situation.context()))
+    return to_json(assuming(report, found.context or query.situation.context()), query)
 
 
 def unit_answer(query: UnitQuery) -> str:
     """A datasheet unit's whole loadout: `mathhammer unit --json`."""
     report, title, _, _ = _unit(query, query.exact)
-    return to_json(assuming(unit_report(report, title), report.in_its_edition(query.situation.context())))
+    return to_json(assuming(unit_report(report, title), report.in_its_edition(query.situation.context())), query)
 
 
 def compare_answer(query: CompareQuery) -> str:
@@ -201,7 +205,7 @@ def compare_answer(query: CompareQuery) -> str:
                                           attached_points(sheet, s.unit.size, report.leaders, s.unit.loadout),
                                           attached_points(target.sheet, s.unit.target_models, target.leaders,
                                                           s.unit.target_loadout), assumed(report), report.context))
-    return to_json(comparison_report(compare(scenarios, query.at_least), "Scenarios compared"))
+    return to_json(comparison_report(compare(scenarios, query.at_least), "Scenarios compared"), query)
 
 
 def attack_need_answer(query: AttackNeedQuery) -> str:
@@ -218,7 +222,7 @@ def attack_need_answer(query: AttackNeedQuery) -> str:
         raise MathhammerError(f'"need" looks for the models of weapon {sought + 1}: leave out its "models"')
     found = by_name.target_unit(query.target, query.target_models, query.leader)
     return to_json(attack_need(written, sought, found, wanted_chance(str(query.need)), query.at_least,
-                               query.situation.context(), query.exact))
+                               query.situation.context(), query.exact), query)
 
 
 def unit_need_answer(query: UnitNeedQuery) -> str:
@@ -228,7 +232,7 @@ def unit_need_answer(query: UnitNeedQuery) -> str:
     sheet = by_name.datasheet(query.attacker, near=(*by_name.written_leaders(query.led_by), query.target))
     return to_json(unit_need(lambda size: _unit(query, query.exact, size)[:2], led_sizes(sheet, query.led_by),
                              wanted_chance(str(query.need)), query.at_least,
-                             in_edition(query.situation.context(), sheet)[0]))
+                             in_edition(query.situation.context(), sheet)[0]), query)
 
 
 def plan_answer(query: PlanQuery) -> str:
@@ -236,7 +240,8 @@ def plan_answer(query: PlanQuery) -> str:
     written = _armament(query.weapons, query.situation, led_by=query.led_by,
                         near=(*by_name.written_leaders(query.led_by), *query.targets))
     units = [by_name.target_unit(target, near=_units(query.weapons)) for target in query.targets]
-    return to_json(plan_question(written, units, query.goal, query.top, query.situation.context(), query.exact))
+    return to_json(plan_question(written, units, query.goal, query.top, query.situation.context(), query.exact),
+                   query)
 
 
 def turn_answer(query: TurnQuery) -> str:
@@ -261,7 +266,7 @@ def turn_answer(query: TurnQuery) -> str:
                                 leader_loadout=query.leader_loadout)
     charger = ModelProfile.parse(query.charger) if query.charger else None
     return to_json(turn_question(named, shots, blows, query.distance, query.charge_reroll, query.charge_modifier,
-                                 watch, charger, query.situation.context(), query.exact, query.order))
+                                 watch, charger, query.situation.context(), query.exact, query.order), query)
 
 
 def _edition_alone(situation: Situation, question: str, why: str) -> None:
@@ -276,7 +281,7 @@ def survive_answer(query: SurviveQuery) -> str:
     _edition_alone(query.situation, "survive", "each standard attacker attacks in its own situation")
     found = by_name.target_unit(query.unit, query.target_models, query.leader, loadout=query.loadout,
                                 leader_loadout=query.leader_loadout)
-    return to_json(survive_question(found, query.attackers, query.at_least, query.exact))
+    return to_json(survive_question(found, query.attackers, query.at_least, query.exact), query)
 
 
 def _matchup_army(side: MatchupArmy, name: str, other: Army | Sequence[str]) -> Army:
@@ -311,7 +316,7 @@ def roll_answer(query: RollQuery) -> str:
     """One of the dice tests outside the attack sequence: `mathhammer roll ... --json`, in the edition its situation
     names (`answered` looks it up)."""
     _edition_alone(query.situation, "a dice test", "its dice are all it rolls")
-    return to_json(query.report())
+    return to_json(query.report(), query)
 
 
 def catalogue() -> Catalogue:

@@ -171,9 +171,13 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
         docs_url=None, redoc_url=None,  # their pages load scripts from a CDN; the description is at /openapi.json
     )
 
+    asked: dict[str, type[BaseModel]] = {"/api/attack": AttackQuery, "/api/unit": UnitQuery,
+                                         "/api/compare": CompareQuery, **{p: q for p, (q, _, _) in DECISIONS.items()},
+                                         **{f"/api/roll/{kind}": q for kind, q in ROLLS.items()}}
+
     @app.exception_handler(MathhammerError)
     async def refuse_input(request: Request, exc: MathhammerError) -> JSONResponse:
-        return JSONResponse({"error": in_keys(str(exc))}, status_code=422)
+        return JSONResponse({"error": in_keys(str(exc), asked.get(request.url.path))}, status_code=422)
 
     @app.exception_handler(RequestValidationError)
     async def refuse_request(request: Request, exc: RequestValidationError) -> JSONResponse:

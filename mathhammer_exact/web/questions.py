@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -185,6 +185,8 @@ class TurnAnswer(Headed):
 
 class SurviveQuery(Query):
     """How a unit fares against each standard attacker (the CLI's `survive`)."""
+
+    OPTION_KEYS: ClassVar[dict[str, str]] = {"--target-loadout": '"loadout"'}  #: its unit is the target: `keys.in_keys`
 
     model_config = example(unit="Incursor Squad")
 
