@@ -298,7 +298,8 @@ def test_the_api_looks_names_up_in_the_edition_its_situation_asks(both):
         # suggested, and its size and wargear controls refused, under the 11th)
         found = client.get("/api/units", params={"q": "shale", "edition": "11e"}).json()["units"]
         assert [unit["name"] for unit in found] == ["Shale Stalker"]
-        assert client.get("/api/units", params={"q": "shale"}).json()["units"] == []
+        assert client.get("/api/units", params={"q": "shale"}).json() == {"units": [], "more": False,
+                                                                          "elsewhere": ["11e"]}  # said where
         sheet = client.post("/api/datasheet", json={"name": "Shale Stalker", "situation": {"edition": "11e"}})
         assert sheet.status_code == 200 and sheet.json()["name"] == "Shale Stalker"
         assert client.post("/api/datasheet", json={"name": "Shale Stalker"}).status_code == 422

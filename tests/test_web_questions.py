@@ -181,11 +181,15 @@ def test_units_are_found_as_players_type_them(client):
     units.FoundUnits.model_validate(found)
     names = [u["name"] for u in client.get("/api/units", params={"q": "squad", "limit": 1}).json()["units"]]
     assert len(names) == 1 and client.get("/api/units", params={"q": "squad", "limit": 1}).json()["more"]
-    assert client.get("/api/units", params={"q": "zzz"}).json() == {"units": [], "more": False}
+    assert client.get("/api/units", params={"q": "zzz"}).json() == {"units": [], "more": False, "elsewhere": []}
     assert client.get("/api/units", params={"q": "squad", "limit": 0}).status_code == 422
-    # an unknown parameter is refused, as a request's unknown key is (a trial's 'foo=1' was ignored)
+    # an unknown parameter is refused, as a request's unknown key is (a trial's 'foo=1' was ignored; a review found
+    # /api/catalogue and /api/situation taking any)
     assert client.get("/api/units", params={"q": "squad", "lmit": 1}).json() == {
         "error": "lmit: unknown query parameter; allowed: q, limit, edition"}
+    for path in ("/api/catalogue", "/api/situation"):
+        assert client.get(path, params={"edition": "11e"}).json() == {
+            "error": "edition: unknown query parameter; it takes none"}
 
 
 def test_a_datasheet_gives_the_sizes_and_wargear_its_controls_offer(client):

@@ -340,11 +340,16 @@ def found_units(search: tuple[str, int, str | None]) -> str:
     text, limit, named = search
     with asked(named):
         edition = library.default_edition()
-    sheets = [s for s in load.datasheets().values() if s.edition == edition]
-    _, found = lookup.search(text, sheets, load.library().names, edition)
+
+    def found_in(edition: str) -> list[tuple[str, str, dict[int, int]]]:
+        sheets = [s for s in load.datasheets().values() if s.edition == edition]
+        return lookup.search(text, sheets, load.library().names, edition)[1]
+
+    found = found_in(edition)
     units = [{"name": name, "faction": faction, "points": {str(n): cost for n, cost in points.items()}}
              for name, faction, points in found[:limit]]
-    return json.dumps({"units": units, "more": len(found) > limit}, indent=2)
+    elsewhere = [] if found else [other for other in library.editions() if other != edition and found_in(other)]
+    return json.dumps({"units": units, "more": len(found) > limit, "elsewhere": elsewhere}, indent=2)
 
 
 def datasheet_answer(query: DatasheetQuery) -> str:

@@ -230,15 +230,15 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
         return HTMLResponse(html, headers={"Content-Security-Policy": PAGE_POLICY})
 
     @app.get("/api/catalogue", response_model=Catalogue)
-    async def catalogue() -> Catalogue:
+    async def catalogue(request: Request) -> Catalogue | Response:
         """The datasheets, standard targets and named rules (for `with`) that questions may name."""
-        return answers.catalogue()
+        return _only(request) or answers.catalogue()
 
-    @app.get("/api/situation")
-    async def situation() -> dict[str, Any]:
+    @app.get("/api/situation", response_model=dict[str, Any])
+    async def situation(request: Request) -> dict[str, Any] | Response:
         """The fields of a question's `situation`, from which the page builds its controls: the JSON schema of
         `Situation` (each field's default, bounds, choices with their words, and help, in the declared order)."""
-        return Situation.model_json_schema()
+        return _only(request) or Situation.model_json_schema()
 
     @app.post("/api/attack", response_model=AttackAnswer, responses=REFUSALS)
     async def attack(query: AttackQuery, request: Request) -> Response:
@@ -268,10 +268,8 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
         """The units of the rules data and of the server's BSData index whose names hold the words typed, as
         players type them (a plural for a singular, the faction's name), the unit of that name first; with
         their factions and points (`mathhammer datasheets --search`)."""
-        if unknown := sorted(set(request.query_params) - {"q", "limit", "edition"}):  # as a request's unknown keys
-            return JSONResponse({"error": f"{unknown[0]}: unknown query parameter; allowed: q, limit, edition"},
-                                status_code=422)
-        return await answer(request, answers.found_units, (q, limit, edition))
+        return _only(request, "q", "limit", "edition") or await answer(request, answers.found_units,
+                                                                          (q, limit, edition))
 
     for kind, query_type in ROLLS.items():
         app.post(f"/api/roll/{kind}", response_model=query_type.answer, responses=REFUSALS, summary=f"Roll {kind}",
@@ -279,6 +277,16 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
 
     app.mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static")
     return app
+
+
+def _only(request: Request, *allowed: str) -> Response | None:
+    """A refusal of a query parameter the endpoint does not take, as a request's unknown key is refused (a trial's
+    'foo=1' was ignored); None where there is none."""
+    unknown = sorted(set(request.query_params) - set(allowed))
+    if not unknown:
+        return None
+    takes = f"allowed: {', '.join(allowed)}" if allowed else "it takes none"
+    return JSONResponse({"error": f"{unknown[0]}: unknown query parameter; {takes}"}, status_code=422)
 
 
 def _endpoint(query_type: type[BaseModel], function: Callable[[Any], str],

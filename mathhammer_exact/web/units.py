@@ -23,6 +23,7 @@ class FoundUnits(Answer):
 
     units: list[FoundUnit]
     more: bool
+    elsewhere: list[str] = []  #: where none is found: the other indexed editions whose units hold the words
 
 
 class UnitModels(Answer):
