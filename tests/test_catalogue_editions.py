@@ -426,3 +426,18 @@ def test_a_sweep_looks_its_units_up_in_each_editions_index(both, tmp_path, monke
                     "edition = ['10e', '11e']\n")
     with pytest.raises(SpecError, match=r"attackers.units\[0\]: unknown unit 'Rubble Droid'"):  # in neither
         read_spec(path)
+
+
+def test_a_sweep_refuses_a_name_one_edition_holds_several_units_of(data_dir, tmp_path, monkeypatch):
+    # a review found an ambiguous name's rows of one edition said 'not a unit of' it: refused when the spec is read,
+    # as in one edition (tests/fixtures/bsdata-factions: Old Dreadnought of Iron Wardens and of Slate Brothers)
+    from mathhammer_exact.sweep.spec import SpecError, read_spec
+
+    monkeypatch.delenv("MATHHAMMER_EDITION", raising=False)
+    build.add_checkout(FIXTURES / "bsdata-factions")
+    build.add_checkout(ELEVENTH)
+    path = tmp_path / "spec.toml"
+    path.write_text("[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nunits = ['Old Dreadnought']\n"
+                    "[situations]\nedition = ['10e', '11e']\n")
+    with pytest.raises(SpecError, match=r"targets.units\[0\]: 'Old Dreadnought' is a unit of several factions"):
+        read_spec(path)
