@@ -431,6 +431,7 @@ def test_a_sweep_looks_its_units_up_in_each_editions_index(both, tmp_path, monke
 def test_a_sweep_refuses_a_name_one_edition_holds_several_units_of(data_dir, tmp_path, monkeypatch):
     # a review found an ambiguous name's rows of one edition said 'not a unit of' it: refused when the spec is read,
     # as in one edition (tests/fixtures/bsdata-factions: Old Dreadnought of Iron Wardens and of Slate Brothers)
+    from mathhammer_exact.sweep.queries import answer
     from mathhammer_exact.sweep.spec import SpecError, read_spec
 
     monkeypatch.delenv("MATHHAMMER_EDITION", raising=False)
@@ -441,3 +442,14 @@ def test_a_sweep_refuses_a_name_one_edition_holds_several_units_of(data_dir, tmp
                     "[situations]\nedition = ['10e', '11e']\n")
     with pytest.raises(SpecError, match=r"targets.units\[0\]: 'Old Dreadnought' is a unit of several factions"):
         read_spec(path)
+    # a selection of a faction one edition's index lacks picks nothing there, and takes nothing from the others (a
+    # trial's Chaos Space Marines, absent from the 11th's checkout, lost every 11th-edition row of the Necrons)
+    path.write_text("[attackers]\nweapons = ['A1 BS3+ S4 AP0 D1']\n[targets]\nselect = [{faction = 'Stone Legion'}, "
+                    "{faction = 'Gravel Host'}]\n[situations]\nedition = ['10e', '11e']\n")
+    grid = read_spec(path).grid
+    rows = [answer(grid, n) for n in range(grid.size)]
+    answered = {(row["target"], row["edition"]) for row in rows if row["reason"] is None}
+    assert ("Gravel Wardens", "11e") in answered and ("Rampart Squad", "10e") in answered
+    path.write_text(path.read_text().replace("Gravel Host", "Gravel Hoast"))
+    with pytest.raises(SpecError, match=r"targets.select\[1\].faction: no faction 'Gravel Hoast'"):
+        read_spec(path)  # a faction no edition has is refused, as in one

@@ -219,17 +219,16 @@ def _target(name: str, editions: Sequence[str | None]) -> Defender:
 def _unit(name: str, make: Callable[[Datasheet, str | None], Side], editions: Sequence[str | None]) -> Side:
     """The attacker or target a unit's name gives, named in its rows by its datasheet's name, and an army list's unit
     also by its place in the list ('Boyz (orks.rosz#1)': it may carry other wargear than the datasheet's Boyz). Under
-    several editions it is looked up in each: one that has no unit of the name leaves it out (its rows say so), a name
-    several units take is refused as in one edition, and a problem of that edition's unit (a size it does not come
-    in) is its rows' reason (a review found each said to be 'not a unit of' that edition)."""
+    several editions it is looked up in each: one that has no unit of the name leaves it out (its rows say so), and a
+    problem there (a name several of its units take, a size its unit does not come in) is its rows' reason (a review
+    found each said to be 'not a unit of' that edition); refused where no edition answers it."""
     found: dict[str | None, Side | str] = {}
     for one in editions:
         with editions_asked(one):
-            sheet = unit_named(name)  # None: no unit of that name in its index
-            if sheet is None:
-                continue
             try:
-                found[one] = make(sheet, f"{sheet.name} ({name.strip()})" if "#" in name else None)
+                sheet = unit_named(name)  # None: no unit of that name in its index
+                if sheet is not None:
+                    found[one] = make(sheet, f"{sheet.name} ({name.strip()})" if "#" in name else None)
             except MathhammerError as exc:
                 if len(editions) == 1:
                     raise
@@ -248,7 +247,13 @@ def _chosen(side: dict[str, Any], where: str, make: Callable[[Datasheet], Side],
     """The attackers or targets a side's selections pick in each edition, a unit of several editions once (told
     apart by its name, faction and place among the datasheets of that name)."""
     joined: dict[tuple[str, str, int], dict[str | None, Side]] = {}
-    for name, sheets in _in_each(editions, lambda: _selected(side, where)).items():
+    if len(editions) > 1:  # a faction no edition's index has is refused as in one edition
+        indexes = [index for name in editions if (index := current_index(name)) is not None]
+        known = {normalise(r["faction"]): r["faction"] for index in indexes for r in index.records()}
+        for i, selection in enumerate(side.get("select", []) if isinstance(side.get("select"), list) else []):
+            if _faction_absent(selection, known):
+                _selection(selection, f"{where}select[{i}]", known)
+    for name, sheets in _in_each(editions, lambda: _selected(side, where, several=len(editions) > 1)).items():
         seen: Counter[tuple[str, str]] = Counter()
         for sheet in sheets:
             seen[sheet.name, sheet.faction] += 1
@@ -300,8 +305,10 @@ def _whole(found: list[Side], label: str, side: str) -> list[Side]:
     return out
 
 
-def _selected(side: dict[str, Any], where: str) -> list[Datasheet]:
-    """The indexed units any of the selections picks, each once, in the index's order."""
+def _selected(side: dict[str, Any], where: str, several: bool = False) -> list[Datasheet]:
+    """The indexed units any of the selections picks, each once, in the index's order; with `several` editions swept
+    (this one's index open), a selection of a faction this one lacks picks nothing here (a trial's Chaos Space
+    Marines, which the 11th's checkout lacks, lost every 11th-edition row of the Necrons beside them)."""
     if "select" not in side:
         return []
     selections = side["select"]
@@ -314,11 +321,18 @@ def _selected(side: dict[str, Any], where: str) -> list[Datasheet]:
                                           "`mathhammer data add PATH` first")
     records = list(index.records())
     factions = {normalise(r["faction"]): r["faction"] for r in records}
-    tests = [_selection(s, f"{where}select[{i}]", factions) for i, s in enumerate(selections)]
+    tests = [_selection(selection, f"{where}select[{i}]", factions) for i, selection in enumerate(selections)
+             if not (several and _faction_absent(selection, factions))]
     picked = [r for r in records if any(test(r) for test in tests)]
     if not picked:
         raise SpecError(f"{where}select", "selects no indexed unit")
     return [to_datasheet(r) for r in picked]
+
+
+def _faction_absent(selection: Any, factions: Mapping[str, str]) -> bool:
+    """Whether a selection names a faction these factions (an index's) do not hold."""
+    faction = selection.get("faction") if isinstance(selection, dict) else None
+    return isinstance(faction, str) and bool(faction.strip()) and normalise(faction) not in factions
 
 
 def _selection(selection: Any, where: str, factions: dict[str, str]) -> Callable[[dict[str, Any]], bool]:
