@@ -1643,6 +1643,9 @@ def test_a_dark_pact_is_chosen_and_settles_the_abilities_that_act_when_one_is_ma
     for asked, refusal in ((["despoilers"], "Despoilers applies only each time this unit makes a Dark Pact, and Dark "
                                             "Pacts is a choice: give --with 'dark-pacts-lethal' or --with "
                                             "'dark-pacts-sustained', which settles it"),
+                           (["dark-pacts-lethal", "dark-pacts-sustained"],  # both at once (a trial)
+                            "Dark Pacts is one choice, not 2: give --with 'dark-pacts-lethal' or --with "
+                            "'dark-pacts-sustained'"),
                            (["dark pacts"], "Dark Pacts is a choice: give --with 'dark-pacts-lethal' or --with "
                                             "'dark-pacts-sustained'")):
         with pytest.raises(MathhammerError) as refused:
