@@ -240,3 +240,14 @@ def test_every_key_an_answer_names_is_one_its_request_has_or_says_whose(client, 
     assert named  # the unit's Oath of Moment, given with "with"
     for key, after in named:
         assert key in keys or after.lstrip('"').startswith(" (of `POST /api/unit`)"), (key, path)
+
+
+def test_a_line_that_says_whose_options_it_names_is_not_told_twice():
+    # a trial read '"with" (of POST /api/unit) 'Waaagh!' (of `POST /api/unit`, a unit attacking it)' in a survive
+    from mathhammer_exact.web.keys import in_keys
+
+    line = "not applied: X; --with 'X' (of `mathhammer unit`, a unit attacking it) assumes it"
+    assert in_keys(line, questions.SurviveQuery) == ("not applied: X; \"with\" 'X' (of `POST /api/unit`, a unit "
+                                                    "attacking it) assumes it")
+    assert in_keys("not applied: X; --with 'X' assumes it", questions.PlanQuery) == \
+        "not applied: X; \"with\" (of `POST /api/unit`) 'X' assumes it"

@@ -37,6 +37,7 @@ def in_keys(message: str, request: type[BaseModel] | None = None) -> str:
     it is). Where the `request` answered has no such key, whose key it is: a rule a plan's unit is said to need is
     asked for with `POST /api/unit` (a review found "with" named to a plan, which has none); a request's own key for an
     option where it has one (`OPTION_KEYS`: survive's "loadout" for --target-loadout)."""
+    said = "`mathhammer unit`" in message  # the line says whose options it names already (a trial read it twice)
     message = re.sub(r"`mathhammer datasheets --search '?([^`']*)'?`",
                      lambda search: f"`GET /api/units?q={search[1].replace(' ', '+')}`", message)
     message = re.sub(rf"`mathhammer ({'|'.join(COMMANDS)})`", r"`POST /api/\1`", message)
@@ -45,7 +46,7 @@ def in_keys(message: str, request: type[BaseModel] | None = None) -> str:
 
     def key(flag: str) -> str:
         written = own.get(flag) or KEYS.get(flag)
-        if written is None or keys is None or written.strip('"').split('"')[0].split(".")[0] in keys:
+        if written is None or keys is None or said or written.strip('"').split('"')[0].split(".")[0] in keys:
             return written or flag
         return f"{written} (of `POST /api/unit`)"
 
