@@ -268,8 +268,7 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
         """The units of the rules data and of the server's BSData index whose names hold the words typed, as
         players type them (a plural for a singular, the faction's name), the unit of that name first; with
         their factions and points (`mathhammer datasheets --search`)."""
-        return _only(request, "q", "limit", "edition") or await answer(request, answers.found_units,
-                                                                          (q, limit, edition))
+        return _only(request) or await answer(request, answers.found_units, (q, limit, edition))
 
     for kind, query_type in ROLLS.items():
         app.post(f"/api/roll/{kind}", response_model=query_type.answer, responses=REFUSALS, summary=f"Roll {kind}",
@@ -279,9 +278,10 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
     return app
 
 
-def _only(request: Request, *allowed: str) -> Response | None:
-    """A refusal of a query parameter the endpoint does not take, as a request's unknown key is refused (a trial's
+def _only(request: Request) -> Response | None:
+    """A refusal of a query parameter the endpoint does not declare, as a request's unknown key is refused (a trial's
     'foo=1' was ignored); None where there is none."""
+    allowed = [param.alias for param in request.scope["route"].dependant.query_params]
     unknown = sorted(set(request.query_params) - set(allowed))
     if not unknown:
         return None
