@@ -194,7 +194,8 @@ def create_app(workers: int = WORKERS, time_limit: float = TIME_LIMIT, memory_li
     async def bounded_body(request: Request, call_next: Callable[[Request], Any]) -> Response:
         """A question's body must say its length, be short and arrive in time: the server never waits for
         an unbounded body, nor holds a connection open for one that never comes."""
-        if request.method in ("POST", "PUT", "PATCH"):
+        if request.method in ("POST", "PUT", "PATCH") and request.url.path in asked:  # else no question's: routing
+            # says 404 or 405 (a trial's POST /api/units read 411)
             length = request.headers.get("content-length")
             if length is None or not length.isdigit():
                 return JSONResponse({"error": "a request body needs a Content-Length header"}, status_code=411)
