@@ -380,6 +380,9 @@ def test_devastating_wounds_mortal_wounds_escape_an_allocated_attacks_damage_red
     assert said in header("T5 Sv2+ inv4+ W6 dr1", "11e")
     for unsaid in (header("T5 Sv2+ inv4+ W6 dr1", "10e"), header("T5 Sv2+ inv4+ W6", "11e")):  # nothing to say
         assert not any(line.startswith("Devastating Wounds") for line in unsaid)
+    planned = json.loads(run("plan", "-w", "A1 BS2+ S6 AP-2 D=3 [DEVASTATING WOUNDS]", "-w", "A2 BS3+ S4 AP0 D1",
+                             "-t", "T5 Sv2+ inv4+ W6 dr1 x2", "--edition", "11e", "--json").stdout)["header"]
+    assert said in planned  # a plan's header says what every answer's does (it said Stealth alone)
 
 
 def test_a_profile_is_read_with_its_editions_abilities():

@@ -28,7 +28,7 @@ from ..model import Context, Firing, ModelProfile
 from ..pmf import Number
 from ..stages.hit import stealth_said
 from .decisions import comparison_report, need_report, plan_report, plan_title, turn_report
-from .profiles import header, model_summary, target_summary, weapon_summary
+from .profiles import header, model_summary, readings, target_summary, weapon_summary
 from .report import Report, assuming, unit_report
 
 
@@ -80,10 +80,9 @@ def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal:
     whose = (lambda t: f"against target {t + 1}: ") if len(units) > 1 else (lambda t: "")  # its attackers' too
     lines = [f"  {whose(t)}{line}" for t, (u, (_, _, its)) in enumerate(zip(units, met))
              for line in (*said(its), *u.notes)]
-    ranged = not all(f.weapon.melee for f in firings)
     targets = [line for t, (_, target, _) in enumerate(met)  # and the situation, as every answer says them
                for line in (f"  target{f' {t + 1}' if len(met) > 1 else ''}: {target_summary(target)}",
-                            *(f"  {whose(t)}{said}" for said in stealth_said(target, context, melee=not ranged)))]
+                            *(f"  {whose(t)}{said.strip()}" for said in readings(firings, target, context)))]
     return assuming(attrs.evolve(report, preface=(*report.preface, *targets, *lines,
                                                   *(f"  {note}" for note in notes))), context)
 
