@@ -426,7 +426,9 @@ def test_bad_input_shows_the_cli_message(server, browser):
     assert error.text == "error: BS/WS must be 2+ to 6+, got 7+"
     assert not browser.find_element(By.ID, "answer").is_displayed()
     assert browser.find_element(By.ID, "ask-box").get_attribute("open")  # the form opens to put it right
-    # beside the form, at the top, in sight (a trial found it 2,000 pixels down a shared link's page)
+    # beside the form, at the top, in sight (a trial found it 2,000 pixels down a unit question's shared link)
+    browser.get(f"{server}/?q=unit&attacker=Incursor+Squad&target=MEQ&size=7")
+    wait(browser, lambda d: error.is_displayed() if (error := d.find_element(By.ID, "error")) else False)
     top = browser.execute_script("return document.getElementById('error').getBoundingClientRect().top")
     assert 0 <= top < browser.execute_script("return innerHeight")
 
