@@ -361,8 +361,8 @@ class ModelProfile:
     @classmethod
     def parse(cls, text: str, name: str = "", lenient: bool = False) -> ModelProfile:
         """Read one model's profile such as ``M6" T3 Sv4+ W1 Ld7+ OC1`` (no model count)."""
-        fields, count, leader = model_fields(text, name, lenient)
-        if count != 1 or leader:
+        fields, count, started, leader = model_fields(text, name, lenient)
+        if count != 1 or started is not None or leader:
             raise MathhammerError(f"{text!r} describes one model: leave out the x count and 'leader'")
         return cls(**fields)
 
@@ -376,11 +376,14 @@ class Target:
     """A target unit: groups of identical models (`count` of each profile).
 
     `attached` marks an Attached unit (Leader + Bodyguard): its CHARACTER models cannot
-    receive wounds while a bodyguard model lives, except from Precision attacks.
+    receive wounds while a bodyguard model lives, except from Precision attacks. `starting_strength` is the
+    models the unit (its leaders aside) started the battle with, where it has lost some: Below Half-strength
+    counts against it (None: the models it has).
     """
 
     groups: tuple[tuple[ModelProfile, int], ...]
     attached: bool = False
+    starting_strength: int | None = None
 
     def __attrs_post_init__(self) -> None:
         if not self.groups:
@@ -390,6 +393,9 @@ class Target:
                 raise MathhammerError(f"model count must be at least 1, got x{count}")
         if self.attached and (all(p.character for p, _ in self.groups) or not any(p.character for p, _ in self.groups)):
             raise MathhammerError("an Attached unit needs bodyguard models and at least one CHARACTER leader")
+        if self.starting_strength is not None and self.starting_strength < self.models_besides_leaders:
+            raise MathhammerError(f"a Starting Strength of {self.starting_strength} is fewer than the "
+                                  f"{self.models_besides_leaders} models the unit has left")
 
     @classmethod
     def of(cls, profile: ModelProfile, count: int = 1) -> Target:
@@ -403,12 +409,25 @@ class Target:
         parts = [model_fields(part, lenient=lenient) for part in text.split(";") if part.strip()]
         if not parts:
             raise MathhammerError("a target needs at least one model")
-        return cls(tuple((ModelProfile(**fields), count) for fields, count, _ in parts),
-                   attached=any(leader for *_, leader in parts))
+        depleted = any(started is not None for _, _, started, _ in parts)
+        return cls(tuple((ModelProfile(**fields), count) for fields, count, _, _ in parts),
+                   attached=any(leader for *_, leader in parts),
+                   starting_strength=sum(count if started is None else started for _, count, started, leader in parts
+                                         if not leader) if depleted else None)
 
     @property
     def model_count(self) -> int:
         return sum(count for _, count in self.groups)
+
+    @property
+    def models_besides_leaders(self) -> int:
+        """Its models, an Attached unit's leaders aside (the models `starting_strength` counts)."""
+        return sum(count for profile, count in self.groups if not (self.attached and profile.character))
+
+    @property
+    def starting(self) -> int:
+        """Its Starting Strength, an Attached unit's leaders aside: `starting_strength`, else the models it has."""
+        return self.models_besides_leaders if self.starting_strength is None else self.starting_strength
 
     @property
     def total_wounds(self) -> int:

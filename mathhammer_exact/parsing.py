@@ -275,7 +275,7 @@ def _melee(seen: dict[str, str]) -> bool:
 
 
 _TARGET_HELP = ("write e.g. 'T4 Sv3+ inv5+ W2 x5 fnp6+ [INFANTRY]'; also M6\", Ld6+, OC2, inv-ranged4+, "
-                "fnp-mortal5+, fnp-psychic5+, dr1, halve, stealth, leader")
+                "fnp-mortal5+, fnp-psychic5+, dr1, halve, stealth, leader, and x3/5 for 3 models left of 5")
 _MODEL_TOKENS = {re.compile(pattern): meaning for pattern, meaning in {  # pattern -> (field, what it is called)
     rf"T{_SEP}{_NUM}": ("toughness", "Toughness (T)"),
     rf"SV{_SEP}{_NUM}\+?": ("save", "the save (Sv)"),
@@ -289,7 +289,7 @@ _MODEL_TOKENS = {re.compile(pattern): meaning for pattern, meaning in {  # patte
     rf"OC{_SEP}{_NUM}": ("objective_control", "Objective Control (OC)"),
     rf"M{_SEP}{_NUM}(?:\+?{_INCHES}?|{_INCHES}\+)": ("movement", "Move (M)"),  # 20+" or 20"+ (aircraft)
 }.items()}  # compiled once
-_COUNT = re.compile(rf"X{_SEP}(-?[0-9]{{1,12}})")
+_COUNT = re.compile(rf"X{_SEP}(-?[0-9]{{1,12}})(?:/([0-9]{{1,12}}))?")  #: 'x3', or 'x3/5': 3 left of 5
 _MODEL_WORDS = {"DR1": ("reduce_damage", "damage reduction"), "HALVE": ("halve_damage", "halved damage"),
                 "STEALTH": ("stealth", "Stealth"), "LEADER": ("leader", "the leader mark")}
 _MODEL_NAMES = ["T", "SV", "W", "INV", "INV-RANGED", "FNP", "FNP-MORTAL", "FNP-PSYCHIC", "LD", "OC", "M", "X",
@@ -303,9 +303,10 @@ def is_profile(text: str) -> bool:
     return first in ("M-", 'M-"') or any(pattern.fullmatch(first) for pattern in _MODEL_TOKENS)
 
 
-def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict[str, Any], int, bool]:
-    """The `ModelProfile` fields of one model group, its count, and whether it is an attached leader,
-    from ``T4 Sv3+ W2 x5 ...``. With `lenient`, an unknown token is kept by name in ``ignored``."""
+def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict[str, Any], int, int | None, bool]:
+    """The `ModelProfile` fields of one model group, its count, the models it started the battle with where it has
+    lost some (``x3/5``: 3 left of 5; else None), and whether it is an attached leader, from ``T4 Sv3+ W2 x5 ...``.
+    With `lenient`, an unknown token is kept by name in ``ignored``."""
     stats, keywords = _split_brackets(text)
     upper = [" ".join(k.upper().split()) for k in keywords]
     for i, keyword in enumerate(upper):
@@ -313,7 +314,7 @@ def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict
             raise MathhammerError(f"the keyword {keywords[i]!r} is given twice in {text!r}: write it once")
     fields: dict[str, Any] = {"name": name, "ignored": ()}
     seen: dict[str, str] = {}
-    count = 1
+    count, started = 1, None
     words: set[str] = set()
     for token in stats.split():
         up = _ascii_digits(token).upper()
@@ -324,7 +325,7 @@ def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict
             continue
         if m := _COUNT.fullmatch(up):
             _once(seen, "count", token, "the model count (x)")
-            count = int(m.group(1))
+            count, started = int(m.group(1)), None if m.group(2) is None else int(m.group(2))
             continue
         if up in ("M-", 'M-"'):
             _once(seen, "movement", token, "Move (M)")
@@ -356,4 +357,10 @@ def model_fields(text: str, name: str = "", lenient: bool = False) -> tuple[dict
         raise MathhammerError(f"target {text!r} is missing {', '.join(missing)} ({_TARGET_HELP})")
     if count < 1:
         raise MathhammerError(f"model count must be at least 1, got x{count}")
-    return fields, count, leader
+    if started is not None and started < count:
+        raise MathhammerError(f"x{count}/{started}: more models left ({count}) than the unit started with "
+                              f"({started}, its Starting Strength)")
+    if started is not None and leader:
+        raise MathhammerError(f"x{count}/{started} on a leader: write the leaders it has left (x{count}); "
+                              "a Starting Strength is given for the unit they lead")
+    return fields, count, started, leader

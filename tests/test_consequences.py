@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from mathhammer_exact import Target, Weapon, attack
 from mathhammer_exact.decide.unit_attack import unit_attack
+from mathhammer_exact.errors import MathhammerError
 from mathhammer_exact.units.by_name import find_target
 
 P = Fraction(5, 6)
@@ -65,3 +68,54 @@ def test_the_issue_example_a_tough_leader_is_never_below_half():
     report = unit_attack("Tempestus Command Squad", target, exact=True)
     assert report.result.p_below_half == 0
     assert report.result.p_battle_shocked == 0
+
+
+# ----------------------------------------------------------------------------- a unit that has lost models before
+def test_a_unit_that_lost_models_counts_them_against_its_starting_strength():
+    # 3 W1 models left of 5, 2 D1 attacks: one landing leaves 2 of 5 (below half), where a unit of 3 would need
+    # two (1 of 3 left); both landing leave 1 of 5, still below half and not destroyed.
+    assert below_half("A1 S8 AP-6 D1 [TORRENT]", "T4 Sv7+ W1 x3/5", 2) == 1 - Q**2
+    assert below_half("A1 S8 AP-6 D1 [TORRENT]", "T4 Sv7+ W1 x3", 2) == P**2
+    # 2 left of 5 is below half already: it stays so unless both are destroyed.
+    assert below_half("A1 S8 AP-6 D1 [TORRENT]", "T4 Sv7+ W1 x2/5", 2) == 1 - P**2
+    # Exactly half of 6 left is not below half: 3 of 6 left needs one model destroyed.
+    assert below_half("A1 S8 AP-6 D1 [TORRENT]", "T4 Sv7+ W1 x3/6", 1) == P
+
+
+def test_an_attached_unit_that_lost_models_counts_them_with_its_leaders():
+    # 2 W1 bodyguards left of 4 and a W4 leader: Starting Strength 5 together. One landed attack leaves 2 of 5
+    # (below half), where the full unit's 3 would leave 2 of 3 (not below half).
+    assert below_half("A1 S8 AP-6 D1 [TORRENT]", "T4 Sv7+ W1 x2/4; T4 Sv7+ W4 leader", 1) == P
+    assert below_half("A1 S8 AP-6 D1 [TORRENT]", "T4 Sv7+ W1 x2; T4 Sv7+ W4 leader", 1) == 0
+
+
+def test_a_named_unit_that_lost_models_is_its_datasheet_less_those_models():
+    incursors = find_target("Incursor Squad x3/5")
+    assert (incursors.model_count, incursors.starting) == (3, 5)
+    assert incursors.groups[0][0] == find_target("Incursor Squad").groups[0][0]
+    # a mixed unit loses the models the defender allocates to first: two W1 Scions, not the W3 Tempestor Prime
+    squad = find_target("Tempestus Command Squad x3/5")
+    assert [(p.wounds, n) for p, n in squad.groups] == [(3, 1), (1, 2)]
+    assert squad.starting == 5
+
+
+@pytest.mark.parametrize(("text", "models", "message"), [
+    ("Incursor Squad", 3, "Incursor Squad comes in units of 5 or 10 models, not 3; for a unit that has lost models, "
+                          "write the models it started with: 'Incursor Squad x3/5'"),
+    ("Incursor Squad x3/4", None, "Incursor Squad comes in units of 5 or 10 models, not 4"),
+    ("Incursor Squad x6/5", None, "more models left (6) than the unit started with (5, its Starting Strength)"),
+])
+def test_a_named_unit_that_lost_models_is_refused_where_it_cannot_be(text, models, message):
+    with pytest.raises(MathhammerError) as refused:
+        find_target(text, models)
+    assert message in str(refused.value)
+
+
+def test_an_army_or_a_sweep_refuses_a_unit_that_lost_models():
+    from mathhammer_exact.sweep.matchup import army_of_names
+    from mathhammer_exact.sweep.spec import _target
+
+    for refuse in (lambda: army_of_names(["Incursor Squad x3/5"], "mine"),
+                   lambda: _target("Incursor Squad x3/5", [None])):
+        with pytest.raises(MathhammerError, match=r"a unit that has lost models \(x3/5\) is a target of `unit`"):
+            refuse()

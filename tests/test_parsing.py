@@ -335,6 +335,9 @@ MODEL_ERRORS = [
     ("T4 Sv3+ W²", "'W²': only the digits 0-9 are numbers"),
     ("T4 Sv3+ W2 x٥", "'x٥': only the digits 0-9 are numbers"),
     ("T4 Sv3+ W2 x0", "model count must be at least 1, got x0"),
+    ("T4 Sv3+ W2 x6/5", "x6/5: more models left (6) than the unit started with (5, its Starting Strength)"),
+    ("T4 Sv3+ W2 x3; T4 Sv3+ W4 x1/2 leader", "x1/2 on a leader: write the leaders it has left (x1)"),
+    ("T4 Sv3+ W2 x3/5 x3", "'x3/5' and 'x3' both give the model count"),
     ("T4 Sv3+ W0", "W must be at least 1, got 0"),
     ("T4 Sv8+ W2", "Sv must be 2+ to 7+, got 8+"),
     ("T4 Sv3+ W2 inv1+", "invulnerable save must be 2+ to 6+, got 1+"),
@@ -355,6 +358,19 @@ def test_target_errors_are_one_line_naming_the_problem(text, message):
 def test_one_model_profile_takes_no_count():
     with pytest.raises(MathhammerError, match="describes one model"):
         ModelProfile.parse("T4 Sv3+ W2 x5")
+    with pytest.raises(MathhammerError, match="describes one model"):
+        ModelProfile.parse("T4 Sv3+ W2 x1/5")
+
+
+@pytest.mark.parametrize(("text", "models", "starting"), [
+    ("T4 Sv3+ W2 x3/5", 3, 5), ("T4 Sv3+ W2 X=3/5", 3, 5), ("T4 Sv3+ W2 x5/5", 5, 5), ("T4 Sv3+ W2 x3", 3, 3),
+    ("T4 Sv3+ W2 x2/3; T4 Sv3+ W3 Ld6+", 3, 4),  # the groups' models lost add up: 1 of the first kind
+    ("T4 Sv3+ W2 x2/4; T4 Sv3+ W4 leader", 3, 4),  # an Attached unit's leaders are not counted in it
+])
+def test_a_unit_that_lost_models_is_written_with_its_starting_strength(text, models, starting):
+    target = Target.parse(text)
+    assert (target.model_count, target.starting) == (models, starting)
+    assert ("Starting Strength" in profiles.target_summary(target)) == (starting != target.models_besides_leaders)
 
 
 # ----------------------------------------------------------------------------- as understood
@@ -495,8 +511,8 @@ def test_rolled_rapid_fire_adds_its_roll_within_half_range():
 
 model_texts = st.tuples(
     st.sampled_from(["T4", "T12"]), st.sampled_from(["Sv3+", "Sv7+"]), st.sampled_from(["W1", "W4"]),
-    st.lists(st.sampled_from(["x5", "inv4+", "inv-ranged5+", "fnp5+", "fnp-mortal4+", "fnp-psychic6+", "Ld6+", "OC0",
-                              'M6"', "M-", "dr1", "halve", "stealth", "leader"]), unique=True, max_size=6),
+    st.lists(st.sampled_from(["x5", "x2/6", "inv4+", "inv-ranged5+", "fnp5+", "fnp-mortal4+", "fnp-psychic6+", "Ld6+",
+                              "OC0", 'M6"', "M-", "dr1", "halve", "stealth", "leader"]), unique=True, max_size=6),
 ).map(lambda t: " ".join([*t[:3], *t[3]]))
 keyword_lists = st.lists(st.sampled_from(["INFANTRY", "Vehicle", "CHARACTER", "STEALTH"]), max_size=3).map(
     lambda k: f" [{', '.join(k)}]" if k else "")

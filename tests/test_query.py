@@ -241,14 +241,16 @@ def test_unit_refuses_group_numbers_sizes_and_options_it_does_not_know(args, mes
 def test_a_datasheet_target_is_sized_as_its_datasheet_allows():
     # Incursor Squad: 5 or 10 models
     out = CliRunner().invoke(cli, ["unit", TCS, "-t", "Incursor Squad", "--target-models", "7"])
-    assert out.exit_code == 2 and out.output == "error: Incursor Squad comes in units of 5 or 10 models, not 7\n"
+    assert out.exit_code == 2 and out.output == "error: Incursor Squad comes in units of 5 or 10 models, not 7; for " \
+        "a unit that has lost models, write the models it started with: 'Incursor Squad x7/10'\n"
     assert by_name.datasheet("Incursor Squad").as_target(10).model_count == 10
     assert by_name.datasheet("Incursor Squad").as_target().model_count == 5  # the default: the smallest size
     # the size after the name, as a matchup's armies and a profile write it ('... W2 x10')
     assert by_name.target_unit("Incursor Squad x10").target.model_count == 10
     assert by_name.target_unit("meq x3").target.model_count == 3
     out = CliRunner().invoke(cli, ["unit", TCS, "-t", "Incursor Squad x7"])
-    assert out.exit_code == 2 and out.output == "error: Incursor Squad comes in units of 5 or 10 models, not 7\n"
+    assert out.exit_code == 2 and out.output == "error: Incursor Squad comes in units of 5 or 10 models, not 7; for " \
+        "a unit that has lost models, write the models it started with: 'Incursor Squad x7/10'\n"
     out = CliRunner().invoke(cli, ["unit", TCS, "-t", "Incursor Squad x10", "--target-models", "5"])
     assert out.output == ("error: 'Incursor Squad x10' gives the target 10 models and --target-models 5: give one of "
                           "them\n")

@@ -139,7 +139,8 @@ RULES_DIR = click.option(  # the environment variable is data.load.ENVIRONMENT (
     help="Your own rules folder, layered over the shipped rules/ (see docs/data.md).")
 
 TARGET_MODELS = click.option(  # no short form: -m counts the attacking models in `attack` and `plan`
-    "--target-models", type=int, help="Models in the target unit (default: as named or written).")
+    "--target-models", type=int, help="Models in the target unit (default: as named or written; one that has lost "
+                                      "models is written after its name: 'Incursor Squad x3/5', 3 left of 5).")
 TWO_LEADERS = "twice for two Leaders, where a Leader's datasheet allows it (a Captain and a Lieutenant)"
 LEADER = click.option("--leader", multiple=True, help="Attach a leader to the target unit: a CHARACTER unit by name, "
                       f"or a profile such as 'T4 Sv3+ inv4+ W4 Ld6+'; {TWO_LEADERS}.")

@@ -14,7 +14,7 @@ import attrs
 
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
-from ..model import Context
+from ..model import Context, Target
 from ..pmf import Number
 from .points import Efficiency
 
@@ -31,9 +31,11 @@ class Scenario:
     context: Context | None = None  #: the situation it was answered in (its edition settled), where known
 
 
-def below_half(models: int) -> int:
-    """Models destroyed that leave a unit Below Half-strength: the k that usually matters."""
-    return models // 2 + 1
+def below_half(target: Target) -> int:
+    """Models destroyed that leave `target` Below Half-strength, counted against its Starting Strength (at least
+    one, for a unit already below it): the k that usually matters."""
+    starting = target.starting + target.model_count - target.models_besides_leaders
+    return max(1, target.model_count - (starting - 1) // 2)
 
 
 @attrs.frozen(eq=False)
@@ -67,7 +69,7 @@ def row(scenario: Scenario, k: int | None = None) -> Row:
     """The numbers of one scenario (differences still empty)."""
     result = scenario.result
     models = result.target.model_count
-    k = below_half(models) if k is None else k
+    k = below_half(result.target) if k is None else k
     if not 1 <= k <= models:
         raise MathhammerError(f"--at-least must be 1 to {models} for {scenario.label!r} (its target's models), got {k}")
     efficiency = None if scenario.points is None else Efficiency.of(result, scenario.points, scenario.target_points)

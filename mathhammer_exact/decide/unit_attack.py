@@ -696,8 +696,8 @@ def planned_attack(
                                                                         for p, _ in target.groups):
         # the target's models' keyword, which the engine applies (a trial found it applied where --without said it
         # was left out): the keyword goes, whether or not a rule of that name is listed
-        target = attacked = Target(tuple((attrs.evolve(p, keywords=tuple(k for k in p.keywords if k != "STEALTH")),
-                                          n) for p, n in target.groups), attached=target.attached)
+        target = attacked = attrs.evolve(target, groups=tuple(
+            (attrs.evolve(p, keywords=tuple(k for k in p.keywords if k != "STEALTH")), n) for p, n in target.groups))
         without = [w for w in without if normalise(w) != normalise("Stealth")]
         stealth_lines = ["not applied: Stealth (left out with --without)"]
     dropped = text_in_force.left_out(without, sides, own)

@@ -121,10 +121,12 @@ class Layout:
 
         An Attached unit counts its models against the combined Starting Strength while both
         parts live; once only the leaders or only the bodyguards are left, they count against
-        their own Starting Strength (a one-model unit: fewer than half its wounds left)."""
+        their own Starting Strength (a one-model unit: fewer than half its wounds left). A unit that has lost
+        models before (`Target.starting_strength`) counts them lost."""
         b, c, main_dead, lead_dead = self._dead
-        n_main, n_lead = len(self.main), len(self.leaders)
-        main_alive, lead_alive = n_main - main_dead, n_lead - lead_dead
+        n_lead = len(self.leaders)
+        main_alive, lead_alive = len(self.main) - main_dead, n_lead - lead_dead
+        n_main = self.target.starting
         if not n_lead:  # one track: its models are the unit
             return below_half(n_main, main_alive, self.main_track.total, b)
         together = below_half(n_main + n_lead, main_alive + lead_alive)

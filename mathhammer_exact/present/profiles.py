@@ -98,13 +98,18 @@ def model_summary(profile: ModelProfile) -> str:
 
 def target_summary(target: Target) -> str:
     """Each model group of the target with its count: ``5 models: Toughness 4 | ...``; an Attached
-    unit's leader is marked."""
+    unit's leader is marked; the Starting Strength of a unit that has lost models."""
     groups = []
     for profile, count in target.groups:
         label = f"{count} model{'s' if count != 1 else ''}"
         if target.attached and profile.character:
             label += " (attached leader)"
         groups.append(f"{label}: {model_summary(profile)}")
+    lost = target.starting - target.models_besides_leaders
+    if lost:
+        besides = " besides its leaders" if target.attached else ""
+        groups.append(f"Starting Strength {target.starting}{besides} ({lost} model{'s' if lost != 1 else ''} lost "
+                      "before)")
     return "; ".join(groups)
 
 
@@ -121,7 +126,7 @@ def weapon_string(weapon: Weapon) -> str:
     return f"{text} [{', '.join(abilities)}]" if abilities else text
 
 
-def _model_string(profile: ModelProfile, count: int, leader: bool) -> str:
+def _model_string(profile: ModelProfile, count: int, leader: bool, started: int | None = None) -> str:
     parts = [f'M{profile.movement}"'] if profile.movement else []
     parts += [f"T{profile.toughness}", f"Sv{profile.save}+"]
     optional = [("inv", profile.invulnerable, "+"), ("inv-ranged", profile.invulnerable_ranged, "+"),
@@ -130,7 +135,7 @@ def _model_string(profile: ModelProfile, count: int, leader: bool) -> str:
                 ("fnp-psychic", profile.feel_no_pain_psychic, "+")]
     parts += [f"{label}{value}{plus}" for label, value, plus in optional if value is not None]
     parts += [word for word, on in (("dr1", profile.reduce_damage), ("halve", profile.halve_damage)) if on]
-    parts += [f"x{count}"] if count != 1 else []
+    parts += [f"x{count}/{started}"] if started is not None else [f"x{count}"] if count != 1 else []
     parts += ["leader"] if leader else []
     parts += list(profile.ignored)
     keywords = [k for k in profile.keywords if not (leader and k == "CHARACTER")]
@@ -139,9 +144,13 @@ def _model_string(profile: ModelProfile, count: int, leader: bool) -> str:
 
 
 def target_string(target: Target) -> str:
-    """The target in the input grammar (``Target.parse`` reads it back): ``T4 Sv3+ W2 x5 [INFANTRY]``."""
-    return "; ".join(_model_string(profile, count, target.attached and profile.character)
-                     for profile, count in target.groups)
+    """The target in the input grammar (``Target.parse`` reads it back): ``T4 Sv3+ W2 x5 [INFANTRY]``; the models
+    a unit lost before are written on its last group that is not a leader (``x3/5``)."""
+    lost = target.starting - target.models_besides_leaders
+    led = [g for g, (profile, _) in enumerate(target.groups) if not (target.attached and profile.character)]
+    return "; ".join(_model_string(profile, count, target.attached and profile.character,
+                                   count + lost if lost and g == led[-1] else None)
+                     for g, (profile, count) in enumerate(target.groups))
 
 
 def header(firings: Sequence[Firing], target: Target, context: Context) -> tuple[str, ...]:

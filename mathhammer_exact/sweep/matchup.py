@@ -28,7 +28,7 @@ from ..data.load import standard_targets
 from ..data.names import normalise
 from ..errors import MathhammerError
 from ..model import Context
-from ..units.by_name import Near, Nears, datasheet, sized
+from ..units.by_name import Near, Nears, datasheet, sized, whole
 from .queries import Attacker, Defender, Grid, rows
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class Army:
 def _sized(text: str, near: Nears = None) -> Datasheet:
     """A unit named as for `mathhammer unit`, at the size written after it ('Boyz x20') or its smallest; a name
     several factions use settled by `near`, the other units (the first that settles it)."""
-    name, size = sized(text)
+    name, size = whole(text, "of an army")
     if any(normalise(name) == normalise(standard) for standard in standard_targets()):
         raise MathhammerError(f"{name!r} is a standard target (a profile), not a unit: an army's units are named as "
                               "for `mathhammer unit` ('Intercessor Squad x10'); `unit --target` and `attack` take "

@@ -44,7 +44,7 @@ from ..editions import answered_in, edition
 from ..editions import asked as editions_asked
 from ..errors import MathhammerError, did_you_mean
 from ..model import Context, Rules
-from ..units.by_name import datasheet, sized, unit_named
+from ..units.by_name import datasheet, sized, unit_named, whole
 from .queries import DISTRIBUTIONS, PHASES, Attacker, Defender, Grid, Side
 
 T = TypeVar("T")
@@ -210,7 +210,7 @@ def _unsized(name: str) -> str:
 
 def _target(name: str, editions: Sequence[str | None]) -> Defender:
     """A target unit by name, at the size written after it ('Boyz x20', as a matchup takes it), else its smallest."""
-    unit, size = sized(name)
+    unit, size = whole(name, "of a sweep")
     if size is None:
         return _unit(name, Defender.of_sheet, editions)
     return _unit(unit, lambda sheet, label: Defender.of_sheet(sheet, f"{label or sheet.name} x{size}", size), editions)

@@ -19,22 +19,36 @@ from ..catalogue.library import (
     missing,
     unreadable,
 )
-from ..data.datasheet import Datasheet, TargetUnit, fielded_leaders
+from ..data.datasheet import Datasheet, TargetUnit, either, fielded_leaders
 from ..data.load import datasheets, equipped, find, label, library, standard_targets, unknown, wargear_rules
 from ..data.names import compact, loose, normalise
 from ..editions import EDITIONS
+from ..engine.layout import default_order
 from ..errors import MathhammerError, did_you_mean
 from ..model import ModelProfile, Target
 from ..parsing import is_profile
 from .lookup import Named, choose, named
 
-SIZED = re.compile(r"^(?P<name>.*?)\s+x\s*(?P<size>[0-9]{1,4})$", re.IGNORECASE)  #: 'Boyz x20': a unit, its size
+#: 'Boyz x20': a unit, its size; 'Boyz x7/20': 7 models left of 20 (its Starting Strength)
+SIZED = re.compile(r"^(?P<name>.*?)\s+x\s*(?P<size>[0-9]{1,4})(?:\s*/\s*(?P<started>[0-9]{1,4}))?$", re.IGNORECASE)
 
 
-def sized(text: str) -> tuple[str, int | None]:
-    """A unit's name and the size written after it, if any: 'Boyz x20' is ('Boyz', 20)."""
+def sized(text: str) -> tuple[str, int | None, int | None]:
+    """A unit's name, the size written after it and the size it started with where it has lost models, each if
+    written: 'Boyz x20' is ('Boyz', 20, None), 'Boyz x7/20' ('Boyz', 7, 20)."""
     found = SIZED.match(text.strip())
-    return (found["name"], int(found["size"])) if found else (text.strip(), None)
+    if not found:
+        return text.strip(), None, None
+    return found["name"], int(found["size"]), None if found["started"] is None else int(found["started"])
+
+
+def whole(text: str, where: str) -> tuple[str, int | None]:
+    """`sized` where a unit that has lost models is not asked about (`where` says what the name is for)."""
+    name, size, started = sized(text)
+    if started is not None:
+        raise MathhammerError(f"{text.strip()!r}: a unit that has lost models (x{size}/{started}) is a target of "
+                              f"`unit`, `attack`, `turn` or `survive`, not {where}")
+    return name, size
 
 
 Near = str | Datasheet | None  #: the other unit of a question: its datasheet, or its name as written
@@ -162,12 +176,16 @@ def target_unit(text: str, models: int | None = None, leader: Leaders = None, us
     if not normalise(text):  # (a trial read 'unknown unit' and a list of a thousand names)
         raise MathhammerError("no target named: give a unit's name ('Intercessors'), a standard target (MEQ, GEQ, ...) "
                               "or a profile, e.g. 'T4 Sv3+ W2 x5'")
-    name, written = (text, None) if is_profile(text) else sized(text)
+    name, written, started = (text, None, None) if is_profile(text) else sized(text)
     if written is not None:  # 'Boyz x20', as a matchup's armies and a profile ('... W1 x20') write a size
         if models is not None and models != written:
             raise MathhammerError(f"{text.strip()!r} gives the target {written} models and --target-models {models}: "
                                   "give one of them")
         text, models = name, written
+    lost = 0 if started is None or written is None else started - written  # models lost before ('Boyz x7/20')
+    if lost < 0:
+        raise MathhammerError(f"{text.strip()} x{written}/{started}: more models left ({written}) than the unit "
+                              f"started with ({started}, its Starting Strength)")
     bodyguard, size = None, None
     if is_profile(text):
         target, shown = Target.parse(text), " ".join(text.split())
@@ -184,28 +202,41 @@ def target_unit(text: str, models: int | None = None, leader: Leaders = None, us
                 raise unknown_unit(text, miss, shipped=[*names, *aliases]) from None
         if kind == "sheet":
             bodyguard = sheets[name]
-        target = equipped(bodyguard, models, loadout, user) if bodyguard else standard[name].target
+        if bodyguard and models is not None and not lost:
+            _fielded(bodyguard, models, text)
+        fielded = None if models is None else models + lost  # the unit as it started the battle
+        target = equipped(bodyguard, fielded, loadout, user) if bodyguard else standard[name].target
         shown = label(bodyguard) if bodyguard else name
-        size, models = (models, None) if bodyguard else (None, models)
+        size, models = (fielded, None) if bodyguard else (None, models)
     if loadout and bodyguard is None:
         raise MathhammerError("--target-loadout chooses the wargear of a target named by its datasheet; "
                               f"{text.strip()!r} is not one")
-    if models is not None:
-        if len(target.groups) != 1:
-            raise MathhammerError("--target-models sets the size of a target whose models are all alike")
-        target = Target.of(target.groups[0][0], models)
+    if models is not None:  # a profile's or a standard target's
+        if len(target.groups) != 1 or target.starting_strength is not None:
+            raise MathhammerError("--target-models sets the size of a target whose models are all alike" if len(
+                target.groups) != 1 else f"{text.strip()!r} gives its models: leave out --target-models")
+        target = Target.of(target.groups[0][0], models + lost)
+    lost_before: tuple[str, ...] = ()
+    if lost:
+        if len(target.groups) > 1:
+            lost_before = (f"target note ({shown}): the {lost} models it lost before are those the defender "
+                           "allocates to first (fewest wounds first, CHARACTERs last); for others, write the target "
+                           "as profiles ('T4 Sv3+ W2 x2/4; ...')",)
+        target = _depleted(target, lost)
     sheets_read = [bodyguard] if bodyguard else []
     groups, leading = leaders(leader, bodyguard, user, leader_loadout, size)
     if groups:  # what each Leader's wargear gives its unit, the whole Attached unit's: the best of each
         given: dict[str, int] = {}
         for field, value in (item for sheet in leading for item in sheet.for_its_unit().items()):
             given[field] = min(value, given.get(field, value))
-        target = Target(tuple((p.defended(given), n) for p, n in (*target.groups, *groups)), attached=True)
+        target = Target(tuple((p.defended(given), n) for p, n in (*target.groups, *groups)), attached=True,
+                        starting_strength=target.starting_strength)
         if leading:
             shown += f" led by {' and '.join(map(label, leading))}"
             sheets_read += leading
-    notes = tuple(note for sheet in sheets_read
-                  for note in (target_notes(sheet, loadout, size) if sheet is bodyguard else target_notes(sheet)))
+    notes = lost_before + tuple(note for sheet in sheets_read
+                                for note in (target_notes(sheet, loadout, size) if sheet is bodyguard
+                                             else target_notes(sheet)))
     if bodyguard and loadout:
         notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
                   *(line.replace("--loadout", "--target-loadout", 1)
@@ -215,6 +246,28 @@ def target_unit(text: str, models: int | None = None, leader: Leaders = None, us
     carried = frozenset(item for _, gear in bodyguard.equip(loadout, size) for item in gear) if bodyguard and loadout \
         else frozenset()
     return TargetUnit(target, shown, bodyguard, notes, leading, carried)
+
+
+def _depleted(target: Target, lost: int) -> Target:
+    """`target` (as fielded) less `lost` models, those it would lose first (`default_order`), with its Starting
+    Strength kept."""
+    counts = [count for _, count in target.groups]
+    for g in default_order(target):
+        taken = min(lost, counts[g])  # (fewer than its models: one is left)
+        counts[g] -= taken
+        lost -= taken
+    return Target(tuple((profile, n) for (profile, _), n in zip(target.groups, counts) if n),
+                  starting_strength=target.model_count)
+
+
+def _fielded(sheet: Datasheet, models: int, text: str) -> None:
+    """Refuse a size `sheet` does not come in, saying how to write a unit that has lost models."""
+    allowed = sheet.allowed_sizes()
+    if models not in allowed and models < allowed[-1]:
+        started = next(n for n in allowed if n > models)
+        raise MathhammerError(f"{sheet.name} comes in units of {either(allowed)} models, not {models}; for a unit "
+                              f"that has lost models, write the models it started with: '{text.strip()} "
+                              f"x{models}/{started}'")
 
 
 def target_notes(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = None) -> tuple[str, ...]:

@@ -178,7 +178,8 @@ class TargetFields(Query):
     """The target: written out, or a datasheet or standard target by name."""
 
     target: Name = Field(description="A profile ('T4 Sv3+ W2 x5', groups separated by ';'), a datasheet "
-                                     "('Incursor Squad') or a standard target (MEQ, TEQ, ...).")
+                                     "('Incursor Squad') or a standard target (MEQ, TEQ, ...); one that has lost "
+                                     "models with its Starting Strength: 'Incursor Squad x3/5', 'T4 Sv3+ W2 x3/5'.")
     target_models: int | None = Field(
         default=None, description="Models in the target unit (one whose models are alike).")
     leader: Leaders | None = Field(
