@@ -258,6 +258,9 @@ def test_special_weapons_and_both_profiles_in_real_units(indexed_checkout, unit,
      "Death Company Marines with Jump Packs (Blood Angels)  ->  Venerable Dreadnought (Space Wolves)"),
     ("Plague Marines", "Plaguebearers", "Plague Marines (Death Guard)  ->  Plaguebearers (Death Guard)"),
     ("Rhino @ space marines", "Land Raider", "Rhino (Space Marines)  ->  Land Raider (Space Marines)"),
+    ("tsons rubric marines", "ba intercessors",  # a trial's: the short names of the names table
+     "Rubric Marines (Thousand Sons)  ->  Intercessor Squad (Space Marines)"),
+    ("space wolves wolf guard terminators", "MEQ", "Wolf Guard Terminators (Space Wolves)  ->  MEQ"),
 ])
 def test_real_names_and_factions(indexed_checkout, attacker, target, title):
     sheet, found = by_name.matchup(attacker, target)
@@ -271,6 +274,8 @@ def test_real_names_and_factions(indexed_checkout, attacker, target, title):
                                            "Marines), and Cadian Shock Troops (Astra Militarum) does not decide"),
     ("Rhino", "Plague Marines @ Death Guard", "'Rhino' is a unit of several factions (Grey Knights, Space Marines), "
                                               "and Plague Marines (Death Guard) does not decide"),
+    ("space wolves terminators", "MEQ", "'space wolves terminators' could be Wolf Guard Terminators (Space Wolves) or "
+                                        "Terminator Squad (Space Marines, which Space Wolves armies field)"),
 ])
 def test_real_names_that_nothing_settles_are_refused(indexed_checkout, attacker, target, message):
     with pytest.raises(MathhammerError) as refused:

@@ -651,3 +651,19 @@ def test_a_name_holding_the_words_is_not_the_one_where_a_longer_name_holds_them_
     assert read(f"rogal dorn @ {base.faction}") == ["Rogal Dorn Commander"]
     del sheets["acolyte hybrids with autopistols"], sheets["acolyte hybrids with hand flamers"]
     assert read("acolytes") == ["Acolyte Iconward"]
+
+
+def test_a_chapters_name_in_front_of_a_word_its_own_unit_and_its_parents_hold_is_refused_naming_both(realm):
+    # a trial typed 'space wolves terminators' and was given the Space Marines' Terminator Squad, which Space Wolves
+    # armies field, where they have Wolf Guard Terminators of their own. As if Slate Brothers (a chapter of Stone
+    # Legion) had a Slate Rampart Guard:
+    rampart = by_name.datasheet("Rampart Squad")
+    shipped = {"Slate Rampart Guard": attrs.evolve(rampart, name="Slate Rampart Guard", faction="Slate Brothers",
+                                                   points={})}
+    names = load.library(None).names
+    with pytest.raises(MathhammerError) as refused:
+        lookup.named("slate brothers rampart", shipped, names)
+    assert str(refused.value) == ("'slate brothers rampart' could be Slate Rampart Guard (Slate Brothers) or Rampart "
+                                  "Squad (Stone Legion, which Slate Brothers armies field): write the unit's name")
+    assert lookup.named("marble sons rampart", shipped, names).options[0].faction == "Stone Legion"  # none of its own
+    assert lookup.named("slate brothers rampart squad", shipped, names).options[0].faction == "Stone Legion"

@@ -212,6 +212,24 @@ def _not_a_faction(text: str, options: list[Option], sheets: Mapping[str, Datash
                           f"units (`mathhammer datasheets --search {text.strip()!r}` lists them){also}")
 
 
+def _not_its_own(written: str, rest: str, inner: Named, faction: str, sheets: Mapping[str, Datasheet], edition: str,
+                 relations: Factions) -> None:
+    """Refuses a faction's name in front of a name that is another faction's unit, which an army of it fields, where
+    a unit of the faction's own holds the words too: 'space wolves terminators' may be their Wolf Guard Terminators
+    or the Space Marines' Terminator Squad (a trial found the second taken)."""
+    if any(relations.rank(o.faction, faction) == 0 for o in inner.options):
+        return
+    try:
+        own, _ = _held(rest, sheets, edition, lambda option: relations.rank(option.faction, faction) == 0)
+    except Ambiguous:
+        own = []
+    if own:
+        theirs = min((o for o in inner.options if relations.rank(o.faction, faction) is not None),
+                     key=lambda o: relations.rank(o.faction, faction) or 0)  # the nearest faction's
+        raise Ambiguous(f"{written.strip()!r} could be {own[0].name} ({faction}) or {theirs.name} ({theirs.faction}, "
+                        f"which {faction} armies field): write the unit's name")
+
+
 def _narrowed(written: str, options: list[Option], faction: str, relations: Factions) -> Named:
     """The unit of `options` that `faction` fields: its own, else of the nearest faction its army draws on."""
     ranked = [(rank, option) for option in options if (rank := relations.rank(option.faction, faction)) is not None]
@@ -276,6 +294,7 @@ def named(written: str, sheets: Mapping[str, Datasheet], names: Names, edition: 
             inner = None
         if front and inner and inner.options and any(relations.rank(o.faction, front) is not None
                                                      for o in inner.options):
+            _not_its_own(written, rest, inner, front, sheets, edition, relations)
             options, reading, unit_words, faction = list(inner.options), inner.reading, rest, front
         elif front:  # 'custodes guard': the one unit of the faction's army that holds the other words
             try:
