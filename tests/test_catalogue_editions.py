@@ -170,6 +170,19 @@ def test_an_unreadable_invulnerable_column_is_named(both):
            sheet.defences_for()
 
 
+def test_an_empty_invulnerable_column_beside_a_filled_one_is_said(both):
+    # a trial found an 11th-edition Wolf Guard Pack Leader's InSv cell empty beside his squad's 4+: read as none, as
+    # the data has it, and said; '-' (none, as printed) is not
+    record = library.indexed("Gravel Wardens", "11e")[0]
+    record["models"][0]["stats"]["InSv"] = ""
+    sheet = to_datasheet(record)
+    assert {m.name: m.profile.invulnerable for m in sheet.models} == {"Warden Leader": None, "Warden": 4}
+    assert "Warden Leader: its invulnerable save column is empty in the data, where Warden's gives 4+: read as none " \
+           "(the data may have left it out)" in sheet.defences_for()
+    record["models"][0]["stats"]["InSv"] = "-"
+    assert not any("empty" in note for note in to_datasheet(record).defences_for())
+
+
 def test_the_eleventh_edition_profiles_parse(both):
     wardens = by_name.datasheet("Gravel Wardens", edition="11e")
     rifle, fist = wardens.weapons["pebble rifle"]["default"], wardens.weapons["rock fist"]["default"]

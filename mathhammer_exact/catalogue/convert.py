@@ -86,6 +86,21 @@ def column_invulnerable(stats: Mapping[str, str]) -> Record | None:
             "scope": "model"}
 
 
+def _empty_column(record: Mapping[str, Any], model: Mapping[str, Any]) -> list[str]:
+    """A note where a model's invulnerable save column is left empty (not '-') while another model of its unit has one
+    there: the data may have missed it (a trial found an 11th-edition Wolf Guard Pack Leader's so, beside his
+    squad's 4+); read as none, and said."""
+    if next((v for k, v in model["stats"].items() if k.upper() == _COLUMN.upper()), None) != "":
+        return []
+    others = [(other["name"], found["value"]) for other in record["models"] if other is not model
+              and (found := column_invulnerable(other["stats"])) and "value" in found]
+    if not others:
+        return []
+    name, value = others[0]
+    return [f"{model['name']}: its invulnerable save column is empty in the data, where {name}'s gives {value}+: "
+            "read as none (the data may have left it out)"]
+
+
 def reason(error: MathhammerError) -> str:
     """A short reason for the report: the unknown word, else the message up to its advice."""
     match = _UNKNOWN.search(str(error))
@@ -183,6 +198,8 @@ def _defence(record: Mapping[str, Any], model: Mapping[str, Any], notes: list[st
     inv = _worn_or_best(column, found) if column and not column["conditional"] else best(found, column)
     # a model's own, not its unit's from wargear one of its models carries (a weavefield crest: everyone's)
     whose = _bearer(model, inv) if inv and inv.get("scope") != "unit" and model.get("invulnerable") is inv else ""
+    if not inv and column is None:
+        notes.extend(_empty_column(record, model))
     if inv:
         how = f"inferred from the text of {inv['from']!r}" if inv.get("inferred") else f"from {inv['from']!r}"
         what = _described("invulnerable", inv)
