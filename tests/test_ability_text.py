@@ -977,6 +977,10 @@ def test_a_leaders_ability_and_one_not_modelled_are_named_not_applied():
 CODEX = ("not applied: Oath of Moment (Codex: Space Marines Detachment): +1 to wound, re-roll failed hit rolls; --with "
          "'oath-of-moment-codex' assumes the target is the Oath of Moment target, and the army uses a Codex: Space "
          "Marines Detachment and has no Blood Angels, Dark Angels, Deathwatch or Space Wolves unit")
+#: ... and of its printing at the edition's launch, which older army lists copy (a trial's list printed it)
+LAUNCH = ("not applied: Oath of Moment (as printed at the edition's launch): re-roll failed hit rolls, re-roll failed "
+          "wound rolls; --with 'oath-of-moment-2023' assumes the target is the Oath of Moment target, and the rule is "
+          "played as the edition's launch printed it (older army lists copy that text)")
 
 
 def test_a_named_rule_given_with_with_stands_for_the_ability_of_its_name():
@@ -990,7 +994,7 @@ def test_a_named_rule_given_with_with_stands_for_the_ability_of_its_name():
         assert [line for line in report.situation if "Oath of Moment" in line] == [
             "attacker has Oath of Moment (its army rule, as rules/ declares it): re-roll failed hit rolls; 'you can "
             "re-roll' taken as re-rolling failed hit rolls; assumed (--with): when the target is the Oath of Moment "
-            "target", CODEX]
+            "target", CODEX, LAUNCH]
 
 
 def test_an_army_rule_asked_for_is_the_attackers_whatever_the_target_lists():
@@ -1070,7 +1074,7 @@ def test_an_army_rule_rules_does_not_declare_is_named_not_applied():
     assert mean(report) == 6 * Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6) == Fraction(5, 4)
     assert [line for line in report.situation if "Oath" in line or "Rites" in line] == [
         "not applied: Oath of Moment applies only when the target is the Oath of Moment target; --with 'Oath of "
-        "Moment' assumes it", CODEX, "not applied: Iron Rites (an army rule not modelled)"]
+        "Moment' assumes it", CODEX, LAUNCH, "not applied: Iron Rites (an army rule not modelled)"]
     with pytest.raises(MathhammerError, match="^Iron Rites is an army rule not modelled; it cannot be given with "):
         unit_attack(listing, Target.parse("T4 Sv6+ W10"), modifiers=["iron rites"])
 
@@ -1166,7 +1170,7 @@ def test_with_an_ability_of_the_unit_that_nothing_reads_says_so():
                                           "ability of Test Breakers)? (--with takes a name whole)")
     assert refused(cracking, "mystic").startswith("unknown ability or stratagem 'mystic'; known: ")
     assert refused(squad, "oath") == ("unknown ability or stratagem 'oath'; did you mean 'oath-of-moment' or "
-                                      "'oath-of-moment-codex'? (--with takes a name whole)")
+                                      "'oath-of-moment-codex' or 'oath-of-moment-2023'? (--with takes a name whole)")
 
 
 def test_a_bodyguards_ability_of_each_model_is_not_its_leaders():

@@ -46,6 +46,8 @@ CASES = [
     ("oath-of-moment", lambda: run(["oath-of-moment"]).hits.mean, F(3, 4), "BS4+ re-rolling fails: 1/2 + 1/2*1/2"),
     ("oath-of-moment-codex", lambda: run(["oath-of-moment-codex"]).wounds.mean, F(3, 4) * F(2, 3),
      "hit 4+ re-rolling fails: 3/4; S4 vs T4 wounds on 4+, with +1 on 3+: 2/3"),
+    ("oath-of-moment-2023", lambda: run(["oath-of-moment-2023"]).wounds.mean, F(3, 4) * F(3, 4),
+     "hit 4+ re-rolling fails: 3/4; wound 4+ re-rolling fails: 3/4 (a trial's old army list prints it so)"),
     ("multi-spectrum-array", lambda: run(["multi-spectrum-array"]).hits.mean, F(2, 3), "+1 to hit: 3+"),
     ("waaagh-melee", lambda: run(["waaagh-melee"], weapon=BLOW).wounds.mean, 2 * F(1, 2) * F(2, 3),
      "A1+1 = 2 attacks, WS4+ hits 1/2, S4+1 = 5 vs T4 wounds on 3+"),
