@@ -40,6 +40,17 @@ def test_a_model_shoots_pistols_or_its_other_ranged_weapons():
     assert names(volley(tcs, ["plasma gun"], profiles=["supercharge"]))[0] == ("plasma gun (supercharge)", 1)
 
 
+def test_a_pistol_named_in_the_loadout_that_its_bearer_does_not_shoot_is_said():
+    # a trial named a Theyn's plasma pistol in --loadout and saw the answer unchanged, with nothing said
+    shots = volley(by_name.datasheet("Incursor Squad"), ["bolt pistol"])
+    assert names(shots) == [("occulus bolt carbine", 5)]
+    assert "not fired: bolt pistol (named in --loadout, a Pistol: Incursor shoots its other ranged weapons; " \
+           "--pistols shoots the unit's Pistols instead)" in shots.chosen
+    assert not any("not fired" in line for line in volley(by_name.datasheet("Incursor Squad")).chosen)
+    assert not any("not fired" in line for line in volley(by_name.datasheet("Incursor Squad"), ["bolt pistol"],
+                                                          pistols=True).chosen)
+
+
 def test_after_advancing_only_assault_weapons_shoot():
     assert names(volley(by_name.datasheet("Incursor Squad"), advanced=True)) == [("occulus bolt carbine", 5)]
     with pytest.raises(MathhammerError, match="no ASSAULT weapons after Advancing"):

@@ -120,6 +120,9 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
             pistol_only = [w for w in ranged if w.pistol]
             others = [w for w in ranged if not w.pistol]
             chosen = ranged if big else (pistol_only if (pistols and pistol_only) or not others else others)
+            lines |= {f"not fired: {w.name} (named in --loadout, a Pistol: {entry.name} shoots its other ranged "
+                      "weapons; --pistols shoots the unit's Pistols instead)": None
+                      for w in pistol_only if chosen is others and base_name(w) in named}  # (a trial: unsaid)
         for weapon in chosen:
             key = (weapon, entry.profile if weapon.hazardous else None, entry.name if entry.name in apart else "")
             counts[key] = counts.get(key, 0) + 1
