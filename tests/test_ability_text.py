@@ -1067,6 +1067,15 @@ def test_an_ability_of_several_conditions_applies_the_ones_named():
         unit_attack(sheet(GUN, odd), target, modifiers=["odd: half"])
 
 
+def test_two_readings_of_one_army_rule_are_refused_together():
+    # a review: Oath of Moment's codex clause and its launch printing, given together, were both applied
+    marines = sheet(GUN, keywords="ADEPTUS ASTARTES", army_rules=("Oath of Moment",))
+    with pytest.raises(MathhammerError) as refused:
+        unit_attack(marines, Target.parse("T4 Sv6+ W10"), modifiers=["oath-of-moment-codex", "oath-of-moment-2023"])
+    assert str(refused.value) == ("Oath of Moment is one rule, and these are 2 readings of it: give one of --with "
+                                  "'oath-of-moment-codex', --with 'oath-of-moment-2023'")
+
+
 def test_an_army_rule_rules_does_not_declare_is_named_not_applied():
     # Oath of Moment is declared (its own line, for --with); Iron Rites is not: named, never applied nor silent
     listing = sheet(GUN, keywords="ADEPTUS ASTARTES", army_rules=("Oath of Moment", "Iron Rites"))

@@ -233,9 +233,13 @@ def in_force(sides: Sequence[Side], given: Mapping[str, Sequence[str]], without:
                      if normalise(ability.name) in given}
     assumed_names.update({rule.ability: rule.key for rule in named if rule.ability})
     assumed_by_other: dict[str, bool] = {}  # ... and those that settle another's condition so
-    for choice in {a.name: a for side in sides for a in side.abilities if a.variants and not a.readings}.values():
-        if len(taken := [rule for rule in named if rule in choice.variants]) > 1:  # (a trial gave a Dark Pact twice)
-            raise MathhammerError(f"{choice.name} is one choice, not {len(taken)}: give {_keys(choice)}")
+    for choice in {a.name: a for side in sides for a in side.abilities if a.variants}.values():
+        if len(taken := [rule for rule in named if rule in choice.variants]) > 1:  # (a trial gave a Dark Pact twice;
+            # Oath of Moment's codex clause beside its launch printing)
+            several = ", ".join(_keys(choice).split(" or "))
+            raise MathhammerError(f"{choice.name} is one choice, not {len(taken)}: give {_keys(choice)}" if not
+                                  choice.readings else f"{choice.name} is one rule, and these are {len(taken)} "
+                                  f"readings of it: give one of {several}")
     for side in sides:
         led = not side.leading and any(s.leading and s.role == side.role for s in sides)  # a Leader with it
         for ability in side.abilities:
