@@ -265,3 +265,43 @@ def test_a_turns_header_says_the_charge_as_asked():
     assert '  charge: 9" on 2D6+1, re-rolled if it fails (a Command Re-roll)' in lines
     assert ("  Fire Overwatch at the charger by each model of the target left after the shooting: 1 x Attacks 1 | "
             "BS 3+ | Strength 4 | AP 0 | Damage 1; the charger's models: Toughness 4 | Save 3+ | Wounds 2") in lines
+
+
+# ----------------------------------------------------------------------------- named rules (--with) in a turn
+def _turn_json(*args: str) -> dict:
+    out = CliRunner().invoke(cli, ["turn", "--exact", "--json", *args])
+    assert out.exit_code == 0, out.output
+    return json.loads(out.output)
+
+
+TCS = "Tempestus Command Squad"
+
+
+def test_a_rule_named_applies_in_each_phase_that_can_use_it():
+    from mathhammer_exact.decide.unit_attack import unit_attack
+
+    # Take Aim! (BS +1, ranged weapons) in the shooting only; a 13" charge never succeeds (2D6 is at most 12), so the
+    # turn's damage is the shooting's, as `unit --with take-aim` answers it
+    shot = unit_attack(TCS, Target.parse("T4 Sv3+ W2 x5 Ld6+"), modifiers=["take-aim"], exact=True).result.damage
+    turn = _turn_json("-t", "T4 Sv3+ W2 x5 Ld6+", "-s", TCS, "-f", TCS, "-d", "13", "--with", "take-aim")
+    assert [Fraction(p) for p in turn["damage"]["pmf"]] == shot.probabilities()
+    assert "--with 'take-aim': applied in the shooting only" in turn["header"]
+    # a Command Re-roll of a hit roll, once in each phase
+    both = _turn_json("-t", "MEQ", "-s", TCS, "-f", TCS, "-d", "8", "--with", "command-reroll-hit")
+    assert "--with 'command-reroll-hit': applied in the shooting and the fight" in both["header"]
+    # with the shooting's weapons written out, the fight alone
+    fight = _turn_json("-t", "MEQ", "-s", '5x 24" A2 BS3+ S4 AP-1 D1', "-f", TCS, "-d", "8", "--with",
+                       "command-reroll-hit")
+    assert "--with 'command-reroll-hit': applied in the fight only" in fight["header"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["-f", TCS, "--with", "take-aim"], "--with 'take-aim' applies in no phase of this turn (shooting: nothing "
+                                        "attacks in it; fight: Take Aim! changes nothing here"),
+    (["-f", "5x Melee A2 WS3+ S4 AP-1 D1", "--with", "command-reroll-hit"],
+     "(shooting: nothing attacks in it; fight: --with applies named rules as `mathhammer unit` does, to units named "
+     "by their datasheets; 'Melee A2 WS3+ S4 AP-1 D1' is a weapon written out: name its unit instead)"),
+])
+def test_a_rule_named_that_no_phase_of_the_turn_can_use_is_refused(args, message):
+    out = CliRunner().invoke(cli, ["turn", "-t", "MEQ", "-d", "8", *args])
+    assert out.exit_code == 2 and message in out.output, out.output

@@ -403,7 +403,8 @@ def test_no_name_is_read_as_a_file(client, tmp_path):
     (tmp_path / "real.ros").write_text("<roster/>")
     os.mkfifo(tmp_path / "fifo.ros")
     names = [f"{tmp_path}/real.ros#1", f"{tmp_path}/fifo.ros#1", f"{tmp_path}/missing.rosz#Intercessors",
-             "army.ros#1", "army.rosz", "/etc/passwd", "..\\rules", "Intercessor Squad#2", "#/etc/passwd"]
+             "army.ros#1", "army.rosz", "/etc/passwd", "..\\rules", "Intercessor Squad#2", "#/etc/passwd",
+             "lists/x3/5.ros", "Incursor Squad x3/5/etc"]
     for name in names:
         start = time.perf_counter()
         for path, body, where in [
@@ -416,6 +417,20 @@ def test_no_name_is_read_as_a_file(client, tmp_path):
             assert post(client, path, body, 422) == {"error": NO_FILES.replace("target", where, 1)}, (path, name)
         assert time.perf_counter() - start < 1.0  # no worker was asked
     assert "File" not in NO_FILES and "exist" not in NO_FILES
+
+
+def test_a_unit_that_lost_models_is_asked_about_by_its_slash(client):
+    # a review found 'x3/5' refused as a file's path everywhere the API takes a target: 10 D1 shots at 3 W1 models
+    # left of 5, each destroyed with 2/3 x 1/2 x 1/2 (T4 Sv4+): one destroyed leaves 2 of 5, below half
+    shots = {"weapons": [{"weapon": "A1 BS3+ S4 AP0 D1", "models": 1}], "exact": True}
+    for target in ("T4 Sv4+ W1 x3/5", "Incursor Squad x3/5"):
+        answer = post(client, "/api/attack", {**shots, "target": target})
+        assert "Starting Strength 5" in " ".join(answer["header"])
+    assert post(client, "/api/attack", {**shots, "target": "T4 Sv4+ W1 x3/5"})["p_below_half"] == "1/6"
+    assert post(client, "/api/attack", {**shots, "target": "T4 Sv4+ W1 x3"})["p_below_half"] == "0"
+    assert post(client, "/api/unit", {"attacker": "Tempestus Command Squad", "target": "Incursor Squad x3/5"})
+    one = {"weapons": shots["weapons"], "target": "MEQ x3/5"}
+    assert post(client, "/api/compare", {"scenarios": [{"attack": one}]})
 
 
 def test_a_weapons_situation_is_merged_over_the_querys(client):

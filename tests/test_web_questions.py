@@ -118,6 +118,16 @@ def test_turn_with_overwatch_and_a_unit_by_name_gives_the_cli_json(client):
     assert post(client, "/api/turn", {**body, "overwatch": []}, 422) == {"error": '"charger" goes with "overwatch"'}
 
 
+def test_turn_with_named_rules_gives_the_cli_json(client):
+    body = {"target": "MEQ", "shoot": [{"unit": "Tempestus Command Squad"}], "fight": [{"unit": "Tempestus Command "
+                                                                                              "Squad"}],
+            "distance": 8, "with": ["take-aim"], "exact": True}
+    data = post(client, "/api/turn", body)
+    assert data == cli_json("turn", "-t", "MEQ", "-s", "Tempestus Command Squad", "-f", "Tempestus Command Squad",
+                            "-d", "8", "--with", "take-aim", "--exact")
+    assert "\"with\" 'take-aim': applied in the shooting only" in data["header"]  # its keys, not the options
+
+
 def test_survive_gives_the_cli_json(client):
     data = post(client, "/api/survive", {"unit": "Incursor Squad", "at_least": 2, "exact": True})
     assert data == cli_json("survive", "Incursor Squad", "--at-least", "2", "--exact")

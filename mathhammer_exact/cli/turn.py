@@ -50,13 +50,17 @@ from .options import (
               help="The target's side fires Overwatch at the charger: weapons with their models ('10x ...'), or one "
                    "weapon without a count, fired by each model of the target left after the shooting.")
 @click.option("--charger", help="One charging model's profile for Fire Overwatch, e.g. 'T4 Sv3+ W2'.")
+@click.option("--with", "with_", multiple=True,
+              help="A named ability, stratagem or Order, as `unit --with` takes it, applied in each phase where the "
+                   "units named can use it (repeatable).")
 @LED_BY
 @ORDER
 @RULES_DIR
 @situation_options
 def turn(target: str, target_models: int | None, leader: tuple[str, ...], target_loadout: str, leader_loadout: str,
          shooting: tuple[str, ...], fighting: tuple[str, ...], unit_loadout: str, distance: int, charge_reroll: bool,
-         charge_mod: int, watching: tuple[str, ...], charger: str | None, led_by: tuple[str, ...],
+         charge_mod: int, watching: tuple[str, ...], charger: str | None, with_: tuple[str, ...],
+         led_by: tuple[str, ...],
          order: tuple[int, ...] | None, rules_dir: str | None, exact: bool, fmt: str, as_json: bool, plot: str | None,
          **situation: Any) -> None:
     """P(target destroyed by the end of the Fight phase), and Below Half-strength and Battle-shocked by
@@ -82,4 +86,5 @@ def turn(target: str, target_models: int | None, leader: tuple[str, ...], target
     named = target_unit(target, target_models, leader, rules_dir, near=(*leader, *shooting, *fighting),
                         loadout=items(target_loadout), leader_loadout=items(leader_loadout))
     emit(turn_question(named, shots, blows, distance, charge_reroll, charge_mod, watch,
-                       ModelProfile.parse(charger) if charger else None, context, exact, order), fmt, as_json, plot)
+                       ModelProfile.parse(charger) if charger else None, context, exact, order, with_), fmt, as_json,
+         plot)

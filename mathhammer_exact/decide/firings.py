@@ -209,7 +209,8 @@ def _its_loadout(w: Written) -> str:
 
 
 def attacking(written: Sequence[Written], target: TargetUnit, context: Context, melee: bool = False,
-              one_each: bool = False) -> tuple[list[list[Attacking]], Target, list[Said]]:
+              one_each: bool = False, modifiers: Sequence[str] = (),
+              ) -> tuple[list[list[Attacking]], Target, list[Said]]:
     """The weapons as they attack `target` in the `context` of their phase, one part for each of `written`: a unit
     named among them attacks as `mathhammer unit` makes it attack (its abilities, wargear rules and Leader applied:
     `planned_attack`), every attack of it in its first weapon's part (the others' empty); the other weapons meet the
@@ -217,8 +218,14 @@ def attacking(written: Sequence[Written], target: TargetUnit, context: Context, 
     unit gets the one attack planned for it; where the unit's attacks are not one per weapon (mortal wounds an
     ability inflicts, models of a kind counted apart) they meet the target alone, and a line says so. Also the
     target as they leave it (one for all: refused where they leave it differently) and the header's lines: what
-    `unit` would say of each unit (the options it names are that command's), and what the target's abilities do."""
+    `unit` would say of each unit (the options it names are that command's), and what the target's abilities do.
+    `modifiers` names rules (`unit --with`) that each unit named attacks under, refused beside a weapon written out."""
     from .unit_attack import defended, planned_attack
+
+    alone = next((w for w in written if w.unit is None), None)
+    if modifiers and alone is not None:
+        raise MathhammerError(f"--with applies named rules as `mathhammer unit` does, to units named by their "
+                              f"datasheets; {alone.text!r} is a weapon written out: name its unit instead")
 
     parts: list[list[Attacking] | None] = [None] * len(written)  # None: the weapon meets the target alone
     targets: list[Target] = []
@@ -227,7 +234,8 @@ def attacking(written: Sequence[Written], target: TargetUnit, context: Context, 
         if w.unit is None or w.leading or any(o.unit is w.unit for o in written[:i]):
             continue  # a weapon alone, a Leader's (with its unit's), or a unit's already planned
         unit = w.unit
-        its = planned_attack(unit, target, w.loadout, context=context, melee=melee, led_by=w.leaders)
+        its = planned_attack(unit, target, w.loadout, modifiers=modifiers, context=context, melee=melee,
+                             led_by=w.leaders)
         mine = [j for j, o in enumerate(written)
                 if o.unit is unit or o.leading and any(o.unit is leader for leader in w.leaders)]
         planned = list(its.plan.firings)

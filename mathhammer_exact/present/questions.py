@@ -89,16 +89,18 @@ def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal:
 
 def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[Written], distance: int,
                   charge_reroll: bool, charge_mod: int, watch: Overwatch | None, charger: ModelProfile | None,
-                  context: Context, exact: bool, order: Sequence[int] | None) -> Report:
+                  context: Context, exact: bool, order: Sequence[int] | None, modifiers: Sequence[str] = ()) -> Report:
     """The shooting, the charge and the fight against one target; `order` is the defender's allocation
-    order of its groups, numbered from 1."""
+    order of its groups, numbered from 1; `modifiers` names rules (`unit --with`), each applied in every phase of the
+    turn where it can be used (`_in_phases`)."""
     context, notes = in_edition(context, named.sheet)
     named = attrs.evolve(named, notes=(*named.notes, *notes))
     # the units named attack as `unit` makes them, the weapons alone meet the target's abilities, each phase in
     # its own situation (the fight's: having charged)
-    shot, shot_at, shot_lines = attacking(shots, named, context)
     charged = [attrs.evolve(w, firing=f) for w, f in zip(blows, charging([w.firing for w in blows], context))]
-    fought, unit, fight_lines = attacking(charged, named, in_the_fight(context), melee=True)
+    in_shooting, in_fight, rule_lines = _in_phases(modifiers, shots, charged, named, context)
+    shot, shot_at, shot_lines = attacking(shots, named, context, modifiers=in_shooting)
+    fought, unit, fight_lines = attacking(charged, named, in_the_fight(context), melee=True, modifiers=in_fight)
     if shots and shot_at != unit:
         raise MathhammerError(f"the abilities of {named.label} or of the units attacking it change its models in one "
                               "phase only: ask about the shooting and the fight apart")
@@ -111,8 +113,36 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
     title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
              f"  ->  {named.label}")
     asked = header(firings, unit, context) + _charge_lines(distance, charge_reroll, charge_mod, watch, charger)
-    asked += tuple(f"  {line}" for line in (*lines, *order_line(unit, groups), *named.notes))
+    asked += tuple(f"  {line}" for line in (*rule_lines, *lines, *order_line(unit, groups), *named.notes))
     return assuming(attrs.evolve(turn_report(found, title), preface=asked), context)
+
+
+def _in_phases(modifiers: Sequence[str], shots: Sequence[Written], blows: Sequence[Written], named: TargetUnit,
+               context: Context) -> tuple[list[str], list[str], list[str]]:
+    """The rules `modifiers` names that the shooting and the fight of a turn apply: each in every phase where its
+    units can use it as `mathhammer unit --with` uses it there (a stratagem of either phase, used in both, is used
+    twice), refused where it can be used in neither, with each phase's reason; and the header's line of each."""
+    phases = (("shooting", shots, context, False), ("fight", blows, in_the_fight(context), True))
+    taken: dict[str, list[str]] = {"shooting": [], "fight": []}
+    lines = []
+    for rule in modifiers:
+        why: dict[str, str] = {}
+        for phase, written, situation, melee in phases:
+            if not written:
+                why[phase] = "nothing attacks in it"
+                continue
+            try:
+                attacking(written, named, situation, melee, modifiers=[rule])
+            except MathhammerError as problem:
+                why[phase] = str(problem)
+                continue
+            taken[phase].append(rule)
+        used = [phase for phase, _, _, _ in phases if phase not in why]
+        if not used:
+            raise MathhammerError(f"--with {rule!r} applies in no phase of this turn (shooting: {why['shooting']}; "
+                                  f"fight: {why['fight']})")
+        lines.append(f"--with {rule!r}: applied in the {' and the '.join(used)}" + ("" if len(used) > 1 else " only"))
+    return taken["shooting"], taken["fight"], lines
 
 
 def _charge_lines(distance: int, reroll: bool, modifier: int, watch: Overwatch | None,

@@ -266,7 +266,8 @@ def turn_answer(query: TurnQuery) -> str:
                                 leader_loadout=query.leader_loadout)
     charger = ModelProfile.parse(query.charger) if query.charger else None
     return to_json(turn_question(named, shots, blows, query.distance, query.charge_reroll, query.charge_modifier,
-                                 watch, charger, query.situation.context(), query.exact, query.order), query)
+                                 watch, charger, query.situation.context(), query.exact, query.order,
+                                 query.named_rules), query)
 
 
 def _edition_alone(situation: Situation, question: str, why: str) -> None:

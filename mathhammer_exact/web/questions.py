@@ -20,6 +20,7 @@ from .schemas import (
     Leaders,
     Loadout,
     Name,
+    NamedRules,
     PanelRow,
     Probability,
     Query,
@@ -165,6 +166,7 @@ class TurnQuery(Query):
                                           "that it can lead, in each phase that unit attacks in.")
     order: Annotated[list[int], Field(max_length=MAX_ITEMS)] | None = Field(
         default=None, description="Defender's allocation order of the target's model groups, numbered from 1.")
+    named_rules: NamedRules = Field(default_factory=list, alias="with")  #: each in every phase that can use it
     situation: Situation = Field(default_factory=Situation)
     army: Army = None
 

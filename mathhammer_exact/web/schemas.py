@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self
 
 import attrs
@@ -33,12 +34,17 @@ MAX_SCENARIOS = 10  #: scenarios in one comparison
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
 
 
+#: the models a unit has left of those it started with ('x3/5'), whose slash is no path's
+_LEFT_OF = re.compile(r"\bx[=:]?[0-9]+/[0-9]+\b", re.IGNORECASE)
+
+
 def _no_file(text: str) -> str:
     """A name the server may look up: never an army-list file (`FILE#UNIT`) or anything like a path, refused
     before any file is touched, with the same line whether or not such a file exists. '#3' or '#NAME' names a
-    unit of the army list sent with the question (`army`)."""
-    sent = text.lstrip().startswith("#") and not any(mark in text for mark in "/\\")
-    if not sent and (any(mark in text for mark in "#/\\") or text.strip().lower().endswith(ARMY_LISTS)):
+    unit of the army list sent with the question (`army`); 'x3/5' is a unit's models left of its Starting Strength."""
+    text_alone = _LEFT_OF.sub("", text)
+    sent = text.lstrip().startswith("#") and not any(mark in text_alone for mark in "/\\")
+    if not sent and (any(mark in text_alone for mark in "#/\\") or text.strip().lower().endswith(ARMY_LISTS)):
         raise PydanticCustomError("file_name", 'the server reads no files: send the army list with the question as '
                                                '"army" and name its units \'#NUMBER\' or \'#NAME\'; or give a '
                                                'datasheet or standard target by name, or a profile')
@@ -56,6 +62,9 @@ def _base64(text: str) -> str:
 
 Name = Annotated[Text, AfterValidator(_no_file)]  #: a datasheet or standard target by name, or a profile
 Loadout = Annotated[list[Text], Field(max_length=MAX_ITEMS)]  #: wargear choices, as a list
+#: rules applied by name (`unit --with`), given as "with"
+NamedRules = Annotated[list[Text], Field(max_length=MAX_ITEMS, description="Named abilities, stratagems or Orders, "
+                                                                          "e.g. ['take-aim'].")]
 LEADER_WARGEAR = ("Each choice goes to the Leader that can take it, or to the one named before a colon: "
                   "'Captain: power fist'; a Leader of one model.")
 #: the Leaders attached to a unit: one, or several (two where a Leader's datasheet allows it: a Captain, a Lieutenant)
@@ -213,8 +222,7 @@ class UnitQuery(TargetFields):
     loadout: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=list, description="Wargear choices, e.g. ['plasma gun', 'meltagun'].")
     size: int | None = Field(default=None, description="Models in the attacking unit (default: its smallest size).")
-    named_rules: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = Field(
-        default_factory=list, alias="with", description="Named abilities, stratagems or Orders, e.g. ['take-aim'].")
+    named_rules: NamedRules = Field(default_factory=list, alias="with")
     melee: bool = Field(default=False, description="Fight with melee weapons instead of shooting.")
     pistols: bool = Field(
         default=False, description="Models shoot their Pistols instead of their other ranged weapons.")

@@ -201,7 +201,7 @@ function rows(params, list, defaultModels) {
 // ------------------------------------------------------------------ the kinds of question
 const panels = (...names) => new Set(names);
 const ATTACK_PANELS = ["weapons", "target", "target-extra", "situation"];
-const UNIT_PANELS = ["unit", "target", "target-extra", "target-loadout", "situation"];
+const UNIT_PANELS = ["unit", "rules", "target", "target-extra", "target-loadout", "situation"];
 
 function situation(params) {
   const found = {};
@@ -306,7 +306,7 @@ const KINDS = {
   },
   turn: {
     title: "A whole turn", help: "Shoot, charge and fight one target, its state carried through.",
-    panels: () => panels("target", "target-extra", "turn", "situation"),
+    panels: () => panels("target", "target-extra", "turn", "rules", "situation"),
     request: (params) => {
       const body = targetFields(params, { shoot: rows(params, byId("shoot"), 1), fight: rows(params, byId("fight"), 1),
                                           distance: number(params, "distance") ?? 0, situation: situation(params) });
@@ -315,6 +315,7 @@ const KINDS = {
       if (params.get("led_by")) body.led_by = leaders(params.get("led_by"));
       if (params.get("charge_reroll") === "1") body.charge_reroll = true;
       if (params.get("charge_modifier")) body.charge_modifier = Number(params.get("charge_modifier"));
+      if (params.getAll("with").length) body.with = params.getAll("with");
       return ["/api/turn", body];
     },
     draw: drawAttack,
