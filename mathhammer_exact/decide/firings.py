@@ -222,10 +222,10 @@ def attacking(written: Sequence[Written], target: TargetUnit, context: Context, 
     `modifiers` names rules (`unit --with`) that each unit named attacks under, refused beside a weapon written out."""
     from .unit_attack import defended, planned_attack
 
-    alone = next((w for w in written if w.unit is None), None)
-    if modifiers and alone is not None:
+    written_out = next((w for w in written if w.unit is None), None)
+    if modifiers and written_out is not None:
         raise MathhammerError(f"--with applies named rules as `mathhammer unit` does, to units named by their "
-                              f"datasheets; {alone.text!r} is a weapon written out: name its unit instead")
+                              f"datasheets; {written_out.text!r} is a weapon written out: name its unit instead")
 
     parts: list[list[Attacking] | None] = [None] * len(written)  # None: the weapon meets the target alone
     targets: list[Target] = []
