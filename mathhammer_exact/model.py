@@ -409,11 +409,16 @@ class Target:
         parts = [model_fields(part, lenient=lenient) for part in text.split(";") if part.strip()]
         if not parts:
             raise MathhammerError("a target needs at least one model")
-        depleted = any(started is not None for _, _, started, _ in parts)
-        return cls(tuple((ModelProfile(**fields), count) for fields, count, _, _ in parts),
-                   attached=any(leader for *_, leader in parts),
-                   starting_strength=sum(count if started is None else started for _, count, started, leader in parts
-                                         if not leader) if depleted else None)
+        groups = [(ModelProfile(**fields), count, started) for fields, count, started, _ in parts]
+        attached = any(leader for *_, leader in parts)
+        led = [(count, started) for profile, count, started in groups if not (attached and profile.character)]
+        if sum(started is not None for _, _, started in groups) > sum(started is not None for _, started in led):
+            raise MathhammerError("a CHARACTER of an Attached unit is one of its leaders: write the leaders it has "
+                                  "left (x1), and the Starting Strength on the unit they lead")
+        depleted = any(started is not None for _, started in led)
+        return cls(tuple((profile, count) for profile, count, _ in groups), attached=attached,
+                   starting_strength=sum(count if started is None else started for count, started in led)
+                   if depleted else None)
 
     @property
     def model_count(self) -> int:
@@ -427,7 +432,12 @@ class Target:
     @property
     def starting(self) -> int:
         """Its Starting Strength, an Attached unit's leaders aside: `starting_strength`, else the models it has."""
-        return self.models_besides_leaders if self.starting_strength is None else self.starting_strength
+        return self.models_besides_leaders + self.lost_before
+
+    @property
+    def lost_before(self) -> int:
+        """Models it lost before this question (its Starting Strength less the models it has, its leaders aside)."""
+        return 0 if self.starting_strength is None else self.starting_strength - self.models_besides_leaders
 
     @property
     def total_wounds(self) -> int:

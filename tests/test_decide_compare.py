@@ -138,7 +138,8 @@ def test_bad_scenarios_are_one_line_errors(args, message):
                                            ("x2/3; T4 Sv7+ W3 leader", 2)])
 def test_the_default_k_is_the_models_destroyed_that_leave_it_below_half_strength(target, k):
     # 5 models: 2 left of 5 is below half (3 destroyed); 3 left of a Starting Strength of 5: 1 destroyed; 4 of 6:
-    # 2 (2 of 6 left; 3 of 6 is exactly half); 2 left of 5 is below half already: the least, 1. With a leader the
-    # combined Starting Strength (3 and 1: 4): 2 destroyed leave 1 of 4.
+    # 2 (2 of 6 left; 3 of 6 is exactly half); 2 left of 5 is below half already: the least, 1. With a leader, the
+    # combined Starting Strength (3 and 1: 4): 2 destroyed leave 1 of its 4 models (the leader alone, if both were
+    # bodyguards, is judged on its own wounds: the k is the one that usually matters, not Below Half-strength)
     result = attack(Weapon.parse("A1 BS3+ S4 AP0 D1"), Target.parse(f"T4 Sv7+ W1 {target}"), 1, exact=True)
     assert compare([Scenario("one", result)])[0].k == k

@@ -337,6 +337,8 @@ MODEL_ERRORS = [
     ("T4 Sv3+ W2 x0", "model count must be at least 1, got x0"),
     ("T4 Sv3+ W2 x6/5", "x6/5: more models left (6) than the unit started with (5, its Starting Strength)"),
     ("T4 Sv3+ W2 x3; T4 Sv3+ W4 x1/2 leader", "x1/2 on a leader: write the leaders it has left (x1)"),
+    ("T4 Sv3+ W1 x3; T4 Sv3+ W4 x1/3 [CHARACTER]; T4 Sv3+ W5 leader",  # (a review: counted twice)
+     "a CHARACTER of an Attached unit is one of its leaders: write the leaders it has left (x1)"),
     ("T4 Sv3+ W2 x3/5 x3", "'x3/5' and 'x3' both give the model count"),
     ("T4 Sv3+ W0", "W must be at least 1, got 0"),
     ("T4 Sv8+ W2", "Sv must be 2+ to 7+, got 8+"),

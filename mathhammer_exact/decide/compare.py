@@ -32,9 +32,10 @@ class Scenario:
 
 
 def below_half(target: Target) -> int:
-    """Models destroyed that leave `target` Below Half-strength, counted against its Starting Strength (at least
-    one, for a unit already below it): the k that usually matters."""
-    starting = target.starting + target.model_count - target.models_besides_leaders
+    """Models destroyed that leave fewer than half of `target`'s Starting Strength (its leaders counted with it; at
+    least one, for a unit below it already): the k that usually matters. (For an Attached unit whose leaders are
+    left alone, Below Half-strength counts them on their own: `Layout.below_half`.)"""
+    starting = target.model_count + target.lost_before
     return max(1, target.model_count - (starting - 1) // 2)
 
 

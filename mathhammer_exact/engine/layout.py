@@ -126,7 +126,7 @@ class Layout:
         b, c, main_dead, lead_dead = self._dead
         n_lead = len(self.leaders)
         main_alive, lead_alive = len(self.main) - main_dead, n_lead - lead_dead
-        n_main = self.target.starting
+        n_main = len(self.main) + self.target.lost_before  # (with `one_track`'s leaders: its Starting Strength)
         if not n_lead:  # one track: its models are the unit
             return below_half(n_main, main_alive, self.main_track.total, b)
         together = below_half(n_main + n_lead, main_alive + lead_alive)

@@ -105,7 +105,7 @@ def target_summary(target: Target) -> str:
         if target.attached and profile.character:
             label += " (attached leader)"
         groups.append(f"{label}: {model_summary(profile)}")
-    lost = target.starting - target.models_besides_leaders
+    lost = target.lost_before
     if lost:
         besides = " besides its leaders" if target.attached else ""
         groups.append(f"Starting Strength {target.starting}{besides} ({lost} model{'s' if lost != 1 else ''} lost "
@@ -146,7 +146,7 @@ def _model_string(profile: ModelProfile, count: int, leader: bool, started: int 
 def target_string(target: Target) -> str:
     """The target in the input grammar (``Target.parse`` reads it back): ``T4 Sv3+ W2 x5 [INFANTRY]``; the models
     a unit lost before are written on its last group that is not a leader (``x3/5``)."""
-    lost = target.starting - target.models_besides_leaders
+    lost = target.lost_before
     led = [g for g, (profile, _) in enumerate(target.groups) if not (target.attached and profile.character)]
     return "; ".join(_model_string(profile, count, target.attached and profile.character,
                                    count + lost if lost and g == led[-1] else None)

@@ -46,7 +46,8 @@ class Army:
 def _sized(text: str, near: Nears = None) -> Datasheet:
     """A unit named as for `mathhammer unit`, at the size written after it ('Boyz x20') or its smallest; a name
     several factions use settled by `near`, the other units (the first that settles it)."""
-    name, size = whole(text, "of an army")
+    name, size = whole(text, "an army names each unit whole, at its size ('Boyz x20'): a matchup asks what the "
+                               "units do at full strength")
     if any(normalise(name) == normalise(standard) for standard in standard_targets()):
         raise MathhammerError(f"{name!r} is a standard target (a profile), not a unit: an army's units are named as "
                               "for `mathhammer unit` ('Intercessor Squad x10'); `unit --target` and `attack` take "

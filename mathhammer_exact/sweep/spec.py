@@ -210,7 +210,8 @@ def _unsized(name: str) -> str:
 
 def _target(name: str, editions: Sequence[str | None]) -> Defender:
     """A target unit by name, at the size written after it ('Boyz x20', as a matchup takes it), else its smallest."""
-    unit, size = whole(name, "of a sweep")
+    unit, size = whole(name, "a sweep names a unit whole, at its size ('Boyz x20'); one that has lost models is "
+                              "written as a profile ('T4 Sv3+ W2 x3/5')")
     if size is None:
         return _unit(name, Defender.of_sheet, editions)
     return _unit(unit, lambda sheet, label: Defender.of_sheet(sheet, f"{label or sheet.name} x{size}", size), editions)

@@ -19,7 +19,7 @@ from ..catalogue.library import (
     missing,
     unreadable,
 )
-from ..data.datasheet import Datasheet, TargetUnit, either, fielded_leaders
+from ..data.datasheet import Datasheet, TargetUnit, fielded_leaders
 from ..data.load import datasheets, equipped, find, label, library, standard_targets, unknown, wargear_rules
 from ..data.names import compact, loose, normalise
 from ..editions import EDITIONS
@@ -30,7 +30,7 @@ from ..parsing import is_profile
 from .lookup import Named, choose, named
 
 #: 'Boyz x20': a unit, its size; 'Boyz x7/20': 7 models left of 20 (its Starting Strength)
-SIZED = re.compile(r"^(?P<name>.*?)\s+x\s*(?P<size>[0-9]{1,4})(?:\s*/\s*(?P<started>[0-9]{1,4}))?$", re.IGNORECASE)
+SIZED = re.compile(r"^(?P<name>.*?)\s+x\s*(?P<size>[0-9]{1,4})(?:/(?P<started>[0-9]{1,4}))?$", re.IGNORECASE)
 
 
 def sized(text: str) -> tuple[str, int | None, int | None]:
@@ -43,11 +43,10 @@ def sized(text: str) -> tuple[str, int | None, int | None]:
 
 
 def whole(text: str, where: str) -> tuple[str, int | None]:
-    """`sized` where a unit that has lost models is not asked about (`where` says what the name is for)."""
+    """`sized` for a name that gives a whole unit (`where` says whose names those are, and what to write instead)."""
     name, size, started = sized(text)
     if started is not None:
-        raise MathhammerError(f"{text.strip()!r}: a unit that has lost models (x{size}/{started}) is a target of "
-                              f"`unit`, `attack`, `turn` or `survive`, not {where}")
+        raise MathhammerError(f"{text.strip()!r}: {where}")
     return name, size
 
 
@@ -229,8 +228,9 @@ def target_unit(text: str, models: int | None = None, leader: Leaders = None, us
         given: dict[str, int] = {}
         for field, value in (item for sheet in leading for item in sheet.for_its_unit().items()):
             given[field] = min(value, given.get(field, value))
+        characters = sum(n for p, n in target.groups if p.character)  # on the leaders' side once a Leader joins
         target = Target(tuple((p.defended(given), n) for p, n in (*target.groups, *groups)), attached=True,
-                        starting_strength=target.starting_strength)
+                        starting_strength=None if not target.lost_before else target.starting - characters)
         if leading:
             shown += f" led by {' and '.join(map(label, leading))}"
             sheets_read += leading
@@ -253,7 +253,7 @@ def _depleted(target: Target, lost: int) -> Target:
     Strength kept."""
     counts = [count for _, count in target.groups]
     for g in default_order(target):
-        taken = min(lost, counts[g])  # (fewer than its models: one is left)
+        taken = min(lost, counts[g])  # (a group may go whole; fewer are lost than the unit has)
         counts[g] -= taken
         lost -= taken
     return Target(tuple((profile, n) for (profile, _), n in zip(target.groups, counts) if n),
@@ -261,13 +261,16 @@ def _depleted(target: Target, lost: int) -> Target:
 
 
 def _fielded(sheet: Datasheet, models: int, text: str) -> None:
-    """Refuse a size `sheet` does not come in, saying how to write a unit that has lost models."""
-    allowed = sheet.allowed_sizes()
-    if models not in allowed and models < allowed[-1]:
-        started = next(n for n in allowed if n > models)
-        raise MathhammerError(f"{sheet.name} comes in units of {either(allowed)} models, not {models}; for a unit "
-                              f"that has lost models, write the models it started with: '{text.strip()} "
-                              f"x{models}/{started}'")
+    """Refuse a size `sheet` does not come in (as `Datasheet.counts` does), saying how to write a unit that has lost
+    models where it may be one."""
+    try:
+        sheet.counts(models)
+    except MathhammerError as refused:
+        bigger = [n for n in sheet.allowed_sizes() if n > models]
+        if models < 1 or not bigger:
+            raise
+        raise MathhammerError(f"{refused}; for a unit that has lost models, write the models it started with: "
+                              f"'{text.strip()} x{models}/{bigger[0]}'") from None
 
 
 def target_notes(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = None) -> tuple[str, ...]:
