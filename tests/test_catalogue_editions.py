@@ -170,6 +170,16 @@ def test_an_unreadable_invulnerable_column_is_named(both):
            sheet.defences_for()
 
 
+def test_a_compared_target_is_priced_at_the_size_it_started_with(both):
+    # a review: 'x10' was priced at the smallest size's points, and a unit that has lost models shared its points
+    # among the models left. Gravel Wardens: 90 points for 5, 180 for 10, 18 a model either way; the attacker's 90
+    rows = json.loads(run("compare", "--json", "--exact", "-s", "unit 'Gravel Wardens' -t 'Gravel Wardens x10'",
+                          "-s", "unit 'Gravel Wardens' -t 'Gravel Wardens x3/5'").output)["rows"]
+    assert [row["target_points"] for row in rows] == [180, 90]
+    for row in rows:  # points destroyed per 100 points: kills x 18 x 100/90
+        assert Fraction(row["points_destroyed_per_100_points"]) == Fraction(row["kills"]) * 20
+
+
 def test_an_empty_invulnerable_column_beside_a_filled_one_is_said(both):
     # a trial found an 11th-edition Wolf Guard Pack Leader's InSv cell empty beside his squad's 4+: read as none, as
     # the data has it, and said; '-' (none, as printed) is not

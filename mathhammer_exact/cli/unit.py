@@ -137,7 +137,7 @@ def scenario(params: dict[str, Any], exact: bool, title: str | None = None) -> S
     report, asked, _, sheet, target = run(**options, exact=exact)
     return Scenario(title or asked, report.result,
                     attached_points(sheet, params["size"], report.leaders, items(params["loadout"])),
-                    attached_points(target.sheet, params["target_models"], target.leaders,
+                    attached_points(target.sheet, target.size, target.leaders,
                                     items(params.get("target_loadout", ""))),
                     assumed(report), report.context)
 

@@ -1,7 +1,8 @@
 """Points efficiency: what an attack is worth per 100 points spent.
 
 Each model of the target counts as an equal share of the target's points, so the points destroyed
-are the target's points times the expected fraction of its models destroyed.
+are the target's points times the expected fraction of its models destroyed (of those it started the
+battle with, where it has lost some: the points are the whole unit's).
 
 >>> from mathhammer_exact import Target, Weapon, attack
 >>> shot = Weapon.parse("A1 BS2+ S4 AP-6 D1 [LETHAL HITS]")  # destroys a W1 model with 1/6 + 4/6 * 1/2
@@ -45,7 +46,7 @@ class Efficiency:
         scale = Fraction(100, points) if result.exact else 100 / points
         destroyed = None
         if target_points is not None:
-            per_model = Fraction(target_points, result.target.model_count)
+            per_model = Fraction(target_points, result.target.model_count + result.target.lost_before)
             destroyed = kills * (per_model if result.exact else float(per_model)) * scale
         return cls(points, target_points, kills * scale, destroyed)
 

@@ -245,7 +245,7 @@ def target_unit(text: str, models: int | None = None, leader: Leaders = None, us
                     for rule in wargear_rules(bodyguard, loadout, size, user)))
     carried = frozenset(item for _, gear in bodyguard.equip(loadout, size) for item in gear) if bodyguard and loadout \
         else frozenset()
-    return TargetUnit(target, shown, bodyguard, notes, leading, carried)
+    return TargetUnit(target, shown, bodyguard, notes, leading, carried, size)
 
 
 def _depleted(target: Target, lost: int) -> Target:

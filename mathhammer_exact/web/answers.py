@@ -203,7 +203,7 @@ def compare_answer(query: CompareQuery) -> str:
                 report, title, sheet, target = _unit(s.unit, query.exact)
                 scenarios.append(Scenario(s.label or title, report.result,
                                           attached_points(sheet, s.unit.size, report.leaders, s.unit.loadout),
-                                          attached_points(target.sheet, s.unit.target_models, target.leaders,
+                                          attached_points(target.sheet, target.size, target.leaders,
                                                           s.unit.target_loadout), assumed(report), report.context))
     return to_json(comparison_report(compare(scenarios, query.at_least), "Scenarios compared"), query)
 
