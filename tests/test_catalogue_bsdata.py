@@ -261,6 +261,8 @@ def test_special_weapons_and_both_profiles_in_real_units(indexed_checkout, unit,
     ("tsons rubric marines", "ba intercessors",  # a trial's: the short names of the names table
      "Rubric Marines (Thousand Sons)  ->  Intercessor Squad (Space Marines)"),
     ("space wolves wolf guard terminators", "MEQ", "Wolf Guard Terminators (Space Wolves)  ->  MEQ"),
+    ("space wolves dreadnought", "MEQ",  # a unit's whole name after the faction's: taken, the header saying whose
+     "Dreadnought (Space Marines)  ->  MEQ"),
 ])
 def test_real_names_and_factions(indexed_checkout, attacker, target, title):
     sheet, found = by_name.matchup(attacker, target)

@@ -666,4 +666,8 @@ def test_a_chapters_name_in_front_of_a_word_its_own_unit_and_its_parents_hold_is
     assert str(refused.value) == ("'slate brothers rampart' could be Slate Rampart Guard (Slate Brothers) or Rampart "
                                   "Squad (Stone Legion, which Slate Brothers armies field): write the unit's name")
     assert lookup.named("marble sons rampart", shipped, names).options[0].faction == "Stone Legion"  # none of its own
-    assert lookup.named("slate brothers rampart squad", shipped, names).options[0].faction == "Stone Legion"
+    assert lookup.named("slate brothers rampart squad", shipped, names).options[0].faction == "Stone Legion"  # whole
+    two = {**shipped, "Slate Rampart Wall": attrs.evolve(shipped["Slate Rampart Guard"], name="Slate Rampart Wall")}
+    with pytest.raises(MathhammerError, match=r"^'slate brothers rampart' could be Slate Rampart Guard, Slate Rampart "
+                                              r"Wall \(Slate Brothers\) or Rampart Squad \(Stone Legion, which"):
+        lookup.named("slate brothers rampart", two, names)  # (a review: two of its own were not refused)

@@ -217,17 +217,18 @@ def _not_its_own(written: str, rest: str, inner: Named, faction: str, sheets: Ma
     """Refuses a faction's name in front of a name that is another faction's unit, which an army of it fields, where
     a unit of the faction's own holds the words too: 'space wolves terminators' may be their Wolf Guard Terminators
     or the Space Marines' Terminator Squad (a trial found the second taken)."""
-    if any(relations.rank(o.faction, faction) == 0 for o in inner.options):
-        return
-    try:
-        own, _ = _held(rest, sheets, edition, lambda option: relations.rank(option.faction, faction) == 0)
-    except Ambiguous:
-        own = []
-    if own:
+    if any(relations.rank(o.faction, faction) == 0 or normalise(o.name) == normalise(rest) for o in inner.options):
+        return  # its own unit, or a unit's name written whole
+    words = [loose(w) for w in normalise(rest).split() if w not in _SQUAD]
+    names = [*(sheet.name for sheet in sheets.values() if relations.rank(sheet.faction, faction) == 0),
+             *(r["name"] for r in library.holding(rest, edition) if relations.rank(r["faction"], faction) == 0)]
+    own = sorted({name for name in names if "[" not in name and all(w in loose(name).split() for w in words)})
+    if own:  # (a review: 'space wolves dreadnought', which two of theirs hold)
         theirs = min((o for o in inner.options if relations.rank(o.faction, faction) is not None),
                      key=lambda o: relations.rank(o.faction, faction) or 0)  # the nearest faction's
-        raise Ambiguous(f"{written.strip()!r} could be {own[0].name} ({faction}) or {theirs.name} ({theirs.faction}, "
-                        f"which {faction} armies field): write the unit's name")
+        mine = ', '.join(own)
+        raise Ambiguous(f"{written.strip()!r} could be {mine} ({faction}) or {theirs.name} ({theirs.faction}, which "
+                        f"{faction} armies field): write the unit's name")
 
 
 def _narrowed(written: str, options: list[Option], faction: str, relations: Factions) -> Named:
