@@ -93,6 +93,9 @@ def test_roll_pins_from_the_issue():
     # total 0.0000%)' under it, as if it could happen)
     assert run(["roll", "grenade", "--target", "T11 Sv2+ W18"]).endswith(
         "models destroyed\n     k     P(=k)    P(>=k)\n     0   100.00%   100.00%  ##############################\n")
+    # the target as understood, a unit that has lost models with its Starting Strength (a review found it unsaid)
+    assert "  target: 2 models: Toughness 3 | Save 5+ | Wounds 1; Starting Strength 5 (3 models lost before)" in \
+        run(["roll", "grenade", "--target", "T3 Sv5+ W1 x2/5"]).splitlines()
 
 
 def test_a_table_folds_rare_values_and_leaves_out_impossible_ones():

@@ -375,6 +375,15 @@ def test_a_unit_that_lost_models_is_written_with_its_starting_strength(text, mod
     assert ("Starting Strength" in profiles.target_summary(target)) == (starting != target.models_besides_leaders)
 
 
+def test_a_unit_below_half_strength_before_the_attack_says_so():
+    # a trial read P(Below Half-strength) of a unit already below it as what the attack did: 2 of 5 left is below half
+    # already, 3 of 5 not; with a leader, 3 of the 5 together are not
+    said = {text: profiles.target_summary(Target.parse(text)) for text in (
+        "T4 Sv3+ W2 x2/5", "T4 Sv3+ W2 x3/5", "T4 Sv3+ W2 x2/4; T4 Sv3+ W4 leader")}
+    already = [text.endswith("lost before: Below Half-strength already)") for text in said.values()]
+    assert already == [True, False, False]
+
+
 # ----------------------------------------------------------------------------- as understood
 def test_damage_says_roll_or_flat():
     assert profiles.weapon_summary(Weapon.parse("A1 BS3+ S12 AP-3 DD3")) == \

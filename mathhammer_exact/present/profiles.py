@@ -19,10 +19,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
+import numpy as np
 
 from ..abilities import Ability
 from ..dice import Dice
 from ..editions import Cover
+from ..engine.consequences import below_half
 from ..model import Context, DevastatingWounds, Firing, ModelProfile, Target, Weapon, every_ability
 from ..stages.hit import hit_modifier, ignores_modifiers, skill_worsened, stealth_said
 from ..stages.save import has_cover
@@ -108,8 +110,10 @@ def target_summary(target: Target) -> str:
     lost = target.lost_before
     if lost:
         besides = " besides its leaders" if target.attached else ""
+        already = below_half(target.model_count + lost, np.asarray(target.model_count))  # (a trial: unsaid)
+        below = ": Below Half-strength already" if already else ""
         groups.append(f"Starting Strength {target.starting}{besides} ({lost} model{'s' if lost != 1 else ''} lost "
-                      "before)")
+                      f"before{below})")
     return "; ".join(groups)
 
 

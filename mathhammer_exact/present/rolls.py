@@ -14,6 +14,7 @@ from .. import rolls
 from ..editions import TENTH, answered_edition
 from ..model import Hazardous, ModelProfile, Rules
 from ..pmf import Number, Pmf
+from .profiles import target_summary
 from .report import Report
 
 
@@ -80,5 +81,6 @@ def grenade_report(target: str, exact: bool = False) -> Report:
     result = rolls.grenade(unit.target, exact)
     report = Report(f"Grenade against {unit.label}", {"damage": result.damage,
                                                       "models_destroyed": result.models_destroyed},
-                    {"p_destroyed": result.p_destroyed}, preface=tuple(f"  {note}" for note in unit.notes))
+                    {"p_destroyed": result.p_destroyed},
+                    preface=(f"  target: {target_summary(unit.target)}", *(f"  {note}" for note in unit.notes)))
     return _as_in_the_tenth(report, "the Grenade stratagem")
