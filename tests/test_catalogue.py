@@ -853,8 +853,15 @@ def test_an_army_rule_listed_by_name_is_named_and_applied_with_with():
     assert unit_attack(piercer, led, melee=True, exact=True).result.damage.mean == Fraction(5, 18)
     assert unit_attack(piercer, led, melee=True, modifiers=["Waaagh!"],
                        exact=True).result.damage.mean == Fraction(2, 9)
-    with pytest.raises(MathhammerError, match="neither Pebble nor the target lists it"):
+    with pytest.raises(MathhammerError, match="this part of it is for attacks against one: the target does not list"):
         unit_attack(piercer, soft, melee=True, modifiers=["waaagh-invulnerable"])
+    # its key, where the target lists it, is its name (a trial found it refused as listed by neither unit)
+    assert unit_attack(piercer, led, melee=True, modifiers=["waaagh-invulnerable"],
+                       exact=True).result.damage.mean == Fraction(2, 9)
+    with pytest.raises(MathhammerError, match="this part of it is for attacks against one: the target does not list"):
+        unit_attack(boy, soft, melee=True, modifiers=["waaagh-invulnerable"])  # the attacker's, not the target's
+    with pytest.raises(MathhammerError, match="^both units list Waaagh!: --with 'Waaagh!' applies each one's"):
+        unit_attack(boy, led, melee=True, modifiers=["waaagh-melee"])
 
 
 def test_an_army_rule_of_an_attached_unit_is_applied_once():

@@ -384,8 +384,8 @@ def rules_in_force(sheet: Datasheet, given: Sequence[NamedRule], own: Sequence[N
         if rule.kind == "wargear":
             raise MathhammerError(f"{rule.name} is wargear: choose it in --loadout, not --with")
         if rule.listed and rule.situation == "target":  # the unit listing it has it (`text_in_force.listed`)
-            raise MathhammerError(f"{rule.name} is an army rule of the units whose datasheets list it; neither "
-                                  f"{sheet.name} nor the target lists it")
+            raise MathhammerError(f"{rule.name} is an army rule of the units whose datasheets list it, and this part "
+                                  f"of it is for attacks against one: the target does not list it")
     _check_counts([*own, *given], {r.key for r in own})
     in_force, lines = [], []
     for rule in own:
