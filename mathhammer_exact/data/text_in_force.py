@@ -195,15 +195,17 @@ def _army_rule_by_key(key: str, sides: Sequence[Side], rules: Mapping[str, Named
     lists it (a trial found the key refused, 'neither unit lists it', beside a target that did); refused where both
     units list it, since its name applies it to each."""
     rule = next((r for k, r in rules.items() if r.listed and normalise(k) == key), None)
-    if rule is None:
+    if rule is None or key == normalise(rule.name):  # (a name: as written)
         return None
+    role = {r.key: "target" if r.situation == "target" else "attacker" for r in rules.values()
+            if r.listed and r.name == rule.name}  # the sides its name has rules for
     listing = {side.role for side in sides for a in side.abilities if a.army and normalise(a.name) == normalise(
         rule.name)}
-    if ("target" if rule.situation == "target" else "attacker") not in listing:
+    if role[rule.key] not in listing:
         return None
-    if len(listing) > 1:
+    if len(listing & set(role.values())) > 1:
         raise MathhammerError(f"both units list {rule.name}: --with {rule.name!r} applies each one's; its key "
-                              f"'{[k for k, r in rules.items() if r is rule][0]}' cannot name one side's alone")
+                              f"'{rule.key}' cannot name one side's alone")
     return rule.name
 
 
