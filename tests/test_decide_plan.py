@@ -252,3 +252,20 @@ def test_a_plans_header_says_the_target_and_the_situation():
         assert "  target: 10 models: Toughness 4 | Save 3+ | Wounds 1" in lines
         assert "  situation: target has the Benefit of Cover" in lines
         assert any(line.startswith(f"  rules: {edition[:2]}th edition, current printing") for line in lines)
+
+
+def test_a_plan_applies_the_rules_named_to_its_units():
+    from mathhammer_exact.decide.unit_attack import unit_attack
+
+    # a trial found plan's header pointing to a --with it did not take: the Command Squad with Take Aim! (BS 2+)
+    # against one T4 Sv7+ W1 model; every order gives what `unit --with take-aim` gives, P(destroyed)
+    out = CliRunner().invoke(cli, ["plan", "-w", "Tempestus Command Squad", "-t", "T4 Sv7+ W1", "--with", "take-aim",
+                                   "--exact", "--json"])
+    assert out.exit_code == 0, out.output
+    answer = json.loads(out.output)
+    unit = unit_attack("Tempestus Command Squad", Target.parse("T4 Sv7+ W1"), modifiers=["take-aim"], exact=True)
+    assert {Fraction(row["value"]) for row in answer["rows"]} == {unit.result.p_destroyed}
+    assert any("attacker has Take Aim!: BS improved by 1" in line for line in answer["header"])
+    refused = CliRunner().invoke(cli, ["plan", "-w", "Tempestus Command Squad", "-t", "MEQ", "--with",
+                                       "harness-the-flaw"])
+    assert refused.exit_code == 2 and "Harness the Flaw is used in the Fight phase" in refused.output

@@ -26,12 +26,14 @@ from .options import LED_BY, context_from, emit, situation_options
               help="destroy: P(the target destroyed; with two, both); kills: expected models destroyed.")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(1), help="Best alternatives shown.")
 @LED_BY
+@click.option("--with", "with_", multiple=True,
+              help="A named ability, stratagem or Order of the units named, as `unit --with` takes it (repeatable).")
 @situation_options
 def plan(weapons: tuple[str, ...], targets: tuple[str, ...], models: int, goal: str, top: int, led_by: tuple[str, ...],
-         exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
+         with_: tuple[str, ...], exact: bool, fmt: str, as_json: bool, plot: str | None, **situation: Any) -> None:
     """Every firing order of the weapons (and every split of them between two targets), exactly,
     best first: how much the choice matters."""
     context = context_from(situation)
     written = weapons_or_units(weapons, models, context, led_by=led_by, near=(*led_by, *targets))
     units = [target_unit(t, near=weapons) for t in targets]
-    emit(plan_question(written, units, goal, top, context, exact), fmt, as_json, plot)
+    emit(plan_question(written, units, goal, top, context, exact, with_), fmt, as_json, plot)

@@ -66,13 +66,13 @@ def unit_need(ask: Callable[[int], tuple[UnitReport, str]], sizes: Sequence[int]
 
 
 def plan_question(written: Sequence[Written], units: Sequence[TargetUnit], goal: str, top: int, context: Context,
-                  exact: bool) -> Report:
+                  exact: bool, modifiers: Sequence[str] = ()) -> Report:
     """Every firing order of the weapons (and split between two targets), best first: each weapon as it meets each
-    target (`attacking`: a unit named attacks as `unit` makes it, weapon by weapon; the target's abilities read from
-    its datasheet change the weapons), and the header says so."""
+    target (`attacking`: a unit named attacks as `unit` makes it, weapon by weapon, under the rules `modifiers` names;
+    the target's abilities read from its datasheet change the weapons), and the header says so."""
     context, notes = in_edition(context, *(u.sheet for u in units))
     firings = [w.firing for w in written]
-    met = [attacking(written, u, context, one_each=True) for u in units]
+    met = [attacking(written, u, context, one_each=True, modifiers=modifiers) for u in units]
     found = plan(firings, [target for _, target, _ in met], goal.lower(), context, exact,
                  at=[[f for part in own for f in part if isinstance(f, Firing)] for own, _, _ in met])  # one each
     names = [f"{w.firing.models} x [{w.text}]" for w in written]

@@ -240,8 +240,8 @@ def plan_answer(query: PlanQuery) -> str:
     written = _armament(query.weapons, query.situation, led_by=query.led_by,
                         near=(*by_name.written_leaders(query.led_by), *query.targets))
     units = [by_name.target_unit(target, near=_units(query.weapons)) for target in query.targets]
-    return to_json(plan_question(written, units, query.goal, query.top, query.situation.context(), query.exact),
-                   query)
+    return to_json(plan_question(written, units, query.goal, query.top, query.situation.context(), query.exact,
+                                 query.named_rules), query)
 
 
 def turn_answer(query: TurnQuery) -> str:

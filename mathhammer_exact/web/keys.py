@@ -34,9 +34,9 @@ def request_keys(request: type[BaseModel]) -> frozenset[str]:
 def in_keys(message: str, request: type[BaseModel] | None = None) -> str:
     """An engine message (or a header line) with each command option it names written as the request's key, e.g.
     `--cover-for` as "cover_for", and the command it suggests as the API's path (the command prints the message as
-    it is). Where the `request` answered has no such key, whose key it is: a rule a plan's unit is said to need is
-    asked for with `POST /api/unit` (a review found "with" named to a plan, which has none); a request's own key for an
-    option where it has one (`OPTION_KEYS`: survive's "loadout" for --target-loadout)."""
+    it is). Where the `request` answered has no such key, whose key it is: a rule a survive's unit is said to need is
+    asked for with `POST /api/unit` (a review found "with" named to a plan, which had none); a request's own key for
+    an option where it has one (`OPTION_KEYS`: survive's "loadout" for --target-loadout)."""
     said = "`mathhammer unit`" in message  # the line says whose options it names already (a trial read it twice)
     message = re.sub(r"`mathhammer datasheets --search '?([^`']*)'?`",
                      lambda search: f"`GET /api/units?q={search[1].replace(' ', '+')}`", message)

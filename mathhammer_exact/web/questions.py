@@ -108,6 +108,7 @@ class PlanQuery(Query):
     top: int = Field(default=10, ge=1, description="Best alternatives shown (the answer's rows hold every one).")
     led_by: Leaders | None = Field(
         default=None, description="A Leader (or two, as a list) joined to the first unit named that it can lead.")
+    named_rules: NamedRules = Field(default_factory=list, alias="with")  #: of the units named
     situation: Situation = Field(default_factory=Situation)
     army: Army = None
 
