@@ -189,6 +189,10 @@ def test_an_empty_invulnerable_column_beside_a_filled_one_is_said(both):
     assert {m.name: m.profile.invulnerable for m in sheet.models} == {"Warden Leader": None, "Warden": 4}
     assert "Warden Leader: its invulnerable save column is empty in the data, where Warden's gives 4+: read as none " \
            "(the data may have left it out)" in sheet.defences_for()
+    record["models"][0]["stats"]["InSv"] = " "  # blank is empty too; the other's value as written (a review)
+    record["models"][1]["stats"]["InSv"] = "5+ (Ranged)"
+    assert "Warden Leader: its invulnerable save column is empty in the data, where Warden's gives 5+ (Ranged): read " \
+           "as none (the data may have left it out)" in to_datasheet(record).defences_for()
     record["models"][0]["stats"]["InSv"] = "-"
     assert not any("empty" in note for note in to_datasheet(record).defences_for())
 

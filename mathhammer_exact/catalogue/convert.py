@@ -75,7 +75,7 @@ def column_invulnerable(stats: Mapping[str, str]) -> Record | None:
     one model of the unit is read as the whole unit's). A value with an asterisk ('5+*') holds only as a
     footnote says (the datasheet's Invulnerable Save ability: against ranged attacks, no re-rolls): read as
     under a condition, so that the ability's own reading, where there is one, decides."""
-    text = next((v for k, v in stats.items() if k.upper() == _COLUMN.upper()), "").strip()
+    text = (_column(stats) or "").strip()
     if text in ("", "-"):
         return None
     found = _COLUMN_VALUE.fullmatch(text)
@@ -86,18 +86,24 @@ def column_invulnerable(stats: Mapping[str, str]) -> Record | None:
             "scope": "model"}
 
 
+def _column(stats: Mapping[str, str]) -> str | None:
+    """A unit profile's invulnerable save column as written (None where the profile has no such column)."""
+    return next((v for k, v in stats.items() if k.upper() == _COLUMN.upper()), None)
+
+
 def _empty_column(record: Mapping[str, Any], model: Mapping[str, Any]) -> list[str]:
     """A note where a model's invulnerable save column is left empty (not '-') while another model of its unit has one
     there: the data may have missed it (a trial found an 11th-edition Wolf Guard Pack Leader's so, beside his
     squad's 4+); read as none, and said."""
-    if next((v for k, v in model["stats"].items() if k.upper() == _COLUMN.upper()), None) != "":
+    column = _column(model["stats"])
+    if column is None or column.strip():
         return []
-    others = [(other["name"], found["value"]) for other in record["models"] if other is not model
-              and (found := column_invulnerable(other["stats"])) and "value" in found]
+    others = [(other["name"], (_column(other["stats"]) or "").strip()) for other in record["models"]
+              if other is not model and (found := column_invulnerable(other["stats"])) and "value" in found]
     if not others:
         return []
     name, value = others[0]
-    return [f"{model['name']}: its invulnerable save column is empty in the data, where {name}'s gives {value}+: "
+    return [f"{model['name']}: its invulnerable save column is empty in the data, where {name}'s gives {value}: "
             "read as none (the data may have left it out)"]
 
 
