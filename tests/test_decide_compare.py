@@ -143,3 +143,14 @@ def test_the_default_k_is_the_models_destroyed_that_leave_it_below_half_strength
     # bodyguards, is judged on its own wounds: the k is the one that usually matters, not Below Half-strength)
     result = attack(Weapon.parse("A1 BS3+ S4 AP0 D1"), Target.parse(f"T4 Sv7+ W1 {target}"), 1, exact=True)
     assert compare([Scenario("one", result)])[0].k == k
+
+
+def test_a_compared_unit_scenario_says_its_target():
+    # a trial found a unit scenario's target (a unit that had lost models, its Starting Strength) said nowhere
+    out = CliRunner().invoke(cli, ["compare", "-s", "unit 'Tempestus Command Squad' -t 'Incursor Squad x3/5'",
+                                   "-s", "unit 'Tempestus Command Squad' -t 'Incursor Squad'"])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert any(line.endswith("-t 'Incursor Squad x3/5': target: 3 models: Toughness 4 | Save 3+ | Wounds 2 | "
+                             "Leadership 6+ | keywords ADEPTUS ASTARTES, BLOOD ANGELS, IMPERIUM, INCURSOR SQUAD, "
+                             "INFANTRY, PHOBOS, SMOKE; Starting Strength 5 (2 models lost before)") for line in lines)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..pmf import Number
-from .profiles import readings
+from .profiles import readings, target_summary
 from .report import Report, attack_report, number, percent, pmf_json
 from .situation import situation
 
@@ -104,9 +104,11 @@ def comparison_report(rows: Sequence[Row], title: str = "", differences: bool = 
 
 
 def assumed(report: UnitReport) -> tuple[str, ...]:
-    """What a unit answer assumed, as its header says it (a compared scenario's `asked`; `_assumed` adds the rules
-    and situation of its context)."""
-    return (*readings(report.firings, report.result.target, report.context),
+    """What a unit answer assumed, as its header says it, its target as understood first (a compared scenario's
+    `asked`; `_assumed` adds the rules and situation of its context; a trial found a unit scenario's target, its
+    Starting Strength, unsaid)."""
+    return (f"  target: {target_summary(report.result.target)}",
+            *readings(report.firings, report.result.target, report.context),
             *(f"  {line}" for line in report.situation))
 
 
