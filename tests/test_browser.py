@@ -229,6 +229,11 @@ QUESTIONS = {
                            "overwatch": [{"weapon": "A1 BS6+ S4 AP0 D1"}], "charger": "T4 Sv3+ W2"}),
     "survive": ([("q", "survive"), ("target", "Incursor Squad"), ("at_least", "2")],
                 "/api/survive", {"unit": "Incursor Squad", "at_least": 2}),
+    "turn-with": ([("q", "turn"), ("target", "Incursor Squad x3/5"), ("s", "Tempestus Command Squad"), ("sm", ""),
+                   ("sk", "unit"), ("f", "Tempestus Command Squad"), ("fm", ""), ("fk", "unit"), ("distance", "8"),
+                   ("with", "take-aim")],
+                  "/api/turn", {"target": "Incursor Squad x3/5", "shoot": [{"unit": "Tempestus Command Squad"}],
+                                "fight": [{"unit": "Tempestus Command Squad"}], "distance": 8, "with": ["take-aim"]}),
     "charge": ([("q", "roll"), ("distance", "9"), ("reroll", "1")],
                "/api/roll/charge", {"distance": 9, "reroll": True}),
     "advance": ([("q", "roll"), ("roll", "advance")], "/api/roll/advance", {}),
@@ -249,6 +254,13 @@ def test_every_question_opens_from_its_link_on_the_apis_answer(server, browser, 
     answer = api(server, path, body)
     check_headline(browser, answer)
     check_charts(browser, answer)
+    if kind == "survive":  # the attacker most likely to destroy the unit (a trial found the first one's numbers)
+        from selenium.webdriver.common.by import By
+
+        worst = max(range(len(answer["rows"])), key=lambda i: (answer["rows"][i]["p_destroyed"],
+                                                                answer["rows"][i]["kills"]))
+        keys = [e.get_attribute("data-key") for e in browser.find_elements(By.CSS_SELECTOR, "#headline dd")]
+        assert keys[-1] == f"rows.{worst}.p_destroyed" and worst != 0
     if kind.startswith("need-unit"):  # the number of models, or the largest size where none reaches the chance
         from selenium.webdriver.common.by import By
 

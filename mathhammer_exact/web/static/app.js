@@ -322,15 +322,16 @@ const KINDS = {
   },
   survive: {
     title: "Survive", help: "How a unit fares against each standard attacker.",
-    panels: () => panels("target", "target-extra", "survive"),
+    panels: () => panels("target", "target-extra", "target-loadout", "survive"),
     request: (params) => {
       const body = { unit: params.get("target") || "", attackers: params.getAll("attacker_name") };
       if (params.has("target_models")) body.target_models = Number(params.get("target_models"));
+      if (params.get("target_loadout")) body.loadout = list(params.get("target_loadout"));
       if (params.get("leader")) body.leader = leaders(params.get("leader"));
       if (params.get("at_least")) body.at_least = Number(params.get("at_least"));
       return ["/api/survive", body];
     },
-    draw: drawPanel,
+    draw: (answer, exact) => drawPanel(answer, exact, true),
   },
   roll: {
     title: "Dice test", help: "Dice tests outside the attack sequence: charge, advance, Battle-shock and more.",
@@ -703,12 +704,20 @@ function drawAttack(answer, exact) {
   drawTables(answer, Object.keys(LABELS).filter((key) => answer[key] && answer[key].pmf), exact);
 }
 
-function drawPanel(answer, exact) {  // compare and survive: a row per scenario, their charts overlaid
-  const first = answer.rows[0];
-  headline([["Mean damage (1)", "rows.0.damage", first.damage, mean],
-            ["Mean models destroyed (1)", "rows.0.kills", first.kills, mean],
-            ["P(unit destroyed) (1)", "rows.0.p_destroyed", first.p_destroyed, chance]]);
-  byId("fired").textContent = `1: ${first.label}`;
+// compare and survive: a row per scenario, their charts overlaid; the cards hold the first scenario (compare's
+// baseline), or with `deadliest` the attacker most likely to destroy the unit (survive's answer: a trial found the
+// first standard attacker's numbers there)
+function drawPanel(answer, exact, deadliest = false) {
+  const danger = (row) => [toNumber(row.p_destroyed), toNumber(row.kills)];
+  const at = !deadliest ? 0 : answer.rows.reduce((best, row, i) => {
+    const [p, k] = danger(row), [bp, bk] = danger(answer.rows[best]);
+    return p > bp || (p === bp && k > bk) ? i : best;
+  }, 0);
+  const first = answer.rows[at];
+  headline([[`Mean damage (${at + 1})`, `rows.${at}.damage`, first.damage, mean],
+            [`Mean models destroyed (${at + 1})`, `rows.${at}.kills`, first.kills, mean],
+            [`P(unit destroyed) (${at + 1})`, `rows.${at}.p_destroyed`, first.p_destroyed, chance]]);
+  byId("fired").textContent = deadliest ? `Deadliest here: ${at + 1}: ${first.label}` : `1: ${first.label}`;
   const table = document.createElement("table");
   table.id = "grid";
   const head = document.createElement("tr");
