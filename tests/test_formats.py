@@ -94,8 +94,15 @@ def test_roll_pins_from_the_issue():
     assert run(["roll", "grenade", "--target", "T11 Sv2+ W18"]).endswith(
         "models destroyed\n     k     P(=k)    P(>=k)\n     0   100.00%   100.00%  ##############################\n")
     # the target as understood, a unit that has lost models with its Starting Strength (a review found it unsaid)
-    assert "  target: 2 models: Toughness 3 | Save 5+ | Wounds 1; Starting Strength 5 (3 models lost before)" in \
+    assert "  target: 2 models: Toughness 3 | Save 5+ | Wounds 1; Starting Strength 5 (3 models lost before: Below " \
+           "Half-strength already)" in \
         run(["roll", "grenade", "--target", "T3 Sv5+ W1 x2/5"]).splitlines()
+
+
+def test_a_tiny_chance_is_said_as_less_than_not_equal_to_less_than():
+    # a trial read '= < 0.01%': a chance below what is shown is '< 0.0001%', the others '= 12.3456%'
+    out = run(["attack", "-w", "10x A1 BS3+ S4 AP0 D1", "-t", "T4 Sv3+ W1 x10"])  # all ten: (2/3 x 1/2 x 1/3)^10
+    assert "P(unit destroyed) < 0.0001%" in out.splitlines() and "= <" not in out
 
 
 def test_a_table_folds_rare_values_and_leaves_out_impossible_ones():

@@ -13,7 +13,7 @@ import attrs
 
 from ..pmf import Number
 from .profiles import readings, target_summary
-from .report import Report, attack_report, number, percent, pmf_json
+from .report import Report, attack_report, equals, number, percent, pmf_json
 from .situation import situation
 
 if TYPE_CHECKING:  # annotations only: the present layer does not need the decisions to load
@@ -138,12 +138,12 @@ def need_report(found: Need, title: str = "") -> Report:
     what = f"P(at least {found.at_least} destroyed)"
     if found.models is None:  # no size reaches it: the largest's chance, and its answer below
         which = "the only size it comes in here" if found.only else "the largest unit its datasheet allows"
-        lines = [f"no unit size reaches it: {found.tried} models ({which}) give {what} = {percent(found.p)} < "
+        lines = [f"no unit size reaches it: {found.tried} models ({which}) give {what} {equals(found.p)} < "
                  f"{percent(found.wanted)}"]
     else:
-        lines = [f"fewest models: {found.models}  ({what} = {percent(found.p)} >= {percent(found.wanted)})"]
+        lines = [f"fewest models: {found.models}  ({what} {equals(found.p)} >= {percent(found.wanted)})"]
     if found.p_below is not None:
-        lines.append(f"with {found.below}: {what} = {percent(found.p_below)}")
+        lines.append(f"with {found.below}: {what} {equals(found.p_below)}")
     lines.append(f"({queries(found.queries)})")
     need = {"models": found.models, "at_least": found.at_least, "wanted": number(found.wanted),
             "p": number(found.p), "p_below": None if found.p_below is None else number(found.p_below),

@@ -173,9 +173,15 @@ def percent(p: Number) -> str:
     return "< 0.0001%" if 0 < float(p) < 5e-7 else f"{float(p):.4%}"
 
 
+def equals(p: Number) -> str:
+    """'= 12.3456%', or a tiny chance as `percent` shows it, '< 0.0001%' (not '= < 0.0001%': a trial)."""
+    shown = percent(p)
+    return shown if shown.startswith("<") else f"= {shown}"
+
+
 def _chance(label: str, p: Number) -> str:
     exact = f"  (exactly {p})" if isinstance(p, Fraction) and short(p, 39) else ""
-    return f"{label} = {percent(p)}{exact}"
+    return f"{label} {equals(p)}{exact}"
 
 
 def distribution_table(title: str, pmf: Pmf) -> str:
@@ -274,14 +280,14 @@ def attack_report(result: AttackResult, title: str = "") -> Report:
         # numbered from 1 as --order, --cover-for and --precision-on take them, with the model name if any
         notes += [f"group {i}{', ' + g.profile.name if g.profile.name else ''} ({g.count}): "
                   f"{float(g.models_destroyed.mean):.3f} destroyed on average, "
-                  f"P(all destroyed) = {percent(g.p_destroyed)}" for i, g in enumerate(result.groups, 1)]
+                  f"P(all destroyed) {equals(g.p_destroyed)}" for i, g in enumerate(result.groups, 1)]
     if result.hazardous_tests_failed is not None:  # the tests failed, then the models they cost where known: a
         # failed test may cost a model that survives it wounds alone (a Knight's 3 mortal wounds)
         lost = result.hazardous_models_lost
         notes.append(f"Hazardous: {float(result.hazardous_tests_failed.mean):.3f} tests failed on average, "
-                     f"P(at least one) = {percent(result.hazardous_tests_failed.at_least(1))}"
+                     f"P(at least one) {equals(result.hazardous_tests_failed.at_least(1))}"
                      + ("" if lost is None else f"; {float(lost.mean):.3f} attacking models lost on average, "
-                                                f"P(at least one) = {percent(lost.at_least(1))}"))
+                                                f"P(at least one) {equals(lost.at_least(1))}"))
     details: dict[str, Any] = {
         "groups": [{"name": name, "models": g.count, "models_destroyed": pmf_json(g.models_destroyed),
                     "p_destroyed": number(g.p_destroyed)} for name, g in zip(names, result.groups)],

@@ -664,7 +664,7 @@ function drawNotes(answer) {
                    ["p_battle_shocked", "P(target then fails its Battle-shock test)"],
                    ["p_destroyed_by_shooting", "P(destroyed by the shooting alone)"]];
   for (const [key, label] of chances) {
-    if (answer[key] !== undefined && answer[key] !== null) notes.append(cell("li", `${label} = ${chance(answer[key])}`));
+    if (answer[key] !== undefined && answer[key] !== null) notes.append(cell("li", `${label} ${said(chance(answer[key]))}`));
   }
   if (answer.groups && answer.groups.length > 1) {
     answer.groups.forEach((group, i) => notes.append(cell("li", `group ${i + 1}, ${group.name} (${group.models}): ` +
