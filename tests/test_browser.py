@@ -460,6 +460,16 @@ def test_asking_on_a_phone_folds_the_form_and_shows_the_answer(server, browser):
     assert 0 <= top < PHONE[1]
 
 
+def test_a_survive_grid_fits_a_phone(server, browser):
+    # a trial found the survive grid's P(destroyed) column scrolled out of sight at 390 px
+    phone(browser)
+    open_link(browser, server, [("q", "survive"), ("target", "Incursor Squad")])
+    wait_for_answer(browser)
+    width, room = browser.execute_script("const box = document.getElementById('grid-box');"
+                                         "return [box.scrollWidth, box.clientWidth]")
+    assert width <= room
+
+
 # --------------------------------------------------------------------- a matchup
 MATCHUP = [("q", "matchup"), ("a", "Incursor Squad"), ("am", "10"), ("a", "Tempestus Command Squad"), ("am", ""),
            ("b", "Tempestus Command Squad"), ("bm", ""), ("b", "Incursor Squad"), ("bm", ""), ("phase", "both"),
