@@ -1664,6 +1664,16 @@ def test_a_dark_pact_is_chosen_and_settles_the_abilities_that_act_when_one_is_ma
         with pytest.raises(MathhammerError) as refused:
             unit_attack(chaos, target, modifiers=asked, melee=True, exact=True)
         assert str(refused.value) == refusal
+    # in a turn, --with gives the rules together in the phase that can use them, so the Dark Pact settles Despoilers:
+    # a 2" charge always succeeds, and the fight is the one above, 5/4
+    from mathhammer_exact.data.datasheet import TargetUnit
+    from mathhammer_exact.decide.firings import unit_weapons
+    from mathhammer_exact.present.questions import turn_question
+
+    turn = turn_question(TargetUnit(target, "T4 Sv6+ W10"), [], unit_weapons(chaos, melee=True), 2, False, 0, None,
+                         None, Context(), True, None, ["despoilers", "dark-pacts-lethal"])
+    assert turn.distributions["damage"].mean == Fraction(5, 4)
+    assert "  --with 'despoilers': applied in the fight only" in turn.preface
     lethal = sheet("Melee A3 WS4+ S4 AP0 D1", keywords="INFANTRY", army_rules=("Dark Pacts",))
     assert mean(unit_attack(lethal, target, modifiers=["dark-pacts-lethal"], melee=True, exact=True)) == \
         3 * (Fraction(1, 6) + Fraction(1, 3) * Fraction(1, 2)) * Fraction(5, 6)

@@ -296,11 +296,13 @@ def test_a_rule_named_applies_in_each_phase_that_can_use_it():
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["-f", TCS, "--with", "take-aim"], "--with 'take-aim' applies in no phase of this turn (shooting: nothing "
+    (["-f", TCS, "--with", "take-aim"], "--with 'take-aim' applies in no phase of this turn: shooting: nothing "
                                         "attacks in it; fight: Take Aim! changes nothing here"),
     (["-f", "5x Melee A2 WS3+ S4 AP-1 D1", "--with", "command-reroll-hit"],
-     "(shooting: nothing attacks in it; fight: --with applies named rules as `mathhammer unit` does, to units named "
-     "by their datasheets; 'Melee A2 WS3+ S4 AP-1 D1' is a weapon written out: name its unit instead)"),
+     "shooting: nothing attacks in it; fight: --with applies named rules as `mathhammer unit` does, to units named "
+     "by their datasheets; 'Melee A2 WS3+ S4 AP-1 D1' is a weapon written out: name its unit instead"),
+    (["-s", TCS, "-f", TCS, "--with", "harness-the-flaw-typo"],  # one reason where both phases give it
+     "--with 'harness-the-flaw-typo' applies in no phase of this turn: unknown ability or stratagem"),
 ])
 def test_a_rule_named_that_no_phase_of_the_turn_can_use_is_refused(args, message):
     out = CliRunner().invoke(cli, ["turn", "-t", "MEQ", "-d", "8", *args])

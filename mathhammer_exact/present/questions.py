@@ -120,29 +120,43 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
 def _in_phases(modifiers: Sequence[str], shots: Sequence[Written], blows: Sequence[Written], named: TargetUnit,
                context: Context) -> tuple[list[str], list[str], list[str]]:
     """The rules `modifiers` names that the shooting and the fight of a turn apply: each in every phase where its
-    units can use it as `mathhammer unit --with` uses it there (a stratagem of either phase, used in both, is used
-    twice), refused where it can be used in neither, with each phase's reason; and the header's line of each."""
-    phases = (("shooting", shots, context, False), ("fight", blows, in_the_fight(context), True))
-    taken: dict[str, list[str]] = {"shooting": [], "fight": []}
+    units can use it as `mathhammer unit --with` uses it there (all together where they can: one may settle another's
+    condition, a Dark Pact's choice Despoilers'; a stratagem of either phase, used in both, is used twice), refused
+    where it can be used in neither, with each phase's reason; and the header's line of each."""
+    taken: dict[str, list[str]] = {}
+    why: dict[str, dict[str, str]] = {rule: {} for rule in modifiers}
+    for phase, written, situation, melee in (("shooting", shots, context, False),
+                                             ("fight", blows, in_the_fight(context), True)):
+        if not written or not modifiers or _refusal(written, named, situation, melee, modifiers) is None:
+            taken[phase] = list(modifiers) if written else []
+            for rule in modifiers if not written else ():
+                why[rule][phase] = "nothing attacks in it"
+            continue
+        taken[phase] = []
+        for rule in modifiers:
+            if (alone := _refusal(written, named, situation, melee, [rule])) is None:
+                taken[phase].append(rule)
+            else:
+                why[rule][phase] = alone
     lines = []
     for rule in modifiers:
-        why: dict[str, str] = {}
-        for phase, written, situation, melee in phases:
-            if not written:
-                why[phase] = "nothing attacks in it"
-                continue
-            try:
-                attacking(written, named, situation, melee, modifiers=[rule])
-            except MathhammerError as problem:
-                why[phase] = str(problem)
-                continue
-            taken[phase].append(rule)
-        used = [phase for phase, _, _, _ in phases if phase not in why]
+        used = [phase for phase in taken if rule in taken[phase]]
         if not used:
-            raise MathhammerError(f"--with {rule!r} applies in no phase of this turn (shooting: {why['shooting']}; "
-                                  f"fight: {why['fight']})")
+            shooting, fight = why[rule]["shooting"], why[rule]["fight"]
+            raise MathhammerError(f"--with {rule!r} applies in no phase of this turn: " + (
+                shooting if shooting == fight else f"shooting: {shooting}; fight: {fight}"))
         lines.append(f"--with {rule!r}: applied in the {' and the '.join(used)}" + ("" if len(used) > 1 else " only"))
     return taken["shooting"], taken["fight"], lines
+
+
+def _refusal(written: Sequence[Written], named: TargetUnit, context: Context, melee: bool,
+             rules: Sequence[str]) -> str | None:
+    """Why the weapons `written` cannot attack `named` under `rules` in the phase of `context`, or None if they can."""
+    try:
+        attacking(written, named, context, melee, modifiers=rules)
+    except MathhammerError as refused:
+        return str(refused)
+    return None
 
 
 def _charge_lines(distance: int, reroll: bool, modifier: int, watch: Overwatch | None,
