@@ -860,8 +860,19 @@ def test_an_army_rule_listed_by_name_is_named_and_applied_with_with():
                        exact=True).result.damage.mean == Fraction(2, 9)
     with pytest.raises(MathhammerError, match="this part of it is for attacks against one: the target does not list"):
         unit_attack(boy, soft, melee=True, modifiers=["waaagh-invulnerable"])  # the attacker's, not the target's
-    with pytest.raises(MathhammerError, match="^both units list Waaagh!: --with 'Waaagh!' applies each one's"):
-        unit_attack(boy, led, melee=True, modifiers=["waaagh-melee"])
+    # both units list it: its key names one side's part (a review: each player calls a Waaagh! of their own). The
+    # attacker's alone: 3 attacks, each through with 2/3 x 2/3 (S5 v T4) x 1/3 (Sv3+ at AP0) = 4/27, at one W2 model:
+    # E[min(X, 2)] = P(X >= 1) + P(X >= 2) for X ~ Binomial(3, 4/27)
+    p = Fraction(4, 27)
+    at_least_two = 3 * p**2 * (1 - p) + p**3
+    melee = unit_attack(boy, led, melee=True, modifiers=["waaagh-melee"], exact=True)
+    assert melee.result.damage.mean == 1 - (1 - p) ** 3 + at_least_two == Fraction(8684, 19683)
+    assert not any(line.startswith("target has Waaagh!") for line in melee.situation)
+    # the target's alone: 2 attacks of S4 (2/3 x 1/2 x 1/3 each), its 5+ invulnerable save no better than its 3+
+    guarded = unit_attack(boy, led, melee=True, modifiers=["waaagh-invulnerable"], exact=True)
+    assert guarded.result.damage.mean == 2 * Fraction(2, 3) * Fraction(1, 2) * Fraction(1, 3)
+    assert any(line.startswith("target has Waaagh!") for line in guarded.situation)
+    assert not any(line.startswith("attacker has Waaagh!") for line in guarded.situation)
 
 
 def test_an_army_rule_of_an_attached_unit_is_applied_once():

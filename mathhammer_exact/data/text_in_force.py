@@ -174,8 +174,6 @@ def claim(wanted: Sequence[str | NamedRule], sides: Sequence[Side],
     claimed: dict[str, list[str]] = {}
     for item in wanted:
         key, condition = normalise(item) if isinstance(item, str) else "", ""
-        if (army := _army_rule_by_key(key, sides, rules)) is not None:
-            key = normalise(army)
         if isinstance(item, str) and key not in read and ":" in item:
             name, condition = item.rsplit(":", 1)
             key, condition = normalise(name), condition.strip()
@@ -188,25 +186,6 @@ def claim(wanted: Sequence[str | NamedRule], sides: Sequence[Side],
         else:
             kept.append(item)
     return kept, claimed
-
-
-def _army_rule_by_key(key: str, sides: Sequence[Side], rules: Mapping[str, NamedRule]) -> str | None:
-    """The army rule whose key --with gives (`waaagh-invulnerable`), by its name, where the unit whose side it is for
-    lists it (a trial found the key refused, 'neither unit lists it', beside a target that did); refused where both
-    units list it, since its name applies it to each."""
-    rule = next((r for k, r in rules.items() if r.listed and normalise(k) == key), None)
-    if rule is None or key == normalise(rule.name):  # (a name: as written)
-        return None
-    role = {r.key: "target" if r.situation == "target" else "attacker" for r in rules.values()
-            if r.listed and r.name == rule.name}  # the sides its name has rules for
-    listing = {side.role for side in sides for a in side.abilities if a.army and normalise(a.name) == normalise(
-        rule.name)}
-    if role[rule.key] not in listing:
-        return None
-    if len(listing & set(role.values())) > 1:
-        raise MathhammerError(f"both units list {rule.name}: --with {rule.name!r} applies each one's; its key "
-                              f"'{rule.key}' cannot name one side's alone")
-    return rule.name
 
 
 def left_out(without: Sequence[str], sides: Sequence[Side], own: Sequence[NamedRule]) -> set[str]:

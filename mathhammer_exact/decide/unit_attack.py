@@ -377,13 +377,16 @@ def _nothing_changed(rule: NamedRule, weapons: Sequence[Weapon], target: Target)
 
 
 def rules_in_force(sheet: Datasheet, given: Sequence[NamedRule], own: Sequence[NamedRule], target: Target,
-                   phase: str, context: Context) -> tuple[list[NamedRule], list[str]]:
+                   phase: str, context: Context,
+                   target_lists: Collection[str] = ()) -> tuple[list[NamedRule], list[str]]:
     """The rules that apply, and a line for each of the unit's own rules (datasheet, wargear) that
-    its scope leaves out. A rule given by the user that does not apply is refused."""
+    its scope leaves out. A rule given by the user that does not apply is refused; an army rule's part for attacks
+    against a unit that lists it (given by its key: `waaagh-invulnerable`), where the target's datasheets do not
+    (`target_lists`, their abilities)."""
     for rule in given:
         if rule.kind == "wargear":
             raise MathhammerError(f"{rule.name} is wargear: choose it in --loadout, not --with")
-        if rule.listed and rule.situation == "target":  # the unit listing it has it (`text_in_force.listed`)
+        if rule.listed and rule.situation == "target" and normalise(rule.name) not in map(normalise, target_lists):
             raise MathhammerError(f"{rule.name} is an army rule of the units whose datasheets list it, and this part "
                                   f"of it is for attacks against one: the target does not list it")
     _check_counts([*own, *given], {r.key for r in own})
@@ -706,7 +709,8 @@ def planned_attack(
     dropped = text_in_force.left_out(without, sides, own)
     own, dropped_lines = text_in_force.keep(own, dropped)
     dropped_lines += stealth_lines
-    in_force, left_out = rules_in_force(sheet, given, own, target, phase, context)
+    listing = [a for s in (named_target.sheet, *named_target.leaders) if s is not None for a in s.abilities]
+    in_force, left_out = rules_in_force(sheet, given, own, target, phase, context, listing)
     weapons_carried = carried | {item for leader in leaders for _, gear in leader.equip(()) for item in gear}
     read, read_lines, apart = text_in_force.in_force(
         sides, claimed, dropped, phase, lambda rule: _uncarried(rule, weapons_carried) or scope_problem(
