@@ -269,3 +269,9 @@ def test_a_plan_applies_the_rules_named_to_its_units():
     refused = CliRunner().invoke(cli, ["plan", "-w", "Tempestus Command Squad", "-t", "MEQ", "--with",
                                        "harness-the-flaw"])
     assert refused.exit_code == 2 and "Harness the Flaw is used in the Fight phase" in refused.output
+    # a rule that makes the unit's attacks other than one per weapon (the Grenade's mortal wounds): refused, not
+    # dropped with the unit's abilities (a review)
+    grenade = CliRunner().invoke(cli, ["plan", "-w", "Tempestus Command Squad", "-t", "MEQ", "--with", "take-aim",
+                                       "--with", "grenade"])
+    assert grenade.exit_code == 2 and grenade.output.startswith(
+        "error: --with 'take-aim', 'grenade': a plan orders Militarum Tempestus Command Squad's weapons one by one")

@@ -246,6 +246,10 @@ def attacking(written: Sequence[Written], target: TargetUnit, context: Context, 
                 (written[j].firing.weapon.name, written[j].firing.models) for j in mine]:
             for j, f in zip(mine, planned):
                 parts[j] = [f]
+        elif modifiers:  # (a review found them dropped, and the header silent on it)
+            raise MathhammerError(f"--with {', '.join(map(repr, modifiers))}: a plan orders {unit.name}'s weapons one "
+                                  "by one, and its attacks are not one per weapon here (mortal wounds a rule "
+                                  "inflicts, or models of a kind counted apart): ask `mathhammer unit` or `turn`")
         else:
             lines += [(unit.name, f"({unit.faction}) {_its_loadout(w)}; its abilities are not applied here: its "
                                   "attacks are not one per weapon (mortal wounds an ability inflicts, or models of a "
