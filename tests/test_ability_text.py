@@ -1674,6 +1674,14 @@ def test_a_dark_pact_is_chosen_and_settles_the_abilities_that_act_when_one_is_ma
                          None, Context(), True, None, ["despoilers", "dark-pacts-lethal"])
     assert turn.distributions["damage"].mean == Fraction(5, 4)
     assert "  --with 'despoilers': applied in the fight only" in turn.preface
+    # beside a rule of the shooting alone (Fire Overwatch), which fails them all together in the fight: each alone
+    # there, then Despoilers beside the Dark Pact taken (a review found it dropped from the fight)
+    shooters = sheet(GUN, despoilers, keywords="INFANTRY", army_rules=("Dark Pacts",))
+    beside = turn_question(TargetUnit(target, "T4 Sv6+ W10"), unit_weapons(shooters), unit_weapons(chaos, melee=True),
+                           2, False, 0, None, None, Context(), True, None,
+                           ["despoilers", "dark-pacts-lethal", "fire-overwatch"])
+    assert "  --with 'despoilers': applied in the shooting and the fight" in beside.preface
+    assert "  --with 'fire-overwatch': applied in the shooting only" in beside.preface
     lethal = sheet("Melee A3 WS4+ S4 AP0 D1", keywords="INFANTRY", army_rules=("Dark Pacts",))
     assert mean(unit_attack(lethal, target, modifiers=["dark-pacts-lethal"], melee=True, exact=True)) == \
         3 * (Fraction(1, 6) + Fraction(1, 3) * Fraction(1, 2)) * Fraction(5, 6)

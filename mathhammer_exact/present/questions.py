@@ -120,9 +120,10 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
 def _in_phases(modifiers: Sequence[str], shots: Sequence[Written], blows: Sequence[Written], named: TargetUnit,
                context: Context) -> tuple[list[str], list[str], list[str]]:
     """The rules `modifiers` names that the shooting and the fight of a turn apply: each in every phase where its
-    units can use it as `mathhammer unit --with` uses it there (all together where they can: one may settle another's
-    condition, a Dark Pact's choice Despoilers'; a stratagem of either phase, used in both, is used twice), refused
-    where it can be used in neither, with each phase's reason; and the header's line of each."""
+    units can use it as `mathhammer unit --with` uses it there (all together where they can, else each alone and then
+    beside those: one may settle another's condition, a Dark Pact's choice Despoilers'; a stratagem of either phase,
+    used in both, is used twice), refused where it can be used in neither, with each phase's reason; and the header's
+    line of each."""
     taken: dict[str, list[str]] = {}
     why: dict[str, dict[str, str]] = {rule: {} for rule in modifiers}
     for phase, written, situation, melee in (("shooting", shots, context, False),
@@ -133,11 +134,16 @@ def _in_phases(modifiers: Sequence[str], shots: Sequence[Written], blows: Sequen
                 why[rule][phase] = "nothing attacks in it"
             continue
         taken[phase] = []
-        for rule in modifiers:
+        for rule in modifiers:  # each alone, then those refused alone beside the others taken (Despoilers)
             if (alone := _refusal(written, named, situation, melee, [rule])) is None:
                 taken[phase].append(rule)
             else:
                 why[rule][phase] = alone
+        for rule in [rule for rule in modifiers if phase in why[rule]]:
+            if _refusal(written, named, situation, melee, [*taken[phase], rule]) is None:
+                taken[phase].append(rule)
+                del why[rule][phase]
+        taken[phase] = [rule for rule in modifiers if rule in taken[phase]]  # in the order given
     lines = []
     for rule in modifiers:
         used = [phase for phase in taken if rule in taken[phase]]
@@ -185,11 +191,11 @@ def _phased(shooting: Sequence[Said], fight: Sequence[Said]) -> list[Said]:
 
 
 def _weapons(parts: Sequence[Sequence[Attacking]]) -> list[Firing]:
-    """The weapons' attacks of a phase of a turn, refusing mortal wounds an ability of a unit inflicts (no ability
-    of a unit's own gives them: a rule given with `unit --with` does, which a turn does not take)."""
+    """The weapons' attacks of a phase of a turn, refusing mortal wounds a rule of a unit inflicts (no ability of a
+    unit's own gives them: a stratagem given with --with does, the Grenade)."""
     if any(not isinstance(f, Firing) for part in parts for f in part):
-        raise MathhammerError("a unit here inflicts mortal wounds by an ability, which a turn does not resolve: ask "
-                              "`mathhammer unit` about that phase")
+        raise MathhammerError("a unit here inflicts mortal wounds by a rule (a Grenade), which a turn does not "
+                              "resolve: ask `mathhammer unit` about that phase")
     return [f for part in parts for f in part if isinstance(f, Firing)]
 
 
