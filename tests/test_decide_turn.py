@@ -301,6 +301,9 @@ def test_a_rule_named_applies_in_each_phase_that_can_use_it():
     (["-f", "5x Melee A2 WS3+ S4 AP-1 D1", "--with", "command-reroll-hit"],
      "shooting: nothing attacks in it; fight: --with applies named rules as `mathhammer unit` does, to units named "
      "by their datasheets; 'Melee A2 WS3+ S4 AP-1 D1' is a weapon written out: name its unit instead"),
+    (["-s", TCS, "-f", TCS, "--with", "go-to-ground"],  # the target's stratagem of the shooting (a review: unsaid)
+     "change its models in one phase only (--with 'go-to-ground' applies in the shooting only): a turn resolves one "
+     "target for both phases"),
     (["-s", TCS, "-f", TCS, "--with", "harness-the-flaw-typo"],  # one reason where both phases give it
      "--with 'harness-the-flaw-typo' applies in no phase of this turn: unknown ability or stratagem"),
 ])

@@ -102,8 +102,12 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
     shot, shot_at, shot_lines = attacking(shots, named, context, modifiers=in_shooting)
     fought, unit, fight_lines = attacking(charged, named, in_the_fight(context), melee=True, modifiers=in_fight)
     if shots and shot_at != unit:
+        one = [f"--with {rule!r} applies in the {'shooting' if rule in in_shooting else 'fight'} only"
+               for rule in modifiers if (rule in in_shooting) != (rule in in_fight)]  # (a review: unsaid)
+        which = f" ({'; '.join(one)})" if one else ""
         raise MathhammerError(f"the abilities of {named.label} or of the units attacking it change its models in one "
-                              "phase only: ask about the shooting and the fight apart")
+                              f"phase only{which}: a turn resolves one target for both phases; ask about the shooting "
+                              "and the fight apart")
     shooting, fighting = _weapons(shot), _weapons(fought)
     lines = said(_phased(shot_lines, fight_lines))
     firings = [*shooting, *fighting]
