@@ -103,6 +103,9 @@ def test_a_tiny_chance_is_said_as_less_than_not_equal_to_less_than():
     # a trial read '= < 0.01%': a chance below what is shown is '< 0.0001%', the others '= 12.3456%'
     out = run(["attack", "-w", "10x A1 BS3+ S4 AP0 D1", "-t", "T4 Sv3+ W1 x10"])  # all ten: (2/3 x 1/2 x 1/3)^10
     assert "P(unit destroyed) < 0.0001%" in out.splitlines() and "= <" not in out
+    # a possible event is never 0.0000% in a document either (a review)
+    assert "| P(unit destroyed) | < 0.0001% |" in run(["attack", "-w", "10x A1 BS3+ S4 AP0 D1", "-t", "T4 Sv3+ W1 x10",
+                                                       "--format", "markdown"]).splitlines()
 
 
 def test_a_table_folds_rare_values_and_leaves_out_impossible_ones():

@@ -216,7 +216,7 @@ def to_table(report: Report) -> str:
 
 
 def _fraction_cell(p: Number) -> str:
-    text = f"{float(p):.4%}"
+    text = percent(p)
     return text + (f" ({p})" if isinstance(p, Fraction) and short(p, 24) else "")
 
 
@@ -251,7 +251,7 @@ def to_html(report: Report) -> str:
         cells = [("th" if i == 0 else "td", row) for i, row in enumerate(report.grid)]
         parts.append("<table>" + "".join("<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in row) + "</tr>"
                                          for tag, row in cells) + "</table>")
-    parts += [f"<p>{html.escape(report.label(k))}: {float(p):.4%}</p>" for k, p in report.chances.items()]
+    parts += [f"<p>{html.escape(report.label(k))}: {html.escape(percent(p))}</p>" for k, p in report.chances.items()]
     parts += [pmf_html(pmf, report.label(k)) for k, pmf in report.shown.items()]
     return "".join(parts)
 

@@ -573,7 +573,7 @@ function drawChart(caption, kind, series, exact) {
                                  "data-p": String(p), "data-series": String(s + 1) });
       const raw = kind === "tail" ? null : series[s].dist.pmf[k];
       const words = kind === "tail" ? `P(at least ${k})` : `P(${k})`;
-      rect.append(svg("title", {}, `${many ? `${s + 1}: ` : ""}${words} = ${raw !== null && exact ? chance(raw) : percent(p)}`));
+      rect.append(svg("title", {}, `${many ? `${s + 1}: ` : ""}${words} ${said(raw !== null && exact ? chance(raw) : percent(p))}`));
       chart.append(rect);
       chart.append(svg("text", { x: width - 4, y: top + bar / 2, class: "value", "text-anchor": "end",
                                  "dominant-baseline": "central" }, `${many ? `${s + 1}: ` : ""}${percent(p)}`));
