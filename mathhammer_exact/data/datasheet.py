@@ -781,7 +781,8 @@ class TargetUnit:
     leaders: tuple[Datasheet, ...] = ()  #: the attached Leaders' datasheets: their "while leading" abilities apply
     carried: frozenset[str] = attrs.field(default=frozenset(), repr=lambda pieces: _sorted(pieces))  #: the wargear its
     #: loadout gives its models (its abilities apply: a drone's)
-    size: int | None = None  #: the models its datasheet fields it with, as it started the battle (None: its smallest)
+    size: int | None = None  #: the models its datasheet fields it with, as it started the battle (None: its smallest
+    #: size, or no datasheet)
 
 
 def fielded_leaders(leaders: Sequence[Datasheet], loadout: Sequence[str]) -> tuple[Datasheet, ...]:
