@@ -136,3 +136,18 @@ def test_firings_the_estimate_lets_share_a_count_of_waiting_wounds_land_alike():
                 assert move.equals(other_move), (key, other_key)
                 alike += move is not other_move
     assert alike > 100  # many firings of different weapons or situations land alike
+
+
+def test_within_a_share_the_queries_of_one_question_count_together():
+    """The server's light lane (`limits.share`): a question of many small queries (a plan's) is handed on once
+    they together pass its share, as one large query is, and each question starts afresh."""
+    weapon, target = Weapon.parse(SUSTAINED), Target.parse("T4 Sv4+ W3 x5")
+    part = cost([Firing(weapon, 20)], target, Context(), FLOAT, True).work / limits.MAX_WORK[FLOAT]
+    for _ in range(2):  # each question its own count
+        with limits.share(3.5 * part):
+            for _ in range(3):
+                attack(weapon, target, 20)  # each within the share, and the three together
+            with pytest.raises(TooLarge, match="queries together are too large to answer here"):
+                attack(weapon, target, 20)  # the fourth past it, before its work is done
+    for _ in range(4):  # outside a share nothing is counted
+        attack(weapon, target, 20)

@@ -42,6 +42,10 @@ S1 = ("/api/attack", {"weapons": [{"weapon": "A1 BS3+ S4 AP0 DD3 [SUSTAINED HITS
 HEAVY = ("/api/attack", {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 1000}],
                          "target": "T4 Sv3+ W1 x999; T4 Sv3+ W5 leader", "exact": True})
 HEAVY_MEAN = "500/3"
+# Seven profiles at two targets: 7! x 2^7 alternatives, thousands of small queries (each well within the light lane's
+# share, together past it; 0.8 s when written). The light lane used to compute it until its second was up.
+PLAN = ("/api/plan", {"weapons": [{"weapon": f"A2D6 BS3+ S{s} AP-1 DD6", "models": 20} for s in range(4, 11)],
+                      "targets": ["T4 Sv3+ W3 x30", "T5 Sv3+ W3 x30"], "top": 3})
 
 
 @pytest.fixture(scope="module")
@@ -217,6 +221,30 @@ def test_a_dice_roll_is_answered_at_once_while_heavy_questions_compute(server):
             assert answer["damage"]["mean"] == HEAVY_MEAN
 
 
+def test_a_dice_roll_is_answered_at_once_while_plans_compute(server):
+    def ask_plan() -> tuple[int, dict, float]:
+        with connection(server) as kept:
+            return post(kept, *PLAN)
+
+    asked = [in_thread(ask_plan) for _ in range(4)]
+    times = []
+    with connection(server) as kept:
+        start = time.monotonic()
+        while any(thread.is_alive() for thread, _ in asked) and time.monotonic() - start < 20:
+            status, answer, ms = post(kept, *ROLL)
+            assert status == 200 and answer["p_success"] == pytest.approx(5 / 18)
+            times.append(ms)
+    for thread, _ in asked:
+        thread.join(60)
+    # the premise: the plans were being answered all the while
+    assert len(times) >= 30, f"the plans were answered too soon ({len(times)} rolls meanwhile): ask heavier ones"
+    assert max(times) < 250 and statistics.quantiles(times, n=100)[98] < 100, \
+        f"slowest {max(times):.0f} ms, median {statistics.median(times):.1f} ms over {len(times)} rolls"
+    for _, result in asked:
+        status, answer, _ = result[0]
+        assert status == 200 and answer["rows"][0]["rank"] == 1, answer["header"]
+
+
 # --------------------------------------------------------------------- workers lost mid-question
 @pytest.mark.parametrize("fault", [signal.SIGKILL, signal.SIGSTOP])
 def test_a_worker_killed_or_stopped_mid_question_is_replaced_and_the_question_asked_again(lone, fault):
@@ -246,6 +274,30 @@ def test_a_worker_killed_between_questions_is_replaced(lone):
             status, answer, _ = post(kept, *ROLL)
             assert status == 200 and answer["p_success"] == pytest.approx(5 / 18)
     assert lone.workers("light") - {worker}
+
+
+def test_a_question_that_waits_for_the_cpu_is_busy_not_too_slow():
+    """The time limit counts the worker's CPU time: a question that gets a fifth of a core (here it sleeps the rest,
+    as it would wait behind others) is not refused as too large when the wall clock passes its limit, but told
+    the server is busy once three times the limit has passed."""
+    crowded = ("import time\nwhile True:\n    time.sleep(0.08)\n    began = time.process_time()\n"
+               "    while time.process_time() - began < 0.02:\n        pass")
+
+    async def scenario() -> None:
+        workers = Workers(1, seconds=0.5, memory=512 * 2**20)
+        await workers.start()
+        try:
+            start = time.monotonic()
+            with pytest.raises(Refused, match="^the server is busy; try again$") as busy:
+                await workers.run(exec, crowded)  # the light lane hands it on at 1.5 s, the heavy lane at 1.5 s
+            assert busy.value.status == 503 and time.monotonic() - start > 3 * 0.5 * 2
+            with pytest.raises(Refused, match="took longer than this server's limit of 0.5 s") as slow:
+                await workers.run(exec, "while True:\n    pass")
+            assert slow.value.status == 422
+        finally:
+            workers.close()
+
+    asyncio.run(scenario())
 
 
 def test_a_question_whose_worker_is_lost_twice_is_busy_not_a_fault():

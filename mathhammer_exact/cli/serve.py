@@ -19,7 +19,7 @@ from .command import Command
               help="Worker processes for light questions (dice tests, a unit's shooting), which never wait "
                    "behind heavy ones.")
 @click.option("--time-limit", default=10.0, show_default=True, type=click.FloatRange(0.1, 600),
-              help="Seconds one question may compute before it is refused.")
+              help="Seconds of CPU time one question may compute before it is refused.")
 @click.option("--memory-limit", default=2048, show_default=True, type=click.IntRange(256, 1 << 20),
               help="MiB of memory one worker may use.")
 def serve(host: str, port: int, workers: int, light_workers: int, time_limit: float, memory_limit: int) -> None:

@@ -40,6 +40,8 @@ BLAS_ENTRIES = 8  #: entries of a float transition applied written out (one BLAS
 SPARSE_ENTRIES = 3  #: entries of a float transition applied in compressed rows (`weights.SPARSE_FROM`) per step
 MAX_COUNT_WORK = {FLOAT: 4e9, EXACT: 1e7}  #: the same for a count one weapon's pipeline shows when asked
 _SHARE: ContextVar[float] = ContextVar("share", default=1.0)  #: the part of the limits a query may use here
+#: within `share`: the part of the limits the question's queries have used together so far (one list per question)
+_USED: ContextVar[list[float] | None] = ContextVar("used", default=None)
 
 
 class TooLarge(MathhammerError):
@@ -48,12 +50,14 @@ class TooLarge(MathhammerError):
 
 @contextlib.contextmanager
 def share(part: float) -> Iterator[None]:
-    """Within the block a query may do only `part` of the work the limits allow: one larger is refused
-    with `TooLarge` at once (the server's light lane answers what fits and hands the rest on)."""
-    token = _SHARE.set(part)
+    """Within the block a question may do only `part` of the work the limits allow, its queries together (a plan's
+    many small ones as much as one large): the query that would take it past is refused with `TooLarge` before its
+    work is done (the server's light lane answers what fits and hands the rest on)."""
+    token, used = _SHARE.set(part), _USED.set([0.0])
     try:
         yield
     finally:
+        _USED.reset(used)
         _SHARE.reset(token)
 
 
@@ -73,6 +77,12 @@ def _refuse_over(work: float, mode: Mode, limit: dict[Mode, float], what: str) -
         raise TooLarge(f"this query is too large to answer quickly: about {rounded(work)} steps for {what} (the "
                        f"limit in {mode} mode is {rounded(limit[mode])}); use fewer models"
                        + (", or leave out --exact" if mode.exact else ""))
+    used = _USED.get()
+    if used is not None:  # (counted as if asked afresh: a query answered from a cache counts too, never too little)
+        used[0] += work / limit[mode]
+        if used[0] > _SHARE.get():
+            raise TooLarge(f"this question's queries together are too large to answer here: {used[0]:.2g} of the "
+                           f"limits, {_SHARE.get():g} allowed")
 
 
 def check_counts(attacks: int, mode: Mode) -> None:

@@ -81,8 +81,9 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     411: {"model": ErrorAnswer, "description": "The request did not say its length."},
     413: {"model": ErrorAnswer, "description": "The request is longer than a question can be."},
     500: {"model": ErrorAnswer, "description": "The program failed on this question (a bug: please report it)."},
-    503: {"model": ErrorAnswer, "description": "Every worker stayed busy for the whole time limit, or the worker "
-                                               "computing the question was lost twice: try again."},
+    503: {"model": ErrorAnswer, "description": "Every worker stayed busy for the whole time limit, the question "
+                                               "waited for the CPU three times its time limit, or the worker "
+                                               "computing it was lost twice: try again."},
 }
 
 

@@ -7,14 +7,18 @@ a one-line refusal. Each worker is a fresh Python process (`python -B -m mathham
 talking over a socket pair: nothing is forked from the server, nothing depends on how it was started.
 
 Light questions never queue behind heavy ones. Every question goes first to the light lane, whose
-workers answer only what fits in `LIGHT_SHARE` of the engine's work limits (`engine.limits.share`)
-and within `LIGHT_TIME`: a dice test, a unit's shooting. A larger question is handed back at once,
-since the engine's cost estimate refuses it before doing any work, and goes to the heavy lane.
+workers answer only what fits in `LIGHT_SHARE` of the engine's work limits, its queries together
+(`engine.limits.share`), and within `LIGHT_TIME`: a dice test, a unit's shooting. A larger question (a plan's
+thousands of small queries as much as one large one) is handed back as soon as the engine's cost estimate
+finds it so, before that query's work is done, and goes to the heavy lane.
 Heavy workers run at a lower CPU priority, so that the light lane and the server itself stay quick
 while they compute.
 
-A worker that dies or stalls mid-question (it gains no CPU time for `STALL_TIME`, or is stopped) is
-replaced and the question asked once more; only if that fails too is the answer 503, busy.
+A question's time limit counts the CPU time its worker spends on it, so that a question is not refused as too
+slow for the time other questions took: one that computes past its limit is refused as too large, one that waits
+for the CPU past `WAIT_FACTOR` times it is told the server is busy (503). A worker that dies or stalls mid-question
+(it gains no CPU time for `STALL_TIME`, or is stopped) is replaced and the question asked once more; only if that
+fails too is the answer 503, busy.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ LIGHT_SHARE = 0.01  #: the part of the engine's work limits a light question may
 LIGHT_TIME = 1.0  #: seconds a light worker may compute; past them the question goes to the heavy lane
 HEAVY_NICE = 10  #: how much lower the CPU priority of a heavy worker is (`os.nice`)
 STALL_TIME = 1.0  #: seconds without CPU time that show a worker computing a question has stalled
+WAIT_FACTOR = 3  #: a question's time limit counts its worker's CPU time; its wall time may be this many times that
 TICK = 0.1  #: seconds between looks at a worker computing a question
 BUSY = "the server is busy; try again"
 
@@ -55,6 +60,11 @@ class Refused(Exception):
 
 class Lost(Exception):
     """The worker computing a question died or stalled: not the question's fault."""
+
+
+class Crowded(Exception):
+    """The worker computing a question got too little of the CPU to finish it in time (other questions had it):
+    not the question's fault."""
 
 
 # --------------------------------------------------------------------- messages over the socket pair
@@ -150,13 +160,15 @@ class Worker:
             raise Lost from exc
 
     async def ask(self, job: tuple[Callable[[Any], str], Any], seconds: float) -> tuple[str, str]:
-        """Send a job and await its reply. `TimeoutError` when the worker computes past `seconds`;
+        """Send a job and await its reply. `TimeoutError` when the worker computes past `seconds` of CPU time (of
+        wall time where that cannot be read); `Crowded` when WAIT_FACTOR times `seconds` have passed before that;
         `Lost` when it did not start, dies, is stopped, or gains no CPU time for `STALL_TIME`."""
         try:
             await asyncio.shield(self.started)
         except OSError as exc:
             raise Lost from exc
         assert self.writer is not None
+        before = _progress(self.process.pid)
         try:
             self.writer.write(_frame(job))
             await self.writer.drain()
@@ -164,11 +176,12 @@ class Worker:
             raise Lost from exc
         loop = asyncio.get_running_loop()
         reply = asyncio.ensure_future(self._reply())
-        deadline = loop.time() + seconds
-        used, since = -1.0, loop.time()
+        start = loop.time()
+        used, since = -1.0, start
         try:
             while not (await asyncio.wait({reply}, timeout=TICK))[0]:
                 now, seen = loop.time(), _progress(self.process.pid)
+                computed = now - start
                 if seen is not None:
                     state, cpu = seen
                     if state in "TtZX":  # stopped, or dead
@@ -177,8 +190,11 @@ class Worker:
                         used, since = cpu, now
                     elif now - since > STALL_TIME:
                         raise Lost
-                if now > deadline:
+                    computed = cpu - before[1] if before is not None else computed
+                if computed > seconds:
                     raise TimeoutError
+                if now - start > WAIT_FACTOR * seconds:
+                    raise Crowded
             status, text = reply.result()
             return status, text
         finally:
@@ -279,6 +295,11 @@ class Workers:
             lane.replace(worker)
             if again:
                 return await self._ask(lane, job, seconds, again=False)
+            raise Refused(BUSY, 503) from None
+        except Crowded:
+            lane.replace(worker)
+            if lane is self.light:  # the heavy lane answers it
+                return "heavy", ""
             raise Refused(BUSY, 503) from None
         except TimeoutError:
             lane.replace(worker)
