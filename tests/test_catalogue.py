@@ -978,11 +978,11 @@ def test_a_leaders_own_conditional_defence_stays_its_own_when_it_leads():
     assert {p.name: p.invulnerable for p, _ in report.result.target.groups} == {"Pebble": None, "Chief": 4}
 
 
-def _gun(name: str, least: int = 1, most: int = 1) -> str:
-    """A piece of wargear with a ranged weapon profile of its name, taken `least` to `most` times."""
-    tag = name.lower().replace(" ", "-")
+def _gun(name: str, least: int = 1, most: int = 1, skill: str = "3+", tag: str = "") -> str:
+    """A piece of wargear with a ranged weapon profile of its name (at BS `skill`), taken `least` to `most` times."""
+    tag = tag or name.lower().replace(" ", "-")
     shots = "".join(f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>'
-                    for k, v in (("Range", '24"'), ("A", "1"), ("BS", "3+"), ("S", "4"), ("AP", "0"), ("D", "1"),
+                    for k, v in (("Range", '24"'), ("A", "1"), ("BS", skill), ("S", "4"), ("AP", "0"), ("D", "1"),
                                  ("Keywords", "-")))
     return (f'<selectionEntry type="upgrade" import="true" name="{name}" hidden="false" id="w-{tag}"><constraints>'
             f'<constraint type="min" value="{least}" field="selections" scope="parent" shared="true" id="c-w-{tag}-a"/>'
@@ -1028,6 +1028,27 @@ def test_a_group_of_up_to_two_picks_gives_one_model_two(tmp_path, monkeypatch):
         team.equip(["guard drone", "guard drone"])
     with pytest.raises(MathhammerError, match="can take 'missile drone'"):
         team.equip(["3 missile drone"])
+
+
+def test_a_weapon_of_the_name_of_another_with_other_profiles_keeps_its_own(tmp_path, monkeypatch):
+    # a trial found a Crisis suit's Missile Drone firing its missile pod at the suit's BS 4+, not its own 5+: the
+    # drone's weapon had been taken for the suit's of the same name
+    drone = ('<selectionEntry type="upgrade" import="true" name="Pod Drone" hidden="false" id="w-pod-drone">'
+             '<constraints><constraint type="max" value="1" field="selections" scope="parent" shared="true" '
+             f'id="c-pod-drone"/></constraints><selectionEntries>{_gun("missile pod", skill="5+", tag="drone-pod")}'
+             "</selectionEntries></selectionEntry>")
+    drones = ('<selectionEntryGroup name="Drones" hidden="false" id="g-drones"><constraints><constraint type="max" '
+              f'value="1" field="selections" scope="parent" shared="true" id="c-drones-b"/></constraints>'
+              f"<selectionEntries>{drone}</selectionEntries></selectionEntryGroup>")
+    unit = ('<selectionEntry type="unit" import="true" name="Cinder Suits" hidden="false" id="u-suits">'
+            '<costs><cost name="pts" typeId="ct-pts" value="70"/></costs><selectionEntries>'
+            f'{_kind("Suit", 2, 2, gun="missile pod", groups=drones)}</selectionEntries></selectionEntry>')
+    _index_priced(tmp_path, monkeypatch, unit)
+    suits = by_name.datasheet("Cinder Suits")
+    assert {name: {p: w.skill for p, w in profiles.items()} for name, profiles in suits.weapons.items()} == {
+        "missile pod": {"default": 3}, "missile pod (pod drone)": {"default": 5}}
+    assert sorted(gear for _, gear in suits.equip(["pod drone"])) == [
+        ["missile pod"], ["missile pod", "missile pod (pod drone)"]]
 
 
 def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, monkeypatch):

@@ -634,6 +634,16 @@ def weapon_profiles(data: Data, entry: Element) -> list[Record]:
     return found
 
 
+def _alike(profiles: list[Record]) -> list[tuple[str, bool, list[tuple[str, str]]]]:
+    """What tells two weapons' profiles apart: each profile's label and characteristics, case, spacing and order
+    aside (a plasma pistol's two profiles listed the other way round, 'Anti-vehicle 2+' and 'Anti-Vehicle 2+')."""
+    def plain(text: str) -> str:
+        return " ".join(str(text).lower().split())
+
+    return sorted((plain(p["profile"]), p["melee"], sorted((k, plain(v)) for k, v in p["chars"].items()))
+                  for p in profiles)
+
+
 class UnitReader:
     """Turns one unit entry into a record, collecting its weapons as it goes."""
 
@@ -829,7 +839,8 @@ class UnitReader:
             if tag(entry) != "selectionEntry" or entry.get("type") == "model" or link.minimum or not carriers:
                 continue
             kinds = {id(model): model for carrier in carriers for model in self._carriers(carrier, models)}
-            gear = (self._weapon(link) or next(iter(self._offered(self.entry, link)), None)) if kinds else None
+            gear = (self._weapon(link, self.entry) or next(iter(self._offered(self.entry, link)), None)) \
+                if kinds else None
             if gear is None:
                 continue
             for c in (c for e in (link.link, link.entry) for c in kids(e, "constraints", "constraint")):
@@ -934,13 +945,16 @@ class UnitReader:
         return [p for element in self.entry.iter() for p, _ in self.data.profiles(element)
                 if p.get("typeName") == "Unit"]
 
-    def _weapon(self, link: Link) -> str | None:
+    def _weapon(self, link: Link, holder: Element) -> str | None:
         """Register an entry's weapon profiles and the most of it a unit may have; its name, or None if it
-        carries no weapon."""
+        carries no weapon. A weapon of the name of another of the unit's with other profiles (a Missile Drone's
+        missile pod at BS 5+ beside its battlesuit's at BS 4+) is named after its `holder` as well."""
         profiles = weapon_profiles(self.data, link.entry)
         if not profiles:
             return None
         name = link.entry.get("name", "").strip()
+        if name in self.weapons and _alike(self.weapons[name]) != _alike(profiles):
+            name = f"{name} ({' '.join(holder.get('name', '').split())})"
         self.weapons.setdefault(name, profiles)
         self.pieces.setdefault(name, link.entry)
         self._priced(link, name)
@@ -1024,7 +1038,7 @@ class UnitReader:
             if tag(entry) == "selectionEntry":
                 if entry.get("type") == "model":
                     continue
-                name = self._weapon(link)
+                name = self._weapon(link, element)
                 inner, inner_options = self._wargear(entry, model)
                 options += inner_options
                 if link.minimum >= 1:
@@ -1050,7 +1064,7 @@ class UnitReader:
             if apart:
                 self._group(child, equipment, options, model)
                 continue
-            name = self._weapon(child)
+            name = self._weapon(child, group)
             mark = len(self.notes)
             inner, inner_options = self._wargear(child.entry, model)
             within[id(child)] = inner_options, self.notes[mark:]
