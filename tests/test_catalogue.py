@@ -5,6 +5,7 @@ points brackets, an invulnerable save, a Feel No Pain link, a Leader)."""
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections import Counter
 from fractions import Fraction
@@ -20,7 +21,8 @@ from mathhammer_exact.catalogue.abilities import best, feel_no_pain, invulnerabl
 from mathhammer_exact.catalogue.convert import _defence, model_text, to_datasheet, weapon_text
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.datasheet import Datasheet, Least
-from mathhammer_exact.decide.unit_attack import volley
+from mathhammer_exact.decide.unit_attack import unit_attack, volley
+from mathhammer_exact.present.cards import card
 from mathhammer_exact.units import by_name
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -1049,6 +1051,43 @@ def test_a_weapon_of_the_name_of_another_with_other_profiles_keeps_its_own(tmp_p
         "missile pod": {"default": 3}, "missile pod (pod drone)": {"default": 5}}
     assert sorted(gear for _, gear in suits.equip(["pod drone"])) == [
         ["missile pod"], ["missile pod", "missile pod (pod drone)"]]
+
+
+def test_a_unit_whose_default_wargear_is_in_no_file_read_is_refused(tmp_path, monkeypatch):
+    # a trial found 11th-edition Grey Hunters fighting with their Pack Leader's power fist alone: their chainswords
+    # link to a catalogue the checkout lacked, and the group whose default they were read another choice instead
+    lost = ('<entryLinks><entryLink import="true" name="Lost blade" hidden="false" type="selectionEntry" '
+            'id="l-blade" targetId="elsewhere-blade"><constraints><constraint type="min" value="1" '
+            'field="selections" scope="parent" shared="true" id="c-l-blade"/></constraints></entryLink></entryLinks>')
+    optional = lost.replace("Lost blade", "Lost banner").replace('type="min"', 'type="max"').replace("blade", "banner")
+    choice = ('<selectionEntryGroup name="Gun" hidden="false" id="g-gun" defaultSelectionEntryId="l-gone">'
+              '<constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" '
+              f'id="c-gun-a"/></constraints><selectionEntries>{_gun("pebble gun", 0, 1)}</selectionEntries>'
+              '<entryLinks><entryLink import="true" name="Lost gun" hidden="false" type="selectionEntry" id="l-gun" '
+              'targetId="elsewhere-gun"/></entryLinks></selectionEntryGroup>')
+
+    def unit(name: str, model: str) -> str:
+        return (f'<selectionEntry type="unit" import="true" name="{name}" hidden="false" id="u-{name[-4:]}">'
+                f'<costs><cost name="pts" typeId="ct-pts" value="70"/></costs><selectionEntries>{model}'
+                "</selectionEntries></selectionEntry>")
+    _index_priced(tmp_path, monkeypatch, unit("Cinder Lost", _kind("Loser", 5, 5, gun="rifle").replace(
+        "<selectionEntryGroups>", lost + "<selectionEntryGroups>")) + unit("Cinder Kept", _kind(
+            "Keeper", 5, 5, gun="rifle").replace("<selectionEntryGroups>", optional + "<selectionEntryGroups>"))
+        + unit("Cinder Gone", _kind("Goner", 5, 5, gun="rifle", groups=choice)))
+    refused = {"Cinder Lost": "Lost blade", "Cinder Gone": "the default choice of 'Gun'"}
+    for name, what in refused.items():
+        sheet = by_name.datasheet(name)
+        message = f"{name} (Priced Host): the default wargear of its models links to entries in none of the " \
+                  f"files read: {what}; an answer would leave them out"
+        for field in (sheet.as_target, lambda s=sheet: s.equip(["rifle"]),
+                      lambda s=sheet: unit_attack(s, Target.parse("T4 Sv3+ W1 x5"))):
+            with pytest.raises(MathhammerError, match=re.escape(message)):
+                field()
+        assert f"Not fielded: the default wargear of its models links to entries in none of the files read: {what}" \
+            in card(name)
+    kept = by_name.datasheet("Cinder Kept")  # what it may take, in no file read, is only said
+    assert kept.as_target().model_count == 5 and not kept.incomplete
+    assert "so not in this datasheet: Lost banner" in kept.notes[0]
 
 
 def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, monkeypatch):

@@ -673,6 +673,7 @@ class UnitReader:
         self.alike: list[set[str]] = []  #: wargear of which a unit carries one only (`_alike`)
         self.compositions: list[Record] = []  #: the unit compositions other than the default (`_find_models`)
         self.bundled = 0  #: the kinds of model read from the default unit composition
+        self.lost: list[str] = []  #: default wargear whose links lead to entries in none of the files read
 
     def read(self) -> Record:
         entry = self.entry
@@ -697,10 +698,12 @@ class UnitReader:
                 record["keywords"].append(keyword.upper())
         self._abilities(record, models)
         lost = record["unresolved"] = self.data.unresolved(entry)
+        lacks = f" (the checkout lacks {', '.join(sorted(self.data.missing))})" if self.data.missing else ""
         if lost:
-            lacks = f" (the checkout lacks {', '.join(sorted(self.data.missing))})" if self.data.missing else ""
             self.notes.append(f"links to entries in none of the files read{lacks}, so not in this datasheet: "
                               f"{', '.join(lost)}")
+        record["incomplete"] = f"the default wargear of its models links to entries in none of the files read" \
+            f"{lacks}: {', '.join(sorted(set(self.lost)))}" if self.lost else ""
         record["sizes"], record["points"] = self._points(size_low, size_high, models)
         record["limits"] = self._size_limits(models, size_high)
         record["leasts"] = [{"what": name, "least": least, "kinds": [m["name"] for m in kinds],
@@ -1033,14 +1036,18 @@ class UnitReader:
         (`_worn`), so that a loadout can name the kind of model that carries it."""
         equipment: list[str] = []
         options: list[Record] = []
+        self.lost += self._lost_defaults(element)
         for link in self.data.children(element):
             entry = link.entry
             if tag(entry) == "selectionEntry":
                 if entry.get("type") == "model":
                     continue
                 name = self._weapon(link, element)
+                mark = len(self.lost)
                 inner, inner_options = self._wargear(entry, model)
                 options += inner_options
+                if not link.minimum:  # what an entry not taken by default holds is no default
+                    del self.lost[mark:]
                 if link.minimum >= 1:
                     worn = self._worn(link) if model and not name and not inner else []
                     equipment += [name] * link.minimum if name else (inner or worn) * link.minimum
@@ -1050,13 +1057,22 @@ class UnitReader:
                 self._group(link, equipment, options, model)
         return equipment, options
 
+    def _lost_defaults(self, element: Element, default: str | None = None) -> list[str]:
+        """The names of the links below `element` to entries in none of the files read that its models carry by
+        default: each taken at least once, or the one its `default` id names (a group's default choice)."""
+        return [link.get("name", "").strip() for link in kids(element, "entryLinks", "entryLink")
+                if link.get("targetId", "") not in self.data.ids and _wanted(link)
+                and (_limits(link)[0] >= 1 or default is not None and link.get("id") == default)]
+
     def _group(self, link: Link, equipment: list[str], options: list[Record], model: bool = False) -> None:
         """A choice group's default wargear (added to `equipment`) and its other choices as a swap (a `model`'s:
         a choice that is a bundle carries its worn wargear too, 'Thunder Hammer & Storm Shield')."""
         group = link.entry
         default_id = group.get("defaultSelectionEntryId")
+        self.lost += self._lost_defaults(group, default_id)
         choices: list[tuple[Link, str | None, list[str]]] = []
-        within: dict[int, tuple[list[Record], list[str]]] = {}  #: each choice's own swaps and notes, by id of its link
+        #: each choice's own swaps, notes and default wargear lost, by id of its link
+        within: dict[int, tuple[list[Record], list[str], list[str]]] = {}
         followers = self._followers(group) if model else []
         listed = self._choices(link)
         shown = {id(child.entry) for child, _ in listed}
@@ -1065,16 +1081,19 @@ class UnitReader:
                 self._group(child, equipment, options, model)
                 continue
             name = self._weapon(child, group)
-            mark = len(self.notes)
+            mark, lost = len(self.notes), len(self.lost)
             inner, inner_options = self._wargear(child.entry, model)
-            within[id(child)] = inner_options, self.notes[mark:]
-            del self.notes[mark:]  # said only for a choice taken (below)
+            within[id(child)] = inner_options, self.notes[mark:], self.lost[lost:]
+            del self.notes[mark:], self.lost[lost:]  # said only for a choice taken (below)
             choices.append((child, name, [name] if name else inner))
         if not choices:
             return
         if followers:  # the model carries what the unit's models carry: they are all alike in it
             self._join_alike({child.entry.get("name", "").strip() for child in followers})
         default = named = next((c for c in choices if default_id in (c[0].link_id, c[0].entry.get("id"))), None)
+        if default is None and default_id not in (None, "", "none") and any(
+                other.get("targetId", "") not in self.data.ids for other in kids(group, "entryLinks", "entryLink")):
+            self.lost.append(f"the default choice of {group.get('name', '').strip()!r}")  # most likely one of those
         amounts = [(c, max(_default_amount(c[0]), c[0].minimum)) for c in choices] if default is None else []
         if any(_default_amount(c[0]) for c, _ in amounts):  # each choice the catalogue takes by default, so many
             # times ('Weapons': two of plasma rifle and missile pod, one of each by default); a choice taken beyond
@@ -1085,6 +1104,7 @@ class UnitReader:
                 equipment += (gear or self._worn(child)) * n
                 options += within[id(child)][0]
                 self.notes += within[id(child)][1]
+                self.lost += within[id(child)][2]
                 if n > child.minimum and (swap := _swap(choices, child)):
                     options.append(swap)
             return
@@ -1109,6 +1129,7 @@ class UnitReader:
         for child in [c for c, _ in required] + ([default[0]] if default else []):  # what a choice taken holds
             options += within[id(child)][0]
             self.notes += within[id(child)][1]
+            self.lost += within[id(child)][2]
         if default is None:  # a group that asks for no choice: wargear a model may take ('Sponsons'), an ability's too
             if link.minimum or required:
                 return

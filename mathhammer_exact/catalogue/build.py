@@ -57,6 +57,9 @@ class IndexReport:
                 f"{name} (linked by {len(by)})" for name, by in sorted(self.missing.items())))
         if self.partial:
             out.append(f"units with links to entries in no file read: {self.partial} (each one's notes name them)")
+        if self.tally.units["incomplete"]:
+            out.append(f"of which {self.tally.units['incomplete']} lack wargear their models carry by default (refused "
+                       "when asked about, naming it)")
         if self.unreadable:
             out.append(f"units not readable: {len(self.unreadable)} ({', '.join(sorted(self.unreadable)[:5])}"
                        f"{', ...' if len(self.unreadable) > 5 else ''})")
@@ -133,6 +136,7 @@ def _read(files: frozenset[Path] | None, data: bsdata.Data) -> Read:
             continue
         rows.append(row(record))
         tally.units["partial"] += bool(record["unresolved"])
+        tally.units["incomplete"] += bool(record["incomplete"])
     return rows, unreadable, tally
 
 

@@ -510,7 +510,7 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         joins_beside=tuple(JoinsBeside(tuple(r["units"]), tuple(r["leaders"]), r["not_twice"])
                            for _, text, _ in record.get("ability_texts", ()) for r in joins_beside(text)),
         takes_two=tuple(TwoLeaders(**r) for _, text, _ in record.get("ability_texts", ()) for r in two_leaders(text)),
-        notes=tuple(dict.fromkeys(notes)), edition=record["edition"],
+        notes=tuple(dict.fromkeys(notes)), edition=record["edition"], incomplete=record.get("incomplete", ""),
         army_rules=tuple(rule for rule in record.get("army_rules", ()) if rule.strip().lower() not in AS_KEYWORD),
         army_rules_for={faction: tuple(rules) for faction, rules in record.get("army_rules_for", {}).items()},
         read_rules=_contained((*(a for a in read_rules if a.name not in held),

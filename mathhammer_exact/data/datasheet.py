@@ -283,6 +283,8 @@ class Datasheet:
     """The unit at a size its default models do not make, as its own datasheet: a unit composition other than
     the default ('2 Shock Trooper Sergeants and 18 Shock Troopers', 20 models), by its size."""
     edition: str = "10e"  #: the rules edition its profiles are printed for: '10e' (rules/, BSData wh40k-10e) or '11e'
+    #: why its models cannot be fielded as the data gives them (wargear they carry by default in no file read), if so
+    incomplete: str = ""
 
     @property
     def unit_keywords(self) -> tuple[str, ...]:
@@ -454,6 +456,9 @@ class Datasheet:
         another order (a loadout is a set of choices: 'meltagun, multi-melta' on Battle Sisters, whose heavy-weapon
         Sister alone can take the multi-melta, is fielded as 'multi-melta, meltagun'); the refusal is the order
         written's."""
+        if self.incomplete:  # an answer would leave out what its models carry: precisely wrong
+            raise MathhammerError(f"{self.name} ({self.faction}): {self.incomplete}; an answer would leave them out "
+                                  "(add the catalogues it lacks to the checkout and run `mathhammer data add` again)")
         counts = self.counts(size)
         size = sum(counts.values())
         if size in self.compositions:

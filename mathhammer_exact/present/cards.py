@@ -101,11 +101,14 @@ def datasheet_card(sheet: Datasheet, rules: Mapping[str, NamedRule] | None = Non
         lines.append(f"Option: {article} {option.model} {option.offer()}{limit}")
     lines.append("Abilities: " + ", ".join(sheet.abilities))
     lines += [f"  {a.name}, {_how(a)}: {a.describe()}"
-              for a in text_in_force.abilities(sheet, rules or {}, text_in_force.default_wargear(sheet))]
+              for a in text_in_force.abilities(sheet, rules or {}, frozenset() if sheet.incomplete
+                                               else text_in_force.default_wargear(sheet))]
     lines.append("Keywords: " + ", ".join(sheet.keywords))
     if sheet.points:
         lines.append("Points: " + ", ".join(f"{n} model{'s' * (n != 1)}: {p}" for n, p in sheet.points.items()))
-    if sheet.wargear_points:
+    if sheet.incomplete:
+        lines.append(f"Not fielded: {sheet.incomplete}")
+    elif sheet.wargear_points:
         lines.append("Wargear points: " + ", ".join(f"{item} {cost} each" for item, cost in
                                                     sorted(sheet.wargear_points.items()))
                      + "; with the default wargear: " + ", ".join(
