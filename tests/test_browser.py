@@ -651,3 +651,27 @@ def test_a_situation_field_declared_alone_shows_up_in_the_page_and_its_requests(
     assert query(f"?{params}")["fervour"] == ["2"] and query(f"?{params}")["teleported"] == ["1"]
     sent = browser.execute_script("return situation(new URLSearchParams(arguments[0]))", params)
     assert sent == {"teleported": True, "fervour": 2}
+
+
+def test_a_suggested_unit_of_a_name_several_factions_use_is_asked_with_its_faction(browser, tmp_path, monkeypatch):
+    # a trial found 'Land Raider' suggested for Grey Knights and for Space Marines, each filling in plain
+    # 'Land Raider', which the server then refused as a name several factions use
+    from selenium.webdriver.common.by import By
+
+    from mathhammer_exact.catalogue import build, index
+
+    monkeypatch.setenv(index.ENVIRONMENT, str(tmp_path / "data"))
+    build.add_checkout(ROOT / "tests" / "fixtures" / "bsdata-factions")
+    with running_server() as url:
+        browser.get(f"{url}/?q=unit")
+        attacker = wait(browser, lambda d: d.find_element(By.ID, "attacker"))
+        attacker.send_keys("boulder tank")
+        suggested = wait(browser, lambda d: [o.get_attribute("value") for o in
+                                             d.find_elements(By.CSS_SELECTOR, "#attacker-names option")])
+        assert sorted(suggested) == ["Boulder Tank @ Iron Wardens", "Boulder Tank @ Slate Brothers",
+                                     "Boulder Tank @ Stone Legion"]
+        attacker.clear()
+        attacker.send_keys(suggested[0])
+        browser.find_element(By.ID, "target").send_keys("MEQ")
+        browser.find_element(By.ID, "ask").click()
+        check_headline(browser, api(url, "/api/unit", {"attacker": suggested[0], "target": "MEQ"}))

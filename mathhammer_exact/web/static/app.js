@@ -1027,7 +1027,13 @@ function suggest(input, now = false) {
         if (askedEdition()) search.edition = askedEdition();  // an 11th-edition unit is found in the 11th's index
         const response = await fetch(`/api/units?${new URLSearchParams(search)}`);
         if (response.ok) {
-          for (const unit of (await response.json()).units) found.push(option(unit.name, `${unit.faction}${points(unit)}`));
+          const units = (await response.json()).units;
+          const named = (unit) => units.filter((other) => other.name === unit.name).length;
+          // a name several factions use is picked with its faction, as the server asks it to be written
+          for (const unit of units) {
+            found.push(option(named(unit) > 1 ? `${unit.name} @ ${unit.faction}` : unit.name,
+                              `${unit.faction}${points(unit)}`));
+          }
         }
       } catch { /* suggestions are a help, never an error */ }
     }
