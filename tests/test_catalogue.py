@@ -4,6 +4,7 @@ points brackets, an invulnerable save, a Feel No Pain link, a Leader)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -17,7 +18,7 @@ from click.testing import CliRunner
 
 from mathhammer_exact import Context, MathhammerError, Target, Weapon, attack
 from mathhammer_exact.catalogue import build, index, library
-from mathhammer_exact.catalogue.abilities import best, feel_no_pain, invulnerable, leader_units
+from mathhammer_exact.catalogue.abilities import best, charge_rolls, feel_no_pain, invulnerable, leader_units
 from mathhammer_exact.catalogue.convert import _defence, model_text, to_datasheet, weapon_text
 from mathhammer_exact.cli import cli
 from mathhammer_exact.data.datasheet import Datasheet, Least
@@ -1088,6 +1089,60 @@ def test_a_unit_whose_default_wargear_is_in_no_file_read_is_refused(tmp_path, mo
     kept = by_name.datasheet("Cinder Kept")  # what it may take, in no file read, is only said
     assert kept.as_target().model_count == 5 and not kept.incomplete
     assert "so not in this datasheet: Lost banner" in kept.notes[0]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("You can re-roll Advance and Charge rolls made for this unit.", [(True, 0, False, "", False)]),
+    ("This unit has +1 to **charge rolls**.", [(False, 1, False, "", False)]),  # as the 11th edition writes it
+    ("Add 1 to Charge rolls made for the bearer's unit.", [(False, 1, False, "", False)]),
+    ("While this model is leading a unit, you can re-roll Charge rolls made for that unit.",
+     [(True, 0, True, "", False)]),
+    ("Add 1 to Charge rolls made for this unit. While this unit is near a ^^Shrine^^, add 2 to Charge rolls made for "
+     "this unit instead.", [(False, 1, False, "", False), (False, 2, False, "While this unit is near a Shrine", True)]),
+    ("You can re-roll Charge rolls made for this unit in a turn in which it arrived from Reserves.",
+     [(True, 0, False, "in a turn in which it arrived from Reserves", False)]),
+    ("Pick one: Banner of Dust: add 1 to Charge rolls made for this unit.",
+     [(False, 1, False, "Pick one: Banner of Dust", False)]),  # one of a choice: waits on it
+    ("While a unit is pinned, subtract 2 from Charge rolls made for it.", []),  # another unit's
+    ("You can re-roll Charge rolls made for one GRAVEL unit from your army.", []),
+])
+def test_what_an_ability_does_to_its_units_charge_rolls(text, found):
+    assert [(r["reroll"], r["add"], r["leading"], r["condition"], r["instead"]) for r in charge_rolls(text)] == found
+
+
+def test_a_turn_applies_the_charging_units_charge_roll_abilities_and_names_the_others(tmp_path, monkeypatch):
+    # a trial found Death Company's 'You can re-roll Charge rolls' and Ruststalkers' +1 left out of a turn, and
+    # said nowhere: 9" on 2D6 is 5/18, re-rolled 5/18 + 13/18 x 5/18 = 155/324, on 2D6+1 15/36 = 5/12
+    blade = ('<selectionEntry type="upgrade" import="true" name="Dust blade" hidden="false" id="w-dust-blade">'
+             '<constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" '
+             'id="c-blade-a"/></constraints><profiles><profile name="Dust blade" typeName="Melee Weapons" '
+             'hidden="false" id="p-dust-blade"><characteristics>' + "".join(
+                 f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>' for k, v in (
+                     ("Range", "Melee"), ("A", "2"), ("WS", "3+"), ("S", "4"), ("AP", "0"), ("D", "1"),
+                     ("Keywords", "-"))) + "</characteristics></profile></profiles></selectionEntry>")
+
+    def unit(name: str, abilities: str) -> str:
+        carried = _priced_unit(name, 5, 50, 0, "", least=5, abilities=abilities)
+        return carried.replace("</profiles><costs>", f"</profiles><selectionEntries>{blade}</selectionEntries><costs>",
+                               1)  # the model's: it carries the blade
+
+    striding = ("Add 1 to Advance and Charge rolls made for this unit. While this unit is near a Shrine, add 2 to "
+                "Advance and Charge rolls made for this unit instead.")
+    _index_priced(tmp_path, monkeypatch, unit("Dust Furies", "You can re-roll Charge rolls made for this unit.")
+                  + unit("Dust Striders", striding) + unit("Dust Walkers", ""))
+    for name, chance, lines in (
+            ("Dust Furies", Fraction(155, 324), ['charge: 9" on 2D6, re-rolled if it fails (Gift 0 (read from its '
+                                                 'text))']),
+            ("Dust Striders", Fraction(5, 12), ['charge: 9" on 2D6+1 (Gift 0 (read from its text): +1)',
+                                                "not applied: Gift 0 (read from its text): +2 to Charge rolls in "
+                                                "place of the above, only where its condition holds ('While this unit "
+                                                "is near a Shrine'); --charge-mod 1 assumes it"]),
+            ("Dust Walkers", Fraction(5, 18), ['charge: 9" on 2D6'])):
+        out = run("turn", "-t", "MEQ", "-f", name, "-d", "9", "--exact", "--format", "json")
+        assert out.exit_code == 0, out.output
+        answer = json.loads(out.output)
+        assert answer["p_charge"] == str(chance)
+        assert [line.strip() for line in answer["header"] if "harge" in line and "Melee" not in line] == lines
 
 
 def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, monkeypatch):

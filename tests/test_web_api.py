@@ -30,7 +30,7 @@ from mathhammer_exact.units.by_name import find_target  # noqa: E402
 from mathhammer_exact.web import schemas  # noqa: E402
 from mathhammer_exact.web.app import create_app  # noqa: E402
 from mathhammer_exact.web.keys import KEYS, in_keys  # noqa: E402
-from mathhammer_exact.web.questions import UnitNeedQuery  # noqa: E402
+from mathhammer_exact.web.questions import TurnQuery, UnitNeedQuery  # noqa: E402
 from mathhammer_exact.web.workers import Refused, Workers  # noqa: E402
 
 TEN_SHOTS = {"weapons": [{"weapon": "A1 BS3+ S4 AP-1 D1", "models": 10}], "target": "T4 Sv3+ W2 x5"}
@@ -53,7 +53,7 @@ def post(client, path: str, body: dict, status: int = 200) -> dict:
 
 def cli_json(args: list[str]) -> dict:
     """The command's --json, as the API answers it: its header's option names written as the request's keys."""
-    from mathhammer_exact.web.questions import AttackNeedQuery, PlanQuery, SurviveQuery, TurnQuery, UnitNeedQuery
+    from mathhammer_exact.web.questions import AttackNeedQuery, PlanQuery, SurviveQuery
     from mathhammer_exact.web.schemas import AttackQuery, CompareQuery, UnitQuery
 
     out = CliRunner().invoke(cli, [*args, "--json"], catch_exceptions=False)
@@ -520,7 +520,8 @@ def test_api_messages_name_the_requests_keys_not_the_commands_options(client, bo
 def test_every_option_named_in_a_message_becomes_a_request_key():
     for option, key in KEYS.items():
         name = key.split('"')[1]
-        owner = schemas.Situation if name.startswith("situation.") else UnitNeedQuery
+        owner = schemas.Situation if name.startswith("situation.") else TurnQuery if name.startswith("charge_") \
+            else UnitNeedQuery
         field = name.removeprefix("situation.")
         assert field in owner.model_fields or field in {f.alias for f in owner.model_fields.values()}, option
     assert in_keys("leave out --exact; --cover-for 1 --with x --nothing") == (

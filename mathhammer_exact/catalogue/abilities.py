@@ -323,3 +323,42 @@ def best(current: Record | None, found: Record | None) -> Record | None:
 
 def _rank(reading: Record) -> tuple[bool, bool]:
     return bool(reading.get("conditional")), bool(reading.get("inferred"))
+
+
+#: a change to the unit's Charge rolls: a re-roll ('you can re-roll Advance and Charge rolls made for this unit'),
+#: or a number added ('add 1 to Charge rolls made for the bearer's unit', 11th: 'this unit has +1 to charge rolls');
+#: for whom ('made for ...'), what comes before it in its sentence and what follows (a condition either way)
+_CHARGE_ROLLS = re.compile(
+    r"(?P<before>[^.;\n]*?)(?:(?P<reroll>\bre[-‑ ]?roll)|\badd (?P<add>[1-3])(?! ?\")(?: to)?|\+(?P<plus>[1-3]) to)"
+    r"(?P<which> (?:that |the )?(?:\*\*)?(?:Advance (?:and(?:/or)? )?)?(?:\*\*)?(?:\*\*)?Charge rolls?(?:\*\*)?)"
+    r"(?: made)?(?: for (?P<whose>this unit|this model(?:['’]s unit)?|the bearer(?:['’]s unit)?|that unit|it|them|"
+    r"[^.;,]*?unit from your army))?(?P<after>[^.;\n]*)", re.I)
+_CHARGE_SUBJECT = re.compile(r"[\s,:–-]*(?:(?:and )?you can|(?:this|that) (?:unit|model) (?:can|has))$", re.I)
+_INSTEAD = re.compile(r"\binstead\b", re.I)
+_CHARGE_AFTER = re.compile(r"^,?\s*(?:in a turn|if|while|when|during|until|each time|after)\b", re.I)
+
+
+def charge_rolls(text: str) -> list[Record]:
+    """What an ability does to the Charge rolls of its unit: each {"reroll": bool, "add": int, "leading": the unit
+    this model leads (not its own), "condition": the words it waits on ("" for none), "instead": in place of what the
+    ability gives otherwise (Optimised Gait's +2 near Battleline units)}. Changes to other units' rolls (an enemy's,
+    a unit from your army) are not the unit's: left out."""
+    found = []
+    for match in _CHARGE_ROLLS.finditer(" ".join(text.replace("*", "").replace("^^", "").split())):
+        whose = (match["whose"] or "this unit").lower()
+        before = match["before"].strip(" ,")
+        leading = bool(_LEADING.search(before)) and whose == "that unit"
+        if leading:
+            before = _LEADING.sub("", before).strip(" ,")
+        if whose in ("it", "them") or whose.endswith("from your army"):
+            continue  # another unit's (pinned, an enemy's), or one chosen from the army
+        after = match["after"]
+        # what it waits on: a condition before it ('while this unit contains...', 'that unit' of one), a choice or a
+        # trigger it is listed under ('If you do:', 'Banner of ...:'), or one after it ('in a turn in which...')
+        waits = ":" in before or bool(_CONDITION.search(before)) or whose == "that unit" and not leading
+        before = _CHARGE_SUBJECT.sub("", before).strip(" ,:")
+        condition = " ".join(part for part in (before if waits else "",
+                                               after.strip(" ,") if _CHARGE_AFTER.match(after) else "") if part)
+        found.append({"reroll": bool(match["reroll"]), "add": int(match["add"] or match["plus"] or 0),
+                      "leading": leading, "condition": condition, "instead": bool(_INSTEAD.search(after))})
+    return found

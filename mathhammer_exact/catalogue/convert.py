@@ -19,6 +19,7 @@ import attrs
 from ..data.datasheet import (
     UNIT_WIDE,
     AttachedUnit,
+    ChargeRoll,
     Datasheet,
     JoinsBeside,
     Least,
@@ -32,7 +33,16 @@ from ..data.text_in_force import has_keywords
 from ..data.text_rules import TextAbility
 from ..errors import MathhammerError
 from ..model import ModelProfile, Weapon
-from .abilities import Record, attached_as, best, feel_no_pain, joins_beside, stationary_weapon, two_leaders
+from .abilities import (
+    Record,
+    attached_as,
+    best,
+    charge_rolls,
+    feel_no_pain,
+    joins_beside,
+    stationary_weapon,
+    two_leaders,
+)
 from .ability_text import conditional_defence, read_abilities
 
 _UNKNOWN = re.compile(r"unknown (?:weapon ability|weapon token|target token) '([^']*)'")
@@ -511,6 +521,12 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
                            for _, text, _ in record.get("ability_texts", ()) for r in joins_beside(text)),
         takes_two=tuple(TwoLeaders(**r) for _, text, _ in record.get("ability_texts", ()) for r in two_leaders(text)),
         notes=tuple(dict.fromkeys(notes)), edition=record["edition"], incomplete=record.get("incomplete", ""),
+        charge_rolls=tuple(ChargeRoll(name, found["reroll"], found["add"], found["leading"], found["condition"], piece,
+                                      found["instead"])
+                           for piece, texts in (("", record.get("ability_texts", ())),
+                                                *((piece.lower(), texts) for piece, texts in
+                                                  record.get("wargear_abilities", {}).items()))
+                           for name, text, _ in texts for found in charge_rolls(text)),
         army_rules=tuple(rule for rule in record.get("army_rules", ()) if rule.strip().lower() not in AS_KEYWORD),
         army_rules_for={faction: tuple(rules) for faction, rules in record.get("army_rules_for", {}).items()},
         read_rules=_contained((*(a for a in read_rules if a.name not in held),

@@ -242,6 +242,25 @@ class JoinsBeside:
 
 
 @attrs.frozen
+class ChargeRoll:
+    """An ability of the unit's that changes its Charge rolls, read from its text: a re-roll, or `add` added; for the
+    unit it leads where `leading`; given by the wargear `piece` where one is named (a Sacred Banner: "the bearer's
+    unit"), else by the datasheet; in force where nothing is left in `condition` (the words it waits on)."""
+
+    ability: str
+    reroll: bool = False
+    add: int = 0
+    leading: bool = False
+    condition: str = ""
+    piece: str = ""
+    instead: bool = False  #: in place of what the ability gives where its condition does not hold
+
+    def describe(self) -> str:
+        """What it does, in a player's words: "re-roll Charge rolls", "+1 to Charge rolls"."""
+        return "re-roll Charge rolls" if self.reroll else f"+{self.add} to Charge rolls"
+
+
+@attrs.frozen
 class Datasheet:
     name: str
     faction: str
@@ -285,6 +304,7 @@ class Datasheet:
     edition: str = "10e"  #: the rules edition its profiles are printed for: '10e' (rules/, BSData wh40k-10e) or '11e'
     #: why its models cannot be fielded as the data gives them (wargear they carry by default in no file read), if so
     incomplete: str = ""
+    charge_rolls: tuple[ChargeRoll, ...] = ()  #: its abilities (and its wargear's) that change its Charge rolls
 
     @property
     def unit_keywords(self) -> tuple[str, ...]:

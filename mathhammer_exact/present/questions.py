@@ -13,7 +13,7 @@ from pathlib import Path
 
 import attrs
 
-from ..data.datasheet import TargetUnit, in_edition
+from ..data.datasheet import ChargeRoll, Datasheet, TargetUnit, in_edition
 from ..data.load import find
 from ..decide.firings import Attacking, Said, Written, attacking, describe, said
 from ..decide.need import need, need_size
@@ -112,11 +112,19 @@ def turn_question(named: TargetUnit, shots: Sequence[Written], blows: Sequence[W
     lines = said(_phased(shot_lines, fight_lines))
     firings = [*shooting, *fighting]
     groups = allocation_order(order, unit)
-    found = whole_turn(unit, shooting, fighting, distance, charge_reroll, charge_mod, watch, charger, context, exact,
-                       groups)
+    rolls, unsettled = _charge_abilities(blows)
+    reroll = charge_reroll or any(r.reroll for r in rolls)
+    found = whole_turn(unit, shooting, fighting, distance, reroll, charge_mod + sum(r.add for r in rolls), watch,
+                       charger, context, exact, groups)
     title = (f"{describe(shots) + ', then ' if shots else ''}charge {distance}\", then {describe(blows)}"
              f"  ->  {named.label}")
-    asked = header(firings, unit, context) + _charge_lines(distance, charge_reroll, charge_mod, watch, charger)
+    asked = header(firings, unit, context) + _charge_lines(distance, charge_reroll, charge_mod, rolls, watch, charger)
+    asked += tuple(f"  not applied: {r.ability} (read from its text): {r.describe()}"
+                   + (" in place of the above" if r.instead else "")
+                   + f", only where its condition holds ({r.condition!r}); " + (
+                       "--charge-reroll assumes it" if r.reroll else
+                       f"--charge-mod {charge_mod + r.add - (_given(rolls, r.ability) if r.instead else 0)} assumes it")
+                   for r in unsettled)
     asked += tuple(f"  {line}" for line in (*rule_lines, *lines, *order_line(unit, groups), *named.notes))
     return assuming(attrs.evolve(turn_report(found, title), preface=asked), context)
 
@@ -169,12 +177,46 @@ def _refusal(written: Sequence[Written], named: TargetUnit, context: Context, me
     return None
 
 
-def _charge_lines(distance: int, reroll: bool, modifier: int, watch: Overwatch | None,
+def _charge_abilities(blows: Sequence[Written]) -> tuple[list[ChargeRoll], list[ChargeRoll]]:
+    """The abilities of the charging unit and its Leaders that change its Charge rolls (read from their text: a trial
+    found Death Company's re-roll and Ruststalkers' +1 left out, and said nowhere): those in force, and those that
+    wait on a condition the question does not settle. A Leader's for the unit it leads count where it leads one; a
+    piece of wargear's where the unit carries it."""
+    def carried(sheet: Datasheet, loadout: Sequence[str]) -> set[str]:
+        return {item for _, gear in sheet.equip(loadout) for item in gear}
+
+    found: dict[tuple[str, ChargeRoll], ChargeRoll] = {}
+    for w in blows:
+        if w.unit is None:
+            continue
+        leads = bool(w.leaders) or w.leading  # a Leader attacking with the unit it leads, or a unit led
+        for sheet in (w.unit, *w.leaders):
+            gear = carried(sheet, w.loadout if sheet is w.unit else ())
+            for roll in sheet.charge_rolls:
+                if (not roll.leading or leads and (sheet is not w.unit or w.leading)) \
+                        and (not roll.piece or roll.piece in gear):
+                    found.setdefault((sheet.name, roll), roll)
+    rolls = list(found.values())
+    return [r for r in rolls if not r.condition], [r for r in rolls if r.condition]
+
+
+def _given(rolls: Sequence[ChargeRoll], ability: str) -> int:
+    """What the abilities in force called `ability` add to the Charge roll."""
+    return sum(r.add for r in rolls if r.ability == ability)
+
+
+def _charge_lines(distance: int, reroll: bool, modifier: int, rolls: Sequence[ChargeRoll], watch: Overwatch | None,
                   charger: ModelProfile | None) -> tuple[str, ...]:
-    """The charge as asked (a trial found its re-roll, modifier and Fire Overwatch said nowhere but in the
-    answer's numbers)."""
-    roll = f"2D6{modifier:+d}" if modifier else "2D6"
-    lines = [f"  charge: {distance}\" on {roll}" + (", re-rolled if it fails (a Command Re-roll)" if reroll else "")]
+    """The charge as asked, with the abilities that change it (a trial found its re-roll, modifier and Fire Overwatch
+    said nowhere but in the answer's numbers)."""
+    added = modifier + sum(r.add for r in rolls)
+    roll = f"2D6{added:+d}" if added else "2D6"
+    why = [*(["asked"] if modifier else []),
+           *(f"{r.ability} (read from its text): +{r.add}" for r in rolls if r.add)]
+    again = [*(["a Command Re-roll"] if reroll else []),
+             *(f"{r.ability} (read from its text)" for r in rolls if r.reroll)]
+    lines = [f"  charge: {distance}\" on {roll}" + (f" ({', '.join(why)})" if why and why != ['asked'] else "")
+             + (f", re-rolled if it fails ({', '.join(again)})" if again else "")]
     if watch is not None:
         fired = ", ".join(f"{f.models} x {weapon_summary(f.weapon)}" for f in watch.firings)
         by = " by each model of the target left after the shooting" if watch.by_survivors else ""

@@ -19,7 +19,8 @@ KEYS = {"--target-models": '"target_models"', "--loadout": '"loadout"', "--with"
         "--exact": '"exact"', "--order": '"order"', "--led-by": '"led_by"',
         "--target-loadout": '"target_loadout"', "--without": '"without"', "--need": '"need"',
         "--led-by-loadout": '"led_by_loadout"', "--leader-loadout": '"leader_loadout"', "--leader": '"leader"',
-        "--at-least": '"at_least"', "--size": '"size"',
+        "--at-least": '"at_least"', "--size": '"size"', "--charge-reroll": '"charge_reroll"',
+        "--charge-mod": '"charge_modifier"',
         **{field.declared.option: f'"situation.{field.name}"' for field in declared_fields()}}
 
 
