@@ -196,6 +196,10 @@ QUESTIONS = {
              "/api/unit", {"attacker": "Tempestus Command Squad", "loadout": ["plasma gun", "meltagun"],
                            "with": ["take-aim"], "target": "Incursor Squad",
                            "situation": {"half_range": True, "critical_wound": 5}}),
+    # a rule named as an answer names it (not a box's key): kept when the form asks again (a trial found it dropped)
+    "unit-rule-by-name": ([("q", "unit"), ("attacker", "Incursor Squad"), ("target", "MEQ"),
+                           ("with", "Oath of Moment")],
+                          "/api/unit", {"attacker": "Incursor Squad", "target": "MEQ", "with": ["Oath of Moment"]}),
     "unit-two-leaders": ([("q", "unit"), ("attacker", "Incursor Squad"), ("target", "Tempestus Command Squad"),
                           ("leader", "T4 Sv3+ W4 + T4 Sv3+ inv4+ W5")],  # two Leaders, written 'A + B'
                          "/api/unit", {"attacker": "Incursor Squad", "target": "Tempestus Command Squad",
@@ -267,6 +271,21 @@ def test_every_question_opens_from_its_link_on_the_apis_answer(server, browser, 
         keys = [e.get_attribute("data-key") for e in browser.find_elements(By.CSS_SELECTOR, "#headline dd")]
         assert keys[0] == ("need.largest" if answer["need"]["models"] is None else "need.models")
     asked_again(browser, link)
+
+
+def test_a_rule_the_answer_did_not_apply_is_applied_from_its_button(server, browser):
+    # a trial found answers saying '"with" 'X' assumes it' where the page had no way to ask for X
+    from selenium.webdriver.common.by import By
+
+    open_link(browser, server, [("q", "unit"), ("attacker", "Incursor Squad"), ("target", "MEQ")])
+    wait_for_answer(browser)
+    buttons = {b.get_attribute("data-rule"): b for b in browser.find_elements(By.CSS_SELECTOR, "#apply button")}
+    assert set(buttons) == {"Oath of Moment", "oath-of-moment-2023"}
+    buttons["Oath of Moment"].click()
+    wait(browser, lambda d: "with=" in d.current_url and d.find_element(By.ID, "answer").is_displayed()
+         and not d.find_elements(By.CSS_SELECTOR, "#apply button[data-rule='Oath of Moment']"))  # asked again
+    check_headline(browser, api(server, "/api/unit", {"attacker": "Incursor Squad", "target": "MEQ",
+                                                      "with": ["oath-of-moment"]}))
 
 
 def test_a_compare_is_built_in_the_form_scenario_by_scenario(server, browser):

@@ -426,7 +426,9 @@ function formToParams(kind = form.elements.q.value) {
       if (!(kind === "compare" && el.name === "exact")) continue;
     }
     const rowField = el.closest(".weapon-row");
-    if (el.type === "checkbox") {
+    if (el.name === "with_more") {  // each name typed is one more named rule
+      for (const name of el.value.split(",").map((part) => part.trim()).filter(Boolean)) params.append("with", name);
+    } else if (el.type === "checkbox") {
       if (el.checked) params.append(el.name, el.value === "on" ? "1" : el.value);
     } else if (el.type === "radio") {
       if (el.checked && el.value !== "weapons") params.append(el.name, el.value);
@@ -449,9 +451,13 @@ function paramsToForm(params) {
   form.querySelector(`[name=mode][value=${mode}]`).checked = true;
   for (const id of ["weapons", "shoot", "fight", "overwatch", "army-a", "army-b"]) fillList(byId(id), params);
   const named = new Set(params.getAll("with")), attackers = new Set(params.getAll("attacker_name"));
+  const ticked = new Set();
   for (const el of form.elements) {
     if (!el.name || el.closest(".weapon-row") || ["mode", "q"].includes(el.name) || el.type === "file") continue;
-    if (el.name === "with") el.checked = named.has(el.value);
+    if (el.name === "with") {  // a rule named by its key ticks its box; one named otherwise is kept as typed
+      el.checked = named.has(el.value);
+      if (el.checked) ticked.add(el.value);
+    }
     else if (el.name === "attacker_name") el.checked = attackers.has(el.value);
     else if (el.type === "checkbox") el.checked = params.get(el.name) === "1";
     else if (params.has(el.name)) {
@@ -461,6 +467,7 @@ function paramsToForm(params) {
       el.value = params.get(el.name);
     }
   }
+  byId("with-more").value = [...named].filter((name) => !ticked.has(name)).join(", ");  // the others, kept as typed
   byId("scenarios").replaceChildren();
   params.getAll("s").forEach((text) => addScenario(new URLSearchParams(text)));
   byId("roll").value = params.get("roll") || "charge";
@@ -626,6 +633,35 @@ function drawHeader(answer) {
   const list = byId("header");
   list.replaceChildren(...(answer.header || []).map((line) => cell("li", line)));
   byId("header-box").hidden = !(answer.header || []).length;
+  // each rule the answer says it did not apply ('"with" 'X' assumes it'), offered as a button that asks again with it
+  const unapplied = [...new Set((answer.header || []).flatMap((line) => [...line.matchAll(/"with" '([^']+)' assumes/g)]
+    .map((found) => found[1])))];
+  byId("apply").replaceChildren(...unapplied.map((name) => {
+    const button = cell("button", `Apply ${name}`);
+    button.type = "button";
+    button.dataset.rule = name;
+    button.addEventListener("click", () => applyRule(name));
+    return button;
+  }));
+  byId("apply-box").hidden = !unapplied.length;
+}
+
+// Whether the named-rule checkbox `box` is the rule `name` (its key, or its name as an answer writes it).
+function sameRule(box, name) {
+  const wanted = name.trim().toLowerCase();
+  return box.value.toLowerCase() === wanted || (box.dataset.name || "").toLowerCase() === wanted;
+}
+
+// Ask the question shown again with the rule `name` too: its box ticked, else its name typed.
+function applyRule(name) {
+  const box = [...form.querySelectorAll("input[name=with]")].find((el) => sameRule(el, name));
+  if (box) box.checked = true;
+  else {
+    const more = byId("with-more");
+    more.value = [...more.value.split(",").map((part) => part.trim()).filter(Boolean), name].join(", ");
+  }
+  byId("named-rules-box").open = true;
+  form.requestSubmit();
 }
 
 function drawTables(answer, keys, exact) {
@@ -1116,6 +1152,7 @@ async function loadCatalogue() {
       label.title = item.summary || item.description || "";
       const input = Object.assign(document.createElement("input"), { type: "checkbox", name, value: item[key],
                                                                      checked: chosen.getAll(name).includes(item[key]) });
+      input.dataset.name = item.name;
       input.disabled = box.closest("[data-panel]").hidden;
       const span = document.createElement("span");
       span.append(`${item.name} `, cell("span", text(item), "hint"));
@@ -1124,6 +1161,9 @@ async function loadCatalogue() {
     }
   };
   boxes(byId("named-rules"), catalogue.rules, "with", "key", (r) => `(${r.kind}, ${r.side})`);
+  // a rule the URL named by its key before its box came (kept as typed): its box ticked now, and no longer typed
+  const more = byId("with-more"), keys = new Set(catalogue.rules.map((rule) => rule.key));
+  more.value = more.value.split(",").map((part) => part.trim()).filter((name) => name && !keys.has(name)).join(", ");
   boxes(byId("attackers"), catalogue.attackers, "attacker_name", "name", (a) => a.description);
 }
 
