@@ -369,10 +369,12 @@ def test_cli_refusals_are_one_line(args, fragment):
 def test_cli_header_says_the_situation_and_json_lists_it():
     out = run(TCS, "-t", "GEQ", "--with", "fields-of-fire", "--loadout", "meltagun", "--half-range-for", "meltagun")
     assert out.exit_code == 0, out.output
-    head = out.output.splitlines()[:8]
+    head = out.output.splitlines()[:9]
     assert "  target marked by Fields of Fire: AP improved by 1; assumes another REGIMENT or SQUADRON unit shot " \
            "the target earlier this phase, and the attacking unit is not Battle-shocked" in head
     assert "  within half range: meltagun; other weapons are not" in head
+    # the weapon left out of half range says what that costs it
+    assert "  not applied: Rapid Fire 1 (hot-shot lasgun): only when within half range; --half-range applies it" in head
     data = json.loads(run(TCS, "-t", "GEQ", "--with", "go-to-ground", "--json").output)
     assert data["situation"][1] == "target has Go to Ground: 6+ invulnerable save, the Benefit of Cover"
 
@@ -402,3 +404,19 @@ def test_only_a_weapon_that_fires_is_said_to_fire_one_of_its_profiles(tmp_path):
     pistols = unit("Gunner Team", rules_dir=rules, pistols=True)
     assert [f.weapon.name for f in pistols.firings] == ["bolt pistol"]
     assert used not in pistols.situation
+
+
+def test_a_weapon_ability_its_situation_does_not_switch_on_is_said():
+    # a trial found a Rapid Fire weapon's answer silent on its Rapid Fire not counted (not within half range)
+    weapons = ["-w", '24" A2 BS3+ S4 AP-1 D1 [RAPID FIRE 1, HEAVY, MELTA 2]', "-w", '18" A1 BS3+ S4 AP0 D1 [HEAVY]',
+               "-w", 'Melee A2 WS3+ S4 AP0 D1 [LANCE]', "-w", '24" A1 BS3+ S4 AP0 D1 [CONVERSION 12"]']
+    def attack(*args: str) -> str:
+        return CliRunner().invoke(cli, ["attack", *weapons, "-t", "MEQ", *args]).output
+
+    lines = [line for line in attack().splitlines() if "not applied" in line]
+    assert lines == ["  not applied: Rapid Fire 1: only when within half range; --half-range applies it",
+                     "  not applied: Melta 2: only when within half range; --half-range applies it",
+                     "  not applied: Heavy: only when attacker Remained Stationary; --stationary applies it",
+                     "  not applied: Lance: only when attacker charged; --charged applies it",
+                     "  not applied: Conversion 12: only when target beyond Conversion range; --far applies it"]
+    assert "not applied" not in attack("--half-range", "--stationary", "--charged", "--far")

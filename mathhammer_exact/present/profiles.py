@@ -25,7 +25,7 @@ from ..abilities import Ability
 from ..dice import Dice
 from ..editions import Cover
 from ..engine.consequences import below_half
-from ..model import Context, DevastatingWounds, Firing, ModelProfile, Target, Weapon, every_ability
+from ..model import Context, DevastatingWounds, Firing, ModelProfile, Target, Weapon, declared_fields, every_ability
 from ..stages.hit import hit_modifier, ignores_modifiers, skill_worsened, stealth_said
 from ..stages.save import has_cover
 from .situation import situation
@@ -183,7 +183,36 @@ def readings(firings: Sequence[Firing], target: Target, context: Context) -> tup
     ranged = [f for f in firings if not f.weapon.melee]
     stealth = stealth_said(target, ranged[0].context or context, melee=False) if ranged else []
     return (*(f"  {line}" for line in stealth), *_cover_changes_nothing(firings, target, context),
-            *_psychic_ignores(firings, target, context), *_devastating_unreduced(firings, target, context))
+            *_psychic_ignores(firings, target, context), *_devastating_unreduced(firings, target, context),
+            *_not_switched_on(firings, context))
+
+
+#: the situation fields that switch a weapon ability's bonus on (Rapid Fire and Melta within half range, Heavy
+#: after Remaining Stationary, Lance after charging, Conversion beyond its range); the others an ability `needs`
+#: take something away (Blast into Engagement Range, Indirect Fire) or allow it (Assault after Advancing)
+_SWITCHES = ("half_range", "stationary", "charged", "beyond_conversion_range")
+
+
+def _not_switched_on(firings: Sequence[Firing], context: Context) -> list[str]:
+    """A line for each weapon ability whose bonus its situation does not switch on, naming the weapons that have it
+    and the option that does (a trial found a Rapid Fire weapon's answer silent on its Rapid Fire not counted)."""
+    declared = {field.name: field.declared for field in declared_fields()}
+    unmet: dict[tuple[str, str], list[str]] = {}
+    for firing in firings:
+        own = firing.context or context
+        for ability in every_ability(Weapon):
+            value = getattr(firing.weapon, ability.field)
+            if not value or ability.ranged_only and firing.weapon.melee:
+                continue
+            for need in ability.needs:
+                if need in _SWITCHES and not getattr(own, need):
+                    shown = ability.words if ability.kind == "flag" else f"{ability.words} {value}"
+                    names = unmet.setdefault((shown, need), [])
+                    if firing.weapon.name and firing.weapon.name not in names:
+                        names.append(firing.weapon.name)
+    return [f"  not applied: {shown}" + (f" ({', '.join(names)})" if names else "")
+            + f": only when {declared[need].words}; {declared[need].option} applies it"
+            for (shown, need), names in unmet.items()]
 
 
 def _devastating_unreduced(firings: Sequence[Firing], target: Target, context: Context) -> list[str]:
