@@ -420,3 +420,19 @@ def test_a_weapon_ability_its_situation_does_not_switch_on_is_said():
                      "  not applied: Lance: only when attacker charged; --charged applies it",
                      "  not applied: Conversion 12: only when target beyond Conversion range; --far applies it"]
     assert "not applied" not in attack("--half-range", "--stationary", "--charged", "--far")
+
+
+def test_what_a_datasheet_target_was_taken_as_is_said_where_the_question_did_not_say():
+    # a trial found Custodian Guard taken as four spear models without a word, where the attacker's size is said
+    from mathhammer_exact.units.by_name import target_unit
+
+    assert target_unit("Incursor Squad").notes == (
+        "target size: 5 models, the smallest unit its datasheet allows (it comes in 5 or 10) (--target-models sets "
+        "another)",)
+    assert target_unit("Incursor Squad", models=10).notes == target_unit("Incursor Squad x10").notes == ()
+    assert target_unit("Militarum Tempestus Command Squad").notes == (
+        "target wargear: as its datasheet equips its models (bolt pistol, close combat weapon, hot-shot lasgun, "
+        "tempestus dagger); --target-loadout chooses other",)
+    assert not any(note.startswith("target wargear: as its datasheet") for note in target_unit(
+        "Militarum Tempestus Command Squad", loadout=["meltagun"]).notes)
+    assert target_unit("MEQ").notes == ()  # a standard target is what it says

@@ -336,6 +336,16 @@ class Datasheet:
         return attrs.evolve(self, abilities=(*kept, *there), army_rules=there, army_rules_for={},
                             notes=(*self.notes, said))
 
+    def smallest_taken(self) -> str:
+        """What a question that gives no size takes, where the datasheet allows others: "4 models, the smallest unit
+        its datasheet allows (it comes in 4 or 5)" (else "")."""
+        sizes = self.allowed_sizes()
+        if len(sizes) < 2:
+            return ""
+        shown = either(sizes) if len(sizes) <= 6 else f"{sizes[0]} to {sizes[-1]}"
+        return f"{sizes[0]} model{'s' if sizes[0] != 1 else ''}, the smallest unit its datasheet allows (it comes in " \
+               f"{shown})"
+
     def counts(self, size: int | None = None) -> dict[str, int]:
         """Models of each kind in a unit of `size` models (default: the smallest size): each kind's least, each
         group's least made up (`Least`, where they fit the size), then the kinds that vary in order, each within its

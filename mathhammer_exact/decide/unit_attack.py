@@ -16,7 +16,7 @@ from pathlib import Path
 import attrs
 
 from ..data import text_in_force
-from ..data.datasheet import Datasheet, TargetUnit, either, fielded_leaders, in_edition
+from ..data.datasheet import Datasheet, TargetUnit, fielded_leaders, in_edition
 from ..data.load import find, library
 from ..data.modifiers import FLAG_OPTION, NamedRule, apply_modifiers, improved_bearer
 from ..data.names import normalise, starts_words
@@ -532,12 +532,8 @@ def _led(leader: Datasheet, melee: bool, pistols: bool, context: Context, profil
 
 def _size_line(sheet: Datasheet, size: int | None) -> list[str]:
     """The header line saying the unit's size was not given and which was taken, where it could be others."""
-    sizes = sheet.allowed_sizes()
-    if size is not None or len(sizes) < 2:
-        return []
-    shown = either(sizes) if len(sizes) <= 6 else f"{sizes[0]} to {sizes[-1]}"
-    return [f"attacker: {sizes[0]} model{'s' if sizes[0] != 1 else ''}, the smallest unit its datasheet allows (it "
-            f"comes in {shown})"]
+    taken = sheet.smallest_taken() if size is None else ""
+    return [f"attacker: {taken}"] if taken else []
 
 
 @attrs.frozen

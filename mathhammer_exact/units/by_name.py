@@ -234,9 +234,9 @@ def target_unit(text: str, models: int | None = None, leader: Leaders = None, us
         if leading:
             shown += f" led by {' and '.join(map(label, leading))}"
             sheets_read += leading
-    notes = lost_before + tuple(note for sheet in sheets_read
-                                for note in (target_notes(sheet, loadout, size) if sheet is bodyguard
-                                             else target_notes(sheet)))
+    notes = lost_before + _as_taken(bodyguard, size, loadout) + tuple(
+        note for sheet in sheets_read
+        for note in (target_notes(sheet, loadout, size) if sheet is bodyguard else target_notes(sheet)))
     if bodyguard and loadout:
         notes += (f"target wargear ({bodyguard.name}): {', '.join(item.strip() for item in loadout)}",
                   *(line.replace("--loadout", "--target-loadout", 1)
@@ -246,6 +246,24 @@ def target_unit(text: str, models: int | None = None, leader: Leaders = None, us
     carried = frozenset(item for _, gear in bodyguard.equip(loadout, size) for item in gear) if bodyguard and loadout \
         else frozenset()
     return TargetUnit(target, shown, bodyguard, notes, leading, carried, size)
+
+
+def _as_taken(sheet: Datasheet | None, size: int | None, loadout: Sequence[str]) -> tuple[str, ...]:
+    """The notes on what a datasheet target was taken as where the question did not say (a trial found Custodian Guard
+    taken as four spear models without a word, where the attacker's size is said): its smallest size, where it
+    comes in others, and its default wargear, where its models may take other."""
+    if sheet is None:
+        return ()
+    taken = sheet.smallest_taken() if size is None else ""
+    notes: tuple[str, ...] = (f"target size: {taken} (--target-models sets another)",) if taken else ()
+    if not loadout and sheet.choices():
+        notes += (f"target wargear: as its datasheet equips its models ({', '.join(sorted(_default_gear(sheet)))}); "
+                  "--target-loadout chooses other",)
+    return notes
+
+
+def _default_gear(sheet: Datasheet) -> set[str]:
+    return {item for _, gear in sheet.equip(()) for item in gear}
 
 
 def _depleted(target: Target, lost: int) -> Target:
