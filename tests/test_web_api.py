@@ -671,3 +671,12 @@ def test_an_answer_suggests_the_apis_search_not_the_commands():
         "none has its words (`GET /api/units?q=WORD` finds units by a word)"
     assert in_keys("several (`mathhammer datasheets --search 'crusader squad'` lists them)") == \
         "several (`GET /api/units?q=crusader+squad` lists them)"
+
+
+def test_a_weapons_own_edition_other_than_the_questions_is_refused(client):
+    # a trial found an attack answered under the 11th edition for its weapon and the 10th for the rest
+    body = {"weapons": [{"weapon": "A2 BS3+ S4 AP-1 D1", "situation": {"edition": "11e"}}], "target": "MEQ"}
+    assert post(client, "/api/attack", body, 422) == {"error": (
+        'a weapon\'s "situation" gives the edition \'11e\', the question\'s is the default: the edition is the whole '
+        'question\'s; give it in the question\'s "situation.edition"')}
+    post(client, "/api/attack", {**body, "situation": {"edition": "11e"}})  # the same as the question's: one edition

@@ -22,6 +22,7 @@ from pydantic_core import PydanticCustomError
 
 from ..catalogue import ARMY_LISTS
 from ..editions import answered_in
+from ..errors import MathhammerError
 from ..model import Context, Rules, SituationField, declared_fields
 from ..present import rolls
 from ..present.report import Report
@@ -112,7 +113,13 @@ class SituationBase(BaseModel):
 
     def over(self, query: Self) -> Self:
         """This weapon's situation: the fields given here, the query's for the rest (so the target's
-        re-rolled saves, say, still hold for a weapon within half range)."""
+        re-rolled saves, say, still hold for a weapon within half range). The edition is the whole question's:
+        a weapon's of another is refused (a trial found one answered under two editions at once)."""
+        edition = getattr(self, "edition", None)
+        if "edition" in self.model_fields_set and edition != getattr(query, "edition", None):
+            raise MathhammerError(f'a weapon\'s "situation" gives the edition {edition!r}, the question\'s is '
+                                  f'{getattr(query, "edition", None) or "the default"}: the edition is the whole '
+                                  'question\'s; give it in the question\'s "situation.edition"')
         return query.model_copy(update={name: getattr(self, name) for name in self.model_fields_set})
 
 
