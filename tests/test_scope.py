@@ -436,3 +436,10 @@ def test_what_a_datasheet_target_was_taken_as_is_said_where_the_question_did_not
     assert not any(note.startswith("target wargear: as its datasheet") for note in target_unit(
         "Militarum Tempestus Command Squad", loadout=["meltagun"]).notes)
     assert target_unit("MEQ").notes == ()  # a standard target is what it says
+
+
+def test_a_rule_the_unit_cannot_use_is_refused_so_before_its_phase_is_said():
+    # a trial was told to add --melee for the Waaagh!, then that the unit has no such ability
+    out = run(INC, "-t", "MEQ", "--with", "waaagh-melee")
+    assert out.exit_code == 2 and "Waaagh! works only for units with that ability; " in out.output
+    assert "--melee" not in out.output

@@ -181,10 +181,9 @@ def _keyword_list(keywords: Iterable[str]) -> str:
 
 
 def scope_problem(rule: NamedRule, sheet: Datasheet, target: Target, phase: str, context: Context) -> str | None:
-    """Why `rule` cannot be used when `sheet` attacks `target` in `phase`, or None if it can."""
-    if rule.phase not in ("either", phase):
-        fix = "add --melee" if rule.phase == "fight" else "leave out --melee"
-        return f"{rule.name} is used in {PHASE_NAMES[rule.phase]}; {fix}"
+    """Why `rule` cannot be used when `sheet` attacks `target` in `phase`, or None if it can: a rule the unit cannot
+    use at all is said so before the phase it is used in (a trial was sent to add --melee, then told the unit lacks
+    the ability)."""
     if rule.ability and rule.ability.lower() not in (a.lower() for a in sheet.abilities):
         return (f"{rule.name} works only for units with that ability; {sheet.name} does not have it "
                 f"(its abilities: {', '.join(sheet.abilities) or 'none'})")
@@ -196,6 +195,9 @@ def scope_problem(rule: NamedRule, sheet: Datasheet, target: Target, phase: str,
     if rule.target and not rule.target.passes(target.keywords):
         role = "is used by" if rule.situation == "target" else "applies only to attacks against"
         return f"{rule.name} {role} {rule.target.describe()}; the target has {_keyword_list(target.keywords)}"
+    if rule.phase not in ("either", phase):
+        fix = "add --melee" if rule.phase == "fight" else "leave out --melee"
+        return f"{rule.name} is used in {PHASE_NAMES[rule.phase]}; {fix}"
     return _situation_problem(rule, context)
 
 
