@@ -84,7 +84,8 @@ _BOMB = ('<?xml version="1.0" encoding="{}"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa
 def test_entities_are_refused_in_any_encoding(encoding):
     data = _BOMB.format(encoding).encode(encoding)
     assert not battlescribe._plain(data)
-    with pytest.raises(MathhammerError, match=r"^bomb: not a readable BattleScribe XML file \(EntitiesForbidden"):
+    with pytest.raises(MathhammerError, match=r"^bomb: not read: it declares entities or a document type, which "
+                                              r"BattleScribe files never do"):
         battlescribe.parse_xml(data, "bomb")
 
 

@@ -424,7 +424,9 @@ def _cut_zip(path: Path) -> Path:
     # a trial found one read as XML: 'not a readable BattleScribe XML file (invalid token: line 1, column 2)'
     (_cut_zip, "cannot read (a zip file that ends early: cut short or damaged; export the list again)"),
     (_writes(b'<?xml version="1.0"?><!DOCTYPE roster [<!ENTITY lol "lol">]><roster>&lol;</roster>'),
-     "not a readable BattleScribe XML file"),  # entities are refused, never expanded
+     "not read: it declares entities or a document type"),  # entities are refused, never expanded (said in words)
+    (_writes(b'<roster name="x"/>'), "not a BattleScribe roster file: its root element 'roster' has no namespace"),
+    (_writes(b"[1, 2, 3]"), "not a New Recruit army list (no \"roster\" object at the top of the JSON)"),
     (lambda path: path, "cannot read"),  # no such file
 ])
 def test_a_bad_roster_is_one_line_naming_the_file(tmp_path, make, message):

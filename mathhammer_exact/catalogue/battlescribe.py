@@ -133,8 +133,12 @@ def parse_xml(data: bytes, where: str) -> Element:
         data = data[:start] + b" " * (end - start) + data[end:]
     try:
         root = _parsed(data) if plain else SafeET.fromstring(data)
-    except (ParseError, DefusedXmlException) as exc:
+    except ParseError as exc:
         raise MathhammerError(f"{where}: not a readable BattleScribe XML file ({exc})") from None
+    except DefusedXmlException:  # (its message is a Python repr: a trial read one)
+        raise MathhammerError(f"{where}: not read: it declares entities or a document type, which BattleScribe "
+                              "files never do (and which could make an XML reader fetch or build more than the "
+                              "file)") from None
     assert isinstance(root, Element)
     if declared is not None:
         root.tag = f"{{{declared[3].decode()}}}{root.tag}"
@@ -153,7 +157,11 @@ def check_schema(root: Element, where: str, kinds: tuple[str, ...]) -> str:
     if kind in KINDS and kind not in kinds and namespace == SCHEMA + SCHEMAS[kind]:
         name, suffix = KINDS[kind]
         raise MathhammerError(f"{where}: not a BattleScribe {wanted} file: it is a {name} file (named {suffix})")
-    if kind not in kinds or namespace != SCHEMA + SCHEMAS[kind]:
+    if kind in kinds and namespace != SCHEMA + SCHEMAS[kind]:  # (a trial read the root it names as the one wanted)
+        said = f"the namespace {namespace!r}" if namespace else "no namespace"
+        raise MathhammerError(f"{where}: not a BattleScribe {wanted} file: its root element {kind!r} has {said}, "
+                              f"where BattleScribe's is {SCHEMA + SCHEMAS[kind]!r}")
+    if kind not in kinds:
         raise MathhammerError(f"{where}: not a BattleScribe {wanted} file (root element {root.tag!r})")
     version = root.get("battleScribeVersion", "")
     if not version.startswith(SUPPORTED_VERSIONS):

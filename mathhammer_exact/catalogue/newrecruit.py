@@ -25,8 +25,9 @@ _TEXT_LISTS = ("alias",)  #: lists of strings, each string a child element of th
 
 
 def is_json(data: bytes) -> bool:
-    """True for a JSON object (New Recruit's form), False for XML or anything else."""
-    return data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{"
+    """True for JSON (New Recruit's form is an object; a list is JSON too, and refused as not that form), False for
+    XML or anything else."""
+    return data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
 
 
 def _singular(name: str) -> str:
