@@ -288,6 +288,24 @@ def test_a_rule_the_answer_did_not_apply_is_applied_from_its_button(server, brow
                                                       "with": ["oath-of-moment"]}))
 
 
+def test_compared_unit_scenarios_say_what_differs_and_what_they_cost(server, browser):
+    # a trial found standard and supercharged plasma compared under one title each, the supercharge's Hazardous
+    # losses shown nowhere (the API gave them)
+    from selenium.webdriver.common.by import By
+
+    base = [("mode", "unit"), ("attacker", "Militarum Tempestus Command Squad"), ("loadout", "plasma gun"),
+            ("target", "MEQ")]
+    open_link(browser, server, [("q", "compare"), ("s", urllib.parse.urlencode(base)),
+                                ("s", urllib.parse.urlencode([*base, ("profiles", "supercharge")]))])
+    wait_for_answer(browser)
+    heads = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#grid thead th")]
+    assert heads[-2:] == ["own models lost (Hazardous)", "kills per 100 points"]  # (the target's points unknown)
+    rows = [[td.text for td in tr.find_elements(By.CSS_SELECTOR, "th, td")]
+            for tr in browser.find_elements(By.CSS_SELECTOR, "#grid tbody tr")]
+    assert rows[0][1].endswith("(loadout: plasma gun)") and rows[0][-2] == "-"
+    assert rows[1][1].endswith("(loadout: plasma gun; profiles: supercharge)") and rows[1][-2] == "0.17"  # 1/6
+
+
 def test_a_compare_is_built_in_the_form_scenario_by_scenario(server, browser):
     from selenium.webdriver.common.by import By
 

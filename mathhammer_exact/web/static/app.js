@@ -266,9 +266,9 @@ const KINDS = {
     request: (params) => {
       const scenarios = params.getAll("s").map((text) => {
         const scenario = new URLSearchParams(text);
-        const label = scenario.get("label");
+        const label = scenario.get("label") || scenarioTitle(scenario);  // its title, where it has no label
         const question = unitMode(scenario) ? { unit: unitBody(scenario) } : { attack: attackBody(scenario) };
-        return label ? { label, ...question } : question;
+        return { label, ...question };
       });
       const body = { scenarios };
       if (params.get("at_least")) body.at_least = Number(params.get("at_least"));
@@ -496,9 +496,12 @@ function scenarioTitle(scenario) {
   if (label) return label;
   const who = unitMode(scenario) ? scenario.get("attacker")
     : scenario.getAll("w").map((w, i) => `${scenario.getAll("m")[i] || 1} x [${w}]`).join(" + ");
-  const assumed = Object.keys(SITUATION).filter((name) => scenario.has(name))
-    .map((name) => (SITUATION[name] === "bool" ? name : `${name}=${scenario.get(name)}`));
-  return `${who}  ->  ${scenario.get("target") || ""}${assumed.length ? ` (${assumed.join(", ")})` : ""}`;
+  // what else it asks: the unit's choices (a trial found two scenarios, standard and supercharged, of one title)
+  const chosen = ["size", "loadout", "profiles", "with", "led_by", "melee", "pistols"].filter((name) => scenario.get(name))
+    .map((name) => (scenario.get(name) === "1" ? name : `${name}: ${scenario.getAll(name).join(", ")}`));
+  const assumed = [...chosen, ...Object.keys(SITUATION).filter((name) => scenario.has(name))
+    .map((name) => (SITUATION[name] === "bool" ? name : `${name}=${scenario.get(name)}`))];
+  return `${who}  ->  ${scenario.get("target") || ""}${assumed.length ? ` (${assumed.join("; ")})` : ""}`;
 }
 
 function addScenario(scenario) {
@@ -758,14 +761,24 @@ function drawPanel(answer, exact, deadliest = false) {
   table.id = "grid";
   const head = document.createElement("tr");
   const k = new Set(answer.rows.map((r) => r.k)).size === 1 ? `P(≥${first.k})` : "P(≥k)";
-  for (const text of ["", "scenario", "mean damage", "mean kills", "P(destroyed)", k]) head.append(cell("th", text));
+  // what a scenario costs its own side, and what it gains for its points, where any row has them (a trial found a
+  // supercharged plasma's Hazardous losses left out of the comparison)
+  const has = (key) => answer.rows.some((row) => row[key] !== null && row[key] !== undefined);
+  const extra = [["hazardous_models_lost", "own models lost (Hazardous)"],
+                 has("points_destroyed_per_100_points") ? ["points_destroyed_per_100_points", "points destroyed per 100"]
+                   : ["kills_per_100_points", "kills per 100 points"]].filter(([key]) => has(key));
+  for (const text of ["", "scenario", "mean damage", "mean kills", "P(destroyed)", k, ...extra.map(([, label]) => label)]) {
+    head.append(cell("th", text));
+  }
   table.append(document.createElement("thead"), document.createElement("tbody"));
   table.tHead.append(head);
   answer.rows.forEach((row, i) => {
     const tr = document.createElement("tr");
     tr.append(cell("td", String(i + 1)), cell("th", row.label), cell("td", mean(row.damage), "num"),
               cell("td", mean(row.kills), "num"), cell("td", chance(row.p_destroyed), "num"),
-              cell("td", chance(row.p_at_least), "num"));
+              cell("td", chance(row.p_at_least), "num"),
+              ...extra.map(([key]) => cell("td", row[key] === null || row[key] === undefined ? "-" : mean(row[key]),
+                                           "num")));
     table.tBodies[0].append(tr);
   });
   byId("grid-box").append(table);
