@@ -495,6 +495,7 @@ def test_a_word_one_unit_alone_holds_names_it_however_many_words_its_name_has_be
     # nothing close: what the index holds, not the two datasheets of rules/
     ("zzyzx", "unknown unit 'zzyzx': none of the 19 units of the 10e index has that name or its words"),
     ("", "no unit named: give a unit's name"),
+    ("インターセッサー", "unknown unit 'インターセッサー': the data names units in Latin letters: give a unit's name"),
     # an army list's file without a unit of it (a trial found only "unknown unit 'um.rosz'"): said without opening it
     ("army.rosz", "'army.rosz' names an army list, not one of its units: add '#' and the unit's number or name, e.g. "
                   "'army.rosz#1'"),

@@ -243,7 +243,7 @@ def test_a_compared_units_points_count_its_leader(gravel):
 
 
 def test_a_unit_with_melee_weapons_alone_is_sent_to_the_fight_phase(cairn):
-    with pytest.raises(MathhammerError, match=r"^Oathsworn has no ranged weapons to attack with \(it has melee "
+    with pytest.raises(MathhammerError, match=r"^Oathsworn: no ranged weapons to attack with \(it has melee "
                                               r"weapons: ask about the Fight phase, --melee\)$"):
         unit_attack("Oathsworn", Target.parse("T4 Sv3+ W2 x5"))
     with pytest.raises(MathhammerError, match=r"^'2 cairn maul': a unit of 1 model can give it to 1 model \(the "):
@@ -253,7 +253,7 @@ def test_a_unit_with_melee_weapons_alone_is_sent_to_the_fight_phase(cairn):
     bare = attrs.evolve(by_name.datasheet("Oathsworn"), models=tuple(
         attrs.evolve(m, equipment=()) for m in by_name.datasheet("Oathsworn").models), options=())
     for melee, what in ((False, "ranged"), (True, "melee")):
-        with pytest.raises(MathhammerError, match=rf"^Oathsworn has no {what} weapons to attack with \(its models "
+        with pytest.raises(MathhammerError, match=rf"^Oathsworn: no {what} weapons to attack with \(its models "
                                                   r"carry no weapon as the datasheet equips them\)$"):
             unit_attack(bare, Target.parse("T4 Sv3+ W2 x5"), melee=melee)
 

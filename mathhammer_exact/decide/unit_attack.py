@@ -134,7 +134,7 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
                                                            for w in sheet.weapons.get(name, {}).values())  # found
         # an empty loadout's 'it has melee weapons' sending the player to a Fight phase that had none either)
         unarmed = "" if carried & set(sheet.weapons) else " (its models carry no weapon as the datasheet equips them)"
-        raise MathhammerError(f"{sheet.name} has no {what} to attack with"
+        raise MathhammerError(f"{sheet.name}: no {what} to attack with"  # (a unit's name may be plural)
                               + (" (it has melee weapons: ask about the Fight phase, --melee)" if fights else unarmed))
 
     def rank(weapon: Weapon) -> tuple[int, int]:

@@ -101,8 +101,10 @@ def _unread(name: str, edition: str | None) -> tuple[str, str] | None:
 
 def datasheet(name: str, user: str | Path | None = None, near: Nears = None, edition: str | None = None) -> Datasheet:
     """A datasheet of rules/, else a unit of the player's own data (docs/catalogue.md); see `unit_named`."""
-    if not normalise(name):
-        raise MathhammerError("no unit named: give a unit's name, e.g. 'Intercessor Squad' (`mathhammer datasheets "
+    if not normalise(name):  # (a trial's name in Japanese was told none was given)
+        said = f"unknown unit {name.strip()!r}: the data names units in Latin letters" if name.strip() else \
+            "no unit named"
+        raise MathhammerError(f"{said}: give a unit's name, e.g. 'Intercessor Squad' (`mathhammer datasheets "
                               "--search WORD` finds units by a word)")
     sheet = unit_named(name, user, near, edition)
     if sheet is None:
