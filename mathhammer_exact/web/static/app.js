@@ -95,7 +95,8 @@ function buildSituation(schema) {
     let control;
     if (choices) {
       control = document.createElement("select");
-      if (fallback === "") control.append(option("", "none"));
+      // unset: the field's default where its help names one (the edition: the player's), else none is used
+      if (fallback === "") control.append(option("", /\(default\b/.test(help) ? "default" : "none"));
       for (const choice of choices) control.append(option(choice, (field["x-words"] || {})[choice] || choice));
       for (const o of control.options) o.defaultSelected = o.value === fallback;
     } else {
