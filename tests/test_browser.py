@@ -659,7 +659,7 @@ def test_the_situation_controls_are_the_apis_fields_with_their_defaults_bounds_a
     assert [{key: c[key] for key in e} for c, e in zip(shown, expected_controls(schema))] == expected_controls(schema)
     assert len(shown) == len(schema["properties"]) and all(c["label"] for c in shown)
     # an unset choice is the field's default where it has one (a trial read the edition's 'none' as no edition)
-    unset = {name: browser.find_element(By.CSS_SELECTOR, f"#situation-{name} option[value='']").text
+    unset = {name: browser.find_element(By.CSS_SELECTOR, f"#situation-{name} option[value='']").get_attribute("label")
              for name in ("edition", "lethal_hits", "command_reroll")}
     assert unset == {"edition": "default", "lethal_hits": "default", "command_reroll": "none"}
 
