@@ -440,7 +440,7 @@ def test_unit_show_and_search_commands(indexed):
     assert lines[1].startswith("  1 x Gravel flail (fling): Range 12\"") and "Torrent" in lines[1]
     assert lines[2].startswith("  2 x Twin gravel cannon: Range 36\"") and "Twin-linked" in lines[2]
     assert run("unit", "Warden Captain", "--target", "MEQ", "--advanced").output.startswith(
-        "error: Warden Captain has no ASSAULT weapons after Advancing to attack with (weapon Mirror lance left out")
+        "error: Warden Captain: no ASSAULT weapons after Advancing to attack with (weapon Mirror lance left out")
     captain = run("unit", "Warden Captain", "--target", "MEQ").output.splitlines()
     assert captain[1].startswith("  1 x Shard pistol: ") and captain[1].endswith(" | ignored: Zapblast")
     assert captain[3:5] == [  # its own defences are said where it is the target, not when it attacks
@@ -829,7 +829,7 @@ def test_at_a_target_it_cannot_see_only_indirect_fire_weapons_shoot():
     led = unit_attack(sheet, Target.parse("T4 Sv7+ W1 x5"), context=Context(indirect=True), exact=True,
                       led_by=to_datasheet(chief))
     assert led.result.damage.mean == Fraction(5, 18)
-    assert "led by Chief (Test): it attacks with nothing here (Chief has no INDIRECT FIRE weapons, at a target it " \
+    assert "led by Chief (Test): it attacks with nothing here (Chief: no INDIRECT FIRE weapons, at a target it " \
            "cannot see, to attack with)" in led.situation
     # the stubber asked for on its own: refused with the reason, as a non-ASSAULT weapon after Advancing is
     with pytest.raises(MathhammerError, match="only INDIRECT FIRE weapons can shoot a target that is not visible"):

@@ -515,3 +515,12 @@ def test_a_file_larger_than_its_size_said_is_read_no_further(tmp_path, monkeypat
     out = run("roster", str(path))
     assert out.exit_code == 2
     assert out.output.strip() == f"error: {path}: too large for a BattleScribe file (at most 10 bytes)"
+
+
+def test_an_answer_about_a_unit_of_an_army_list_says_its_profiles_are_the_lists():
+    # a trial found a list's older profiles (T6 where the catalogue now has T5) used without a word
+    out = CliRunner().invoke(cli, ["unit", f"{ARMY}#1", "-t", "MEQ"])
+    assert out.exit_code == 0, out.output
+    listed = "  profiles of Gravel Wardens as its army list gives them (a list keeps those of when it was made)"
+    assert listed in out.output.splitlines()
+    assert "profiles of" not in CliRunner().invoke(cli, ["unit", "Incursor Squad", "-t", "MEQ"]).output

@@ -268,7 +268,7 @@ def test_a_plan_applies_the_rules_named_to_its_units():
     assert any("attacker has Take Aim!: BS improved by 1" in line for line in answer["header"])
     refused = CliRunner().invoke(cli, ["plan", "-w", "Tempestus Command Squad", "-t", "MEQ", "--with",
                                        "harness-the-flaw"])
-    assert refused.exit_code == 2 and "Harness the Flaw is used in the Fight phase" in refused.output
+    assert refused.exit_code == 2 and "Harness the Flaw is used by an ADEPTUS ASTARTES INFANTRY unit" in refused.output
     # a rule that makes the unit's attacks other than one per weapon (the Grenade's mortal wounds): refused, not
     # dropped with the unit's abilities (a review)
     grenade = CliRunner().invoke(cli, ["plan", "-w", "Tempestus Command Squad", "-t", "MEQ", "--with", "take-aim",

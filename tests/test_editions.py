@@ -457,10 +457,11 @@ def test_a_unit_is_answered_under_its_editions_rules_unless_asked_otherwise():
 
     wardens = by_name.datasheet(str(Path(__file__).parent / "fixtures" / "army11.json") + "#1")  # an 11e army list
     assert wardens.edition == "11e"
+    listed = "profiles of Gravel Wardens as its army list gives them (a list keeps those of when it was made)"
     context, notes = settled(Context(), wardens)
-    assert context.rules.edition == "11e" and notes == ()
+    assert context.rules.edition == "11e" and notes == (listed,)
     for asked in (Context(edition="10e"), Context(rules="2023")):  # an edition, or a printing of the 10th, asked for
         context, notes = settled(asked, wardens)
         assert context.rules.edition == "10e"
         assert notes == ("assumed: Gravel Wardens is a datasheet of the 11th edition, answered under the 10th "
-                         "edition's rules",)
+                         "edition's rules", listed)

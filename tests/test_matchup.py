@@ -118,7 +118,7 @@ def test_a_unit_without_ranged_weapons_gets_the_reason():
     frame = matchup(read_army("Tempestus Command Squad"), read_army("Incursor Squad"), context=Context(advanced=True))
     row = frame.iloc[0]
     assert math.isnan(row["mean_damage"])
-    assert row["reason"].startswith("Militarum Tempestus Command Squad has no ASSAULT weapons after Advancing")
+    assert row["reason"].startswith("Militarum Tempestus Command Squad: no ASSAULT weapons after Advancing")
 
 
 def test_matchup_command_formats_and_files(tmp_path, monkeypatch):

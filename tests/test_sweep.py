@@ -271,7 +271,7 @@ def test_a_unit_that_cannot_attack_gets_the_reason(indexed):
                 [Defender.of_profile("T4 Sv3+ W2 x5")], situations={"advanced": [False, True]})
     rows = [answer(grid, n) for n in range(grid.size)]
     assert [row["reason"] for row in rows] == [None, None, None,
-                                               "Gravel Wardens has no ASSAULT weapons after Advancing to attack with"]
+                                               "Gravel Wardens: no ASSAULT weapons after Advancing to attack with"]
     assert [math.isnan(row["mean_damage"]) for row in rows] == [False, False, False, True]
     assert rows[3]["models"] == 5 and rows[3]["attacker_points"] == 90  # what the unit would have been
 

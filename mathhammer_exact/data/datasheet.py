@@ -863,8 +863,11 @@ def edition_note(sheet: Datasheet, edition: str) -> tuple[str, ...]:
 def in_edition(context: Context, *sheets: Datasheet | None) -> tuple[Context, tuple[str, ...]]:
     """The situation in its edition: the one asked for (`--edition`, or rules of an edition or printing other
     than the 10th's current), else the first datasheet's (the edition its profiles are printed for), else the
-    10th; and the header's note for each datasheet of another edition."""
+    10th; and the header's note for each datasheet of another edition, and for each of an army list (whose profiles
+    are those of when the list was made: a trial found a list's older Toughness used without a word)."""
     known = [sheet for sheet in sheets if sheet is not None]
     if context.edition is None and context.rules == Rules() and known:
         context = attrs.evolve(context, edition=known[0].edition)
-    return context, tuple(line for sheet in known for line in edition_note(sheet, context.rules.edition))
+    listed = tuple(dict.fromkeys(f"profiles of {sheet.name} as its army list gives them (a list keeps those of when "
+                                 "it was made)" for sheet in known if sheet.source.startswith("army list")))
+    return context, tuple(line for sheet in known for line in edition_note(sheet, context.rules.edition)) + listed
