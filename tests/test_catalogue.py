@@ -1145,6 +1145,33 @@ def test_a_turn_applies_the_charging_units_charge_roll_abilities_and_names_the_o
         assert [line.strip() for line in answer["header"] if "harge" in line and "Melee" not in line] == lines
 
 
+def test_a_weapon_whose_copies_add_attacks_fights_with_them(tmp_path, monkeypatch):
+    # a trial found a Deff Dread's dread klaw at A4 with two of them carried: its rule (Dead Choppy) adds one attack
+    # for each beyond the first, and had been left out as a rule not modelled
+    claw = ('<selectionEntry type="upgrade" import="true" name="Stone claw" hidden="false" id="w-claw">'
+            '<constraints><constraint type="min" value="2" field="selections" scope="parent" shared="true" '
+            'id="c-claw-a"/><constraint type="max" value="2" field="selections" scope="parent" shared="true" '
+            'id="c-claw-b"/></constraints><rules><rule name="Stone Fury" id="r-fury" hidden="false"><description>The '
+            "Attacks characteristic of this weapon is increased by 1 for each additional stone claw this model is "
+            'equipped with.</description></rule></rules><profiles><profile name="Stone claw" typeName="Melee Weapons" '
+            'hidden="false" id="p-claw"><characteristics>' + "".join(
+                f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>' for k, v in (
+                    ("Range", "Melee"), ("A", "4"), ("WS", "3+"), ("S", "12"), ("AP", "-2"), ("D", "3"),
+                    ("Keywords", "Stone Fury"))) + "</characteristics></profile></profiles></selectionEntry>")
+    unit = ('<selectionEntry type="unit" import="true" name="Stone Walker" hidden="false" id="u-walker">'
+            '<costs><cost name="pts" typeId="ct-pts" value="70"/></costs><selectionEntries>'
+            + _kind("Walker", 1, 1).replace("<selectionEntryGroups>", f"<selectionEntries>{claw}</selectionEntries>"
+                                            "<selectionEntryGroups>") + "</selectionEntries></selectionEntry>")
+    _index_priced(tmp_path, monkeypatch, unit)
+    walker = by_name.datasheet("Stone Walker")
+    assert walker.per_copy == {"stone claw": (1, "Stone Fury")}
+    assert walker.weapons["stone claw"]["default"].ignored == ()  # applied, not a rule left out
+    report = unit_attack(walker, Target.parse("T4 Sv3+ W2 x5"), melee=True)
+    assert [(f.weapon.name, str(f.weapon.attacks), f.models) for f in report.firings] == [("Stone claw", "5", 1)]
+    assert "Walker fights with its Stone claw at Attacks 5: it carries 2, and Stone Fury (read from its text) adds 1 " \
+           "for each beyond the first" in report.situation
+
+
 def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, monkeypatch):
     # a trial found a Crusader Squad fielded as 9 Initiates beside its Sword Brother, though its '4-8 Neophytes'
     # group asks for 4 at least (and Sicarians without their Princeps); a review found each group's default kind

@@ -325,6 +325,21 @@ def _rank(reading: Record) -> tuple[bool, bool]:
     return bool(reading.get("conditional")), bool(reading.get("inferred"))
 
 
+#: a weapon's Attacks raised for each more of it its model carries (a Deff Dread's dread klaws: 'Dead Choppy')
+_PER_COPY = re.compile(r"attacks characteristic of this weapon is increased by ([1-3]) for each additional (.+?) "
+                       r"(?:this model|the bearer) is equipped with", re.I)
+
+
+def per_copy(name: str, rules: Iterable[tuple[str, str]]) -> list[object] | None:
+    """[attacks added for each copy of the weapon `name` beyond the first that its model carries, the rule's name],
+    where one of its `rules` (name, text) says so of this very weapon; else None."""
+    for rule, text in rules:
+        found = _PER_COPY.search(" ".join(text.split()))
+        if found and normalise(found[2]).rstrip("s") == normalise(name).rstrip("s"):
+            return [int(found[1]), rule.strip()]
+    return None
+
+
 #: a change to the unit's Charge rolls: a re-roll ('you can re-roll Advance and Charge rolls made for this unit'),
 #: or a number added ('add 1 to Charge rolls made for the bearer's unit', 11th: 'this unit has +1 to charge rolls');
 #: for whom ('made for ...'), what comes before it in its sentence and what follows (a condition either way)

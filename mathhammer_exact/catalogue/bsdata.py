@@ -33,6 +33,7 @@ from .abilities import (
     feel_no_pain,
     invulnerable,
     leader_units,
+    per_copy,
     with_conversion_range,
 )
 from .battlescribe import (
@@ -626,10 +627,12 @@ def weapon_profiles(data: Data, entry: Element) -> list[Record]:
         name = entry.get("name", "")
         rules = [(rule.get("name", ""), _text(rule)) for rule in kids(entry, "rules", "rule")]
         rules += [(rule.get("name", ""), _text(rule)) for rule, _ in data.profiles(entry) if tag(rule) == "rule"]
+        copies = per_copy(name, rules)  # (a Deff Dread's dread klaws: each beyond the first adds an attack)
         found = data.weapons[entry] = [
             {"profile": profile_label(name, profile.get("name", "")),
              "melee": profile.get("typeName") == "Melee Weapons",
-             "chars": with_conversion_range(characteristics(profile), rules)}
+             "chars": with_conversion_range(characteristics(profile), rules),
+             **({"per_copy": copies} if copies else {})}
             for profile, _ in data.profiles(entry) if tag(profile) == "profile" and is_weapon(profile)]
     return found
 

@@ -155,6 +155,16 @@ class Tally:
             mine.update(theirs)
 
 
+def _read_apart(entry: Mapping[str, Any]) -> Mapping[str, str]:
+    """A weapon profile's characteristics, less the rule its unit's datasheet applies (`Datasheet.per_copy`: each dread
+    klaw beyond the first adds an attack), which is then no rule the weapon leaves unmodelled."""
+    chars, copies = entry["chars"], entry.get("per_copy")
+    if not copies:
+        return chars
+    words = [word for word in chars.get("Keywords", "").split(",") if normalise(word) != normalise(copies[1])]
+    return {**chars, "Keywords": ",".join(words) or "-"}
+
+
 def _weapons(record: Mapping[str, Any], notes: list[str], tally: Tally) -> dict[str, dict[str, Weapon]]:
     """The unit's weapons by name (lower case), each with its profiles by name (lower case, as players type
     them). A weapon with a ranged and a melee profile keeps both, so its bearer shoots with one and
@@ -167,7 +177,7 @@ def _weapons(record: Mapping[str, Any], notes: list[str], tally: Tally) -> dict[
             label = weapon_name if profile == "default" else f"{weapon_name} ({profile})"
             tally.weapons["found"] += 1
             try:
-                weapon = parse_weapon(entry["chars"], entry["melee"], label, record.get("edition", "10e"))
+                weapon = parse_weapon(_read_apart(entry), entry["melee"], label, record.get("edition", "10e"))
             except MathhammerError as exc:
                 tally.weapons["failed"] += 1
                 tally.failures[reason(exc)] += 1
@@ -521,6 +531,8 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
                            for _, text, _ in record.get("ability_texts", ()) for r in joins_beside(text)),
         takes_two=tuple(TwoLeaders(**r) for _, text, _ in record.get("ability_texts", ()) for r in two_leaders(text)),
         notes=tuple(dict.fromkeys(notes)), edition=record["edition"], incomplete=record.get("incomplete", ""),
+        per_copy={name.lower(): (entry["per_copy"][0], entry["per_copy"][1])
+                  for name, entries in record["weapons"].items() for entry in entries if entry.get("per_copy")},
         charge_rolls=tuple(ChargeRoll(name, found["reroll"], found["add"], found["leading"], found["condition"], piece,
                                       found["instead"])
                            for piece, texts in (("", record.get("ability_texts", ())),

@@ -305,6 +305,8 @@ class Datasheet:
     #: why its models cannot be fielded as the data gives them (wargear they carry by default in no file read), if so
     incomplete: str = ""
     charge_rolls: tuple[ChargeRoll, ...] = ()  #: its abilities (and its wargear's) that change its Charge rolls
+    #: weapon -> (Attacks added for each copy of it beyond the first that a model carries, the rule that says so)
+    per_copy: Mapping[str, tuple[int, str]] = attrs.field(factory=dict)
 
     @property
     def unit_keywords(self) -> tuple[str, ...]:

@@ -108,6 +108,12 @@ def volley(sheet: Datasheet, loadout: Sequence[str] = (), size: int | None = Non
                 lines[f"{entry.name} fights with its {single[0][1].name} (it also carries {also}: name one in "
                       "--loadout to fight with it)"] = None
             chosen = [w for w in weapons if not w.extra_attacks][:1] + [w for w in weapons if w.extra_attacks]
+            if single and single[0][0] in sheet.per_copy and gear.count(single[0][0]) > 1:  # a Deff Dread's klaws
+                (added, rule), copies = sheet.per_copy[single[0][0]], gear.count(single[0][0])
+                more = chosen[0].attacks.modifier + added * (copies - 1)
+                chosen[0] = attrs.evolve(chosen[0], attacks=attrs.evolve(chosen[0].attacks, modifier=more))
+                lines[f"{entry.name} fights with its {single[0][1].name} at Attacks {chosen[0].attacks}: it carries "
+                      f"{copies}, and {rule} (read from its text) adds {added} for each beyond the first"] = None
         else:
             ranged = weapons
             if advanced:
