@@ -16,7 +16,7 @@ import attrs
 import pytest
 from click.testing import CliRunner
 
-from mathhammer_exact import Context, MathhammerError, Target, Weapon, attack
+from mathhammer_exact import Context, Firing, MathhammerError, Target, Weapon, attack
 from mathhammer_exact.catalogue import build, index, library
 from mathhammer_exact.catalogue.abilities import best, charge_rolls, feel_no_pain, invulnerable, leader_units
 from mathhammer_exact.catalogue.convert import _defence, model_text, to_datasheet, weapon_text
@@ -1061,6 +1061,7 @@ def test_a_unit_whose_default_wargear_is_in_no_file_read_is_refused(tmp_path, mo
             'id="l-blade" targetId="elsewhere-blade"><constraints><constraint type="min" value="1" '
             'field="selections" scope="parent" shared="true" id="c-l-blade"/></constraints></entryLink></entryLinks>')
     optional = lost.replace("Lost blade", "Lost banner").replace('type="min"', 'type="max"').replace("blade", "banner")
+    optional += lost.replace("Lost blade", "Warlord").replace("blade", "warlord")  # an army's role, not wargear
     choice = ('<selectionEntryGroup name="Gun" hidden="false" id="g-gun" defaultSelectionEntryId="l-gone">'
               '<constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" '
               f'id="c-gun-a"/></constraints><selectionEntries>{_gun("pebble gun", 0, 1)}</selectionEntries>'
@@ -1088,7 +1089,7 @@ def test_a_unit_whose_default_wargear_is_in_no_file_read_is_refused(tmp_path, mo
             in card(name)
     kept = by_name.datasheet("Cinder Kept")  # what it may take, in no file read, is only said
     assert kept.as_target().model_count == 5 and not kept.incomplete
-    assert "so not in this datasheet: Lost banner" in kept.notes[0]
+    assert "so not in this datasheet: Lost banner, Warlord" in kept.notes[0]
 
 
 @pytest.mark.parametrize(("text", "found"), [
@@ -1104,22 +1105,34 @@ def test_a_unit_whose_default_wargear_is_in_no_file_read_is_refused(tmp_path, mo
     ("Pick one: Banner of Dust: add 1 to Charge rolls made for this unit.",
      [(False, 1, False, "Pick one: Banner of Dust", False)]),  # one of a choice: waits on it
     ("While a unit is pinned, subtract 2 from Charge rolls made for it.", []),  # another unit's
+    ("Each time this unit declares a charge, you can re-roll the Charge roll.", [(True, 0, False, "", False)]),
     ("You can re-roll Charge rolls made for one GRAVEL unit from your army.", []),
 ])
 def test_what_an_ability_does_to_its_units_charge_rolls(text, found):
     assert [(r["reroll"], r["add"], r["leading"], r["condition"], r["instead"]) for r in charge_rolls(text)] == found
 
 
+def _blade(name: str, carried: int, stats: str, rule: tuple[str, str] | None = None) -> str:
+    """A melee weapon of WS 3+ and `stats` ('A2 S4 AP0 D1'), carried `carried` times, with a `rule` (name, text) of its
+    own named in its keywords."""
+    tag = name.lower().replace(" ", "-")
+    chars = {"Range": "Melee", "WS": "3+", **{key: value for key, value in re.findall(r"(AP|[ASD])(-?\d+)", stats)},
+             "Keywords": rule[0] if rule else "-"}
+    rules = (f'<rules><rule name="{rule[0]}" id="r-{tag}" hidden="false"><description>{rule[1]}</description></rule>'
+             "</rules>") if rule else ""
+    return (f'<selectionEntry type="upgrade" import="true" name="{name}" hidden="false" id="w-{tag}"><constraints>'
+            f'<constraint type="min" value="{carried}" field="selections" scope="parent" shared="true" id="c-{tag}-a"/>'
+            f'<constraint type="max" value="{carried}" field="selections" scope="parent" shared="true" id="c-{tag}-b"/>'
+            f'</constraints>{rules}<profiles><profile name="{name}" typeName="Melee Weapons" hidden="false" '
+            f'id="p-{tag}"><characteristics>'
+            + "".join(f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>' for k, v in chars.items())
+            + "</characteristics></profile></profiles></selectionEntry>")
+
+
 def test_a_turn_applies_the_charging_units_charge_roll_abilities_and_names_the_others(tmp_path, monkeypatch):
     # a trial found Death Company's 'You can re-roll Charge rolls' and Ruststalkers' +1 left out of a turn, and
     # said nowhere: 9" on 2D6 is 5/18, re-rolled 5/18 + 13/18 x 5/18 = 155/324, on 2D6+1 15/36 = 5/12
-    blade = ('<selectionEntry type="upgrade" import="true" name="Dust blade" hidden="false" id="w-dust-blade">'
-             '<constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" '
-             'id="c-blade-a"/></constraints><profiles><profile name="Dust blade" typeName="Melee Weapons" '
-             'hidden="false" id="p-dust-blade"><characteristics>' + "".join(
-                 f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>' for k, v in (
-                     ("Range", "Melee"), ("A", "2"), ("WS", "3+"), ("S", "4"), ("AP", "0"), ("D", "1"),
-                     ("Keywords", "-"))) + "</characteristics></profile></profiles></selectionEntry>")
+    blade = _blade("Dust blade", 1, "A2 S4 AP0 D1")
 
     def unit(name: str, abilities: str) -> str:
         carried = _priced_unit(name, 5, 50, 0, "", least=5, abilities=abilities)
@@ -1148,16 +1161,8 @@ def test_a_turn_applies_the_charging_units_charge_roll_abilities_and_names_the_o
 def test_a_weapon_whose_copies_add_attacks_fights_with_them(tmp_path, monkeypatch):
     # a trial found a Deff Dread's dread klaw at A4 with two of them carried: its rule (Dead Choppy) adds one attack
     # for each beyond the first, and had been left out as a rule not modelled
-    claw = ('<selectionEntry type="upgrade" import="true" name="Stone claw" hidden="false" id="w-claw">'
-            '<constraints><constraint type="min" value="2" field="selections" scope="parent" shared="true" '
-            'id="c-claw-a"/><constraint type="max" value="2" field="selections" scope="parent" shared="true" '
-            'id="c-claw-b"/></constraints><rules><rule name="Stone Fury" id="r-fury" hidden="false"><description>The '
-            "Attacks characteristic of this weapon is increased by 1 for each additional stone claw this model is "
-            'equipped with.</description></rule></rules><profiles><profile name="Stone claw" typeName="Melee Weapons" '
-            'hidden="false" id="p-claw"><characteristics>' + "".join(
-                f'<characteristic name="{k}" typeId="ch-{k}">{v}</characteristic>' for k, v in (
-                    ("Range", "Melee"), ("A", "4"), ("WS", "3+"), ("S", "12"), ("AP", "-2"), ("D", "3"),
-                    ("Keywords", "Stone Fury"))) + "</characteristics></profile></profiles></selectionEntry>")
+    claw = _blade("Stone claw", 2, "A4 S12 AP-2 D3", ("Stone Fury", "The Attacks characteristic of this weapon is "
+                  "increased by 1 for each additional stone claw this model is equipped with."))
     unit = ('<selectionEntry type="unit" import="true" name="Stone Walker" hidden="false" id="u-walker">'
             '<costs><cost name="pts" typeId="ct-pts" value="70"/></costs><selectionEntries>'
             + _kind("Walker", 1, 1).replace("<selectionEntryGroups>", f"<selectionEntries>{claw}</selectionEntries>"
@@ -1211,3 +1216,19 @@ def test_each_group_of_kinds_makes_up_its_least_with_its_default_kind(tmp_path, 
     short = attrs.evolve(host, leasts=(*host.leasts, Least("Everyone", 12, ("Elder", "Youngling"), "Elder")))
     assert {k: n for k, n in short.counts(10).items() if n} == {"Cinder Chief": 1, "Elder": 9}
     assert Counter(m.name for m, _ in short.equip(["ember hammer"], 10))["Elder with Hammer"] == 1
+
+
+def test_a_charge_ability_counts_where_its_model_is_in_the_unit_and_one_unit_charges():
+    # a review found a Sacred Banner's re-roll (the banner bearer's ability) given to a unit without the bearer,
+    # and two units' abilities pooled into the one charge roll of a turn
+    from mathhammer_exact.data.datasheet import ChargeRoll
+    from mathhammer_exact.decide.firings import Written
+    from mathhammer_exact.present.questions import _charge_abilities
+
+    incursors, scions = by_name.datasheet("Incursor Squad"), by_name.datasheet("Militarum Tempestus Command Squad")
+    banner, own = ChargeRoll("Banner", reroll=True, model="Banner Bearer"), ChargeRoll("Fury", add=1, model="Incursor")
+    sheet = attrs.evolve(incursors, charge_rolls=(banner, own))
+    blade = Written(Firing(Weapon.parse("Melee A2 WS3+ S4 AP0 D1"), 5), "blade", unit=sheet)
+    assert _charge_abilities([blade]) == ([own], [])
+    other = Written(Firing(Weapon.parse("Melee A1 WS3+ S3 AP0 D1"), 5), "knife", unit=scions)
+    assert _charge_abilities([blade, other]) == ([], [attrs.evolve(own, condition="the only unit charging")])

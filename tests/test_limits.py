@@ -151,3 +151,12 @@ def test_within_a_share_the_queries_of_one_question_count_together():
                 attack(weapon, target, 20)  # the fourth past it, before its work is done
     for _ in range(4):  # outside a share nothing is counted
         attack(weapon, target, 20)
+
+
+def test_with_the_whole_limits_a_questions_queries_are_not_counted_together():
+    # a review found the heavy lane (the whole limits) refusing a plan once its queries together passed one query's
+    weapon, target = Weapon.parse(SUSTAINED), Target.parse("T4 Sv4+ W3 x5")
+    part = cost([Firing(weapon, 20)], target, Context(), FLOAT, True).work / limits.MAX_WORK[FLOAT]
+    with limits.share(1.0):
+        for _ in range(int(1.5 / part) + 1):  # more than the whole limits' worth of them, each within it
+            limits.check_size([Firing(weapon, 20)], target, Context(), FLOAT, True)

@@ -189,25 +189,34 @@ def test_the_heavy_question_is_past_the_light_lanes_share_and_within_the_limit()
     assert LIGHT_SHARE * MAX_WORK[EXACT] < work < MAX_WORK[EXACT]
 
 
-def test_a_dice_roll_is_answered_at_once_while_heavy_questions_compute(server):
-    assert len(server.workers("heavy")) == 2
-
-    def ask_heavy() -> tuple[int, dict, float]:
+def rolls_meanwhile(server: Served, question: tuple[str, dict], copies: int, seconds: float,
+                    until_answered: bool = False) -> tuple[list[float], list[tuple[threading.Thread, list]], int]:
+    """`copies` of `question` asked at once, each on a connection of its own, and charge rolls asked on one kept-alive
+    connection meanwhile, for `seconds` (or until every copy is answered): the rolls' milliseconds, the copies'
+    threads and results, and how many copies were still being answered when the rolls stopped."""
+    def ask() -> tuple[int, dict, float]:
         with connection(server) as kept:
-            return post(kept, *HEAVY)
+            return post(kept, *question)
 
-    asked = [in_thread(ask_heavy) for _ in range(8)]
+    asked = [in_thread(ask) for _ in range(copies)]
     times = []
     with connection(server) as kept:
         post(kept, *ROLL)
         start = time.monotonic()
-        while time.monotonic() - start < 3 and len(times) < 500:
+        while time.monotonic() - start < seconds and len(times) < 3000 and not (
+                until_answered and not any(thread.is_alive() for thread, _ in asked)):
             status, answer, ms = post(kept, *ROLL)
             assert status == 200 and answer["p_success"] == pytest.approx(5 / 18)
             times.append(ms)
     still_asked = sum(thread.is_alive() for thread, _ in asked)
     for thread, _ in asked:
         thread.join(60)
+    return times, asked, still_asked
+
+
+def test_a_dice_roll_is_answered_at_once_while_heavy_questions_compute(server):
+    assert len(server.workers("heavy")) == 2
+    times, asked, still_asked = rolls_meanwhile(server, HEAVY, 8, 3)
     p99 = statistics.quantiles(times, n=100)[98] if len(times) > 1 else max(times)
     assert p99 < 100 and len(times) >= 100, \
         f"p99 {p99:.0f} ms, median {statistics.median(times):.1f} ms over {len(times)} rolls in 3 s"
@@ -222,20 +231,7 @@ def test_a_dice_roll_is_answered_at_once_while_heavy_questions_compute(server):
 
 
 def test_a_dice_roll_is_answered_at_once_while_plans_compute(server):
-    def ask_plan() -> tuple[int, dict, float]:
-        with connection(server) as kept:
-            return post(kept, *PLAN)
-
-    asked = [in_thread(ask_plan) for _ in range(4)]
-    times = []
-    with connection(server) as kept:
-        start = time.monotonic()
-        while any(thread.is_alive() for thread, _ in asked) and time.monotonic() - start < 20:
-            status, answer, ms = post(kept, *ROLL)
-            assert status == 200 and answer["p_success"] == pytest.approx(5 / 18)
-            times.append(ms)
-    for thread, _ in asked:
-        thread.join(60)
+    times, asked, _ = rolls_meanwhile(server, PLAN, 4, 20, until_answered=True)
     # the premise: the plans were being answered all the while
     assert len(times) >= 30, f"the plans were answered too soon ({len(times)} rolls meanwhile): ask heavier ones"
     assert max(times) < 250 and statistics.quantiles(times, n=100)[98] < 100, \

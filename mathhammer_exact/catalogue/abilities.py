@@ -348,6 +348,8 @@ _CHARGE_ROLLS = re.compile(
     r"(?P<which> (?:that |the )?(?:\*\*)?(?:Advance (?:and(?:/or)? )?)?(?:\*\*)?(?:\*\*)?Charge rolls?(?:\*\*)?)"
     r"(?: made)?(?: for (?P<whose>this unit|this model(?:['’]s unit)?|the bearer(?:['’]s unit)?|that unit|it|them|"
     r"[^.;,]*?unit from your army))?(?P<after>[^.;\n]*)", re.I)
+#: a trigger that every charge meets ('each time this unit declares a charge'): no condition
+_EVERY_CHARGE = re.compile(r"\beach time (?:this|that) (?:unit|model) declares a charge\b,?", re.I)
 _CHARGE_SUBJECT = re.compile(r"[\s,:–-]*(?:(?:and )?you can|(?:this|that) (?:unit|model) (?:can|has))$", re.I)
 _INSTEAD = re.compile(r"\binstead\b", re.I)
 _CHARGE_AFTER = re.compile(r"^,?\s*(?:in a turn|if|while|when|during|until|each time|after)\b", re.I)
@@ -361,7 +363,7 @@ def charge_rolls(text: str) -> list[Record]:
     found = []
     for match in _CHARGE_ROLLS.finditer(" ".join(text.replace("*", "").replace("^^", "").split())):
         whose = (match["whose"] or "this unit").lower()
-        before = match["before"].strip(" ,")
+        before = _EVERY_CHARGE.sub("", match["before"]).strip(" ,")
         leading = bool(_LEADING.search(before)) and whose == "that unit"
         if leading:
             before = _LEADING.sub("", before).strip(" ,")

@@ -534,11 +534,11 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
         per_copy={name.lower(): (entry["per_copy"][0], entry["per_copy"][1])
                   for name, entries in record["weapons"].items() for entry in entries if entry.get("per_copy")},
         charge_rolls=tuple(ChargeRoll(name, found["reroll"], found["add"], found["leading"], found["condition"], piece,
-                                      found["instead"])
+                                      found["instead"], kind)
                            for piece, texts in (("", record.get("ability_texts", ())),
                                                 *((piece.lower(), texts) for piece, texts in
                                                   record.get("wargear_abilities", {}).items()))
-                           for name, text, _ in texts for found in charge_rolls(text)),
+                           for name, text, kind in texts for found in charge_rolls(text)),
         army_rules=tuple(rule for rule in record.get("army_rules", ()) if rule.strip().lower() not in AS_KEYWORD),
         army_rules_for={faction: tuple(rules) for faction, rules in record.get("army_rules_for", {}).items()},
         read_rules=_contained((*(a for a in read_rules if a.name not in held),

@@ -254,6 +254,7 @@ class ChargeRoll:
     condition: str = ""
     piece: str = ""
     instead: bool = False  #: in place of what the ability gives where its condition does not hold
+    model: str = ""  #: the kind of model whose ability it is, where one is named: in force where the unit has one
 
     def describe(self) -> str:
         """What it does, in a player's words: "re-roll Charge rolls", "+1 to Charge rolls"."""
@@ -854,6 +855,9 @@ def _takes(sheet: Datasheet, item: str) -> bool:
     return True
 
 
+LISTED = "(a list keeps those of when it was made)"  #: what is said of the profiles of a unit of an army list
+
+
 def edition_note(sheet: Datasheet, edition: str) -> tuple[str, ...]:
     """The header line for a datasheet printed for another edition than the one whose rules answer (`edition`)."""
     if sheet.edition == edition:
@@ -870,6 +874,6 @@ def in_edition(context: Context, *sheets: Datasheet | None) -> tuple[Context, tu
     known = [sheet for sheet in sheets if sheet is not None]
     if context.edition is None and context.rules == Rules() and known:
         context = attrs.evolve(context, edition=known[0].edition)
-    listed = tuple(dict.fromkeys(f"profiles of {sheet.name} as its army list gives them (a list keeps those of when "
-                                 "it was made)" for sheet in known if sheet.source.startswith("army list")))
+    listed = tuple(dict.fromkeys(f"profiles of {sheet.name} as its army list gives them {LISTED}"
+                                 for sheet in known if sheet.source.startswith("army list")))
     return context, tuple(line for sheet in known for line in edition_note(sheet, context.rules.edition)) + listed

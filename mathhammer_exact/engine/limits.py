@@ -53,7 +53,7 @@ def share(part: float) -> Iterator[None]:
     """Within the block a question may do only `part` of the work the limits allow, its queries together (a plan's
     many small ones as much as one large): the query that would take it past is refused with `TooLarge` before its
     work is done (the server's light lane answers what fits and hands the rest on)."""
-    token, used = _SHARE.set(part), _USED.set([0.0])
+    token, used = _SHARE.set(part), _USED.set([0.0] if part < 1.0 else None)  # (the whole limits: each query's own)
     try:
         yield
     finally:

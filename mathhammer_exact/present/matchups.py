@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..data.datasheet import LISTED
 from ..model import Context, declared_fields
 from .plot import checked_path, pyplot, save_figure
 from .report import Report, render
@@ -67,23 +68,20 @@ def _reasons(rows: Any) -> list[str]:
     return lines
 
 
-_LISTED = "(a list keeps those of when it was made)"  #: how a unit's note on its army list's profiles ends
-
-
 def _notes(rows: Sequence[dict[str, Any]]) -> list[str]:
     """What the answers (`rows`, the records of one army and phase) said of their units (abilities not applied,
     weapons not fired, ...), as `mathhammer unit` says it: a line every answer said, once; a target's own notes,
     once for it; a line every answer of an attacker said, under its name; one it said against some targets, with
     them; and, where they name options that a matchup does not take (--with), that those are `mathhammer unit`'s."""
-    answered = [(row["attacker"], row["target"], [line for line in row["notes"] if not line.endswith(_LISTED)])
+    answered = [(row["attacker"], row["target"], [line for line in row["notes"] if not line.endswith(LISTED)])
                 for row in rows
                 if row["reason"] is None or (isinstance(row["reason"], float) and math.isnan(row["reason"]))]
-    listed = any(line.endswith(_LISTED) for row in rows for line in row["notes"])  # said once, not for each unit
+    listed = any(line.endswith(LISTED) for row in rows for line in row["notes"])  # said once, not for each unit
     every = [line for line in dict.fromkeys(line for _, _, notes in answered for line in notes)
              if all(line in notes for _, _, notes in answered)]
     lines = [f"every answer: {line}" for line in every]
     if listed:
-        lines.append(f"units of an army list: profiles as the list gives them {_LISTED}")
+        lines.append(f"units of an army list: profiles as the list gives them {LISTED}")
     of_target: set[tuple[str, str]] = set()  # a target's own (its notes, what it has), said in every answer at it
     for target in dict.fromkeys(t for _, t, _ in answered):
         at_it = [notes for _, t, notes in answered if t == target]

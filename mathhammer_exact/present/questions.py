@@ -13,8 +13,9 @@ from pathlib import Path
 
 import attrs
 
-from ..data.datasheet import ChargeRoll, Datasheet, TargetUnit, in_edition
+from ..data.datasheet import ChargeRoll, TargetUnit, in_edition
 from ..data.load import find
+from ..data.names import loose
 from ..decide.firings import Attacking, Said, Written, attacking, describe, said
 from ..decide.need import need, need_size
 from ..decide.plan import plan
@@ -182,21 +183,22 @@ def _charge_abilities(blows: Sequence[Written]) -> tuple[list[ChargeRoll], list[
     found Death Company's re-roll and Ruststalkers' +1 left out, and said nowhere): those in force, and those that
     wait on a condition the question does not settle. A Leader's for the unit it leads count where it leads one; a
     piece of wargear's where the unit carries it."""
-    def carried(sheet: Datasheet, loadout: Sequence[str]) -> set[str]:
-        return {item for _, gear in sheet.equip(loadout) for item in gear}
-
     found: dict[tuple[str, ChargeRoll], ChargeRoll] = {}
     for w in blows:
         if w.unit is None:
             continue
         leads = bool(w.leaders) or w.leading  # a Leader attacking with the unit it leads, or a unit led
         for sheet in (w.unit, *w.leaders):
-            gear = carried(sheet, w.loadout if sheet is w.unit else ())
-            for roll in sheet.charge_rolls:
+            equipped = sheet.equip(w.loadout if sheet is w.unit else ())
+            gear = {item for _, pieces in equipped for item in pieces}
+            kinds = {loose(entry.name) for entry, _ in equipped}
+            for roll in sheet.charge_rolls:  # (a review found a Sacred Banner's re-roll given to a unit without it)
                 if (not roll.leading or leads and (sheet is not w.unit or w.leading)) \
-                        and (not roll.piece or roll.piece in gear):
+                        and (not roll.piece or roll.piece in gear) and (not roll.model or loose(roll.model) in kinds):
                     found.setdefault((sheet.name, roll), roll)
     rolls = list(found.values())
+    if len({w.unit.name for w in blows if w.unit is not None and not w.leading}) > 1:  # one roll for several units
+        rolls = [attrs.evolve(r, condition=r.condition or "the only unit charging") for r in rolls]
     return [r for r in rolls if not r.condition], [r for r in rolls if r.condition]
 
 

@@ -160,8 +160,9 @@ class Worker:
             raise Lost from exc
 
     async def ask(self, job: tuple[Callable[[Any], str], Any], seconds: float) -> tuple[str, str]:
-        """Send a job and await its reply. `TimeoutError` when the worker computes past `seconds` of CPU time (of
-        wall time where that cannot be read); `Crowded` when WAIT_FACTOR times `seconds` have passed before that;
+        """Send a job and await its reply. `TimeoutError` when the worker has computed past `seconds`, counted in CPU
+        time and in time passed both (the less of the two: wall time where CPU time cannot be read); `Crowded` when
+        WAIT_FACTOR times `seconds` have passed before that;
         `Lost` when it did not start, dies, is stopped, or gains no CPU time for `STALL_TIME`."""
         try:
             await asyncio.shield(self.started)
@@ -190,7 +191,9 @@ class Worker:
                         used, since = cpu, now
                     elif now - since > STALL_TIME:
                         raise Lost
-                    computed = cpu - before[1] if before is not None else computed
+                    # the CPU time it got, where it waited for the CPU; the time passed, where it computed on
+                    # several cores at once (BLAS): at most its limit of either
+                    computed = min(cpu - before[1], computed) if before is not None else computed
                 if computed > seconds:
                     raise TimeoutError
                 if now - start > WAIT_FACTOR * seconds:

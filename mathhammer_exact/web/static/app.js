@@ -267,7 +267,8 @@ const KINDS = {
     request: (params) => {
       const scenarios = params.getAll("s").map((text) => {
         const scenario = new URLSearchParams(text);
-        const label = scenario.get("label") || scenarioTitle(scenario);  // its title, where it has no label
+        const title = scenarioTitle(scenario);  // its title, where it has no label (within the API's 300 characters)
+        const label = scenario.get("label") || (title.length > 200 ? `${title.slice(0, 199)}…` : title);
         const question = unitMode(scenario) ? { unit: unitBody(scenario) } : { attack: attackBody(scenario) };
         return { label, ...question };
       });
