@@ -1040,9 +1040,11 @@ def test_a_weapon_of_the_name_of_another_with_other_profiles_keeps_its_own(tmp_p
              '<constraints><constraint type="max" value="1" field="selections" scope="parent" shared="true" '
              f'id="c-pod-drone"/></constraints><selectionEntries>{_gun("missile pod", skill="5+", tag="drone-pod")}'
              "</selectionEntries></selectionEntry>")
+    # and a second drone whose pod is the first drone's: one name for both (a review found Neophytes' three apart)
+    other = drone.replace("Pod Drone", "Spare Drone").replace("pod-drone", "spare-drone").replace("drone-pod", "spare")
     drones = ('<selectionEntryGroup name="Drones" hidden="false" id="g-drones"><constraints><constraint type="max" '
               f'value="1" field="selections" scope="parent" shared="true" id="c-drones-b"/></constraints>'
-              f"<selectionEntries>{drone}</selectionEntries></selectionEntryGroup>")
+              f"<selectionEntries>{drone}{other}</selectionEntries></selectionEntryGroup>")
     unit = ('<selectionEntry type="unit" import="true" name="Cinder Suits" hidden="false" id="u-suits">'
             '<costs><cost name="pts" typeId="ct-pts" value="70"/></costs><selectionEntries>'
             f'{_kind("Suit", 2, 2, gun="missile pod", groups=drones)}</selectionEntries></selectionEntry>')
