@@ -360,8 +360,11 @@ def charge_rolls(text: str) -> list[Record]:
     this model leads (not its own), "condition": the words it waits on ("" for none), "instead": in place of what the
     ability gives otherwise (Optimised Gait's +2 near Battleline units)}. Changes to other units' rolls (an enemy's,
     a unit from your army) are not the unit's: left out."""
-    found = []
-    for match in _CHARGE_ROLLS.finditer(" ".join(text.replace("*", "").replace("^^", "").split())):
+    found: list[Record] = []
+    plain = " ".join(text.replace("*", "").replace("^^", "").split())
+    if "charge roll" not in plain.lower():  # (most texts: the pattern's search costs seconds of indexing otherwise)
+        return found
+    for match in _CHARGE_ROLLS.finditer(plain):
         whose = (match["whose"] or "this unit").lower()
         before = _EVERY_CHARGE.sub("", match["before"]).strip(" ,")
         leading = bool(_LEADING.search(before)) and whose == "that unit"

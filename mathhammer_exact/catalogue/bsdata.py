@@ -963,8 +963,10 @@ class UnitReader:
         if not profiles:
             return None
         name = link.entry.get("name", "").strip()
-        if name in self.weapons and _alike(self.weapons[name]) != _alike(profiles):  # the one of that name named so
-            # already, else named after its holder (a review found three Neophyte autopistols alike named apart)
+        kept = self.weapons.get(name, profiles)
+        if kept is not profiles and kept != profiles and _alike(kept) != _alike(profiles):
+            # the one of that name named so already, else named after its holder (a review found three Neophyte
+            # autopistols alike named apart)
             name = next((other for other, kept in self.weapons.items() if other.startswith(f"{name} (")
                          and _alike(kept) == _alike(profiles)), f"{name} ({' '.join(holder.get('name', '').split())})")
         self.weapons.setdefault(name, profiles)
