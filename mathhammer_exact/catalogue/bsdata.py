@@ -967,8 +967,8 @@ class UnitReader:
         if kept is not profiles and kept != profiles and _alike(kept) != _alike(profiles):
             # the one of that name named so already, else named after its holder (a review found three Neophyte
             # autopistols alike named apart)
-            name = next((other for other, kept in self.weapons.items() if other.startswith(f"{name} (")
-                         and _alike(kept) == _alike(profiles)), f"{name} ({' '.join(holder.get('name', '').split())})")
+            name = next((other for other, theirs in self.weapons.items() if other.startswith(f"{name} (")
+                         and _alike(theirs) == _alike(profiles)), f"{name} ({' '.join(holder.get('name', '').split())})")
         self.weapons.setdefault(name, profiles)
         self.pieces.setdefault(name, link.entry)
         self._priced(link, name)
