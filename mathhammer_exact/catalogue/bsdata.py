@@ -967,8 +967,9 @@ class UnitReader:
         if kept is not profiles and kept != profiles and _alike(kept) != _alike(profiles):
             # the one of that name named so already, else named after its holder (a review found three Neophyte
             # autopistols alike named apart)
+            held = f"{name} ({' '.join(holder.get('name', '').split())})"
             name = next((other for other, theirs in self.weapons.items() if other.startswith(f"{name} (")
-                         and _alike(theirs) == _alike(profiles)), f"{name} ({' '.join(holder.get('name', '').split())})")
+                         and _alike(theirs) == _alike(profiles)), held)
         self.weapons.setdefault(name, profiles)
         self.pieces.setdefault(name, link.entry)
         self._priced(link, name)
