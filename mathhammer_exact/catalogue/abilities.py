@@ -345,7 +345,7 @@ def per_copy(name: str, rules: Iterable[tuple[str, str]]) -> list[object] | None
 #: for whom ('made for ...'), what comes before it in its sentence and what follows (a condition either way)
 _CHARGE_ROLLS = re.compile(
     r"(?P<before>[^.;\n]*?)(?:(?P<reroll>\bre[-‑ ]?roll)|\badd (?P<add>[1-3])(?! ?\")(?: to)?|\+(?P<plus>[1-3]) to)"
-    r"(?P<which> (?:that |the )?(?:\*\*)?(?:Advance (?:and(?:/or)? )?)?(?:\*\*)?(?:\*\*)?Charge rolls?(?:\*\*)?)"
+    r" (?:that |the )?(?:Advance (?:and(?:/or)? )?)?Charge rolls?"  # (read with its markup left out: `charge_rolls`)
     r"(?: made)?(?: for (?P<whose>this unit|this model(?:['’]s unit)?|the bearer(?:['’]s unit)?|that unit|it|them|"
     r"[^.;,]*?unit from your army))?(?P<after>[^.;\n]*)", re.I)
 #: a trigger that every charge meets ('each time this unit declares a charge'): no condition

@@ -258,7 +258,7 @@ def _limits(*elements: Element | None) -> tuple[int, int | None]:
 
 #: what a unit's entry links to that is no wargear its models carry (an army's Warlord, a review found an Epic Hero
 #: refused for it)
-_NO_WARGEAR = re.compile(r"warlord$", re.I)
+_NO_WARGEAR = frozenset({"warlord"})
 
 #: groups that only Crusade play uses: left out ('Crusade', 'Crusade: Battle Honours', 'Crusade Relics'); not a unit
 #: whose name starts alike (the Black Templars' Crusader Squad and its group 'Crusaders', a Crusade Ancient)
@@ -1073,9 +1073,9 @@ class UnitReader:
         """The names of the links below `element` to entries in none of the files read that its models carry by
         default: each taken at least once, or the one its `default` id names (a group's default choice)."""
         return [link.get("name", "").strip() for link in kids(element, "entryLinks", "entryLink")
-                if link.get("targetId", "") not in self.data.ids and _wanted(link) and not _NO_WARGEAR.match(
-                    link.get("name", "").strip()) and (_limits(link)[0] >= 1 or default is not None
-                                                       and link.get("id") == default)]
+                if link.get("targetId", "") not in self.data.ids and _wanted(link)
+                and link.get("name", "").strip().lower() not in _NO_WARGEAR
+                and (_limits(link)[0] >= 1 or default is not None and link.get("id") == default)]
 
     def _group(self, link: Link, equipment: list[str], options: list[Record], model: bool = False) -> None:
         """A choice group's default wargear (added to `equipment`) and its other choices as a swap (a `model`'s:

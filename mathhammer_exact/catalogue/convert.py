@@ -531,8 +531,8 @@ def to_datasheet(record: Mapping[str, Any], tally: Tally | None = None) -> Datas
                            for _, text, _ in record.get("ability_texts", ()) for r in joins_beside(text)),
         takes_two=tuple(TwoLeaders(**r) for _, text, _ in record.get("ability_texts", ()) for r in two_leaders(text)),
         notes=tuple(dict.fromkeys(notes)), edition=record["edition"], incomplete=record.get("incomplete", ""),
-        per_copy={name.lower(): (entry["per_copy"][0], entry["per_copy"][1])
-                  for name, entries in record["weapons"].items() for entry in entries if entry.get("per_copy")},
+        per_copy={name.lower(): tuple(entry["per_copy"]) for name, entries in record["weapons"].items()
+                  for entry in entries if entry.get("per_copy")},
         charge_rolls=tuple(ChargeRoll(name, found["reroll"], found["add"], found["leading"], found["condition"], piece,
                                       found["instead"], kind)
                            for piece, texts in (("", record.get("ability_texts", ())),
