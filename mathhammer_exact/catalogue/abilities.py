@@ -342,9 +342,11 @@ def per_copy(name: str, rules: Iterable[tuple[str, str]]) -> list[object] | None
 
 #: a change to the unit's Charge rolls: a re-roll ('you can re-roll Advance and Charge rolls made for this unit'),
 #: or a number added ('add 1 to Charge rolls made for the bearer's unit', 11th: 'this unit has +1 to charge rolls');
-#: for whom ('made for ...'), what comes before it in its sentence and what follows (a condition either way)
+#: for whom ('made for ...'), what comes before it in its sentence and what follows (a condition either way); tried
+#: only where a sentence starts (tried at every place, the lazy `before` made the search quadratic in the sentence)
 _CHARGE_ROLLS = re.compile(
-    r"(?P<before>[^.;\n]*?)(?:(?P<reroll>\bre[-‑ ]?roll)|\badd (?P<add>[1-3])(?! ?\")(?: to)?|\+(?P<plus>[1-3]) to)"
+    r"(?<![^.;\n])(?P<before>[^.;\n]*?)"
+    r"(?:(?P<reroll>\bre[-‑ ]?roll)|\badd (?P<add>[1-3])(?! ?\")(?: to)?|\+(?P<plus>[1-3]) to)"
     r" (?:that |the )?(?:Advance (?:and(?:/or)? )?)?Charge rolls?"  # (read with its markup left out: `charge_rolls`)
     r"(?: made)?(?: for (?P<whose>this unit|this model(?:['’]s unit)?|the bearer(?:['’]s unit)?|that unit|it|them|"
     r"[^.;,]*?unit from your army))?(?P<after>[^.;\n]*)", re.I)
