@@ -235,17 +235,22 @@ def _around(holder: Element, modifier: Element) -> list[list[Element]]:
 
 
 def _limits(*elements: Element | None) -> tuple[int, int | None]:
-    """min and max selections per parent from the constraints of a link and of its target (the link's win).
-    A negative number is BattleScribe's "no limit", and so is a maximum beyond the largest unit the engine
-    takes (MAX_TARGET_MODELS; no real entry has one); a minimum beyond it is refused."""
+    """min and max selections per parent from the constraints of a link and of its target (the link's win), each
+    as the modifiers of the target and then of the link that always apply leave it (`_always_set`: a War Walker's
+    link to its Heavy Weapons sets their group's 1 to 2). A negative number is BattleScribe's "no limit", and so is
+    a maximum beyond the largest unit the engine takes (MAX_TARGET_MODELS; no real entry has one); a minimum beyond
+    it is refused."""
     low: int | None = None
     high: int | None = None
+    changes: list[tuple[Element, tuple[Element, ...]]] | None = None  # the modifiers, read once a constraint is met
     for element in elements:
         for c in kids(element, "constraints", "constraint"):
             if c.get("field") != "selections" or c.get("scope") != "parent":
                 continue
-            value = whole(c.get("value"), "a constraint's number of selections", signed=True)
-            if c.get("type") == "min" and low is None:
+            changes = [m for e in reversed(elements) for m in _grouped(e)] if changes is None else changes
+            value = _always_set(c, whole(c.get("value"), "a constraint's number of selections", signed=True),
+                                changes)
+            if c.get("type") == "min" and low is None:  # (only raised: `_always_set`)
                 low = value
             elif c.get("type") == "max" and high is None:
                 high = value
@@ -254,6 +259,29 @@ def _limits(*elements: Element | None) -> tuple[int, int | None]:
         raise MathhammerError(f"a constraint asks for at least {low} of {name!r}, more than a unit may have here "
                               f"(at most {MAX_TARGET_MODELS} models: MAX_TARGET_MODELS)")
     return max(low or 0, 0), None if high is None or not 0 <= high <= MAX_TARGET_MODELS else high
+
+
+def _always_set(constraint: Element, value: int, changes: list[tuple[Element, tuple[Element, ...]]]) -> int:
+    """A constraint's `value` after those of `changes` (the modifiers of a link's target, then of the link, with
+    the modifier groups around each: `_grouped`) that change it and always apply: with no condition, no repeat
+    and in no modifier group that has one. The others (that count the unit's models: `Link.most_by_size`) are
+    read where the unit's size is known. A least is only raised: BSData writes the pieces a unit comes with as a
+    least that a modifier sets to 0, so that they can be given up (a Deff Dread's 2 big shootas and 2 dread klaws),
+    and the least as written is what the unit is fielded with."""
+    written = value
+    for modifier, around in changes:
+        if modifier.get("field") != constraint.get("id") or any(
+                tag(part) in _CONDITIONAL for holder in (modifier, *around) for part in holder):
+            continue
+        amount = whole(modifier.get("value"), "a modifier's number of selections", signed=True)
+        kind = modifier.get("type")
+        value = value + amount if kind == "increment" else max(value - amount, 0) if kind == "decrement" \
+            else amount if kind == "set" else value
+    return max(value, written) if constraint.get("type") == "min" else value
+
+
+_CONDITIONAL = frozenset({"conditions", "conditionGroups", "repeats", "localConditionGroups"})  #: what makes a
+#: modifier (or a modifier group) apply only sometimes
 
 
 #: what a unit's entry links to that is no wargear its models carry (an army's Warlord, a review found an Epic Hero
