@@ -3,6 +3,7 @@ per group and by unit size, a weapon with a ranged and a melee profile of one na
 profile names as players type them. The fixture (tests/fixtures/bsdata-wargear) is invented; every
 expected value is read off it by hand."""
 
+import re
 from collections import Counter
 from fractions import Fraction
 
@@ -176,6 +177,27 @@ def test_profile_names_as_players_type_them(squad):
     assert volley(squad, loadout, 10, profiles=["focused"]).chosen == (one,)
     with pytest.raises(MathhammerError, match="known: focused, scatter$"):  # each once
         volley(squad, loadout, profiles=["krak"])
+
+
+def test_unit_says_which_profiles_deal_the_target_more_than_the_first(tmp_path):
+    # Rock cannon: Scatter (A D3, BS4+, S8, AP-2, D2, Blast) is its first profile, Focused (A1, BS4+, S10, AP-3, D3)
+    # the other. At one T10 Sv2+ W20 model (no Blast bonus, no damage lost): a Scatter attack hits 1/2, wounds on 5+
+    # (1/3), Sv2+ at AP-2 fails on 1-3 (1/2), 2 damage: 1/6, times 2 attacks on average: 1/3; a Focused one hits
+    # 1/2, wounds on 4+ (1/2), Sv2+ at AP-3 fails 2/3, 3 damage: 1/2. The spears' damage is the same either way.
+    player = CliRunner(env={"MATHHAMMER_DATA": str(tmp_path)})
+    assert player.invoke(cli, ["data", "add", CHECKOUT]).exit_code == 0
+    out = player.invoke(cli, ["unit", "Quarry Squad", "-l", "rock cannon", "-t", "T10 Sv2+ W20"])
+    assert out.exit_code == 0, out.output
+    line = next(line for line in out.stdout.splitlines() if "deal this target more" in line)
+    said = re.fullmatch(r"  profiles that deal this target more: Rock cannon \(Focused\) \(mean damage (\S+), "
+                        r"against (\S+) as fired; choose with --profile\)", line)
+    better, fired = map(float, said.groups())
+    assert better - fired == pytest.approx(float(Fraction(1, 2) - Fraction(1, 3)), abs=1e-3)
+    # at twenty T4 Sv6+ W1 models Scatter deals more (D3+4 attacks, each 1/2 x 5/6 with no save: 5/2, against 5/12):
+    # nothing to say; nor where --profile chose
+    for asked in (["-t", "T4 Sv6+ W1 x20"], ["-t", "T10 Sv2+ W20", "--profile", "scatter"]):
+        out = player.invoke(cli, ["unit", "Quarry Squad", "-l", "rock cannon", *asked])
+        assert out.exit_code == 0 and "deal this target more" not in out.stdout, out.output
 
 
 def test_the_header_counts_each_weapon(tmp_path):

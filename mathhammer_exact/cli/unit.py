@@ -11,7 +11,7 @@ from ..data.load import label
 from ..decide.compare import Scenario
 from ..decide.need import wanted_chance
 from ..decide.points import attached_points
-from ..decide.unit_attack import UnitReport, allocation_order, led_sizes, unit_attack
+from ..decide.unit_attack import UnitReport, allocation_order, led_sizes, unit_attack, with_better_profiles_said
 from ..errors import MathhammerError
 from ..model import Context
 from ..present.decisions import assumed
@@ -90,19 +90,23 @@ def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_lea
     of both datasheets are read from their text: those whose condition the query settles are
     applied, and the header names each one, applied or not. With --need, the smallest unit size
     that reaches the chance."""
+    def asked(models: int | None, chosen: tuple[str, ...] = profiles) -> tuple[UnitReport, str, Context, Datasheet,
+                                                                              TargetUnit]:
+        return run(attacker, loadout, models, target, target_models, leader, with_, melee, pistols, chosen, order,
+                   insane_bravery, exact, half_range_for=half_range_for, cover_for=cover_for, precision=precision,
+                   precision_on=precision_on, without=without, rules_dir=rules_dir, target_loadout=target_loadout,
+                   led_by_loadout=led_by_loadout, leader_loadout=leader_loadout, led_by=led_by, **situation)
+
     def ask(models: int | None) -> tuple[UnitReport, str, Context]:
-        report, title, context, _, _ = run(
-            attacker, loadout, models, target, target_models, leader, with_, melee, pistols, profiles, order,
-            insane_bravery, exact, half_range_for=half_range_for, cover_for=cover_for, precision=precision,
-            precision_on=precision_on, without=without, rules_dir=rules_dir, target_loadout=target_loadout,
-            led_by_loadout=led_by_loadout, leader_loadout=leader_loadout,
-            led_by=led_by, **situation)
-        return report, title, context
+        return asked(models)[:3]
 
     if need is None:
         if at_least is not None:
             raise MathhammerError("--at-least goes with --need")
-        report, title, context = ask(size)
+        report, title, context, sheet, _ = asked(size)
+        if not profiles:  # the first profile of each weapon fired: say which others deal the target more
+            report = with_better_profiles_said(report, sheet, lambda chosen: asked(size, tuple(chosen))[0],
+                                               items(loadout), size, melee)
         emit(unit_report(report, title), fmt, as_json, plot, context)
         return
     if size is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import attrs
@@ -600,6 +600,10 @@ def unit_attack(
 MOST_PROFILE_CHOICES = 16  #: combinations of weapon profiles `with_best_profiles` tries (no BSData unit has more)
 
 
+class TooManyChoices(Exception):
+    """More than MOST_PROFILE_CHOICES combinations of profiles to choose among."""
+
+
 def with_best_profiles(attacker: Datasheet, target: Target | TargetUnit, size: int | None = None,
                        context: Context | None = None, melee: bool = False) -> UnitReport:
     """`unit_attack` with each weapon of several profiles (of those that attack in this phase) firing the profile
@@ -611,13 +615,49 @@ def with_best_profiles(attacker: Datasheet, target: Target | TargetUnit, size: i
     def answer(profiles: Sequence[str] = ()) -> UnitReport:
         return unit_attack(attacker, target, size=size, context=context, melee=melee, profiles=profiles)
 
-    carried = dict.fromkeys(name for _, gear in attacker.equip((), size) for name in gear)
-    several = {name: list(attacker.kind_of(name, melee)) for name in carried if len(attacker.kind_of(name, melee)) > 1}
-    choices = list(itertools.islice(itertools.product(*several.values()), MOST_PROFILE_CHOICES + 1))
-    if len(choices) > MOST_PROFILE_CHOICES:
+    try:
+        found = best_profiles(attacker, answer, (), size, melee)
+    except TooManyChoices:
         first = answer()
         return attrs.evolve(first, situation=(*first.situation, "each weapon fires its first profile (more than "
                                               f"{MOST_PROFILE_CHOICES} combinations of profiles to choose among)"))
+    if found is None:
+        return answer()
+    best, chosen = found
+    return attrs.evolve(best, situation=(*best.situation, *(
+        [f"profiles chosen for the most expected damage against this target: {chosen}"] if chosen else [])))
+
+
+def with_better_profiles_said(report: UnitReport, attacker: Datasheet, answer: Callable[[Sequence[str]], UnitReport],
+                              loadout: Sequence[str] = (), size: int | None = None, melee: bool = False) -> UnitReport:
+    """`report`, the answer with each weapon's first profile, with a line that names the profiles whose combination
+    deals the target more expected damage, where some do (a trial's Devastators fired frag missiles at a tank, the
+    answer saying only that krak was another profile). `answer` asks the same question with other profiles."""
+    try:
+        found = best_profiles(attacker, answer, loadout, size, melee)
+    except TooManyChoices:
+        return report
+    if found is None or found[0].result.damage.mean <= report.result.damage.mean * (1 + 1e-12):
+        return report
+    best, chosen = found
+    line = (f"profiles that deal this target more: {chosen} (mean damage {float(best.result.damage.mean):.3f}, "
+            f"against {float(report.result.damage.mean):.3f} as fired; choose with --profile)")
+    said = report.situation
+    at = 1 + max((i for i, other in enumerate(said) if " used (its other profiles: " in other), default=len(said) - 1)
+    return attrs.evolve(report, situation=(*said[:at], line, *said[at:]))  # below the lines naming the profiles
+
+
+def best_profiles(attacker: Datasheet, answer: Callable[[Sequence[str]], UnitReport], loadout: Sequence[str] = (),
+                  size: int | None = None, melee: bool = False) -> tuple[UnitReport, str] | None:
+    """The answer (`answer` asks it with the profiles given) in which each weapon of several profiles that the
+    `loadout` carries fires the profile whose combination deals the target the most expected damage, the first on
+    a tie, and the profiles chosen; None where no weapon has a choice. Beyond MOST_PROFILE_CHOICES combinations,
+    TooManyChoices."""
+    carried = dict.fromkeys(name for _, gear in attacker.equip(loadout, size) for name in gear)
+    several = {name: list(attacker.kind_of(name, melee)) for name in carried if len(attacker.kind_of(name, melee)) > 1}
+    choices = list(itertools.islice(itertools.product(*several.values()), MOST_PROFILE_CHOICES + 1))
+    if len(choices) > MOST_PROFILE_CHOICES:
+        raise TooManyChoices
     best: UnitReport | None = None
     tried: set[tuple[str, ...]] = set()
     for choice in choices if len(choices) > 1 else ():
@@ -635,10 +675,8 @@ def with_best_profiles(attacker: Datasheet, target: Target | TargetUnit, size: i
         if best is None or mean > best.result.damage.mean * (1 + 1e-12):  # the first on a tie, float noise apart
             best = report
     if best is None:
-        return answer()
-    chosen = ", ".join(dict.fromkeys(f.weapon.name for f in best.firings if base_name(f.weapon) in several))
-    return attrs.evolve(best, situation=(*best.situation, *(
-        [f"profiles chosen for the most expected damage against this target: {chosen}"] if chosen else [])))
+        return None
+    return best, ", ".join(dict.fromkeys(f.weapon.name for f in best.firings if base_name(f.weapon) in several))
 
 
 def planned_attack(

@@ -24,7 +24,14 @@ from ..decide.firings import Written, describe, led_turn, unit_weapons, with_lea
 from ..decide.need import wanted_chance
 from ..decide.points import Efficiency, attached_points
 from ..decide.turn import Overwatch
-from ..decide.unit_attack import UnitReport, allocation_order, defended, led_sizes, unit_attack
+from ..decide.unit_attack import (
+    UnitReport,
+    allocation_order,
+    defended,
+    led_sizes,
+    unit_attack,
+    with_better_profiles_said,
+)
 from ..editions import asked
 from ..engine.resolve import attack
 from ..errors import MathhammerError
@@ -158,19 +165,25 @@ def _attack(query: AttackQuery, exact: bool, label: str | None = None) -> Scenar
                     asked, context)
 
 
-def _unit(query: UnitQuery, exact: bool,
-          size: int | None = None) -> tuple[UnitReport, str, Datasheet, TargetUnit]:
+def _unit(query: UnitQuery, exact: bool, size: int | None = None,
+          better: bool = False) -> tuple[UnitReport, str, Datasheet, TargetUnit]:
     """The unit query answered (at `size` models, if given), its title, the attacker's datasheet and the
-    target."""
+    target; with `better`, where it gives no profiles, a line naming those that deal the target more."""
     sheet, found = by_name.matchup(query.attacker, query.target, query.target_models, query.leader,
                                    loadout=query.target_loadout, led_by=query.led_by,
                                    leader_loadout=query.leader_loadout)
-    report = unit_attack(sheet, found, query.loadout, size or query.size, query.named_rules,
-                         query.situation.context(), query.melee, query.pistols, query.profiles, exact,
-                         allocation_order(query.order, found.target), query.insane_bravery,
-                         half_range_for=query.half_range_for, cover_for=query.cover_for,
-                         precision=query.precision, precision_on=query.precision_on,
-                         led_by=query.led_by, led_by_loadout=query.led_by_loadout, without=query.without)
+
+    def answer(profiles: Sequence[str]) -> UnitReport:
+        return unit_attack(sheet, found, query.loadout, size or query.size, query.named_rules,
+                           query.situation.context(), query.melee, query.pistols, profiles, exact,
+                           allocation_order(query.order, found.target), query.insane_bravery,
+                           half_range_for=query.half_range_for, cover_for=query.cover_for,
+                           precision=query.precision, precision_on=query.precision_on,
+                           led_by=query.led_by, led_by_loadout=query.led_by_loadout, without=query.without)
+
+    report = answer(query.profiles)
+    if better and not query.profiles:
+        report = with_better_profiles_said(report, sheet, answer, query.loadout, size or query.size, query.melee)
     return report, f"{load.label(sheet)}  ->  {found.label}", sheet, found
 
 
@@ -185,7 +198,7 @@ def attack_answer(query: AttackQuery) -> str:
 
 def unit_answer(query: UnitQuery) -> str:
     """A datasheet unit's whole loadout: `mathhammer unit --json`."""
-    report, title, _, _ = _unit(query, query.exact)
+    report, title, _, _ = _unit(query, query.exact, better=True)
     return to_json(assuming(unit_report(report, title), report.in_its_edition(query.situation.context())), query)
 
 
