@@ -156,12 +156,17 @@ def test_attack_on_a_mixed_or_attached_target_uses_the_unit_engine():
     out = run(["attack", "-w", "A1 BS2+ S5 AP-2 D=3 [PRECISION]", "-m", "4", "-t", "T4 Sv3+ W2 x5; T4 Sv3+ W3 leader",
                "--json", "--exact"])
     data = json.loads(out.output)
-    assert set(data) == {"title", "header", "attacks", "hits", "damage", "models_destroyed", "p_destroyed", "groups",
-                         "p_below_half"}
+    assert set(data) == {"title", "header", "attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed",
+                         "p_destroyed", "groups", "p_below_half"}  # every model saves alike: unsaved wounds too
     leader = data["groups"][1]
     assert leader["name"] == "leader" and Fraction(leader["p_destroyed"]) == 1 - Fraction(17, 27) ** 4
     # each shot gets through with 5/6 * 2/3 * 2/3 = 10/27 and kills one model (D3 against W2 or W3)
-    assert Fraction(data["models_destroyed"]["mean"]) == 4 * Fraction(10, 27)
+    assert Fraction(data["models_destroyed"]["mean"]) == Fraction(data["unsaved"]["mean"]) == 4 * Fraction(10, 27)
+    assert Fraction(data["wounds"]["mean"]) == 4 * Fraction(5, 6) * Fraction(2, 3)
+    # a leader that saves unlike its bodyguards: the unsaved wounds depend on where each wound goes
+    unlike = run(["attack", "-w", "A1 BS2+ S5 AP-2 D=3 [PRECISION]", "-m", "4", "-t",
+                  "T4 Sv3+ W2 x5; T4 Sv3+ inv4+ W3 leader", "--json", "--exact"])
+    assert "wounds" in json.loads(unlike.output) and "unsaved" not in json.loads(unlike.output)
 
 
 def test_attack_with_a_command_reroll():

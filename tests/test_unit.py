@@ -134,6 +134,31 @@ def test_mixed_units_equal_enumeration(firings, target, options, order):
         assert as_dict(losses.models_destroyed) == _marginal(truth, 2, g)
 
 
+@pytest.mark.parametrize(("firings", "target", "options", "alike"), [
+    ([("A1 BS3+ S4 AP0 D1", 1), ("A1 BS3+ S8 AP-1 D2", 1)], "T5 Sv5+ W1 x1; T5 Sv5+ W2", {}, True),  # Boyz and Nob
+    ([("A1 BS2+ S4 AP0 D1 [LETHAL HITS, SUSTAINED HITS 1]", 1)], "T4 Sv4+ W1 x1; T6 Sv4+ W2", {}, True),  # T6 used
+    ([("A1 BS2+ S4 AP0 D2 [DEVASTATING WOUNDS, PRECISION]", 2)], "T4 Sv4+ W1 x1; T4 Sv4+ W2 leader", {}, True),
+    ([("A1 BS3+ S4 AP-1 D1", 2)], "T4 Sv4+ W1 x1; T4 Sv4+ W2", {"cover": True, "edition": "11e"}, True),
+    ([("A1 BS2+ S4 AP0 D1", 2)], "T4 Sv5+ W1 x1; T4 Sv3+ inv4+ W2 leader", {}, False),  # saves unlike: wounds only
+    ([("A1 BS2+ S4 AP0 D1", 1), ("A1 BS3+ S4 AP-2 D1", 1)], "T4 Sv5+ W1 x1; T4 Sv6+ W2", {}, False),
+])
+def test_mixed_units_count_wounds_and_alike_saves_as_enumeration(firings, target, options, alike):
+    # the wound roll is the unit's (its highest Toughness), so the wounds of a mixed target and of several profiles
+    # are counted; an unsaved wound only where every model saves alike, else it depends on where it is allocated
+    fs = [(Weapon.parse(w), n) for w, n in firings]
+    t, ctx = Target.parse(target), _context(options)
+    truth = enumerate_exact(lambda d6: (lambda r: (r["wounds"], r["unsaved"]))(resolve_unit(fs, t, ctx, d6)))
+    result = attack([Firing(w, n) for w, n in fs], t, context=ctx, exact=True)
+    assert as_dict(result.wounds) == _marginal(truth, 0)
+    if alike:
+        assert as_dict(result.unsaved) == _marginal(truth, 1)
+    else:
+        assert result.unsaved is None
+    float_result = attack([Firing(w, n) for w, n in fs], t, context=ctx)
+    assert float_result.wounds.probabilities() == pytest.approx([float(p) for p in result.wounds.probabilities()],
+                                                                abs=1e-12)
+
+
 def _marginal(truth, index, group=None):
     out: dict[int, Fraction] = {}
     for outcome, p in truth.items():

@@ -18,12 +18,13 @@ from threadpoolctl import ThreadpoolController
 from ..errors import MathhammerError
 from ..model import CommandReroll, Context, Firing, MortalWounds, Target, Weapon
 from ..pmf import Mode, Pmf
+from ..stages.attacks import attack_count
 from .chain import whole_unit
 from .consequences import hazardous_failures, hazardous_losses
 from .layout import Layout
-from .limits import check_size
+from .limits import check_counts, check_size
 from .results import AttackResult, result_of
-from .sequence import identical_models
+from .sequence import identical_models, shown
 
 _UNSTATED = Context()  #: the situation of a query that states none (frozen: one serves every query)
 
@@ -90,9 +91,45 @@ def attack(
             known = {}
         elif kept_for is CommandReroll.HIT:
             known = {"attacks": attacks}
-        counts = known.get
+        counts = known.get if kept_for is not None else _counted(known, firings, target, context, mode)
 
     return result_of(layout, state, counts, _hazardous(firings, context, mode))
+
+
+def _counted(known: dict[str, Pmf], firings: Sequence[Firing | MortalWounds], target: Target, context: Context,
+             mode: Mode) -> Callable[[str], Pmf | None]:
+    """The counts of a whole-unit answer: its attacks and hits (`known`), and, worked out when first asked for,
+    its wounds and unsaved wounds, each summed over the weapon profiles (independent: each the random sum of
+    what one attack yields over the profile's attacks). A count is given only where one attack yields it alike
+    whichever model it is allocated to (the wound roll is the unit's; a save may differ by model), and not
+    beside mortal wound tests, whose wounds are no attack's."""
+    cache: dict[str, Pmf | None] = dict(known)
+
+    def counts(name: str) -> Pmf | None:
+        if name not in cache:
+            cache[name] = _summed(name, firings, target, context, mode)
+        return cache[name]
+
+    return counts
+
+
+def _summed(name: str, firings: Sequence[Firing | MortalWounds], target: Target, context: Context,
+            mode: Mode) -> Pmf | None:
+    if name not in ("wounds", "unsaved") or any(isinstance(f, MortalWounds) for f in firings):
+        return None
+    total = mode.point(0)
+    for firing in firings:
+        assert isinstance(firing, Firing)
+        own = firing.context or context
+        each = {shown(firing.weapon, attrs.evolve(p, toughness=target.toughness, keywords=target.keywords), own,
+                      mode, name) for p, _ in target.groups}  # (its wound rolls are the unit's: `chain`)
+        if len(each) != 1:  # one attack yields it unlike at some models (their saves differ)
+            return None
+        attacks = attack_count(firing.weapon, target, firing.models, own)
+        item = each.pop()
+        check_counts(attacks.max * item.max, mode)  # the most this count can be
+        total = total + mode.of(attacks).compound(item)
+    return total
 
 
 def _one_command_reroll(context: Context, firings: list[Firing | MortalWounds]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import attrs
 
-from ..model import Context, CriticalMortals, DevastatingWounds, Target, Weapon
+from ..model import Context, CriticalMortals, DevastatingWounds, ModelProfile, Target, Weapon
 from ..pmf import Mode, Pmf
 from ..stages.allocation import Track, Transition, after_events, after_two_kinds, destroying
 from ..stages.attacks import attacks_per_model
@@ -62,7 +62,7 @@ def identical_models(
     def counts(name: str) -> Pmf:
         if name not in cache:
             per_model = plan.per_model if name == "attacks" else plan.per_model.compound(
-                _shown(weapon, target, context, mode, name))
+                shown(weapon, target.single, context, mode, name))
             check_counts(models * per_model.max, mode)  # the most this count can be
             cache[name] = everyone.compound(per_model)
         return cache[name]
@@ -126,9 +126,9 @@ def _plan(weapon: Weapon, target: Target, context: Context, mode: Mode, capped: 
 
 
 @functools.lru_cache(maxsize=512)
-def _shown(weapon: Weapon, target: Target, context: Context, mode: Mode, name: str) -> Pmf:
-    """What one attack yields for a count shown (hits, wounds or unsaved), worked out when first asked for."""
-    profile = target.single
+def shown(weapon: Weapon, profile: ModelProfile, context: Context, mode: Mode, name: str) -> Pmf:
+    """What one attack yields for a count shown (hits, wounds or unsaved) against models of `profile`, worked out
+    when first asked for."""
     hit, wound = hit_odds(weapon, profile, context), wound_odds(weapon, profile, context)
     hit_rule, wound_rule = critical_mortals(weapon, context, "hit"), critical_mortals(weapon, context, "wound")
     one = mode.point(1)
