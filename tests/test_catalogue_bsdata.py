@@ -237,6 +237,13 @@ def test_real_wargear_as_the_datasheets_allow_it(indexed_checkout):
     ("Kabalite Warriors", ["dark lance"], False, [("Dark lance", "1", 1), ("Splinter Rifle", "2", 9)]),
     ("Boyz", ["rokkit launcha"], False, [("Rokkit launcha", "D3", 1), ("Slugga", "1", 9)]),
     ("Thunderwolf Cavalry", [], True, [("Wolf Guard Weapon", "4", 3), ("Crushing teeth and claws", "3", 3)]),
+    # a link that always raises its group's least and most to 2 (a trial: War Walkers fired one cannon); a kind of
+    # model's least that a modifier always lowers by 3 (9 carbines, 3 of which may be special weapons: the ion rifle
+    # was refused); a piece's least set to 0 is what it comes with (2 big shootas, 2 dread klaws: 'comes with, may
+    # give up')
+    ("War Walkers", [], False, [("Shuriken Cannon", "3", 2)]),
+    ("Pathfinder Team", ["ion rifle"], False, [("Ion rifle (standard)", "3", 1), ("Pulse carbine", "2", 9)]),
+    ("Deff Dread", [], True, [("Dread klaw", "5", 1)]),
 ])
 def test_special_weapons_and_both_profiles_in_real_units(indexed_checkout, unit, loadout, melee, fired):
     sheet = by_name.datasheet(unit)

@@ -484,12 +484,16 @@ def test_the_units_own_optional_wargear_associated_with_no_model_is_not_offered(
 def test_a_link_that_always_raises_a_groups_least_and_most_takes_its_default_so_many_times():
     # Forge Strider: its link to 'Strider guns' (1 of 1, default Magma cannon) sets the group's least (c-130) and most
     # (c-131) to 2, with no condition: two magma cannons, each of which may be a rock drill (a War Walker's link to
-    # its Heavy Weapons). Its link to Forge fist is at least 2 with a modifier that sets that least to 0: the two
-    # fists it comes with, which it may give up (BSData's way of writing a Deff Dread's weapons), stay two.
+    # its Heavy Weapons); a modifier group that sets them to 3 holds only on a condition of the army: not read. Its
+    # link to Melt gun (1 of 1) increments both to 2 (a Goremonger's second pistol): two melt guns. Its link to Forge
+    # fist is at least 2 with a modifier that sets that least to 0: the two fists it comes with, which it may give up
+    # (BSData's way of writing a Deff Dread's weapons), stay two.
     strider = by_name.datasheet("Forge Strider")
-    assert strider.models[0].equipment == ("magma cannon", "magma cannon", "forge fist", "forge fist")
+    assert strider.models[0].equipment == ("magma cannon", "magma cannon", "melt gun", "melt gun", "forge fist",
+                                           "forge fist")
     assert [(o.replaces, o.choices) for o in strider.options] == [(("magma cannon",), ("rock drill",))] * 2
-    assert unit_attack("Forge Strider", HORDE, exact=True).result.damage.mean == 2 * MAGMA == Fraction(10, 9)
-    # a rock drill (A2) for one of them: 5/9 + 2 x 8/27
+    assert unit_attack("Forge Strider", HORDE, exact=True).result.damage.mean == 2 * MAGMA + 2 * MELT == \
+        Fraction(20, 9)
+    # a rock drill (A2) for one of them: 5/9 + 2 x 8/27, and the melt guns' 10/9
     assert unit_attack("Forge Strider", HORDE, loadout=["rock drill"], exact=True).result.damage.mean == \
-        MAGMA + 2 * DRILL == Fraction(31, 27)
+        MAGMA + 2 * DRILL + 2 * MELT == Fraction(61, 27)

@@ -249,8 +249,8 @@ def _limits(*elements: Element | None) -> tuple[int, int | None]:
                 continue
             changes = [m for e in reversed(elements) for m in _grouped(e)] if changes is None else changes
             value = _always_set(c, whole(c.get("value"), "a constraint's number of selections", signed=True),
-                                changes)
-            if c.get("type") == "min" and low is None:  # (only raised: `_always_set`)
+                                changes, model=elements[-1] is not None and elements[-1].get("type") == "model")
+            if c.get("type") == "min" and low is None:  # (a piece of wargear's only raised: `_always_set`)
                 low = value
             elif c.get("type") == "max" and high is None:
                 high = value
@@ -261,13 +261,15 @@ def _limits(*elements: Element | None) -> tuple[int, int | None]:
     return max(low or 0, 0), None if high is None or not 0 <= high <= MAX_TARGET_MODELS else high
 
 
-def _always_set(constraint: Element, value: int, changes: list[tuple[Element, tuple[Element, ...]]]) -> int:
+def _always_set(constraint: Element, value: int, changes: list[tuple[Element, tuple[Element, ...]]],
+                model: bool) -> int:
     """A constraint's `value` after those of `changes` (the modifiers of a link's target, then of the link, with
     the modifier groups around each: `_grouped`) that change it and always apply: with no condition, no repeat
     and in no modifier group that has one. The others (that count the unit's models: `Link.most_by_size`) are
-    read where the unit's size is known. A least is only raised: BSData writes the pieces a unit comes with as a
-    least that a modifier sets to 0, so that they can be given up (a Deff Dread's 2 big shootas and 2 dread klaws),
-    and the least as written is what the unit is fielded with."""
+    read where the unit's size is known. The least of a piece of wargear (not a `model`) is only raised: BSData
+    writes the pieces a unit comes with as a least that a modifier sets to 0, so that they can be given up (a Deff
+    Dread's 2 big shootas and 2 dread klaws), and the least as written is what the unit is fielded with. A kind of
+    model's is lowered too: so many of its models may take other weapons (3 of a Pathfinder Team's 9 carbines)."""
     written = value
     for modifier, around in changes:
         if modifier.get("field") != constraint.get("id") or any(
@@ -277,7 +279,7 @@ def _always_set(constraint: Element, value: int, changes: list[tuple[Element, tu
         kind = modifier.get("type")
         value = value + amount if kind == "increment" else max(value - amount, 0) if kind == "decrement" \
             else amount if kind == "set" else value
-    return max(value, written) if constraint.get("type") == "min" else value
+    return max(value, written) if constraint.get("type") == "min" and not model else value
 
 
 _CONDITIONAL = frozenset({"conditions", "conditionGroups", "repeats", "localConditionGroups"})  #: what makes a

@@ -27,7 +27,7 @@ from .factions import Factions
 
 ENVIRONMENT = "MATHHAMMER_DATA"  #: a data directory to use instead of the platform's
 FILENAME = "bsdata.sqlite"  #: the 10th edition's index; another edition's is bsdata-<edition>.sqlite
-FORMAT = "mathhammer_exact BSData index 40"  #: what marks a file as ours; bump when the records a checkout gives change
+FORMAT = "mathhammer_exact BSData index 41"  #: what marks a file as ours; bump when the records a checkout gives change
 _SCHEMA = """
 create table meta (key text primary key, value text not null);
 create table units (rowid integer primary key, key text not null, loose text not null, compact text not null,
