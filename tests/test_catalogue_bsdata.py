@@ -339,3 +339,23 @@ def test_real_abilities_are_read_and_applied(indexed_checkout):
     assert 7.4 < float(read.result.damage.mean) < 7.6
     assert any(line.startswith("attacker has Total Obliteration (read from its text): re-roll failed hit rolls")
                for line in read.situation)
+
+
+def test_unit_names_the_profiles_that_deal_more_its_leaders_too(indexed_checkout):
+    """An outside review: Typhus's Lakrimae sweeps for more at Boyz than it strikes, and the line said nothing of
+    it (only the bodyguards' weapons were compared); the line's figures are those --profile gives."""
+    from click.testing import CliRunner
+
+    from mathhammer_exact.cli import cli
+
+    def asked(*more: str) -> list[str]:
+        out = CliRunner().invoke(cli, ["unit", "Blightlord Terminators", "--led-by", "Typhus", "--melee", "-t",
+                                       "Boyz", *more])
+        assert out.exit_code == 0, out.output
+        return out.output.splitlines()
+
+    line = next(line for line in asked() if "deal this target more" in line)
+    first = next(line for line in asked() if line.startswith("damage dealt"))
+    swept = next(line for line in asked("--profile", "sweep") if line.startswith("damage dealt"))
+    assert line == (f"  profiles that deal this target more: Lakrimae (sweep) (mean damage {swept.split()[4]}, against "
+                    f"{first.split()[4]} with the first profiles; choose with --profile)")

@@ -105,8 +105,7 @@ def unit(attacker: str, loadout: str, size: int | None, need: str | None, at_lea
             raise MathhammerError("--at-least goes with --need")
         report, title, context, sheet, _ = asked(size)
         if not profiles:  # the first profile of each weapon fired: say which others deal the target more
-            report = with_better_profiles_said(report, sheet, lambda chosen: asked(size, tuple(chosen))[0],
-                                               items(loadout), size, melee)
+            report = with_better_profiles_said(report, sheet, lambda chosen: asked(size, tuple(chosen))[0], melee)
         emit(unit_report(report, title), fmt, as_json, plot, context)
         return
     if size is not None:

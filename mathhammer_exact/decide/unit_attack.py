@@ -7,6 +7,7 @@ which situation each rule stands for; a rule that does not apply, or changes not
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 from collections import Counter
@@ -23,7 +24,7 @@ from ..data.names import normalise, starts_words
 from ..data.text_in_force import Attacks
 from ..editions import Cover
 from ..engine.layout import default_order
-from ..engine.limits import TooLarge
+from ..engine.limits import TooLarge, partial, share
 from ..engine.resolve import attack
 from ..engine.results import AttackResult
 from ..errors import MathhammerError
@@ -615,68 +616,84 @@ def with_best_profiles(attacker: Datasheet, target: Target | TargetUnit, size: i
     def answer(profiles: Sequence[str] = ()) -> UnitReport:
         return unit_attack(attacker, target, size=size, context=context, melee=melee, profiles=profiles)
 
+    first = answer()
     try:
-        found = best_profiles(attacker, answer, (), size, melee)
+        best, several = best_profiles(first, [attacker], answer, melee)
     except TooManyChoices:
-        first = answer()
         return attrs.evolve(first, situation=(*first.situation, "each weapon fires its first profile (more than "
                                               f"{MOST_PROFILE_CHOICES} combinations of profiles to choose among)"))
-    if found is None:
-        return answer()
-    best, chosen = found
-    return attrs.evolve(best, situation=(*best.situation, *(
-        [f"profiles chosen for the most expected damage against this target: {chosen}"] if chosen else [])))
+    chosen = ", ".join(dict.fromkeys(f.weapon.name for f in best.firings if base_name(f.weapon) in several))
+    if not chosen:
+        return best
+    said = [line for line in best.situation if " used (its other profiles: " not in line]  # (the first's: chosen)
+    return attrs.evolve(best, situation=(*said, f"profiles chosen for the most expected damage against this target: "
+                                                f"{chosen}"))
+
+
+WORTH_SAYING = 1.01  #: how many times the expected damage of the first profiles another choice must deal to be named
+ALTERNATIVES_SHARE = 0.5  #: the part of the limits the other choices of profiles may take together, beside the answer
 
 
 def with_better_profiles_said(report: UnitReport, attacker: Datasheet, answer: Callable[[Sequence[str]], UnitReport],
-                              loadout: Sequence[str] = (), size: int | None = None, melee: bool = False) -> UnitReport:
-    """`report`, the answer with each weapon's first profile, with a line that names the profiles whose combination
-    deals the target more expected damage, where some do (a trial's Devastators fired frag missiles at a tank, the
-    answer saying only that krak was another profile). `answer` asks the same question with other profiles."""
+                              melee: bool = False) -> UnitReport:
+    """`report`, the answer with each weapon's first profile, with a line that names the weapons (its Leaders'
+    too) whose other profiles deal the target more expected damage (WORTH_SAYING times as much at least), where
+    some do (a trial's Devastators fired frag missiles at a tank, the answer saying only that krak was another
+    profile). `answer` asks the same question with other profiles. The other choices take ALTERNATIVES_SHARE of
+    the limits at most; beyond it, or beyond MOST_PROFILE_CHOICES of them, nothing is said. (Where a question may
+    take only part of the limits, `limits.share`, they count with its queries: too large, the question is asked
+    where it may take them all, so that it is answered alike everywhere.)"""
     try:
-        found = best_profiles(attacker, answer, loadout, size, melee)
+        with contextlib.nullcontext() if partial() else share(ALTERNATIVES_SHARE):
+            best, several = best_profiles(report, [attacker, *report.leaders], answer, melee)
+    except TooLarge:
+        if partial():
+            raise  # beyond this place's share of the limits: asked elsewhere
+        return report
     except TooManyChoices:
         return report
-    if found is None or found[0].result.damage.mean <= report.result.damage.mean * (1 + 1e-12):
+    if best.result.damage.mean <= report.result.damage.mean * WORTH_SAYING:
         return report
-    best, chosen = found
+    fired = {f.weapon.name for f in report.firings}
+    other = [f.weapon for f in best.firings if base_name(f.weapon) in several and f.weapon.name not in fired]
+    chosen = ", ".join(dict.fromkeys(w.name + (" [HAZARDOUS]" if w.hazardous else "") for w in other))
     line = (f"profiles that deal this target more: {chosen} (mean damage {float(best.result.damage.mean):.3f}, "
-            f"against {float(report.result.damage.mean):.3f} as fired; choose with --profile)")
+            f"against {float(report.result.damage.mean):.3f} with the first profiles; choose with --profile)")
     said = report.situation
     at = 1 + max((i for i, other in enumerate(said) if " used (its other profiles: " in other), default=len(said) - 1)
     return attrs.evolve(report, situation=(*said[:at], line, *said[at:]))  # below the lines naming the profiles
 
 
-def best_profiles(attacker: Datasheet, answer: Callable[[Sequence[str]], UnitReport], loadout: Sequence[str] = (),
-                  size: int | None = None, melee: bool = False) -> tuple[UnitReport, str] | None:
-    """The answer (`answer` asks it with the profiles given) in which each weapon of several profiles that the
-    `loadout` carries fires the profile whose combination deals the target the most expected damage, the first on
-    a tie, and the profiles chosen; None where no weapon has a choice. Beyond MOST_PROFILE_CHOICES combinations,
-    TooManyChoices."""
-    carried = dict.fromkeys(name for _, gear in attacker.equip(loadout, size) for name in gear)
-    several = {name: list(attacker.kind_of(name, melee)) for name in carried if len(attacker.kind_of(name, melee)) > 1}
+def best_profiles(first: UnitReport, sheets: Sequence[Datasheet], answer: Callable[[Sequence[str]], UnitReport],
+                  melee: bool = False) -> tuple[UnitReport, dict[str, list[str]]]:
+    """The answer (`answer` asks it with the profiles given) in which each weapon of several profiles that fires in
+    `first` (the answer with each weapon's first profile; `sheets`: the attacking unit's datasheet and its Leaders')
+    fires the profile whose combination deals the target the most expected damage, `first` on a tie, and those
+    weapons' profiles by weapon. Beyond MOST_PROFILE_CHOICES combinations, TooManyChoices."""
+    several: dict[str, list[str]] = {}
+    for weapon in dict.fromkeys(base_name(f.weapon) for f in first.firings):
+        for sheet in sheets:
+            if len(profiles := list(sheet.kind_of(weapon, melee))) > 1:
+                several.setdefault(weapon, profiles)
     choices = list(itertools.islice(itertools.product(*several.values()), MOST_PROFILE_CHOICES + 1))
     if len(choices) > MOST_PROFILE_CHOICES:
         raise TooManyChoices
-    best: UnitReport | None = None
-    tried: set[tuple[str, ...]] = set()
-    for choice in choices if len(choices) > 1 else ():
+    best = first  # the first choice: each weapon's first profile
+    tried = {tuple(sorted(f.weapon.name for f in first.firings))}
+    for choice in choices[1:]:
         try:
             report = answer(list(dict.fromkeys(choice)))
         except TooLarge:
             raise  # beyond this place's share of the limits: asked elsewhere (`sweep.queries.answer`)
         except MathhammerError:  # a choice this loadout cannot fire
             continue
-        fired = tuple(sorted(f.weapon.name for f in report.firings if base_name(f.weapon) in several))
+        fired = tuple(sorted(f.weapon.name for f in report.firings))
         if fired in tried:  # the same profiles fired as a choice before
             continue
         tried.add(fired)
-        mean = report.result.damage.mean
-        if best is None or mean > best.result.damage.mean * (1 + 1e-12):  # the first on a tie, float noise apart
+        if report.result.damage.mean > best.result.damage.mean * (1 + 1e-12):  # the first on a tie, float noise apart
             best = report
-    if best is None:
-        return None
-    return best, ", ".join(dict.fromkeys(f.weapon.name for f in best.firings if base_name(f.weapon) in several))
+    return best, several
 
 
 def planned_attack(

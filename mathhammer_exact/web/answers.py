@@ -183,7 +183,7 @@ def _unit(query: UnitQuery, exact: bool, size: int | None = None,
 
     report = answer(query.profiles)
     if better and not query.profiles:
-        report = with_better_profiles_said(report, sheet, answer, query.loadout, size or query.size, query.melee)
+        report = with_better_profiles_said(report, sheet, answer, query.melee)
     return report, f"{load.label(sheet)}  ->  {found.label}", sheet, found
 
 
