@@ -236,9 +236,11 @@ def test_a_dice_roll_is_answered_at_once_while_plans_compute(server):
     assert len(times) >= 30, f"the plans were answered too soon ({len(times)} rolls meanwhile): ask heavier ones"
     assert max(times) < 250 and statistics.quantiles(times, n=100)[98] < 100, \
         f"slowest {max(times):.0f} ms, median {statistics.median(times):.1f} ms over {len(times)} rolls"
-    for _, result in asked:
-        status, answer, _ = result[0]
-        assert status == 200 and answer["rows"][0]["rank"] == 1, answer
+    for _, result in asked:  # each plan answered, or (on a machine so busy that it waited three times its limit for
+        status, answer, _ = result[0]  # a core) told to try again, as the heavy questions above
+        assert status in (200, 503), answer
+        if status == 200:
+            assert answer["rows"][0]["rank"] == 1, answer
 
 
 # --------------------------------------------------------------------- workers lost mid-question
