@@ -187,7 +187,7 @@ def resolve_unit(firings: list[tuple[Weapon, int]], target: Target, ctx: Context
         for a in rolls:
             if weapon.rapid_fire and ctx.half_range:
                 a += roll_dice(weapon.rapid_fire, d6)
-            a += (weapon.blast + weapon.cleave) * (target.model_count // 5)
+            a += ((weapon.blast_x or weapon.blast) + weapon.cleave) * (target.model_count // 5)  # (11th: BLAST X)
             attacks += a + ctx.extra_attacks
         totals["attacks"] += attacks
 

@@ -81,6 +81,7 @@ CASES = [
     ("A1 BS4+ S4 AP0 D2 [LETHAL HITS, DEVASTATING WOUNDS, ANTI-INFANTRY 2+]", "T4 Sv2+ W2 x2 [INFANTRY]", 1,
      {"edition": "11e"}),  # best: roll to wound
     ("A1 BS4+ S4 AP0 D1 [LETHAL HITS]", "T8 Sv5+ W1 x2", 1, {"edition": "11e"}),  # best: wound automatically
+    ("A1 S4 AP0 D1 [TORRENT, BLAST 2]", "T8 Sv7+ W1 x5", 1, {"edition": "11e"}),  # 2 more attacks per five models
     ("A1 BS3+ S4 AP0 D1 [LETHAL HITS, SUSTAINED HITS 1]", "T8 Sv5+ W1 x2", 1, {"edition": "11e",
                                                                                 "lethal_hits": "never"}),
     ("A1 BS3+ S4 AP0 DD3 [LETHAL HITS, DEVASTATING WOUNDS]", "T2 Sv3+ W2 x2 fnp-mortal5+", 1, {"edition": "11e"}),
@@ -104,7 +105,7 @@ def _context(options: dict) -> Context:
 
 @pytest.mark.parametrize(("weapon", "target", "models", "options"), CASES)
 def test_every_stage_equals_enumeration_of_all_dice(weapon, target, models, options):
-    w, t, ctx = Weapon.parse(weapon), Target.parse(target), _context(options)
+    w, t, ctx = Weapon.parse(weapon, edition=options.get("edition", "10e")), Target.parse(target), _context(options)
     truth = enumerate_exact(lambda d6: resolve(w, t, models, ctx, d6))
     result = attack(w, t, models, ctx, exact=True)
     for stage, pmf in result.stages().items():

@@ -160,3 +160,21 @@ def test_with_the_whole_limits_a_questions_queries_are_not_counted_together():
     with limits.share(1.0):
         for _ in range(int(1.5 / part) + 1):  # more than the whole limits' worth of them, each within it
             limits.check_size([Firing(weapon, 20)], target, Context(), FLOAT, True)
+
+
+def test_a_whole_units_count_too_large_to_sum_leaves_its_answer_standing(monkeypatch):
+    # an outside review: the wounds of a whole-unit answer, summed after the chain had worked the answer out, refused
+    # it where their sum was too large (two profiles of 20 models, AD6+3 with Sustained Hits D6: 1,260 dice in exact
+    # mode); the count is left out and the answer stands, except within a share of the limits (the server's light
+    # lane), where the question is handed on as any other too large there
+    firings = [Firing(Weapon.parse("A2 BS3+ S4 AP-1 D1"), 5), Firing(Weapon.parse("A1 BS3+ S5 AP-1 D1"), 5)]
+    target = Target.parse("T4 Sv3+ W1 x10; T4 Sv3+ W2")
+    summed = attack(firings, target, exact=True)
+    assert summed.wounds is not None and summed.unsaved is not None  # (15 dice: 3,375 / 100 steps in exact mode)
+    monkeypatch.setitem(limits.MAX_COUNT_WORK, EXACT, 30)
+    result = attack(firings, target, exact=True)
+    assert result.wounds is None and result.unsaved is None and result.hits == summed.hits
+    assert result.damage == summed.damage and set(result.stages()) == {"attacks", "hits", "damage",
+                                                                       "models_destroyed"}
+    with limits.share(0.5), pytest.raises(TooLarge, match="a count of up to 15 dice"):
+        attack(firings, target, exact=True).stages()

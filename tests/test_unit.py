@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import attrs
 import pytest
 
 from mathhammer_exact import CommandReroll, Context, Firing, Rules, Target, Weapon, attack
@@ -509,3 +510,14 @@ def test_a_command_reroll_named_in_one_firings_situation_is_the_querys():
     with pytest.raises(MathhammerError, match="one Command Re-roll per query"):
         attack([Firing(weapon, 1, Context(command_reroll="hit")), Firing(weapon, 1, Context(command_reroll="wound"))],
                target)
+
+
+def test_wounds_at_a_unit_partly_in_cover_in_the_eleventh_edition():
+    # an outside review: with one group in cover the 11th edition's hit roll is the unit's (BS worsened only if every
+    # model is in cover), so the wounds are still the unit's count; the saves differ (cover): no unsaved count
+    plain = Target.parse("T4 Sv4+ W1 x1; T4 Sv4+ W2 x1")
+    target = attrs.evolve(plain, groups=((attrs.evolve(plain.groups[0][0], cover=True), 1), plain.groups[1]))
+    ctx, fs = Context(edition="11e"), [(Weapon.parse("A1 BS3+ S4 AP-1 D1"), 2)]
+    truth = enumerate_exact(lambda d6: (lambda r: (r["wounds"], r["unsaved"]))(resolve_unit(fs, target, ctx, d6)))
+    result = attack([Firing(w, n) for w, n in fs], target, context=ctx, exact=True)
+    assert as_dict(result.wounds) == _marginal(truth, 0) and result.unsaved is None

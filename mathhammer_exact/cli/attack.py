@@ -41,7 +41,7 @@ def attack(**params: Any) -> None:
 
     The target may mix models (groups separated by ';', an attached leader marked 'leader'):
     the answer then gives each group's losses. Wound and unsaved-wound counts are shown where
-    they are defined (one weapon, alike target models, no Command Re-roll)."""
+    they are defined (no Command Re-roll; unsaved wounds where every target model saves alike)."""
     if params["need"] is None:
         if params["at_least"] is not None:
             raise MathhammerError("--at-least goes with --need")

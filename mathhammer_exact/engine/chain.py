@@ -224,11 +224,11 @@ def _profile(firing: Firing, layout: Layout, context: Context, mode: Mode) -> _P
     operators = _operators if layout.size <= KEPT_UP_TO else _operators.__wrapped__
     attack, deferred, waits_destroying = operators(firing.weapon, layout, context, mode)
     attacks = attack_count(firing.weapon, layout.target, firing.models, context)
-    hits = hit_count(firing.weapon, _rolled_against(layout.target), context, mode.of(attacks))
+    hits = hit_count(firing.weapon, rolled_against(layout.target), context, mode.of(attacks))
     return _Profile(attack, deferred, waits_destroying, attacks, hits)
 
 
-def _rolled_against(target: Target) -> ModelProfile:
+def rolled_against(target: Target) -> ModelProfile:
     """The profile the unit's hit and wound rolls are made against: its first group's, with the unit's
     Toughness and keywords, in cover only if every model is (11th edition: cover worsens BS)."""
     groups = [p for p, _ in target.groups]
@@ -244,7 +244,7 @@ def _operators(weapon: Weapon, layout: Layout, context: Context, mode: Mode
     do not depend on the number of models, and `plan` asks for them from each state the target may be in."""
     target = layout.target
     groups = [p for p, _ in target.groups]
-    unit_profile = _rolled_against(target)
+    unit_profile = rolled_against(target)
     hit = hit_odds(weapon, unit_profile, context)
     wound = wound_odds(weapon, unit_profile, context)
     sustained = sustained_hits(weapon)

@@ -19,10 +19,10 @@ from ..errors import MathhammerError
 from ..model import CommandReroll, Context, Firing, MortalWounds, Target, Weapon
 from ..pmf import Mode, Pmf
 from ..stages.attacks import attack_count
-from .chain import whole_unit
+from .chain import rolled_against, whole_unit
 from .consequences import hazardous_failures, hazardous_losses
 from .layout import Layout
-from .limits import check_counts, check_size
+from .limits import TooLarge, check_counts, check_size, partial
 from .results import AttackResult, result_of
 from .sequence import identical_models, shown
 
@@ -100,9 +100,10 @@ def _counted(known: dict[str, Pmf], firings: Sequence[Firing | MortalWounds], ta
              mode: Mode) -> Callable[[str], Pmf | None]:
     """The counts of a whole-unit answer: its attacks and hits (`known`), and, worked out when first asked for,
     its wounds and unsaved wounds, each summed over the weapon profiles (independent: each the random sum of
-    what one attack yields over the profile's attacks). A count is given only where one attack yields it alike
-    whichever model it is allocated to (the wound roll is the unit's; a save may differ by model), and not
-    beside mortal wound tests, whose wounds are no attack's."""
+    what one attack yields over the profile's attacks). Wounds are rolled against the unit (`chain.rolled_against`);
+    unsaved wounds are given only where one attack yields them alike whichever model it is allocated to (a save may
+    differ by model). Neither beside mortal wound tests, whose wounds are no attack's, nor where the count is too
+    large to sum (`limits.check_counts`: the answer stands without it)."""
     cache: dict[str, Pmf | None] = dict(known)
 
     def counts(name: str) -> Pmf | None:
@@ -117,19 +118,23 @@ def _summed(name: str, firings: Sequence[Firing | MortalWounds], target: Target,
             mode: Mode) -> Pmf | None:
     if name not in ("wounds", "unsaved") or any(isinstance(f, MortalWounds) for f in firings):
         return None
-    total = mode.point(0)
+    parts = []
     for firing in firings:
         assert isinstance(firing, Firing)
         own = firing.context or context
-        each = {shown(firing.weapon, attrs.evolve(p, toughness=target.toughness, keywords=target.keywords), own,
-                      mode, name) for p, _ in target.groups}  # (its wound rolls are the unit's: `chain`)
+        profiles = [rolled_against(target)] if name == "wounds" else \
+            [attrs.evolve(p, toughness=target.toughness, keywords=target.keywords) for p, _ in target.groups]
+        each = {shown(firing.weapon, profile, own, mode, name) for profile in profiles}
         if len(each) != 1:  # one attack yields it unlike at some models (their saves differ)
             return None
-        attacks = attack_count(firing.weapon, target, firing.models, own)
-        item = each.pop()
-        check_counts(attacks.max * item.max, mode)  # the most this count can be
-        total = total + mode.of(attacks).compound(item)
-    return total
+        parts.append((attack_count(firing.weapon, target, firing.models, own), each.pop()))
+    try:
+        check_counts(sum(attacks.max * item.max for attacks, item in parts), mode)  # the most the sum can be
+    except TooLarge:
+        if partial():
+            raise  # beyond this place's share of the limits: asked where it may take them all, answered alike
+        return None
+    return sum((mode.of(attacks).compound(item) for attacks, item in parts), mode.point(0))
 
 
 def _one_command_reroll(context: Context, firings: list[Firing | MortalWounds]

@@ -34,10 +34,11 @@ class AttackResult:
 
     `damage` is the damage dealt: wounds the target actually lost, after Feel No Pain and with
     excess damage lost. `groups` gives each model group's losses (one group for identical
-    models). `wounds` and `unsaved` are given without a Command Re-roll or mortal wound tests (else
-    None), `unsaved` only where every model of the target saves alike (else it depends on where each
-    wound is allocated), and likewise `attacks` and `hits` where a Command Re-roll could change them
-    (kept for the attacks roll or a hit roll): a count is given only where it is the count asked for.
+    models). `wounds` and `unsaved` are given without a Command Re-roll or mortal wound tests and where
+    they are not too large to sum (else None), `unsaved` only where every model of the target saves
+    alike (else it depends on where each wound is allocated), and likewise `attacks` and `hits` where
+    a Command Re-roll could change them (kept for the attacks roll or a hit roll): a count is given
+    only where it is the count asked for.
     `attacks`, `hits`, `wounds` and `unsaved` are worked out when first read.
     """
 
